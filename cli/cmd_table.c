@@ -1,0 +1,26 @@
+/* cmd_table.c — every gpulab subcommand, in the order `gpulab --help` lists them.
+ * Adding a command: one new cli/cmd_NAME.c and one line here. */
+#include <string.h>
+
+#include "cli.h"
+
+extern const struct gl_cmd gl_cmd_list_entry;
+extern const struct gl_cmd gl_cmd_run_entry;
+extern const struct gl_cmd gl_cmd_report_entry;
+extern const struct gl_cmd gl_cmd_query_entry;
+
+const struct gl_cmd *const gl_cmd_table[] = {
+	&gl_cmd_list_entry,
+	&gl_cmd_run_entry,
+	&gl_cmd_report_entry,
+	&gl_cmd_query_entry,
+	NULL,
+};
+
+const struct gl_cmd *gl_cmd_find(const char *name)
+{
+	for (const struct gl_cmd *const *c = gl_cmd_table; *c; c++)
+		if (strcmp((*c)->name, name) == 0)
+			return *c;
+	return NULL;
+}

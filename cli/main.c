@@ -1,0 +1,76 @@
+/* main.c — gpulab's entry point: global options, dispatch through the command table, exit codes. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "common/util.h"
+
+static void print_usage(FILE *out)
+{
+	fprintf(out, "usage: gpulab [--version] [--help] COMMAND [ARGS]\n\n"
+		     "gpulab runs instrumented GPU kernels and records what they do to the memory system:\n"
+		     "on an NVIDIA GPU through CUPTI, elsewhere in its own PTX simulator.\n\ncommands:\n");
+	for (const struct gl_cmd *const *c = gl_cmd_table; *c; c++)
+		fprintf(out, "  %-10s %s\n", (*c)->name, (*c)->summary);
+	fprintf(out, "\n'gpulab COMMAND --help' shows a command's options.\n"
+		     "exit codes: 0 ok, 1 verification or sanitizer failure, 2 usage or input error, 3 environment\n");
+}
+
+static char *join_argv(int argc, char **argv)
+{
+	struct gl_str s = {0};
+	for (int i = 0; i < argc; i++)
+		gl_str_addf(&s, "%s%s", i ? " " : "", argv[i]);
+	return s.buf ? s.buf : gl_xstrdup("");
+}
+
+static int unknown_command(const char *name)
+{
+	const char *names[64];
+	size_t n = 0;
+	for (const struct gl_cmd *const *c = gl_cmd_table; *c && n < 64; c++)
+		names[n++] = (*c)->name;
+	const char *near = gl_suggest(name, names, n);
+	if (near)
+		fprintf(stderr, "gpulab: unknown command '%s' (did you mean '%s'?)\n", name, near);
+	else
+		fprintf(stderr, "gpulab: unknown command '%s' (see 'gpulab --help')\n", name);
+	return GL_EUSAGE;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		print_usage(stderr);
+		return GL_EUSAGE;
+	}
+	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+		print_usage(stdout);
+		return GL_OK;
+	}
+	if (strcmp(argv[1], "--version") == 0) {
+		printf("gpulab %s\n", GPULAB_VERSION);
+		return GL_OK;
+	}
+	const struct gl_cmd *cmd = gl_cmd_find(argv[1]);
+	if (!cmd)
+		return unknown_command(argv[1]);
+
+	struct gl_ctx ctx = {
+		.argv0 = argv[0],
+		.argv_joined = join_argv(argc, argv),
+		.format = GL_FMT_TABLE,
+		.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR"),
+		.stderr_tty = isatty(STDERR_FILENO),
+	};
+	int status = cmd->exec(&ctx, argc - 1, argv + 1);
+	if (status == 'h') /* --help was printed */
+		status = GL_OK;
+	if (status != GL_OK && ctx.err.msg[0])
+		fprintf(stderr, "gpulab: %s\n", ctx.err.msg);
+	fflush(stdout);
+	free(ctx.argv_joined);
+	return status;
+}

@@ -1,0 +1,28 @@
+/* json.h — a minimal streaming JSON writer (objects, arrays, strings, numbers) with correct escaping
+ * and comma handling, so every --json output of gpulab is valid JSON. */
+#ifndef GL_JSON_H
+#define GL_JSON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+struct gl_json {
+	FILE *out;
+	int depth;
+	bool need_comma[64];
+};
+
+void gl_json_init(struct gl_json *j, FILE *out);
+void gl_json_begin_object(struct gl_json *j, const char *key); /* key NULL inside arrays / at top */
+void gl_json_end_object(struct gl_json *j);
+void gl_json_begin_array(struct gl_json *j, const char *key);
+void gl_json_end_array(struct gl_json *j);
+void gl_json_string(struct gl_json *j, const char *key, const char *value); /* NULL value -> null */
+void gl_json_number(struct gl_json *j, const char *key, double value);
+void gl_json_int(struct gl_json *j, const char *key, long long value);
+void gl_json_bool(struct gl_json *j, const char *key, bool value);
+void gl_json_null(struct gl_json *j, const char *key);
+void gl_json_raw(struct gl_json *j, const char *key, const char *raw_json);
+void gl_json_write_escaped(FILE *out, const char *s);
+
+#endif

@@ -1,0 +1,66 @@
+/* launch.c — building a launch description. */
+#include "launch.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util.h"
+
+static const struct {
+	const char *name;
+	size_t size;
+} dtypes[] = {
+	[GL_F16] = {"f16", 2}, [GL_BF16] = {"bf16", 2}, [GL_F32] = {"f32", 4}, [GL_F64] = {"f64", 8},
+	[GL_I8] = {"i8", 1},   [GL_U8] = {"u8", 1},     [GL_I16] = {"i16", 2}, [GL_U16] = {"u16", 2},
+	[GL_I32] = {"i32", 4}, [GL_U32] = {"u32", 4},   [GL_I64] = {"i64", 8}, [GL_U64] = {"u64", 8},
+};
+
+size_t gl_dtype_size(enum gl_dtype t) { return dtypes[t].size; }
+const char *gl_dtype_name(enum gl_dtype t) { return dtypes[t].name; }
+
+int gl_dtype_parse(const char *name, enum gl_dtype *out)
+{
+	for (size_t i = 0; i < GL_ARRAY_LEN(dtypes); i++)
+		if (strcmp(dtypes[i].name, name) == 0) {
+			*out = (enum gl_dtype)i;
+			return 0;
+		}
+	return -1;
+}
+
+int gl_launch_add_buffer(struct gl_launch *l, const char *name, enum gl_dtype t, size_t count, int is_output)
+{
+	if (l->nbuffers >= GL_MAX_BUFFERS)
+		abort(); /* a harness bug, not a user error */
+	struct gl_buffer *b = &l->buffers[l->nbuffers];
+	snprintf(b->name, sizeof b->name, "%s", name);
+	b->dtype = t;
+	b->count = count;
+	b->host = gl_xcalloc(count ? count : 1, gl_dtype_size(t));
+	b->is_output = is_output;
+	b->device_addr = 0;
+	return l->nbuffers++;
+}
+
+void gl_launch_arg_buffer(struct gl_launch *l, int buffer)
+{
+	if (l->nargs >= GL_MAX_ARGS)
+		abort();
+	l->args[l->nargs++] = (struct gl_arg){.kind = GL_ARG_BUFFER, .buffer = buffer, .size = 8};
+}
+
+void gl_launch_arg_scalar(struct gl_launch *l, uint64_t bits, unsigned size)
+{
+	if (l->nargs >= GL_MAX_ARGS)
+		abort();
+	l->args[l->nargs++] = (struct gl_arg){.kind = GL_ARG_SCALAR, .bits = bits, .size = size};
+}
+
+void gl_launch_free(struct gl_launch *l)
+{
+	for (int i = 0; i < l->nbuffers; i++)
+		free(l->buffers[i].host);
+	l->nbuffers = 0;
+	l->nargs = 0;
+}

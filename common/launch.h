@@ -1,0 +1,54 @@
+/* launch.h — what one kernel launch needs, independent of the backend that runs it: the PTX entry,
+ * grid and block, dynamic shared memory, host buffers and the argument list in .param order. */
+#ifndef GL_LAUNCH_H
+#define GL_LAUNCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum gl_dtype { GL_F16, GL_BF16, GL_F32, GL_F64, GL_I8, GL_U8, GL_I16, GL_U16, GL_I32, GL_U32, GL_I64, GL_U64 };
+
+size_t gl_dtype_size(enum gl_dtype t);
+const char *gl_dtype_name(enum gl_dtype t);
+int gl_dtype_parse(const char *name, enum gl_dtype *out);
+
+#define GL_MAX_BUFFERS 16
+#define GL_MAX_ARGS 32
+
+struct gl_buffer {
+	char name[32];
+	enum gl_dtype dtype;
+	size_t count;   /* elements */
+	void *host;     /* count * dtype size bytes, owned by the launch */
+	int is_output;  /* copied back after the kernel ran */
+	uint64_t device_addr; /* filled by the backend; 256-byte aligned like cudaMalloc */
+};
+
+enum gl_arg_kind { GL_ARG_BUFFER, GL_ARG_SCALAR };
+
+struct gl_arg {
+	enum gl_arg_kind kind;
+	int buffer;     /* index into buffers, for GL_ARG_BUFFER */
+	uint64_t bits;  /* raw little-endian value, for GL_ARG_SCALAR */
+	unsigned size;  /* bytes: 1, 2, 4 or 8 */
+};
+
+struct gl_launch {
+	const char *module;     /* PTX text */
+	const char *module_name;/* for messages: "transpose.ptx" */
+	const char *entry;      /* .entry name */
+	unsigned grid[3], block[3];
+	unsigned dyn_smem;
+	struct gl_buffer buffers[GL_MAX_BUFFERS];
+	int nbuffers;
+	struct gl_arg args[GL_MAX_ARGS];
+	int nargs;
+};
+
+/* Add a zeroed buffer and return its index. */
+int gl_launch_add_buffer(struct gl_launch *l, const char *name, enum gl_dtype t, size_t count, int is_output);
+void gl_launch_arg_buffer(struct gl_launch *l, int buffer);
+void gl_launch_arg_scalar(struct gl_launch *l, uint64_t bits, unsigned size);
+void gl_launch_free(struct gl_launch *l);
+
+#endif

@@ -1,0 +1,38 @@
+/* metrics.h — a named list of metric values under Nsight Compute's names, as both backends report them. */
+#ifndef GL_METRICS_H
+#define GL_METRICS_H
+
+#include <stddef.h>
+
+struct gl_metric {
+	char name[96];
+	double value;
+	char unit[16];
+};
+
+struct gl_metrics {
+	struct gl_metric *items;
+	size_t n, cap;
+};
+
+/* Set (or overwrite) a metric. */
+void gl_metrics_set(struct gl_metrics *m, const char *name, double value, const char *unit);
+/* Pointer to the value, or NULL when absent. */
+const double *gl_metrics_get(const struct gl_metrics *m, const char *name);
+void gl_metrics_free(struct gl_metrics *m);
+
+/* The metric names gpulab's simulator reports; CUPTI collects the same ones on a GPU. */
+#define GL_M_GLD_REQ "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
+#define GL_M_GLD_SECT "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
+#define GL_M_GST_REQ "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"
+#define GL_M_GST_SECT "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"
+#define GL_M_SLD_INST "smsp__inst_executed_op_shared_ld.sum"
+#define GL_M_SST_INST "smsp__inst_executed_op_shared_st.sum"
+#define GL_M_SLD_WF "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+#define GL_M_SST_WF "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+#define GL_M_SLD_CONF "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+#define GL_M_SST_CONF "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
+#define GL_M_INST "smsp__inst_executed.sum"
+#define GL_M_THREAD_INST "smsp__thread_inst_executed.sum"
+
+#endif

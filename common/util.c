@@ -1,0 +1,152 @@
+/* util.c — number parsing, suggestions, strings, allocation. */
+#define _GNU_SOURCE
+#include "util.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+int gl_parse_long(const char *s, long min, long max, const char *what, long *out, struct gl_err *err)
+{
+	char *end;
+	errno = 0;
+	long v = strtol(s, &end, 10);
+	if (!*s || *end || errno == ERANGE)
+		return gl_errf(err, GL_EUSAGE, "invalid %s '%s' (expected an integer from %ld to %ld)", what, s, min,
+			       max);
+	if (v < min || v > max)
+		return gl_errf(err, GL_EUSAGE, "%s %ld is out of range (expected %ld to %ld)", what, v, min, max);
+	*out = v;
+	return GL_OK;
+}
+
+int gl_parse_double(const char *s, const char *what, double *out, struct gl_err *err)
+{
+	char *end;
+	errno = 0;
+	double v = strtod(s, &end);
+	if (!*s || *end || errno == ERANGE)
+		return gl_errf(err, GL_EUSAGE, "invalid %s '%s' (expected a number)", what, s);
+	*out = v;
+	return GL_OK;
+}
+
+size_t gl_edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	size_t *row = gl_xcalloc(lb + 1, sizeof *row);
+	for (size_t j = 0; j <= lb; j++)
+		row[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		size_t diag = row[0];
+		row[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			size_t up = row[j];
+			size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+			size_t best = diag + cost;
+			if (row[j] + 1 < best)
+				best = row[j] + 1;
+			if (row[j - 1] + 1 < best)
+				best = row[j - 1] + 1;
+			row[j] = best;
+			diag = up;
+		}
+	}
+	size_t d = row[lb];
+	free(row);
+	return d;
+}
+
+const char *gl_suggest(const char *word, const char *const *candidates, size_t n)
+{
+	const char *best = NULL;
+	size_t best_d = (size_t)-1;
+	for (size_t i = 0; i < n; i++) {
+		size_t d = gl_edit_distance(word, candidates[i]);
+		if (d < best_d) {
+			best_d = d;
+			best = candidates[i];
+		}
+	}
+	/* Suggest only plausible typos: at most a third of the word changed. */
+	size_t limit = strlen(word) / 3 + 1;
+	return best_d <= limit ? best : NULL;
+}
+
+void gl_str_vaddf(struct gl_str *s, const char *fmt, va_list ap)
+{
+	va_list copy;
+	va_copy(copy, ap);
+	int n = vsnprintf(NULL, 0, fmt, copy);
+	va_end(copy);
+	if (n < 0)
+		return;
+	if (s->len + (size_t)n + 1 > s->cap) {
+		size_t cap = s->cap ? s->cap : 256;
+		while (cap < s->len + (size_t)n + 1)
+			cap *= 2;
+		s->buf = gl_xrealloc(s->buf, cap);
+		s->cap = cap;
+	}
+	vsnprintf(s->buf + s->len, s->cap - s->len, fmt, ap);
+	s->len += (size_t)n;
+}
+
+void gl_str_addf(struct gl_str *s, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	gl_str_vaddf(s, fmt, ap);
+	va_end(ap);
+}
+
+void gl_str_add(struct gl_str *s, const char *text)
+{
+	gl_str_addf(s, "%s", text);
+}
+
+void gl_str_free(struct gl_str *s)
+{
+	free(s->buf);
+	s->buf = NULL;
+	s->len = s->cap = 0;
+}
+
+static void *oom(size_t n)
+{
+	fprintf(stderr, "gpulab: out of memory allocating %zu bytes\n", n);
+	abort();
+}
+
+void *gl_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+	return p ? p : oom(n);
+}
+
+void *gl_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size ? size : 1);
+	return p ? p : oom(n * size);
+}
+
+void *gl_xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	return q ? q : oom(n);
+}
+
+char *gl_xstrdup(const char *s)
+{
+	char *p = strdup(s);
+	return p ? p : oom(strlen(s) + 1);
+}
+
+double gl_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

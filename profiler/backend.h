@@ -1,0 +1,62 @@
+/* backend.h — a backend runs one launch and reports metrics under Nsight Compute's names (nvtop's
+ * gpu_vendor pattern: a table of function pointers).  Two exist: "sim" (the PTX simulator on the CPU)
+ * and "cuda" (driver API + CUPTI, libraries opened at run time). */
+#ifndef GL_BACKEND_H
+#define GL_BACKEND_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "common/err.h"
+#include "common/launch.h"
+#include "common/metrics.h"
+
+struct gl_device_info {
+	char name[128];
+	char chip[32];       /* "GH100"; empty on the simulator */
+	int sm_count;
+	int cc_major, cc_minor;
+	size_t memory_bytes;
+	int clock_mhz, memory_clock_mhz;
+	char driver[32];
+	char cupti_version[32];
+	char arch[16];       /* ptxas arch whose resource usage applies: "sm_80", "sm_90" */
+};
+
+struct gl_backend_opts {
+	int device;          /* --device N */
+	const char *metrics; /* --metrics SET|NAMES (cuda) */
+	int repeat;          /* --repeat N timed launches (cuda) */
+	bool trace;          /* --trace (sim) */
+	long sample_ctas;    /* --sample-ctas N, 0 = all (sim) */
+	int threads;         /* worker threads, 0 = all cores (sim) */
+	bool progress;       /* progress bar on stderr */
+};
+
+struct gl_launch_result {
+	struct gl_metrics metrics;
+	double duration_ns;  /* NAN when not measured */
+	int passes;          /* CUPTI replay passes, 0 on the simulator */
+	char note[256];      /* shown beside the results: fallbacks, sampling */
+};
+
+struct gl_backend {
+	const char *name;
+	/* Is this backend usable here?  Writes why (or why not) to `why`. */
+	bool (*probe)(char *why, size_t n);
+	int (*open)(const struct gl_backend_opts *opts, void **ctx, struct gl_err *err);
+	int (*describe)(void *ctx, struct gl_device_info *info, struct gl_err *err);
+	/* Run the kernel; output buffers are copied back into l->buffers[i].host. */
+	int (*launch)(void *ctx, struct gl_launch *l, struct gl_err *err);
+	/* Metrics and time of the last launch; the caller frees res->metrics. */
+	int (*collect)(void *ctx, struct gl_launch_result *res, struct gl_err *err);
+	void (*close)(void *ctx);
+};
+
+extern const struct gl_backend gl_backend_sim;
+extern const struct gl_backend gl_backend_cuda;
+
+/* Resolve --backend auto|sim|cuda.  `why` gets one line saying which was picked and why. */
+int gl_backend_select(const char *name, const struct gl_backend **out, char *why, size_t n, struct gl_err *err);
+
+#endif

@@ -1,0 +1,83 @@
+/* store.h — the results database (SQLite): runs, launches, metrics, traces, lesson progress.
+ * Owns the schema (data/schema.sql, PRAGMA user_version, forward migrations), the database path rules,
+ * and the one-transaction-per-run discipline: a run is visible whole or not at all. */
+#ifndef GL_STORE_H
+#define GL_STORE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "common/err.h"
+#include "common/metrics.h"
+
+struct gl_store; /* opaque */
+
+/* Where the database lives: `explicit_path` (--db) if given, else $GPULAB_DB, else
+ * $XDG_DATA_HOME/gpulab/gpulab.db, else ~/.local/share/gpulab/gpulab.db. */
+int gl_store_path(const char *explicit_path, char *buf, size_t n, struct gl_err *err);
+
+/* Open read-write (creating the file, its directories and the schema as needed; GL_EENV when it cannot be
+ * written, is locked past the busy timeout, or is not a gpulab database) or read-only (the file must
+ * exist; writes through it fail). */
+int gl_store_open(const char *path, int readonly, struct gl_store **out, struct gl_err *err);
+void gl_store_close(struct gl_store *s);
+
+struct gl_run_info {
+	char backend[16];      /* "sim" or "cuda" */
+	char device[128];      /* "PTX simulator (2 CPU threads)" or the GPU's name */
+	char chip[32];         /* "GH100"; empty on the simulator */
+	int sm_count;
+	char cc[8];            /* "9.0"; for the simulator the PTX target, "8.0" */
+	char driver[32];
+	char cupti_version[32];
+	char host[64];
+	const char *argv;      /* the command line */
+};
+
+struct gl_launch_record {
+	char topic[32];
+	char variant[32];
+	char *params_json;     /* {"rows":1024,"cols":1024} */
+	unsigned grid[3], block[3];
+	unsigned dyn_smem;
+	int regs;              /* from ptxas -v for the device's arch, -1 when unknown */
+	int static_smem;       /* bytes, -1 when unknown */
+	int verified;          /* 1 passed, 0 failed */
+	double max_abs_err, max_rel_err;
+	double duration_ns;    /* NAN when not measured (simulator) */
+	char metric_source[8]; /* "sim" or "cupti" */
+	struct gl_metrics metrics;
+	char note[256];        /* e.g. "sampled 64 of 1024 CTAs, counts scaled" */
+};
+
+struct gl_run_record {
+	long id;
+	char started_at[32], finished_at[32], status[16];
+	struct gl_run_info info;
+	char argv[512];
+	struct gl_launch_record *launches;
+	size_t nlaunches;
+};
+
+/* A run is written in one transaction: begin, add launches, commit.  Nothing is visible before commit;
+ * gl_store_abort_run (or closing without commit, or the process dying) leaves the database as it was. */
+int gl_store_begin_run(struct gl_store *s, const struct gl_run_info *info, long *run_id, struct gl_err *err);
+int gl_store_add_launch(struct gl_store *s, long run_id, const struct gl_launch_record *l, long *launch_id,
+			struct gl_err *err);
+int gl_store_commit_run(struct gl_store *s, long run_id, const char *status, struct gl_err *err);
+void gl_store_abort_run(struct gl_store *s);
+
+/* Load a stored run with its launches and metrics; run_id 0 means the latest run. */
+int gl_store_load_run(struct gl_store *s, long run_id, struct gl_run_record *out, struct gl_err *err);
+void gl_run_record_free(struct gl_run_record *r);
+void gl_launch_record_free(struct gl_launch_record *l);
+
+/* Run one SQL statement on a read-only store and print its rows as an aligned table, JSON (an array of
+ * objects) or CSV.  Write statements are refused with a clear GL_EUSAGE message. */
+enum gl_query_format { GL_QUERY_TABLE, GL_QUERY_JSON, GL_QUERY_CSV };
+int gl_store_query(struct gl_store *s, const char *sql, enum gl_query_format fmt, FILE *out, struct gl_err *err);
+
+/* The underlying handle, for modules that add their own tables (traces, lessons). */
+struct sqlite3 *gl_store_db(struct gl_store *s);
+
+#endif
