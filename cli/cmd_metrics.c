@@ -1,0 +1,243 @@
+/* cmd_metrics.c — `gpulab metrics`: CUPTI's metric catalog for a chip (no GPU needed), searching it,
+ * and the replay passes a metric list costs.  With a GPU the default chip is the device's own. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "common/json.h"
+#include "profiler/cuda_api.h"
+#include "profiler/cupti_catalog.h"
+#include "profiler/cupti_device.h"
+#include "profiler/metric_sets.h"
+
+enum { OPT_CHIP = 300, OPT_SEARCH, OPT_PASSES };
+
+struct metrics_args {
+	const char *chip, *search, *passes;
+};
+
+static const struct gl_cmd *self(void);
+
+static int parse(struct gl_ctx *ctx, int argc, char **argv, struct metrics_args *a)
+{
+	static const struct option opts[] = {
+		{"chip", required_argument, NULL, OPT_CHIP},
+		{"search", required_argument, NULL, OPT_SEARCH},
+		{"passes", required_argument, NULL, OPT_PASSES},
+		{0},
+	};
+	int c;
+	optind = 1;
+	while ((c = gl_getopt(ctx, self(), argc, argv, "", opts)) != -1) {
+		if (c == 'h')
+			return 'h';
+		if (c == '?')
+			return ctx->err.status;
+		if (c == OPT_CHIP)
+			a->chip = optarg;
+		else if (c == OPT_SEARCH)
+			a->search = optarg;
+		else if (c == OPT_PASSES)
+			a->passes = optarg;
+	}
+	if (optind < argc)
+		return gl_usage_error(ctx, self(), "unexpected argument '%s'", argv[optind]);
+	return GL_OK;
+}
+
+/* The GPU's own chip when a driver and device are present; "" otherwise (never touches CUPTI's
+ * target side without a driver). */
+static void device_chip(const struct gl_cupti_api *api, char *chip, size_t n)
+{
+	struct gl_cuda_api cu;
+	struct gl_err err = {0};
+	char why[512];
+	int count;
+	chip[0] = '\0';
+	if (gl_cuda_api_load(&cu, &err) != GL_OK)
+		return;
+	if (gl_cuda_usable(&cu, &count, why, sizeof why))
+		gl_cupti_device_chip(&cu, api, 0, chip, n, &err);
+	gl_cuda_api_unload(&cu);
+}
+
+static int print_chips(struct gl_ctx *ctx, const struct gl_cupti_api *api)
+{
+	const char *const *names;
+	size_t n;
+	int rc = gl_cupti_chips(api, &names, &n, &ctx->err);
+	if (rc != GL_OK)
+		return rc;
+	if (ctx->format == GL_FMT_JSON) {
+		struct gl_json j;
+		gl_json_init(&j, stdout);
+		gl_json_begin_object(&j, NULL);
+		gl_json_begin_array(&j, "chips");
+		for (size_t i = 0; i < n; i++)
+			gl_json_string(&j, NULL, names[i]);
+		gl_json_end_array(&j);
+		gl_json_end_object(&j);
+		putchar('\n');
+		return GL_OK;
+	}
+	printf("no GPU here: choose a chip with --chip NAME. CUPTI %s supports:\n", api->path);
+	for (size_t i = 0; i < n; i++)
+		printf("%s%s", names[i], i + 1 < n ? " " : "\n");
+	return GL_OK;
+}
+
+static int no_chip(struct gl_ctx *ctx, const struct gl_cupti_api *api)
+{
+	const char *const *names;
+	size_t n;
+	struct gl_str list = {0};
+	int rc = gl_cupti_chips(api, &names, &n, &ctx->err);
+	if (rc != GL_OK)
+		return rc;
+	gl_cupti_chips_text(names, n, &list);
+	gl_usage_error(ctx, self(), "no GPU here to take the chip from: pass --chip NAME (valid chips: %s)", list.buf);
+	gl_str_free(&list);
+	return GL_EUSAGE;
+}
+
+static int print_passes(struct gl_ctx *ctx, const struct gl_cupti_api *api, const char *chip, const char *spec)
+{
+	struct gl_metric_list list;
+	size_t passes = 0;
+	int rc = gl_metric_list_parse(spec, &list, &ctx->err);
+	if (rc != GL_OK)
+		return rc;
+	rc = gl_cupti_passes(api, chip, (const char *const *)list.names, list.n, &passes, &ctx->err);
+	if (rc == GL_OK && ctx->format == GL_FMT_JSON) {
+		struct gl_json j;
+		gl_json_init(&j, stdout);
+		gl_json_begin_object(&j, NULL);
+		gl_json_string(&j, "chip", chip);
+		gl_json_begin_array(&j, "metrics");
+		for (size_t i = 0; i < list.n; i++)
+			gl_json_string(&j, NULL, list.names[i]);
+		gl_json_end_array(&j);
+		gl_json_int(&j, "passes", (long long)passes);
+		gl_json_end_object(&j);
+		putchar('\n');
+	} else if (rc == GL_OK) {
+		for (size_t i = 0; i < list.n; i++)
+			printf("  %s\n", list.names[i]);
+		printf("%zu metric%s on %s: %zu replay pass%s\n", list.n, list.n == 1 ? "" : "s", chip, passes,
+		       passes == 1 ? "" : "es");
+	}
+	gl_metric_list_free(&list);
+	return rc;
+}
+
+static void print_json(const struct gl_cupti_catalog *c, const char *search)
+{
+	struct gl_json j;
+	size_t shown = 0;
+	for (size_t i = 0; i < c->n; i++)
+		shown += gl_cupti_metric_matches(&c->items[i], search);
+	gl_json_init(&j, stdout);
+	gl_json_begin_object(&j, NULL);
+	gl_json_string(&j, "chip", c->chip);
+	gl_json_string(&j, "search", search);
+	gl_json_int(&j, "count", (long long)shown);
+	gl_json_begin_array(&j, "metrics");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct gl_cupti_metric *m = &c->items[i];
+		if (!gl_cupti_metric_matches(m, search))
+			continue;
+		gl_json_begin_object(&j, NULL);
+		gl_json_string(&j, "name", m->name);
+		gl_json_string(&j, "type", gl_cupti_type_name(m->type));
+		gl_json_string(&j, "unit", m->unit);
+		gl_json_string(&j, "hw_unit", m->hw_unit);
+		gl_json_string(&j, "description", m->description);
+		gl_json_end_object(&j);
+	}
+	gl_json_end_array(&j);
+	gl_json_end_object(&j);
+	putchar('\n');
+}
+
+static void print_table(const struct gl_cupti_catalog *c, const char *search)
+{
+	int w = 4;
+	size_t shown = 0;
+	for (size_t i = 0; i < c->n; i++)
+		if (gl_cupti_metric_matches(&c->items[i], search) && (int)strlen(c->items[i].name) > w)
+			w = (int)strlen(c->items[i].name);
+	printf("%-*s  %-10s  %-20s  %s\n", w, "NAME", "TYPE", "UNIT", "DESCRIPTION");
+	for (size_t i = 0; i < c->n; i++) {
+		const struct gl_cupti_metric *m = &c->items[i];
+		if (!gl_cupti_metric_matches(m, search))
+			continue;
+		shown++;
+		printf("%-*s  %-10s  %-20s  %s\n", w, m->name, gl_cupti_type_name(m->type), *m->unit ? m->unit : "-",
+		       m->description);
+	}
+	printf("%zu of %zu metrics on %s%s%s%s (collect one with a rollup, e.g. NAME.sum; see 'gpulab metrics "
+	       "--passes')\n",
+	       shown, c->n, c->chip, search ? " matching '" : "", search ? search : "", search ? "'" : "");
+}
+
+static int print_catalog(struct gl_ctx *ctx, const struct gl_cupti_api *api, const char *chip, const char *search)
+{
+	struct gl_cupti_host h;
+	struct gl_cupti_catalog c;
+	int rc = gl_cupti_host_open(&h, api, chip, NULL, &ctx->err);
+	if (rc != GL_OK)
+		return rc;
+	rc = gl_cupti_catalog_load(&h, &c, &ctx->err);
+	gl_cupti_host_close(&h);
+	if (rc != GL_OK)
+		return rc;
+	if (ctx->format == GL_FMT_JSON)
+		print_json(&c, search);
+	else
+		print_table(&c, search);
+	gl_cupti_catalog_free(&c);
+	return GL_OK;
+}
+
+static int metrics_exec(struct gl_ctx *ctx, int argc, char **argv)
+{
+	struct metrics_args a = {0};
+	struct gl_cupti_api api;
+	char chip[32] = "";
+	int rc = parse(ctx, argc, argv, &a);
+	if (rc != GL_OK)
+		return rc;
+	rc = gl_cupti_api_load(&api, &ctx->err);
+	if (rc != GL_OK)
+		return rc;
+	if (a.chip)
+		snprintf(chip, sizeof chip, "%s", a.chip);
+	else
+		device_chip(&api, chip, sizeof chip);
+	if (!*chip && (a.search || a.passes))
+		rc = no_chip(ctx, &api);
+	else if (!*chip)
+		rc = print_chips(ctx, &api);
+	else if (a.passes)
+		rc = print_passes(ctx, &api, chip, a.passes);
+	else
+		rc = print_catalog(ctx, &api, chip, a.search);
+	gl_cupti_api_unload(&api);
+	return rc;
+}
+
+const struct gl_cmd gl_cmd_metrics_entry = {
+	.name = "metrics",
+	.usage = "[--chip NAME] [--search WORD] [--passes SET|NAMES] [--json]",
+	.summary = "list CUPTI metrics for a chip, search them, count replay passes (no GPU needed)",
+	.help = "options:\n"
+		"  --chip NAME      chip to describe, exact upper case (GH100, AD102, GA100, ...);\n"
+		"                   default: the GPU's own chip; without a GPU, lists the valid chips\n"
+		"  --search WORD    only metrics whose name or description contains WORD (any case)\n"
+		"  --passes LIST    replay passes needed to collect LIST: a set (memory, compute, all, sim)\n"
+		"                   or comma-separated metric names with rollups (dram__bytes_read.sum)\n",
+	.exec = metrics_exec,
+};
+
+static const struct gl_cmd *self(void) { return &gl_cmd_metrics_entry; }

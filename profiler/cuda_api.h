@@ -1,0 +1,45 @@
+/* cuda_api.h — the CUDA driver API as a table of function pointers filled by dlopen("libcuda.so.1").
+ * gpulab links no CUDA library; tests fill the table with fakes to drive the error paths. */
+#ifndef GL_CUDA_API_H
+#define GL_CUDA_API_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <cuda.h>
+
+#include "common/err.h"
+
+/* Every driver function gpulab calls.  cuda.h maps some names to versioned symbols
+ * (cuMemAlloc -> cuMemAlloc_v2); the table's fields and the dlsym'd names follow that mapping. */
+#define GL_CUDA_FUNCS(X)                                                                           \
+	X(cuInit) X(cuDriverGetVersion) X(cuGetErrorName) X(cuGetErrorString) X(cuDeviceGetCount)   \
+	X(cuDeviceGet) X(cuDeviceGetName) X(cuDeviceGetAttribute) X(cuDeviceTotalMem)               \
+	X(cuDevicePrimaryCtxRetain) X(cuDevicePrimaryCtxRelease) X(cuCtxSetCurrent)                 \
+	X(cuCtxSynchronize) X(cuModuleLoadDataEx) X(cuModuleGetFunction) X(cuModuleUnload)          \
+	X(cuFuncGetAttribute) X(cuFuncSetAttribute) X(cuMemAlloc) X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH)            \
+	X(cuMemsetD8) X(cuLaunchKernel) X(cuEventCreate) X(cuEventRecord) X(cuEventSynchronize)     \
+	X(cuEventElapsedTime) X(cuEventDestroy)
+
+#define GL_CUDA_FIELD(f) typeof(&f) f;
+
+struct gl_cuda_api {
+	void *lib; /* dlopen handle, NULL for a table of fakes */
+	GL_CUDA_FUNCS(GL_CUDA_FIELD)
+};
+
+/* dlopen libcuda.so.1 and resolve every function.  GL_EENV with the loader's reason when absent. */
+int gl_cuda_api_load(struct gl_cuda_api *api, struct gl_err *err);
+void gl_cuda_api_unload(struct gl_cuda_api *api);
+
+/* "CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected" (falls back to the number). */
+void gl_cuda_result_text(const struct gl_cuda_api *api, CUresult r, char *buf, size_t n);
+
+/* cuInit(0) and at least one device.  On false `why` says what is missing and how to fix it;
+ * on true it names the device count.  Never calls into CUPTI. */
+bool gl_cuda_usable(const struct gl_cuda_api *api, int *ndevices, char *why, size_t n);
+
+/* Load the library and check it is usable, in one step (the backend's probe). */
+bool gl_cuda_probe(char *why, size_t n);
+
+#endif
