@@ -28,14 +28,15 @@
 /* Target side: only ever called after gl_cuda_usable() said yes.  Three of them
  * (cuptiDeviceGetChipName, cuptiRangeProfilerEnable, cuptiProfilerGetCounterAvailability) crash in
  * CUDA 13.0 when no driver is present. */
-#define GL_CUPTI_TARGET_FUNCS(X)                                                                         \
-	X(cuptiProfilerInitialize) X(cuptiProfilerDeInitialize) X(cuptiDeviceGetChipName)                 \
-	X(cuptiProfilerGetCounterAvailability) X(cuptiRangeProfilerEnable) X(cuptiRangeProfilerDisable)    \
-	X(cuptiRangeProfilerGetCounterDataSize) X(cuptiRangeProfilerCounterDataImageInitialize)           \
-	X(cuptiRangeProfilerSetConfig) X(cuptiRangeProfilerStart) X(cuptiRangeProfilerStop)                \
-	X(cuptiRangeProfilerPushRange) X(cuptiRangeProfilerPopRange) X(cuptiRangeProfilerDecodeData)      \
-	X(cuptiRangeProfilerGetCounterDataInfo) X(cuptiActivityRegisterCallbacks) X(cuptiActivityEnable) \
-	X(cuptiActivityDisable) X(cuptiActivityFlushAll) X(cuptiActivityGetNextRecord)
+#define GL_CUPTI_TARGET_FUNCS(X)                                                                      \
+	X(cuptiProfilerInitialize) X(cuptiProfilerDeInitialize) X(cuptiDeviceGetChipName)              \
+	X(cuptiProfilerGetCounterAvailability) X(cuptiRangeProfilerEnable) X(cuptiRangeProfilerDisable) \
+	X(cuptiRangeProfilerGetCounterDataSize) X(cuptiRangeProfilerCounterDataImageInitialize)        \
+	X(cuptiRangeProfilerSetConfig) X(cuptiRangeProfilerStart) X(cuptiRangeProfilerStop)             \
+	X(cuptiRangeProfilerPushRange) X(cuptiRangeProfilerPopRange) X(cuptiRangeProfilerDecodeData)   \
+	X(cuptiRangeProfilerGetCounterDataInfo) X(cuptiRangeProfilerCounterDataGetRangeInfo)           \
+	X(cuptiActivityRegisterCallbacks) X(cuptiActivityEnable) X(cuptiActivityDisable)               \
+	X(cuptiActivityFlushAll) X(cuptiActivityGetNextRecord)
 
 #define GL_CUPTI_FIELD(f) typeof(&f) f;
 

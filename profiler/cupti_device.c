@@ -42,10 +42,11 @@ int gl_cupti_device_chip(const struct gl_cuda_api *cu, const struct gl_cupti_api
 }
 
 int gl_cupti_counter_availability(const struct gl_cuda_api *cu, const struct gl_cupti_api *api, CUcontext ctx,
-				  uint8_t **image, size_t *size, struct gl_err *err)
+				  uint8_t **image, size_t *size, CUptiResult *result, struct gl_err *err)
 {
 	*image = NULL;
 	*size = 0;
+	*result = CUPTI_ERROR_NOT_INITIALIZED;
 	int rc = need_driver(cu, "the counter-availability query", err);
 	if (rc != GL_OK)
 		return rc;
@@ -53,14 +54,14 @@ int gl_cupti_counter_availability(const struct gl_cuda_api *cu, const struct gl_
 		return gl_errf(err, GL_EINTERNAL, "counter availability asked without a CUDA context");
 	GL_CUPTI_PARAMS(CUpti_Profiler_GetCounterAvailability_Params, p);
 	p.ctx = ctx;
-	rc = gl_cupti_fail(api, api->cuptiProfilerGetCounterAvailability(&p), "cuptiProfilerGetCounterAvailability",
-			   err);
+	*result = api->cuptiProfilerGetCounterAvailability(&p);
+	rc = gl_cupti_fail(api, *result, "cuptiProfilerGetCounterAvailability", err);
 	if (rc != GL_OK)
 		return rc;
 	uint8_t *img = gl_xcalloc(1, p.counterAvailabilityImageSize);
 	p.pCounterAvailabilityImage = img;
-	rc = gl_cupti_fail(api, api->cuptiProfilerGetCounterAvailability(&p), "cuptiProfilerGetCounterAvailability",
-			   err);
+	*result = api->cuptiProfilerGetCounterAvailability(&p);
+	rc = gl_cupti_fail(api, *result, "cuptiProfilerGetCounterAvailability", err);
 	if (rc != GL_OK) {
 		free(img);
 		return rc;

@@ -18,8 +18,9 @@ int gl_cupti_profiler_init(const struct gl_cuda_api *cu, const struct gl_cupti_a
 int gl_cupti_device_chip(const struct gl_cuda_api *cu, const struct gl_cupti_api *api, int ordinal, char *chip,
 			 size_t n, struct gl_err *err);
 
-/* Counter availability of the current context's device (caller frees *image). */
+/* Counter availability of the context's device (caller frees *image).  *result gets CUPTI's code, so
+ * the caller can tell a permission failure (ERR_NVGPUCTRPERM) from others. */
 int gl_cupti_counter_availability(const struct gl_cuda_api *cu, const struct gl_cupti_api *api, CUcontext ctx,
-				  uint8_t **image, size_t *size, struct gl_err *err);
+				  uint8_t **image, size_t *size, CUptiResult *result, struct gl_err *err);
 
 #endif

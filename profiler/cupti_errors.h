@@ -14,6 +14,11 @@
 	"(echo 'options nvidia NVreg_RestrictProfilingToAdminUsers=0' | sudo tee "                         \
 	"/etc/modprobe.d/nvidia-profiling.conf, then reload the nvidia module or reboot)"
 
+/* The same, short enough for a launch's note. */
+#define GL_CUPTI_PERMISSION_SHORT                                                                    \
+	"CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (ERR_NVGPUCTRPERM): run as root or set the driver option " \
+	"NVreg_RestrictProfilingToAdminUsers=0; see 'gpulab doctor'"
+
 /* CUPTI_ERROR_INSUFFICIENT_PRIVILEGES and its vGPU twin. */
 bool gl_cupti_is_permission(CUptiResult r);
 /* Failures after which a run should carry on with timings only (permission, unsupported device). */

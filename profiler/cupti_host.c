@@ -36,8 +36,8 @@ static const char *case_match(const char *chip, const char *const *names, size_t
 
 int gl_cupti_chip_check(const struct gl_cupti_api *api, const char *chip, struct gl_err *err)
 {
-	const char *const *names;
-	size_t n;
+	const char *const *names = NULL;
+	size_t n = 0;
 	int rc = gl_cupti_chips(api, &names, &n, err);
 	if (rc != GL_OK)
 		return rc;

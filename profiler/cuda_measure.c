@@ -1,0 +1,178 @@
+/* cuda_measure.c — one launch on the GPU, the llm.c way: a correctness run, a profiled run (CUPTI
+ * kernel replay), N timed runs each after an L2 flush, then the outputs of the last timed run are
+ * copied back so the caller validates again after timing. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "profiler/cuda_ctx.h"
+#include "profiler/cuda_kernel.h"
+#include "profiler/cupti_errors.h"
+#include "profiler/cupti_golden.h"
+
+static int run_cb(void *arg, struct gl_err *err) { return gl_cuda_kernel_run(arg, err); }
+
+/* GPULAB_SAVE_COUNTERDATA=DIR keeps the counter-data image, for CPU-side decoding tests. */
+static void save_counterdata(struct gl_cuda_ctx *c, const char *entry, const double *values)
+{
+	const char *dir = getenv("GPULAB_SAVE_COUNTERDATA");
+	if (!dir || !*dir || c->metrics.n > GL_GOLDEN_MAX_METRICS)
+		return;
+	struct gl_cupti_golden *g = gl_xcalloc(1, sizeof *g);
+	struct gl_err err = {0};
+	snprintf(g->chip, sizeof g->chip, "%s", c->info.chip);
+	snprintf(g->kernel, sizeof g->kernel, "%s", entry);
+	g->ranges = c->range.ranges;
+	g->n = c->metrics.n;
+	for (size_t i = 0; i < g->n; i++) {
+		snprintf(g->names[i], sizeof g->names[i], "%s", c->metrics.names[i]);
+		g->values[i] = values[i];
+	}
+	g->image = c->range.data;
+	g->size = c->range.data_size;
+	if (gl_cupti_golden_save(dir, entry, g, &err) != GL_OK)
+		fprintf(stderr, "gpulab: warning: %s\n", err.msg);
+	free(g);
+}
+
+static int profile(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, struct gl_launch_result *res,
+		   struct gl_err *err)
+{
+	double *values = gl_xcalloc(c->metrics.n, sizeof *values);
+	struct gl_err perr = {0};
+	int rc = gl_cuda_kernel_upload(k, err);
+	if (rc == GL_OK && gl_cupti_range_collect(&c->range, run_cb, k, values, &perr) != GL_OK) {
+		if (!gl_cupti_is_fallback(c->range.result)) {
+			free(values);
+			return gl_errf(err, perr.status, "%s", perr.msg);
+		}
+		c->profiling = false; /* permission or device: carry on with timings, say so */
+		snprintf(c->note, sizeof c->note, "timings only, no CUPTI metrics: %.200s",
+			 gl_cupti_is_permission(c->range.result) ? GL_CUPTI_PERMISSION_SHORT : perr.msg);
+	} else if (rc == GL_OK) {
+		for (size_t i = 0; i < c->metrics.n; i++)
+			gl_metrics_set(&res->metrics, c->metrics.names[i], values[i], c->units[i]);
+		res->passes = (int)c->range.passes;
+		save_counterdata(c, k->l->entry, values);
+	}
+	free(values);
+	return rc;
+}
+
+static int cmp_float(const void *x, const void *y)
+{
+	float a = *(const float *)x, b = *(const float *)y;
+	return (a > b) - (a < b);
+}
+
+/* Median kernel time of `repeat` timed runs: CUPTI activity records, else CUDA events. */
+static int time_runs(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, int repeat, double *ns, struct gl_err *err)
+{
+	float *ms = gl_xcalloc((size_t)repeat, sizeof *ms);
+	int rc = GL_OK;
+	if (c->have_activity) {
+		gl_cupti_activity_flush(&c->activity, err);
+		gl_cupti_activity_clear(&c->activity);
+	}
+	for (int i = 0; i < repeat && rc == GL_OK; i++)
+		rc = gl_cuda_kernel_timed(k, &ms[i], err);
+	qsort(ms, (size_t)repeat, sizeof *ms, cmp_float);
+	*ns = rc == GL_OK ? (double)ms[repeat / 2] * 1e6 : NAN;
+	free(ms);
+	size_t count = 0;
+	if (rc == GL_OK && c->have_activity && gl_cupti_activity_flush(&c->activity, err) == GL_OK) {
+		double act = gl_cupti_activity_median_ns(&c->activity, k->l->entry, &count);
+		if (count > 0)
+			*ns = act;
+	}
+	return rc;
+}
+
+/* Say so when the outputs of the last timed run differ from the first run's (say, a kernel
+ * that accumulates into its output); the caller's verification judges the last ones. */
+static void compare_outputs(const struct gl_launch *l, void **first, struct gl_launch_result *res)
+{
+	for (int i = 0; i < l->nbuffers; i++) {
+		const struct gl_buffer *b = &l->buffers[i];
+		if (b->is_output && first[i] && memcmp(first[i], b->host, b->count * gl_dtype_size(b->dtype)) != 0) {
+			size_t len = strlen(res->note);
+			snprintf(res->note + len, sizeof res->note - len, "%soutput '%s' after timing differs from "
+				 "the first run", len ? "; " : "", b->name);
+			return;
+		}
+	}
+}
+
+static void **keep_outputs(const struct gl_launch *l)
+{
+	void **copy = gl_xcalloc(GL_MAX_BUFFERS, sizeof *copy);
+	for (int i = 0; i < l->nbuffers; i++) {
+		const struct gl_buffer *b = &l->buffers[i];
+		size_t bytes = b->count * gl_dtype_size(b->dtype);
+		if (b->is_output) {
+			copy[i] = gl_xmalloc(bytes ? bytes : 1);
+			memcpy(copy[i], b->host, bytes);
+		}
+	}
+	return copy;
+}
+
+static void free_outputs(void **copy)
+{
+	for (int i = 0; i < GL_MAX_BUFFERS; i++)
+		free(copy[i]);
+	free(copy);
+}
+
+static int first_run(struct gl_cuda_kernel *k, struct gl_launch *l, struct gl_err *err)
+{
+	int rc = gl_cuda_kernel_upload(k, err);
+	if (rc == GL_OK)
+		rc = gl_cuda_kernel_run(k, err);
+	if (rc == GL_OK)
+		rc = gl_cuda_kernel_download(k, l, err);
+	return rc;
+}
+
+static int measure(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, struct gl_launch *l,
+		   struct gl_launch_result *res, struct gl_err *err)
+{
+	int repeat = c->opts.repeat > 0 ? c->opts.repeat : 1;
+	int rc = first_run(k, l, err);
+	if (rc != GL_OK)
+		return rc;
+	void **first = keep_outputs(l);
+	if (c->profiling)
+		rc = profile(c, k, res, err);
+	if (rc == GL_OK)
+		rc = time_runs(c, k, repeat, &res->duration_ns, err);
+	if (rc == GL_OK)
+		rc = gl_cuda_kernel_download(k, l, err); /* the caller verifies these: after timing */
+	snprintf(res->note, sizeof res->note, "%s", c->note); /* a fallback during this launch shows */
+	if (rc == GL_OK)
+		compare_outputs(l, first, res);
+	free_outputs(first);
+	return rc;
+}
+
+int gl_cuda_measure(struct gl_cuda_ctx *c, struct gl_launch *l, struct gl_err *err)
+{
+	struct gl_cuda_kernel k;
+	struct gl_launch_result res = {.duration_ns = NAN};
+	if (c->have_last)
+		gl_metrics_free(&c->last.metrics);
+	c->have_last = false;
+	int rc = gl_cuda_kernel_load(&k, &c->dev, l, err);
+	if (rc != GL_OK)
+		return rc;
+	rc = measure(c, &k, l, &res, err);
+	gl_cuda_kernel_free(&k);
+	if (rc != GL_OK) {
+		gl_metrics_free(&res.metrics);
+		return rc;
+	}
+	c->last = res;
+	c->have_last = true;
+	return GL_OK;
+}

@@ -1,0 +1,37 @@
+/* cupti_range.h — one kernel's metrics through CUPTI's Range Profiler (CUDA 13): counter
+ * availability, config image, counter-data image, auto range with kernel replay (CUPTI saves and
+ * restores memory between passes), decode and evaluate.  Needs a GPU: opening checks the driver
+ * first, so the calls that crash without one are never reached. */
+#ifndef GL_CUPTI_RANGE_H
+#define GL_CUPTI_RANGE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "profiler/cuda_api.h"
+#include "profiler/cupti_host.h"
+
+struct gl_cupti_range {
+	const struct gl_cupti_api *api;
+	struct gl_cupti_host host;       /* initialised with the device's counter availability */
+	CUpti_RangeProfiler_Object *obj;
+	uint8_t *avail, *config, *data;
+	size_t avail_size, config_size, data_size;
+	const char *const *names;
+	size_t n;
+	size_t passes;
+	size_t ranges;                   /* ranges in the last decoded counter data */
+	CUptiResult result;              /* last CUPTI result: tells permission failures apart */
+};
+
+/* Launch the kernel once and wait for it; called by collect (CUPTI replays it for every pass). */
+typedef int (*gl_cupti_kernel_fn)(void *arg, struct gl_err *err);
+
+int gl_cupti_range_open(struct gl_cupti_range *r, const struct gl_cuda_api *cu, const struct gl_cupti_api *api,
+			CUcontext ctx, const char *chip, const char *const *names, size_t n, struct gl_err *err);
+/* Profile one launch: values[i] for names[i]. */
+int gl_cupti_range_collect(struct gl_cupti_range *r, gl_cupti_kernel_fn launch, void *arg, double *values,
+			   struct gl_err *err);
+void gl_cupti_range_close(struct gl_cupti_range *r);
+
+#endif
