@@ -64,8 +64,8 @@ static void device_chip(const struct gl_cupti_api *api, char *chip, size_t n)
 
 static int print_chips(struct gl_ctx *ctx, const struct gl_cupti_api *api)
 {
-	const char *const *names;
-	size_t n;
+	const char *const *names = NULL;
+	size_t n = 0;
 	int rc = gl_cupti_chips(api, &names, &n, &ctx->err);
 	if (rc != GL_OK)
 		return rc;
@@ -89,8 +89,8 @@ static int print_chips(struct gl_ctx *ctx, const struct gl_cupti_api *api)
 
 static int no_chip(struct gl_ctx *ctx, const struct gl_cupti_api *api)
 {
-	const char *const *names;
-	size_t n;
+	const char *const *names = NULL;
+	size_t n = 0;
 	struct gl_str list = {0};
 	int rc = gl_cupti_chips(api, &names, &n, &ctx->err);
 	if (rc != GL_OK)
