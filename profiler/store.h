@@ -21,6 +21,11 @@ int gl_store_path(const char *explicit_path, char *buf, size_t n, struct gl_err 
  * exist; writes through it fail). */
 int gl_store_open(const char *path, int readonly, struct gl_store **out, struct gl_err *err);
 void gl_store_close(struct gl_store *s);
+/* (Additions.)  gl_store_open resolves `path` by gl_store_path's rules, so NULL means the default;
+ * ":memory:" gives a private in-memory store (for tests).  How long to wait for another process's lock
+ * (default 5000 ms; $GPULAB_BUSY_TIMEOUT_MS overrides it at open), and the path the store uses. */
+void gl_store_set_busy_timeout(struct gl_store *s, int ms);
+const char *gl_store_file(const struct gl_store *s);
 
 struct gl_run_info {
 	char backend[16];      /* "sim" or "cuda" */

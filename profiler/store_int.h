@@ -1,0 +1,45 @@
+/* store_int.h — what the store's own files share (not part of the public API in store.h):
+ * the store handle, the sqlite error mapping and the schema steps. */
+#ifndef GL_STORE_INT_H
+#define GL_STORE_INT_H
+
+#include <limits.h>
+#include <sqlite3.h>
+
+#include "profiler/store.h"
+
+#define GL_STORE_BUSY_MS 5000
+#define GL_STORE_APP_ID 1196444738 /* 'GPLB', set by data/schema.sql */
+
+struct gl_store {
+	sqlite3 *db;
+	char path[PATH_MAX];
+	int readonly;
+	int busy_ms;
+	long run_id; /* the run whose transaction is open, 0 when none */
+};
+
+/* Turn a failed sqlite call into a gl_err naming the path, what was being done and what to do.
+ * Locks, permissions, full disks and damaged files are GL_EENV; anything else is GL_EINTERNAL. */
+int gl_store_sql_error(struct gl_store *s, int rc, const char *doing, struct gl_err *err);
+
+/* Run SQL without results (no values: only constant statements). */
+int gl_store_exec(struct gl_store *s, const char *sql, const char *doing, struct gl_err *err);
+
+/* Check the opened file is gpulab's (or empty) and bring its schema to the version this binary knows;
+ * read-only stores are checked but never migrated. */
+int gl_store_schema_prepare(struct gl_store *s, struct gl_err *err);
+
+/* The schema version this binary writes. */
+int gl_store_schema_version(void);
+
+/* Create the directories above `path` (mkdir -p of its parent). */
+int gl_store_make_parent_dirs(const char *path, struct gl_err *err);
+
+/* Step `st` to the end, printing its rows to `out` in `fmt`; returns SQLITE_DONE or the failing code. */
+int gl_store_print_rows(sqlite3_stmt *st, enum gl_query_format fmt, FILE *out);
+
+/* The current UTC time as ISO-8601 ("2025-01-31T12:00:00Z"). */
+void gl_store_utc_now(char *buf, size_t n);
+
+#endif

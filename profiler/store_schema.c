@@ -1,0 +1,162 @@
+/* store_schema.c — is this file gpulab's, and at which schema version: the checks made (reading only)
+ * before anything is written, WAL mode, and the forward migrations, applied in one transaction. */
+#include <stdio.h>
+#include <string.h>
+
+#include "profiler/store_int.h"
+
+extern const char gl_schema_sql[]; /* data/schema.sql, embedded at build time */
+
+/* Migration step N brings a database from user_version N-1 to N.  Append steps; never edit old ones. */
+static const char *const migrations[] = {
+	gl_schema_sql, /* 1: the schema of data/schema.sql */
+};
+
+int gl_store_schema_version(void)
+{
+	return (int)(sizeof migrations / sizeof migrations[0]);
+}
+
+struct db_facts {
+	int user_version;
+	int app_id;
+	int objects;       /* entries of sqlite_master */
+	int gpulab_tables; /* how many of runs, launches, metrics exist */
+};
+
+static int read_int(struct gl_store *s, const char *sql, int *out, struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		if (rc == SQLITE_ROW) {
+			*out = sqlite3_column_int(st, 0);
+			rc = SQLITE_OK;
+		}
+		sqlite3_finalize(st);
+	}
+	return rc == SQLITE_OK ? GL_OK : gl_store_sql_error(s, rc, "reading it", err);
+}
+
+static int read_facts(struct gl_store *s, struct db_facts *f, struct gl_err *err)
+{
+	int rc = read_int(s, "PRAGMA user_version", &f->user_version, err);
+	if (rc == GL_OK)
+		rc = read_int(s, "PRAGMA application_id", &f->app_id, err);
+	if (rc == GL_OK)
+		rc = read_int(s, "SELECT count(*) FROM sqlite_master", &f->objects, err);
+	if (rc == GL_OK)
+		rc = read_int(s,
+			      "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+			      "AND name IN ('runs', 'launches', 'metrics')",
+			      &f->gpulab_tables, err);
+	return rc;
+}
+
+static int is_fresh(const struct db_facts *f)
+{
+	return f->objects == 0 && f->user_version == 0 && (f->app_id == 0 || f->app_id == GL_STORE_APP_ID);
+}
+
+static int is_gpulab(const struct db_facts *f)
+{
+	return f->app_id == GL_STORE_APP_ID || (f->app_id == 0 && f->gpulab_tables == 3);
+}
+
+/* Everything that is refused, from facts read without writing. */
+static int judge(struct gl_store *s, const struct db_facts *f, struct gl_err *err)
+{
+	int known = gl_store_schema_version();
+	if (is_fresh(f))
+		return s->readonly ? gl_errf(err, GL_EUSAGE,
+					     "the database %s is empty: no runs recorded yet; run 'gpulab run TOPIC' "
+					     "first",
+					     s->path)
+				   : GL_OK;
+	if (!is_gpulab(f))
+		return gl_errf(err, GL_EENV,
+			       "%s is a SQLite database but not gpulab's (it has no gpulab tables); gpulab leaves "
+			       "it untouched: pass --db PATH or set GPULAB_DB to use another file",
+			       s->path);
+	if (f->user_version > known)
+		return gl_errf(err, GL_EENV,
+			       "database %s has schema version %d, newer than this gpulab %s knows (%d): upgrade "
+			       "gpulab, or pass --db PATH to use another file",
+			       s->path, f->user_version, GPULAB_VERSION, known);
+	if (f->user_version <= 0)
+		return gl_errf(err, GL_EENV,
+			       "database %s has gpulab tables but no schema version (PRAGMA user_version is 0), so "
+			       "gpulab did not finish writing it; move it away or pass --db PATH",
+			       s->path);
+	if (f->user_version < known && s->readonly)
+		return gl_errf(err, GL_EENV,
+			       "database %s has schema version %d, older than this gpulab's %d; run a command "
+			       "that records results (e.g. 'gpulab run') once to upgrade it",
+			       s->path, f->user_version, known);
+	return GL_OK;
+}
+
+static int set_version(struct gl_store *s, int version, struct gl_err *err)
+{
+	char sql[64];
+	snprintf(sql, sizeof sql, "PRAGMA user_version = %d", version); /* our constant, not a value */
+	return gl_store_exec(s, sql, "recording the schema version", err);
+}
+
+/* Inside the write transaction, read the version again: another process may have migrated meanwhile. */
+static int migrate_locked(struct gl_store *s, struct gl_err *err)
+{
+	struct db_facts f = {0};
+	int rc = read_facts(s, &f, err);
+	if (rc == GL_OK && !is_fresh(&f))
+		rc = judge(s, &f, err);
+	for (int v = f.user_version; rc == GL_OK && v < gl_store_schema_version(); v++) {
+		char doing[64];
+		snprintf(doing, sizeof doing, "applying schema migration step %d", v + 1);
+		rc = gl_store_exec(s, migrations[v], doing, err);
+		if (rc == GL_OK)
+			rc = set_version(s, v + 1, err);
+	}
+	return rc;
+}
+
+static int migrate(struct gl_store *s, struct gl_err *err)
+{
+	int rc = gl_store_exec(s, "BEGIN IMMEDIATE", "locking it to create or upgrade the schema", err);
+	if (rc != GL_OK)
+		return rc;
+	rc = migrate_locked(s, err);
+	if (rc == GL_OK)
+		rc = gl_store_exec(s, "COMMIT", "committing the schema", err);
+	if (rc != GL_OK)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+static int use_wal(struct gl_store *s, struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "PRAGMA journal_mode = WAL", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_ROW ? SQLITE_OK : rc;
+		sqlite3_finalize(st);
+	}
+	return rc == SQLITE_OK ? GL_OK : gl_store_sql_error(s, rc, "switching it to WAL mode", err);
+}
+
+int gl_store_schema_prepare(struct gl_store *s, struct gl_err *err)
+{
+	struct db_facts f = {0};
+	int rc = read_facts(s, &f, err);
+	if (rc == GL_OK)
+		rc = judge(s, &f, err);
+	if (rc != GL_OK || s->readonly)
+		return rc;
+	/* From here on the file is known to be gpulab's (or empty): writing to it is allowed. */
+	rc = use_wal(s, err);
+	if (rc == GL_OK && f.user_version < gl_store_schema_version())
+		rc = migrate(s, err);
+	return rc;
+}
