@@ -15,7 +15,7 @@ static int load_module(struct gl_cuda_kernel *k, const struct gl_launch *l, stru
 	CUresult r = k->d->api.cuModuleLoadDataEx(&k->mod, l->module, 2, opts, vals);
 	if (r != CUDA_SUCCESS) {
 		char what[512];
-		snprintf(what, sizeof what, "loading %s on the GPU%s%s", l->module_name ? l->module_name : "the PTX",
+		snprintf(what, sizeof what, "loading %.64s on the GPU%s%.400s", l->module_name ? l->module_name : "the PTX",
 			 log[0] ? ": " : "", log);
 		return gl_cuda_fail(&k->d->api, r, what, err);
 	}
