@@ -13,7 +13,7 @@
 
 static int make_config(struct gl_cupti_range *r, const char *chip, struct gl_err *err)
 {
-	int rc = gl_cupti_host_open(&r->host, r->api, chip, r->avail, err);
+	int rc = gl_cupti_host_open(&r->host, r->api, chip, r->avail_size ? r->avail : NULL, err);
 	if (rc == GL_OK)
 		rc = gl_cupti_host_config(&r->host, r->names, r->n, &r->config, &r->config_size, err);
 	if (rc == GL_OK)
