@@ -11,10 +11,10 @@
 #include "profiler/cupti_device.h"
 #include "profiler/metric_sets.h"
 
-enum { OPT_CHIP = 300, OPT_SEARCH, OPT_PASSES };
+enum { OPT_CHIP = 300, OPT_SEARCH, OPT_PASSES, OPT_SAVE_CONFIG };
 
 struct metrics_args {
-	const char *chip, *search, *passes;
+	const char *chip, *search, *passes, *save_config;
 };
 
 static const struct gl_cmd *self(void);
@@ -25,6 +25,7 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct metrics_args 
 		{"chip", required_argument, NULL, OPT_CHIP},
 		{"search", required_argument, NULL, OPT_SEARCH},
 		{"passes", required_argument, NULL, OPT_PASSES},
+		{"save-config", required_argument, NULL, OPT_SAVE_CONFIG},
 		{0},
 	};
 	int c;
@@ -40,9 +41,13 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct metrics_args 
 			a->search = optarg;
 		else if (c == OPT_PASSES)
 			a->passes = optarg;
+		else if (c == OPT_SAVE_CONFIG)
+			a->save_config = optarg;
 	}
 	if (optind < argc)
 		return gl_usage_error(ctx, self(), "unexpected argument '%s'", argv[optind]);
+	if (a->save_config && !a->passes)
+		return gl_usage_error(ctx, self(), "--save-config needs --passes LIST (the metrics to configure)");
 	return GL_OK;
 }
 
@@ -101,26 +106,60 @@ static int no_chip(struct gl_ctx *ctx, const struct gl_cupti_api *api)
 	return GL_EUSAGE;
 }
 
-static int print_passes(struct gl_ctx *ctx, const struct gl_cupti_api *api, const char *chip, const char *spec)
+static int write_config(struct gl_ctx *ctx, const char *path, const uint8_t *img, size_t size)
+{
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(img, 1, size, f) != size || fclose(f) != 0)
+		return gl_errf(&ctx->err, GL_EENV, "cannot write the config image to %s", path);
+	return GL_OK;
+}
+
+/* Config image and pass count of a metric list, written to `save` when given. */
+static int config_passes(struct gl_ctx *ctx, const struct gl_cupti_api *api, const char *chip,
+			 const struct gl_metric_list *list, const char *save, size_t *passes)
+{
+	struct gl_cupti_host h;
+	uint8_t *img = NULL;
+	size_t size = 0;
+	int rc = gl_cupti_host_open(&h, api, chip, NULL, &ctx->err);
+	if (rc != GL_OK)
+		return rc;
+	rc = gl_cupti_host_config(&h, (const char *const *)list->names, list->n, &img, &size, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_cupti_image_passes(api, img, size, passes, &ctx->err);
+	if (rc == GL_OK && save)
+		rc = write_config(ctx, save, img, size);
+	free(img);
+	gl_cupti_host_close(&h);
+	return rc;
+}
+
+static void passes_json(const char *chip, const struct gl_metric_list *list, size_t passes)
+{
+	struct gl_json j;
+	gl_json_init(&j, stdout);
+	gl_json_begin_object(&j, NULL);
+	gl_json_string(&j, "chip", chip);
+	gl_json_begin_array(&j, "metrics");
+	for (size_t i = 0; i < list->n; i++)
+		gl_json_string(&j, NULL, list->names[i]);
+	gl_json_end_array(&j);
+	gl_json_int(&j, "passes", (long long)passes);
+	gl_json_end_object(&j);
+	putchar('\n');
+}
+
+static int print_passes(struct gl_ctx *ctx, const struct gl_cupti_api *api, const char *chip,
+			const struct metrics_args *a)
 {
 	struct gl_metric_list list;
 	size_t passes = 0;
-	int rc = gl_metric_list_parse(spec, &list, &ctx->err);
+	int rc = gl_metric_list_parse(a->passes, &list, &ctx->err);
 	if (rc != GL_OK)
 		return rc;
-	rc = gl_cupti_passes(api, chip, (const char *const *)list.names, list.n, &passes, &ctx->err);
+	rc = config_passes(ctx, api, chip, &list, a->save_config, &passes);
 	if (rc == GL_OK && ctx->format == GL_FMT_JSON) {
-		struct gl_json j;
-		gl_json_init(&j, stdout);
-		gl_json_begin_object(&j, NULL);
-		gl_json_string(&j, "chip", chip);
-		gl_json_begin_array(&j, "metrics");
-		for (size_t i = 0; i < list.n; i++)
-			gl_json_string(&j, NULL, list.names[i]);
-		gl_json_end_array(&j);
-		gl_json_int(&j, "passes", (long long)passes);
-		gl_json_end_object(&j);
-		putchar('\n');
+		passes_json(chip, &list, passes);
 	} else if (rc == GL_OK) {
 		for (size_t i = 0; i < list.n; i++)
 			printf("  %s\n", list.names[i]);
@@ -220,7 +259,7 @@ static int metrics_exec(struct gl_ctx *ctx, int argc, char **argv)
 	else if (!*chip)
 		rc = print_chips(ctx, &api);
 	else if (a.passes)
-		rc = print_passes(ctx, &api, chip, a.passes);
+		rc = print_passes(ctx, &api, chip, &a);
 	else
 		rc = print_catalog(ctx, &api, chip, a.search);
 	gl_cupti_api_unload(&api);
@@ -229,14 +268,15 @@ static int metrics_exec(struct gl_ctx *ctx, int argc, char **argv)
 
 const struct gl_cmd gl_cmd_metrics_entry = {
 	.name = "metrics",
-	.usage = "[--chip NAME] [--search WORD] [--passes SET|NAMES] [--json]",
+	.usage = "[--chip NAME] [--search WORD] [--passes SET|NAMES [--save-config FILE]] [--json]",
 	.summary = "list CUPTI metrics for a chip, search them, count replay passes (no GPU needed)",
 	.help = "options:\n"
 		"  --chip NAME      chip to describe, exact upper case (GH100, AD102, GA100, ...);\n"
 		"                   default: the GPU's own chip; without a GPU, lists the valid chips\n"
 		"  --search WORD    only metrics whose name or description contains WORD (any case)\n"
 		"  --passes LIST    replay passes needed to collect LIST: a set (memory, compute, all, sim)\n"
-		"                   or comma-separated metric names with rollups (dram__bytes_read.sum)\n",
+		"                   or comma-separated metric names with rollups (dram__bytes_read.sum)\n"
+		"  --save-config F  with --passes: also write CUPTI's config image for LIST to file F\n",
 	.exec = metrics_exec,
 };
 
