@@ -11,6 +11,7 @@ extern const struct gl_cmd gl_cmd_query_entry;
 extern const struct gl_cmd gl_cmd_metrics_entry;
 extern const struct gl_cmd gl_cmd_devices_entry;
 extern const struct gl_cmd gl_cmd_doctor_entry;
+extern const struct gl_cmd gl_cmd_validate_entry;
 
 const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_list_entry,
@@ -20,6 +21,7 @@ const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_metrics_entry,
 	&gl_cmd_devices_entry,
 	&gl_cmd_doctor_entry,
+	&gl_cmd_validate_entry,
 	NULL,
 };
 

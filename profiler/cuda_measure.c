@@ -149,7 +149,11 @@ static int measure(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, struct gl_la
 		rc = time_runs(c, k, repeat, &res->duration_ns, err);
 	if (rc == GL_OK)
 		rc = gl_cuda_kernel_download(k, l, err); /* the caller verifies these: after timing */
-	snprintf(res->note, sizeof res->note, "%s", c->note); /* a fallback during this launch shows */
+	if (res->passes > 0) /* stored with the launch: the store has no column for passes */
+		snprintf(res->note, sizeof res->note, "CUPTI: %d replay pass%s (kernel replay), time: median of %d "
+			 "L2-flushed run%s", res->passes, res->passes == 1 ? "" : "es", repeat, repeat == 1 ? "" : "s");
+	else
+		snprintf(res->note, sizeof res->note, "%s", c->note); /* why there are no metrics */
 	if (rc == GL_OK)
 		compare_outputs(l, first, res);
 	free_outputs(first);

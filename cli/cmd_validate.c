@@ -1,0 +1,401 @@
+/* cmd_validate.c — `gpulab validate [TOPIC]` (GPU only): every variant on the simulator and on the
+ * GPU, the simulator's count beside CUPTI's and their ratio, per metric; both runs are stored.
+ * Requests, sectors and shared-memory instructions and wavefronts should agree exactly; the
+ * hardware bank-conflict counter is known to read high, so wavefronts are shown beside it. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "common/json.h"
+#include "common/metrics.h"
+#include "common/util.h"
+#include "kernels/registry.h"
+#include "profiler/backend.h"
+#include "profiler/metric_sets.h"
+#include "profiler/store.h"
+
+enum { SIM, GPU, NSIDES };
+enum { OPT_DEVICE = 300 };
+
+struct side {
+	const struct gl_backend *b;
+	void *ctx;
+	struct gl_device_info info;
+	const char *source;             /* metric source: "sim", "cupti" */
+	struct gl_launch_record *recs;
+	size_t n;
+};
+
+struct validate {
+	const char *topic;              /* NULL: every topic */
+	int device;
+	struct side side[NSIDES];
+	int failures, disagreements;
+	struct gl_json json;
+	bool as_json;
+};
+
+static const struct gl_cmd *self(void);
+
+/* ---- options */
+
+static int parse(struct gl_ctx *ctx, int argc, char **argv, struct validate *v)
+{
+	static const struct option opts[] = {{"device", required_argument, NULL, OPT_DEVICE}, {0}};
+	long device = 0;
+	int c;
+	optind = 1;
+	while ((c = gl_getopt(ctx, self(), argc, argv, "", opts)) != -1) {
+		if (c == 'h')
+			return 'h';
+		if (c == '?')
+			return ctx->err.status;
+		if (c == OPT_DEVICE && gl_parse_long(optarg, 0, 63, "--device", &device, &ctx->err) != GL_OK)
+			return ctx->err.status;
+	}
+	if (optind < argc - 1)
+		return gl_usage_error(ctx, self(), "validate takes one TOPIC at most, got '%s' too", argv[optind + 1]);
+	v->device = (int)device;
+	v->topic = optind < argc ? argv[optind] : NULL;
+	return GL_OK;
+}
+
+/* ---- backends */
+
+static int open_sides(struct validate *v, struct gl_err *err)
+{
+	struct gl_backend_opts sim = {0}, gpu = {.device = v->device, .metrics = "sim", .repeat = 1};
+	v->side[SIM] = (struct side){.b = &gl_backend_sim, .source = "sim"};
+	v->side[GPU] = (struct side){.b = &gl_backend_cuda, .source = "cupti"};
+	int rc = v->side[SIM].b->open(&sim, &v->side[SIM].ctx, err);
+	if (rc == GL_OK)
+		rc = v->side[GPU].b->open(&gpu, &v->side[GPU].ctx, err);
+	for (int s = 0; s < NSIDES && rc == GL_OK; s++)
+		rc = v->side[s].b->describe(v->side[s].ctx, &v->side[s].info, err);
+	return rc;
+}
+
+static void close_sides(struct validate *v)
+{
+	for (int s = 0; s < NSIDES; s++) {
+		if (v->side[s].ctx)
+			v->side[s].b->close(v->side[s].ctx);
+		for (size_t i = 0; i < v->side[s].n; i++)
+			gl_launch_record_free(&v->side[s].recs[i]);
+		free(v->side[s].recs);
+	}
+}
+
+/* ---- one variant on one backend */
+
+static void fill_record(struct gl_launch_record *r, const struct gl_topic *t, const struct gl_variant *var,
+			const struct gl_problem *p, const struct gl_launch *l, const struct side *s)
+{
+	struct gl_resources res;
+	snprintf(r->topic, sizeof r->topic, "%s", t->name);
+	snprintf(r->variant, sizeof r->variant, "%s", var->name);
+	r->params_json = gl_problem_json(t, p);
+	memcpy(r->grid, l->grid, sizeof r->grid);
+	memcpy(r->block, l->block, sizeof r->block);
+	r->dyn_smem = l->dyn_smem;
+	gl_topic_resources(t, var->entry, s->info.arch[0] ? s->info.arch : "sm_80", &res);
+	r->regs = res.regs;
+	r->static_smem = res.static_smem;
+	snprintf(r->metric_source, sizeof r->metric_source, "%s", s->source);
+}
+
+static int run_side(struct side *s, const struct gl_topic *t, const struct gl_variant *var,
+		    const struct gl_problem *p, struct gl_launch_record *r, struct gl_err *err)
+{
+	struct gl_launch l = {0};
+	struct gl_launch_result res = {.duration_ns = NAN};
+	struct gl_verify ver = {0};
+	int rc = t->setup(var, p, &l, err);
+	if (rc == GL_OK)
+		rc = s->b->launch(s->ctx, &l, err);
+	if (rc == GL_OK)
+		rc = s->b->collect(s->ctx, &res, err);
+	if (rc == GL_OK) {
+		t->verify(var, p, &l, t, &ver);
+		fill_record(r, t, var, p, &l, s);
+		r->verified = ver.ok;
+		r->max_abs_err = ver.max_abs_err;
+		r->max_rel_err = ver.max_rel_err;
+		r->duration_ns = res.duration_ns;
+		r->metrics = res.metrics;
+		snprintf(r->note, sizeof r->note, "%s", res.note);
+	}
+	gl_launch_free(&l);
+	return rc;
+}
+
+static struct gl_launch_record *new_record(struct side *s)
+{
+	s->recs = gl_xrealloc(s->recs, (s->n + 1) * sizeof *s->recs);
+	memset(&s->recs[s->n], 0, sizeof s->recs[s->n]);
+	return &s->recs[s->n++];
+}
+
+/* ---- comparing the two */
+
+enum kind { EXACT, CONFLICT, INFO };
+
+static enum kind kind_of(const char *name)
+{
+	if (strcmp(name, GL_M_SLD_CONF) == 0 || strcmp(name, GL_M_SST_CONF) == 0)
+		return CONFLICT;
+	if (strcmp(name, GL_M_INST) == 0 || strcmp(name, GL_M_THREAD_INST) == 0)
+		return INFO;
+	return EXACT;
+}
+
+static const char *wavefronts_of(const char *conflict_metric)
+{
+	return strcmp(conflict_metric, GL_M_SLD_CONF) == 0 ? GL_M_SLD_WF : GL_M_SST_WF;
+}
+
+static double value_of(const struct gl_launch_record *r, const char *name)
+{
+	const double *v = gl_metrics_get(&r->metrics, name);
+	return v ? *v : NAN;
+}
+
+static double ratio_of(double sim, double gpu)
+{
+	if (isnan(sim) || isnan(gpu))
+		return NAN;
+	if (sim == 0)
+		return gpu == 0 ? 1.0 : NAN;
+	return gpu / sim;
+}
+
+static void remark(const struct gl_launch_record *r[NSIDES], const char *name, char *buf, size_t n)
+{
+	double sim = value_of(r[SIM], name), gpu = value_of(r[GPU], name);
+	buf[0] = '\0';
+	if (kind_of(name) == CONFLICT)
+		snprintf(buf, n, "counter reads high on hardware; wavefronts: sim %.0f, cupti %.0f",
+			 value_of(r[SIM], wavefronts_of(name)), value_of(r[GPU], wavefronts_of(name)));
+	else if (kind_of(name) == INFO)
+		snprintf(buf, n, "PTX (sim) vs SASS (GPU): not 1:1");
+	else if (isnan(gpu))
+		snprintf(buf, n, "not collected on the GPU");
+	else if (sim != gpu)
+		snprintf(buf, n, "DIFFERS: should agree exactly");
+}
+
+static void print_metric(const struct gl_launch_record *r[NSIDES], const char *name)
+{
+	double sim = value_of(r[SIM], name), gpu = value_of(r[GPU], name), ratio = ratio_of(sim, gpu);
+	char note[160], rtext[16] = "-";
+	remark(r, name, note, sizeof note);
+	if (!isnan(ratio))
+		snprintf(rtext, sizeof rtext, "%.3f", ratio);
+	printf("  %-58s %14.0f %14.0f %8s  %s\n", name, sim, gpu, rtext, note);
+}
+
+static void json_metric(struct gl_json *j, const struct gl_launch_record *r[NSIDES], const char *name)
+{
+	static const char *const kinds[] = {"exact", "conflict", "info"};
+	double sim = value_of(r[SIM], name), gpu = value_of(r[GPU], name), ratio = ratio_of(sim, gpu);
+	gl_json_begin_object(j, NULL);
+	gl_json_string(j, "name", name);
+	gl_json_number(j, "sim", sim);
+	gl_json_number(j, "cupti", gpu);
+	gl_json_number(j, "ratio", ratio);
+	gl_json_string(j, "kind", kinds[kind_of(name)]);
+	gl_json_end_object(j);
+}
+
+static int count_disagreements(const struct gl_launch_record *r[NSIDES])
+{
+	size_t n;
+	const char *const *names = gl_metric_set_sim(&n);
+	int bad = 0;
+	for (size_t i = 0; i < n; i++)
+		if (kind_of(names[i]) == EXACT && value_of(r[SIM], names[i]) != value_of(r[GPU], names[i]))
+			bad++;
+	return bad;
+}
+
+static void report(struct validate *v, const struct gl_launch_record *r[NSIDES])
+{
+	size_t n;
+	const char *const *names = gl_metric_set_sim(&n);
+	if (v->as_json) {
+		gl_json_begin_object(&v->json, NULL);
+		gl_json_string(&v->json, "topic", r[SIM]->topic);
+		gl_json_string(&v->json, "variant", r[SIM]->variant);
+		gl_json_bool(&v->json, "verified_sim", r[SIM]->verified);
+		gl_json_bool(&v->json, "verified_cuda", r[GPU]->verified);
+		gl_json_string(&v->json, "note", r[GPU]->note);
+		gl_json_begin_array(&v->json, "metrics");
+		for (size_t i = 0; i < n; i++)
+			json_metric(&v->json, r, names[i]);
+		gl_json_end_array(&v->json);
+		gl_json_end_object(&v->json);
+		return;
+	}
+	printf("%s/%s: verified on sim %s, on cuda %s%s%s\n", r[SIM]->topic, r[SIM]->variant,
+	       r[SIM]->verified ? "yes" : "NO", r[GPU]->verified ? "yes" : "NO", r[GPU]->note[0] ? "; " : "",
+	       r[GPU]->note);
+	printf("  %-58s %14s %14s %8s\n", "metric", "sim", "cupti", "ratio");
+	for (size_t i = 0; i < n; i++)
+		print_metric(r, names[i]);
+}
+
+/* ---- the loop over topics and variants */
+
+static int run_variant(struct validate *v, const struct gl_topic *t, const struct gl_variant *var,
+		       struct gl_err *err)
+{
+	struct gl_problem p;
+	gl_problem_defaults(t, &p);
+	int rc = t->check ? t->check(&p, err) : GL_OK;
+	const struct gl_launch_record *r[NSIDES];
+	for (int s = 0; s < NSIDES && rc == GL_OK; s++) {
+		struct gl_launch_record *rec = new_record(&v->side[s]);
+		rc = run_side(&v->side[s], t, var, &p, rec, err);
+		r[s] = rec;
+	}
+	if (rc != GL_OK)
+		return rc;
+	v->failures += !r[SIM]->verified + !r[GPU]->verified;
+	v->disagreements += count_disagreements(r);
+	report(v, r);
+	return GL_OK;
+}
+
+static int run_topic(struct validate *v, const struct gl_topic *t, struct gl_err *err)
+{
+	int rc = GL_OK;
+	for (int i = 0; i < t->nvariants && rc == GL_OK; i++)
+		rc = run_variant(v, t, &t->variants[i], err);
+	return rc;
+}
+
+static int run_all(struct validate *v, struct gl_err *err)
+{
+	const struct gl_topic *only = NULL;
+	if (v->topic && gl_topic_lookup(v->topic, &only, err) != GL_OK)
+		return err->status;
+	int rc = GL_OK;
+	for (const struct gl_topic *const *t = gl_topics; *t && rc == GL_OK; t++)
+		if (!only || *t == only)
+			rc = run_topic(v, *t, err);
+	return rc;
+}
+
+/* ---- storing both runs, each in its own transaction */
+
+static void run_info(const struct side *s, const char *argv, struct gl_run_info *ri)
+{
+	memset(ri, 0, sizeof *ri);
+	snprintf(ri->backend, sizeof ri->backend, "%s", s->b->name);
+	snprintf(ri->device, sizeof ri->device, "%s", s->info.name);
+	snprintf(ri->chip, sizeof ri->chip, "%s", s->info.chip);
+	ri->sm_count = s->info.sm_count;
+	snprintf(ri->cc, sizeof ri->cc, "%d.%d", s->info.cc_major, s->info.cc_minor);
+	snprintf(ri->driver, sizeof ri->driver, "%s", s->info.driver);
+	snprintf(ri->cupti_version, sizeof ri->cupti_version, "%s", s->info.cupti_version);
+	ri->argv = argv;
+}
+
+static int store_side(struct gl_store *st, const struct side *s, const char *argv, struct gl_err *err)
+{
+	struct gl_run_info ri;
+	long run_id = 0, launch_id;
+	int failed = 0;
+	run_info(s, argv, &ri);
+	int rc = gl_store_begin_run(st, &ri, &run_id, err);
+	for (size_t i = 0; i < s->n && rc == GL_OK; i++) {
+		rc = gl_store_add_launch(st, run_id, &s->recs[i], &launch_id, err);
+		failed += !s->recs[i].verified;
+	}
+	if (rc == GL_OK)
+		return gl_store_commit_run(st, run_id, failed ? "failed" : "ok", err);
+	gl_store_abort_run(st);
+	return rc;
+}
+
+static int store_all(struct gl_ctx *ctx, const struct validate *v)
+{
+	char path[1024];
+	struct gl_store *st = NULL;
+	int rc = gl_store_path(ctx->db_path, path, sizeof path, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_store_open(path, 0, &st, &ctx->err);
+	for (int s = 0; s < NSIDES && rc == GL_OK; s++)
+		rc = store_side(st, &v->side[s], ctx->argv_joined, &ctx->err);
+	if (st)
+		gl_store_close(st);
+	return rc;
+}
+
+/* ---- the command */
+
+static void summary(struct validate *v)
+{
+	if (v->as_json) {
+		gl_json_end_array(&v->json);
+		gl_json_int(&v->json, "failures", v->failures);
+		gl_json_int(&v->json, "disagreements", v->disagreements);
+		gl_json_end_object(&v->json);
+		putchar('\n');
+		return;
+	}
+	printf("%d exact count%s differ%s between the simulator and CUPTI; %d verification failure%s\n",
+	       v->disagreements, v->disagreements == 1 ? "" : "s", v->disagreements == 1 ? "s" : "", v->failures,
+	       v->failures == 1 ? "" : "s");
+}
+
+static int validate_exec(struct gl_ctx *ctx, int argc, char **argv)
+{
+	struct validate v;
+	char why[512];
+	memset(&v, 0, sizeof v);
+	int rc = parse(ctx, argc, argv, &v);
+	if (rc != GL_OK)
+		return rc;
+	const struct gl_topic *t;
+	if (v.topic && gl_topic_lookup(v.topic, &t, &ctx->err) != GL_OK)
+		return ctx->err.status;
+	if (!gl_backend_cuda.probe(why, sizeof why)) /* before anything is opened or written */
+		return gl_errf(&ctx->err, GL_EENV, "gpulab validate needs a GPU: %s", why);
+	v.as_json = ctx->format == GL_FMT_JSON;
+	rc = open_sides(&v, &ctx->err);
+	if (rc == GL_OK && v.as_json) {
+		gl_json_init(&v.json, stdout);
+		gl_json_begin_object(&v.json, NULL);
+		gl_json_string(&v.json, "device", v.side[GPU].info.name);
+		gl_json_string(&v.json, "chip", v.side[GPU].info.chip);
+		gl_json_begin_array(&v.json, "variants");
+	}
+	if (rc == GL_OK)
+		rc = run_all(&v, &ctx->err);
+	if (rc == GL_OK) {
+		summary(&v);
+		rc = store_all(ctx, &v);
+	}
+	close_sides(&v);
+	if (rc == GL_OK && v.failures)
+		return gl_errf(&ctx->err, GL_EVERIFY, "%d variant run%s failed verification (see above)", v.failures,
+			       v.failures == 1 ? "" : "s");
+	return rc;
+}
+
+const struct gl_cmd gl_cmd_validate_entry = {
+	.name = "validate",
+	.usage = "[TOPIC] [--device N] [--json]",
+	.summary = "GPU only: every variant on the simulator and the GPU, counts side by side with ratios",
+	.help = "options:\n"
+		"  --device N    the GPU to use (see 'gpulab devices'), default 0\n"
+		"Both runs are stored (backend sim and cuda).  Requests, sectors and shared-memory instructions\n"
+		"and wavefronts should agree exactly; the hardware bank-conflict counter reads high, so the\n"
+		"wavefronts are shown beside it.  Exit 1 when a variant fails verification on either backend.\n",
+	.exec = validate_exec,
+};
+
+static const struct gl_cmd *self(void) { return &gl_cmd_validate_entry; }
