@@ -15,6 +15,7 @@
 #include "profiler/backend.h"
 #include "profiler/metric_sets.h"
 #include "profiler/store.h"
+#include "runner.h"
 
 enum { SIM, GPU, NSIDES };
 enum { OPT_DEVICE = 300 };
@@ -88,47 +89,13 @@ static void close_sides(struct validate *v)
 	}
 }
 
-/* ---- one variant on one backend */
-
-static void fill_record(struct gl_launch_record *r, const struct gl_topic *t, const struct gl_variant *var,
-			const struct gl_problem *p, const struct gl_launch *l, const struct side *s)
-{
-	struct gl_resources res;
-	snprintf(r->topic, sizeof r->topic, "%s", t->name);
-	snprintf(r->variant, sizeof r->variant, "%s", var->name);
-	r->params_json = gl_problem_json(t, p);
-	memcpy(r->grid, l->grid, sizeof r->grid);
-	memcpy(r->block, l->block, sizeof r->block);
-	r->dyn_smem = l->dyn_smem;
-	gl_topic_resources(t, var->entry, s->info.arch[0] ? s->info.arch : "sm_80", &res);
-	r->regs = res.regs;
-	r->static_smem = res.static_smem;
-	snprintf(r->metric_source, sizeof r->metric_source, "%s", s->source);
-}
+/* ---- one variant on one backend (cli/runner.c: launch, collect, verify, record) */
 
 static int run_side(struct side *s, const struct gl_topic *t, const struct gl_variant *var,
 		    const struct gl_problem *p, struct gl_launch_record *r, struct gl_err *err)
 {
-	struct gl_launch l = {0};
-	struct gl_launch_result res = {.duration_ns = NAN};
-	struct gl_verify ver = {0};
-	int rc = t->setup(var, p, &l, err);
-	if (rc == GL_OK)
-		rc = s->b->launch(s->ctx, &l, err);
-	if (rc == GL_OK)
-		rc = s->b->collect(s->ctx, &res, err);
-	if (rc == GL_OK) {
-		t->verify(var, p, &l, t, &ver);
-		fill_record(r, t, var, p, &l, s);
-		r->verified = ver.ok;
-		r->max_abs_err = ver.max_abs_err;
-		r->max_rel_err = ver.max_rel_err;
-		r->duration_ns = res.duration_ns;
-		r->metrics = res.metrics;
-		snprintf(r->note, sizeof r->note, "%s", res.note);
-	}
-	gl_launch_free(&l);
-	return rc;
+	struct gl_variant_outcome out;
+	return gl_run_variant(s->b, s->ctx, &s->info, t, var, p, s->source, r, &out, err);
 }
 
 static struct gl_launch_record *new_record(struct side *s)

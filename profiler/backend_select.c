@@ -13,7 +13,7 @@ static int select_auto(const struct gl_backend **out, char *why, size_t n)
 		snprintf(why, n, "backend cuda: %s", reason);
 	} else {
 		*out = &gl_backend_sim;
-		snprintf(why, n, "backend sim: %s", reason);
+		snprintf(why, n, "backend sim: no usable GPU here (%s)", reason);
 	}
 	return GL_OK;
 }
@@ -22,7 +22,7 @@ static int select_cuda(const struct gl_backend **out, char *why, size_t n, struc
 {
 	char reason[512];
 	if (!gl_backend_cuda.probe(reason, sizeof reason))
-		return gl_errf(err, GL_EENV, "--backend cuda is not usable here: %s (use --backend sim or auto)",
+		return gl_errf(err, GL_EENV, "--backend cuda needs a GPU: %s; on this machine use --backend sim (or auto)",
 			       reason);
 	*out = &gl_backend_cuda;
 	snprintf(why, n, "backend cuda: %s", reason);

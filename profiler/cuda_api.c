@@ -9,16 +9,14 @@
 #define GL_STR2(x) #x
 #define GL_STR(x) GL_STR2(x) /* stringify after expansion: cuMemAlloc -> "cuMemAlloc_v2" */
 
-int gl_cuda_api_load(struct gl_cuda_api *api, struct gl_err *err)
+bool gl_cuda_api_open(struct gl_cuda_api *api, char *why, size_t n)
 {
 	memset(api, 0, sizeof *api);
 	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
 	if (!lib) {
-		const char *why = dlerror();
-		return gl_errf(err, GL_EENV,
-			       "no CUDA driver: libcuda.so.1 cannot be loaded (%s); install the NVIDIA driver "
-			       "on a machine with a GPU, or use --backend sim",
-			       why ? why : "not found");
+		const char *e = dlerror();
+		snprintf(why, n, "no CUDA driver: libcuda.so.1 cannot be loaded (%s)", e ? e : "not found");
+		return false;
 	}
 	api->lib = lib;
 	const char *missing = NULL;
@@ -30,12 +28,20 @@ int gl_cuda_api_load(struct gl_cuda_api *api, struct gl_err *err)
 #undef GL_CUDA_RESOLVE
 	if (missing) {
 		gl_cuda_api_unload(api);
-		return gl_errf(err, GL_EENV,
-			       "the CUDA driver is too old: libcuda.so.1 lacks %s (gpulab needs a CUDA 13 driver, "
-			       "580 or newer); update the NVIDIA driver",
-			       missing);
+		snprintf(why, n, "the CUDA driver is too old: libcuda.so.1 lacks %s (gpulab needs a CUDA 13 driver, "
+			 "580 or newer)", missing);
+		return false;
 	}
-	return GL_OK;
+	return true;
+}
+
+int gl_cuda_api_load(struct gl_cuda_api *api, struct gl_err *err)
+{
+	char why[512];
+	if (gl_cuda_api_open(api, why, sizeof why))
+		return GL_OK;
+	return gl_errf(err, GL_EENV, "%s; install or update the NVIDIA driver on a machine with a GPU, or use "
+		       "--backend sim", why);
 }
 
 void gl_cuda_api_unload(struct gl_cuda_api *api)
@@ -110,11 +116,8 @@ bool gl_cuda_usable(const struct gl_cuda_api *api, int *ndevices, char *why, siz
 bool gl_cuda_probe(char *why, size_t n)
 {
 	struct gl_cuda_api api;
-	struct gl_err err = {0};
-	if (gl_cuda_api_load(&api, &err) != GL_OK) {
-		snprintf(why, n, "%s", err.msg);
+	if (!gl_cuda_api_open(&api, why, n))
 		return false;
-	}
 	int count;
 	bool ok = gl_cuda_usable(&api, &count, why, n);
 	gl_cuda_api_unload(&api);

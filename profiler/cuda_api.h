@@ -28,7 +28,9 @@ struct gl_cuda_api {
 	GL_CUDA_FUNCS(GL_CUDA_FIELD)
 };
 
-/* dlopen libcuda.so.1 and resolve every function.  GL_EENV with the loader's reason when absent. */
+/* dlopen libcuda.so.1 and resolve every function; false with what is missing in `why`. */
+bool gl_cuda_api_open(struct gl_cuda_api *api, char *why, size_t n);
+/* The same as a gpulab error: GL_EENV with the reason and the fix. */
 int gl_cuda_api_load(struct gl_cuda_api *api, struct gl_err *err);
 void gl_cuda_api_unload(struct gl_cuda_api *api);
 
@@ -39,7 +41,8 @@ void gl_cuda_result_text(const struct gl_cuda_api *api, CUresult r, char *buf, s
  * on true it names the device count.  Never calls into CUPTI. */
 bool gl_cuda_usable(const struct gl_cuda_api *api, int *ndevices, char *why, size_t n);
 
-/* Load the library and check it is usable, in one step (the backend's probe). */
+/* Load the library and check it is usable, in one step (the backend's probe); `why` states the
+ * finding without advice, for "backend sim: ..." and "--backend cuda needs a GPU: ..." lines. */
 bool gl_cuda_probe(char *why, size_t n);
 
 #endif
