@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "common/err.h"
 #include "common/launch.h"
@@ -30,6 +31,7 @@ struct gl_backend_opts {
 	bool trace;          /* --trace (sim) */
 	long sample_ctas;    /* --sample-ctas N, 0 = all (sim) */
 	int threads;         /* worker threads, 0 = all cores (sim) */
+	uint64_t max_instructions; /* per-CTA budget, 0 = default (sim) */
 	bool progress;       /* progress bar on stderr */
 };
 
@@ -37,7 +39,8 @@ struct gl_launch_result {
 	struct gl_metrics metrics;
 	double duration_ns;  /* NAN when not measured */
 	int passes;          /* CUPTI replay passes, 0 on the simulator */
-	char note[256];      /* shown beside the results: fallbacks, sampling */
+	char note[256];      /* shown beside the results: fallbacks, sampling, sanitizer findings */
+	long sanitizer_errors; /* simulator only: out-of-bounds, races, barrier divergence, aborts */
 };
 
 struct gl_backend {

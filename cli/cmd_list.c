@@ -1,0 +1,114 @@
+/* cmd_list.c — `gpulab list [TOPIC]`: the topics, or one topic's variants and parameters. */
+#include <stdio.h>
+
+#include "cli.h"
+#include "common/json.h"
+#include "kernels/registry.h"
+
+static const struct gl_cmd *self(void);
+
+static void list_topics_table(void)
+{
+	for (const struct gl_topic *const *t = gl_topics; *t; t++) {
+		printf("%-14s %s\n", (*t)->name, (*t)->summary);
+		printf("%-14s variants:", "");
+		for (int i = 0; i < (*t)->nvariants; i++)
+			printf(" %s", (*t)->variants[i].name);
+		printf("\n");
+	}
+	printf("\n'gpulab list TOPIC' shows a topic's variants and parameters.\n");
+}
+
+static void show_topic_table(const struct gl_topic *t)
+{
+	printf("%s — %s\n\nvariants:\n", t->name, t->summary);
+	for (int i = 0; i < t->nvariants; i++)
+		printf("  %-12s %s\n", t->variants[i].name, t->variants[i].summary);
+	printf("\nparameters:\n");
+	for (int i = 0; i < t->nparams; i++) {
+		const struct gl_param *p = &t->params[i];
+		printf("  --%-10s %s (default %ld, %ld to %ld)%s\n", p->name, p->help, p->def, p->min, p->max,
+		       p->is_size ? "; set by --size" : "");
+	}
+	printf("\nexample: gpulab run %s --variant all\n", t->name);
+}
+
+static void topic_json(struct gl_json *j, const struct gl_topic *t)
+{
+	gl_json_begin_object(j, NULL);
+	gl_json_string(j, "name", t->name);
+	gl_json_string(j, "summary", t->summary);
+	gl_json_begin_array(j, "variants");
+	for (int i = 0; i < t->nvariants; i++) {
+		gl_json_begin_object(j, NULL);
+		gl_json_string(j, "name", t->variants[i].name);
+		gl_json_string(j, "entry", t->variants[i].entry);
+		gl_json_string(j, "summary", t->variants[i].summary);
+		gl_json_end_object(j);
+	}
+	gl_json_end_array(j);
+	gl_json_begin_array(j, "parameters");
+	for (int i = 0; i < t->nparams; i++) {
+		const struct gl_param *p = &t->params[i];
+		gl_json_begin_object(j, NULL);
+		gl_json_string(j, "name", p->name);
+		gl_json_string(j, "help", p->help);
+		gl_json_int(j, "default", p->def);
+		gl_json_int(j, "min", p->min);
+		gl_json_int(j, "max", p->max);
+		gl_json_bool(j, "size", p->is_size);
+		gl_json_end_object(j);
+	}
+	gl_json_end_array(j);
+	gl_json_end_object(j);
+}
+
+static int exec_list(struct gl_ctx *ctx, int argc, char **argv)
+{
+	int c;
+	optind = 1;
+	while ((c = gl_getopt(ctx, self(), argc, argv, "", NULL)) != -1) {
+		if (c == 'h')
+			return 'h';
+		if (c == '?')
+			return ctx->err.status;
+	}
+	if (optind + 1 < argc)
+		return gl_usage_error(ctx, self(), "list takes one TOPIC at most, got '%s' too", argv[optind + 1]);
+	const struct gl_topic *one = NULL;
+	if (optind < argc && gl_topic_lookup(argv[optind], &one, &ctx->err))
+		return ctx->err.status;
+	if (ctx->format == GL_FMT_JSON) {
+		struct gl_json j;
+		gl_json_init(&j, stdout);
+		if (one) {
+			topic_json(&j, one);
+			return GL_OK;
+		}
+		gl_json_begin_array(&j, NULL);
+		for (const struct gl_topic *const *t = gl_topics; *t; t++)
+			topic_json(&j, *t);
+		gl_json_end_array(&j);
+		return GL_OK;
+	}
+	if (ctx->format == GL_FMT_CSV)
+		return gl_usage_error(ctx, self(), "list has no CSV form; use --json");
+	if (one)
+		show_topic_table(one);
+	else
+		list_topics_table();
+	return GL_OK;
+}
+
+const struct gl_cmd gl_cmd_list_entry = {
+	.name = "list",
+	.usage = "[TOPIC] [--json]",
+	.summary = "list the topics, or a topic's variants and parameters",
+	.help = NULL,
+	.exec = exec_list,
+};
+
+static const struct gl_cmd *self(void)
+{
+	return &gl_cmd_list_entry;
+}

@@ -1,0 +1,203 @@
+/* render.c — a stored run as a table, JSON or CSV.  `gpulab run` prints the run it just stored by
+ * loading it back, so `run` and `report` always show the same thing. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/json.h"
+#include "common/metrics.h"
+#include "render.h"
+
+static double metric(const struct gl_launch_record *l, const char *name)
+{
+	const double *v = gl_metrics_get(&l->metrics, name);
+	return v ? *v : NAN;
+}
+
+static double ratio(double a, double b)
+{
+	return (isnan(a) || isnan(b) || b == 0) ? NAN : a / b;
+}
+
+static void print_ratio(FILE *out, double r, int width)
+{
+	if (isnan(r))
+		fprintf(out, "%*s", width, "-");
+	else
+		fprintf(out, "%*.2f", width, r);
+}
+
+static void print_count(FILE *out, double v, int width)
+{
+	if (isnan(v))
+		fprintf(out, "%*s", width, "-");
+	else
+		fprintf(out, "%*.0f", width, v);
+}
+
+static void print_time(FILE *out, const struct gl_run_record *r, const struct gl_launch_record *l)
+{
+	if (!isnan(l->duration_ns))
+		fprintf(out, "  %10.3f us", l->duration_ns / 1000.0);
+	else if (strcmp(r->info.backend, "sim") == 0)
+		fprintf(out, "  n/a (simulated)");
+	else
+		fprintf(out, "  n/a");
+}
+
+static void table_header(FILE *out, const struct gl_run_record *r)
+{
+	fprintf(out, "run %ld  %s  %s  backend %s  %s\n", r->id, r->launches ? r->launches[0].topic : "",
+		r->nlaunches ? r->launches[0].params_json : "", r->info.backend, r->info.device);
+	fprintf(out, "%-12s %-8s %10s %10s %10s %10s %13s %13s  %s\n", "variant", "verified", "gld s/req", "gst s/req",
+		"sld wf/i", "sst wf/i", "ld conflicts", "st conflicts", "time");
+}
+
+/* A rule like Nsight Compute's SharedMemoryConflicts: conflicts are at least 10% of the wavefronts. */
+static void guidance(FILE *out, const struct gl_launch_record *l)
+{
+	static const struct {
+		const char *wf, *conf, *inst, *what;
+	} sides[] = {{GL_M_SLD_WF, GL_M_SLD_CONF, GL_M_SLD_INST, "loads"}, {GL_M_SST_WF, GL_M_SST_CONF, GL_M_SST_INST, "stores"}};
+	for (size_t i = 0; i < 2; i++) {
+		double wf = metric(l, sides[i].wf), conf = metric(l, sides[i].conf), inst = metric(l, sides[i].inst);
+		if (wf > 0 && conf / wf >= 0.10)
+			fprintf(out, "  WRN %s: shared %s average %.1f wavefronts per instruction; %.0f%% of the wavefronts are "
+				     "bank conflicts (pad or swizzle the array)\n",
+				l->variant, sides[i].what, wf / inst, 100.0 * conf / wf);
+	}
+}
+
+static void render_table(FILE *out, const struct gl_run_record *r)
+{
+	table_header(out, r);
+	for (size_t i = 0; i < r->nlaunches; i++) {
+		const struct gl_launch_record *l = &r->launches[i];
+		fprintf(out, "%-12s %-8s", l->variant, l->verified ? "yes" : "NO");
+		print_ratio(out, ratio(metric(l, GL_M_GLD_SECT), metric(l, GL_M_GLD_REQ)), 10);
+		print_ratio(out, ratio(metric(l, GL_M_GST_SECT), metric(l, GL_M_GST_REQ)), 10);
+		print_ratio(out, ratio(metric(l, GL_M_SLD_WF), metric(l, GL_M_SLD_INST)), 10);
+		print_ratio(out, ratio(metric(l, GL_M_SST_WF), metric(l, GL_M_SST_INST)), 10);
+		print_count(out, metric(l, GL_M_SLD_CONF), 13);
+		print_count(out, metric(l, GL_M_SST_CONF), 13);
+		print_time(out, r, l);
+		fputc('\n', out);
+	}
+	for (size_t i = 0; i < r->nlaunches; i++) {
+		const struct gl_launch_record *l = &r->launches[i];
+		guidance(out, &r->launches[i]);
+		if (l->note[0])
+			fprintf(out, "  note %s: %s\n", l->variant, l->note);
+	}
+}
+
+static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
+{
+	gl_json_begin_object(j, NULL);
+	gl_json_string(j, "topic", l->topic);
+	gl_json_string(j, "variant", l->variant);
+	gl_json_raw(j, "params", l->params_json && l->params_json[0] ? l->params_json : "{}");
+	gl_json_bool(j, "verified", l->verified);
+	gl_json_number(j, "max_abs_err", l->max_abs_err);
+	gl_json_number(j, "max_rel_err", l->max_rel_err);
+	gl_json_begin_array(j, "grid");
+	for (int k = 0; k < 3; k++)
+		gl_json_int(j, NULL, l->grid[k]);
+	gl_json_end_array(j);
+	gl_json_begin_array(j, "block");
+	for (int k = 0; k < 3; k++)
+		gl_json_int(j, NULL, l->block[k]);
+	gl_json_end_array(j);
+	if (l->regs >= 0)
+		gl_json_int(j, "registers", l->regs);
+	else
+		gl_json_null(j, "registers");
+	if (isnan(l->duration_ns))
+		gl_json_null(j, "duration_ns");
+	else
+		gl_json_number(j, "duration_ns", l->duration_ns);
+	gl_json_string(j, "metric_source", l->metric_source);
+	gl_json_begin_object(j, "metrics");
+	for (size_t k = 0; k < l->metrics.n; k++)
+		gl_json_number(j, l->metrics.items[k].name, l->metrics.items[k].value);
+	gl_json_end_object(j);
+	gl_json_string(j, "note", l->note);
+	gl_json_end_object(j);
+}
+
+static void render_json(FILE *out, const struct gl_run_record *r)
+{
+	struct gl_json j;
+	gl_json_init(&j, out);
+	gl_json_begin_object(&j, NULL);
+	gl_json_int(&j, "run_id", r->id);
+	gl_json_string(&j, "backend", r->info.backend);
+	gl_json_string(&j, "device", r->info.device);
+	gl_json_string(&j, "status", r->status);
+	gl_json_string(&j, "started_at", r->started_at);
+	gl_json_begin_array(&j, "launches");
+	for (size_t i = 0; i < r->nlaunches; i++)
+		json_launch(&j, &r->launches[i]);
+	gl_json_end_array(&j);
+	gl_json_end_object(&j);
+}
+
+/* CSV: one row per launch, one column per metric name seen in the run (in first-seen order). */
+static void csv_field(FILE *out, const char *s)
+{
+	if (strpbrk(s, ",\"\n")) {
+		fputc('"', out);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', out); /* quotes double inside a quoted field */
+			fputc(*s, out);
+		}
+		fputc('"', out);
+	} else {
+		fputs(s, out);
+	}
+}
+
+static void render_csv(FILE *out, const struct gl_run_record *r)
+{
+	const char *names[256];
+	size_t nnames = 0;
+	for (size_t i = 0; i < r->nlaunches; i++)
+		for (size_t k = 0; k < r->launches[i].metrics.n; k++) {
+			const char *name = r->launches[i].metrics.items[k].name;
+			bool seen = false;
+			for (size_t q = 0; q < nnames && !seen; q++)
+				seen = strcmp(names[q], name) == 0;
+			if (!seen && nnames < 256)
+				names[nnames++] = name;
+		}
+	fputs("run_id,backend,topic,variant,params,verified,max_abs_err,duration_ns", out);
+	for (size_t q = 0; q < nnames; q++)
+		fprintf(out, ",%s", names[q]);
+	fputc('\n', out);
+	for (size_t i = 0; i < r->nlaunches; i++) {
+		const struct gl_launch_record *l = &r->launches[i];
+		fprintf(out, "%ld,%s,%s,%s,", r->id, r->info.backend, l->topic, l->variant);
+		csv_field(out, l->params_json ? l->params_json : "");
+		fprintf(out, ",%s,%.9g,", l->verified ? "true" : "false", l->max_abs_err);
+		if (!isnan(l->duration_ns))
+			fprintf(out, "%.0f", l->duration_ns);
+		for (size_t q = 0; q < nnames; q++) {
+			double v = metric(l, names[q]);
+			if (isnan(v))
+				fputs(",", out);
+			else
+				fprintf(out, ",%.15g", v);
+		}
+		fputc('\n', out);
+	}
+}
+
+void gl_render_run(FILE *out, const struct gl_run_record *r, enum gl_format fmt)
+{
+	switch (fmt) {
+	case GL_FMT_JSON: render_json(out, r); break;
+	case GL_FMT_CSV: render_csv(out, r); break;
+	default: render_table(out, r); break;
+	}
+}

@@ -1,0 +1,12 @@
+/* render.h — printing a stored run (table, JSON, CSV), shared by run and report. */
+#ifndef GL_RENDER_H
+#define GL_RENDER_H
+
+#include <stdio.h>
+
+#include "cli.h"
+#include "profiler/store.h"
+
+void gl_render_run(FILE *out, const struct gl_run_record *r, enum gl_format fmt);
+
+#endif

@@ -1,0 +1,124 @@
+/* harness.c — what every topic's harness shares: parameters and problems, random inputs, verification
+ * with absolute + relative tolerance, host-memory checks and ptxas resource lookup. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "registry.h"
+
+void gl_problem_defaults(const struct gl_topic *t, struct gl_problem *p)
+{
+	memset(p, 0, sizeof *p);
+	for (int i = 0; i < t->nparams; i++)
+		p->v[i] = t->params[i].def;
+	p->seed = 20240611;
+}
+
+int gl_param_index(const struct gl_topic *t, const char *name)
+{
+	for (int i = 0; i < t->nparams; i++)
+		if (strcmp(t->params[i].name, name) == 0)
+			return i;
+	return -1;
+}
+
+char *gl_problem_json(const struct gl_topic *t, const struct gl_problem *p)
+{
+	struct gl_str s = {0};
+	gl_str_add(&s, "{");
+	for (int i = 0; i < t->nparams; i++)
+		gl_str_addf(&s, "%s\"%s\":%ld", i ? "," : "", t->params[i].name, p->v[i]);
+	gl_str_add(&s, "}");
+	return s.buf;
+}
+
+/* xorshift64*: deterministic and fast; values in [-1, 1) with magnitudes spread over three decades so
+ * that relative errors are tested on small numbers too. */
+void gl_fill_random_f32(float *a, size_t n, uint64_t seed)
+{
+	uint64_t x = seed ? seed : 0x9E3779B97F4A7C15ull;
+	for (size_t i = 0; i < n; i++) {
+		x ^= x >> 12;
+		x ^= x << 25;
+		x ^= x >> 27;
+		uint64_t r = x * 0x2545F4914F6CDD1Dull;
+		double u = (double)(r >> 11) / 9007199254740992.0;      /* [0, 1) */
+		double scale = pow(10.0, -(double)((r >> 3) % 3));      /* 1, 0.1, 0.01 */
+		a[i] = (float)((2.0 * u - 1.0) * scale);
+	}
+}
+
+void gl_verify_f32(const float *out, const float *ref, size_t n, double atol, double rtol, struct gl_verify *v)
+{
+	memset(v, 0, sizeof *v);
+	v->ok = true;
+	for (size_t i = 0; i < n; i++) {
+		double o = out[i], r = ref[i];
+		double abs_err = fabs(o - r);
+		double rel_err = r != 0.0 ? abs_err / fabs(r) : (abs_err ? INFINITY : 0.0);
+		if (isnan(o) != isnan(r))
+			abs_err = rel_err = INFINITY;
+		if (abs_err > v->max_abs_err)
+			v->max_abs_err = abs_err;
+		if (rel_err > v->max_rel_err && isfinite(rel_err))
+			v->max_rel_err = rel_err;
+		if (!(abs_err <= atol + rtol * fabs(r))) {
+			if (v->mismatches++ == 0)
+				snprintf(v->first_mismatch, sizeof v->first_mismatch,
+					 "element %zu: got %.9g, expected %.9g", i, o, r);
+			v->ok = false;
+		}
+	}
+}
+
+int gl_check_host_memory(const char *what, double bytes, struct gl_err *err)
+{
+	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+	if (phys > 0 && bytes > phys / 2)
+		return gl_errf(err, GL_EUSAGE, "%s needs %.1f GiB of host memory for its buffers; this machine has "
+			       "%.1f GiB (at most half of it may be used): choose a smaller size", what,
+			       bytes / 1073741824.0, phys / 1073741824.0);
+	return GL_OK;
+}
+
+/* ptxas -v prints, per entry: "Compiling entry function 'NAME' for 'sm_XX'", then
+ * "N bytes stack frame, S bytes spill stores, L bytes spill loads" and "Used R registers, ... B bytes smem". */
+void gl_topic_resources(const struct gl_topic *t, const char *entry, const char *arch, struct gl_resources *out)
+{
+	*out = (struct gl_resources){-1, -1, -1, -1, -1};
+	const char *text = strcmp(arch, "sm_90") == 0 ? t->res_sm90 : t->res_sm80;
+	char key[160];
+	snprintf(key, sizeof key, "entry function '%s'", entry);
+	const char *p = text ? strstr(text, key) : NULL;
+	if (!p)
+		return;
+	const char *next = strstr(p + 1, "Compiling entry function");
+	const char *frame = strstr(p, "bytes stack frame");
+	if (frame && (!next || frame < next)) {
+		const char *line = frame;
+		while (line > p && line[-1] != '\n')
+			line--;
+		sscanf(line, " %d bytes stack frame, %d bytes spill stores, %d bytes spill loads", &out->stack,
+		       &out->spill_stores, &out->spill_loads);
+	}
+	const char *used = strstr(p, "Used ");
+	if (used && (!next || used < next)) {
+		sscanf(used, "Used %d registers", &out->regs);
+		const char *smem = strstr(used, "bytes smem");
+		const char *eol = strchr(used, '\n');
+		out->static_smem = 0;
+		if (smem && (!eol || smem < eol)) {
+			const char *num = smem - 1;
+			while (num > used && num[-1] != ' ' && num[-1] != ',')
+				num--;
+			while (num > used && num[-1] == ' ')
+				num--;
+			while (num > used && num[-1] >= '0' && num[-1] <= '9')
+				num--;
+			out->static_smem = atoi(num);
+		}
+	}
+}

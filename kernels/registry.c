@@ -1,0 +1,74 @@
+/* registry.c — the table of topics.  Adding a topic: kernels/NAME.cu, kernels/NAME.c, one line here. */
+#include <string.h>
+
+#include "common/util.h"
+#include "registry.h"
+
+extern const struct gl_topic gl_topic_transpose;
+extern const struct gl_topic gl_topic_smem_patterns;
+extern const struct gl_topic gl_topic_gmem_patterns;
+
+const struct gl_topic *const gl_topics[] = {
+	&gl_topic_transpose,
+	&gl_topic_smem_patterns,
+	&gl_topic_gmem_patterns,
+	NULL,
+};
+
+const struct gl_topic *gl_topic_find(const char *name)
+{
+	for (const struct gl_topic *const *t = gl_topics; *t; t++)
+		if (strcmp((*t)->name, name) == 0)
+			return *t;
+	return NULL;
+}
+
+const struct gl_variant *gl_variant_find(const struct gl_topic *t, const char *name)
+{
+	for (int i = 0; i < t->nvariants; i++)
+		if (strcmp(t->variants[i].name, name) == 0)
+			return &t->variants[i];
+	return NULL;
+}
+
+int gl_topic_lookup(const char *name, const struct gl_topic **out, struct gl_err *err)
+{
+	*out = gl_topic_find(name);
+	if (*out)
+		return GL_OK;
+	const char *names[64];
+	size_t n = 0;
+	struct gl_str all = {0};
+	for (const struct gl_topic *const *t = gl_topics; *t && n < 64; t++) {
+		names[n++] = (*t)->name;
+		gl_str_addf(&all, "%s%s", n > 1 ? ", " : "", (*t)->name);
+	}
+	const char *near = gl_suggest(name, names, n);
+	if (near)
+		gl_errf(err, GL_EUSAGE, "unknown topic '%s' (did you mean '%s'?)", name, near);
+	else
+		gl_errf(err, GL_EUSAGE, "unknown topic '%s' (topics: %s)", name, all.buf);
+	gl_str_free(&all);
+	return GL_EUSAGE;
+}
+
+int gl_variant_lookup(const struct gl_topic *t, const char *name, const struct gl_variant **out, struct gl_err *err)
+{
+	*out = gl_variant_find(t, name);
+	if (*out)
+		return GL_OK;
+	const char *names[64];
+	size_t n = 0;
+	struct gl_str all = {0};
+	for (int i = 0; i < t->nvariants && n < 64; i++) {
+		names[n++] = t->variants[i].name;
+		gl_str_addf(&all, "%s%s", i ? ", " : "", t->variants[i].name);
+	}
+	const char *near = gl_suggest(name, names, n);
+	if (near)
+		gl_errf(err, GL_EUSAGE, "unknown variant '%s' for topic %s (did you mean '%s'?)", name, t->name, near);
+	else
+		gl_errf(err, GL_EUSAGE, "unknown variant '%s' for topic %s (variants: %s)", name, t->name, all.buf);
+	gl_str_free(&all);
+	return GL_EUSAGE;
+}

@@ -1,0 +1,91 @@
+/* registry.h — the kernel topics (tmux-style table: one entry per topic).  A topic names its parameters,
+ * its variants (each a PTX entry in the topic's embedded module), how to build a launch for a variant
+ * (buffers with random non-uniform inputs, grid, block, shared memory) and how to verify the output
+ * against its CPU reference with an absolute plus relative tolerance. */
+#ifndef GL_REGISTRY_H
+#define GL_REGISTRY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "common/err.h"
+#include "common/launch.h"
+
+#define GL_MAX_PARAMS 8
+
+struct gl_param {
+	const char *name;     /* --NAME V on the command line */
+	const char *help;
+	long def, min, max;
+	bool is_size;         /* set by --size N */
+};
+
+struct gl_problem {
+	long v[GL_MAX_PARAMS]; /* in the order of topic->params */
+	uint64_t seed;
+};
+
+struct gl_variant {
+	const char *name;
+	const char *entry;    /* PTX .entry name */
+	const char *summary;  /* what it teaches, one line */
+};
+
+struct gl_verify {
+	bool ok;
+	double max_abs_err, max_rel_err;
+	size_t mismatches;
+	char first_mismatch[256];
+};
+
+struct gl_topic {
+	const char *name;
+	const char *summary;
+	const char *ptx;        /* embedded module text */
+	const char *res_sm80;   /* ptxas -v output for sm_80 and sm_90 */
+	const char *res_sm90;
+	const struct gl_param *params;
+	int nparams;
+	const struct gl_variant *variants;
+	int nvariants;
+	double atol, rtol;      /* |out - ref| <= atol + rtol * |ref| */
+	/* Refuse problems the topic cannot run (memory, shapes) with a clear message. */
+	int (*check)(const struct gl_problem *p, struct gl_err *err);
+	/* Build the launch: buffers, inputs, arguments, geometry. */
+	int (*setup)(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err);
+	/* Compare the launch's outputs with the CPU reference. */
+	void (*verify)(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
+		       const struct gl_topic *t, struct gl_verify *out);
+	/* FLOPs and ideal global bytes of the problem, for derived ratios (may be NULL). */
+	double (*flops)(const struct gl_variant *v, const struct gl_problem *p);
+};
+
+extern const struct gl_topic *const gl_topics[];
+const struct gl_topic *gl_topic_find(const char *name);
+const struct gl_variant *gl_variant_find(const struct gl_topic *t, const char *name);
+/* Messages with "did you mean" for unknown names. */
+int gl_topic_lookup(const char *name, const struct gl_topic **out, struct gl_err *err);
+int gl_variant_lookup(const struct gl_topic *t, const char *name, const struct gl_variant **out, struct gl_err *err);
+
+/* Defaults for every parameter, then a fixed seed. */
+void gl_problem_defaults(const struct gl_topic *t, struct gl_problem *p);
+int gl_param_index(const struct gl_topic *t, const char *name);
+/* {"rows":1024,"cols":1024} — caller frees. */
+char *gl_problem_json(const struct gl_topic *t, const struct gl_problem *p);
+
+/* ptxas -v resource usage of an entry for an arch ("sm_80"/"sm_90"); -1 fields when not found. */
+struct gl_resources {
+	int regs, static_smem, spill_stores, spill_loads, stack;
+};
+void gl_topic_resources(const struct gl_topic *t, const char *entry, const char *arch, struct gl_resources *out);
+
+/* Shared verification helper: element-wise float comparison with atol + rtol*|ref|. */
+void gl_verify_f32(const float *out, const float *ref, size_t n, double atol, double rtol, struct gl_verify *v);
+
+/* Refuse buffers over half the machine's memory, naming the problem and the sizes. */
+int gl_check_host_memory(const char *what, double bytes, struct gl_err *err);
+
+/* Deterministic random inputs (xorshift), non-uniform: values in [-1, 1) with varied magnitudes. */
+void gl_fill_random_f32(float *a, size_t n, uint64_t seed);
+
+#endif

@@ -1,0 +1,133 @@
+/* memmodel.c — sector and wavefront counting rules. */
+#include "memmodel.h"
+
+#include <stdbool.h>
+
+unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
+{
+	/* Each lane touches at most 2 sectors (size <= 16 and accesses never span more), so 64 slots. */
+	uint64_t seen[2 * GL_WARP];
+	unsigned n = 0;
+	for (int l = 0; l < GL_WARP; l++) {
+		if (!(mask >> l & 1))
+			continue;
+		uint64_t first = addr[l] / GL_SECTOR_BYTES;
+		uint64_t last = (addr[l] + size - 1) / GL_SECTOR_BYTES;
+		for (uint64_t s = first; s <= last; s++) {
+			bool dup = false;
+			for (unsigned i = 0; i < n && !dup; i++)
+				dup = seen[i] == s;
+			if (!dup && n < 2 * GL_WARP)
+				seen[n++] = s;
+		}
+	}
+	return n;
+}
+
+/* One phase: the most distinct words any bank serves, over lanes in `mask`, each touching
+ * ceil(size/4) consecutive words (sub-word accesses touch one word). */
+static unsigned phase_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size)
+{
+	/* A lane's words are consecutive, so it adds at most one word to any bank: <= 32 per bank. */
+	uint32_t words[GL_BANKS][GL_WARP];
+	unsigned count[GL_BANKS] = {0};
+	unsigned nwords = size <= 4 ? 1 : size / 4;
+	unsigned worst = 0;
+	for (int l = 0; l < GL_WARP; l++) {
+		if (!(mask >> l & 1))
+			continue;
+		for (unsigned k = 0; k < nwords; k++) {
+			uint32_t w = addr[l] / 4 + k;
+			unsigned b = w % GL_BANKS;
+			bool dup = false;
+			for (unsigned i = 0; i < count[b] && !dup; i++)
+				dup = words[b][i] == w;
+			if (dup)
+				continue;
+			words[b][count[b]++] = w;
+			if (count[b] > worst)
+				worst = count[b];
+		}
+	}
+	return worst;
+}
+
+/* Phases of a 64/128-bit access merge when each active lane's partner (i^1 everywhere, or i^2
+ * everywhere) is inactive or uses the same address. */
+static bool partners_agree(const uint32_t addr[GL_WARP], uint32_t mask, int flip)
+{
+	for (int l = 0; l < GL_WARP; l++) {
+		int p = l ^ flip;
+		if ((mask >> l & 1) && (mask >> p & 1) && addr[l] != addr[p])
+			return false;
+	}
+	return true;
+}
+
+static bool phases_merge(const uint32_t addr[GL_WARP], uint32_t mask)
+{
+	return partners_agree(addr, mask, 1) || partners_agree(addr, mask, 2);
+}
+
+/* Score `lanes`-wide groups separately, or as one group when they merge. */
+static unsigned grouped_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size, int lanes)
+{
+	uint32_t group_mask = lanes == 32 ? 0xffffffffu : ((1u << lanes) - 1);
+	unsigned total = 0;
+	for (int g = 0; g < GL_WARP; g += lanes)
+		total += phase_wavefronts(addr, mask & (group_mask << g), size);
+	return total;
+}
+
+unsigned gl_mm_shared_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size)
+{
+	if (!mask)
+		return 0;
+	if (size <= 4)
+		return phase_wavefronts(addr, mask, size);
+	if (size == 8) {
+		if (phases_merge(addr, mask))
+			return phase_wavefronts(addr, mask, size);
+		return grouped_wavefronts(addr, mask, size, 16);
+	}
+	/* 16 bytes: the two half-warps never merge; quarters inside a half may. */
+	unsigned total = 0;
+	for (int h = 0; h < 2; h++) {
+		uint32_t half = mask & (0xffffu << (16 * h));
+		if (!half)
+			continue;
+		if (phases_merge(addr, half))
+			total += phase_wavefronts(addr, half, size);
+		else
+			total += grouped_wavefronts(addr, half, size, 8);
+	}
+	return total;
+}
+
+unsigned gl_mm_shared_ideal_wavefronts(uint32_t mask, unsigned size)
+{
+	unsigned lanes = (unsigned)__builtin_popcount(mask);
+	unsigned w = (lanes * size + 127) / 128;
+	return w ? w : 1;
+}
+
+unsigned gl_mm_ldmatrix_wavefronts(const uint32_t addr[GL_WARP], unsigned nmat)
+{
+	unsigned total = 0;
+	for (unsigned m = 0; m < nmat; m++) {
+		unsigned per_group[8] = {0}, worst = 0;
+		for (unsigned r = 0; r < 8; r++) {
+			unsigned l = 8 * m + r;
+			bool dup = false;
+			for (unsigned q = 8 * m; q < l && !dup; q++)
+				dup = addr[q] == addr[l];
+			if (dup)
+				continue;
+			unsigned g = (addr[l] >> 4) & 7;
+			if (++per_group[g] > worst)
+				worst = per_group[g];
+		}
+		total += worst;
+	}
+	return total;
+}

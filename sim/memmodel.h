@@ -1,0 +1,30 @@
+/* memmodel.h — how Nsight Compute counts one warp-level memory instruction, as pure functions of the
+ * 32 lane addresses, the access size and the active mask (rules and sources: docs/sim.md and
+ * shared/reference/memory-model.md).  No simulator state: unit-tested with hand-computed cases. */
+#ifndef GL_MEMMODEL_H
+#define GL_MEMMODEL_H
+
+#include <stdint.h>
+
+#define GL_WARP 32
+#define GL_SECTOR_BYTES 32
+#define GL_BANKS 32
+
+/* Distinct 32-byte sectors touched by the active lanes, each accessing [addr, addr+size). */
+unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size);
+
+/* Shared-memory wavefronts of one LDS/STS-like instruction of `size` bytes (1, 2, 4, 8 or 16):
+ *   size <= 4: one phase; wavefronts = the most distinct 32-bit words any one bank must serve;
+ *   size == 8: half-warp phases, merged into one when every active lane's neighbour (i^1, or i^2)
+ *              is inactive or reads the same address;
+ *   size == 16: quarter-warp phases, merged within a half-warp under the same condition. */
+unsigned gl_mm_shared_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size);
+
+/* The conflict-free minimum for an access: ceil(active lanes * size / 128), at least 1. */
+unsigned gl_mm_shared_ideal_wavefronts(uint32_t mask, unsigned size);
+
+/* ldmatrix: `nmat` 8x8 b16 matrices; lanes 8k..8k+7 give the 16-byte row addresses of matrix k.
+ * Per matrix, wavefronts = the most distinct rows sharing one 16-byte bank group ((addr>>4) & 7). */
+unsigned gl_mm_ldmatrix_wavefronts(const uint32_t addr[GL_WARP], unsigned nmat);
+
+#endif

@@ -1,0 +1,153 @@
+/* ptx.h — a PTX module decoded once into compact instruction arrays (the simulator never re-reads text).
+ * Every source operand is a slot index: a register, an immediate or a symbol address (constant slots),
+ * or a special register (filled per warp at launch), so execution reads all operands the same way. */
+#ifndef GL_PTX_H
+#define GL_PTX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "common/err.h"
+
+enum ptx_space { PS_NONE, PS_GENERIC, PS_GLOBAL, PS_SHARED, PS_LOCAL, PS_PARAM, PS_CONST };
+
+enum ptx_type {
+	PT_NONE, PT_PRED,
+	PT_B8, PT_B16, PT_B32, PT_B64, PT_B128,
+	PT_U8, PT_U16, PT_U32, PT_U64,
+	PT_S8, PT_S16, PT_S32, PT_S64,
+	PT_F16, PT_F16X2, PT_BF16, PT_BF16X2, PT_TF32, PT_F32, PT_F64,
+};
+
+unsigned ptx_type_bytes(enum ptx_type t);
+bool ptx_type_is_float(enum ptx_type t);
+bool ptx_type_is_signed(enum ptx_type t);
+
+/* Operand kinds after decoding. */
+enum ptx_opnd_kind {
+	PO_NONE,
+	PO_SLOT,  /* register / immediate / special register / symbol address: one value per lane */
+	PO_MEM,   /* [slot + offset] */
+	PO_VEC,   /* {a, b, c, d}: up to 8 slots, -1 for the sink `_` */
+	PO_LABEL, /* branch target: instruction index */
+	PO_FUNC,  /* call target: function index */
+};
+
+#define PTX_MAX_VEC 8
+#define PTX_MAX_OPS 6
+
+struct ptx_operand {
+	uint8_t kind;
+	uint8_t nvec;
+	uint8_t neg;     /* !%p */
+	int32_t slot;    /* PO_SLOT / PO_MEM base (-1: absolute address in `offset`) */
+	int64_t offset;  /* PO_MEM byte offset; PO_LABEL/PO_FUNC target */
+	int32_t vec[PTX_MAX_VEC];
+};
+
+/* Modifier flags (ptx_insn.mods). */
+enum {
+	PM_WIDE = 1u << 0, PM_HI = 1u << 1, PM_LO = 1u << 2, PM_FTZ = 1u << 3, PM_SAT = 1u << 4,
+	PM_APPROX = 1u << 5, PM_FULL = 1u << 6, PM_UNI = 1u << 7, PM_NC = 1u << 8, PM_TRANS = 1u << 9,
+	PM_SHIFTAMT = 1u << 10, PM_CLAMP = 1u << 11, PM_WRAP = 1u << 12, PM_VOLATILE = 1u << 13,
+	PM_RELU = 1u << 14, PM_NAN = 1u << 15, PM_XORSIGN = 1u << 16, PM_ABS = 1u << 17, PM_CC = 1u << 18,
+	PM_CA = 1u << 19, PM_CG = 1u << 20, PM_ALIGNED = 1u << 21, PM_LEFT = 1u << 22, PM_RIGHT = 1u << 23,
+	PM_CALLPARAM = 1u << 24, /* ld/st.param on a call-site .param: register passing, not memory traffic */
+};
+
+/* Rounding modes (ptx_insn.rnd). */
+enum ptx_rounding { PR_NONE, PR_RN, PR_RZ, PR_RM, PR_RP, PR_RNI, PR_RZI, PR_RMI, PR_RPI, PR_RNA };
+
+struct ptx_insn {
+	uint16_t op;       /* enum ptx_op (ptx_ops.h) */
+	uint8_t type;      /* main type */
+	uint8_t type2;     /* second type: cvt source, mma A/B type */
+	uint8_t type3;     /* third type: mma C type */
+	uint8_t space;     /* memory space */
+	uint8_t vec;       /* .v2 / .v4 -> 2 / 4, else 1 */
+	uint8_t rnd;       /* rounding mode */
+	uint8_t sub;       /* op-specific: compare op, shfl mode, atom op, bool op, prmt mode... */
+	uint8_t sub2;      /* op-specific second selector (setp's and/or/xor combiner, mma shape...) */
+	uint8_t nops;
+	int32_t guard;     /* predicate slot, -1 when unguarded */
+	uint8_t guard_neg;
+	uint32_t mods;
+	int line;          /* PTX source line */
+	int src_line;      /* CUDA source line from .loc, 0 when unknown */
+	struct ptx_operand ops[PTX_MAX_OPS];
+};
+
+/* A variable in .shared/.local/.global/.const space. */
+struct ptx_var {
+	char *name;
+	enum ptx_space space;
+	unsigned align;
+	uint64_t size;       /* bytes; 0 for extern (dynamic) shared */
+	bool is_extern;
+	bool call_param;     /* a call-site .param: per-thread storage */
+	uint64_t offset;     /* within its space: CTA shared offset, per-thread local offset, module global */
+	uint8_t *init;       /* initial bytes (module .global/.const), or NULL */
+};
+
+struct ptx_param {
+	char *name;
+	enum ptx_type type;
+	unsigned size, align, offset; /* in the param buffer */
+	bool is_array;       /* .param .align 8 .b8 name[16] (by-value struct) */
+};
+
+struct ptx_function {
+	char *name;
+	bool is_entry;
+	struct ptx_param *params;
+	int nparams;
+	struct ptx_param *rets;  /* .func return values */
+	int nrets;
+	struct ptx_insn *code;
+	int ncode;
+	int nslots;          /* per-warp register slots (registers + specials) */
+	int first_special;   /* specials occupy [first_special, nslots) */
+	uint64_t *consts;    /* constant slot values: slot s >= nslots holds consts[s - nslots] */
+	int nconsts;
+	struct ptx_var *vars; /* function-scope shared/local variables */
+	int nvars;
+	uint64_t shared_static; /* bytes of static shared memory (module + function scope) */
+	uint64_t local_size;    /* bytes of local memory per thread */
+	int ptx_line;        /* line of the .entry/.func */
+};
+
+struct ptx_module {
+	char *name;          /* for messages */
+	char *text;          /* source, kept for messages */
+	int version_major, version_minor;
+	int target_sm;
+	struct ptx_function *funcs;
+	int nfuncs;
+	struct ptx_var *vars; /* module-scope variables */
+	int nvars;
+	uint64_t global_size; /* bytes of module .global/.const data */
+};
+
+/* Generic address windows of the simulated device (cudaMalloc'd buffers start at GL_SIM_GLOBAL_BASE).
+ * .shared/.local addresses are offsets inside their window; cvta adds or removes the window base. */
+#define PTX_SHARED_WINDOW 0x0000500000000000ull
+#define PTX_LOCAL_WINDOW 0x0000400000000000ull
+#define PTX_PARAM_WINDOW 0x0000200000000000ull /* cvta.param: the kernel's parameter buffer */
+#define PTX_MODULE_BASE 0x0000300000000000ull /* module-scope .global and .const variables */
+#define PTX_WINDOW_SIZE 0x0000010000000000ull
+
+/* Special registers: a warp fills its slots for these at launch. */
+enum ptx_special {
+	SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
+	SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
+	SR_LANEID, SR_WARPID, SR_NWARPID, SR_SMID, SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE,
+	SR_LANEMASK_GT, SR_LANEMASK_GE, SR_CLOCK, SR_CLOCK64, SR_GLOBALTIMER, SR_DYNSMEM, SR_COUNT
+};
+
+/* Parse PTX text.  Errors carry name:line:col. */
+int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err);
+void ptx_module_free(struct ptx_module *m);
+const struct ptx_function *ptx_find_function(const struct ptx_module *m, const char *name);
+
+#endif

@@ -1,0 +1,592 @@
+/* ptx_body.c — function bodies: register declarations and scopes, labels, instructions and their
+ * operands, then the layout that turns names into slots and addresses. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "ptx_internal.h"
+
+static const struct {
+	const char *name;
+	enum ptx_special sr;
+} specials[] = {
+	{"%tid.x", SR_TID_X},	    {"%tid.y", SR_TID_Y},	    {"%tid.z", SR_TID_Z},
+	{"%ntid.x", SR_NTID_X},	    {"%ntid.y", SR_NTID_Y},	    {"%ntid.z", SR_NTID_Z},
+	{"%ctaid.x", SR_CTAID_X},   {"%ctaid.y", SR_CTAID_Y},	    {"%ctaid.z", SR_CTAID_Z},
+	{"%nctaid.x", SR_NCTAID_X}, {"%nctaid.y", SR_NCTAID_Y},   {"%nctaid.z", SR_NCTAID_Z},
+	{"%laneid", SR_LANEID},	    {"%warpid", SR_WARPID},	    {"%nwarpid", SR_NWARPID},
+	{"%smid", SR_SMID},	    {"%lanemask_eq", SR_LANEMASK_EQ}, {"%lanemask_lt", SR_LANEMASK_LT},
+	{"%lanemask_le", SR_LANEMASK_LE}, {"%lanemask_gt", SR_LANEMASK_GT}, {"%lanemask_ge", SR_LANEMASK_GE},
+	{"%clock", SR_CLOCK},	    {"%clock64", SR_CLOCK64},	    {"%globaltimer", SR_GLOBALTIMER},
+	{"%dynamic_smem_size", SR_DYNSMEM},
+};
+
+static int special_of(const struct ptx_token *t)
+{
+	for (size_t i = 0; i < GL_ARRAY_LEN(specials); i++)
+		if (ptx_tok_is(t, specials[i].name))
+			return (int)specials[i].sr;
+	return -1;
+}
+
+/* 0f3F800000 (f32 bits), 0d3FF0000000000000 (f64 bits), integers, or a decimal float (as f64). */
+int ptx_parse_immediate(struct parser *ps, uint64_t *bits)
+{
+	int neg = ptx_tok_is(&ps->tok, "-");
+	const struct ptx_token *t = &ps->tok;
+	if (neg) {
+		ptx_advance(ps);
+		t = &ps->tok;
+	}
+	if (t->kind == TK_NUMBER && t->len > 2 && t->start[0] == '0' &&
+	    (t->start[1] == 'f' || t->start[1] == 'F' || t->start[1] == 'd' || t->start[1] == 'D')) {
+		char buf[40];
+		if (t->len >= (int)sizeof buf)
+			return ptx_error(ps, "float literal too long");
+		memcpy(buf, t->start + 2, (size_t)t->len - 2);
+		buf[t->len - 2] = '\0';
+		char *end;
+		uint64_t v = strtoull(buf, &end, 16);
+		if (*end)
+			return ptx_error(ps, "invalid float literal '%.*s'", t->len, t->start);
+		int is_f32 = t->start[1] == 'f' || t->start[1] == 'F';
+		if (neg)
+			v ^= is_f32 ? 0x80000000ull : 0x8000000000000000ull;
+		*bits = v;
+		ptx_advance(ps);
+		return 0;
+	}
+	if (t->kind == TK_NUMBER && (memchr(t->start, '.', (size_t)t->len) ||
+				     ((memchr(t->start, 'e', (size_t)t->len) || memchr(t->start, 'E', (size_t)t->len)) &&
+				      !(t->len > 1 && (t->start[1] == 'x' || t->start[1] == 'X'))))) {
+		double d = strtod(t->start, NULL);
+		if (neg)
+			d = -d;
+		memcpy(bits, &d, sizeof d);
+		ptx_advance(ps);
+		return 0;
+	}
+	int64_t v;
+	if (ptx_parse_int(ps, &v))
+		return -1;
+	*bits = (uint64_t)(neg ? -v : v);
+	return 0;
+}
+
+static int lookup_reg(struct parser *ps, const struct ptx_token *t, int *slot)
+{
+	int sr = special_of(t);
+	if (sr >= 0) {
+		*slot = TAG_SPECIAL | sr;
+		return 0;
+	}
+	*slot = ptx_names_lookup(&ps->regs, t->start, t->len, NULL);
+	if (*slot < 0)
+		return ptx_error(ps, "undeclared register '%.*s'", t->len, t->start);
+	return 0;
+}
+
+/* A name used as an address: function variable, module variable or kernel parameter.
+ * Returns a var reference (TAG_VAR...) or, for parameters, sets *param_offset and returns 0. */
+static int lookup_symbol(struct parser *ps, const struct ptx_token *t, int *ref, int64_t *param_offset)
+{
+	for (int i = 0; i < ps->fn->nvars; i++)
+		if (ptx_tok_is(t, ps->fn->vars[i].name)) {
+			*ref = TAG_VAR | i;
+			return 0;
+		}
+	for (int i = 0; i < ps->m->nvars; i++)
+		if (ptx_tok_is(t, ps->m->vars[i].name)) {
+			*ref = TAG_VAR | VAR_MODULE | i;
+			return 0;
+		}
+	for (int i = 0; i < ps->fn->nparams; i++)
+		if (ptx_tok_is(t, ps->fn->params[i].name)) {
+			*ref = -1;
+			*param_offset = ps->fn->params[i].offset;
+			return 0;
+		}
+	for (int i = 0; i < ps->fn->nrets; i++)
+		if (ptx_tok_is(t, ps->fn->rets[i].name)) {
+			*ref = -1;
+			*param_offset = ps->fn->rets[i].offset;
+			return 0;
+		}
+	return ptx_error(ps, "unknown symbol '%.*s'", t->len, t->start);
+}
+
+static int const_slot(struct parser *ps, uint64_t value, int var)
+{
+	return TAG_CONST | ptx_const_intern(&ps->consts, value, var);
+}
+
+/* Immediates follow the instruction's type: a decimal float literal is f64; an f32 operand wants f32. */
+static uint64_t fit_immediate(const struct ptx_token *t, uint64_t bits, const struct ptx_insn *ins)
+{
+	int is_decimal_float = t->kind == TK_NUMBER && memchr(t->start, '.', (size_t)t->len) &&
+			       !(t->len > 1 && t->start[0] == '0' && (t->start[1] == 'f' || t->start[1] == 'd'));
+	int is_f32_literal = t->len > 1 && t->start[0] == '0' && (t->start[1] == 'f' || t->start[1] == 'F');
+	if (is_decimal_float && ins->type == PT_F32) {
+		double d;
+		memcpy(&d, &bits, sizeof d);
+		float f = (float)d;
+		uint32_t u;
+		memcpy(&u, &f, sizeof u);
+		return u;
+	}
+	if (is_f32_literal && ins->type == PT_F64) {
+		float f;
+		uint32_t u = (uint32_t)bits;
+		memcpy(&f, &u, sizeof f);
+		double d = f;
+		memcpy(&bits, &d, sizeof d);
+	}
+	return bits;
+}
+
+static int parse_value(struct parser *ps, struct ptx_insn *ins, struct ptx_operand *o, int is_target)
+{
+	struct ptx_token t = ps->tok;
+	o->kind = PO_SLOT;
+	if (t.kind == TK_NUMBER || ptx_tok_is(&t, "-")) {
+		struct ptx_lexer peek = ps->lx; /* after a '-', the literal's own token decides its kind */
+		struct ptx_token first = ptx_tok_is(&t, "-") ? ptx_lex_next(&peek) : t;
+		uint64_t bits;
+		if (ptx_parse_immediate(ps, &bits))
+			return -1;
+		o->slot = const_slot(ps, fit_immediate(&first, bits, ins), -1);
+		return 0;
+	}
+	if (t.kind != TK_IDENT)
+		return ptx_error(ps, "expected an operand but found '%.*s'", t.len, t.start);
+	ptx_advance(ps);
+	if (ptx_tok_is(&t, "_")) {
+		o->slot = -1; /* sink */
+		return 0;
+	}
+	if (t.start[0] == '%')
+		return lookup_reg(ps, &t, &o->slot);
+	if (is_target) { /* label or function: resolved after the body */
+		o->kind = ins->op == OP_CALL ? PO_FUNC : PO_LABEL;
+		ps->refs = gl_xrealloc(ps->refs, (size_t)(ps->nrefs + 1) * sizeof *ps->refs);
+		ps->refs[ps->nrefs++] = (struct label_ref){ptx_tok_dup(&t), ps->fn->ncode, (int)(o - ins->ops), t.line, t.col};
+		return 0;
+	}
+	int ref;
+	int64_t param_offset = 0;
+	if (lookup_symbol(ps, &t, &ref, &param_offset))
+		return -1;
+	o->slot = const_slot(ps, (uint64_t)param_offset, ref < 0 ? -1 : ref);
+	return 0;
+}
+
+/* [reg], [reg+imm], [symbol+imm], [imm] */
+static int parse_address(struct parser *ps, struct ptx_operand *o)
+{
+	o->kind = PO_MEM;
+	o->slot = -1;
+	struct ptx_token t = ps->tok;
+	if (t.kind == TK_IDENT) {
+		ptx_advance(ps);
+		if (t.start[0] == '%') {
+			if (lookup_reg(ps, &t, &o->slot))
+				return -1;
+		} else {
+			int ref;
+			int64_t param_offset = 0;
+			if (lookup_symbol(ps, &t, &ref, &param_offset))
+				return -1;
+			o->slot = ref; /* -1 for parameters: absolute offset */
+			o->offset = param_offset;
+		}
+	} else {
+		int64_t v;
+		if (ptx_parse_int(ps, &v))
+			return -1;
+		o->offset = v;
+	}
+	while (ptx_tok_is(&ps->tok, "+") || ptx_tok_is(&ps->tok, "-")) {
+		int minus = ptx_tok_is(&ps->tok, "-");
+		ptx_advance(ps);
+		int64_t v;
+		if (ptx_parse_int(ps, &v))
+			return -1;
+		o->offset += minus ? -v : v;
+	}
+	return ptx_expect(ps, "]");
+}
+
+static int parse_list(struct parser *ps, struct ptx_insn *ins, struct ptx_operand *o, const char *close)
+{
+	o->kind = PO_VEC;
+	o->nvec = 0;
+	while (!ptx_accept(ps, close)) {
+		if (o->nvec > 0 && ptx_expect(ps, ","))
+			return -1;
+		if (o->nvec >= PTX_MAX_VEC)
+			return ptx_error(ps, "too many elements in a vector operand (at most %d)", PTX_MAX_VEC);
+		struct ptx_operand e = {0};
+		if (parse_value(ps, ins, &e, 0))
+			return -1;
+		o->vec[o->nvec++] = e.slot;
+	}
+	return 0;
+}
+
+static int parse_operand(struct parser *ps, struct ptx_insn *ins, struct ptx_operand *o, int is_target)
+{
+	if (ptx_accept(ps, "{"))
+		return parse_list(ps, ins, o, "}");
+	if (ptx_accept(ps, "("))
+		return parse_list(ps, ins, o, ")");
+	if (ptx_accept(ps, "["))
+		return parse_address(ps, o);
+	if (ptx_accept(ps, "!")) {
+		o->neg = 1;
+		return parse_value(ps, ins, o, 0);
+	}
+	if (parse_value(ps, ins, o, is_target))
+		return -1;
+	if (ptx_accept(ps, "|")) { /* d|p: a value and a predicate (shfl, setp, match) */
+		struct ptx_operand p = {0};
+		if (parse_value(ps, ins, &p, 0))
+			return -1;
+		int first = o->slot;
+		o->kind = PO_VEC;
+		o->nvec = 2;
+		o->vec[0] = first;
+		o->vec[1] = p.slot;
+	}
+	return 0;
+}
+
+static int append_insn(struct parser *ps, const struct ptx_insn *ins)
+{
+	struct ptx_function *fn = ps->fn;
+	if ((fn->ncode & (fn->ncode - 1)) == 0) /* grow at powers of two */
+		fn->code = gl_xrealloc(fn->code, (size_t)(fn->ncode ? 2 * fn->ncode : 1) * sizeof *fn->code);
+	fn->code[fn->ncode++] = *ins;
+	return 0;
+}
+
+static int parse_instruction(struct parser *ps)
+{
+	struct ptx_insn ins = {.guard = -1, .line = ps->tok.line, .src_line = ps->src_line};
+	if (ptx_accept(ps, "@")) {
+		ins.guard_neg = (uint8_t)ptx_accept(ps, "!");
+		if (ps->tok.kind != TK_IDENT || lookup_reg(ps, &ps->tok, &ins.guard))
+			return ptx_error(ps, "expected a predicate register after '@'");
+		ptx_advance(ps);
+	}
+	struct ptx_token op = ps->tok;
+	if (op.kind != TK_IDENT)
+		return ptx_error(ps, "expected an instruction but found '%.*s'", op.len, op.start);
+	char msg[256];
+	if (ptx_decode_opcode(op.start, op.len, &ins, msg, sizeof msg))
+		return ptx_error(ps, "%s", msg);
+	ptx_advance(ps);
+	int nops = 0;
+	while (!ptx_accept(ps, ";")) {
+		if (nops > 0 && ptx_expect(ps, ","))
+			return -1;
+		if (nops >= PTX_MAX_OPS)
+			return ptx_error(ps, "too many operands for '%.*s'", op.len, op.start);
+		int is_target = (ins.op == OP_BRA && nops == 0) || (ins.op == OP_CALL && ps->tok.kind == TK_IDENT &&
+								     ps->tok.start[0] != '%' && !ptx_tok_is(&ps->tok, "_"));
+		if (parse_operand(ps, &ins, &ins.ops[nops], is_target))
+			return -1;
+		nops++;
+	}
+	ins.nops = (uint8_t)nops;
+	/* mov %r, %clock64 reads a clock: give it its own op so the warp's count can be used */
+	if (ins.op == OP_MOV && nops == 2 && ins.ops[1].kind == PO_SLOT &&
+	    (ins.ops[1].slot == (TAG_SPECIAL | SR_CLOCK) || ins.ops[1].slot == (TAG_SPECIAL | SR_CLOCK64) ||
+	     ins.ops[1].slot == (TAG_SPECIAL | SR_GLOBALTIMER)))
+		ins.op = OP_CLOCK;
+	return append_insn(ps, &ins);
+}
+
+static int parse_reg_decl(struct parser *ps)
+{
+	enum ptx_type type = PT_NONE;
+	unsigned vec = 1;
+	for (;;) {
+		if (ptx_accept(ps, ".v2"))
+			vec = 2;
+		else if (ptx_accept(ps, ".v4"))
+			vec = 4;
+		else if (ptx_type_from_token(&ps->tok, &type) == 0)
+			ptx_advance(ps);
+		else
+			break;
+	}
+	if (type == PT_NONE || vec != 1)
+		return ptx_error(ps, "expected a scalar register type such as .b32");
+	do {
+		if (ps->tok.kind != TK_IDENT)
+			return ptx_error(ps, "expected a register name but found '%.*s'", ps->tok.len, ps->tok.start);
+		struct ptx_token name = ps->tok;
+		ptx_advance(ps);
+		int count = 0;
+		if (ptx_accept(ps, "<")) {
+			int64_t n;
+			if (ptx_parse_int(ps, &n) || ptx_expect(ps, ">"))
+				return -1;
+			if (n <= 0 || n > 1000000)
+				return ptx_error(ps, "register count %lld out of range", (long long)n);
+			count = (int)n;
+		}
+		if (ps->nregs + (count ? count : 1) > 4000000)
+			return ptx_error(ps, "too many registers");
+		ptx_names_add(&ps->regs, name.start, name.len, ps->nregs, count, (uint8_t)type);
+		ps->nregs += count ? count : 1;
+	} while (ptx_accept(ps, ","));
+	return ptx_expect(ps, ";");
+}
+
+/* `.param .b64 param0;` inside a body declares call arguments: per-thread storage, like registers. */
+static int parse_call_param(struct parser *ps)
+{
+	int first = ps->fn->nvars;
+	if (ptx_parse_var(ps, PS_LOCAL, false, false))
+		return -1;
+	for (int i = first; i < ps->fn->nvars; i++)
+		ps->fn->vars[i].call_param = true;
+	return 0;
+}
+
+static int is_label(struct parser *ps)
+{
+	if (ps->tok.kind != TK_IDENT)
+		return 0;
+	struct ptx_lexer peek = ps->lx;
+	struct ptx_token next = ptx_lex_next(&peek);
+	return ptx_tok_is(&next, ":");
+}
+
+static int parse_statement(struct parser *ps, int *depth)
+{
+	if (ptx_accept(ps, "{")) {
+		ptx_names_push(&ps->regs);
+		(*depth)++;
+		return 0;
+	}
+	if (ptx_accept(ps, "}")) {
+		ptx_names_pop(&ps->regs);
+		(*depth)--;
+		return 0;
+	}
+	if (ptx_accept(ps, ".reg"))
+		return parse_reg_decl(ps);
+	if (ptx_accept(ps, ".shared"))
+		return ptx_parse_var(ps, PS_SHARED, false, false);
+	if (ptx_accept(ps, ".local"))
+		return ptx_parse_var(ps, PS_LOCAL, false, false);
+	if (ptx_accept(ps, ".param"))
+		return parse_call_param(ps);
+	if (ptx_accept(ps, ".loc")) {
+		int64_t file, line;
+		if (ptx_parse_int(ps, &file) || ptx_parse_int(ps, &line))
+			return -1;
+		ps->src_line = (int)line;
+		int l = ps->tok.line; /* the column and inlining details that may follow */
+		while (ps->tok.kind != TK_EOF && ps->tok.line == l && !ptx_tok_is(&ps->tok, "}"))
+			ptx_advance(ps);
+		return 0;
+	}
+	if (ptx_accept(ps, ".pragma")) {
+		while (ps->tok.kind != TK_EOF && !ptx_accept(ps, ";"))
+			ptx_advance(ps);
+		return 0;
+	}
+	if (is_label(ps)) {
+		ps->labels = gl_xrealloc(ps->labels, (size_t)(ps->nlabels + 1) * sizeof *ps->labels);
+		ps->labels[ps->nlabels++] = (struct label_def){ptx_tok_dup(&ps->tok), ps->fn->ncode};
+		ptx_advance(ps);
+		ptx_advance(ps);
+		return 0;
+	}
+	if (ps->tok.kind == TK_IDENT && ps->tok.start[0] == '.')
+		return ptx_error(ps, "unsupported directive '%.*s' in a function body", ps->tok.len, ps->tok.start);
+	return parse_instruction(ps);
+}
+
+static int resolve_refs(struct parser *ps)
+{
+	for (int i = 0; i < ps->nrefs; i++) {
+		struct label_ref *r = &ps->refs[i];
+		struct ptx_operand *o = &ps->fn->code[r->insn].ops[r->opnd];
+		int found = -1;
+		if (o->kind == PO_LABEL) {
+			for (int k = 0; k < ps->nlabels && found < 0; k++)
+				if (strcmp(ps->labels[k].name, r->name) == 0)
+					found = ps->labels[k].index;
+		} else {
+			for (int k = 0; k < ps->m->nfuncs && found < 0; k++)
+				if (strcmp(ps->m->funcs[k].name, r->name) == 0)
+					found = k;
+		}
+		if (found < 0)
+			return gl_errf(ps->err, GL_EUSAGE, "%s:%d:%d: unknown %s '%s'", ps->name, r->line, r->col,
+				       o->kind == PO_LABEL ? "label" : "function", r->name);
+		o->offset = found;
+	}
+	return 0;
+}
+
+static uint64_t align_up(uint64_t v, uint64_t a)
+{
+	return a ? (v + a - 1) / a * a : v;
+}
+
+/* Shared offsets: module-scope shared variables first, then the function's, then the dynamic
+ * (extern) region, which every extern declaration aliases. */
+static void layout_vars(struct parser *ps, uint64_t *module_shared)
+{
+	struct ptx_function *fn = ps->fn;
+	uint64_t shared = 0, local = 0, dyn_align = 16;
+	for (int i = 0; i < ps->m->nvars; i++) {
+		struct ptx_var *v = &ps->m->vars[i];
+		if (v->space != PS_SHARED || v->is_extern)
+			continue;
+		shared = align_up(shared, v->align);
+		module_shared[i] = shared;
+		shared += v->size;
+	}
+	for (int i = 0; i < fn->nvars; i++) {
+		struct ptx_var *v = &fn->vars[i];
+		if (v->space == PS_SHARED && !v->is_extern) {
+			shared = align_up(shared, v->align);
+			v->offset = shared;
+			shared += v->size;
+		} else if (v->space == PS_LOCAL) {
+			local = align_up(local, v->align);
+			v->offset = local;
+			local += v->size;
+		} else if (v->is_extern && v->align > dyn_align) {
+			dyn_align = v->align;
+		}
+	}
+	for (int i = 0; i < ps->m->nvars; i++)
+		if (ps->m->vars[i].space == PS_SHARED && ps->m->vars[i].is_extern && ps->m->vars[i].align > dyn_align)
+			dyn_align = ps->m->vars[i].align;
+	uint64_t dyn = align_up(shared, dyn_align);
+	for (int i = 0; i < fn->nvars; i++)
+		if (fn->vars[i].space == PS_SHARED && fn->vars[i].is_extern)
+			fn->vars[i].offset = dyn;
+	for (int i = 0; i < ps->m->nvars; i++)
+		if (ps->m->vars[i].space == PS_SHARED && ps->m->vars[i].is_extern)
+			module_shared[i] = dyn;
+	fn->shared_static = dyn;
+	fn->local_size = align_up(local, 16);
+}
+
+static const struct ptx_var *var_of(struct parser *ps, int ref)
+{
+	int i = ref & ~(TAG_MASK | VAR_MODULE);
+	return (ref & VAR_MODULE) ? &ps->m->vars[i] : &ps->fn->vars[i];
+}
+
+static uint64_t var_address(struct parser *ps, int ref, const uint64_t *module_shared)
+{
+	const struct ptx_var *v = var_of(ps, ref);
+	if (ref & VAR_MODULE)
+		return v->space == PS_SHARED ? module_shared[ref & ~(TAG_MASK | VAR_MODULE)] : PTX_MODULE_BASE + v->offset;
+	return v->offset;
+}
+
+static int32_t final_slot(struct parser *ps, int32_t s)
+{
+	if (s < 0)
+		return s;
+	if ((s & TAG_MASK) == TAG_CONST)
+		return ps->nregs + SR_COUNT + (s & ~TAG_MASK);
+	if ((s & TAG_MASK) == TAG_SPECIAL)
+		return ps->nregs + (s & ~TAG_MASK);
+	return s;
+}
+
+static void fix_operand(struct parser *ps, struct ptx_insn *ins, struct ptx_operand *o, const uint64_t *mshared)
+{
+	if (o->kind == PO_MEM && o->slot >= 0 && (o->slot & TAG_MASK) == TAG_VAR) {
+		const struct ptx_var *v = var_of(ps, o->slot);
+		if (v->call_param && ins->space == PS_PARAM) {
+			ins->space = PS_LOCAL;
+			ins->mods |= PM_CALLPARAM;
+		}
+		o->offset += (int64_t)var_address(ps, o->slot, mshared);
+		o->slot = -1;
+		return;
+	}
+	o->slot = final_slot(ps, o->slot);
+	for (int k = 0; o->kind == PO_VEC && k < o->nvec; k++) {
+		int32_t e = o->vec[k];
+		if (e >= 0 && (e & TAG_MASK) == TAG_VAR) /* call argument list: keep local addresses */
+			o->vec[k] = final_slot(ps, const_slot(ps, var_address(ps, e, mshared), -1));
+		else
+			o->vec[k] = final_slot(ps, e);
+	}
+}
+
+static void layout(struct parser *ps)
+{
+	struct ptx_function *fn = ps->fn;
+	uint64_t *mshared = gl_xcalloc((size_t)ps->m->nvars + 1, sizeof *mshared);
+	layout_vars(ps, mshared);
+	for (int i = 0; i < fn->ncode; i++) {
+		struct ptx_insn *ins = &fn->code[i];
+		ins->guard = final_slot(ps, ins->guard);
+		for (int k = 0; k < ins->nops; k++)
+			fix_operand(ps, ins, &ins->ops[k], mshared);
+	}
+	fn->nconsts = ps->consts.n;
+	fn->consts = gl_xcalloc((size_t)fn->nconsts + 1, sizeof *fn->consts);
+	for (int i = 0; i < fn->nconsts; i++) {
+		int var = ps->consts.var[i];
+		fn->consts[i] = ps->consts.value[i] + (var >= 0 ? var_address(ps, var, mshared) : 0);
+	}
+	fn->first_special = ps->nregs;
+	fn->nslots = ps->nregs + SR_COUNT;
+	free(mshared);
+}
+
+void ptx_parser_reset_function(struct parser *ps)
+{
+	ptx_names_free(&ps->regs);
+	ptx_consts_free(&ps->consts);
+	for (int i = 0; i < ps->nlabels; i++)
+		free(ps->labels[i].name);
+	for (int i = 0; i < ps->nrefs; i++)
+		free(ps->refs[i].name);
+	free(ps->labels);
+	free(ps->refs);
+	ps->labels = NULL;
+	ps->refs = NULL;
+	ps->nlabels = ps->nrefs = ps->nregs = 0;
+	ps->fn = NULL;
+}
+
+int ptx_parse_body(struct parser *ps, struct ptx_function *fn)
+{
+	ptx_parser_reset_function(ps);
+	ps->fn = fn;
+	if (ptx_expect(ps, "{"))
+		return -1;
+	int depth = 1;
+	while (depth > 0) {
+		if (ps->tok.kind == TK_EOF)
+			return ptx_error(ps, "function '%s' is not closed with '}'", fn->name);
+		if (parse_statement(ps, &depth))
+			return -1;
+	}
+	if (resolve_refs(ps))
+		return -1;
+	/* a body that can run off its end gets an implicit ret, as ptxas does */
+	struct ptx_insn ret = {.op = OP_RET, .guard = -1, .line = ps->tok.line, .vec = 1};
+	append_insn(ps, &ret);
+	layout(ps);
+	ptx_parser_reset_function(ps);
+	return 0;
+}

@@ -1,0 +1,62 @@
+/* ptx_internal.h — the parser's state, shared by ptx_parse.c (module level) and ptx_body.c
+ * (function bodies, operands, layout).  Not used outside the PTX front end. */
+#ifndef GL_PTX_INTERNAL_H
+#define GL_PTX_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+
+#include "ptx.h"
+#include "ptx_lex.h"
+#include "ptx_names.h"
+#include "ptx_ops.h"
+
+/* Slot tags used until a function's layout is known (see ptx_body.c: layout). */
+#define TAG_MASK 0x70000000
+#define TAG_CONST 0x40000000
+#define TAG_SPECIAL 0x20000000
+#define TAG_VAR 0x10000000
+#define VAR_MODULE 0x08000000 /* in a var reference: module-scope variable */
+
+struct label_ref {
+	char *name;
+	int insn, opnd;
+	int line, col;
+};
+
+struct label_def {
+	char *name;
+	int index;
+};
+
+struct parser {
+	struct ptx_lexer lx;
+	struct ptx_token tok;
+	struct ptx_module *m;
+	struct gl_err *err;
+	const char *name;
+	/* current function */
+	struct ptx_function *fn;
+	struct ptx_names regs;
+	int nregs;
+	struct ptx_consts consts;
+	struct label_def *labels;
+	int nlabels;
+	struct label_ref *refs;
+	int nrefs;
+	int src_line;
+};
+
+int ptx_error(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ptx_advance(struct parser *ps);
+int ptx_accept(struct parser *ps, const char *text);
+int ptx_expect(struct parser *ps, const char *text);
+char *ptx_tok_dup(const struct ptx_token *t);
+int ptx_parse_int(struct parser *ps, int64_t *out);
+int ptx_parse_immediate(struct parser *ps, uint64_t *bits);
+int ptx_type_from_token(const struct ptx_token *t, enum ptx_type *out);
+int ptx_parse_var(struct parser *ps, enum ptx_space space, bool is_extern, bool module_scope);
+int ptx_parse_body(struct parser *ps, struct ptx_function *fn);
+void ptx_parser_reset_function(struct parser *ps);
+
+#endif

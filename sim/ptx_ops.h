@@ -1,0 +1,55 @@
+/* ptx_ops.h — the decoded opcodes and their op-specific selectors. */
+#ifndef GL_PTX_OPS_H
+#define GL_PTX_OPS_H
+
+#include "ptx.h"
+
+enum ptx_op {
+	OP_INVALID,
+	/* data movement */
+	OP_MOV, OP_LD, OP_ST, OP_CVTA, OP_CVT, OP_PRMT, OP_CLOCK,
+	/* integer / float arithmetic */
+	OP_ADD, OP_SUB, OP_MUL, OP_MAD, OP_MUL24, OP_MAD24, OP_SAD, OP_DIV, OP_REM, OP_ABS, OP_NEG, OP_MIN,
+	OP_MAX, OP_FMA, OP_RCP, OP_SQRT, OP_RSQRT, OP_SIN, OP_COS, OP_LG2, OP_EX2, OP_TANH, OP_COPYSIGN,
+	OP_TESTP, OP_ADDC, OP_SUBC, OP_MADC, OP_DP4A, OP_DP2A,
+	/* bits */
+	OP_AND, OP_OR, OP_XOR, OP_NOT, OP_CNOT, OP_SHL, OP_SHR, OP_SHF, OP_BFE, OP_BFI, OP_POPC, OP_CLZ,
+	OP_BREV, OP_BFIND, OP_FNS,
+	/* compare / select */
+	OP_SETP, OP_SET, OP_SELP, OP_SLCT,
+	/* control */
+	OP_BRA, OP_CALL, OP_RET, OP_EXIT, OP_TRAP, OP_BAR, OP_MEMBAR, OP_NOP,
+	/* memory extras */
+	OP_ATOM, OP_RED, OP_CP_ASYNC, OP_CP_ASYNC_COMMIT, OP_CP_ASYNC_WAIT, OP_CP_ASYNC_WAIT_ALL,
+	/* warp collectives */
+	OP_SHFL, OP_VOTE, OP_MATCH, OP_REDUX, OP_ACTIVEMASK, OP_MMA, OP_LDMATRIX, OP_STMATRIX,
+	OP_COUNT
+};
+
+/* ptx_insn.sub for setp/set/slct: the comparison. */
+enum ptx_cmp {
+	CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE, CMP_LO, CMP_LS, CMP_HI, CMP_HS,
+	CMP_EQU, CMP_NEU, CMP_LTU, CMP_LEU, CMP_GTU, CMP_GEU, CMP_NUM, CMP_NAN
+};
+/* ptx_insn.sub2 for setp/set: how the optional third predicate combines. */
+enum ptx_boolop { BOOL_NONE, BOOL_AND, BOOL_OR, BOOL_XOR };
+/* ptx_insn.sub for atom/red/redux. */
+enum ptx_atomop { AOP_NONE, AOP_ADD, AOP_MIN, AOP_MAX, AOP_INC, AOP_DEC, AOP_EXCH, AOP_CAS, AOP_AND, AOP_OR, AOP_XOR };
+/* ptx_insn.sub for shfl. */
+enum ptx_shfl { SHFL_UP, SHFL_DOWN, SHFL_BFLY, SHFL_IDX };
+/* ptx_insn.sub for vote / match. */
+enum ptx_vote { VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
+/* ptx_insn.sub for bar. */
+enum ptx_bar { BAR_SYNC, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR, BAR_WARP_SYNC };
+/* ptx_insn.sub for testp. */
+enum ptx_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL, TESTP_SUBNORMAL };
+/* ptx_insn.sub for mma: shape. */
+enum ptx_mma_shape { MMA_M16N8K16, MMA_M16N8K8, MMA_M8N8K4, MMA_M16N8K4, MMA_M8N8K16, MMA_M16N8K32 };
+/* ptx_insn.sub for prmt. */
+enum ptx_prmt { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
+
+/* Decode "ld.global.v4.f32" into op/type/space/vec/mods.  On failure writes a message to `msg`. */
+int ptx_decode_opcode(const char *text, int len, struct ptx_insn *ins, char *msg, size_t msgn);
+const char *ptx_op_name(enum ptx_op op);
+
+#endif

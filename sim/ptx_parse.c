@@ -1,0 +1,442 @@
+/* ptx_parse.c — PTX text -> ptx_module: module directives, variables, functions and their bodies.
+ * Instructions are decoded once here; operands become slots (see ptx.h).  Errors carry name:line:col. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "ptx_internal.h"
+
+static int parse_error(struct parser *ps, const struct ptx_token *t, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int parse_error(struct parser *ps, const struct ptx_token *t, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return gl_errf(ps->err, GL_EUSAGE, "%s:%d:%d: %s", ps->name, t->line, t->col, msg);
+}
+
+int ptx_error(struct parser *ps, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return parse_error(ps, &ps->tok, "%s", msg);
+}
+
+void ptx_advance(struct parser *ps)
+{
+	ps->tok = ptx_lex_next(&ps->lx);
+}
+
+int ptx_accept(struct parser *ps, const char *text)
+{
+	if (ptx_tok_is(&ps->tok, text)) {
+		ptx_advance(ps);
+		return 1;
+	}
+	return 0;
+}
+
+int ptx_expect(struct parser *ps, const char *text)
+{
+	if (ptx_accept(ps, text))
+		return 0;
+	if (ps->tok.kind == TK_EOF)
+		return ptx_error(ps, "expected '%s' but the file ended", text);
+	return ptx_error(ps, "expected '%s' but found '%.*s'", text, ps->tok.len, ps->tok.start);
+}
+
+char *ptx_tok_dup(const struct ptx_token *t)
+{
+	char *s = gl_xmalloc((size_t)t->len + 1);
+	memcpy(s, t->start, (size_t)t->len);
+	s[t->len] = '\0';
+	return s;
+}
+
+/* Parse an integer literal token (decimal, hex, octal) with an optional leading '-'. */
+int ptx_parse_int(struct parser *ps, int64_t *out)
+{
+	int neg = ptx_accept(ps, "-");
+	if (ps->tok.kind != TK_NUMBER)
+		return ptx_error(ps, "expected a number but found '%.*s'", ps->tok.len, ps->tok.start);
+	char buf[64];
+	if (ps->tok.len >= (int)sizeof buf)
+		return ptx_error(ps, "number too long");
+	memcpy(buf, ps->tok.start, (size_t)ps->tok.len);
+	buf[ps->tok.len] = '\0';
+	char *end;
+	uint64_t v = strtoull(buf, &end, 0);
+	if (*end == 'U' || *end == 'u')
+		end++;
+	if (*end)
+		return ptx_error(ps, "invalid integer '%s'", buf);
+	*out = neg ? -(int64_t)v : (int64_t)v;
+	ptx_advance(ps);
+	return 0;
+}
+
+/* Skip to the end of the current source line (for .loc, .file and friends). */
+static void skip_line(struct parser *ps)
+{
+	int line = ps->tok.line;
+	while (ps->tok.kind != TK_EOF && ps->tok.line == line)
+		ptx_advance(ps);
+}
+
+/* Skip a balanced { ... } block (debug sections). */
+static int skip_block(struct parser *ps)
+{
+	int depth = 0;
+	do {
+		if (ps->tok.kind == TK_EOF)
+			return ptx_error(ps, "unterminated block");
+		if (ptx_tok_is(&ps->tok, "{"))
+			depth++;
+		else if (ptx_tok_is(&ps->tok, "}"))
+			depth--;
+		ptx_advance(ps);
+	} while (depth > 0);
+	return 0;
+}
+
+int ptx_type_from_token(const struct ptx_token *t, enum ptx_type *out)
+{
+	static const struct {
+		const char *name;
+		enum ptx_type type;
+	} types[] = {
+		{".pred", PT_PRED}, {".b8", PT_B8},	{".b16", PT_B16},   {".b32", PT_B32},	  {".b64", PT_B64},
+		{".b128", PT_B128}, {".u8", PT_U8},	{".u16", PT_U16},   {".u32", PT_U32},	  {".u64", PT_U64},
+		{".s8", PT_S8},	    {".s16", PT_S16},	{".s32", PT_S32},   {".s64", PT_S64},	  {".f16", PT_F16},
+		{".f16x2", PT_F16X2}, {".bf16", PT_BF16}, {".bf16x2", PT_BF16X2}, {".tf32", PT_TF32},
+		{".f32", PT_F32},   {".f64", PT_F64},
+	};
+	for (size_t i = 0; i < GL_ARRAY_LEN(types); i++)
+		if (ptx_tok_is(t, types[i].name)) {
+			*out = types[i].type;
+			return 0;
+		}
+	return -1;
+}
+
+/* `.align N` and a type, in any order, as variable declarations spell them. */
+static int parse_var_attrs(struct parser *ps, unsigned *align, enum ptx_type *type)
+{
+	*type = PT_NONE;
+	for (;;) {
+		if (ptx_accept(ps, ".align")) {
+			int64_t a;
+			if (ptx_parse_int(ps, &a))
+				return -1;
+			if (a <= 0 || a > 4096 || (a & (a - 1)))
+				return ptx_error(ps, "alignment %lld is not a power of two up to 4096", (long long)a);
+			*align = (unsigned)a;
+		} else if (ptx_tok_is(&ps->tok, ".ptr") || ptx_tok_is(&ps->tok, ".global") ||
+			   ptx_tok_is(&ps->tok, ".shared") || ptx_tok_is(&ps->tok, ".const") ||
+			   ptx_tok_is(&ps->tok, ".local") || ptx_tok_is(&ps->tok, ".v2") ||
+			   ptx_tok_is(&ps->tok, ".v4")) {
+			ptx_advance(ps); /* pointer attributes of a parameter */
+		} else if (ptx_type_from_token(&ps->tok, type) == 0) {
+			ptx_advance(ps);
+		} else {
+			break;
+		}
+	}
+	if (*type == PT_NONE)
+		return ptx_error(ps, "expected a type such as .b32 but found '%.*s'", ps->tok.len, ps->tok.start);
+	return 0;
+}
+
+/* Optional array dimensions: [N][M]...; [] (extern) gives count 0 and sets *unsized. */
+static int parse_dims(struct parser *ps, uint64_t *count, bool *unsized)
+{
+	*count = 1;
+	*unsized = false;
+	while (ptx_accept(ps, "[")) {
+		if (ptx_accept(ps, "]")) {
+			*unsized = true;
+			continue;
+		}
+		int64_t n;
+		if (ptx_parse_int(ps, &n) || ptx_expect(ps, "]"))
+			return -1;
+		if (n < 0 || n > (1ll << 32))
+			return ptx_error(ps, "array size %lld out of range", (long long)n);
+		*count *= (uint64_t)n;
+		if (*count > (1ull << 32))
+			return ptx_error(ps, "array too large");
+	}
+	return 0;
+}
+
+/* `= { 1, 2, ... }` or `= 5`: little-endian element bytes; nested braces flatten. */
+static int parse_initializer(struct parser *ps, struct ptx_var *v, unsigned elem)
+{
+	if (!ptx_accept(ps, "="))
+		return 0;
+	v->init = gl_xcalloc(v->size ? v->size : 1, 1);
+	uint64_t pos = 0;
+	int depth = 0;
+	do {
+		if (ptx_accept(ps, "{")) {
+			depth++;
+			continue;
+		}
+		if (ptx_accept(ps, "}")) {
+			depth--;
+			continue;
+		}
+		if (ptx_accept(ps, ","))
+			continue;
+		uint64_t bits;
+		if (ptx_parse_immediate(ps, &bits))
+			return -1;
+		for (unsigned b = 0; b < elem && pos < v->size; b++, pos++)
+			v->init[pos] = (uint8_t)(bits >> (8 * b));
+	} while (depth > 0 && ps->tok.kind != TK_EOF);
+	return depth ? ptx_error(ps, "unterminated initializer") : 0;
+}
+
+static struct ptx_var *add_var(struct ptx_var **vars, int *n)
+{
+	*vars = gl_xrealloc(*vars, (size_t)(*n + 1) * sizeof **vars);
+	struct ptx_var *v = &(*vars)[(*n)++];
+	memset(v, 0, sizeof *v);
+	return v;
+}
+
+/* A variable declaration after its space keyword: [.align N] .type name[dims] [= init] ; */
+int ptx_parse_var(struct parser *ps, enum ptx_space space, bool is_extern, bool module_scope)
+{
+	unsigned align = 0;
+	enum ptx_type type;
+	if (parse_var_attrs(ps, &align, &type))
+		return -1;
+	do {
+		if (ps->tok.kind != TK_IDENT)
+			return ptx_error(ps, "expected a variable name but found '%.*s'", ps->tok.len, ps->tok.start);
+		struct ptx_token name = ps->tok;
+		ptx_advance(ps);
+		uint64_t count;
+		bool unsized;
+		if (parse_dims(ps, &count, &unsized))
+			return -1;
+		struct ptx_var *v = module_scope ? add_var(&ps->m->vars, &ps->m->nvars)
+						 : add_var(&ps->fn->vars, &ps->fn->nvars);
+		v->name = ptx_tok_dup(&name);
+		v->space = space;
+		unsigned elem = ptx_type_bytes(type) ? ptx_type_bytes(type) : 1;
+		v->align = align ? align : elem;
+		v->is_extern = is_extern || unsized;
+		v->size = unsized ? 0 : count * elem;
+		if (module_scope && space != PS_SHARED) { /* module .global/.const: one address per module */
+			uint64_t at = (ps->m->global_size + v->align - 1) / v->align * v->align;
+			v->offset = at;
+			ps->m->global_size = at + v->size;
+		}
+		if (parse_initializer(ps, v, elem))
+			return -1;
+	} while (ptx_accept(ps, ","));
+	return ptx_expect(ps, ";");
+}
+
+/* Kernel / function parameter list: ( .param .type name [, ...] ). */
+static int parse_params(struct parser *ps, struct ptx_param **out, int *n)
+{
+	if (ptx_expect(ps, "("))
+		return -1;
+	unsigned offset = 0;
+	while (!ptx_accept(ps, ")")) {
+		if (*n > 0 && ptx_expect(ps, ","))
+			return -1;
+		if (!ptx_accept(ps, ".param") && !ptx_accept(ps, ".reg"))
+			return ptx_error(ps, "expected .param but found '%.*s'", ps->tok.len, ps->tok.start);
+		unsigned align = 0;
+		enum ptx_type type;
+		if (parse_var_attrs(ps, &align, &type))
+			return -1;
+		if (ps->tok.kind != TK_IDENT)
+			return ptx_error(ps, "expected a parameter name");
+		struct ptx_token name = ps->tok;
+		ptx_advance(ps);
+		uint64_t count;
+		bool unsized;
+		if (parse_dims(ps, &count, &unsized))
+			return -1;
+		unsigned elem = ptx_type_bytes(type) ? ptx_type_bytes(type) : 1;
+		if (count * elem > 4096)
+			return ptx_error(ps, "parameter too large");
+		*out = gl_xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
+		struct ptx_param *p = &(*out)[(*n)++];
+		p->name = ptx_tok_dup(&name);
+		p->type = type;
+		p->size = (unsigned)(count * elem);
+		p->align = align ? align : elem;
+		p->is_array = count > 1 || unsized;
+		offset = (offset + p->align - 1) / p->align * p->align;
+		p->offset = offset;
+		offset += p->size;
+	}
+	return 0;
+}
+
+/* .entry/.func header and body. */
+static int parse_function(struct parser *ps, bool is_entry)
+{
+	ps->m->funcs = gl_xrealloc(ps->m->funcs, (size_t)(ps->m->nfuncs + 1) * sizeof *ps->m->funcs);
+	struct ptx_function *fn = &ps->m->funcs[ps->m->nfuncs++];
+	memset(fn, 0, sizeof *fn);
+	fn->is_entry = is_entry;
+	fn->ptx_line = ps->tok.line;
+	if (!is_entry && ptx_tok_is(&ps->tok, "(") && parse_params(ps, &fn->rets, &fn->nrets))
+		return -1;
+	if (ps->tok.kind != TK_IDENT)
+		return ptx_error(ps, "expected a function name but found '%.*s'", ps->tok.len, ps->tok.start);
+	fn->name = ptx_tok_dup(&ps->tok);
+	ptx_advance(ps);
+	if (ptx_tok_is(&ps->tok, "(") && parse_params(ps, &fn->params, &fn->nparams))
+		return -1;
+	/* performance directives: .maxntid 256, 1, 1  .reqntid ...  .minnctapersm 2  .noreturn */
+	while (ps->tok.kind == TK_IDENT && ps->tok.start[0] == '.') {
+		ptx_advance(ps);
+		while (ps->tok.kind == TK_NUMBER || ptx_tok_is(&ps->tok, ","))
+			ptx_advance(ps);
+	}
+	if (ptx_accept(ps, ";"))
+		return 0; /* a declaration only */
+	return ptx_parse_body(ps, fn);
+}
+
+/* One module-level statement. */
+static int parse_module_item(struct parser *ps)
+{
+	bool is_extern = false;
+	for (;;) {
+		if (ptx_accept(ps, ".visible") || ptx_accept(ps, ".weak") || ptx_accept(ps, ".common"))
+			continue;
+		if (ptx_accept(ps, ".extern")) {
+			is_extern = true;
+			continue;
+		}
+		break;
+	}
+	struct ptx_token t = ps->tok;
+	if (ptx_accept(ps, ".version")) {
+		if (ps->tok.kind != TK_NUMBER)
+			return ptx_error(ps, "expected a version number");
+		ps->m->version_major = atoi(ps->tok.start);
+		const char *dot = memchr(ps->tok.start, '.', (size_t)ps->tok.len);
+		ps->m->version_minor = dot ? atoi(dot + 1) : 0;
+		ptx_advance(ps);
+		return 0;
+	}
+	if (ptx_accept(ps, ".target")) {
+		if (ps->tok.kind == TK_IDENT && ps->tok.len > 3 && memcmp(ps->tok.start, "sm_", 3) == 0)
+			ps->m->target_sm = atoi(ps->tok.start + 3);
+		skip_line(ps);
+		return 0;
+	}
+	if (ptx_accept(ps, ".address_size")) {
+		int64_t bits;
+		if (ptx_parse_int(ps, &bits))
+			return -1;
+		return bits == 64 ? 0 : parse_error(ps, &t, "only .address_size 64 is supported");
+	}
+	if (ptx_accept(ps, ".file") || ptx_accept(ps, ".loc")) {
+		skip_line(ps);
+		return 0;
+	}
+	if (ptx_accept(ps, ".section")) {
+		while (ps->tok.kind != TK_EOF && !ptx_tok_is(&ps->tok, "{"))
+			ptx_advance(ps);
+		return skip_block(ps);
+	}
+	if (ptx_accept(ps, ".entry"))
+		return parse_function(ps, true);
+	if (ptx_accept(ps, ".func"))
+		return parse_function(ps, false);
+	if (ptx_accept(ps, ".global"))
+		return ptx_parse_var(ps, PS_GLOBAL, is_extern, true);
+	if (ptx_accept(ps, ".const"))
+		return ptx_parse_var(ps, PS_CONST, is_extern, true);
+	if (ptx_accept(ps, ".shared"))
+		return ptx_parse_var(ps, PS_SHARED, is_extern, true);
+	return parse_error(ps, &t, "unexpected '%.*s' at module level", t.len, t.start);
+}
+
+int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err)
+{
+	struct parser ps = {.err = err, .name = name};
+	ps.m = gl_xcalloc(1, sizeof *ps.m);
+	ps.m->name = gl_xstrdup(name);
+	ps.m->text = gl_xstrdup(text);
+	ptx_lex_init(&ps.lx, ps.m->text);
+	ptx_advance(&ps);
+	int rc = 0;
+	while (rc == 0 && ps.tok.kind != TK_EOF)
+		rc = parse_module_item(&ps);
+	ptx_parser_reset_function(&ps);
+	if (rc == 0 && ps.m->nfuncs == 0)
+		rc = gl_errf(err, GL_EUSAGE, "%s: no .entry or .func in this PTX", name);
+	if (rc) {
+		ptx_module_free(ps.m);
+		return err->status ? err->status : GL_EUSAGE;
+	}
+	*out = ps.m;
+	return GL_OK;
+}
+
+static void free_vars(struct ptx_var *vars, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(vars[i].name);
+		free(vars[i].init);
+	}
+	free(vars);
+}
+
+static void free_params(struct ptx_param *p, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(p[i].name);
+	free(p);
+}
+
+void ptx_module_free(struct ptx_module *m)
+{
+	if (!m)
+		return;
+	for (int i = 0; i < m->nfuncs; i++) {
+		struct ptx_function *f = &m->funcs[i];
+		free(f->name);
+		free_params(f->params, f->nparams);
+		free_params(f->rets, f->nrets);
+		free(f->code);
+		free(f->consts);
+		free_vars(f->vars, f->nvars);
+	}
+	free(m->funcs);
+	free_vars(m->vars, m->nvars);
+	free(m->name);
+	free(m->text);
+	free(m);
+}
+
+const struct ptx_function *ptx_find_function(const struct ptx_module *m, const char *name)
+{
+	for (int i = 0; i < m->nfuncs; i++)
+		if (strcmp(m->funcs[i].name, name) == 0 && m->funcs[i].code)
+			return &m->funcs[i];
+	for (int i = 0; i < m->nfuncs; i++)
+		if (strcmp(m->funcs[i].name, name) == 0)
+			return &m->funcs[i];
+	return NULL;
+}

@@ -1,0 +1,107 @@
+/* sim_atom.c — atom and red on global and shared memory.  Lanes apply in lane order; global memory is
+ * shared by the worker threads running other CTAs, so global updates are real host atomics (a CAS
+ * loop), which keeps every update even when CTAs race; only the order between CTAs may differ. */
+#include "sim_exec.h"
+#include "sim_trace.h"
+
+static uint64_t apply(const struct ptx_insn *ins, uint64_t old, uint64_t b, uint64_t c, unsigned n)
+{
+	enum ptx_type t = (enum ptx_type)ins->type;
+	bool sgn = ptx_type_is_signed(t);
+	switch (ins->sub) {
+	case AOP_ADD:
+		if (ptx_type_is_float(t))
+			return sim_from_double(sim_to_double(old, t) + sim_to_double(b, t), t, PR_RN);
+		return old + b;
+	case AOP_MIN:
+		if (ptx_type_is_float(t))
+			return sim_to_double(b, t) < sim_to_double(old, t) ? b : old;
+		return sgn ? (sim_sext(b, n) < sim_sext(old, n) ? b : old) : (sim_trunc(b, n) < old ? b : old);
+	case AOP_MAX:
+		if (ptx_type_is_float(t))
+			return sim_to_double(b, t) > sim_to_double(old, t) ? b : old;
+		return sgn ? (sim_sext(b, n) > sim_sext(old, n) ? b : old) : (sim_trunc(b, n) > old ? b : old);
+	case AOP_INC: return old >= sim_trunc(b, n) ? 0 : old + 1;
+	case AOP_DEC: return (old == 0 || old > sim_trunc(b, n)) ? b : old - 1;
+	case AOP_EXCH: return b;
+	case AOP_CAS: return old == sim_trunc(b, n) ? c : old;
+	case AOP_AND: return old & b;
+	case AOP_OR: return old | b;
+	case AOP_XOR: return old ^ b;
+	default: return old;
+	}
+}
+
+/* Read-modify-write one location; returns the old value. */
+static uint64_t rmw(const struct ptx_insn *ins, uint8_t *p, uint64_t b, uint64_t c, unsigned n, bool shared_space)
+{
+	if (n == 4) {
+		uint32_t *q = (uint32_t *)(void *)p;
+		uint32_t old = shared_space ? *q : __atomic_load_n(q, __ATOMIC_RELAXED);
+		for (;;) {
+			uint32_t nv = (uint32_t)apply(ins, old, b, c, 4);
+			if (shared_space) {
+				*q = nv;
+				return old;
+			}
+			if (__atomic_compare_exchange_n(q, &old, nv, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+				return old;
+		}
+	}
+	uint64_t *q = (uint64_t *)(void *)p;
+	uint64_t old = shared_space ? *q : __atomic_load_n(q, __ATOMIC_RELAXED);
+	for (;;) {
+		uint64_t nv = apply(ins, old, b, c, 8);
+		if (shared_space) {
+			*q = nv;
+			return old;
+		}
+		if (__atomic_compare_exchange_n(q, &old, nv, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
+			return old;
+	}
+}
+
+static void count_atom(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32], uint32_t mask,
+		       unsigned n)
+{
+	if (!mask)
+		return;
+	if (ins->space == PS_SHARED) {
+		cta->c.satom_inst++;
+		return;
+	}
+	if (ins->op == OP_RED) {
+		cta->c.gred_req++;
+		cta->c.gred_sect += gl_mm_global_sectors(addr, mask, n);
+	} else {
+		cta->c.gatom_req++;
+		cta->c.gatom_sect += gl_mm_global_sectors(addr, mask, n);
+	}
+}
+
+int sim_exec_atom(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	bool has_dst = ins->op == OP_ATOM;
+	int first = has_dst ? 1 : 0;
+	unsigned n = ptx_type_bytes((enum ptx_type)ins->type);
+	if (n != 4 && n != 8)
+		return sim_unsupported(cta, w, ins, "atomics on types other than 32 and 64 bits");
+	if (ins->sub == AOP_NONE)
+		return sim_unsupported(cta, w, ins, "this atomic operation");
+	uint64_t addr[32];
+	sim_lane_addresses(cta, w, &ins->ops[first], mask, addr);
+	count_atom(cta, ins, addr, mask, n);
+	const uint64_t *b = sim_src(cta, w, ins->ops[first + 1].slot);
+	const uint64_t *c = ins->nops > first + 2 ? sim_src(cta, w, ins->ops[first + 2].slot) : b;
+	uint64_t *d = has_dst ? DST(0) : NULL;
+	FOR_LANES(mask, l) {
+		enum ptx_space sp = ins->space ? (enum ptx_space)ins->space : PS_GENERIC;
+		uint8_t *p = sim_translate(cta, w, (int)l, &sp, addr[l], n, true, ins);
+		if (!p)
+			continue;
+		uint64_t old = rmw(ins, p, sim_trunc(b[l], n), sim_trunc(c[l], n), n, sp == PS_SHARED);
+		if (d)
+			d[l] = ptx_type_is_signed((enum ptx_type)ins->type) ? (uint64_t)sim_sext(old, n) : old;
+	}
+	return 0;
+}

@@ -1,0 +1,139 @@
+/* sim_call.c — `call`: device printf (the CUDA runtime's vprintf(format, args)) is carried out here;
+ * calls to other non-inlined .func bodies are reported as unsupported. */
+#include <stdio.h>
+
+#include "sim_exec.h"
+
+/* Read a NUL-terminated string of at most `max` bytes at a generic address. */
+static int read_string(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
+		       char *out, size_t max)
+{
+	for (size_t i = 0; i + 1 < max; i++) {
+		enum ptx_space sp = PS_GENERIC;
+		uint8_t *p = sim_translate(cta, w, lane, &sp, addr + i, 1, false, ins);
+		if (!p)
+			return -1;
+		out[i] = (char)*p;
+		if (!*p)
+			return 0;
+	}
+	out[max - 1] = '\0';
+	return 0;
+}
+
+/* Fetch the next argument of `size` bytes from the packed argument buffer (each aligned to its size). */
+static int next_arg(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t *cursor,
+		    unsigned size, uint64_t *out)
+{
+	*cursor = (*cursor + size - 1) / size * size;
+	enum ptx_space sp = PS_GENERIC;
+	uint8_t *p = sim_translate(cta, w, lane, &sp, *cursor, size, false, ins);
+	if (!p)
+		return -1;
+	*out = 0;
+	memcpy(out, p, size);
+	*cursor += size;
+	return 0;
+}
+
+/* Format one conversion `spec` (like "%5.2f") with the next argument. */
+static int format_one(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, const char *spec,
+		      uint64_t *cursor, struct gl_str *out)
+{
+	size_t n = strlen(spec);
+	char conv = spec[n - 1];
+	bool wide = strstr(spec, "l") != NULL || conv == 'p';
+	uint64_t v;
+	switch (conv) {
+	case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c': case 'p':
+		if (next_arg(cta, w, ins, lane, cursor, wide ? 8 : 4, &v))
+			return -1;
+		if (conv == 'p')
+			gl_str_addf(out, "0x%llx", (unsigned long long)v);
+		else if (wide)
+			gl_str_addf(out, spec, (long long)v);
+		else
+			gl_str_addf(out, spec, (int)(uint32_t)v);
+		return 0;
+	case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+		if (next_arg(cta, w, ins, lane, cursor, 8, &v))
+			return -1;
+		gl_str_addf(out, spec, sim_f64(v));
+		return 0;
+	case 's': {
+		char s[512];
+		if (next_arg(cta, w, ins, lane, cursor, 8, &v) || read_string(cta, w, ins, lane, v, s, sizeof s))
+			return -1;
+		gl_str_addf(out, spec, s);
+		return 0;
+	}
+	default:
+		gl_str_add(out, spec);
+		return 0;
+	}
+}
+
+static int do_printf(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t fmt_addr,
+		     uint64_t args)
+{
+	char fmt[1024];
+	if (read_string(cta, w, ins, lane, fmt_addr, fmt, sizeof fmt))
+		return -1;
+	for (const char *p = fmt; *p;) {
+		if (*p != '%') {
+			const char *q = strchr(p, '%');
+			size_t n = q ? (size_t)(q - p) : strlen(p);
+			gl_str_addf(cta->printf_out, "%.*s", (int)n, p);
+			p += n;
+			continue;
+		}
+		if (p[1] == '%') {
+			gl_str_add(cta->printf_out, "%");
+			p += 2;
+			continue;
+		}
+		size_t n = 1 + strspn(p + 1, "-+ #0123456789.hlLqjzt");
+		if (!p[n]) /* a lone trailing % */
+			break;
+		char spec[64];
+		snprintf(spec, sizeof spec, "%.*s", (int)(n + 1 < sizeof spec ? n + 1 : sizeof spec - 1), p);
+		if (format_one(cta, w, ins, lane, spec, &args, cta->printf_out))
+			return -1;
+		p += n + 1;
+	}
+	return 0;
+}
+
+int sim_exec_call(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	const struct ptx_operand *target = NULL, *args = NULL, *ret = NULL;
+	for (int i = 0; i < ins->nops; i++) {
+		if (ins->ops[i].kind == PO_FUNC)
+			target = &ins->ops[i];
+		else if (ins->ops[i].kind == PO_VEC)
+			*(target ? &args : &ret) = &ins->ops[i];
+	}
+	const struct ptx_function *fn = target ? &cta->L->m->funcs[target->offset] : NULL;
+	if (!fn || strcmp(fn->name, "vprintf") != 0 || !args || args->nvec != 2)
+		return sim_unsupported(cta, w, ins, fn ? "calls to non-inlined device functions" : "indirect calls");
+	FOR_LANES(mask, l) {
+		uint64_t fmt_addr = 0, arg_addr = 0, off0 = sim_src(cta, w, args->vec[0])[l],
+			 off1 = sim_src(cta, w, args->vec[1])[l];
+		enum ptx_space sp = PS_LOCAL;
+		uint8_t *p0 = sim_translate(cta, w, (int)l, &sp, off0, 8, false, ins);
+		sp = PS_LOCAL;
+		uint8_t *p1 = sim_translate(cta, w, (int)l, &sp, off1, 8, false, ins);
+		if (!p0 || !p1)
+			continue;
+		memcpy(&fmt_addr, p0, 8);
+		memcpy(&arg_addr, p1, 8);
+		do_printf(cta, w, ins, (int)l, fmt_addr, arg_addr);
+		if (ret && ret->nvec == 1) {
+			sp = PS_LOCAL;
+			uint8_t *pr = sim_translate(cta, w, (int)l, &sp, sim_src(cta, w, ret->vec[0])[l], 4, true, ins);
+			if (pr)
+				memset(pr, 0, 4);
+		}
+	}
+	return 0;
+}

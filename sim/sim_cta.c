@@ -1,0 +1,255 @@
+/* sim_cta.c — one CTA: warps with their special registers, shared memory poisoned at start, and the
+ * scheduler.  A warp runs until it blocks (barrier) or exits; inside a warp the lanes at the minimum PC
+ * execute together (min-PC scheduling reconverges structured control flow). */
+#include <string.h>
+
+#include "sim_internal.h"
+
+static void fill_specials(struct sim_cta *cta, struct sim_warp *w)
+{
+	const struct sim_launch *L = cta->L;
+	const struct ptx_function *fn = L->fn;
+	for (int sr = 0; sr < SR_COUNT; sr++) {
+		uint64_t *d = sim_reg(w, fn->first_special + sr);
+		for (unsigned l = 0; l < 32; l++) {
+			unsigned t = w->id * 32 + l;
+			unsigned tx = t % L->block[0], ty = t / L->block[0] % L->block[1];
+			unsigned tz = t / (L->block[0] * L->block[1]);
+			uint64_t v = 0;
+			switch (sr) {
+			case SR_TID_X: v = tx; break;
+			case SR_TID_Y: v = ty; break;
+			case SR_TID_Z: v = tz; break;
+			case SR_NTID_X: v = L->block[0]; break;
+			case SR_NTID_Y: v = L->block[1]; break;
+			case SR_NTID_Z: v = L->block[2]; break;
+			case SR_CTAID_X: v = cta->ctaid[0]; break;
+			case SR_CTAID_Y: v = cta->ctaid[1]; break;
+			case SR_CTAID_Z: v = cta->ctaid[2]; break;
+			case SR_NCTAID_X: v = L->grid[0]; break;
+			case SR_NCTAID_Y: v = L->grid[1]; break;
+			case SR_NCTAID_Z: v = L->grid[2]; break;
+			case SR_LANEID: v = l; break;
+			case SR_WARPID: v = w->id; break;
+			case SR_NWARPID: v = L->warps_per_cta; break;
+			case SR_SMID: v = cta->linear % 132; break;
+			case SR_LANEMASK_EQ: v = 1u << l; break;
+			case SR_LANEMASK_LT: v = (1u << l) - 1; break;
+			case SR_LANEMASK_LE: v = (uint32_t)((2ull << l) - 1); break;
+			case SR_LANEMASK_GT: v = ~(uint32_t)((2ull << l) - 1); break;
+			case SR_LANEMASK_GE: v = ~((1u << l) - 1); break;
+			case SR_DYNSMEM: v = L->dyn_smem; break;
+			default: v = 0; break;
+			}
+			d[l] = v;
+		}
+	}
+}
+
+static void init_warps(struct sim_cta *cta)
+{
+	const struct sim_launch *L = cta->L;
+	size_t slots = (size_t)L->fn->nslots * 32;
+	memset(cta->regs, 0, slots * L->warps_per_cta * sizeof *cta->regs);
+	for (unsigned i = 0; i < L->warps_per_cta; i++) {
+		struct sim_warp *w = &cta->warps[i];
+		memset(w, 0, sizeof *w);
+		w->r = cta->regs + slots * i;
+		w->id = i;
+		unsigned first = i * 32, n = L->threads_per_cta - first;
+		w->live = n >= 32 ? 0xffffffffu : (1u << n) - 1;
+		w->active = w->live;
+		w->state = W_READY;
+		fill_specials(cta, w);
+	}
+	memset(cta->shared, SIM_SHARED_POISON, L->shared_size);
+	cta->gen++;
+	cta->epoch = 0;
+	cta->executed = 0;
+	if (L->fn->local_size)
+		memset(cta->local, 0, (size_t)L->threads_per_cta * L->fn->local_size);
+}
+
+/* After the active lanes moved on, pick the lanes at the minimum PC among all live lanes. */
+static void reconverge(struct sim_warp *w, uint32_t moved, int next_pc)
+{
+	uint32_t waiting = w->live & ~w->active;
+	FOR_LANES(moved, l)
+		w->lane_pc[l] = next_pc;
+	(void)moved;
+	int min = next_pc;
+	uint32_t all = w->live;
+	FOR_LANES(waiting, l)
+		if (w->lane_pc[l] < min)
+			min = w->lane_pc[l];
+	uint32_t at = 0;
+	FOR_LANES(all, l)
+		if ((w->active >> l & 1 ? next_pc : w->lane_pc[l]) == min)
+			at |= 1u << l;
+	w->pc = min;
+	w->active = at;
+}
+
+/* The budget is per CTA: CTAs are independent, and a stuck one loops forever on its own. */
+static int over_budget(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint64_t add)
+{
+	struct sim_launch *L = cta->L;
+	cta->executed += add;
+	if (atomic_load_explicit(&L->stop, memory_order_relaxed))
+		return 1;
+	if (cta->executed <= L->budget)
+		return 0;
+	sim_finding(cta, ins, __builtin_ctz(w->live ? w->live : 1), "budget", PS_NONE, 0, 0, false,
+		    "instruction budget of %llu warp instructions per CTA exhausted (an endless loop? raise it with "
+		    "--max-instructions)", (unsigned long long)L->budget);
+	atomic_store(&L->stop, true);
+	return 1;
+}
+
+static uint32_t guard_mask(const struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins)
+{
+	uint32_t mask = w->active;
+	if (ins->guard < 0)
+		return mask;
+	const uint64_t *p = sim_src(cta, w, ins->guard);
+	uint32_t on = 0;
+	FOR_LANES(mask, l)
+		on |= (uint32_t)(p[l] & 1) << l;
+	return ins->guard_neg ? mask & ~on : on;
+}
+
+/* Run one warp until it blocks, exits or the CTA aborts.  Returns -1 on abort. */
+static int run_warp(struct sim_cta *cta, struct sim_warp *w)
+{
+	const struct ptx_insn *code = cta->L->fn->code;
+	int ncode = cta->L->fn->ncode;
+	uint64_t pending = 0;
+	const struct ptx_insn *ins = &code[0];
+	while (w->state == W_READY) {
+		if (w->pc < 0 || w->pc >= ncode) {
+			sim_finding(cta, &code[ncode - 1], __builtin_ctz(w->active), "invalid-pc", PS_NONE, 0, 0, false,
+				    "control reached instruction %d outside the function", w->pc);
+			return -1;
+		}
+		ins = &code[w->pc];
+		cta->c.inst++;
+		cta->c.thread_inst += (uint64_t)__builtin_popcount(w->active);
+		w->executed++;
+		int rc = sim_exec(cta, w, ins, guard_mask(cta, w, ins));
+		if (rc < 0)
+			return -1;
+		if (rc == 0) { /* straight-line instruction: the active lanes move on */
+			if (w->live & ~w->active)
+				sim_step_diverged(w);
+			else
+				w->pc++;
+		}
+		if (++pending == 4096) {
+			if (over_budget(cta, w, ins, pending))
+				return -1;
+			pending = 0;
+		}
+	}
+	return over_budget(cta, w, ins, pending) ? -1 : 0;
+}
+
+/* Branch helper for sim_exec: lanes in `taken` go to `target`, the other active lanes fall through. */
+void sim_branch(struct sim_warp *w, uint32_t taken, int target)
+{
+	uint32_t fall = w->active & ~taken;
+	if (!fall) { /* uniform */
+		if (w->live & ~w->active) {
+			reconverge(w, w->active, target);
+			return;
+		}
+		w->pc = target;
+		return;
+	}
+	int next = w->pc + 1;
+	FOR_LANES(taken, l)
+		w->lane_pc[l] = target;
+	w->active = fall;
+	reconverge(w, fall, next);
+}
+
+/* Lanes in `gone` exited; the rest continue. */
+void sim_exit_lanes(struct sim_warp *w, uint32_t gone)
+{
+	w->live &= ~gone;
+	w->active &= ~gone;
+	if (!w->live) {
+		w->state = W_DONE;
+		return;
+	}
+	if (w->active) {
+		reconverge(w, w->active, w->pc + 1);
+		return;
+	}
+	/* every lane here left: continue with the waiting ones */
+	w->active = 0;
+	reconverge(w, 0, 1 << 30);
+}
+
+/* Advance the straight-line case when some lanes are waiting elsewhere (diverged warp). */
+void sim_step_diverged(struct sim_warp *w)
+{
+	reconverge(w, w->active, w->pc + 1);
+}
+
+static int release_barrier(struct sim_cta *cta)
+{
+	struct sim_launch *L = cta->L;
+	int id = -1;
+	for (unsigned i = 0; i < L->warps_per_cta; i++) {
+		struct sim_warp *w = &cta->warps[i];
+		if (w->state != W_BARRIER)
+			continue;
+		cta->current_warp = i;
+		if (id >= 0 && w->bar_id != id) {
+			sim_finding(cta, &L->fn->code[w->pc], __builtin_ctz(w->active), "deadlock", PS_NONE, 0, 0, false,
+				    "warps wait at different barriers (%d and %d): the CTA can never continue", id,
+				    w->bar_id);
+			return -1;
+		}
+		id = w->bar_id;
+	}
+	cta->epoch++;
+	for (unsigned i = 0; i < L->warps_per_cta; i++) {
+		struct sim_warp *w = &cta->warps[i];
+		if (w->state == W_BARRIER) {
+			w->state = W_READY;
+			if (w->live & ~w->active)
+				sim_step_diverged(w);
+			else
+				w->pc++;
+		}
+	}
+	return 0;
+}
+
+int sim_cta_run(struct sim_cta *cta)
+{
+	struct sim_launch *L = cta->L;
+	init_warps(cta);
+	for (;;) {
+		bool any_ready = false, any_barrier = false;
+		for (unsigned i = 0; i < L->warps_per_cta; i++) {
+			struct sim_warp *w = &cta->warps[i];
+			if (w->state == W_READY) {
+				any_ready = true;
+				cta->current_warp = i;
+				if (run_warp(cta, w) < 0) {
+					cta->aborted = true;
+					return -1;
+				}
+			}
+			any_barrier |= w->state == W_BARRIER;
+		}
+		if (!any_ready && !any_barrier)
+			return 0;
+		if (!any_ready && any_barrier && release_barrier(cta) < 0) {
+			cta->aborted = true;
+			return -1;
+		}
+	}
+}

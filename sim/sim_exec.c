@@ -1,0 +1,498 @@
+/* sim_exec.c — executes one decoded instruction for the lanes of a warp: the dispatch, integer and bit
+ * arithmetic, moves, comparisons and control flow.  Floats and conversions are in sim_exec_float.c,
+ * memory in sim_mem.c, warp collectives in sim_warpops.c. */
+#include "sim_exec.h"
+
+uint64_t sim_trunc(uint64_t v, unsigned bytes)
+{
+	return bytes >= 8 ? v : v & ((1ull << (bytes * 8)) - 1);
+}
+
+int64_t sim_sext(uint64_t v, unsigned bytes)
+{
+	if (bytes >= 8)
+		return (int64_t)v;
+	unsigned s = 64 - 8 * bytes;
+	return (int64_t)(v << s) >> s;
+}
+
+/* add/sub/mul/mad/min/max/div/rem/abs/neg on integers of 16, 32 or 64 bits. */
+static uint64_t int_arith(const struct ptx_insn *ins, uint64_t a, uint64_t b, uint64_t c, unsigned n, bool sgn)
+{
+	int64_t sa = sim_sext(a, n), sb = sim_sext(b, n);
+	uint64_t ua = sim_trunc(a, n), ub = sim_trunc(b, n);
+	switch (ins->op) {
+	case OP_ADD:
+		if ((ins->mods & PM_SAT) && sgn && n == 4) {
+			int64_t r = sa + sb;
+			return (uint64_t)(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r);
+		}
+		return ua + ub;
+	case OP_SUB:
+		if ((ins->mods & PM_SAT) && sgn && n == 4) {
+			int64_t r = sa - sb;
+			return (uint64_t)(r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : r);
+		}
+		return ua - ub;
+	case OP_MIN: return sgn ? (uint64_t)(sa < sb ? sa : sb) : (ua < ub ? ua : ub);
+	case OP_MAX: return sgn ? (uint64_t)(sa > sb ? sa : sb) : (ua > ub ? ua : ub);
+	case OP_ABS: return (uint64_t)(sa < 0 ? -(uint64_t)sa : (uint64_t)sa);
+	case OP_NEG: return -(uint64_t)sa;
+	case OP_DIV:
+		if (ub == 0)
+			return sgn ? (sa < 0 ? 1 : ~0ull) : ~0ull; /* undefined in PTX; hardware-like, never a trap */
+		if (sgn)
+			return (sa == INT64_MIN && sb == -1) ? (uint64_t)sa : (uint64_t)(sa / sb);
+		return ua / ub;
+	case OP_REM:
+		if (ub == 0)
+			return ua;
+		if (sgn)
+			return (sb == -1) ? 0 : (uint64_t)(sa % sb);
+		return ua % ub;
+	case OP_MUL: case OP_MAD: case OP_MUL24: case OP_MAD24: {
+		uint64_t prod;
+		if (ins->mods & PM_WIDE) {
+			prod = sgn ? (uint64_t)(sa * sb) : ua * ub; /* n <= 4: exact in 64 bits */
+		} else if (ins->mods & PM_HI) {
+			if (n == 8) {
+				__int128 p = sgn ? (__int128)sa * sb : (__int128)(unsigned __int128)ua * ub;
+				prod = sgn ? (uint64_t)(p >> 64) : (uint64_t)((unsigned __int128)ua * ub >> 64);
+			} else {
+				prod = sgn ? (uint64_t)((sa * sb) >> (8 * n)) : (ua * ub) >> (8 * n);
+			}
+		} else {
+			prod = ua * ub;
+		}
+		return (ins->op == OP_MAD || ins->op == OP_MAD24) ? prod + c : prod;
+	}
+	default: return 0;
+	}
+}
+
+static int exec_int(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	unsigned n = ptx_type_bytes(ins->type);
+	bool sgn = ptx_type_is_signed(ins->type);
+	unsigned dn = (ins->mods & PM_WIDE) ? 2 * n : n;
+	uint64_t *d = DST(0);
+	const uint64_t *a = SRC(1);
+	const uint64_t *b = ins->nops > 2 ? SRC(2) : a;
+	const uint64_t *c = ins->nops > 3 ? SRC(3) : a;
+	/* the hot forms get their own loops */
+	if (n == 4 && !(ins->mods & (PM_WIDE | PM_HI | PM_SAT))) {
+		switch (ins->op) {
+		case OP_ADD: FOR_LANES(mask, l) d[l] = (uint32_t)(a[l] + b[l]); return 0;
+		case OP_SUB: FOR_LANES(mask, l) d[l] = (uint32_t)(a[l] - b[l]); return 0;
+		case OP_MUL: FOR_LANES(mask, l) d[l] = (uint32_t)(a[l] * b[l]); return 0;
+		case OP_MAD: FOR_LANES(mask, l) d[l] = (uint32_t)(a[l] * b[l] + c[l]); return 0;
+		default: break;
+		}
+	}
+	if (n == 8 && !(ins->mods & (PM_HI | PM_SAT))) {
+		switch (ins->op) {
+		case OP_ADD: FOR_LANES(mask, l) d[l] = a[l] + b[l]; return 0;
+		case OP_SUB: FOR_LANES(mask, l) d[l] = a[l] - b[l]; return 0;
+		default: break;
+		}
+	}
+	if (ins->op == OP_MUL24 || ins->op == OP_MAD24) {
+		FOR_LANES(mask, l) {
+			uint64_t x = sgn ? (uint64_t)sim_sext(a[l], 3) : (a[l] & 0xffffff);
+			uint64_t y = sgn ? (uint64_t)sim_sext(b[l], 3) : (b[l] & 0xffffff);
+			uint64_t p = (ins->mods & PM_HI) ? ((sgn ? (uint64_t)((int64_t)x * (int64_t)y) : x * y) >> 16)
+							 : x * y;
+			d[l] = sim_trunc(ins->op == OP_MAD24 ? p + c[l] : p, 4);
+		}
+		return 0;
+	}
+	FOR_LANES(mask, l)
+		d[l] = sim_trunc(int_arith(ins, a[l], b[l], c[l], n, sgn), dn);
+	return 0;
+}
+
+/* add.cc / addc / sub.cc / subc / mad.cc / madc: 32- or 64-bit with a per-lane carry flag. */
+static int exec_carry(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	unsigned n = ptx_type_bytes(ins->type);
+	uint64_t *d = DST(0);
+	const uint64_t *a = SRC(1), *b = SRC(2);
+	const uint64_t *c = ins->nops > 3 ? SRC(3) : a;
+	bool use_cc = ins->op == OP_ADDC || ins->op == OP_SUBC || ins->op == OP_MADC;
+	FOR_LANES(mask, l) {
+		unsigned __int128 x = sim_trunc(a[l], n), y = sim_trunc(b[l], n);
+		unsigned __int128 cin = use_cc ? (w->carry >> l & 1) : 0, r;
+		bool is_sub = ins->op == OP_SUB || ins->op == OP_SUBC;
+		if (ins->op == OP_MAD || ins->op == OP_MADC) {
+			unsigned __int128 p = x * y;
+			p = (ins->mods & PM_HI) ? p >> (8 * n) : sim_trunc((uint64_t)p, n);
+			r = p + sim_trunc(c[l], n) + cin;
+		} else if (is_sub) {
+			r = x - y - cin;
+		} else {
+			r = x + y + cin;
+		}
+		d[l] = sim_trunc((uint64_t)r, n);
+		bool out = is_sub ? (x < y + cin) : ((r >> (8 * n)) & 1);
+		if (ins->mods & PM_CC)
+			w->carry = (w->carry & ~(1u << l)) | ((uint32_t)out << l);
+	}
+	return 0;
+}
+
+static uint64_t bit_op(const struct ptx_insn *ins, uint64_t a, uint64_t b, uint64_t c, unsigned n)
+{
+	unsigned bits = 8 * n;
+	switch (ins->op) {
+	case OP_AND: return a & b;
+	case OP_OR: return a | b;
+	case OP_XOR: return a ^ b;
+	case OP_NOT: return ins->type == PT_PRED ? !(a & 1) : ~a;
+	case OP_CNOT: return sim_trunc(a, n) == 0;
+	case OP_SHL: { uint32_t s = (uint32_t)b; return s >= bits ? 0 : a << s; }
+	case OP_SHR: {
+		uint32_t s = (uint32_t)b;
+		if (ptx_type_is_signed(ins->type))
+			return (uint64_t)(sim_sext(a, n) >> (s >= bits ? bits - 1 : s));
+		return s >= bits ? 0 : sim_trunc(a, n) >> s;
+	}
+	case OP_POPC: return (uint64_t)__builtin_popcountll(sim_trunc(a, n));
+	case OP_CLZ: { uint64_t v = sim_trunc(a, n); return v ? (uint64_t)(__builtin_clzll(v) - (64 - (int)bits)) : bits; }
+	case OP_BREV: {
+		uint64_t v = sim_trunc(a, n), r = 0;
+		for (unsigned i = 0; i < bits; i++)
+			r |= ((v >> i) & 1) << (bits - 1 - i);
+		return r;
+	}
+	case OP_BFIND: {
+		uint64_t v = ptx_type_is_signed(ins->type) && sim_sext(a, n) < 0 ? ~sim_trunc(a, n) : sim_trunc(a, n);
+		v = sim_trunc(v, n);
+		if (!v)
+			return 0xffffffffu;
+		unsigned msb = 63 - (unsigned)__builtin_clzll(v);
+		return (ins->mods & PM_SHIFTAMT) ? bits - 1 - msb : msb;
+	}
+	case OP_BFE: {
+		unsigned pos = (unsigned)(b & 0xff), len = (unsigned)(c & 0xff);
+		bool sgn = ptx_type_is_signed(ins->type);
+		uint64_t v = sim_trunc(a, n);
+		if (len == 0)
+			return 0;
+		uint64_t field = pos >= bits ? 0 : v >> pos;
+		if (len < 64)
+			field &= (1ull << len) - 1;
+		if (sgn) { /* sign bit: the field's top bit, or the source's when the field runs past it */
+			unsigned top = pos + len - 1 >= bits ? bits - 1 : pos + len - 1;
+			if ((v >> top) & 1 && len < 64)
+				field |= ~((1ull << len) - 1);
+		}
+		return field;
+	}
+	default: return 0;
+	}
+}
+
+static int exec_bits(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	unsigned n = ptx_type_bytes(ins->type);
+	if (ins->type == PT_PRED)
+		n = 1;
+	uint64_t *d = DST(0);
+	const uint64_t *a = SRC(1);
+	const uint64_t *b = ins->nops > 2 ? SRC(2) : a;
+	const uint64_t *c = ins->nops > 3 ? SRC(3) : a;
+	unsigned dn = (ins->op == OP_POPC || ins->op == OP_CLZ || ins->op == OP_BFIND) ? 4 : n;
+	if (ins->type == PT_PRED) {
+		FOR_LANES(mask, l) d[l] = bit_op(ins, a[l], b[l], c[l], 8) & 1;
+		return 0;
+	}
+	FOR_LANES(mask, l) d[l] = sim_trunc(bit_op(ins, a[l], b[l], c[l], n), dn);
+	return 0;
+}
+
+/* bfi d, a, b, pos, len: insert a's low `len` bits into b at `pos`. */
+static int exec_bfi(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	unsigned bits = 8 * ptx_type_bytes(ins->type);
+	uint64_t *d = DST(0);
+	const uint64_t *a = SRC(1), *b = SRC(2), *p = SRC(3), *n = SRC(4);
+	FOR_LANES(mask, l) {
+		unsigned pos = (unsigned)(p[l] & 0xff), len = (unsigned)(n[l] & 0xff);
+		uint64_t r = b[l];
+		for (unsigned i = 0; i < len && pos + i < bits; i++)
+			r = (r & ~(1ull << (pos + i))) | (((a[l] >> i) & 1) << (pos + i));
+		d[l] = sim_trunc(r, bits / 8);
+	}
+	return 0;
+}
+
+/* shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: funnel shift of b:a. */
+static int exec_shf(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	uint64_t *d = DST(0);
+	const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
+	FOR_LANES(mask, l) {
+		uint32_t s = (uint32_t)c[l];
+		s = (ins->mods & PM_CLAMP) ? (s > 32 ? 32 : s) : (s & 31);
+		uint64_t both = ((uint64_t)(uint32_t)b[l] << 32) | (uint32_t)a[l];
+		d[l] = (ins->mods & PM_LEFT) ? (uint32_t)((both << s) >> 32) : (uint32_t)(both >> s);
+	}
+	return 0;
+}
+
+static int exec_prmt(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	uint64_t *d = DST(0);
+	const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
+	FOR_LANES(mask, l) {
+		uint64_t bytes = ((uint64_t)(uint32_t)b[l] << 32) | (uint32_t)a[l];
+		uint32_t sel = (uint32_t)c[l], r = 0;
+		for (int i = 0; i < 4; i++) {
+			unsigned s = (sel >> (4 * i)) & 0xf;
+			uint32_t byte = (uint32_t)(bytes >> (8 * (s & 7))) & 0xff;
+			if (ins->sub == PRMT_DEFAULT && (s & 8)) /* replicate the sign bit */
+				byte = (byte & 0x80) ? 0xff : 0;
+			r |= byte << (8 * i);
+		}
+		d[l] = r;
+	}
+	return ins->sub == PRMT_DEFAULT ? 0 : sim_unsupported(cta, w, ins, "prmt modes other than the default");
+}
+
+static int exec_mov(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	const struct ptx_operand *dst = &ins->ops[0], *src = &ins->ops[1];
+	unsigned n = ptx_type_bytes(ins->type);
+	if (dst->kind == PO_VEC) { /* unpack: mov.b64 {lo, hi}, x */
+		unsigned part = 8 * n / dst->nvec;
+		const uint64_t *a = SRC(1);
+		for (int k = 0; k < dst->nvec; k++) {
+			if (dst->vec[k] < 0)
+				continue;
+			uint64_t *d = sim_reg(w, dst->vec[k]);
+			FOR_LANES(mask, l) d[l] = sim_trunc(a[l] >> (part * k), part / 8);
+		}
+		return 0;
+	}
+	uint64_t *d = DST(0);
+	if (src->kind == PO_VEC) { /* pack: mov.b64 x, {lo, hi} */
+		unsigned part = 8 * n / src->nvec;
+		FOR_LANES(mask, l) d[l] = 0;
+		for (int k = 0; k < src->nvec; k++) {
+			const uint64_t *a = sim_src(cta, w, src->vec[k]);
+			FOR_LANES(mask, l) d[l] |= sim_trunc(a[l], part / 8) << (part * k);
+		}
+		return 0;
+	}
+	const uint64_t *a = SRC(1);
+	if (ins->type == PT_PRED) {
+		FOR_LANES(mask, l) d[l] = a[l] & 1;
+	} else {
+		FOR_LANES(mask, l) d[l] = sim_trunc(a[l], n);
+	}
+	return 0;
+}
+
+static int exec_cvta(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	uint64_t window = ins->space == PS_SHARED ? PTX_SHARED_WINDOW
+			: ins->space == PS_LOCAL ? PTX_LOCAL_WINDOW
+			: ins->space == PS_PARAM ? PTX_PARAM_WINDOW : 0;
+	unsigned n = ptx_type_bytes(ins->type);
+	uint64_t *d = DST(0);
+	const uint64_t *a = SRC(1);
+	if (ins->sub) { /* cvta.to.SPACE: generic -> space address */
+		FOR_LANES(mask, l) d[l] = sim_trunc(a[l] - window, n);
+	} else {
+		FOR_LANES(mask, l) d[l] = sim_trunc(a[l] + window, n);
+	}
+	return 0;
+}
+
+static bool compare_int(enum ptx_cmp cmp, uint64_t a, uint64_t b, unsigned n, bool sgn)
+{
+	int64_t sa = sim_sext(a, n), sb = sim_sext(b, n);
+	uint64_t ua = sim_trunc(a, n), ub = sim_trunc(b, n);
+	switch (cmp) {
+	case CMP_EQ: return ua == ub;
+	case CMP_NE: return ua != ub;
+	case CMP_LT: return sgn ? sa < sb : ua < ub;
+	case CMP_LE: return sgn ? sa <= sb : ua <= ub;
+	case CMP_GT: return sgn ? sa > sb : ua > ub;
+	case CMP_GE: return sgn ? sa >= sb : ua >= ub;
+	case CMP_LO: return ua < ub;
+	case CMP_LS: return ua <= ub;
+	case CMP_HI: return ua > ub;
+	case CMP_HS: return ua >= ub;
+	default: return false;
+	}
+}
+
+bool sim_compare(const struct ptx_insn *ins, enum ptx_type t, uint64_t a, uint64_t b)
+{
+	if (ptx_type_is_float(t))
+		return sim_compare_float((enum ptx_cmp)ins->sub, t, a, b);
+	return compare_int((enum ptx_cmp)ins->sub, a, b, ptx_type_bytes(t) ? ptx_type_bytes(t) : 1,
+			   ptx_type_is_signed(t));
+}
+
+static bool combine(const struct ptx_insn *ins, bool r, const uint64_t *c, unsigned l)
+{
+	if (!c)
+		return r;
+	bool p = c[l] & 1;
+	if (ins->ops[3].neg)
+		p = !p;
+	switch (ins->sub2) {
+	case BOOL_AND: return r && p;
+	case BOOL_OR: return r || p;
+	case BOOL_XOR: return r != p;
+	default: return r;
+	}
+}
+
+/* setp.cmp[.bool].type p[|q], a, b[, c] */
+static int exec_setp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	const struct ptx_operand *dst = &ins->ops[0];
+	uint64_t *p = sim_reg(w, dst->kind == PO_VEC ? dst->vec[0] : dst->slot);
+	uint64_t *q = dst->kind == PO_VEC && dst->vec[1] >= 0 ? sim_reg(w, dst->vec[1]) : NULL;
+	const uint64_t *a = SRC(1), *b = SRC(2);
+	const uint64_t *c = ins->nops > 3 ? SRC(3) : NULL;
+	if (ins->type == PT_S32 && !c && !q && ins->sub == CMP_LT) { /* loop bounds: the hot form */
+		FOR_LANES(mask, l) p[l] = (int32_t)a[l] < (int32_t)b[l];
+		return 0;
+	}
+	FOR_LANES(mask, l) {
+		bool r = sim_compare(ins, (enum ptx_type)ins->type, a[l], b[l]);
+		p[l] = combine(ins, r, c, l);
+		if (q)
+			q[l] = combine(ins, !r, c, l);
+	}
+	return 0;
+}
+
+/* set.cmp.dtype.stype d, a, b: all ones (integers) or 1.0 (f32) when true */
+static int exec_set(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	uint64_t *d = DST(0);
+	const uint64_t *a = SRC(1), *b = SRC(2);
+	const uint64_t *c = ins->nops > 3 ? SRC(3) : NULL;
+	FOR_LANES(mask, l) {
+		bool r = combine(ins, sim_compare(ins, (enum ptx_type)ins->type2, a[l], b[l]), c, l);
+		d[l] = ins->type == PT_F32 ? (r ? 0x3f800000u : 0) : (r ? 0xffffffffu : 0);
+	}
+	return 0;
+}
+
+static int exec_selp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	uint64_t *d = DST(0);
+	const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
+	unsigned n = ptx_type_bytes(ins->type);
+	if (ins->op == OP_SLCT) { /* slct.dtype.stype d, a, b, c: c >= 0 ? a : b */
+		FOR_LANES(mask, l) {
+			bool ge = ins->type2 == PT_F32 ? !(sim_f32(c[l]) < 0.0f) : (int32_t)c[l] >= 0;
+			d[l] = sim_trunc(ge ? a[l] : b[l], n);
+		}
+		return 0;
+	}
+	bool neg = ins->ops[3].neg;
+	FOR_LANES(mask, l) d[l] = sim_trunc(((c[l] & 1) != neg) ? a[l] : b[l], n);
+	return 0;
+}
+
+static int exec_bar(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	if (ins->sub == BAR_WARP_SYNC) /* __syncwarp: lanes are in lockstep here */
+		return 0;
+	if (mask != w->live) {
+		uint32_t missing = w->live & ~mask;
+		sim_finding(cta, ins, __builtin_ctz(missing), "barrier-divergence", PS_NONE, 0, 0, false,
+			    "bar.sync reached by %d of the %d live threads of warp %u (divergent barrier: "
+			    "thread %u and others never arrive)",
+			    __builtin_popcount(mask), __builtin_popcount(w->live), w->id,
+			    w->id * 32 + (unsigned)__builtin_ctz(missing));
+		return -1;
+	}
+	if (ins->sub == BAR_ARRIVE)
+		return 0; /* producer side of a named barrier: nothing to wait for */
+	w->bar_id = ins->nops > 0 ? (int)sim_src(cta, w, ins->ops[0].slot)[__builtin_ctz(mask)] : 0;
+	w->state = W_BARRIER;
+	return 1;
+}
+
+static int exec_control(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	switch (ins->op) {
+	case OP_BRA:
+		sim_branch(w, mask, (int)ins->ops[0].offset);
+		return 1;
+	case OP_RET: case OP_EXIT:
+		if (!mask)
+			return 0;
+		sim_exit_lanes(w, mask);
+		return 1;
+	case OP_TRAP:
+		if (!mask)
+			return 0;
+		sim_finding(cta, ins, __builtin_ctz(mask), "trap", PS_NONE, 0, 0, false, "the kernel executed trap");
+		return -1;
+	case OP_BAR: return exec_bar(cta, w, ins, mask);
+	case OP_CALL: return sim_exec_call(cta, w, ins, mask);
+	default: return 0;
+	}
+}
+
+int sim_unsupported(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const char *what)
+{
+	sim_finding(cta, ins, __builtin_ctz(w->active ? w->active : 1), "unsupported", PS_NONE, 0, 0, false,
+		    "the simulator does not support %s (PTX line %d)", what, ins->line);
+	return -1;
+}
+
+int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	bool is_float = ptx_type_is_float((enum ptx_type)ins->type);
+	switch (ins->op) {
+	case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_MIN: case OP_MAX: case OP_ABS: case OP_NEG:
+	case OP_DIV: case OP_REM:
+		if (is_float)
+			return sim_exec_float(cta, w, ins, mask);
+		if (ins->mods & PM_CC)
+			return exec_carry(cta, w, ins, mask);
+		return exec_int(cta, w, ins, mask);
+	case OP_MUL24: case OP_MAD24: return exec_int(cta, w, ins, mask);
+	case OP_ADDC: case OP_SUBC: case OP_MADC: return exec_carry(cta, w, ins, mask);
+	case OP_FMA: case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2: case OP_EX2:
+	case OP_TANH: case OP_COPYSIGN: case OP_TESTP:
+		return sim_exec_float(cta, w, ins, mask);
+	case OP_CVT: return sim_exec_cvt(cta, w, ins, mask);
+	case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_SHL: case OP_SHR: case OP_POPC:
+	case OP_CLZ: case OP_BREV: case OP_BFIND: case OP_BFE:
+		return exec_bits(cta, w, ins, mask);
+	case OP_BFI: return exec_bfi(cta, w, ins, mask);
+	case OP_SHF: return exec_shf(cta, w, ins, mask);
+	case OP_PRMT: return exec_prmt(cta, w, ins, mask);
+	case OP_MOV: return exec_mov(cta, w, ins, mask);
+	case OP_CVTA: return exec_cvta(cta, w, ins, mask);
+	case OP_SETP: return exec_setp(cta, w, ins, mask);
+	case OP_SET: return exec_set(cta, w, ins, mask);
+	case OP_SELP: case OP_SLCT: return exec_selp(cta, w, ins, mask);
+	case OP_CLOCK: {
+		uint64_t *d = DST(0);
+		FOR_LANES(mask, l) d[l] = w->executed;
+		return 0;
+	}
+	case OP_LD: case OP_ST: case OP_CP_ASYNC: return sim_exec_mem(cta, w, ins, mask);
+	case OP_ATOM: case OP_RED: return sim_exec_atom(cta, w, ins, mask);
+	case OP_CP_ASYNC_COMMIT: case OP_CP_ASYNC_WAIT: case OP_CP_ASYNC_WAIT_ALL: case OP_MEMBAR: case OP_NOP:
+		return 0; /* cp.async copies complete when issued here, so waits have nothing to wait for */
+	case OP_BRA: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BAR: case OP_CALL:
+		return exec_control(cta, w, ins, mask);
+	case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_REDUX: case OP_ACTIVEMASK: case OP_MMA:
+	case OP_LDMATRIX: case OP_STMATRIX:
+		return sim_exec_collective(cta, w, ins, mask);
+	default: return sim_unsupported(cta, w, ins, ptx_op_name((enum ptx_op)ins->op));
+	}
+}

@@ -1,0 +1,128 @@
+/* sim_internal.h — simulator state shared by its files: the launch (read-only while CTAs run), the CTA
+ * a worker is running, and its warps.  Registers are stored slot-major: r[slot*32 + lane]. */
+#ifndef GL_SIM_INTERNAL_H
+#define GL_SIM_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "memmodel.h"
+#include "ptx_ops.h"
+#include "sim.h"
+
+#define SIM_MAX_REGIONS (GL_MAX_BUFFERS + 1)
+#define SIM_FINDINGS_PER_CTA 16
+#define SIM_FINDINGS_MAX 200
+#define SIM_SHARED_POISON 0xA5 /* shared memory at CTA start: a recognisable garbage pattern */
+
+struct sim_shadow;
+
+struct sim_region {
+	uint64_t base, size;
+	uint8_t *host;
+	const char *name;
+};
+
+/* Everything about the launch that CTAs only read. */
+struct sim_launch {
+	const struct ptx_module *m;
+	const struct ptx_function *fn;
+	struct sim_region regions[SIM_MAX_REGIONS];
+	int nregions;
+	uint8_t params[4096];
+	unsigned grid[3], block[3];
+	unsigned threads_per_cta, warps_per_cta;
+	uint64_t shared_size;      /* static + dynamic */
+	unsigned dyn_smem;
+	uint64_t *konst;           /* constant slots broadcast to 32 lanes */
+	const struct gl_sim_opts *opts;
+	uint64_t budget;           /* warp instructions per CTA */
+	unsigned trace_ctas;       /* CTAs 0..trace_ctas-1 record traces */
+	atomic_bool stop;          /* a CTA aborted the launch */
+};
+
+enum warp_state { W_READY, W_BARRIER, W_DONE };
+
+struct sim_warp {
+	uint64_t *r;
+	uint32_t live;        /* lanes that exist and have not exited */
+	uint32_t active;      /* lanes at pc */
+	int pc;
+	int lane_pc[32];      /* for live lanes not in `active` */
+	enum warp_state state;
+	int bar_id;
+	unsigned bar_count;   /* threads expected by bar.sync id, count; 0 = all */
+	unsigned id;
+	uint64_t executed;
+	uint32_t carry;       /* per-lane carry flag of add.cc / addc */
+};
+
+struct sim_cta {
+	struct sim_launch *L;
+	unsigned ctaid[3];
+	unsigned linear;      /* CTA index in the grid */
+	uint8_t *shared;
+	struct sim_shadow *shadow; /* one per shared byte (sim_trace.h) */
+	uint32_t gen;         /* CTA generation: shadow entries of older CTAs are stale */
+	uint32_t epoch;       /* barrier intervals completed in this CTA */
+	unsigned current_warp; /* the warp being run, for findings */
+	uint64_t executed;    /* warp instructions in this CTA, for the budget */
+	uint8_t *local;       /* threads_per_cta * fn->local_size */
+	struct sim_warp *warps;
+	uint64_t *regs;
+	struct gl_sim_counters c;
+	struct gl_sim_finding findings[SIM_FINDINGS_PER_CTA];
+	int nfindings;
+	long findings_total, errors_total;
+	bool aborted;
+	struct gl_str *printf_out;
+	struct gl_trace_event *trace;  /* per worker buffer, appended in CTA order by the grid */
+	uint32_t ntrace, trace_cap;
+	uint64_t trace_dropped;
+	uint32_t trace_seq;
+};
+
+/* sim_cta.c: CTA scheduling and per-warp control flow */
+int sim_cta_run(struct sim_cta *cta);
+void sim_branch(struct sim_warp *w, uint32_t taken, int target);
+void sim_exit_lanes(struct sim_warp *w, uint32_t gone);
+void sim_step_diverged(struct sim_warp *w);
+
+/* sim_exec.c: one instruction for the lanes in `mask` (active and guard true).  Returns 0 for a
+ * straight-line instruction (the caller advances the PC), 1 when the instruction moved the PC or
+ * stopped the warp itself (branch, exit, barrier), -1 when the CTA must abort. */
+int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
+
+/* sim_mem.c */
+int sim_exec_mem(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
+
+/* Host pointer for `size` bytes at a generic/space address of one lane, or NULL after recording a
+ * finding.  `space` is updated to the resolved space. */
+uint8_t *sim_translate(struct sim_cta *cta, struct sim_warp *w, int lane, enum ptx_space *space, uint64_t addr,
+		       unsigned size, bool is_store, const struct ptx_insn *ins);
+
+/* sim_warpops.c: collectives */
+int sim_exec_collective(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
+
+/* sim_report.c */
+void sim_finding(struct sim_cta *cta, const struct ptx_insn *ins, int lane, const char *kind, enum ptx_space space,
+		 uint64_t addr, unsigned size, bool warning, const char *fmt, ...) __attribute__((format(printf, 9, 10)));
+const char *sim_space_name(enum ptx_space s);
+
+/* Operand access. */
+static inline uint64_t *sim_reg(struct sim_warp *w, int slot)
+{
+	return w->r + (size_t)slot * 32;
+}
+
+static inline const uint64_t *sim_src(const struct sim_cta *cta, const struct sim_warp *w, int slot)
+{
+	int n = cta->L->fn->nslots;
+	return slot < n ? w->r + (size_t)slot * 32 : cta->L->konst + (size_t)(slot - n) * 32;
+}
+
+#define FOR_LANES(mask, l) for (uint32_t m_ = (mask), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
+
+#endif

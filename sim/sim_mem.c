@@ -1,0 +1,286 @@
+/* sim_mem.c — memory instructions: address translation with bounds and alignment checks, ld/st with
+ * vectors, cp.async, atomics, and the per-instruction counting of memmodel.h. */
+#include "sim_exec.h"
+#include "sim_trace.h"
+
+const char *sim_space_name(enum ptx_space s)
+{
+	switch (s) {
+	case PS_GLOBAL: return "global";
+	case PS_SHARED: return "shared";
+	case PS_LOCAL: return "local";
+	case PS_PARAM: return "param";
+	case PS_CONST: return "const";
+	default: return "generic";
+	}
+}
+
+/* Generic addresses fall in one window per space; anything else is global. */
+static enum ptx_space resolve_generic(uint64_t *addr)
+{
+	if (*addr - PTX_SHARED_WINDOW < PTX_WINDOW_SIZE) {
+		*addr -= PTX_SHARED_WINDOW;
+		return PS_SHARED;
+	}
+	if (*addr - PTX_LOCAL_WINDOW < PTX_WINDOW_SIZE) {
+		*addr -= PTX_LOCAL_WINDOW;
+		return PS_LOCAL;
+	}
+	if (*addr - PTX_PARAM_WINDOW < PTX_WINDOW_SIZE) {
+		*addr -= PTX_PARAM_WINDOW;
+		return PS_PARAM;
+	}
+	return PS_GLOBAL;
+}
+
+static const struct sim_region *find_region(const struct sim_launch *L, uint64_t addr, const struct sim_region **near)
+{
+	*near = NULL;
+	for (int i = 0; i < L->nregions; i++) {
+		const struct sim_region *r = &L->regions[i];
+		if (addr >= r->base && addr < r->base + r->size)
+			return r;
+		if (addr >= r->base && (!*near || r->base > (*near)->base))
+			*near = r;
+	}
+	return NULL;
+}
+
+static uint8_t *global_ptr(struct sim_cta *cta, int lane, uint64_t addr, unsigned size, bool is_store,
+			   const struct ptx_insn *ins)
+{
+	const struct sim_region *near;
+	const struct sim_region *r = find_region(cta->L, addr, &near);
+	if (r && addr + size <= r->base + r->size)
+		return r->host + (addr - r->base);
+	const char *what = is_store ? "write" : "read";
+	if (r)
+		sim_finding(cta, ins, lane, "out-of-bounds", PS_GLOBAL, addr, size, false,
+			    "invalid __global__ %s of size %u at 0x%llx: runs %llu bytes past the end of buffer '%s' "
+			    "(%llu bytes)", what, size, (unsigned long long)addr,
+			    (unsigned long long)(addr + size - r->base - r->size), r->name, (unsigned long long)r->size);
+	else if (near)
+		sim_finding(cta, ins, lane, "out-of-bounds", PS_GLOBAL, addr, size, false,
+			    "invalid __global__ %s of size %u at 0x%llx: %llu bytes after the end of buffer '%s'", what,
+			    size, (unsigned long long)addr, (unsigned long long)(addr - near->base - near->size),
+			    near->name);
+	else
+		sim_finding(cta, ins, lane, "out-of-bounds", PS_GLOBAL, addr, size, false,
+			    "invalid __global__ %s of size %u at 0x%llx: not inside any allocation", what, size,
+			    (unsigned long long)addr);
+	return NULL;
+}
+
+uint8_t *sim_translate(struct sim_cta *cta, struct sim_warp *w, int lane, enum ptx_space *space, uint64_t addr,
+		       unsigned size, bool is_store, const struct ptx_insn *ins)
+{
+	const struct sim_launch *L = cta->L;
+	if (*space == PS_GENERIC || *space == PS_NONE)
+		*space = resolve_generic(&addr);
+	if (size > 1 && (addr & (size - 1)) && *space != PS_PARAM) {
+		sim_finding(cta, ins, lane, "misaligned", *space, addr, size, false,
+			    "misaligned %s %s of size %u at 0x%llx (must be a multiple of %u)",
+			    sim_space_name(*space), is_store ? "write" : "read", size, (unsigned long long)addr, size);
+		return NULL;
+	}
+	switch (*space) {
+	case PS_SHARED:
+		if (addr + size <= L->shared_size && addr < L->shared_size)
+			return cta->shared + addr;
+		sim_finding(cta, ins, lane, "out-of-bounds", PS_SHARED, addr, size, false,
+			    "invalid __shared__ %s of size %u at 0x%llx: the CTA has %llu bytes of shared memory",
+			    is_store ? "write" : "read", size, (unsigned long long)addr,
+			    (unsigned long long)L->shared_size);
+		return NULL;
+	case PS_LOCAL: {
+		uint64_t n = L->fn->local_size;
+		if (addr + size <= n && addr < n)
+			return cta->local + (size_t)(w->id * 32 + (unsigned)lane) * n + addr;
+		sim_finding(cta, ins, lane, "out-of-bounds", PS_LOCAL, addr, size, false,
+			    "invalid __local__ %s of size %u at 0x%llx: the thread has %llu bytes of local memory",
+			    is_store ? "write" : "read", size, (unsigned long long)addr, (unsigned long long)n);
+		return NULL;
+	}
+	case PS_PARAM:
+		if (!is_store && addr + size <= sizeof L->params && addr < sizeof L->params)
+			return (uint8_t *)L->params + addr;
+		sim_finding(cta, ins, lane, "out-of-bounds", PS_PARAM, addr, size, false,
+			    "invalid kernel-parameter %s of size %u at offset %llu", is_store ? "write" : "read", size,
+			    (unsigned long long)addr);
+		return NULL;
+	default:
+		return global_ptr(cta, lane, addr, size, is_store, ins);
+	}
+}
+
+/* Counts of one warp-level access in one space. */
+static void count_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
+			 const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store)
+{
+	if (!mask || (ins->mods & PM_CALLPARAM))
+		return;
+	struct gl_sim_counters *c = &cta->c;
+	unsigned units = 0;
+	if (sp == PS_SHARED) {
+		uint32_t a32[32];
+		FOR_LANES(mask, l) a32[l] = (uint32_t)addr[l];
+		unsigned wf = gl_mm_shared_wavefronts(a32, mask, size);
+		unsigned ideal = gl_mm_shared_ideal_wavefronts(mask, size);
+		unsigned conflicts = wf > ideal ? wf - ideal : 0;
+		units = wf;
+		if (is_store) {
+			c->sst_inst++;
+			c->sst_wf += wf;
+			c->sst_conf += conflicts;
+		} else {
+			c->sld_inst++;
+			c->sld_wf += wf;
+			c->sld_conf += conflicts;
+		}
+	} else if (sp == PS_GLOBAL || sp == PS_CONST) {
+		units = gl_mm_global_sectors(addr, mask, size);
+		if (is_store) {
+			c->gst_req++;
+			c->gst_sect += units;
+		} else {
+			c->gld_req++;
+			c->gld_sect += units;
+		}
+	} else if (sp == PS_LOCAL) {
+		units = gl_mm_global_sectors(addr, mask, size);
+		if (is_store) {
+			c->lst_req++;
+			c->lst_sect += units;
+		} else {
+			c->lld_req++;
+			c->lld_sect += units;
+		}
+	} else {
+		return;
+	}
+	if (cta->trace)
+		sim_trace_record(cta, w, ins, sp, addr, mask, size, is_store, units);
+}
+
+/* Split the lanes of a generic access by the space each address falls in, and count each part. */
+static void count_by_space(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint64_t addr[32],
+			   uint32_t mask, unsigned size, bool is_store)
+{
+	enum ptx_space sp = (enum ptx_space)ins->space;
+	if (sp != PS_GENERIC && sp != PS_NONE) {
+		count_access(cta, w, ins, sp, addr, mask, size, is_store);
+		return;
+	}
+	uint64_t local[32];
+	uint32_t masks[PS_CONST + 1] = {0};
+	FOR_LANES(mask, l) {
+		local[l] = addr[l];
+		masks[resolve_generic(&local[l])] |= 1u << l;
+	}
+	for (int s = PS_GLOBAL; s <= PS_CONST; s++)
+		count_access(cta, w, ins, (enum ptx_space)s, local, masks[s], size, is_store);
+}
+
+void sim_lane_addresses(struct sim_cta *cta, struct sim_warp *w, const struct ptx_operand *mo, uint32_t mask,
+			uint64_t addr[32])
+{
+	if (mo->slot < 0) {
+		FOR_LANES(mask, l) addr[l] = (uint64_t)mo->offset;
+		return;
+	}
+	const uint64_t *base = sim_src(cta, w, mo->slot);
+	FOR_LANES(mask, l) addr[l] = base[l] + (uint64_t)mo->offset;
+}
+
+static uint64_t load_bytes(const uint8_t *p, unsigned n, bool sign)
+{
+	uint64_t v = 0;
+	memcpy(&v, p, n);
+	return sign ? (uint64_t)sim_sext(v, n) : v;
+}
+
+/* The register slot for vector element k of a ld destination or st source (-1: sink). */
+static int element_slot(const struct ptx_operand *o, int k)
+{
+	return o->kind == PO_VEC ? (k < o->nvec ? o->vec[k] : -1) : (k == 0 ? o->slot : -1);
+}
+
+static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	bool is_store = ins->op == OP_ST;
+	const struct ptx_operand *mo = &ins->ops[is_store ? 0 : 1], *ro = &ins->ops[is_store ? 1 : 0];
+	unsigned esz = ptx_type_bytes((enum ptx_type)ins->type), nvec = ins->vec ? ins->vec : 1;
+	unsigned size = esz * nvec;
+	bool sign = ptx_type_is_signed((enum ptx_type)ins->type);
+	uint64_t addr[32];
+	sim_lane_addresses(cta, w, mo, mask, addr);
+	count_by_space(cta, w, ins, addr, mask, size, is_store);
+	FOR_LANES(mask, l) {
+		enum ptx_space sp = (enum ptx_space)ins->space;
+		uint8_t *p = sim_translate(cta, w, (int)l, &sp, addr[l], size, is_store, ins);
+		if (!p)
+			continue;
+		for (unsigned k = 0; k < nvec; k++) {
+			int slot = element_slot(ro, (int)k);
+			if (slot < 0)
+				continue;
+			if (is_store) {
+				uint64_t v = sim_src(cta, w, slot)[l];
+				memcpy(p + k * esz, &v, esz);
+				if (sp == PS_SHARED)
+					sim_shadow_write(cta, w, ins, (int)l, addr[l] + k * esz, esz);
+			} else {
+				sim_reg(w, slot)[l] = load_bytes(p + k * esz, esz, sign);
+				if (sp == PS_SHARED)
+					sim_shadow_read(cta, w, ins, (int)l, addr[l] + k * esz, esz);
+			}
+		}
+	}
+	return 0;
+}
+
+/* cp.async.{ca,cg}.shared.global [dst], [src], cp-size[, src-size]: the copy completes at issue here. */
+static int exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	unsigned size = (unsigned)sim_src(cta, w, ins->ops[2].slot)[__builtin_ctz(mask ? mask : 1)];
+	if (size != 4 && size != 8 && size != 16)
+		return sim_unsupported(cta, w, ins, "cp.async sizes other than 4, 8 and 16 bytes");
+	const uint64_t *srcsize = ins->nops > 3 && ins->ops[3].kind == PO_SLOT ? SRC(3) : NULL;
+	uint64_t dst[32], src[32];
+	sim_lane_addresses(cta, w, &ins->ops[0], mask, dst);
+	sim_lane_addresses(cta, w, &ins->ops[1], mask, src);
+	if (mask) {
+		cta->c.ldgsts_inst++;
+		cta->c.ldgsts_req++;
+		cta->c.ldgsts_sect += gl_mm_global_sectors(src, mask, size);
+		uint32_t d32[32];
+		FOR_LANES(mask, l) d32[l] = (uint32_t)dst[l];
+		cta->c.ldgsts_sst_wf += gl_mm_shared_wavefronts(d32, mask, size);
+		if (cta->trace) {
+			sim_trace_record(cta, w, ins, PS_GLOBAL, src, mask, size, false, gl_mm_global_sectors(src, mask, size));
+			sim_trace_record(cta, w, ins, PS_SHARED, dst, mask, size, true,
+					 gl_mm_shared_wavefronts(d32, mask, size));
+		}
+	}
+	FOR_LANES(mask, l) {
+		enum ptx_space gs = PS_GLOBAL, ss = PS_SHARED;
+		unsigned n = srcsize ? (unsigned)srcsize[l] : size;
+		uint8_t *s = n ? sim_translate(cta, w, (int)l, &gs, src[l], size, false, ins) : NULL;
+		uint8_t *d = sim_translate(cta, w, (int)l, &ss, dst[l], size, true, ins);
+		if (!d || (n && !s))
+			continue;
+		uint8_t buf[16] = {0};
+		if (n)
+			memcpy(buf, s, n < size ? n : size);
+		memcpy(d, buf, size);
+		sim_shadow_write(cta, w, ins, (int)l, dst[l], size);
+	}
+	return 0;
+}
+
+int sim_exec_mem(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	if (ins->op == OP_CP_ASYNC)
+		return exec_cp_async(cta, w, ins, mask);
+	return exec_ld_st(cta, w, ins, mask);
+}

@@ -1,0 +1,138 @@
+/* test_sim_memmodel.c — the counting rules, with hand-computed cases (memory-model.md §1-2). */
+#include "sim/memmodel.h"
+#include "tests/unit/check.h"
+
+#define ALL 0xffffffffu
+
+static void strided32(uint32_t a[32], uint32_t base, uint32_t stride_words)
+{
+	for (int l = 0; l < 32; l++)
+		a[l] = base + 4u * stride_words * (uint32_t)l;
+}
+
+static void test_global_sectors(void)
+{
+	uint64_t a[32];
+	for (int l = 0; l < 32; l++)
+		a[l] = 0x1000 + 4u * l; /* coalesced floats: 128 bytes, 4 sectors */
+	CHECK_EQ(gl_mm_global_sectors(a, ALL, 4), 4);
+	for (int l = 0; l < 32; l++)
+		a[l] = 0x1000 + 4u * l + 4; /* misaligned by 4 bytes: spills into a 5th sector */
+	CHECK_EQ(gl_mm_global_sectors(a, ALL, 4), 5);
+	for (int l = 0; l < 32; l++)
+		a[l] = 0x1000 + 4096u * l; /* column walk: one sector per lane */
+	CHECK_EQ(gl_mm_global_sectors(a, ALL, 4), 32);
+	CHECK_EQ(gl_mm_global_sectors(a, 0, 4), 0);   /* no lane active */
+	CHECK_EQ(gl_mm_global_sectors(a, 0x1, 4), 1); /* one lane */
+	for (int l = 0; l < 32; l++)
+		a[l] = 0x1000 + 16u * l; /* float4: 512 bytes, 16 sectors */
+	CHECK_EQ(gl_mm_global_sectors(a, ALL, 16), 16);
+	for (int l = 0; l < 32; l++)
+		a[l] = 0x1000 + 8u * l; /* double: 8 sectors */
+	CHECK_EQ(gl_mm_global_sectors(a, ALL, 8), 8);
+	CHECK_EQ(gl_mm_global_sectors(a, 0x0000ffffu, 8), 4); /* half the warp */
+	for (int l = 0; l < 32; l++)
+		a[l] = 0x1000; /* everyone reads one word */
+	CHECK_EQ(gl_mm_global_sectors(a, ALL, 4), 1);
+	a[0] = 0x101e; /* a 4-byte access straddling a sector boundary touches two (misaligned) */
+	CHECK_EQ(gl_mm_global_sectors(a, 0x1, 4), 2);
+}
+
+static void test_shared_32bit(void)
+{
+	uint32_t a[32];
+	strided32(a, 0, 1);
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 4), 1);
+	strided32(a, 0, 2); /* 2-way */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 4), 2);
+	strided32(a, 0, 4);
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 4), 4);
+	strided32(a, 0, 32); /* column of a [32][32] tile: 32-way */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 4), 32);
+	strided32(a, 0, 33); /* padded tile: conflict-free */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 4), 1);
+	for (int l = 0; l < 32; l++)
+		a[l] = 64; /* broadcast of one word */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 4), 1);
+	for (int l = 0; l < 32; l++)
+		a[l] = 4u * (l % 2) * 32; /* two words in bank 0: 2 wavefronts despite 16-fold reuse */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 4), 2);
+	strided32(a, 0, 32);
+	CHECK_EQ(gl_mm_shared_wavefronts(a, 0x0000000fu, 4), 4); /* inactive lanes don't count */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, 0, 4), 0);
+	for (int l = 0; l < 32; l++)
+		a[l] = (uint32_t)l; /* bytes: 32 lanes inside 8 words, 8 banks */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 1), 1);
+	/* issue #48 of NVIDIA's code samples: shm[idx*4] floats -> 4 wavefronts per warp (3 conflicts) */
+	strided32(a, 0, 4);
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 4) - gl_mm_shared_ideal_wavefronts(ALL, 4), 3);
+}
+
+static void test_shared_64bit(void)
+{
+	uint32_t a[32];
+	for (int l = 0; l < 32; l++)
+		a[l] = 8u * l; /* consecutive doubles: 2 half-warp phases, each conflict-free */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 8), 2);
+	CHECK_EQ(gl_mm_shared_ideal_wavefronts(ALL, 8), 2);
+	for (int l = 0; l < 32; l++)
+		a[l] = 16u * l; /* stride 2 doubles: each half touches 64 words in 32 banks -> 2 each */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 8), 4);
+	for (int l = 0; l < 32; l++)
+		a[l] = 8u * (l / 2); /* pairs share an address: phases merge into one */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 8), 1);
+	for (int l = 0; l < 32; l++)
+		a[l] = 0; /* broadcast */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 8), 1);
+	for (int l = 0; l < 32; l++)
+		a[l] = 8u * l;
+	CHECK_EQ(gl_mm_shared_wavefronts(a, 0x0000ffffu, 8), 1); /* one half active */
+	CHECK_EQ(gl_mm_shared_ideal_wavefronts(0x0000ffffu, 8), 1);
+	for (int l = 0; l < 32; l++)
+		a[l] = 256u * l; /* 256-byte stride: 16 lanes per half in banks 0-1 -> 16 each half */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 8), 32);
+}
+
+static void test_shared_128bit(void)
+{
+	uint32_t a[32];
+	for (int l = 0; l < 32; l++)
+		a[l] = 16u * l; /* consecutive float4: 4 quarter-warp phases */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 16), 4);
+	CHECK_EQ(gl_mm_shared_ideal_wavefronts(ALL, 16), 4);
+	for (int l = 0; l < 32; l++)
+		a[l] = 16u * (l / 2); /* lanes pair up: quarters of a half merge -> 2 */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 16), 2);
+	for (int l = 0; l < 32; l++)
+		a[l] = 0; /* broadcast: the halves never merge -> 2 */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 16), 2);
+	for (int l = 0; l < 32; l++)
+		a[l] = 128u * l; /* 128-byte stride: the 8 lanes of a quarter all in banks 0-3 -> 8 each */
+	CHECK_EQ(gl_mm_shared_wavefronts(a, ALL, 16), 32);
+	CHECK_EQ(gl_mm_shared_wavefronts(a, 0x000000ffu, 16), 8); /* one quarter active */
+}
+
+static void test_ldmatrix(void)
+{
+	uint32_t a[32];
+	for (int l = 0; l < 32; l++)
+		a[l] = 16u * l; /* rows packed 16 bytes apart: each matrix conflict-free */
+	CHECK_EQ(gl_mm_ldmatrix_wavefronts(a, 4), 4);
+	CHECK_EQ(gl_mm_ldmatrix_wavefronts(a, 1), 1);
+	for (int l = 0; l < 32; l++)
+		a[l] = 128u * (l % 8) + 16u * (l / 8); /* 128-byte row stride: 8 per matrix */
+	CHECK_EQ(gl_mm_ldmatrix_wavefronts(a, 4), 32);
+	for (int l = 0; l < 32; l++) /* XOR-swizzled rows: conflict-free again */
+		a[l] = 128u * (l % 8) + 16u * ((l / 8) ^ (l % 8));
+	CHECK_EQ(gl_mm_ldmatrix_wavefronts(a, 4), 4);
+}
+
+int main(void)
+{
+	test_global_sectors();
+	test_shared_32bit();
+	test_shared_64bit();
+	test_shared_128bit();
+	test_ldmatrix();
+	CHECK_DONE();
+}
