@@ -1,0 +1,23 @@
+# test_helper.bash — shared setup for gpulab's Bats tests: assertions, the binary, a private database
+# and home directory per test, and helpers that read metrics from --json output.
+bats_require_minimum_version 1.5.0
+
+load '/usr/lib/bats/bats-support/load'
+load '/usr/lib/bats/bats-assert/load'
+
+common_setup() {
+	GPULAB="${GPULAB:-$BATS_TEST_DIRNAME/../../build/gpulab}"
+	DB="$BATS_TEST_TMPDIR/gpulab.db"
+	export HOME="$BATS_TEST_TMPDIR/home"
+	export NO_COLOR=1
+	unset GPULAB_DB XDG_DATA_HOME
+}
+
+# metric JSON VARIANT NAME: one metric of one variant from `gpulab run --json` output
+metric() {
+	jq -r --arg v "$2" --arg m "$3" '.launches[] | select(.variant == $v) | .metrics[$m]' <<<"$1"
+}
+
+db_hash() {
+	sha256sum "$DB" | cut -d' ' -f1
+}

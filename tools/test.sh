@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs every test: the C unit tests (CTest) and the CLI tests (Bats), then prints one line
+# "N passed, N failed[, N skipped]" totalling both.  Exit status 1 when anything failed.
+set -uo pipefail
+build=$(cd "${1:-build}" && pwd)
+root=$(cd "$(dirname "$0")/.." && pwd)
+export GPULAB="$build/gpulab"
+
+echo "== CTest (unit tests)"
+ctest_out=$(cd "$build" && ctest --output-on-failure -j "$(nproc 2>/dev/null || echo 2)" 2>&1)
+echo "$ctest_out" | tail -n 25
+c_total=$(echo "$ctest_out" | sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' | tail -n 1)
+c_failed=$(echo "$ctest_out" | sed -n 's/.*, \([0-9]*\) tests failed out of.*/\1/p' | tail -n 1)
+c_total=${c_total:-0}
+c_failed=${c_failed:-1}
+
+echo "== Bats (CLI tests)"
+tap=$(bats --tap "$root/tests/cli" 2>&1)
+echo "$tap" | grep -E '^(not ok|ok .*# skip)' || true
+b_ok=$(echo "$tap" | grep -cE '^ok ' || true)
+b_skip=$(echo "$tap" | grep -cE '^ok .*# skip' || true)
+b_failed=$(echo "$tap" | grep -cE '^not ok' || true)
+if ! echo "$tap" | grep -qE '^1\.\.[0-9]+'; then # bats itself failed to run
+	echo "$tap" | tail -n 20
+	b_failed=$((b_failed + 1))
+fi
+
+passed=$((c_total - c_failed + b_ok - b_skip))
+failed=$((c_failed + b_failed))
+echo "unit: $((c_total - c_failed))/$c_total passed; cli: $((b_ok - b_skip)) passed, $b_failed failed, $b_skip skipped"
+if ((b_skip > 0)); then
+	echo "$passed passed, $failed failed, $b_skip skipped"
+else
+	echo "$passed passed, $failed failed"
+fi
+((failed == 0))
