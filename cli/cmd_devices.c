@@ -43,7 +43,7 @@ static void print_json(struct gl_json *j, const struct gl_device_info *d, int in
 	gl_json_end_object(j);
 }
 
-static int list_devices(struct gl_ctx *ctx, const struct gl_cuda_api *cu, int count, const struct gl_cupti_api *cupti)
+static int list_devices(struct gl_ctx *ctx, const struct gl_cuda_api *cu, int count, struct gl_cupti_api *cupti)
 {
 	struct gl_json j;
 	if (ctx->format == GL_FMT_JSON) {

@@ -53,7 +53,7 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct metrics_args 
 
 /* The GPU's own chip when a driver and device are present; "" otherwise (never touches CUPTI's
  * target side without a driver). */
-static void device_chip(const struct gl_cupti_api *api, char *chip, size_t n)
+static void device_chip(struct gl_cupti_api *api, char *chip, size_t n)
 {
 	struct gl_cuda_api cu;
 	struct gl_err err = {0};

@@ -330,7 +330,8 @@ static int validate_exec(struct gl_ctx *ctx, int argc, char **argv)
 	if (v.topic && gl_topic_lookup(v.topic, &t, &ctx->err) != GL_OK)
 		return ctx->err.status;
 	if (!gl_backend_cuda.probe(why, sizeof why)) /* before anything is opened or written */
-		return gl_errf(&ctx->err, GL_EENV, "gpulab validate needs a GPU: %s", why);
+		return gl_errf(&ctx->err, GL_EENV, "validate needs a GPU to compare against: %s (the simulator alone: "
+			       "gpulab run TOPIC --backend sim)", why);
 	v.as_json = ctx->format == GL_FMT_JSON;
 	rc = open_sides(&v, &ctx->err);
 	if (rc == GL_OK && v.as_json) {

@@ -30,7 +30,7 @@ static void driver_text(int cuda_version, char *buf, size_t n)
 		snprintf(buf, n, "CUDA %d.%d", cuda_version / 1000, cuda_version % 1000 / 10);
 }
 
-static void add_cupti(const struct gl_cuda_api *api, const struct gl_cupti_api *cupti, int ordinal,
+static void add_cupti(const struct gl_cuda_api *api, struct gl_cupti_api *cupti, int ordinal,
 		      struct gl_device_info *info)
 {
 	struct gl_err ignore = {0};
@@ -39,7 +39,7 @@ static void add_cupti(const struct gl_cuda_api *api, const struct gl_cupti_api *
 		info->chip[0] = '\0';
 }
 
-int gl_cuda_describe(const struct gl_cuda_api *api, const struct gl_cupti_api *cupti, int ordinal,
+int gl_cuda_describe(const struct gl_cuda_api *api, struct gl_cupti_api *cupti, int ordinal,
 		     struct gl_device_info *info, struct gl_err *err)
 {
 	CUdevice dev;

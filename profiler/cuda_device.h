@@ -27,7 +27,7 @@ int gl_cuda_fail(const struct gl_cuda_api *api, CUresult r, const char *what, st
 
 /* Name, SMs, memory, clocks, compute capability, driver version; chip and CUPTI version when
  * `cupti` is given (NULL leaves them empty). */
-int gl_cuda_describe(const struct gl_cuda_api *api, const struct gl_cupti_api *cupti, int ordinal,
+int gl_cuda_describe(const struct gl_cuda_api *api, struct gl_cupti_api *cupti, int ordinal,
 		     struct gl_device_info *info, struct gl_err *err);
 
 /* Evict L2 by rewriting the flush buffer (as llm.c does between benchmark repeats). */

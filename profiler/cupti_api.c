@@ -77,6 +77,10 @@ int gl_cupti_api_load(struct gl_cupti_api *api, struct gl_err *err)
 
 void gl_cupti_api_unload(struct gl_cupti_api *api)
 {
+	if (api->profiler_initialized && api->cuptiProfilerDeInitialize) {
+		GL_CUPTI_PARAMS(CUpti_Profiler_DeInitialize_Params, p);
+		api->cuptiProfilerDeInitialize(&p);
+	}
 	if (api->lib)
 		dlclose(api->lib);
 	memset(api, 0, sizeof *api);

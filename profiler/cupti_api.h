@@ -46,6 +46,7 @@
 struct gl_cupti_api {
 	void *lib;       /* dlopen handle, NULL for a table of fakes */
 	char path[512];  /* where it was found */
+	bool profiler_initialized; /* cuptiProfilerInitialize done (see gl_cupti_profiler_init) */
 	GL_CUPTI_HOST_FUNCS(GL_CUPTI_FIELD)
 	GL_CUPTI_TARGET_FUNCS(GL_CUPTI_FIELD)
 };

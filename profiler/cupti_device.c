@@ -18,16 +18,20 @@ static int need_driver(const struct gl_cuda_api *cu, const char *what, struct gl
 	return GL_OK;
 }
 
-int gl_cupti_profiler_init(const struct gl_cuda_api *cu, const struct gl_cupti_api *api, struct gl_err *err)
+int gl_cupti_profiler_init(const struct gl_cuda_api *cu, struct gl_cupti_api *api, struct gl_err *err)
 {
 	int rc = need_driver(cu, "CUPTI profiling", err);
 	if (rc != GL_OK)
 		return rc;
+	if (api->profiler_initialized)
+		return GL_OK;
 	GL_CUPTI_PARAMS(CUpti_Profiler_Initialize_Params, p);
-	return gl_cupti_fail(api, api->cuptiProfilerInitialize(&p), "cuptiProfilerInitialize", err);
+	rc = gl_cupti_fail(api, api->cuptiProfilerInitialize(&p), "cuptiProfilerInitialize", err);
+	api->profiler_initialized = rc == GL_OK;
+	return rc;
 }
 
-int gl_cupti_device_chip(const struct gl_cuda_api *cu, const struct gl_cupti_api *api, int ordinal, char *chip,
+int gl_cupti_device_chip(const struct gl_cuda_api *cu, struct gl_cupti_api *api, int ordinal, char *chip,
 			 size_t n, struct gl_err *err)
 {
 	int rc = gl_cupti_profiler_init(cu, api, err);

@@ -11,11 +11,12 @@
 #include "profiler/cuda_api.h"
 #include "profiler/cupti_api.h"
 
-/* cuptiProfilerInitialize, once the driver is known to work. */
-int gl_cupti_profiler_init(const struct gl_cuda_api *cu, const struct gl_cupti_api *api, struct gl_err *err);
+/* cuptiProfilerInitialize, once per loaded table and only once the driver is known to work;
+ * gl_cupti_api_unload pairs it with cuptiProfilerDeInitialize. */
+int gl_cupti_profiler_init(const struct gl_cuda_api *cu, struct gl_cupti_api *api, struct gl_err *err);
 
 /* Chip of device `ordinal` ("GH100"). */
-int gl_cupti_device_chip(const struct gl_cuda_api *cu, const struct gl_cupti_api *api, int ordinal, char *chip,
+int gl_cupti_device_chip(const struct gl_cuda_api *cu, struct gl_cupti_api *api, int ordinal, char *chip,
 			 size_t n, struct gl_err *err);
 
 /* Counter availability of the context's device (caller frees *image).  *result gets CUPTI's code, so

@@ -43,7 +43,7 @@ static int make_counter_data(struct gl_cupti_range *r, CUcontext ctx, struct gl_
 	return GL_OK;
 }
 
-int gl_cupti_range_open(struct gl_cupti_range *r, const struct gl_cuda_api *cu, const struct gl_cupti_api *api,
+int gl_cupti_range_open(struct gl_cupti_range *r, const struct gl_cuda_api *cu, struct gl_cupti_api *api,
 			CUcontext ctx, const char *chip, const char *const *names, size_t n, struct gl_err *err)
 {
 	memset(r, 0, sizeof *r);

@@ -27,7 +27,7 @@ struct gl_cupti_range {
 /* Launch the kernel once and wait for it; called by collect (CUPTI replays it for every pass). */
 typedef int (*gl_cupti_kernel_fn)(void *arg, struct gl_err *err);
 
-int gl_cupti_range_open(struct gl_cupti_range *r, const struct gl_cuda_api *cu, const struct gl_cupti_api *api,
+int gl_cupti_range_open(struct gl_cupti_range *r, const struct gl_cuda_api *cu, struct gl_cupti_api *api,
 			CUcontext ctx, const char *chip, const char *const *names, size_t n, struct gl_err *err);
 /* Profile one launch: values[i] for names[i]. */
 int gl_cupti_range_collect(struct gl_cupti_range *r, gl_cupti_kernel_fn launch, void *arg, double *values,
