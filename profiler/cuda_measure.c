@@ -71,8 +71,9 @@ static int time_runs(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, int repeat
 {
 	float *ms = gl_xcalloc((size_t)repeat, sizeof *ms);
 	int rc = GL_OK;
+	struct gl_err aerr = {0}; /* activity trouble only costs precision: events remain */
 	if (c->have_activity) {
-		gl_cupti_activity_flush(&c->activity, err);
+		gl_cupti_activity_flush(&c->activity, &aerr);
 		gl_cupti_activity_clear(&c->activity);
 	}
 	for (int i = 0; i < repeat && rc == GL_OK; i++)
@@ -81,7 +82,7 @@ static int time_runs(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, int repeat
 	*ns = rc == GL_OK ? (double)ms[repeat / 2] * 1e6 : NAN;
 	free(ms);
 	size_t count = 0;
-	if (rc == GL_OK && c->have_activity && gl_cupti_activity_flush(&c->activity, err) == GL_OK) {
+	if (rc == GL_OK && c->have_activity && gl_cupti_activity_flush(&c->activity, &aerr) == GL_OK) {
 		double act = gl_cupti_activity_median_ns(&c->activity, k->l->entry, &count);
 		if (count > 0)
 			*ns = act;

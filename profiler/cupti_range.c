@@ -21,14 +21,18 @@ static int make_config(struct gl_cupti_range *r, const char *chip, struct gl_err
 	return rc;
 }
 
-static int make_counter_data(struct gl_cupti_range *r, CUcontext ctx, struct gl_err *err)
+/* Enable the range profiler on the context; the counter-data image is sized on the first call.
+ * Each collect enables and disables again, so every launch is a fresh, self-contained session. */
+static int enable(struct gl_cupti_range *r, struct gl_err *err)
 {
 	GL_CUPTI_PARAMS(CUpti_RangeProfiler_Enable_Params, en);
-	en.ctx = ctx;
+	en.ctx = r->ctx;
 	int rc = RP_CALL(r, cuptiRangeProfilerEnable, en, err);
 	if (rc != GL_OK)
 		return rc;
 	r->obj = en.pRangeProfilerObject;
+	if (r->data)
+		return GL_OK;
 	GL_CUPTI_PARAMS(CUpti_RangeProfiler_GetCounterDataSize_Params, sz);
 	sz.pRangeProfilerObject = r->obj;
 	sz.pMetricNames = (const char **)r->names;
@@ -43,6 +47,16 @@ static int make_counter_data(struct gl_cupti_range *r, CUcontext ctx, struct gl_
 	return GL_OK;
 }
 
+static void disable(struct gl_cupti_range *r)
+{
+	if (!r->obj)
+		return;
+	GL_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params, dp);
+	dp.pRangeProfilerObject = r->obj;
+	r->api->cuptiRangeProfilerDisable(&dp);
+	r->obj = NULL;
+}
+
 int gl_cupti_range_open(struct gl_cupti_range *r, const struct gl_cuda_api *cu, struct gl_cupti_api *api,
 			CUcontext ctx, const char *chip, const char *const *names, size_t n, struct gl_err *err)
 {
@@ -50,14 +64,15 @@ int gl_cupti_range_open(struct gl_cupti_range *r, const struct gl_cuda_api *cu, 
 	r->api = api;
 	r->names = names;
 	r->n = n;
+	r->ctx = ctx;
 	r->result = CUPTI_SUCCESS;
+	if (!ctx)
+		return gl_errf(err, GL_EINTERNAL, "range profiler opened without a CUDA context");
 	int rc = gl_cupti_profiler_init(cu, api, err); /* checks the driver before any target call */
 	if (rc == GL_OK)
 		rc = gl_cupti_counter_availability(cu, api, ctx, &r->avail, &r->avail_size, &r->result, err);
 	if (rc == GL_OK)
 		rc = make_config(r, chip, err);
-	if (rc == GL_OK)
-		rc = make_counter_data(r, ctx, err);
 	if (rc != GL_OK)
 		gl_cupti_range_close(r);
 	return rc;
@@ -133,22 +148,20 @@ static int decode(struct gl_cupti_range *r, double *values, struct gl_err *err)
 int gl_cupti_range_collect(struct gl_cupti_range *r, gl_cupti_kernel_fn launch, void *arg, double *values,
 			   struct gl_err *err)
 {
-	int rc = set_config(r, err);
+	int rc = enable(r, err);
+	if (rc == GL_OK)
+		rc = set_config(r, err);
 	if (rc == GL_OK)
 		rc = run_passes(r, launch, arg, err);
 	if (rc == GL_OK)
 		rc = decode(r, values, err);
+	disable(r);
 	return rc;
 }
 
 void gl_cupti_range_close(struct gl_cupti_range *r)
 {
-	if (r->obj) {
-		GL_CUPTI_PARAMS(CUpti_RangeProfiler_Disable_Params, dp);
-		dp.pRangeProfilerObject = r->obj;
-		r->api->cuptiRangeProfilerDisable(&dp);
-		r->obj = NULL;
-	}
+	disable(r);
 	if (r->host.obj)
 		gl_cupti_host_close(&r->host);
 	free(r->avail);

@@ -14,7 +14,8 @@
 struct gl_cupti_range {
 	const struct gl_cupti_api *api;
 	struct gl_cupti_host host;       /* initialised with the device's counter availability */
-	CUpti_RangeProfiler_Object *obj;
+	CUcontext ctx;
+	CUpti_RangeProfiler_Object *obj; /* enabled during a collect only */
 	uint8_t *avail, *config, *data;
 	size_t avail_size, config_size, data_size;
 	const char *const *names;
@@ -29,7 +30,8 @@ typedef int (*gl_cupti_kernel_fn)(void *arg, struct gl_err *err);
 
 int gl_cupti_range_open(struct gl_cupti_range *r, const struct gl_cuda_api *cu, struct gl_cupti_api *api,
 			CUcontext ctx, const char *chip, const char *const *names, size_t n, struct gl_err *err);
-/* Profile one launch: values[i] for names[i]. */
+/* Profile one launch (enable, set config, start, launch, stop, decode, evaluate, disable):
+ * values[i] for names[i]. */
 int gl_cupti_range_collect(struct gl_cupti_range *r, gl_cupti_kernel_fn launch, void *arg, double *values,
 			   struct gl_err *err);
 void gl_cupti_range_close(struct gl_cupti_range *r);
