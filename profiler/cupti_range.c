@@ -66,9 +66,9 @@ int gl_cupti_range_open(struct gl_cupti_range *r, const struct gl_cuda_api *cu, 
 	r->n = n;
 	r->ctx = ctx;
 	r->result = CUPTI_SUCCESS;
-	if (!ctx)
-		return gl_errf(err, GL_EINTERNAL, "range profiler opened without a CUDA context");
 	int rc = gl_cupti_profiler_init(cu, api, err); /* checks the driver before any target call */
+	if (rc == GL_OK && !ctx)
+		rc = gl_errf(err, GL_EINTERNAL, "range profiler opened without a CUDA context");
 	if (rc == GL_OK)
 		rc = gl_cupti_counter_availability(cu, api, ctx, &r->avail, &r->avail_size, &r->result, err);
 	if (rc == GL_OK)

@@ -210,9 +210,13 @@ static void test_no_driver_never_crashes(void)
 	gl_err_clear(&err);
 	CHECK_EQ(gl_cupti_device_chip(&nodev, &cupti, 0, chip, sizeof chip, &err), GL_EENV);
 	CHECK(strstr(err.msg, "needs a GPU") != NULL);
-	CHECK_EQ(gl_cupti_counter_availability(&nodev, &cupti, NULL, &img, &size, &res, &err), GL_EENV);
+	gl_err_clear(&err);
+	CHECK_EQ(gl_cupti_counter_availability(&nodev, &cupti, (CUcontext)&nodev, &img, &size, &res, &err), GL_EENV);
+	CHECK(strstr(err.msg, "needs a GPU") != NULL);
 	const char *names[] = {"dram__bytes_read.sum"};
-	CHECK_EQ(gl_cupti_range_open(&r, &nodev, &cupti, NULL, "GH100", names, 1, &err), GL_EENV);
+	gl_err_clear(&err);
+	CHECK_EQ(gl_cupti_range_open(&r, &nodev, &cupti, (CUcontext)&nodev, "GH100", names, 1, &err), GL_EENV);
+	CHECK(strstr(err.msg, "needs a GPU") != NULL);
 	CHECK_EQ(crashy_calls, 0);
 }
 
