@@ -116,7 +116,7 @@ static int write_config(struct gl_ctx *ctx, const char *path, const uint8_t *img
 
 /* Config image and pass count of a metric list, written to `save` when given. */
 static int config_passes(struct gl_ctx *ctx, const struct gl_cupti_api *api, const char *chip,
-			 const struct gl_metric_list *list, const char *save, size_t *passes)
+			 struct gl_metric_list *list, const char *save, size_t *passes, char *dropped, size_t n)
 {
 	struct gl_cupti_host h;
 	uint8_t *img = NULL;
@@ -124,7 +124,9 @@ static int config_passes(struct gl_ctx *ctx, const struct gl_cupti_api *api, con
 	int rc = gl_cupti_host_open(&h, api, chip, NULL, &ctx->err);
 	if (rc != GL_OK)
 		return rc;
-	rc = gl_cupti_host_config(&h, (const char *const *)list->names, list->n, &img, &size, &ctx->err);
+	rc = gl_cupti_fit_metrics(&h, list, dropped, n, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_cupti_host_config(&h, (const char *const *)list->names, list->n, &img, &size, &ctx->err);
 	if (rc == GL_OK)
 		rc = gl_cupti_image_passes(api, img, size, passes, &ctx->err);
 	if (rc == GL_OK && save)
@@ -134,7 +136,7 @@ static int config_passes(struct gl_ctx *ctx, const struct gl_cupti_api *api, con
 	return rc;
 }
 
-static void passes_json(const char *chip, const struct gl_metric_list *list, size_t passes)
+static void passes_json(const char *chip, const struct gl_metric_list *list, size_t passes, const char *dropped)
 {
 	struct gl_json j;
 	gl_json_init(&j, stdout);
@@ -145,6 +147,7 @@ static void passes_json(const char *chip, const struct gl_metric_list *list, siz
 		gl_json_string(&j, NULL, list->names[i]);
 	gl_json_end_array(&j);
 	gl_json_int(&j, "passes", (long long)passes);
+	gl_json_string(&j, "dropped", *dropped ? dropped : NULL);
 	gl_json_end_object(&j);
 	putchar('\n');
 }
@@ -154,15 +157,18 @@ static int print_passes(struct gl_ctx *ctx, const struct gl_cupti_api *api, cons
 {
 	struct gl_metric_list list;
 	size_t passes = 0;
+	char dropped[512] = "";
 	int rc = gl_metric_list_parse(a->passes, &list, &ctx->err);
 	if (rc != GL_OK)
 		return rc;
-	rc = config_passes(ctx, api, chip, &list, a->save_config, &passes);
+	rc = config_passes(ctx, api, chip, &list, a->save_config, &passes, dropped, sizeof dropped);
 	if (rc == GL_OK && ctx->format == GL_FMT_JSON) {
-		passes_json(chip, &list, passes);
+		passes_json(chip, &list, passes, dropped);
 	} else if (rc == GL_OK) {
 		for (size_t i = 0; i < list.n; i++)
 			printf("  %s\n", list.names[i]);
+		if (*dropped)
+			printf("  (not on %s, dropped from the set: %s)\n", chip, dropped);
 		printf("%zu metric%s on %s: %zu replay pass%s\n", list.n, list.n == 1 ? "" : "s", chip, passes,
 		       passes == 1 ? "" : "es");
 	}

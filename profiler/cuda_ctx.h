@@ -24,6 +24,7 @@ struct gl_cuda_ctx {
 	struct gl_cupti_activity activity;
 	bool have_activity;
 	char note[256];                /* why metrics are missing, shown with every launch */
+	char dropped[160];             /* set metrics this chip lacks */
 	struct gl_launch_result last;
 	bool have_last;
 };

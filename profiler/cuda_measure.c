@@ -152,7 +152,8 @@ static int measure(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, struct gl_la
 		rc = gl_cuda_kernel_download(k, l, err); /* the caller verifies these: after timing */
 	if (res->passes > 0) /* stored with the launch: the store has no column for passes */
 		snprintf(res->note, sizeof res->note, "CUPTI: %d replay pass%s (kernel replay), time: median of %d "
-			 "L2-flushed run%s", res->passes, res->passes == 1 ? "" : "es", repeat, repeat == 1 ? "" : "s");
+			 "L2-flushed run%s%s%.120s", res->passes, res->passes == 1 ? "" : "es", repeat,
+			 repeat == 1 ? "" : "s", c->dropped[0] ? "; not on this chip: " : "", c->dropped);
 	else
 		snprintf(res->note, sizeof res->note, "%s", c->note); /* why there are no metrics */
 	if (rc == GL_OK)

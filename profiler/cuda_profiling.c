@@ -24,10 +24,29 @@ static void load_units(struct gl_cuda_ctx *c)
 	}
 }
 
+/* Drop the set metrics this chip lacks (typed names it lacks are the user's error). */
+static int fit_metrics(struct gl_cuda_ctx *c, struct gl_err *err)
+{
+	struct gl_cupti_host h;
+	int rc = gl_cupti_host_open(&h, &c->cupti, c->info.chip, NULL, err);
+	if (rc != GL_OK)
+		return rc;
+	rc = gl_cupti_fit_metrics(&h, &c->metrics, c->dropped, sizeof c->dropped, err);
+	gl_cupti_host_close(&h);
+	return rc;
+}
+
 static int open_range(struct gl_cuda_ctx *c, struct gl_err *err)
 {
 	struct gl_err rerr = {0};
-	int rc = gl_cupti_range_open(&c->range, &c->dev.api, &c->cupti, c->dev.ctx, c->info.chip,
+	int rc = fit_metrics(c, &rerr);
+	if (rc == GL_EUSAGE)
+		return gl_errf(err, rc, "%s", rerr.msg);
+	if (rc != GL_OK) {
+		fallback(c, rerr.msg);
+		return GL_OK;
+	}
+	rc = gl_cupti_range_open(&c->range, &c->dev.api, &c->cupti, c->dev.ctx, c->info.chip,
 				     (const char *const *)c->metrics.names, c->metrics.n, &rerr);
 	if (rc == GL_OK) {
 		c->profiling = true;

@@ -39,6 +39,13 @@ size_t gl_cupti_base_len(const char *name);
  * the nearest base metric, or the valid rollups when only the rollup is missing or wrong. */
 int gl_cupti_metric_check(struct gl_cupti_host *h, const char *name, struct gl_err *err);
 
+struct gl_metric_list;
+/* Check a --metrics list against the host's chip: a metric a set brought in but the chip lacks
+ * (GB202 has no dram__bytes_read) is dropped and named in `dropped`; a typed name the chip lacks
+ * is a GL_EUSAGE error with a suggestion. */
+int gl_cupti_fit_metrics(struct gl_cupti_host *h, struct gl_metric_list *l, char *dropped, size_t n,
+			 struct gl_err *err);
+
 /* A unit short enough for the results store (15 chars): "l1data_bank_conflict" -> "conflict". */
 void gl_cupti_short_unit(const char *unit, char *buf, size_t n);
 

@@ -5,6 +5,7 @@
 
 #include "profiler/cupti_catalog.h"
 #include "profiler/cupti_errors.h"
+#include "profiler/metric_sets.h"
 
 /* "'.sum', '.avg', '.max', ..." — the first few rollups CUPTI offers for a base metric. */
 static void rollups(struct gl_cupti_host *h, const char *base, CUpti_MetricType t, char *buf, size_t n)
@@ -73,4 +74,28 @@ int gl_cupti_metric_check(struct gl_cupti_host *h, const char *name, struct gl_e
 	if (gl_cupti_host_props(h, name, &pp, &tmp) == GL_OK)
 		return GL_OK;
 	return explain_bad_name(h, name, err);
+}
+
+int gl_cupti_fit_metrics(struct gl_cupti_host *h, struct gl_metric_list *l, char *dropped, size_t n,
+			 struct gl_err *err)
+{
+	size_t len = 0;
+	if (n)
+		dropped[0] = '\0';
+	for (size_t i = 0; i < l->n;) {
+		struct gl_err e = {0};
+		if (gl_cupti_metric_check(h, l->names[i], &e) == GL_OK) {
+			i++;
+			continue;
+		}
+		if (l->named[i])
+			return gl_errf(err, e.status, "%s", e.msg);
+		if (len < n)
+			len += (size_t)snprintf(dropped + len, n - len, "%s%s", len ? ", " : "", l->names[i]);
+		gl_metric_list_remove(l, i);
+	}
+	if (l->n == 0)
+		return gl_errf(err, GL_EUSAGE, "none of the requested metrics exists on %s (dropped: %s)", h->chip,
+			       dropped);
+	return GL_OK;
 }

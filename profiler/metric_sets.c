@@ -52,12 +52,27 @@ bool gl_metric_list_has(const struct gl_metric_list *l, const char *name)
 	return false;
 }
 
-void gl_metric_list_add(struct gl_metric_list *l, const char *name)
+void gl_metric_list_add(struct gl_metric_list *l, const char *name, bool named)
 {
-	if (gl_metric_list_has(l, name))
-		return;
+	for (size_t i = 0; i < l->n; i++)
+		if (strcmp(l->names[i], name) == 0) {
+			l->named[i] = l->named[i] || named;
+			return;
+		}
 	l->names = gl_xrealloc(l->names, (l->n + 1) * sizeof *l->names);
+	l->named = gl_xrealloc(l->named, (l->n + 1) * sizeof *l->named);
+	l->named[l->n] = named;
 	l->names[l->n++] = gl_xstrdup(name);
+}
+
+void gl_metric_list_remove(struct gl_metric_list *l, size_t i)
+{
+	if (i >= l->n)
+		return;
+	free(l->names[i]);
+	memmove(&l->names[i], &l->names[i + 1], (l->n - i - 1) * sizeof *l->names);
+	memmove(&l->named[i], &l->named[i + 1], (l->n - i - 1) * sizeof *l->named);
+	l->n--;
 }
 
 void gl_metric_list_free(struct gl_metric_list *l)
@@ -65,7 +80,9 @@ void gl_metric_list_free(struct gl_metric_list *l)
 	for (size_t i = 0; i < l->n; i++)
 		free(l->names[i]);
 	free(l->names);
+	free(l->named);
 	l->names = NULL;
+	l->named = NULL;
 	l->n = 0;
 }
 
@@ -75,14 +92,14 @@ static int add_word(struct gl_metric_list *l, const char *word, struct gl_err *e
 		if (strcmp(word, sets[i].name) != 0)
 			continue;
 		for (size_t k = 0; k < sets[i].n; k++)
-			gl_metric_list_add(l, sets[i].names[k]);
+			gl_metric_list_add(l, sets[i].names[k], false);
 		if (strcmp(word, "all") == 0)
 			for (size_t k = 0; k < GL_ARRAY_LEN(extra_set); k++)
-				gl_metric_list_add(l, extra_set[k]);
+				gl_metric_list_add(l, extra_set[k], false);
 		return GL_OK;
 	}
 	if (strstr(word, "__")) {
-		gl_metric_list_add(l, word);
+		gl_metric_list_add(l, word, true);
 		return GL_OK;
 	}
 	static const char *const words[] = {"memory", "compute", "all", "sim"};

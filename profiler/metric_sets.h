@@ -16,6 +16,8 @@
 
 struct gl_metric_list {
 	char **names;
+	bool *named;   /* typed by the user (true) or from a set (false): a set's metric may be dropped
+			* where a chip lacks it, a typed one is an error there */
 	size_t n;
 };
 
@@ -23,7 +25,9 @@ struct gl_metric_list {
  * Names are checked against a chip later (they need a CUPTI host object); unknown set words that
  * are not metric names (no "__") are refused here with a suggestion. */
 int gl_metric_list_parse(const char *spec, struct gl_metric_list *out, struct gl_err *err);
-void gl_metric_list_add(struct gl_metric_list *l, const char *name);
+void gl_metric_list_add(struct gl_metric_list *l, const char *name, bool named);
+/* Remove entry i (keeping the order). */
+void gl_metric_list_remove(struct gl_metric_list *l, size_t i);
 bool gl_metric_list_has(const struct gl_metric_list *l, const char *name);
 void gl_metric_list_free(struct gl_metric_list *l);
 

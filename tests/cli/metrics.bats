@@ -52,6 +52,15 @@ have_gpu() { "$GPULAB" devices >/dev/null 2>&1; }
 	assert_line --regexp '^12 metrics on GH100: [0-9]+ replay pass'
 }
 
+@test "--passes: a set's metric the chip lacks is dropped, a typed one is an error" {
+	run "$GPULAB" metrics --chip GB202 --passes all
+	assert_success
+	assert_output --partial '(not on GB202, dropped from the set: dram__bytes_read.sum, dram__bytes_write.sum)'
+	run "$GPULAB" metrics --chip GB202 --passes memory,dram__bytes_read.sum
+	assert_failure 2
+	assert_output --partial "unknown metric 'dram__bytes_read.sum' for GB202"
+}
+
 @test "--save-config writes the golden config image for the sim set" {
 	run "$GPULAB" metrics --chip GH100 --passes sim --save-config "$BATS_TEST_TMPDIR/config.bin"
 	assert_success

@@ -39,6 +39,16 @@ static void test_names(void)
 	CHECK_EQ(gl_metric_list_parse("dram__bytes_read.sum, compute,dram__bytes_read.sum", &l, &err), GL_OK);
 	CHECK_STR(l.names[0], "dram__bytes_read.sum");
 	CHECK_EQ(l.n, 6); /* duplicates dropped */
+	CHECK(l.named[0] && !l.named[1]);
+	gl_metric_list_remove(&l, 0);
+	CHECK_EQ(l.n, 5);
+	CHECK_STR(l.names[0], GL_M_INST);
+	CHECK(!l.named[0]);
+	gl_metric_list_free(&l);
+	CHECK_EQ(gl_metric_list_parse("memory,dram__bytes_read.sum", &l, &err), GL_OK);
+	for (size_t i = 0; i < l.n; i++) /* typed later, still marked as typed */
+		if (strcmp(l.names[i], "dram__bytes_read.sum") == 0)
+			CHECK(l.named[i]);
 	gl_metric_list_free(&l);
 	CHECK_EQ(gl_metric_list_parse("memry", &l, &err), GL_EUSAGE);
 	CHECK(strstr(err.msg, "did you mean 'memory'") != NULL);
