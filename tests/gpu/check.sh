@@ -61,10 +61,11 @@ done
 step backend-auto 60 "$GPULAB" run transpose --backend auto --db "$DB"
 step validate 180 "$GPULAB" validate --db "$DB"
 step validate-json 120 "$GPULAB" validate transpose --json --db "$DB"
-step stored-cupti 30 "$GPULAB" query --db "$DB" \
-	"SELECT r.backend, l.topic, l.variant, m.name, m.value, m.unit, m.source, l.duration_ns, l.note
-	 FROM metrics m JOIN launches l ON l.id = m.launch_id JOIN runs r ON r.id = l.run_id
-	 WHERE m.source = 'cupti' ORDER BY l.id, m.name"
+step stored-cupti 30 bash -c "'$GPULAB' query --db '$DB' \"SELECT r.backend, l.topic, l.variant, m.name, m.value,
+	m.unit, m.source, l.duration_ns, l.note FROM metrics m JOIN launches l ON l.id = m.launch_id
+	JOIN runs r ON r.id = l.run_id WHERE m.source = 'cupti' ORDER BY l.id, m.name\" &&
+	n=\$('$GPULAB' query --db '$DB' --csv \"SELECT count(*) FROM metrics WHERE source = 'cupti'\" | tail -1) &&
+	echo \"cupti rows: \$n\" && [ \"\$n\" -gt 0 ]"
 
 # Decode the saved images with the host API only, exactly as the CPU-side test will.
 step golden-saved 10 bash -c "ls -l '$GOLDEN'/*.counterdata '$GOLDEN'/*.txt && head -40 '$GOLDEN'/*.txt"
