@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "profiler/backend_sim.h"
 #include "runner.h"
 
 static void fill_record(struct gl_launch_record *rec, const struct gl_topic *t, const struct gl_variant *v,
@@ -23,6 +24,17 @@ static void fill_record(struct gl_launch_record *rec, const struct gl_topic *t, 
 	rec->regs = res.regs;
 	rec->static_smem = res.static_smem;
 	snprintf(rec->metric_source, sizeof rec->metric_source, "%s", source);
+}
+
+/* Simulator traces (--trace) travel with the record into the store. */
+static void copy_trace(const struct gl_backend *b, void *bctx, struct gl_launch_record *rec)
+{
+	const struct gl_sim_result *sim = b == &gl_backend_sim ? gl_backend_sim_last(bctx) : NULL;
+	if (!sim || !sim->ntrace)
+		return;
+	rec->trace = gl_xmalloc(sim->ntrace * sizeof *rec->trace);
+	memcpy(rec->trace, sim->trace, sim->ntrace * sizeof *rec->trace);
+	rec->ntrace = sim->ntrace;
 }
 
 int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_device_info *dev, const struct gl_topic *t,
@@ -49,6 +61,7 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 	rec->duration_ns = res.duration_ns;
 	rec->metrics = res.metrics;
 	out->sanitizer_errors = res.sanitizer_errors;
+	copy_trace(b, bctx, rec);
 	out->passes = res.passes;
 	if (!out->verify.ok)
 		snprintf(rec->note, sizeof rec->note, "verification failed: %lu mismatches, first %.100s%s%.100s",

@@ -46,7 +46,8 @@ void gl_fill_random_f32(float *a, size_t n, uint64_t seed)
 		x ^= x >> 27;
 		uint64_t r = x * 0x2545F4914F6CDD1Dull;
 		double u = (double)(r >> 11) / 9007199254740992.0;      /* [0, 1) */
-		double scale = pow(10.0, -(double)((r >> 3) % 3));      /* 1, 0.1, 0.01 */
+		static const double scales[3] = {1.0, 0.1, 0.01};
+		double scale = scales[(r >> 3) % 3];
 		a[i] = (float)((2.0 * u - 1.0) * scale);
 	}
 }

@@ -101,6 +101,10 @@ static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *e
 				    s->res.findings[i].line);
 			break;
 		}
+	if (s->opts.trace)
+		gl_str_addf(&note, "%strace: %u events of the first %u CTA%s%s", note.len ? "; " : "", s->res.ntrace,
+			    GL_SIM_TRACE_CTAS, GL_SIM_TRACE_CTAS == 1 ? "" : "s",
+			    s->res.trace_dropped ? " (limit reached, later events dropped)" : "");
 	snprintf(res->note, sizeof res->note, "%s", note.buf ? note.buf : "");
 	gl_str_free(&note);
 	return GL_OK;

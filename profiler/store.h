@@ -9,6 +9,7 @@
 
 #include "common/err.h"
 #include "common/metrics.h"
+#include "common/trace.h"
 
 struct gl_store; /* opaque */
 
@@ -53,6 +54,8 @@ struct gl_launch_record {
 	char metric_source[8]; /* "sim" or "cupti" */
 	struct gl_metrics metrics;
 	char note[256];        /* e.g. "sampled 64 of 1024 CTAs, counts scaled" */
+	struct gl_trace_event *trace; /* simulator --trace events, owned; NULL when none */
+	uint32_t ntrace;
 };
 
 struct gl_run_record {
@@ -81,6 +84,10 @@ void gl_launch_record_free(struct gl_launch_record *l);
  * objects) or CSV.  Write statements are refused with a clear GL_EUSAGE message. */
 enum gl_query_format { GL_QUERY_TABLE, GL_QUERY_JSON, GL_QUERY_CSV };
 int gl_store_query(struct gl_store *s, const char *sql, enum gl_query_format fmt, FILE *out, struct gl_err *err);
+
+/* The trace events of one launch, in recorded order; the caller frees *events. */
+int gl_store_load_trace(struct gl_store *s, long launch_id, struct gl_trace_event **events, uint32_t *n,
+			struct gl_err *err);
 
 /* The underlying handle, for modules that add their own tables (traces, lessons). */
 struct sqlite3 *gl_store_db(struct gl_store *s);

@@ -39,6 +39,10 @@ int gl_store_make_parent_dirs(const char *path, struct gl_err *err);
 /* Step `st` to the end, printing its rows to `out` in `fmt`; returns SQLITE_DONE or the failing code. */
 int gl_store_print_rows(sqlite3_stmt *st, enum gl_query_format fmt, FILE *out);
 
+/* Write a launch's trace events (inside the open run). */
+int gl_store_insert_trace(struct gl_store *s, long launch_id, const struct gl_trace_event *ev, uint32_t n,
+			  struct gl_err *err);
+
 /* The current UTC time as ISO-8601 ("2025-01-31T12:00:00Z"). */
 void gl_store_utc_now(char *buf, size_t n);
 

@@ -191,6 +191,9 @@ void gl_launch_record_free(struct gl_launch_record *l)
 	free(l->params_json);
 	l->params_json = NULL;
 	gl_metrics_free(&l->metrics);
+	free(l->trace);
+	l->trace = NULL;
+	l->ntrace = 0;
 }
 
 void gl_run_record_free(struct gl_run_record *r)

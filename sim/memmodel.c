@@ -79,12 +79,29 @@ static unsigned grouped_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, 
 	return total;
 }
 
+/* The common conflict-free case in one pass: every bank serves at most one distinct word. */
+static bool one_word_per_bank(const uint32_t addr[GL_WARP], uint32_t mask)
+{
+	uint32_t word_of_bank[GL_BANKS];
+	uint32_t used = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint32_t w = addr[__builtin_ctz(m)] / 4, b = w % GL_BANKS;
+		if (!(used >> b & 1)) {
+			used |= 1u << b;
+			word_of_bank[b] = w;
+		} else if (word_of_bank[b] != w) {
+			return false;
+		}
+	}
+	return true;
+}
+
 unsigned gl_mm_shared_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size)
 {
 	if (!mask)
 		return 0;
 	if (size <= 4)
-		return phase_wavefronts(addr, mask, size);
+		return one_word_per_bank(addr, mask) ? 1 : phase_wavefronts(addr, mask, size);
 	if (size == 8) {
 		if (phases_merge(addr, mask))
 			return phase_wavefronts(addr, mask, size);

@@ -20,9 +20,24 @@ enum ptx_type {
 	PT_F16, PT_F16X2, PT_BF16, PT_BF16X2, PT_TF32, PT_F32, PT_F64,
 };
 
-unsigned ptx_type_bytes(enum ptx_type t);
-bool ptx_type_is_float(enum ptx_type t);
-bool ptx_type_is_signed(enum ptx_type t);
+/* Per-type facts as tables, because the interpreter asks for them on every memory instruction. */
+extern const uint8_t ptx_type_size_table[];
+extern const uint8_t ptx_type_flags_table[]; /* bit 0 float, bit 1 signed */
+
+static inline unsigned ptx_type_bytes(enum ptx_type t)
+{
+	return ptx_type_size_table[t];
+}
+
+static inline bool ptx_type_is_float(enum ptx_type t)
+{
+	return ptx_type_flags_table[t] & 1;
+}
+
+static inline bool ptx_type_is_signed(enum ptx_type t)
+{
+	return ptx_type_flags_table[t] & 2;
+}
 
 /* Operand kinds after decoding. */
 enum ptx_opnd_kind {

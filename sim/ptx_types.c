@@ -1,26 +1,15 @@
-/* ptx_types.c — facts about PTX types. */
+/* ptx_types.c — facts about PTX types: size in bytes, float, signed. */
 #include "ptx.h"
 
-unsigned ptx_type_bytes(enum ptx_type t)
-{
-	switch (t) {
-	case PT_PRED: return 1;
-	case PT_B8: case PT_U8: case PT_S8: return 1;
-	case PT_B16: case PT_U16: case PT_S16: case PT_F16: case PT_BF16: return 2;
-	case PT_B32: case PT_U32: case PT_S32: case PT_F32: case PT_F16X2: case PT_BF16X2: case PT_TF32: return 4;
-	case PT_B64: case PT_U64: case PT_S64: case PT_F64: return 8;
-	case PT_B128: return 16;
-	default: return 0;
-	}
-}
+const uint8_t ptx_type_size_table[] = {
+	[PT_NONE] = 0, [PT_PRED] = 1,
+	[PT_B8] = 1, [PT_B16] = 2, [PT_B32] = 4, [PT_B64] = 8, [PT_B128] = 16,
+	[PT_U8] = 1, [PT_U16] = 2, [PT_U32] = 4, [PT_U64] = 8,
+	[PT_S8] = 1, [PT_S16] = 2, [PT_S32] = 4, [PT_S64] = 8,
+	[PT_F16] = 2, [PT_F16X2] = 4, [PT_BF16] = 2, [PT_BF16X2] = 4, [PT_TF32] = 4, [PT_F32] = 4, [PT_F64] = 8,
+};
 
-bool ptx_type_is_float(enum ptx_type t)
-{
-	return t == PT_F16 || t == PT_F16X2 || t == PT_BF16 || t == PT_BF16X2 || t == PT_TF32 || t == PT_F32 ||
-	       t == PT_F64;
-}
-
-bool ptx_type_is_signed(enum ptx_type t)
-{
-	return t == PT_S8 || t == PT_S16 || t == PT_S32 || t == PT_S64;
-}
+const uint8_t ptx_type_flags_table[] = {
+	[PT_S8] = 2, [PT_S16] = 2, [PT_S32] = 2, [PT_S64] = 2,
+	[PT_F16] = 1, [PT_F16X2] = 1, [PT_BF16] = 1, [PT_BF16X2] = 1, [PT_TF32] = 1, [PT_F32] = 1, [PT_F64] = 1,
+};

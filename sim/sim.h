@@ -10,6 +10,7 @@
 #include "common/err.h"
 #include "common/launch.h"
 #include "common/metrics.h"
+#include "common/trace.h"
 #include "ptx.h"
 
 struct gl_sim_opts {
@@ -51,18 +52,6 @@ struct gl_sim_finding {
 	char message[256];
 };
 
-struct gl_trace_event {
-	uint32_t seq, block, warp, pc, line;
-	uint8_t space;        /* PS_GLOBAL / PS_SHARED / PS_LOCAL */
-	uint8_t is_store;
-	uint8_t bytes;        /* per lane */
-	uint32_t mask;
-	uint64_t addr_base;   /* lane 0's (or the first active lane's) address */
-	int64_t addr_stride;  /* when every active lane is base + lane*stride; else 0 and addrs[] holds all */
-	bool strided;
-	uint64_t addrs[32];
-	uint32_t wavefronts;  /* shared: wavefronts; global: sectors */
-};
 
 struct gl_sim_result {
 	struct gl_sim_counters c;

@@ -5,56 +5,66 @@
 
 #include "sim_internal.h"
 
-static void fill_specials(struct sim_cta *cta, struct sim_warp *w)
+/* Special registers that differ by lane and warp but not by CTA: computed once per launch. */
+static uint64_t special_value(const struct sim_launch *L, unsigned warp, unsigned l, int sr)
 {
-	const struct sim_launch *L = cta->L;
-	const struct ptx_function *fn = L->fn;
-	for (int sr = 0; sr < SR_COUNT; sr++) {
-		uint64_t *d = sim_reg(w, fn->first_special + sr);
-		for (unsigned l = 0; l < 32; l++) {
-			unsigned t = w->id * 32 + l;
-			unsigned tx = t % L->block[0], ty = t / L->block[0] % L->block[1];
-			unsigned tz = t / (L->block[0] * L->block[1]);
-			uint64_t v = 0;
-			switch (sr) {
-			case SR_TID_X: v = tx; break;
-			case SR_TID_Y: v = ty; break;
-			case SR_TID_Z: v = tz; break;
-			case SR_NTID_X: v = L->block[0]; break;
-			case SR_NTID_Y: v = L->block[1]; break;
-			case SR_NTID_Z: v = L->block[2]; break;
-			case SR_CTAID_X: v = cta->ctaid[0]; break;
-			case SR_CTAID_Y: v = cta->ctaid[1]; break;
-			case SR_CTAID_Z: v = cta->ctaid[2]; break;
-			case SR_NCTAID_X: v = L->grid[0]; break;
-			case SR_NCTAID_Y: v = L->grid[1]; break;
-			case SR_NCTAID_Z: v = L->grid[2]; break;
-			case SR_LANEID: v = l; break;
-			case SR_WARPID: v = w->id; break;
-			case SR_NWARPID: v = L->warps_per_cta; break;
-			case SR_SMID: v = cta->linear % 132; break;
-			case SR_LANEMASK_EQ: v = 1u << l; break;
-			case SR_LANEMASK_LT: v = (1u << l) - 1; break;
-			case SR_LANEMASK_LE: v = (uint32_t)((2ull << l) - 1); break;
-			case SR_LANEMASK_GT: v = ~(uint32_t)((2ull << l) - 1); break;
-			case SR_LANEMASK_GE: v = ~((1u << l) - 1); break;
-			case SR_DYNSMEM: v = L->dyn_smem; break;
-			default: v = 0; break;
-			}
-			d[l] = v;
-		}
+	unsigned t = warp * 32 + l;
+	switch (sr) {
+	case SR_TID_X: return t % L->block[0];
+	case SR_TID_Y: return t / L->block[0] % L->block[1];
+	case SR_TID_Z: return t / (L->block[0] * L->block[1]);
+	case SR_NTID_X: return L->block[0];
+	case SR_NTID_Y: return L->block[1];
+	case SR_NTID_Z: return L->block[2];
+	case SR_NCTAID_X: return L->grid[0];
+	case SR_NCTAID_Y: return L->grid[1];
+	case SR_NCTAID_Z: return L->grid[2];
+	case SR_LANEID: return l;
+	case SR_WARPID: return warp;
+	case SR_NWARPID: return L->warps_per_cta;
+	case SR_LANEMASK_EQ: return 1u << l;
+	case SR_LANEMASK_LT: return (1u << l) - 1;
+	case SR_LANEMASK_LE: return (uint32_t)((2ull << l) - 1);
+	case SR_LANEMASK_GT: return ~(uint32_t)((2ull << l) - 1);
+	case SR_LANEMASK_GE: return ~((1u << l) - 1);
+	case SR_DYNSMEM: return L->dyn_smem;
+	default: return 0; /* ctaid and smid are per CTA; clocks are read by OP_CLOCK */
 	}
 }
 
+void sim_specials_template(const struct sim_launch *L, uint64_t *out)
+{
+	for (unsigned w = 0; w < L->warps_per_cta; w++)
+		for (int sr = 0; sr < SR_COUNT; sr++)
+			for (unsigned l = 0; l < 32; l++)
+				out[((size_t)w * SR_COUNT + (size_t)sr) * 32 + l] = special_value(L, w, l, sr);
+}
+
+static void fill_specials(struct sim_cta *cta, struct sim_warp *w)
+{
+	const struct sim_launch *L = cta->L;
+	uint64_t *base = sim_reg(w, L->fn->first_special);
+	memcpy(base, L->specials + (size_t)w->id * SR_COUNT * 32, SR_COUNT * 32 * sizeof *base);
+	static const int per_cta[] = {SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_SMID};
+	for (size_t k = 0; k < 4; k++) {
+		uint64_t v = k < 3 ? cta->ctaid[k] : cta->linear % 132;
+		uint64_t *d = base + (size_t)per_cta[k] * 32;
+		for (unsigned l = 0; l < 32; l++)
+			d[l] = v;
+	}
+}
+
+/* Registers start at zero in every CTA, so results never depend on what ran before. */
 static void init_warps(struct sim_cta *cta)
 {
 	const struct sim_launch *L = cta->L;
 	size_t slots = (size_t)L->fn->nslots * 32;
-	memset(cta->regs, 0, slots * L->warps_per_cta * sizeof *cta->regs);
+	size_t regs = (size_t)L->fn->first_special * 32;
 	for (unsigned i = 0; i < L->warps_per_cta; i++) {
 		struct sim_warp *w = &cta->warps[i];
 		memset(w, 0, sizeof *w);
 		w->r = cta->regs + slots * i;
+		memset(w->r, 0, regs * sizeof *w->r);
 		w->id = i;
 		unsigned first = i * 32, n = L->threads_per_cta - first;
 		w->live = n >= 32 ? 0xffffffffu : (1u << n) - 1;
@@ -156,6 +166,13 @@ static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 /* Branch helper for sim_exec: lanes in `taken` go to `target`, the other active lanes fall through. */
 void sim_branch(struct sim_warp *w, uint32_t taken, int target)
 {
+	if (!taken) { /* nobody jumps: a straight-line step */
+		if (w->live & ~w->active)
+			sim_step_diverged(w);
+		else
+			w->pc++;
+		return;
+	}
 	uint32_t fall = w->active & ~taken;
 	if (!fall) { /* uniform */
 		if (w->live & ~w->active) {

@@ -89,6 +89,14 @@ static int exec_int(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 		default: break;
 		}
 	}
+	if (n == 4 && (ins->mods & PM_WIDE) && (ins->op == OP_MUL || ins->op == OP_MAD)) { /* index * size */
+		bool mad = ins->op == OP_MAD;
+		if (sgn)
+			FOR_LANES(mask, l) d[l] = (uint64_t)((int64_t)(int32_t)a[l] * (int32_t)b[l]) + (mad ? c[l] : 0);
+		else
+			FOR_LANES(mask, l) d[l] = (uint64_t)(uint32_t)a[l] * (uint32_t)b[l] + (mad ? c[l] : 0);
+		return 0;
+	}
 	if (n == 8 && !(ins->mods & (PM_HI | PM_SAT))) {
 		switch (ins->op) {
 		case OP_ADD: FOR_LANES(mask, l) d[l] = a[l] + b[l]; return 0;
@@ -205,6 +213,15 @@ static int exec_bits(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	if (ins->type == PT_PRED) {
 		FOR_LANES(mask, l) d[l] = bit_op(ins, a[l], b[l], c[l], 8) & 1;
 		return 0;
+	}
+	if (n == 4) { /* the hot forms: index arithmetic */
+		switch (ins->op) {
+		case OP_AND: FOR_LANES(mask, l) d[l] = (uint32_t)(a[l] & b[l]); return 0;
+		case OP_OR: FOR_LANES(mask, l) d[l] = (uint32_t)(a[l] | b[l]); return 0;
+		case OP_XOR: FOR_LANES(mask, l) d[l] = (uint32_t)(a[l] ^ b[l]); return 0;
+		case OP_SHL: FOR_LANES(mask, l) d[l] = (uint32_t)b[l] >= 32 ? 0 : (uint32_t)(a[l] << (uint32_t)b[l]); return 0;
+		default: break;
+		}
 	}
 	FOR_LANES(mask, l) d[l] = sim_trunc(bit_op(ins, a[l], b[l], c[l], n), dn);
 	return 0;
@@ -351,6 +368,29 @@ static bool combine(const struct ptx_insn *ins, bool r, const uint64_t *c, unsig
 	}
 }
 
+/* 32-bit integer compares without a combiner: bounds checks and loop conditions, the hot forms. */
+#define SETP_LOOP(T, OP) FOR_LANES(mask, l) p[l] = (T)a[l] OP (T)b[l]
+static bool setp_fast(const struct ptx_insn *ins, uint64_t *p, const uint64_t *a, const uint64_t *b, uint32_t mask)
+{
+	bool sgn = ins->type == PT_S32;
+	if (!sgn && ins->type != PT_U32 && ins->type != PT_B32)
+		return false;
+	switch (ins->sub) {
+	case CMP_EQ: SETP_LOOP(uint32_t, ==); return true;
+	case CMP_NE: SETP_LOOP(uint32_t, !=); return true;
+	case CMP_LT: if (sgn) SETP_LOOP(int32_t, <); else SETP_LOOP(uint32_t, <); return true;
+	case CMP_LE: if (sgn) SETP_LOOP(int32_t, <=); else SETP_LOOP(uint32_t, <=); return true;
+	case CMP_GT: if (sgn) SETP_LOOP(int32_t, >); else SETP_LOOP(uint32_t, >); return true;
+	case CMP_GE: if (sgn) SETP_LOOP(int32_t, >=); else SETP_LOOP(uint32_t, >=); return true;
+	case CMP_LO: SETP_LOOP(uint32_t, <); return true;
+	case CMP_LS: SETP_LOOP(uint32_t, <=); return true;
+	case CMP_HI: SETP_LOOP(uint32_t, >); return true;
+	case CMP_HS: SETP_LOOP(uint32_t, >=); return true;
+	default: return false;
+	}
+}
+#undef SETP_LOOP
+
 /* setp.cmp[.bool].type p[|q], a, b[, c] */
 static int exec_setp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
@@ -359,10 +399,8 @@ static int exec_setp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	uint64_t *q = dst->kind == PO_VEC && dst->vec[1] >= 0 ? sim_reg(w, dst->vec[1]) : NULL;
 	const uint64_t *a = SRC(1), *b = SRC(2);
 	const uint64_t *c = ins->nops > 3 ? SRC(3) : NULL;
-	if (ins->type == PT_S32 && !c && !q && ins->sub == CMP_LT) { /* loop bounds: the hot form */
-		FOR_LANES(mask, l) p[l] = (int32_t)a[l] < (int32_t)b[l];
+	if (!c && !q && setp_fast(ins, p, a, b, mask))
 		return 0;
-	}
 	FOR_LANES(mask, l) {
 		bool r = sim_compare(ins, (enum ptx_type)ins->type, a[l], b[l]);
 		p[l] = combine(ins, r, c, l);

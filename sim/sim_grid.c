@@ -305,6 +305,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	L->budget = opts->max_instructions ? opts->max_instructions : GL_SIM_DEFAULT_BUDGET;
 	L->trace_ctas = opts->trace_ctas ? opts->trace_ctas : GL_SIM_TRACE_CTAS;
 	setup_memory(L, l);
+	L->specials = gl_xmalloc((size_t)L->warps_per_cta * SR_COUNT * 32 * sizeof *L->specials);
+	sim_specials_template(L, L->specials);
 
 	struct pool p = {.L = L};
 	p.total = (long)l->grid[0] * l->grid[1] * l->grid[2];
@@ -324,6 +326,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	free(p.out);
 	free(p.worker_counts);
 	free(L->konst);
+	free(L->specials);
 	free(L);
 	return GL_OK;
 }

@@ -37,6 +37,7 @@ struct sim_launch {
 	uint64_t shared_size;      /* static + dynamic */
 	unsigned dyn_smem;
 	uint64_t *konst;           /* constant slots broadcast to 32 lanes */
+	uint64_t *specials;        /* per warp: the special-register slots that do not depend on the CTA */
 	const struct gl_sim_opts *opts;
 	uint64_t budget;           /* warp instructions per CTA */
 	unsigned trace_ctas;       /* CTAs 0..trace_ctas-1 record traces */
@@ -86,6 +87,7 @@ struct sim_cta {
 
 /* sim_cta.c: CTA scheduling and per-warp control flow */
 int sim_cta_run(struct sim_cta *cta);
+void sim_specials_template(const struct sim_launch *L, uint64_t *out);
 void sim_branch(struct sim_warp *w, uint32_t taken, int target);
 void sim_exit_lanes(struct sim_warp *w, uint32_t gone);
 void sim_step_diverged(struct sim_warp *w);

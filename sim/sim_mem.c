@@ -192,49 +192,112 @@ void sim_lane_addresses(struct sim_cta *cta, struct sim_warp *w, const struct pt
 	FOR_LANES(mask, l) addr[l] = base[l] + (uint64_t)mo->offset;
 }
 
-static uint64_t load_bytes(const uint8_t *p, unsigned n, bool sign)
-{
-	uint64_t v = 0;
-	memcpy(&v, p, n);
-	return sign ? (uint64_t)sim_sext(v, n) : v;
-}
-
 /* The register slot for vector element k of a ld destination or st source (-1: sink). */
 static int element_slot(const struct ptx_operand *o, int k)
 {
 	return o->kind == PO_VEC ? (k < o->nvec ? o->vec[k] : -1) : (k == 0 ? o->slot : -1);
 }
 
+/* Host address of byte 0 of the space when every active lane's access is aligned and inside one
+ * allocation (the common case), so lanes need no translation of their own; NULL otherwise. */
+static uint8_t *fast_base(struct sim_cta *cta, enum ptx_space sp, const uint64_t addr[32], uint32_t mask,
+			  unsigned size)
+{
+	if (sp != PS_GLOBAL && sp != PS_SHARED)
+		return NULL;
+	uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
+	FOR_LANES(mask, l) {
+		lo = addr[l] < lo ? addr[l] : lo;
+		hi = addr[l] > hi ? addr[l] : hi;
+		bits |= addr[l];
+	}
+	if (bits & (size - 1))
+		return NULL;
+	const struct sim_launch *L = cta->L;
+	if (sp == PS_SHARED)
+		return hi + size <= L->shared_size ? cta->shared : NULL;
+	const struct sim_region *near;
+	const struct sim_region *r = find_region(L, lo, &near);
+	if (!r || hi + size > r->base + r->size || hi < lo)
+		return NULL;
+	return r->host - r->base;
+}
+
+static void store_element(uint8_t *p, uint64_t v, unsigned esz)
+{
+	switch (esz) {
+	case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+	case 8: memcpy(p, &v, 8); break;
+	case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+	default: *p = (uint8_t)v; break;
+	}
+}
+
+static uint64_t load_element(const uint8_t *p, unsigned esz, bool sign)
+{
+	switch (esz) {
+	case 4: { uint32_t x; memcpy(&x, p, 4); return sign ? (uint64_t)(int64_t)(int32_t)x : x; }
+	case 8: { uint64_t x; memcpy(&x, p, 8); return x; }
+	case 2: { uint16_t x; memcpy(&x, p, 2); return sign ? (uint64_t)(int64_t)(int16_t)x : x; }
+	default: return sign ? (uint64_t)(int64_t)(int8_t)*p : *p;
+	}
+}
+
+static void move_lane(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct ptx_operand *ro,
+		      enum ptx_space sp, uint8_t *p, uint64_t addr, unsigned l)
+{
+	bool is_store = ins->op == OP_ST;
+	unsigned esz = ptx_type_bytes((enum ptx_type)ins->type), nvec = ins->vec ? ins->vec : 1;
+	bool sign = ptx_type_is_signed((enum ptx_type)ins->type);
+	for (unsigned k = 0; k < nvec; k++) {
+		int slot = element_slot(ro, (int)k);
+		if (slot < 0)
+			continue;
+		if (is_store)
+			store_element(p + k * esz, sim_src(cta, w, slot)[l], esz);
+		else
+			sim_reg(w, slot)[l] = load_element(p + k * esz, esz, sign);
+	}
+	if (sp != PS_SHARED)
+		return;
+	if (is_store)
+		sim_shadow_write(cta, w, ins, (int)l, addr, esz * nvec);
+	else
+		sim_shadow_read(cta, w, ins, (int)l, addr, esz * nvec);
+}
+
 static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	bool is_store = ins->op == OP_ST;
 	const struct ptx_operand *mo = &ins->ops[is_store ? 0 : 1], *ro = &ins->ops[is_store ? 1 : 0];
-	unsigned esz = ptx_type_bytes((enum ptx_type)ins->type), nvec = ins->vec ? ins->vec : 1;
-	unsigned size = esz * nvec;
-	bool sign = ptx_type_is_signed((enum ptx_type)ins->type);
+	unsigned size = ptx_type_bytes((enum ptx_type)ins->type) * (ins->vec ? ins->vec : 1);
 	uint64_t addr[32];
 	sim_lane_addresses(cta, w, mo, mask, addr);
 	count_by_space(cta, w, ins, addr, mask, size, is_store);
-	FOR_LANES(mask, l) {
-		enum ptx_space sp = (enum ptx_space)ins->space;
-		uint8_t *p = sim_translate(cta, w, (int)l, &sp, addr[l], size, is_store, ins);
-		if (!p)
-			continue;
-		for (unsigned k = 0; k < nvec; k++) {
-			int slot = element_slot(ro, (int)k);
-			if (slot < 0)
-				continue;
-			if (is_store) {
-				uint64_t v = sim_src(cta, w, slot)[l];
-				memcpy(p + k * esz, &v, esz);
-				if (sp == PS_SHARED)
-					sim_shadow_write(cta, w, ins, (int)l, addr[l] + k * esz, esz);
-			} else {
-				sim_reg(w, slot)[l] = load_bytes(p + k * esz, esz, sign);
-				if (sp == PS_SHARED)
-					sim_shadow_read(cta, w, ins, (int)l, addr[l] + k * esz, esz);
-			}
+	enum ptx_space space = (enum ptx_space)ins->space;
+	uint8_t *base = fast_base(cta, space, addr, mask, size);
+	if (base && ro->kind == PO_SLOT && ro->slot >= 0 && size == 4) { /* scalar 32-bit: the hot form */
+		if (is_store) {
+			const uint64_t *v = sim_src(cta, w, ro->slot);
+			FOR_LANES(mask, l) store_element(base + addr[l], v[l], 4);
+		} else {
+			uint64_t *d = sim_reg(w, ro->slot);
+			bool sign = ptx_type_is_signed((enum ptx_type)ins->type);
+			FOR_LANES(mask, l) d[l] = load_element(base + addr[l], 4, sign);
 		}
+		if (space == PS_SHARED)
+			FOR_LANES(mask, l) (is_store ? sim_shadow_write : sim_shadow_read)(cta, w, ins, (int)l, addr[l], 4);
+		return 0;
+	}
+	if (base) {
+		FOR_LANES(mask, l) move_lane(cta, w, ins, ro, space, base + addr[l], addr[l], l);
+		return 0;
+	}
+	FOR_LANES(mask, l) {
+		enum ptx_space sp = space;
+		uint8_t *p = sim_translate(cta, w, (int)l, &sp, addr[l], size, is_store, ins);
+		if (p)
+			move_lane(cta, w, ins, ro, sp, p, addr[l], l);
 	}
 	return 0;
 }

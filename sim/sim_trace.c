@@ -1,4 +1,7 @@
 /* sim_trace.c — shared-memory race and uninitialised-read detection, and trace recording. */
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "sim_trace.h"
 
 static struct sim_shadow *shadow_at(struct sim_cta *cta, uint64_t addr)
@@ -62,6 +65,58 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	}
 }
 
+/* "_ZZ19transpose_coalescedE4tile" (a demoted function-scope array) -> "tile". */
+static void plain_name(const char *name, char *out, size_t n)
+{
+	const char *e = strncmp(name, "_ZZ", 3) == 0 ? strrchr(name, 'E') : NULL;
+	if (e && e[1] >= '0' && e[1] <= '9') {
+		char *end;
+		long len = strtol(e + 1, &end, 10);
+		if (len > 0 && (size_t)len <= strlen(end)) {
+			snprintf(out, n, "%.*s", (int)len, end);
+			return;
+		}
+	}
+	snprintf(out, n, "%s", name);
+}
+
+/* Which named buffer (global) or shared array an address falls in. */
+static void name_buffer(const struct sim_cta *cta, enum ptx_space sp, uint64_t addr, struct gl_trace_event *e)
+{
+	const struct sim_launch *L = cta->L;
+	if (sp == PS_GLOBAL) {
+		for (int i = 0; i < L->nregions; i++)
+			if (addr - L->regions[i].base < L->regions[i].size) {
+				snprintf(e->buffer, sizeof e->buffer, "%s", L->regions[i].name);
+				e->buffer_base = L->regions[i].base;
+				return;
+			}
+		return;
+	}
+	if (sp != PS_SHARED)
+		return;
+	const struct ptx_function *fn = L->fn;
+	for (int i = 0; i < fn->nvars; i++) {
+		const struct ptx_var *v = &fn->vars[i];
+		uint64_t size = v->is_extern ? L->dyn_smem : v->size;
+		if (v->space == PS_SHARED && addr - v->offset < size) {
+			plain_name(v->name, e->buffer, sizeof e->buffer);
+			e->buffer_base = v->offset;
+			return;
+		}
+	}
+}
+
+static uint8_t trace_op(const struct ptx_insn *ins, bool is_store)
+{
+	switch (ins->op) {
+	case OP_ATOM: case OP_RED: return GL_TRACE_ATOM;
+	case OP_CP_ASYNC: return GL_TRACE_CP_ASYNC;
+	case OP_LDMATRIX: return GL_TRACE_LDMATRIX;
+	default: return is_store ? GL_TRACE_ST : GL_TRACE_LD;
+	}
+}
+
 void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
 		      const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, unsigned units)
 {
@@ -78,26 +133,25 @@ void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	e->warp = w->id;
 	e->pc = (uint32_t)(ins - cta->L->fn->code);
 	e->line = (uint32_t)ins->line;
-	e->space = (uint8_t)sp;
-	e->is_store = is_store;
+	e->space = sp == PS_SHARED ? GL_TRACE_SHARED : sp == PS_LOCAL ? GL_TRACE_LOCAL : GL_TRACE_GLOBAL;
+	e->op = trace_op(ins, is_store);
 	e->bytes = (uint8_t)size;
 	e->mask = mask;
-	e->wavefronts = units;
+	e->cost = units;
 	int first = __builtin_ctz(mask);
-	e->addr_base = addr[first] - (uint64_t)0;
-	/* compress as base + lane*stride when every active lane follows it */
 	int second = -1;
 	FOR_LANES(mask & ~(1u << first), l) {
-		second = (int)l;
-		break;
+		if (second < 0)
+			second = (int)l;
 	}
 	int64_t stride = second < 0 ? 0 : (int64_t)(addr[second] - addr[first]) / (second - first);
 	bool strided = true;
 	FOR_LANES(mask, l)
 		if (addr[l] != addr[first] + (uint64_t)(stride * ((int)l - first)))
 			strided = false;
-	e->addr_base = addr[first] - (uint64_t)(stride * first);
-	e->addr_stride = strided ? stride : 0;
 	e->strided = strided;
+	e->addr_stride = strided ? stride : 0;
+	e->addr_base = strided ? addr[first] - (uint64_t)(stride * first) : addr[first];
 	FOR_LANES(mask, l) e->addrs[l] = addr[l];
+	name_buffer(cta, sp, addr[first], e);
 }

@@ -1,0 +1,124 @@
+/* bench_sim.c — simulator throughput, measured side by side in one run: simulated thread-instructions
+ * per second on one core and on all cores, and the native CPU reference's time for the same problem.
+ * Usage: gpulab_bench [TOPIC:VARIANT:SIZE ...]   (default: transpose 4096 and a tiled GEMM) */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/util.h"
+#include "kernels/registry.h"
+#include "sim/sim.h"
+
+struct measure {
+	double seconds;
+	uint64_t thread_inst;
+};
+
+static int simulate(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p,
+		    const struct ptx_module *m, int threads, struct measure *out)
+{
+	struct gl_err err = {0};
+	struct gl_launch l = {.module = t->ptx, .module_name = t->name};
+	struct gl_sim_opts opts = {.threads = threads};
+	struct gl_sim_result res;
+	int rc = t->setup(v, p, &l, &err);
+	if (rc == GL_OK)
+		rc = gl_sim_run(m, &l, &opts, &res, &err);
+	if (rc != GL_OK) {
+		fprintf(stderr, "bench: %s\n", err.msg);
+		gl_launch_free(&l);
+		return rc;
+	}
+	struct gl_verify ver;
+	t->verify(v, p, &l, t, &ver);
+	out->seconds = res.wall_seconds;
+	out->thread_inst = res.c.thread_inst;
+	gl_sim_result_free(&res);
+	gl_launch_free(&l);
+	if (!ver.ok) {
+		fprintf(stderr, "bench: %s %s failed verification: %s\n", t->name, v->name, ver.first_mismatch);
+		return GL_EVERIFY;
+	}
+	return GL_OK;
+}
+
+/* The CPU reference of the same problem (what `verify` computes), timed alone. */
+static double reference_seconds(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p)
+{
+	struct gl_err err = {0};
+	struct gl_launch l = {.module = t->ptx};
+	if (t->setup(v, p, &l, &err) != GL_OK)
+		return -1;
+	struct gl_verify ver;
+	double t0 = gl_now();
+	t->verify(v, p, &l, t, &ver);
+	double s = gl_now() - t0;
+	gl_launch_free(&l);
+	return s;
+}
+
+static int bench_one(const char *spec, int cores, int *failures)
+{
+	char topic[64], variant[64];
+	long size;
+	if (sscanf(spec, "%63[^:]:%63[^:]:%ld", topic, variant, &size) != 3) {
+		fprintf(stderr, "bench: expected TOPIC:VARIANT:SIZE, got '%s'\n", spec);
+		return 2;
+	}
+	const struct gl_topic *t = gl_topic_find(topic);
+	const struct gl_variant *v = t ? gl_variant_find(t, variant) : NULL;
+	if (!v) {
+		printf("%-28s skipped (no such topic/variant in this build)\n", spec);
+		return 0;
+	}
+	struct gl_problem p;
+	gl_problem_defaults(t, &p);
+	for (int i = 0; i < t->nparams; i++)
+		if (t->params[i].is_size)
+			p.v[i] = size;
+	struct gl_err err = {0};
+	struct ptx_module *m;
+	if (ptx_parse(t->ptx, t->name, &m, &err) != GL_OK) {
+		fprintf(stderr, "bench: %s\n", err.msg);
+		return 1;
+	}
+	struct measure one, all;
+	int rc = simulate(t, v, &p, m, 1, &one);
+	if (rc == GL_OK)
+		rc = simulate(t, v, &p, m, cores, &all);
+	ptx_module_free(m);
+	if (rc != GL_OK)
+		return rc;
+	double ref = reference_seconds(t, v, &p);
+	double rate1 = (double)one.thread_inst / one.seconds, rateN = (double)all.thread_inst / all.seconds;
+	double speedup = one.seconds / all.seconds;
+	printf("%-28s %14llu %9.3f s %7.1f M/s %9.3f s %7.1f M/s %7.2fx %10.4f s %8.0fx\n", spec,
+	       (unsigned long long)one.thread_inst, one.seconds, rate1 / 1e6, all.seconds, rateN / 1e6, speedup, ref,
+	       ref > 0 ? all.seconds / ref : 0.0);
+	bool rate_ok = rate1 >= 150e6, speed_ok = cores < 2 || speedup >= 1.7;
+	printf("%-28s target >= 150 M thread-inst/s per core: %s;  >= 1.7x on %d cores: %s\n", "", rate_ok ? "met" : "MISSED",
+	       cores, speed_ok ? "met" : "MISSED");
+	*failures += !rate_ok + !speed_ok;
+	return GL_OK;
+}
+
+int main(int argc, char **argv)
+{
+	static const char *const defaults[] = {"transpose:coalesced:4096", "gemm:blocktile2d:512"};
+	int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (cores < 1)
+		cores = 1;
+	printf("gpulab simulator benchmark: %d core%s\n", cores, cores == 1 ? "" : "s");
+	printf("%-28s %14s %11s %11s %11s %11s %8s %12s %9s\n", "problem", "thread-inst", "1 core", "rate",
+	       "all cores", "rate", "speedup", "CPU ref", "sim/ref");
+	int failures = 0;
+	int n = argc > 1 ? argc - 1 : (int)GL_ARRAY_LEN(defaults);
+	for (int i = 0; i < n; i++) {
+		int rc = bench_one(argc > 1 ? argv[i + 1] : defaults[i], cores, &failures);
+		if (rc)
+			return rc;
+	}
+	printf("%d target%s missed\n", failures, failures == 1 ? "" : "s");
+	return 0;
+}
