@@ -1,0 +1,195 @@
+/* gemm.c — harness of the gemm topic (kernels/gemm.cu): C = alpha*A*B + beta*C with alpha = 1 and
+ * beta = 0.5, A (m x k), B (k x n) and C (m x n) row-major floats, all three random and non-uniform.
+ * naive .. blocktile2d guard their edges and take any size; vectorized and warptile move float4s and,
+ * like CUTLASS kernels whose can_implement() checks alignment, refuse n or k that are not multiples of 4.
+ * The output is checked against gl_gemm_ref (OpenBLAS) element by element, within the rounding error
+ * bound of a k-term dot product (see verify). */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "gemm_ref.h"
+#include "registry.h"
+
+extern const char gl_ptx_gemm[], gl_res_sm80_gemm[], gl_res_sm90_gemm[];
+
+#define GEMM_ALPHA 1.0f
+#define GEMM_BETA 0.5f
+
+enum { P_M, P_N, P_K };
+enum { V_NAIVE, V_COALESCED, V_SMEM, V_BLOCKTILE1D, V_BLOCKTILE2D, V_VECTORIZED, V_WARPTILE, V_COUNT };
+
+static const struct gl_param params[] = {
+	[P_M] = {"m", "rows of A and C", 256, 1, 16384, true},
+	[P_N] = {"n", "columns of B and C", 256, 1, 16384, true},
+	[P_K] = {"k", "columns of A, rows of B (the reduction)", 256, 1, 16384, true},
+};
+
+static const struct gl_variant variants[] = {
+	[V_NAIVE] = {"naive", "gemm_naive",
+		     "thread per C element, warp lanes down a column: 32 sectors per A load (any size)"},
+	[V_COALESCED] = {"coalesced", "gemm_coalesced",
+			 "warp lanes along a row: A broadcast, B and C coalesced (any size)"},
+	[V_SMEM] = {"smem", "gemm_smem", "32x32 tiles of A and B staged in shared memory (any size)"},
+	[V_BLOCKTILE1D] = {"blocktile1d", "gemm_blocktile1d",
+			   "64x64 block tile, 8 outputs per thread down a column (any size)"},
+	[V_BLOCKTILE2D] = {"blocktile2d", "gemm_blocktile2d",
+			   "128x128 block tile, 8x8 outputs per thread: an outer product in registers (any size)"},
+	[V_VECTORIZED] = {"vectorized", "gemm_vectorized",
+			  "blocktile2d with float4 loads/stores and a transposed A tile (n, k multiples of 4)"},
+	[V_WARPTILE] = {"warptile", "gemm_warptile",
+			"CUTLASS-style block, warp and thread tiles: 128x128x16, 64x64, 8x4 (n, k multiples of 4)"},
+};
+
+/* Geometry: threads per block (x, y), the C tile one block covers, and whether blockIdx.x walks rows
+ * (naive maps lanes to rows) instead of columns. */
+static const struct geometry {
+	unsigned bx, by;
+	long tile_m, tile_n;
+	bool x_walks_rows, float4s;
+} geometry[V_COUNT] = {
+	[V_NAIVE] = {32, 32, 32, 32, true, false},
+	[V_COALESCED] = {32, 32, 32, 32, false, false},
+	[V_SMEM] = {32, 32, 32, 32, false, false},
+	[V_BLOCKTILE1D] = {512, 1, 64, 64, false, false},
+	[V_BLOCKTILE2D] = {256, 1, 128, 128, false, false},
+	[V_VECTORIZED] = {256, 1, 128, 128, false, true},
+	[V_WARPTILE] = {128, 1, 128, 128, false, true},
+};
+
+static int check(const struct gl_problem *p, struct gl_err *err)
+{
+	double m = (double)p->v[P_M], n = (double)p->v[P_N], k = (double)p->v[P_K];
+	char what[96];
+	snprintf(what, sizeof what, "gemm m=%ld n=%ld k=%ld", p->v[P_M], p->v[P_N], p->v[P_K]);
+	/* the launch's A, B, C, and for verify: C0, the reference, |A|, |B| and the error bound */
+	return gl_check_host_memory(what, 4.0 * (2.0 * (m * k + k * n) + 4.0 * m * n), err);
+}
+
+static int refuse_unaligned(const struct gl_variant *v, const struct gl_problem *p, struct gl_err *err)
+{
+	long n = p->v[P_N], k = p->v[P_K];
+	if (n % 4 == 0 && k % 4 == 0)
+		return GL_OK;
+	return gl_errf(err, GL_EUSAGE, "gemm %s moves float4s, so rows must start on 16 bytes: --n and --k must be "
+		       "multiples of 4 (got n=%ld, k=%ld); naive, coalesced, smem, blocktile1d and blocktile2d take "
+		       "any size (--variant naive,coalesced,smem,blocktile1d,blocktile2d)", v->name, n, k);
+}
+
+static uint32_t f32_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+{
+	const struct geometry *g = &geometry[v - variants];
+	if (g->float4s && refuse_unaligned(v, p, err))
+		return err->status;
+	long m = p->v[P_M], n = p->v[P_N], k = p->v[P_K];
+	int c = gl_launch_add_buffer(l, "C", GL_F32, (size_t)m * (size_t)n, 1);
+	int a = gl_launch_add_buffer(l, "A", GL_F32, (size_t)m * (size_t)k, 0);
+	int b = gl_launch_add_buffer(l, "B", GL_F32, (size_t)k * (size_t)n, 0);
+	gl_fill_random_f32(l->buffers[a].host, l->buffers[a].count, p->seed);
+	gl_fill_random_f32(l->buffers[b].host, l->buffers[b].count, p->seed + 1);
+	gl_fill_random_f32(l->buffers[c].host, l->buffers[c].count, p->seed + 2);
+	gl_launch_arg_buffer(l, c);
+	gl_launch_arg_buffer(l, a);
+	gl_launch_arg_buffer(l, b);
+	gl_launch_arg_scalar(l, (uint32_t)m, 4);
+	gl_launch_arg_scalar(l, (uint32_t)n, 4);
+	gl_launch_arg_scalar(l, (uint32_t)k, 4);
+	gl_launch_arg_scalar(l, f32_bits(GEMM_ALPHA), 4);
+	gl_launch_arg_scalar(l, f32_bits(GEMM_BETA), 4);
+	l->entry = v->entry;
+	unsigned tiles_m = (unsigned)((m + g->tile_m - 1) / g->tile_m);
+	unsigned tiles_n = (unsigned)((n + g->tile_n - 1) / g->tile_n);
+	l->grid[0] = g->x_walks_rows ? tiles_m : tiles_n;
+	l->grid[1] = g->x_walks_rows ? tiles_n : tiles_m;
+	l->grid[2] = 1;
+	l->block[0] = g->bx;
+	l->block[1] = g->by;
+	l->block[2] = 1;
+	return GL_OK;
+}
+
+static float *absolute_copy(const float *x, size_t n)
+{
+	float *y = gl_xmalloc(n * sizeof *y);
+	for (size_t i = 0; i < n; i++)
+		y[i] = fabsf(x[i]);
+	return y;
+}
+
+/* Error bound per element: a k-term dot product in float, rounded at each step, is off by at most
+ * about k * 2^-24 * (|alpha| |A||B| + |beta| |C0|) (Higham, gamma_k); the GPU and OpenBLAS may each be
+ * that far off in different directions, and the epilogue adds two roundings, so the tolerance is
+ * atol + rtol * (k + 2) * bound with rtol = 2^-23. */
+static void verify(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
+		   const struct gl_topic *t, struct gl_verify *out)
+{
+	(void)v;
+	int m = (int)p->v[P_M], n = (int)p->v[P_N], k = (int)p->v[P_K];
+	size_t mn = (size_t)m * (size_t)n;
+	const float *got = l->buffers[0].host, *a = l->buffers[1].host, *b = l->buffers[2].host;
+	float *ref = gl_xmalloc(mn * sizeof *ref);
+	gl_fill_random_f32(ref, mn, p->seed + 2); /* C as it was before the kernel */
+	float *bound = absolute_copy(ref, mn);
+	float *abs_a = absolute_copy(a, (size_t)m * (size_t)k), *abs_b = absolute_copy(b, (size_t)k * (size_t)n);
+	gl_gemm_ref(m, n, k, GEMM_ALPHA, a, b, GEMM_BETA, ref);
+	gl_gemm_ref(m, n, k, fabsf(GEMM_ALPHA), abs_a, abs_b, fabsf(GEMM_BETA), bound);
+	memset(out, 0, sizeof *out);
+	out->ok = true;
+	for (size_t i = 0; i < mn; i++) {
+		double e = fabs((double)got[i] - ref[i]);
+		double rel = ref[i] != 0.0f ? e / fabs(ref[i]) : (e ? INFINITY : 0.0);
+		if (isnan(got[i]))
+			e = rel = INFINITY;
+		out->max_abs_err = e > out->max_abs_err ? e : out->max_abs_err;
+		if (isfinite(rel) && rel > out->max_rel_err)
+			out->max_rel_err = rel;
+		if (e <= t->atol + t->rtol * (k + 2) * (double)bound[i])
+			continue;
+		if (out->mismatches++ == 0)
+			snprintf(out->first_mismatch, sizeof out->first_mismatch,
+				 "C[%zu][%zu]: got %.9g, expected %.9g (%s)", i / (size_t)n, i % (size_t)n, got[i],
+				 ref[i], gl_gemm_ref_name());
+		out->ok = false;
+	}
+	free(ref);
+	free(bound);
+	free(abs_a);
+	free(abs_b);
+}
+
+/* 2mnk in the K loop, and the epilogue's two multiplies and one add per element of C. */
+static double flops(const struct gl_variant *v, const struct gl_problem *p)
+{
+	(void)v;
+	double m = (double)p->v[P_M], n = (double)p->v[P_N], k = (double)p->v[P_K];
+	return 2.0 * m * n * k + 3.0 * m * n;
+}
+
+const struct gl_topic gl_topic_gemm = {
+	.name = "gemm",
+	.summary = "SGEMM C = 1.0*A*B + 0.5*C, naive to warp tiles: coalescing, shared-memory tiling, register "
+		   "blocking, float4, CUTLASS's hierarchy",
+	.ptx = gl_ptx_gemm,
+	.res_sm80 = gl_res_sm80_gemm,
+	.res_sm90 = gl_res_sm90_gemm,
+	.params = params,
+	.nparams = 3,
+	.variants = variants,
+	.nvariants = V_COUNT,
+	.atol = 1e-6,
+	.rtol = FLT_EPSILON, /* 2^-23, times (k + 2) times the element's bound: see verify */
+	.check = check,
+	.setup = setup,
+	.verify = verify,
+	.flops = flops,
+};
