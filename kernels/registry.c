@@ -7,11 +7,15 @@
 extern const struct gl_topic gl_topic_transpose;
 extern const struct gl_topic gl_topic_smem_patterns;
 extern const struct gl_topic gl_topic_gmem_patterns;
+extern const struct gl_topic gl_topic_gemm;
+extern const struct gl_topic gl_topic_reduce;
 
 const struct gl_topic *const gl_topics[] = {
 	&gl_topic_transpose,
 	&gl_topic_smem_patterns,
 	&gl_topic_gmem_patterns,
+	&gl_topic_gemm,
+	&gl_topic_reduce,
 	NULL,
 };
 
