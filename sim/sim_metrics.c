@@ -43,8 +43,11 @@ void gl_sim_metrics(const struct gl_sim_result *res, struct gl_metrics *out)
 	put_used(out, "smsp__inst_executed_pipe_tensor_op_hmma.sum", c->mma_inst, s, "inst");
 	put_used(out, "smsp__inst_executed_op_ldsm.sum", c->ldsm_inst, s, "inst");
 	put_used(out, "smsp__inst_executed_op_ldgsts.sum", c->ldgsts_inst, s, "inst");
-	put_used(out, "l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum", c->ldgsts_req, s, "request");
-	put_used(out, "l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", c->ldgsts_sect, s, "sector");
+	/* LDGSTS (cp.async): the l1tex__t_* forms exist only per cache mode; the sass forms cover both */
+	put_used(out, "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum", c->ldgsts_req, s, "request");
+	put_used(out, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", c->ldgsts_sect, s, "sector");
+	put_used(out, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", c->ldgsts_sst_wf, s,
+		 "wavefront");
 	put_used(out, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", c->gatom_req, s, "request");
 	put_used(out, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", c->gatom_sect, s, "sector");
 	put_used(out, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", c->gred_req, s, "request");
