@@ -168,6 +168,9 @@ static int parse_value(struct parser *ps, struct ptx_insn *ins, struct ptx_opera
 	}
 	if (t.start[0] == '%')
 		return lookup_reg(ps, &t, &o->slot);
+	/* inline asm scopes declare registers without '%': { .reg .f16 low, high; mov.b32 {low,high}, %r1; } */
+	if (!is_target && (o->slot = ptx_names_lookup(&ps->regs, t.start, t.len, NULL)) >= 0)
+		return 0;
 	if (is_target) { /* label or function: resolved after the body */
 		o->kind = ins->op == OP_CALL ? PO_FUNC : PO_LABEL;
 		ps->refs = gl_xrealloc(ps->refs, (size_t)(ps->nrefs + 1) * sizeof *ps->refs);
@@ -193,6 +196,8 @@ static int parse_address(struct parser *ps, struct ptx_operand *o)
 		if (t.start[0] == '%') {
 			if (lookup_reg(ps, &t, &o->slot))
 				return -1;
+		} else if ((o->slot = ptx_names_lookup(&ps->regs, t.start, t.len, NULL)) >= 0) {
+			/* a register declared without '%' in an inline asm scope */
 		} else {
 			int ref;
 			int64_t param_offset = 0;
@@ -380,6 +385,12 @@ static int parse_statement(struct parser *ps, int *depth)
 	}
 	if (ptx_accept(ps, ".reg"))
 		return parse_reg_decl(ps);
+	if (ps->tok.kind == TK_IDENT && ps->tok.len > 5 && memcmp(ps->tok.start, ".reg.", 5) == 0) {
+		ps->tok.start += 4; /* ".reg.b32 f;" in cuda_fp16.h's asm: the lexer kept the dots together */
+		ps->tok.len -= 4;
+		ps->tok.col += 4;
+		return parse_reg_decl(ps);
+	}
 	if (ptx_accept(ps, ".shared"))
 		return ptx_parse_var(ps, PS_SHARED, false, false);
 	if (ptx_accept(ps, ".local"))

@@ -37,6 +37,10 @@ static uint64_t int_arith(const struct ptx_insn *ins, uint64_t a, uint64_t b, ui
 	case OP_MIN: return sgn ? (uint64_t)(sa < sb ? sa : sb) : (ua < ub ? ua : ub);
 	case OP_MAX: return sgn ? (uint64_t)(sa > sb ? sa : sb) : (ua > ub ? ua : ub);
 	case OP_ABS: return (uint64_t)(sa < 0 ? -(uint64_t)sa : (uint64_t)sa);
+	case OP_SAD: /* c + |a - b| */
+		if (sgn)
+			return (sa > sb ? (uint64_t)sa - (uint64_t)sb : (uint64_t)sb - (uint64_t)sa) + c;
+		return (ua > ub ? ua - ub : ub - ua) + c;
 	case OP_NEG: return -(uint64_t)sa;
 	case OP_DIV:
 		if (ub == 0)
@@ -500,7 +504,7 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 		if (ins->mods & PM_CC)
 			return exec_carry(cta, w, ins, mask);
 		return exec_int(cta, w, ins, mask);
-	case OP_MUL24: case OP_MAD24: return exec_int(cta, w, ins, mask);
+	case OP_MUL24: case OP_MAD24: case OP_SAD: return exec_int(cta, w, ins, mask);
 	case OP_ADDC: case OP_SUBC: case OP_MADC: return exec_carry(cta, w, ins, mask);
 	case OP_FMA: case OP_RCP: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_LG2: case OP_EX2:
 	case OP_TANH: case OP_COPYSIGN: case OP_TESTP:
