@@ -1,0 +1,70 @@
+/* run_options.h — what `gpulab run` and `gpulab compare` share: their options (variants, sizes and topic
+ * parameters, backend, simulator and CUPTI settings), the problem they describe, and the session that
+ * runs the chosen variants on the chosen backend and stores them as one run. */
+#ifndef GL_RUN_OPTIONS_H
+#define GL_RUN_OPTIONS_H
+
+#include <stdbool.h>
+
+#include "cli.h"
+#include "kernels/registry.h"
+#include "profiler/backend.h"
+#include "profiler/store.h"
+
+#define GL_RUN_MAX_PARAM_OPTS 64
+#define GL_RUN_MAX_VARIANTS 32
+
+struct gl_run_opts {
+	const char *topic_name, *variants, *backend;
+	const char *size;
+	const char *baseline;                             /* compare's --baseline, else NULL */
+	const char *param_names[GL_RUN_MAX_PARAM_OPTS];   /* --NAME VALUE for topic parameters, in order */
+	const char *param_values[GL_RUN_MAX_PARAM_OPTS];
+	int nparams;
+	struct gl_backend_opts b;
+	long seed;
+	bool seed_set;
+};
+
+/* Parse `cmd TOPIC [options]`; with_baseline also accepts --baseline V.  Returns 0, 'h' after --help,
+ * or an error status recorded in ctx->err. */
+int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, char **argv, bool with_baseline,
+		      struct gl_run_opts *o);
+
+/* The option lines `run` and `compare` both print in their --help. */
+#define GL_RUN_OPTIONS_HELP                                                                                  \
+	"  --variant LIST        variants to run, comma-separated, or 'all' (default)\n"                       \
+	"  --size N              set every size parameter of the topic (see 'gpulab list TOPIC')\n"            \
+	"  --PARAM V             set one topic parameter, e.g. --rows 512 --cols 2048\n"                       \
+	"  --backend NAME        auto (default: cuda when a GPU is usable, else sim), cuda or sim\n"           \
+	"  --seed S              seed of the random inputs\n"                                                  \
+	"  --device N            GPU to use (cuda)\n"                                                          \
+	"  --metrics SET         memory, compute, all, or metric names (cuda)\n"                               \
+	"  --repeat N            timed launches, with an L2 flush between them (cuda)\n"                       \
+	"  --threads N           CPU threads of the simulator (default: all cores)\n"                          \
+	"  --sample-ctas N       simulate N CTAs spread over the grid and scale the counts\n"                  \
+	"  --max-instructions N  simulator budget of warp instructions per CTA\n"                              \
+	"  --trace               record warp-level memory events (simulator)\n"
+
+/* One run of a topic's variants: what to run, and what came of it. */
+struct gl_run_session {
+	const struct gl_topic *topic;
+	const struct gl_variant *variants[GL_RUN_MAX_VARIANTS];
+	int nvariants;
+	struct gl_problem problem;
+	bool failed;  /* a variant failed verification or the sanitizer found errors */
+	long run_id;  /* the stored run, once gl_run_session_execute succeeded */
+};
+
+/* Look up the topic and variants and build the problem (--size sets every size parameter, --NAME one;
+ * values are checked against the topic's limits and its check()).  Nothing runs and nothing is written. */
+int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
+			   struct gl_run_session *s);
+
+/* Pick the backend (saying which on stderr for table output), open the store, run every variant,
+ * verify it and store them all as one run (s->run_id).  Failed verifications are reported on stderr and
+ * set s->failed; they are stored, not errors.  On success the caller owns *store (gl_store_close). */
+int gl_run_session_execute(struct gl_ctx *ctx, struct gl_run_opts *o, struct gl_run_session *s,
+			   struct gl_store **store);
+
+#endif

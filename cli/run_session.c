@@ -1,0 +1,99 @@
+/* run_session.c — one run of a topic's variants: pick the backend, run and verify each variant
+ * (cli/runner.c), and store them all in one transaction.  Shared by `gpulab run` and `gpulab compare`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run_options.h"
+#include "runner.h"
+
+struct session_state {
+	const struct gl_backend *backend;
+	void *bctx;
+	struct gl_device_info dev;
+	struct gl_launch_record recs[GL_RUN_MAX_VARIANTS];
+	int nrecs;
+};
+
+static void run_info(struct gl_run_info *info, const struct gl_backend *b, const struct gl_device_info *dev,
+		     const char *argv)
+{
+	memset(info, 0, sizeof *info);
+	snprintf(info->backend, sizeof info->backend, "%s", b->name);
+	snprintf(info->device, sizeof info->device, "%s", dev->name);
+	snprintf(info->chip, sizeof info->chip, "%s", dev->chip);
+	info->sm_count = dev->sm_count;
+	snprintf(info->cc, sizeof info->cc, "%d.%d", dev->cc_major, dev->cc_minor);
+	snprintf(info->driver, sizeof info->driver, "%s", dev->driver);
+	snprintf(info->cupti_version, sizeof info->cupti_version, "%s", dev->cupti_version);
+	gethostname(info->host, sizeof info->host - 1);
+	info->argv = argv;
+}
+
+static int run_all(struct gl_ctx *ctx, struct gl_run_session *s, struct session_state *st)
+{
+	const char *source = strcmp(st->backend->name, "sim") == 0 ? "sim" : "cupti";
+	for (int i = 0; i < s->nvariants; i++) {
+		struct gl_variant_outcome out;
+		struct gl_launch_record *rec = &st->recs[st->nrecs];
+		int rc = gl_run_variant(st->backend, st->bctx, &st->dev, s->topic, s->variants[i], &s->problem, source,
+					rec, &out, &ctx->err);
+		if (rc)
+			return rc;
+		if (!rec->verified) {
+			s->failed = true;
+			fprintf(stderr, "gpulab: %s %s failed: %s\n", s->topic->name, s->variants[i]->name, rec->note);
+		}
+		st->nrecs++;
+	}
+	return GL_OK;
+}
+
+static int store_run(struct gl_ctx *ctx, struct gl_store *store, struct gl_run_session *s,
+		     struct session_state *st)
+{
+	struct gl_run_info info;
+	run_info(&info, st->backend, &st->dev, ctx->argv_joined);
+	int rc = gl_store_begin_run(store, &info, &s->run_id, &ctx->err);
+	for (int i = 0; rc == GL_OK && i < st->nrecs; i++)
+		rc = gl_store_add_launch(store, s->run_id, &st->recs[i], NULL, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_store_commit_run(store, s->run_id, s->failed ? "failed" : "ok", &ctx->err);
+	if (rc)
+		gl_store_abort_run(store);
+	return rc;
+}
+
+int gl_run_session_execute(struct gl_ctx *ctx, struct gl_run_opts *o, struct gl_run_session *s,
+			   struct gl_store **store)
+{
+	struct session_state st = {0};
+	char why[512];
+	int rc = gl_backend_select(o->backend, &st.backend, why, sizeof why, &ctx->err);
+	if (rc)
+		return rc;
+	if (ctx->format == GL_FMT_TABLE)
+		fprintf(stderr, "gpulab: %s\n", why);
+	/* the database is opened (and created) only once the request is known to be valid */
+	*store = NULL;
+	if ((rc = gl_store_open(ctx->db_path, 0, store, &ctx->err)))
+		return rc;
+	o->b.progress = ctx->stderr_tty;
+	rc = st.backend->open(&o->b, &st.bctx, &ctx->err);
+	if (rc == GL_OK)
+		rc = st.backend->describe(st.bctx, &st.dev, &ctx->err);
+	if (rc == GL_OK)
+		rc = run_all(ctx, s, &st);
+	if (rc == GL_OK)
+		rc = store_run(ctx, *store, s, &st);
+	if (st.bctx)
+		st.backend->close(st.bctx);
+	for (int i = 0; i < st.nrecs; i++)
+		gl_launch_record_free(&st.recs[i]);
+	if (rc) {
+		gl_store_close(*store);
+		*store = NULL;
+	}
+	return rc;
+}
