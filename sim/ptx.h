@@ -151,6 +151,10 @@ struct ptx_module {
 #define PTX_PARAM_WINDOW 0x0000200000000000ull /* cvta.param: the kernel's parameter buffer */
 #define PTX_MODULE_BASE 0x0000300000000000ull /* module-scope .global and .const variables */
 #define PTX_WINDOW_SIZE 0x0000010000000000ull
+/* What the parser accepts: module .global/.const bytes (allocated at every launch), and local bytes per
+ * thread (CUDA's own limit). */
+#define PTX_MAX_MODULE_DATA (256ull << 20)
+#define PTX_MAX_LOCAL (512ull << 10)
 
 /* Special registers: a warp fills its slots for these at launch. */
 enum ptx_special {

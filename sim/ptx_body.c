@@ -1,5 +1,6 @@
 /* ptx_body.c — function bodies: register declarations and scopes, labels, instructions and their
  * operands, then the layout that turns names into slots and addresses. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,19 +40,23 @@ int ptx_parse_immediate(struct parser *ps, uint64_t *bits)
 	if (neg) {
 		ptx_advance(ps);
 		t = &ps->tok;
+		if (t->kind != TK_NUMBER)
+			return ptx_error(ps, "expected a number after '-' but found '%.*s'", t->len, t->start);
 	}
-	if (t->kind == TK_NUMBER && t->len > 2 && t->start[0] == '0' &&
+	if (t->kind == TK_NUMBER && t->len > 1 && t->start[0] == '0' &&
 	    (t->start[1] == 'f' || t->start[1] == 'F' || t->start[1] == 'd' || t->start[1] == 'D')) {
-		char buf[40];
-		if (t->len >= (int)sizeof buf)
-			return ptx_error(ps, "float literal too long");
+		int is_f32 = t->start[1] == 'f' || t->start[1] == 'F';
+		int digits = is_f32 ? 8 : 16;
+		for (int i = 2; i < t->len; i++)
+			if (!isxdigit((unsigned char)t->start[i]))
+				digits = -1;
+		if (t->len - 2 != digits)
+			return ptx_error(ps, "invalid float literal '%.*s' (0f takes 8 hex digits, 0d 16)", t->len,
+					 t->start);
+		char buf[20];
 		memcpy(buf, t->start + 2, (size_t)t->len - 2);
 		buf[t->len - 2] = '\0';
-		char *end;
-		uint64_t v = strtoull(buf, &end, 16);
-		if (*end)
-			return ptx_error(ps, "invalid float literal '%.*s'", t->len, t->start);
-		int is_f32 = t->start[1] == 'f' || t->start[1] == 'F';
+		uint64_t v = strtoull(buf, NULL, 16);
 		if (neg)
 			v ^= is_f32 ? 0x80000000ull : 0x8000000000000000ull;
 		*bits = v;
@@ -61,7 +66,14 @@ int ptx_parse_immediate(struct parser *ps, uint64_t *bits)
 	if (t->kind == TK_NUMBER && (memchr(t->start, '.', (size_t)t->len) ||
 				     ((memchr(t->start, 'e', (size_t)t->len) || memchr(t->start, 'E', (size_t)t->len)) &&
 				      !(t->len > 1 && (t->start[1] == 'x' || t->start[1] == 'X'))))) {
-		double d = strtod(t->start, NULL);
+		char buf[128], *end;
+		if (t->len >= (int)sizeof buf)
+			return ptx_error(ps, "number too long");
+		memcpy(buf, t->start, (size_t)t->len);
+		buf[t->len] = '\0';
+		double d = strtod(buf, &end);
+		if (*end)
+			return ptx_error(ps, "invalid number '%s'", buf);
 		if (neg)
 			d = -d;
 		memcpy(bits, &d, sizeof d);
@@ -71,7 +83,7 @@ int ptx_parse_immediate(struct parser *ps, uint64_t *bits)
 	int64_t v;
 	if (ptx_parse_int(ps, &v))
 		return -1;
-	*bits = (uint64_t)(neg ? -v : v);
+	*bits = neg ? 0 - (uint64_t)v : (uint64_t)v;
 	return 0;
 }
 
@@ -218,7 +230,8 @@ static int parse_address(struct parser *ps, struct ptx_operand *o)
 		int64_t v;
 		if (ptx_parse_int(ps, &v))
 			return -1;
-		o->offset += minus ? -v : v;
+		/* two's complement wrap, as the address arithmetic does at run time */
+		o->offset = (int64_t)((uint64_t)o->offset + (minus ? 0 - (uint64_t)v : (uint64_t)v));
 	}
 	return ptx_expect(ps, "]");
 }
@@ -305,6 +318,9 @@ static int parse_instruction(struct parser *ps)
 		nops++;
 	}
 	ins.nops = (uint8_t)nops;
+	if (ins.op == OP_BRA && (nops != 1 || ins.ops[0].kind != PO_LABEL))
+		return gl_errf(ps->err, GL_EUSAGE, "%s:%d:%d: '%.*s' takes one label", ps->name, op.line, op.col,
+			       op.len, op.start);
 	/* mov %r, %clock64 reads a clock: give it its own op so the warp's count can be used */
 	if (ins.op == OP_MOV && nops == 2 && ins.ops[1].kind == PO_SLOT &&
 	    (ins.ops[1].slot == (TAG_SPECIAL | SR_CLOCK) || ins.ops[1].slot == (TAG_SPECIAL | SR_CLOCK64) ||
@@ -401,7 +417,7 @@ static int parse_statement(struct parser *ps, int *depth)
 		int64_t file, line;
 		if (ptx_parse_int(ps, &file) || ptx_parse_int(ps, &line))
 			return -1;
-		ps->src_line = (int)line;
+		ps->src_line = line > 0 && line <= INT32_MAX ? (int)line : 0;
 		int l = ps->tok.line; /* the column and inlining details that may follow */
 		while (ps->tok.kind != TK_EOF && ps->tok.line == l && !ptx_tok_is(&ps->tok, "}"))
 			ptx_advance(ps);
@@ -527,7 +543,7 @@ static void fix_operand(struct parser *ps, struct ptx_insn *ins, struct ptx_oper
 			ins->space = PS_LOCAL;
 			ins->mods |= PM_CALLPARAM;
 		}
-		o->offset += (int64_t)var_address(ps, o->slot, mshared);
+		o->offset = (int64_t)((uint64_t)o->offset + var_address(ps, o->slot, mshared));
 		o->slot = -1;
 		return;
 	}
@@ -599,5 +615,9 @@ int ptx_parse_body(struct parser *ps, struct ptx_function *fn)
 	append_insn(ps, &ret);
 	layout(ps);
 	ptx_parser_reset_function(ps);
+	if (fn->local_size > PTX_MAX_LOCAL)
+		return gl_errf(ps->err, GL_EUSAGE, "%s:%d:1: function '%s' needs %llu bytes of local memory per thread; "
+			       "the limit is %llu", ps->name, fn->ptx_line, fn->name,
+			       (unsigned long long)fn->local_size, (unsigned long long)PTX_MAX_LOCAL);
 	return 0;
 }

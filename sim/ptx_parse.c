@@ -1,5 +1,6 @@
 /* ptx_parse.c — PTX text -> ptx_module: module directives, variables, functions and their bodies.
  * Instructions are decoded once here; operands become slots (see ptx.h).  Errors carry name:line:col. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,24 +62,31 @@ char *ptx_tok_dup(const struct ptx_token *t)
 	return s;
 }
 
-/* Parse an integer literal token (decimal, hex, octal) with an optional leading '-'. */
+/* Parse an integer literal token (decimal, 0x hex, 0b binary, octal, optional U suffix) with an optional
+ * leading '-'.  The value wraps to 64 bits as two's complement; a literal above 2^64-1 is an error. */
 int ptx_parse_int(struct parser *ps, int64_t *out)
 {
 	int neg = ptx_accept(ps, "-");
 	if (ps->tok.kind != TK_NUMBER)
 		return ptx_error(ps, "expected a number but found '%.*s'", ps->tok.len, ps->tok.start);
-	char buf[64];
+	char buf[72];
 	if (ps->tok.len >= (int)sizeof buf)
 		return ptx_error(ps, "number too long");
 	memcpy(buf, ps->tok.start, (size_t)ps->tok.len);
 	buf[ps->tok.len] = '\0';
+	int bin = buf[0] == '0' && (buf[1] == 'b' || buf[1] == 'B');
+	if (bin && buf[2] != '0' && buf[2] != '1')
+		return ptx_error(ps, "invalid integer '%s'", buf);
 	char *end;
-	uint64_t v = strtoull(buf, &end, 0);
+	errno = 0;
+	uint64_t v = bin ? strtoull(buf + 2, &end, 2) : strtoull(buf, &end, 0);
 	if (*end == 'U' || *end == 'u')
 		end++;
 	if (*end)
 		return ptx_error(ps, "invalid integer '%s'", buf);
-	*out = neg ? -(int64_t)v : (int64_t)v;
+	if (errno == ERANGE)
+		return ptx_error(ps, "integer '%s' does not fit in 64 bits", buf);
+	*out = (int64_t)(neg ? 0 - v : v);
 	ptx_advance(ps);
 	return 0;
 }
@@ -170,19 +178,23 @@ static int parse_dims(struct parser *ps, uint64_t *count, bool *unsized)
 			return -1;
 		if (n < 0 || n > (1ll << 32))
 			return ptx_error(ps, "array size %lld out of range", (long long)n);
-		*count *= (uint64_t)n;
-		if (*count > (1ull << 32))
+		if (n && *count > (1ull << 32) / (uint64_t)n)
 			return ptx_error(ps, "array too large");
+		*count *= (uint64_t)n;
 	}
 	return 0;
 }
 
-/* `= { 1, 2, ... }` or `= 5`: little-endian element bytes; nested braces flatten. */
-static int parse_initializer(struct parser *ps, struct ptx_var *v, unsigned elem)
+/* `= { 1, 2, ... }` or `= 5`: little-endian element bytes; nested braces flatten.  An unsized array
+ * (`a[] = {1, 2}`) takes its size from the initializer. */
+static int parse_initializer(struct parser *ps, struct ptx_var *v, unsigned elem, bool sized_by_init)
 {
 	if (!ptx_accept(ps, "="))
 		return 0;
-	v->init = gl_xcalloc(v->size ? v->size : 1, 1);
+	if (v->space != PS_GLOBAL && v->space != PS_CONST)
+		return ptx_error(ps, "only .global and .const variables can have an initializer");
+	uint64_t cap = v->size ? v->size : 16;
+	v->init = gl_xcalloc(cap, 1);
 	uint64_t pos = 0;
 	int depth = 0;
 	do {
@@ -199,8 +211,18 @@ static int parse_initializer(struct parser *ps, struct ptx_var *v, unsigned elem
 		uint64_t bits;
 		if (ptx_parse_immediate(ps, &bits))
 			return -1;
+		if (sized_by_init) {
+			if (v->size + elem > PTX_MAX_MODULE_DATA)
+				return ptx_error(ps, "initializer larger than %llu bytes", (unsigned long long)PTX_MAX_MODULE_DATA);
+			v->size += elem;
+			if (v->size > cap) {
+				v->init = gl_xrealloc(v->init, 2 * cap);
+				memset(v->init + cap, 0, cap);
+				cap *= 2;
+			}
+		}
 		for (unsigned b = 0; b < elem && pos < v->size; b++, pos++)
-			v->init[pos] = (uint8_t)(bits >> (8 * b));
+			v->init[pos] = b < 8 ? (uint8_t)(bits >> (8 * b)) : 0; /* .b128: the upper half is zero */
 	} while (depth > 0 && ps->tok.kind != TK_EOF);
 	return depth ? ptx_error(ps, "unterminated initializer") : 0;
 }
@@ -235,15 +257,21 @@ int ptx_parse_var(struct parser *ps, enum ptx_space space, bool is_extern, bool 
 		v->space = space;
 		unsigned elem = ptx_type_bytes(type) ? ptx_type_bytes(type) : 1;
 		v->align = align ? align : elem;
-		v->is_extern = is_extern || unsized;
+		v->is_extern = is_extern || (unsized && !ptx_tok_is(&ps->tok, "="));
 		v->size = unsized ? 0 : count * elem;
+		if (module_scope && space != PS_SHARED && v->size > PTX_MAX_MODULE_DATA)
+			return parse_error(ps, &name, "'%s' is larger than %llu bytes of module data", v->name,
+					   (unsigned long long)PTX_MAX_MODULE_DATA);
+		if (parse_initializer(ps, v, elem, unsized && !is_extern))
+			return -1;
 		if (module_scope && space != PS_SHARED) { /* module .global/.const: one address per module */
 			uint64_t at = (ps->m->global_size + v->align - 1) / v->align * v->align;
 			v->offset = at;
 			ps->m->global_size = at + v->size;
+			if (ps->m->global_size > PTX_MAX_MODULE_DATA)
+				return parse_error(ps, &name, "module .global/.const data exceeds %llu bytes",
+						   (unsigned long long)PTX_MAX_MODULE_DATA);
 		}
-		if (parse_initializer(ps, v, elem))
-			return -1;
 	} while (ptx_accept(ps, ","));
 	return ptx_expect(ps, ";");
 }
@@ -315,6 +343,15 @@ static int parse_function(struct parser *ps, bool is_entry)
 	return ptx_parse_body(ps, fn);
 }
 
+/* The leading decimal digits of s[0..len), saturating at 1000000 (version and target numbers). */
+static int small_int(const char *s, int len)
+{
+	int v = 0;
+	for (int i = 0; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+		v = v < 100000 ? 10 * v + (s[i] - '0') : 1000000;
+	return v;
+}
+
 /* One module-level statement. */
 static int parse_module_item(struct parser *ps)
 {
@@ -332,15 +369,15 @@ static int parse_module_item(struct parser *ps)
 	if (ptx_accept(ps, ".version")) {
 		if (ps->tok.kind != TK_NUMBER)
 			return ptx_error(ps, "expected a version number");
-		ps->m->version_major = atoi(ps->tok.start);
+		ps->m->version_major = small_int(ps->tok.start, ps->tok.len);
 		const char *dot = memchr(ps->tok.start, '.', (size_t)ps->tok.len);
-		ps->m->version_minor = dot ? atoi(dot + 1) : 0;
+		ps->m->version_minor = dot ? small_int(dot + 1, ps->tok.len - (int)(dot + 1 - ps->tok.start)) : 0;
 		ptx_advance(ps);
 		return 0;
 	}
 	if (ptx_accept(ps, ".target")) {
 		if (ps->tok.kind == TK_IDENT && ps->tok.len > 3 && memcmp(ps->tok.start, "sm_", 3) == 0)
-			ps->m->target_sm = atoi(ps->tok.start + 3);
+			ps->m->target_sm = small_int(ps->tok.start + 3, ps->tok.len - 3);
 		skip_line(ps);
 		return 0;
 	}
