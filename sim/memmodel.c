@@ -148,3 +148,99 @@ unsigned gl_mm_ldmatrix_wavefronts(const uint32_t addr[GL_WARP], unsigned nmat)
 	}
 	return total;
 }
+
+/* ---- per-word wavefront assignment (views) */
+
+static void clear_words(int8_t wf[GL_WARP][4])
+{
+	for (int l = 0; l < GL_WARP; l++)
+		for (int k = 0; k < 4; k++)
+			wf[l][k] = -1;
+}
+
+/* One phase, as phase_wavefronts counts it: each word gets `first` + its rank in its bank. */
+static unsigned phase_words(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size, unsigned first,
+			    int8_t wf[GL_WARP][4])
+{
+	uint32_t words[GL_BANKS][GL_WARP];
+	unsigned count[GL_BANKS] = {0};
+	unsigned nwords = size <= 4 ? 1 : size / 4;
+	unsigned worst = 0;
+	for (int l = 0; l < GL_WARP; l++) {
+		if (!(mask >> l & 1))
+			continue;
+		for (unsigned k = 0; k < nwords; k++) {
+			uint32_t w = addr[l] / 4 + k;
+			unsigned b = w % GL_BANKS, rank = 0;
+			while (rank < count[b] && words[b][rank] != w)
+				rank++;
+			if (rank == count[b])
+				words[b][count[b]++] = w;
+			if (count[b] > worst)
+				worst = count[b];
+			wf[l][k] = (int8_t)(first + rank);
+		}
+	}
+	return worst;
+}
+
+static unsigned grouped_words(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size, int lanes, unsigned first,
+			      int8_t wf[GL_WARP][4])
+{
+	uint32_t group_mask = (1u << lanes) - 1;
+	unsigned total = 0;
+	for (int g = 0; g < GL_WARP; g += lanes)
+		total += phase_words(addr, mask & (group_mask << g), size, first + total, wf);
+	return total;
+}
+
+unsigned gl_mm_shared_word_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size,
+				      int8_t wf[GL_WARP][4])
+{
+	clear_words(wf);
+	if (!mask)
+		return 0;
+	if (size <= 4)
+		return phase_words(addr, mask, size, 0, wf);
+	if (size == 8)
+		return phases_merge(addr, mask) ? phase_words(addr, mask, size, 0, wf)
+						: grouped_words(addr, mask, size, 16, 0, wf);
+	unsigned total = 0;
+	for (int h = 0; h < 2; h++) {
+		uint32_t half = mask & (0xffffu << (16 * h));
+		if (!half)
+			continue;
+		if (phases_merge(addr, half))
+			total += phase_words(addr, half, size, total, wf);
+		else
+			total += grouped_words(addr, half, size, 8, total, wf);
+	}
+	return total;
+}
+
+unsigned gl_mm_ldmatrix_word_wavefronts(const uint32_t addr[GL_WARP], unsigned nmat, int8_t wf[GL_WARP][4])
+{
+	clear_words(wf);
+	unsigned total = 0;
+	for (unsigned m = 0; m < nmat && m < 4; m++) {
+		uint32_t rows[8];
+		unsigned group_of[8], rank_in_group[8], per_group[8] = {0}, nrows = 0, worst = 0;
+		for (unsigned r = 0; r < 8; r++) {
+			unsigned l = 8 * m + r, i = 0;
+			while (i < nrows && rows[i] != addr[l])
+				i++;
+			if (i == nrows) { /* a new row: next rank in its 16-byte bank group */
+				rows[nrows] = addr[l];
+				group_of[nrows] = (addr[l] >> 4) & 7;
+				rank_in_group[nrows] = per_group[group_of[nrows]]++;
+				if (per_group[group_of[nrows]] > worst)
+					worst = per_group[group_of[nrows]];
+				nrows++;
+			}
+			for (int k = 0; k < 4; k++)
+				wf[l][k] = (int8_t)(total + rank_in_group[i]);
+		}
+		total += worst;
+	}
+	return total;
+}

@@ -27,4 +27,13 @@ unsigned gl_mm_shared_ideal_wavefronts(uint32_t mask, unsigned size);
  * Per matrix, wavefronts = the most distinct rows sharing one 16-byte bank group ((addr>>4) & 7). */
 unsigned gl_mm_ldmatrix_wavefronts(const uint32_t addr[GL_WARP], unsigned nmat);
 
+/* Which wavefront serves each 32-bit word of each lane, by the rules above (for the views):
+ * wf[l][k] for the k-th word of lane l (k < max(1, size/4); an ldmatrix row has 4 words), -1 for
+ * inactive lanes and unused slots.  Inside a phase a word's wavefront is its rank among the distinct
+ * words of its bank, in lane order; phases that do not merge follow one another.  Returns the number of
+ * wavefronts, equal to gl_mm_shared_wavefronts / gl_mm_ldmatrix_wavefronts. */
+unsigned gl_mm_shared_word_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size,
+				      int8_t wf[GL_WARP][4]);
+unsigned gl_mm_ldmatrix_word_wavefronts(const uint32_t addr[GL_WARP], unsigned nmat, int8_t wf[GL_WARP][4]);
+
 #endif
