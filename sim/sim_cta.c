@@ -76,6 +76,7 @@ static void init_warps(struct sim_cta *cta)
 	cta->gen++;
 	cta->epoch = 0;
 	cta->executed = 0;
+	sim_race_new_cta(&cta->race);
 	if (L->fn->local_size)
 		memset(cta->local, 0, (size_t)L->threads_per_cta * L->fn->local_size);
 }

@@ -123,6 +123,7 @@ static void cta_release(struct sim_cta *cta)
 {
 	free(cta->shared);
 	free(cta->shadow);
+	sim_race_free(&cta->race);
 	free(cta->local);
 	free(cta->warps);
 	free(cta->regs);

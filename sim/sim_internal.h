@@ -10,6 +10,7 @@
 #include "common/util.h"
 #include "memmodel.h"
 #include "ptx_ops.h"
+#include "sim_race.h"
 #include "sim.h"
 
 #define SIM_MAX_REGIONS (GL_MAX_BUFFERS + 1)
@@ -66,6 +67,7 @@ struct sim_cta {
 	unsigned linear;      /* CTA index in the grid */
 	uint8_t *shared;
 	struct sim_shadow *shadow; /* one per shared byte (sim_trace.h) */
+	struct sim_race race; /* global-memory accesses of this CTA's barrier interval (sim_race.h) */
 	uint32_t gen;         /* CTA generation: shadow entries of older CTAs are stale */
 	uint32_t epoch;       /* barrier intervals completed in this CTA */
 	unsigned current_warp; /* the warp being run, for findings */

@@ -243,6 +243,19 @@ static uint64_t load_element(const uint8_t *p, unsigned esz, bool sign)
 	}
 }
 
+/* Global races inside a CTA: only between warps, so single-warp CTAs skip the bookkeeping. */
+static void check_global_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned l,
+			      uint64_t addr, unsigned n, bool is_store)
+{
+	if (cta->L->warps_per_cta < 2)
+		return;
+	unsigned other = sim_race_access(&cta->race, cta->gen, cta->epoch, w->id, addr, n, is_store);
+	if (other)
+		sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr, n, false,
+			    "global-memory race at 0x%llx: warps %u and %u of one CTA access it between two barriers, "
+			    "at least one writing", (unsigned long long)addr, other - 1, w->id);
+}
+
 static void move_lane(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct ptx_operand *ro,
 		      enum ptx_space sp, uint8_t *p, uint64_t addr, unsigned l)
 {
@@ -258,6 +271,8 @@ static void move_lane(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		else
 			sim_reg(w, slot)[l] = load_element(p + k * esz, esz, sign);
 	}
+	if (sp == PS_GLOBAL)
+		check_global_race(cta, w, ins, l, addr, esz * nvec, is_store);
 	if (sp != PS_SHARED)
 		return;
 	if (is_store)
@@ -287,6 +302,8 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		}
 		if (space == PS_SHARED)
 			FOR_LANES(mask, l) (is_store ? sim_shadow_write : sim_shadow_read)(cta, w, ins, (int)l, addr[l], 4);
+		else
+			FOR_LANES(mask, l) check_global_race(cta, w, ins, l, addr[l], 4, is_store);
 		return 0;
 	}
 	if (base) {

@@ -52,6 +52,18 @@ static const char *no_race = HEADER
 	"@%p1 st.shared.u32 [s], %r1;\nbar.sync 0;\n"
 	"@!%p1 ld.shared.u32 %r2, [s];\nret;\n}\n";
 
+/* every thread stores out[0]: warps 0 and 1 race on global memory inside the CTA */
+static const char *global_race = HEADER
+	".visible .entry k(.param .u64 k_out)\n{\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+	"ld.param.u64 %rd1, [k_out];\nmov.u32 %r1, %tid.x;\nst.global.u32 [%rd1], %r1;\nret;\n}\n";
+
+/* warp 0 stores out[0..31], a barrier, then warp 1 reads them: ordered, no race */
+static const char *global_ordered = HEADER
+	".visible .entry k(.param .u64 k_out)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n.reg .b64 %rd<4>;\n"
+	"ld.param.u64 %rd1, [k_out];\nmov.u32 %r1, %tid.x;\nand.b32 %r2, %r1, 31;\n"
+	"mul.wide.u32 %rd2, %r2, 4;\nadd.s64 %rd3, %rd1, %rd2;\nsetp.lt.u32 %p1, %r1, 32;\n"
+	"@%p1 st.global.u32 [%rd3], %r1;\nbar.sync 0;\n@!%p1 ld.global.u32 %r3, [%rd3];\nret;\n}\n";
+
 static const char *bar_divergence = HEADER
 	".visible .entry k(.param .u64 k_out)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n"
 	"mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 16;\n"
@@ -142,6 +154,16 @@ static void test_findings(void)
 
 	launch(no_race, 64, 1, 1, &o);
 	CHECK_EQ(o.res.nerrors, 0);
+	CHECK_EQ(o.res.findings_total, 0);
+	gl_sim_result_free(&o.res);
+
+	launch(global_race, 64, 1, 1, &o);
+	CHECK(count_kind(&o.res, "race") >= 1);
+	CHECK_STR(o.res.findings[0].space, "global");
+	CHECK_EQ(o.res.findings[0].thread[0], 32); /* the first lane of warp 1 */
+	gl_sim_result_free(&o.res);
+
+	launch(global_ordered, 64, 1, 1, &o);
 	CHECK_EQ(o.res.findings_total, 0);
 	gl_sim_result_free(&o.res);
 

@@ -1,0 +1,20 @@
+/* sim_race.h — the global-memory race table of one worker (see sim_race.c). */
+#ifndef GL_SIM_RACE_H
+#define GL_SIM_RACE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct race_entry;
+
+struct sim_race {
+	struct race_entry *entries;
+	unsigned cap, used;
+};
+
+void sim_race_new_cta(struct sim_race *t);
+unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, uint64_t addr, unsigned n,
+			 bool is_store);
+void sim_race_free(struct sim_race *t);
+
+#endif
