@@ -7,6 +7,7 @@
 extern const struct gl_cmd gl_cmd_list_entry;
 extern const struct gl_cmd gl_cmd_run_entry;
 extern const struct gl_cmd gl_cmd_report_entry;
+extern const struct gl_cmd gl_cmd_compare_entry;
 extern const struct gl_cmd gl_cmd_query_entry;
 extern const struct gl_cmd gl_cmd_metrics_entry;
 extern const struct gl_cmd gl_cmd_devices_entry;
@@ -17,6 +18,7 @@ const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_list_entry,
 	&gl_cmd_run_entry,
 	&gl_cmd_report_entry,
+	&gl_cmd_compare_entry,
 	&gl_cmd_query_entry,
 	&gl_cmd_metrics_entry,
 	&gl_cmd_devices_entry,

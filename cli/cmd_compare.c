@@ -1,0 +1,105 @@
+/* cmd_compare.c — `gpulab compare TOPIC`: run a topic's variants exactly as `gpulab run` does (same
+ * options, same session, stored as one run), then show them side by side with ratios to a baseline. */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "common/util.h"
+#include "compare_render.h"
+#include "run_options.h"
+
+static const struct gl_cmd *self(void);
+
+static int unknown_baseline(struct gl_ctx *ctx, const struct gl_topic *t, const char *name)
+{
+	const char *names[64];
+	size_t n = 0;
+	struct gl_str all = {0};
+	for (int i = 0; i < t->nvariants && n < 64; i++) {
+		names[n++] = t->variants[i].name;
+		gl_str_addf(&all, "%s%s", i ? ", " : "", t->variants[i].name);
+	}
+	const char *near = gl_suggest(name, names, n);
+	if (near)
+		gl_usage_error(ctx, self(), "unknown baseline '%s' for topic %s (did you mean '%s'?)", name, t->name, near);
+	else
+		gl_usage_error(ctx, self(), "unknown baseline '%s' for topic %s (variants: %s)", name, t->name, all.buf);
+	gl_str_free(&all);
+	return ctx->err.status;
+}
+
+/* The baseline is the first variant run unless --baseline names one; a baseline left out of --variant
+ * runs first, so that every ratio has its reference. */
+static int choose_baseline(struct gl_ctx *ctx, const struct gl_run_opts *o, struct gl_run_session *s)
+{
+	if (!o->baseline)
+		return GL_OK;
+	const struct gl_variant *b = gl_variant_find(s->topic, o->baseline);
+	if (!b)
+		return unknown_baseline(ctx, s->topic, o->baseline);
+	for (int i = 0; i < s->nvariants; i++)
+		if (s->variants[i] == b)
+			return GL_OK;
+	if (s->nvariants >= GL_RUN_MAX_VARIANTS)
+		return gl_usage_error(ctx, self(), "too many variants (at most %d)", GL_RUN_MAX_VARIANTS);
+	memmove(&s->variants[1], &s->variants[0], (size_t)s->nvariants * sizeof s->variants[0]);
+	s->variants[0] = b;
+	s->nvariants++;
+	return GL_OK;
+}
+
+static int show(struct gl_ctx *ctx, struct gl_store *store, long run_id, const char *baseline)
+{
+	struct gl_run_record rec;
+	int rc = gl_store_load_run(store, run_id, &rec, &ctx->err);
+	if (rc)
+		return rc;
+	size_t base = 0;
+	for (size_t i = 0; baseline && i < rec.nlaunches; i++)
+		if (strcmp(rec.launches[i].variant, baseline) == 0)
+			base = i;
+	if (rec.nlaunches > 0)
+		gl_render_compare(stdout, &rec, base, ctx->format);
+	gl_run_record_free(&rec);
+	return GL_OK;
+}
+
+static int exec_compare(struct gl_ctx *ctx, int argc, char **argv)
+{
+	struct gl_run_opts o = {0};
+	struct gl_run_session s = {0};
+	struct gl_store *store = NULL;
+	int rc = gl_run_opts_parse(ctx, self(), argc, argv, true, &o);
+	if (rc)
+		return rc;
+	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)) || (rc = choose_baseline(ctx, &o, &s)) ||
+	    (rc = gl_run_session_execute(ctx, &o, &s, &store)))
+		return rc;
+	rc = show(ctx, store, s.run_id, o.baseline);
+	gl_store_close(store);
+	if (rc == GL_OK && s.failed)
+		rc = GL_EVERIFY;
+	return rc;
+}
+
+const struct gl_cmd gl_cmd_compare_entry = {
+	.name = "compare",
+	.usage = "TOPIC [--baseline VARIANT] [--variant A,B|all] [--size N | --PARAM V ...] [--backend auto|cuda|sim] "
+		 "[options]",
+	.summary = "run a topic's variants and show them side by side, with ratios to a baseline",
+	.help = "Runs the variants as 'gpulab run' does (and stores the run), then shows per variant: global load and\n"
+		"store sectors, shared-memory wavefronts (loads + stores), bank conflicts (loads + stores), FLOPs\n"
+		"(2*FFMA + FADD + FMUL thread instructions) and FLOP per global byte (32 bytes per load, store and\n"
+		"atomic sector), each also as variant / baseline.\n\n"
+		"options:\n"
+		"  --baseline VARIANT    the reference of the ratios (default: the first variant run); run first\n"
+		"                        when --variant leaves it out\n" GL_RUN_OPTIONS_HELP
+		"exit status: 0 all verified, 1 a variant failed verification or the sanitizer found errors,\n"
+		"2 usage, 3 environment (no GPU for --backend cuda, unwritable database)\n",
+	.exec = exec_compare,
+};
+
+static const struct gl_cmd *self(void)
+{
+	return &gl_cmd_compare_entry;
+}

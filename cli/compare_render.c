@@ -1,0 +1,205 @@
+/* compare_render.c — `gpulab compare` output: a table of values and one of ratios to the baseline,
+ * JSON or CSV, all from a run loaded back from the store. */
+#include <math.h>
+#include <string.h>
+
+#include "common/json.h"
+#include "common/metrics.h"
+#include "compare_render.h"
+
+#define M_FFMA "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
+#define M_FADD "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum"
+#define M_FMUL "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"
+#define M_ATOM_SECT "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"
+#define M_RED_SECT "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"
+
+static const struct {
+	const char *key;   /* JSON/CSV name */
+	const char *title; /* table heading */
+} cols[GL_CMP_NCOLS] = {
+	[GL_CMP_LD] = {"ld_sectors", "ld sectors"},
+	[GL_CMP_ST] = {"st_sectors", "st sectors"},
+	[GL_CMP_SWF] = {"shared_wavefronts", "shared wf"},
+	[GL_CMP_CONF] = {"bank_conflicts", "conflicts"},
+	[GL_CMP_FLOPS] = {"flops", "FLOPs"},
+	[GL_CMP_AI] = {"flop_per_byte", "FLOP/byte"},
+};
+
+static double metric(const struct gl_launch_record *l, const char *name)
+{
+	const double *v = gl_metrics_get(&l->metrics, name);
+	return v ? *v : NAN;
+}
+
+/* Atomics and reductions are reported only when a kernel uses them: absent means none. */
+static double metric_or_zero(const struct gl_launch_record *l, const char *name)
+{
+	const double *v = gl_metrics_get(&l->metrics, name);
+	return v ? *v : 0.0;
+}
+
+void gl_cmp_row_from(const struct gl_launch_record *l, struct gl_cmp_row *row)
+{
+	row->v[GL_CMP_LD] = metric(l, GL_M_GLD_SECT);
+	row->v[GL_CMP_ST] = metric(l, GL_M_GST_SECT);
+	row->v[GL_CMP_SWF] = metric(l, GL_M_SLD_WF) + metric(l, GL_M_SST_WF);
+	row->v[GL_CMP_CONF] = metric(l, GL_M_SLD_CONF) + metric(l, GL_M_SST_CONF);
+	row->v[GL_CMP_FLOPS] = 2.0 * metric(l, M_FFMA) + metric(l, M_FADD) + metric(l, M_FMUL);
+	row->atom_sectors = metric_or_zero(l, M_ATOM_SECT) + metric_or_zero(l, M_RED_SECT);
+	row->global_bytes = 32.0 * (row->v[GL_CMP_LD] + row->v[GL_CMP_ST] + row->atom_sectors);
+	row->v[GL_CMP_AI] = row->global_bytes > 0 ? row->v[GL_CMP_FLOPS] / row->global_bytes : NAN;
+}
+
+static double ratio(double v, double base)
+{
+	return (isnan(v) || isnan(base) || base == 0) ? NAN : v / base;
+}
+
+/* ---- table */
+
+static void heading(FILE *out, const char *second)
+{
+	fprintf(out, "%-12s %-8s", "variant", second);
+	for (int c = 0; c < GL_CMP_NCOLS; c++)
+		fprintf(out, " %12s", cols[c].title);
+	fputc('\n', out);
+}
+
+static void print_value(FILE *out, int c, double v)
+{
+	if (isnan(v))
+		fprintf(out, " %12s", "-");
+	else if (c == GL_CMP_AI)
+		fprintf(out, " %12.3f", v);
+	else
+		fprintf(out, " %12.0f", v);
+}
+
+static void print_ratio(FILE *out, double r)
+{
+	if (isnan(r))
+		fprintf(out, " %12s", "-");
+	else
+		fprintf(out, " %12.3g", r);
+}
+
+static void render_table(FILE *out, const struct gl_run_record *r, const struct gl_cmp_row *rows, size_t base)
+{
+	const struct gl_launch_record *b = &r->launches[base];
+	fprintf(out, "compare %s  %s  run %ld  backend %s  %s\n", b->topic, b->params_json ? b->params_json : "{}",
+		r->id, r->info.backend, r->info.device);
+	heading(out, "verified");
+	for (size_t i = 0; i < r->nlaunches; i++) {
+		fprintf(out, "%-12s %-8s", r->launches[i].variant, r->launches[i].verified ? "yes" : "NO");
+		for (int c = 0; c < GL_CMP_NCOLS; c++)
+			print_value(out, c, rows[i].v[c]);
+		fputc('\n', out);
+	}
+	fprintf(out, "\nratio to %s (variant / baseline)\n", b->variant);
+	heading(out, "");
+	for (size_t i = 0; i < r->nlaunches; i++) {
+		fprintf(out, "%-12s %-8s", r->launches[i].variant, i == base ? "baseline" : "");
+		for (int c = 0; c < GL_CMP_NCOLS; c++)
+			print_ratio(out, ratio(rows[i].v[c], rows[base].v[c]));
+		fputc('\n', out);
+	}
+	fprintf(out, "\nFLOPs = 2*FFMA + FADD + FMUL; FLOP/byte over 32-byte global sectors (loads, stores, atomics)\n");
+	for (size_t i = 0; i < r->nlaunches; i++)
+		if (r->launches[i].note[0])
+			fprintf(out, "  note %s: %s\n", r->launches[i].variant, r->launches[i].note);
+}
+
+/* ---- JSON */
+
+static void json_value(struct gl_json *j, const char *key, double v)
+{
+	if (isnan(v))
+		gl_json_null(j, key);
+	else
+		gl_json_number(j, key, v);
+}
+
+static void json_row(struct gl_json *j, const struct gl_launch_record *l, const struct gl_cmp_row *row,
+		     const struct gl_cmp_row *base)
+{
+	gl_json_begin_object(j, NULL);
+	gl_json_string(j, "variant", l->variant);
+	gl_json_bool(j, "verified", l->verified);
+	for (int c = 0; c < GL_CMP_NCOLS; c++)
+		json_value(j, cols[c].key, row->v[c]);
+	json_value(j, "atom_sectors", row->atom_sectors);
+	json_value(j, "global_bytes", row->global_bytes);
+	gl_json_begin_object(j, "ratio");
+	for (int c = 0; c < GL_CMP_NCOLS; c++)
+		json_value(j, cols[c].key, ratio(row->v[c], base->v[c]));
+	gl_json_end_object(j);
+	gl_json_string(j, "note", l->note);
+	gl_json_end_object(j);
+}
+
+static void render_json(FILE *out, const struct gl_run_record *r, const struct gl_cmp_row *rows, size_t base)
+{
+	struct gl_json j;
+	const struct gl_launch_record *b = &r->launches[base];
+	gl_json_init(&j, out);
+	gl_json_begin_object(&j, NULL);
+	gl_json_int(&j, "run_id", r->id);
+	gl_json_string(&j, "topic", b->topic);
+	gl_json_string(&j, "backend", r->info.backend);
+	gl_json_string(&j, "device", r->info.device);
+	gl_json_raw(&j, "params", b->params_json && b->params_json[0] ? b->params_json : "{}");
+	gl_json_string(&j, "baseline", b->variant);
+	gl_json_begin_array(&j, "variants");
+	for (size_t i = 0; i < r->nlaunches; i++)
+		json_row(&j, &r->launches[i], &rows[i], &rows[base]);
+	gl_json_end_array(&j);
+	gl_json_end_object(&j);
+}
+
+/* ---- CSV */
+
+static void csv_value(FILE *out, double v)
+{
+	if (isnan(v))
+		fputs(",", out);
+	else
+		fprintf(out, ",%.15g", v);
+}
+
+static void render_csv(FILE *out, const struct gl_run_record *r, const struct gl_cmp_row *rows, size_t base)
+{
+	fputs("run_id,topic,variant,verified,baseline", out);
+	for (int c = 0; c < GL_CMP_NCOLS; c++)
+		fprintf(out, ",%s", cols[c].key);
+	fputs(",atom_sectors,global_bytes", out);
+	for (int c = 0; c < GL_CMP_NCOLS; c++)
+		fprintf(out, ",%s_ratio", cols[c].key);
+	fputc('\n', out);
+	for (size_t i = 0; i < r->nlaunches; i++) {
+		const struct gl_launch_record *l = &r->launches[i];
+		fprintf(out, "%ld,%s,%s,%s,%s", r->id, l->topic, l->variant, l->verified ? "true" : "false",
+			r->launches[base].variant);
+		for (int c = 0; c < GL_CMP_NCOLS; c++)
+			csv_value(out, rows[i].v[c]);
+		csv_value(out, rows[i].atom_sectors);
+		csv_value(out, rows[i].global_bytes);
+		for (int c = 0; c < GL_CMP_NCOLS; c++)
+			csv_value(out, ratio(rows[i].v[c], rows[base].v[c]));
+		fputc('\n', out);
+	}
+}
+
+void gl_render_compare(FILE *out, const struct gl_run_record *r, size_t baseline, enum gl_format fmt)
+{
+	struct gl_cmp_row rows[64];
+	size_t n = r->nlaunches < 64 ? r->nlaunches : 64;
+	for (size_t i = 0; i < n; i++)
+		gl_cmp_row_from(&r->launches[i], &rows[i]);
+	struct gl_run_record shown = *r;
+	shown.nlaunches = n;
+	switch (fmt) {
+	case GL_FMT_JSON: render_json(out, &shown, rows, baseline); break;
+	case GL_FMT_CSV: render_csv(out, &shown, rows, baseline); break;
+	default: render_table(out, &shown, rows, baseline); break;
+	}
+}
