@@ -104,28 +104,22 @@ static int lookup_reg(struct parser *ps, const struct ptx_token *t, int *slot)
  * Returns a var reference (TAG_VAR...) or, for parameters, sets *param_offset and returns 0. */
 static int lookup_symbol(struct parser *ps, const struct ptx_token *t, int *ref, int64_t *param_offset)
 {
-	for (int i = 0; i < ps->fn->nvars; i++)
-		if (ptx_tok_is(t, ps->fn->vars[i].name)) {
-			*ref = TAG_VAR | i;
-			return 0;
-		}
-	for (int i = 0; i < ps->m->nvars; i++)
-		if (ptx_tok_is(t, ps->m->vars[i].name)) {
-			*ref = TAG_VAR | VAR_MODULE | i;
-			return 0;
-		}
-	for (int i = 0; i < ps->fn->nparams; i++)
-		if (ptx_tok_is(t, ps->fn->params[i].name)) {
-			*ref = -1;
-			*param_offset = ps->fn->params[i].offset;
-			return 0;
-		}
-	for (int i = 0; i < ps->fn->nrets; i++)
-		if (ptx_tok_is(t, ps->fn->rets[i].name)) {
-			*ref = -1;
-			*param_offset = ps->fn->rets[i].offset;
-			return 0;
-		}
+	int i = ptx_names_lookup(&ps->vars, t->start, t->len, NULL);
+	if (i >= 0) {
+		*ref = TAG_VAR | i;
+		return 0;
+	}
+	int k = ptx_strmap_find(&ps->module_vars, t->start, t->len, 0);
+	if (k >= 0) {
+		*ref = TAG_VAR | VAR_MODULE | ps->module_vars.keys[k].value;
+		return 0;
+	}
+	k = ptx_strmap_find(&ps->params, t->start, t->len, 0);
+	if (k >= 0) {
+		*ref = -1;
+		*param_offset = ps->params.keys[k].value;
+		return 0;
+	}
 	return ptx_error(ps, "unknown symbol '%.*s'", t->len, t->start);
 }
 
@@ -185,8 +179,12 @@ static int parse_value(struct parser *ps, struct ptx_insn *ins, struct ptx_opera
 		return 0;
 	if (is_target) { /* label or function: resolved after the body */
 		o->kind = ins->op == OP_CALL ? PO_FUNC : PO_LABEL;
-		ps->refs = gl_xrealloc(ps->refs, (size_t)(ps->nrefs + 1) * sizeof *ps->refs);
-		ps->refs[ps->nrefs++] = (struct label_ref){ptx_tok_dup(&t), ps->fn->ncode, (int)(o - ins->ops), t.line, t.col};
+		if (ps->nrefs == ps->refs_cap) {
+			ps->refs_cap = ps->refs_cap ? 2 * ps->refs_cap : 16;
+			ps->refs = gl_xrealloc(ps->refs, (size_t)ps->refs_cap * sizeof *ps->refs);
+		}
+		ps->refs[ps->nrefs++] = (struct label_ref){ptx_tok_dup(&t), ps->fn->ncode, (int)(o - ins->ops), t.line,
+							   t.col, ps->block};
 		return 0;
 	}
 	int ref;
@@ -387,15 +385,27 @@ static int is_label(struct parser *ps)
 	return ptx_tok_is(&next, ":");
 }
 
+static void open_block(struct parser *ps)
+{
+	if ((ps->nblocks & (ps->nblocks - 1)) == 0) /* grow at powers of two */
+		ps->block_parent = gl_xrealloc(ps->block_parent, (size_t)(ps->nblocks ? 2 * ps->nblocks : 1) * sizeof(int));
+	ps->block_parent[ps->nblocks] = ps->block;
+	ps->block = ps->nblocks++;
+}
+
 static int parse_statement(struct parser *ps, int *depth)
 {
 	if (ptx_accept(ps, "{")) {
 		ptx_names_push(&ps->regs);
+		ptx_names_push(&ps->vars);
+		open_block(ps);
 		(*depth)++;
 		return 0;
 	}
 	if (ptx_accept(ps, "}")) {
 		ptx_names_pop(&ps->regs);
+		ptx_names_pop(&ps->vars);
+		ps->block = ps->block_parent[ps->block];
 		(*depth)--;
 		return 0;
 	}
@@ -429,8 +439,10 @@ static int parse_statement(struct parser *ps, int *depth)
 		return 0;
 	}
 	if (is_label(ps)) {
-		ps->labels = gl_xrealloc(ps->labels, (size_t)(ps->nlabels + 1) * sizeof *ps->labels);
-		ps->labels[ps->nlabels++] = (struct label_def){ptx_tok_dup(&ps->tok), ps->fn->ncode};
+		int n = ps->labels.n;
+		ptx_strmap_add(&ps->labels, ps->tok.start, ps->tok.len, ps->block, ps->fn->ncode);
+		if (ps->labels.n == n)
+			return ptx_error(ps, "duplicate label '%.*s'", ps->tok.len, ps->tok.start);
 		ptx_advance(ps);
 		ptx_advance(ps);
 		return 0;
@@ -446,14 +458,15 @@ static int resolve_refs(struct parser *ps)
 		struct label_ref *r = &ps->refs[i];
 		struct ptx_operand *o = &ps->fn->code[r->insn].ops[r->opnd];
 		int found = -1;
-		if (o->kind == PO_LABEL) {
-			for (int k = 0; k < ps->nlabels && found < 0; k++)
-				if (strcmp(ps->labels[k].name, r->name) == 0)
-					found = ps->labels[k].index;
+		int len = (int)strlen(r->name);
+		if (o->kind == PO_LABEL) { /* the innermost enclosing block that defines it */
+			for (int b = r->block; b >= 0 && found < 0; b = ps->block_parent[b]) {
+				int k = ptx_strmap_find(&ps->labels, r->name, len, b);
+				found = k >= 0 ? ps->labels.keys[k].value : -1;
+			}
 		} else {
-			for (int k = 0; k < ps->m->nfuncs && found < 0; k++)
-				if (strcmp(ps->m->funcs[k].name, r->name) == 0)
-					found = k;
+			int k = ptx_strmap_find(&ps->funcs, r->name, len, 0);
+			found = k >= 0 ? ps->funcs.keys[k].value : -1;
 		}
 		if (found < 0)
 			return gl_errf(ps->err, GL_EUSAGE, "%s:%d:%d: unknown %s '%s'", ps->name, r->line, r->col,
@@ -582,16 +595,18 @@ static void layout(struct parser *ps)
 void ptx_parser_reset_function(struct parser *ps)
 {
 	ptx_names_free(&ps->regs);
+	ptx_names_free(&ps->vars);
+	ptx_strmap_free(&ps->params);
 	ptx_consts_free(&ps->consts);
-	for (int i = 0; i < ps->nlabels; i++)
-		free(ps->labels[i].name);
+	ptx_strmap_free(&ps->labels);
 	for (int i = 0; i < ps->nrefs; i++)
 		free(ps->refs[i].name);
-	free(ps->labels);
 	free(ps->refs);
-	ps->labels = NULL;
+	free(ps->block_parent);
 	ps->refs = NULL;
-	ps->nlabels = ps->nrefs = ps->nregs = 0;
+	ps->block_parent = NULL;
+	ps->nrefs = ps->refs_cap = ps->nregs = ps->vars_cap = ps->nblocks = 0;
+	ps->block = -1;
 	ps->fn = NULL;
 }
 
@@ -599,8 +614,13 @@ int ptx_parse_body(struct parser *ps, struct ptx_function *fn)
 {
 	ptx_parser_reset_function(ps);
 	ps->fn = fn;
+	for (int i = 0; i < fn->nparams; i++) /* names: parameters first, as a lookup tries them */
+		ptx_strmap_add(&ps->params, fn->params[i].name, (int)strlen(fn->params[i].name), 0, (int)fn->params[i].offset);
+	for (int i = 0; i < fn->nrets; i++)
+		ptx_strmap_add(&ps->params, fn->rets[i].name, (int)strlen(fn->rets[i].name), 0, (int)fn->rets[i].offset);
 	if (ptx_expect(ps, "{"))
 		return -1;
+	open_block(ps); /* block 0: the body */
 	int depth = 1;
 	while (depth > 0) {
 		if (ps->tok.kind == TK_EOF)

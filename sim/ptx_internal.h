@@ -18,15 +18,13 @@
 #define TAG_VAR 0x10000000
 #define VAR_MODULE 0x08000000 /* in a var reference: module-scope variable */
 
+/* A branch or call target, resolved once the body is read: labels are visible in the brace block that
+ * defines them and in the blocks inside it, before or after their definition (as ptxas has it). */
 struct label_ref {
 	char *name;
 	int insn, opnd;
 	int line, col;
-};
-
-struct label_def {
-	char *name;
-	int index;
+	int block;
 };
 
 struct parser {
@@ -39,12 +37,20 @@ struct parser {
 	struct ptx_function *fn;
 	struct ptx_names regs;
 	int nregs;
+	struct ptx_names vars;      /* function-scope variables (slot: index in fn->vars), scoped like regs */
+	int vars_cap;
+	struct ptx_strmap params;   /* parameter and return names -> offset in the param buffer */
 	struct ptx_consts consts;
-	struct label_def *labels;
-	int nlabels;
+	struct ptx_strmap labels;   /* (name, block) -> instruction index */
+	int *block_parent;          /* brace blocks of the body: 0 is the body itself */
+	int nblocks, block;         /* count, and the block being read */
 	struct label_ref *refs;
-	int nrefs;
+	int nrefs, refs_cap;
 	int src_line;
+	/* module */
+	struct ptx_strmap module_vars; /* first declaration of each name -> index in m->vars */
+	struct ptx_strmap funcs;       /* first declaration of each name -> index in m->funcs */
+	int funcs_cap, mvars_cap;
 };
 
 int ptx_error(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -1,4 +1,4 @@
-/* ptx_names.c — register scopes and the constant pool. */
+/* ptx_names.c — string maps, register scopes and the constant pool. */
 #include "ptx_names.h"
 
 #include <ctype.h>
@@ -6,6 +6,74 @@
 #include <string.h>
 
 #include "common/util.h"
+
+static unsigned str_hash(const char *s, int len, int tag)
+{
+	uint32_t h = 2166136261u ^ (uint32_t)tag * 0x9E3779B1u; /* FNV-1a */
+	for (int i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h;
+}
+
+static int key_is(const struct ptx_strkey *k, const char *s, int len, int tag)
+{
+	return k->len == len && k->tag == tag && memcmp(k->s, s, (size_t)len) == 0;
+}
+
+int ptx_strmap_find(const struct ptx_strmap *m, const char *s, int len, int tag)
+{
+	if (!m->nslots)
+		return -1;
+	unsigned mask = (unsigned)m->nslots - 1;
+	for (unsigned h = str_hash(s, len, tag) & mask; m->slots[h] >= 0; h = (h + 1) & mask)
+		if (key_is(&m->keys[m->slots[h]], s, len, tag))
+			return m->slots[h];
+	return -1;
+}
+
+static void strmap_place(struct ptx_strmap *m, int i)
+{
+	unsigned mask = (unsigned)m->nslots - 1;
+	unsigned h = str_hash(m->keys[i].s, m->keys[i].len, m->keys[i].tag) & mask;
+	while (m->slots[h] >= 0)
+		h = (h + 1) & mask;
+	m->slots[h] = i;
+}
+
+int ptx_strmap_add(struct ptx_strmap *m, const char *s, int len, int tag, int value)
+{
+	int i = ptx_strmap_find(m, s, len, tag);
+	if (i >= 0)
+		return i;
+	if (2 * (m->n + 1) > m->nslots) { /* at most half full */
+		free(m->slots);
+		m->nslots = m->nslots ? 2 * m->nslots : 64;
+		m->slots = gl_xmalloc((size_t)m->nslots * sizeof *m->slots);
+		for (int k = 0; k < m->nslots; k++)
+			m->slots[k] = -1;
+		for (int k = 0; k < m->n; k++)
+			strmap_place(m, k);
+	}
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 32;
+		m->keys = gl_xrealloc(m->keys, (size_t)m->cap * sizeof *m->keys);
+	}
+	char *copy = gl_xmalloc((size_t)len + 1);
+	memcpy(copy, s, (size_t)len);
+	copy[len] = '\0';
+	m->keys[m->n] = (struct ptx_strkey){copy, len, tag, value};
+	strmap_place(m, m->n);
+	return m->n++;
+}
+
+void ptx_strmap_free(struct ptx_strmap *m)
+{
+	for (int i = 0; i < m->n; i++)
+		free(m->keys[i].s);
+	free(m->keys);
+	free(m->slots);
+	memset(m, 0, sizeof *m);
+}
 
 void ptx_names_push(struct ptx_names *t)
 {
@@ -15,8 +83,8 @@ void ptx_names_push(struct ptx_names *t)
 void ptx_names_pop(struct ptx_names *t)
 {
 	while (t->n > 0 && t->v[t->n - 1].depth >= t->depth) {
-		free(t->v[t->n - 1].name);
-		t->n--;
+		const struct ptx_name *e = &t->v[--t->n];
+		t->keys.keys[e->key].value = e->prev; /* the newest entry of its name: unshadow the previous one */
 	}
 	if (t->depth > 0)
 		t->depth--;
@@ -28,15 +96,20 @@ void ptx_names_add(struct ptx_names *t, const char *name, int len, int slot, int
 		t->cap = t->cap ? 2 * t->cap : 32;
 		t->v = gl_xrealloc(t->v, (size_t)t->cap * sizeof *t->v);
 	}
-	char *copy = gl_xmalloc((size_t)len + 1);
-	memcpy(copy, name, (size_t)len);
-	copy[len] = '\0';
-	t->v[t->n++] = (struct ptx_name){copy, slot, count, t->depth, type};
+	int k = ptx_strmap_add(&t->keys, name, len, 0, -1);
+	struct ptx_strkey *key = &t->keys.keys[k];
+	t->v[t->n] = (struct ptx_name){key->s, slot, count, t->depth, type, k, key->value};
+	key->value = t->n++;
 }
 
-static int same(const char *a, const char *b, int len)
+/* The newest live entry named name[0..len) that is a single name (index < 0) or a range holding index. */
+static int newest(const struct ptx_names *t, const char *name, int len, long index)
 {
-	return (int)strlen(a) == len && memcmp(a, b, (size_t)len) == 0;
+	int k = ptx_strmap_find(&t->keys, name, len, 0);
+	for (int i = k >= 0 ? t->keys.keys[k].value : -1; i >= 0; i = t->v[i].prev)
+		if (index < 0 ? t->v[i].count == 0 : index < t->v[i].count)
+			return i;
+	return -1;
 }
 
 int ptx_names_lookup(const struct ptx_names *t, const char *name, int len, uint8_t *type)
@@ -51,24 +124,22 @@ int ptx_names_lookup(const struct ptx_names *t, const char *name, int len, uint8
 		for (int i = len - digits; i < len; i++)
 			index = index * 10 + (name[i] - '0');
 	}
-	for (int i = t->n - 1; i >= 0; i--) {
-		const struct ptx_name *e = &t->v[i];
-		int hit = e->count == 0 ? same(e->name, name, len)
-					: index >= 0 && index < e->count && same(e->name, name, len - digits);
-		if (hit) {
-			if (type)
-				*type = e->type;
-			return e->count == 0 ? e->slot : e->slot + (int)index;
-		}
-	}
-	return -1;
+	/* a single name and a range can both match ("%r1" and %r<2>): the newer declaration wins */
+	int single = newest(t, name, len, -1);
+	int range = index >= 0 ? newest(t, name, len - digits, index) : -1;
+	int i = single > range ? single : range;
+	if (i < 0)
+		return -1;
+	const struct ptx_name *e = &t->v[i];
+	if (type)
+		*type = e->type;
+	return e->count == 0 ? e->slot : e->slot + (int)index;
 }
 
 void ptx_names_free(struct ptx_names *t)
 {
-	for (int i = 0; i < t->n; i++)
-		free(t->v[i].name);
 	free(t->v);
+	ptx_strmap_free(&t->keys);
 	memset(t, 0, sizeof *t);
 }
 

@@ -227,9 +227,12 @@ static int parse_initializer(struct parser *ps, struct ptx_var *v, unsigned elem
 	return depth ? ptx_error(ps, "unterminated initializer") : 0;
 }
 
-static struct ptx_var *add_var(struct ptx_var **vars, int *n)
+static struct ptx_var *add_var(struct ptx_var **vars, int *n, int *cap)
 {
-	*vars = gl_xrealloc(*vars, (size_t)(*n + 1) * sizeof **vars);
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 8;
+		*vars = gl_xrealloc(*vars, (size_t)*cap * sizeof **vars);
+	}
 	struct ptx_var *v = &(*vars)[(*n)++];
 	memset(v, 0, sizeof *v);
 	return v;
@@ -251,8 +254,12 @@ int ptx_parse_var(struct parser *ps, enum ptx_space space, bool is_extern, bool 
 		bool unsized;
 		if (parse_dims(ps, &count, &unsized))
 			return -1;
-		struct ptx_var *v = module_scope ? add_var(&ps->m->vars, &ps->m->nvars)
-						 : add_var(&ps->fn->vars, &ps->fn->nvars);
+		struct ptx_var *v = module_scope ? add_var(&ps->m->vars, &ps->m->nvars, &ps->mvars_cap)
+						 : add_var(&ps->fn->vars, &ps->fn->nvars, &ps->vars_cap);
+		if (module_scope)
+			ptx_strmap_add(&ps->module_vars, name.start, name.len, 0, ps->m->nvars - 1);
+		else
+			ptx_names_add(&ps->vars, name.start, name.len, ps->fn->nvars - 1, 0, 0);
 		v->name = ptx_tok_dup(&name);
 		v->space = space;
 		unsigned elem = ptx_type_bytes(type) ? ptx_type_bytes(type) : 1;
@@ -282,6 +289,7 @@ static int parse_params(struct parser *ps, struct ptx_param **out, int *n)
 	if (ptx_expect(ps, "("))
 		return -1;
 	unsigned offset = 0;
+	int cap = 0;
 	while (!ptx_accept(ps, ")")) {
 		if (*n > 0 && ptx_expect(ps, ","))
 			return -1;
@@ -302,7 +310,10 @@ static int parse_params(struct parser *ps, struct ptx_param **out, int *n)
 		unsigned elem = ptx_type_bytes(type) ? ptx_type_bytes(type) : 1;
 		if (count * elem > 4096)
 			return ptx_error(ps, "parameter too large");
-		*out = gl_xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
+		if (*n == cap) {
+			cap = cap ? 2 * cap : 8;
+			*out = gl_xrealloc(*out, (size_t)cap * sizeof **out);
+		}
 		struct ptx_param *p = &(*out)[(*n)++];
 		p->name = ptx_tok_dup(&name);
 		p->type = type;
@@ -312,6 +323,8 @@ static int parse_params(struct parser *ps, struct ptx_param **out, int *n)
 		offset = (offset + p->align - 1) / p->align * p->align;
 		p->offset = offset;
 		offset += p->size;
+		if (offset > (1u << 20))
+			return ptx_error(ps, "parameters take more than %u bytes", 1u << 20);
 	}
 	return 0;
 }
@@ -319,7 +332,10 @@ static int parse_params(struct parser *ps, struct ptx_param **out, int *n)
 /* .entry/.func header and body. */
 static int parse_function(struct parser *ps, bool is_entry)
 {
-	ps->m->funcs = gl_xrealloc(ps->m->funcs, (size_t)(ps->m->nfuncs + 1) * sizeof *ps->m->funcs);
+	if (ps->m->nfuncs == ps->funcs_cap) {
+		ps->funcs_cap = ps->funcs_cap ? 2 * ps->funcs_cap : 8;
+		ps->m->funcs = gl_xrealloc(ps->m->funcs, (size_t)ps->funcs_cap * sizeof *ps->m->funcs);
+	}
 	struct ptx_function *fn = &ps->m->funcs[ps->m->nfuncs++];
 	memset(fn, 0, sizeof *fn);
 	fn->is_entry = is_entry;
@@ -329,6 +345,7 @@ static int parse_function(struct parser *ps, bool is_entry)
 	if (ps->tok.kind != TK_IDENT)
 		return ptx_error(ps, "expected a function name but found '%.*s'", ps->tok.len, ps->tok.start);
 	fn->name = ptx_tok_dup(&ps->tok);
+	ptx_strmap_add(&ps->funcs, ps->tok.start, ps->tok.len, 0, ps->m->nfuncs - 1);
 	ptx_advance(ps);
 	if (ptx_tok_is(&ps->tok, "(") && parse_params(ps, &fn->params, &fn->nparams))
 		return -1;
@@ -421,6 +438,8 @@ int ptx_parse(const char *text, const char *name, struct ptx_module **out, struc
 	while (rc == 0 && ps.tok.kind != TK_EOF)
 		rc = parse_module_item(&ps);
 	ptx_parser_reset_function(&ps);
+	ptx_strmap_free(&ps.module_vars);
+	ptx_strmap_free(&ps.funcs);
 	if (rc == 0 && ps.m->nfuncs == 0)
 		rc = gl_errf(err, GL_EUSAGE, "%s: no .entry or .func in this PTX", name);
 	if (rc) {
