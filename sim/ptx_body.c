@@ -96,7 +96,7 @@ static int lookup_reg(struct parser *ps, const struct ptx_token *t, int *slot)
 	}
 	*slot = ptx_names_lookup(&ps->regs, t->start, t->len, NULL);
 	if (*slot < 0)
-		return ptx_error(ps, "undeclared register '%.*s'", t->len, t->start);
+		return ptx_error_at(ps, t, "undeclared register '%.*s'", t->len, t->start);
 	return 0;
 }
 
@@ -120,7 +120,7 @@ static int lookup_symbol(struct parser *ps, const struct ptx_token *t, int *ref,
 		*param_offset = ps->params.keys[k].value;
 		return 0;
 	}
-	return ptx_error(ps, "unknown symbol '%.*s'", t->len, t->start);
+	return ptx_error_at(ps, t, "unknown symbol '%.*s'", t->len, t->start);
 }
 
 static int const_slot(struct parser *ps, uint64_t value, int var)
@@ -317,8 +317,7 @@ static int parse_instruction(struct parser *ps)
 	}
 	ins.nops = (uint8_t)nops;
 	if (ins.op == OP_BRA && (nops != 1 || ins.ops[0].kind != PO_LABEL))
-		return gl_errf(ps->err, GL_EUSAGE, "%s:%d:%d: '%.*s' takes one label", ps->name, op.line, op.col,
-			       op.len, op.start);
+		return ptx_error_at(ps, &op, "'%.*s' takes one label", op.len, op.start);
 	/* mov %r, %clock64 reads a clock: give it its own op so the warp's count can be used */
 	if (ins.op == OP_MOV && nops == 2 && ins.ops[1].kind == PO_SLOT &&
 	    (ins.ops[1].slot == (TAG_SPECIAL | SR_CLOCK) || ins.ops[1].slot == (TAG_SPECIAL | SR_CLOCK64) ||
@@ -351,14 +350,15 @@ static int parse_reg_decl(struct parser *ps)
 		int count = 0;
 		if (ptx_accept(ps, "<")) {
 			int64_t n;
+			struct ptx_token at = ps->tok;
 			if (ptx_parse_int(ps, &n) || ptx_expect(ps, ">"))
 				return -1;
 			if (n <= 0 || n > 1000000)
-				return ptx_error(ps, "register count %lld out of range", (long long)n);
+				return ptx_error_at(ps, &at, "register count %lld out of range (1 to 1000000)", (long long)n);
 			count = (int)n;
 		}
 		if (ps->nregs + (count ? count : 1) > 4000000)
-			return ptx_error(ps, "too many registers");
+			return ptx_error_at(ps, &name, "too many registers (at most 4000000 in a function)");
 		ptx_names_add(&ps->regs, name.start, name.len, ps->nregs, count, (uint8_t)type);
 		ps->nregs += count ? count : 1;
 	} while (ptx_accept(ps, ","));

@@ -54,6 +54,9 @@ struct parser {
 };
 
 int ptx_error(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The same, at token t rather than the current one. */
+int ptx_error_at(struct parser *ps, const struct ptx_token *t, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 void ptx_advance(struct parser *ps);
 int ptx_accept(struct parser *ps, const char *text);
 int ptx_expect(struct parser *ps, const char *text);

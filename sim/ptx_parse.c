@@ -8,10 +8,7 @@
 #include "common/util.h"
 #include "ptx_internal.h"
 
-static int parse_error(struct parser *ps, const struct ptx_token *t, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int parse_error(struct parser *ps, const struct ptx_token *t, const char *fmt, ...)
+int ptx_error_at(struct parser *ps, const struct ptx_token *t, const char *fmt, ...)
 {
 	char msg[512];
 	va_list ap;
@@ -28,7 +25,7 @@ int ptx_error(struct parser *ps, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return parse_error(ps, &ps->tok, "%s", msg);
+	return ptx_error_at(ps, &ps->tok, "%s", msg);
 }
 
 void ptx_advance(struct parser *ps)
@@ -174,12 +171,13 @@ static int parse_dims(struct parser *ps, uint64_t *count, bool *unsized)
 			continue;
 		}
 		int64_t n;
+		struct ptx_token at = ps->tok;
 		if (ptx_parse_int(ps, &n) || ptx_expect(ps, "]"))
 			return -1;
 		if (n < 0 || n > (1ll << 32))
-			return ptx_error(ps, "array size %lld out of range", (long long)n);
+			return ptx_error_at(ps, &at, "array size %lld out of range", (long long)n);
 		if (n && *count > (1ull << 32) / (uint64_t)n)
-			return ptx_error(ps, "array too large");
+			return ptx_error_at(ps, &at, "array too large");
 		*count *= (uint64_t)n;
 	}
 	return 0;
@@ -189,10 +187,11 @@ static int parse_dims(struct parser *ps, uint64_t *count, bool *unsized)
  * (`a[] = {1, 2}`) takes its size from the initializer. */
 static int parse_initializer(struct parser *ps, struct ptx_var *v, unsigned elem, bool sized_by_init)
 {
-	if (!ptx_accept(ps, "="))
+	if (!ptx_tok_is(&ps->tok, "="))
 		return 0;
 	if (v->space != PS_GLOBAL && v->space != PS_CONST)
 		return ptx_error(ps, "only .global and .const variables can have an initializer");
+	ptx_advance(ps);
 	uint64_t cap = v->size ? v->size : 16;
 	v->init = gl_xcalloc(cap, 1);
 	uint64_t pos = 0;
@@ -267,7 +266,7 @@ int ptx_parse_var(struct parser *ps, enum ptx_space space, bool is_extern, bool 
 		v->is_extern = is_extern || (unsized && !ptx_tok_is(&ps->tok, "="));
 		v->size = unsized ? 0 : count * elem;
 		if (module_scope && space != PS_SHARED && v->size > PTX_MAX_MODULE_DATA)
-			return parse_error(ps, &name, "'%s' is larger than %llu bytes of module data", v->name,
+			return ptx_error_at(ps, &name, "'%s' is larger than %llu bytes of module data", v->name,
 					   (unsigned long long)PTX_MAX_MODULE_DATA);
 		if (parse_initializer(ps, v, elem, unsized && !is_extern))
 			return -1;
@@ -276,7 +275,7 @@ int ptx_parse_var(struct parser *ps, enum ptx_space space, bool is_extern, bool 
 			v->offset = at;
 			ps->m->global_size = at + v->size;
 			if (ps->m->global_size > PTX_MAX_MODULE_DATA)
-				return parse_error(ps, &name, "module .global/.const data exceeds %llu bytes",
+				return ptx_error_at(ps, &name, "module .global/.const data exceeds %llu bytes",
 						   (unsigned long long)PTX_MAX_MODULE_DATA);
 		}
 	} while (ptx_accept(ps, ","));
@@ -309,7 +308,7 @@ static int parse_params(struct parser *ps, struct ptx_param **out, int *n)
 			return -1;
 		unsigned elem = ptx_type_bytes(type) ? ptx_type_bytes(type) : 1;
 		if (count * elem > 4096)
-			return ptx_error(ps, "parameter too large");
+			return ptx_error_at(ps, &name, "parameter '%.*s' takes more than 4096 bytes", name.len, name.start);
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 8;
 			*out = gl_xrealloc(*out, (size_t)cap * sizeof **out);
@@ -402,7 +401,7 @@ static int parse_module_item(struct parser *ps)
 		int64_t bits;
 		if (ptx_parse_int(ps, &bits))
 			return -1;
-		return bits == 64 ? 0 : parse_error(ps, &t, "only .address_size 64 is supported");
+		return bits == 64 ? 0 : ptx_error_at(ps, &t, "only .address_size 64 is supported");
 	}
 	if (ptx_accept(ps, ".file") || ptx_accept(ps, ".loc")) {
 		skip_line(ps);
@@ -423,7 +422,7 @@ static int parse_module_item(struct parser *ps)
 		return ptx_parse_var(ps, PS_CONST, is_extern, true);
 	if (ptx_accept(ps, ".shared"))
 		return ptx_parse_var(ps, PS_SHARED, is_extern, true);
-	return parse_error(ps, &t, "unexpected '%.*s' at module level", t.len, t.start);
+	return ptx_error_at(ps, &t, "unexpected '%.*s' at module level", t.len, t.start);
 }
 
 int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err)
