@@ -357,6 +357,9 @@ static int parse_reg_decl(struct parser *ps)
 				return ptx_error_at(ps, &at, "register count %lld out of range (1 to 1000000)", (long long)n);
 			count = (int)n;
 		}
+		if (ptx_names_in_scope(&ps->regs, name.start, name.len, count > 0))
+			return ptx_error_at(ps, &name, "register '%.*s' is already declared in this scope", name.len,
+					    name.start);
 		if (ps->nregs + (count ? count : 1) > 4000000)
 			return ptx_error_at(ps, &name, "too many registers (at most 4000000 in a function)");
 		ptx_names_add(&ps->regs, name.start, name.len, ps->nregs, count, (uint8_t)type);

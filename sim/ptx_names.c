@@ -102,6 +102,15 @@ void ptx_names_add(struct ptx_names *t, const char *name, int len, int slot, int
 	key->value = t->n++;
 }
 
+int ptx_names_in_scope(const struct ptx_names *t, const char *name, int len, int range)
+{
+	int k = ptx_strmap_find(&t->keys, name, len, 0);
+	for (int i = k >= 0 ? t->keys.keys[k].value : -1; i >= 0 && t->v[i].depth == t->depth; i = t->v[i].prev)
+		if ((t->v[i].count > 0) == (range != 0))
+			return 1;
+	return 0;
+}
+
 /* The newest live entry named name[0..len) that is a single name (index < 0) or a range holding index. */
 static int newest(const struct ptx_names *t, const char *name, int len, long index)
 {

@@ -46,6 +46,8 @@ struct ptx_names {
 void ptx_names_push(struct ptx_names *t);
 void ptx_names_pop(struct ptx_names *t);
 void ptx_names_add(struct ptx_names *t, const char *name, int len, int slot, int count, uint8_t type);
+/* Whether the innermost scope already declares this single name (range: this range prefix). */
+int ptx_names_in_scope(const struct ptx_names *t, const char *name, int len, int range);
 /* Slot of a register name, or -1; `type` gets its declared type. */
 int ptx_names_lookup(const struct ptx_names *t, const char *name, int len, uint8_t *type);
 void ptx_names_free(struct ptx_names *t);

@@ -253,6 +253,8 @@ int ptx_parse_var(struct parser *ps, enum ptx_space space, bool is_extern, bool 
 		bool unsized;
 		if (parse_dims(ps, &count, &unsized))
 			return -1;
+		if (!module_scope && ptx_names_in_scope(&ps->vars, name.start, name.len, 0))
+			return ptx_error_at(ps, &name, "'%.*s' is already declared in this scope", name.len, name.start);
 		struct ptx_var *v = module_scope ? add_var(&ps->m->vars, &ps->m->nvars, &ps->mvars_cap)
 						 : add_var(&ps->fn->vars, &ps->fn->nvars, &ps->vars_cap);
 		if (module_scope)

@@ -167,6 +167,12 @@ static void test_errors_name_line_col(void)
 	PARSE_FAILS(buf, "t.ptx:7:2: 'bra' takes one label");
 	snprintf(buf, sizeof buf, "%s\tcall.uni nosuchfn;\n}\n", pre);
 	PARSE_FAILS(buf, "t.ptx:7:11: unknown function 'nosuchfn'");
+	snprintf(buf, sizeof buf, "%s.reg .b32 %%r<5>;\n}\n", pre);
+	PARSE_FAILS(buf, "t.ptx:7:11: register '%r' is already declared in this scope");
+	snprintf(buf, sizeof buf, "%s.reg .pred a;\n.reg .b32 a;\n}\n", pre);
+	PARSE_FAILS(buf, "t.ptx:8:11: register 'a' is already declared in this scope");
+	snprintf(buf, sizeof buf, "%s.shared .b8 s[4];\n.shared .b8 s[8];\n}\n", pre);
+	PARSE_FAILS(buf, "t.ptx:8:13: 's' is already declared in this scope");
 	PARSE_FAILS(HEADER ".bogus 1;\n", "t.ptx:4:1: unexpected '.bogus' at module level");
 	PARSE_FAILS(HEADER, "t.ptx: no .entry or .func in this PTX");
 	PARSE_FAILS(".version 9.0\n.address_size 32\n.entry k() {}\n", "t.ptx:2:1: only .address_size 64");
