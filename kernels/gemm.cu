@@ -18,10 +18,12 @@
 //   warptile     the CUTLASS hierarchy: 128x128x16 block tile, 64x64 warp tiles,       --n, --k
 //                2x2 iterations of 32x32 sub-tiles where each lane owns 8x4 outputs    multiples of 4
 //
-// Edges: every variant guards its loads (zero-filling the shared tiles past M, N or K) and its stores,
-// so any size computes the right C.  Zero-filled tiles still run their FFMAs, so only sizes that are
-// multiples of the tiles do exactly M*N*K of them.  vectorized and warptile move float4s: a row of A
-// (K floats) and of B and C (N floats) must start on 16 bytes, hence the multiples of 4.
+// Edges: naive and coalesced stop the threads past M or N.  The tiled variants zero-fill their shared
+// tiles past M, N or K and guard their stores, so they take any size, but the zero-filled edge tiles
+// still run their FFMAs: only sizes that are multiples of the tiles do exactly M*N*K of them.
+// vectorized and warptile guard the same way, but move float4s: a row of A (K floats) and of B and C
+// (N floats) must start on 16 bytes, so they refuse --n or --k that are not multiples of 4, as a
+// CUTLASS kernel's can_implement() refuses a misaligned problem.
 //
 // Epilogue: alpha*acc + beta*c is written with __fmul_rn/__fadd_rn, so nvcc emits two mul and one add
 // rather than contracting it into an fma; the FFMA count then is the K loop's alone (M*N*K).
