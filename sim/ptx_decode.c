@@ -169,7 +169,7 @@ static void finish(struct ptx_insn *ins, const struct decoded_mods *d)
 	ins->type2 = d->ntypes > 1 ? d->types[1] : ins->type;
 	ins->type3 = d->ntypes > 3 ? d->types[3] : ins->type;
 	switch (ins->op) {
-	case OP_MUL: case OP_MAD: case OP_MUL24: case OP_MAD24:
+	case OP_MUL: case OP_MAD: case OP_MUL24: case OP_MAD24: case OP_MADC:
 		/* .hi / .lo spell the same as the unsigned comparisons */
 		if (d->cmp == CMP_HI)
 			ins->mods |= PM_HI;

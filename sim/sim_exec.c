@@ -152,6 +152,26 @@ static int exec_carry(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	return 0;
 }
 
+/* bfe: the PTX ISA's definition; bits past the source's msb, and past len, are the sign bit (signed
+ * types) or zero. */
+static uint64_t bfe(uint64_t a, unsigned pos, unsigned len, unsigned n, bool sgn)
+{
+	unsigned msb = 8 * n - 1;
+	uint64_t v = sim_trunc(a, n);
+	if (len == 0)
+		return 0;
+	if (pos + len - 1 <= msb && len <= msb) { /* the field lies inside the source */
+		uint64_t field = (v >> pos) & ((1ull << len) - 1);
+		if (sgn && ((field >> (len - 1)) & 1))
+			field |= ~((1ull << len) - 1);
+		return sim_trunc(field, n);
+	}
+	uint64_t sbit = sgn ? (v >> (pos + len - 1 > msb ? msb : pos + len - 1)) & 1 : 0, d = 0;
+	for (unsigned i = 0; i <= msb; i++)
+		d |= ((i < len && pos + i <= msb) ? (v >> (pos + i)) & 1 : sbit) << i;
+	return d;
+}
+
 static uint64_t bit_op(const struct ptx_insn *ins, uint64_t a, uint64_t b, uint64_t c, unsigned n)
 {
 	unsigned bits = 8 * n;
@@ -184,22 +204,7 @@ static uint64_t bit_op(const struct ptx_insn *ins, uint64_t a, uint64_t b, uint6
 		unsigned msb = 63 - (unsigned)__builtin_clzll(v);
 		return (ins->mods & PM_SHIFTAMT) ? bits - 1 - msb : msb;
 	}
-	case OP_BFE: {
-		unsigned pos = (unsigned)(b & 0xff), len = (unsigned)(c & 0xff);
-		bool sgn = ptx_type_is_signed(ins->type);
-		uint64_t v = sim_trunc(a, n);
-		if (len == 0)
-			return 0;
-		uint64_t field = pos >= bits ? 0 : v >> pos;
-		if (len < 64)
-			field &= (1ull << len) - 1;
-		if (sgn) { /* sign bit: the field's top bit, or the source's when the field runs past it */
-			unsigned top = pos + len - 1 >= bits ? bits - 1 : pos + len - 1;
-			if ((v >> top) & 1 && len < 64)
-				field |= ~((1ull << len) - 1);
-		}
-		return field;
-	}
+	case OP_BFE: return bfe(a, (unsigned)(b & 0xff), (unsigned)(c & 0xff), n, ptx_type_is_signed(ins->type));
 	default: return 0;
 	}
 }
@@ -261,23 +266,41 @@ static int exec_shf(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 	return 0;
 }
 
+/* prmt's modes: for each selector value c[1:0], the bytes of b:a that make d.b0 .. d.b3 (PTX ISA). */
+static const uint8_t prmt_table[PRMT_RC16][4][4] = {
+	[PRMT_F4E - 1] = {{0, 1, 2, 3}, {1, 2, 3, 4}, {2, 3, 4, 5}, {3, 4, 5, 6}},
+	[PRMT_B4E - 1] = {{0, 7, 6, 5}, {1, 0, 7, 6}, {2, 1, 0, 7}, {3, 2, 1, 0}},
+	[PRMT_RC8 - 1] = {{0, 0, 0, 0}, {1, 1, 1, 1}, {2, 2, 2, 2}, {3, 3, 3, 3}},
+	[PRMT_ECL - 1] = {{0, 1, 2, 3}, {1, 1, 2, 3}, {2, 2, 2, 3}, {3, 3, 3, 3}},
+	[PRMT_ECR - 1] = {{0, 0, 0, 0}, {0, 1, 1, 1}, {0, 1, 2, 2}, {0, 1, 2, 3}},
+	[PRMT_RC16 - 1] = {{0, 1, 0, 1}, {2, 3, 2, 3}, {0, 1, 0, 1}, {2, 3, 2, 3}},
+};
+
+static uint32_t prmt(uint64_t bytes, uint32_t sel, unsigned mode)
+{
+	uint32_t r = 0;
+	for (int i = 0; i < 4; i++) {
+		uint32_t byte;
+		if (mode == PRMT_DEFAULT) {
+			unsigned s = (sel >> (4 * i)) & 0xf;
+			byte = (uint32_t)(bytes >> (8 * (s & 7))) & 0xff;
+			if (s & 8) /* replicate the sign bit */
+				byte = (byte & 0x80) ? 0xff : 0;
+		} else {
+			byte = (uint32_t)(bytes >> (8 * prmt_table[mode - 1][sel & 3][i])) & 0xff;
+		}
+		r |= byte << (8 * i);
+	}
+	return r;
+}
+
 static int exec_prmt(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	uint64_t *d = DST(0);
 	const uint64_t *a = SRC(1), *b = SRC(2), *c = SRC(3);
-	FOR_LANES(mask, l) {
-		uint64_t bytes = ((uint64_t)(uint32_t)b[l] << 32) | (uint32_t)a[l];
-		uint32_t sel = (uint32_t)c[l], r = 0;
-		for (int i = 0; i < 4; i++) {
-			unsigned s = (sel >> (4 * i)) & 0xf;
-			uint32_t byte = (uint32_t)(bytes >> (8 * (s & 7))) & 0xff;
-			if (ins->sub == PRMT_DEFAULT && (s & 8)) /* replicate the sign bit */
-				byte = (byte & 0x80) ? 0xff : 0;
-			r |= byte << (8 * i);
-		}
-		d[l] = r;
-	}
-	return ins->sub == PRMT_DEFAULT ? 0 : sim_unsupported(cta, w, ins, "prmt modes other than the default");
+	FOR_LANES(mask, l)
+		d[l] = prmt(((uint64_t)(uint32_t)b[l] << 32) | (uint32_t)a[l], (uint32_t)c[l], ins->sub);
+	return 0;
 }
 
 static int exec_mov(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
@@ -395,7 +418,19 @@ static bool setp_fast(const struct ptx_insn *ins, uint64_t *p, const uint64_t *a
 }
 #undef SETP_LOOP
 
-/* setp.cmp[.bool].type p[|q], a, b[, c] */
+static bool is_packed_half(enum ptx_type t)
+{
+	return t == PT_F16X2 || t == PT_BF16X2;
+}
+
+/* Compare half `h` (0 low, 1 high) of two packed f16x2/bf16x2 values. */
+static bool compare_half(const struct ptx_insn *ins, enum ptx_type t, uint64_t a, uint64_t b, int h)
+{
+	enum ptx_type e = t == PT_F16X2 ? PT_F16 : PT_BF16;
+	return sim_compare_float((enum ptx_cmp)ins->sub, e, (a >> (16 * h)) & 0xffff, (b >> (16 * h)) & 0xffff);
+}
+
+/* setp.cmp[.bool].type p[|q], a, b[, c]; for f16x2/bf16x2, p is the low halves' result and q the high's */
 static int exec_setp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	const struct ptx_operand *dst = &ins->ops[0];
@@ -403,10 +438,19 @@ static int exec_setp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	uint64_t *q = dst->kind == PO_VEC && dst->vec[1] >= 0 ? sim_reg(w, dst->vec[1]) : NULL;
 	const uint64_t *a = SRC(1), *b = SRC(2);
 	const uint64_t *c = ins->nops > 3 ? SRC(3) : NULL;
+	enum ptx_type t = (enum ptx_type)ins->type;
 	if (!c && !q && setp_fast(ins, p, a, b, mask))
 		return 0;
+	if (is_packed_half(t)) {
+		FOR_LANES(mask, l) {
+			p[l] = combine(ins, compare_half(ins, t, a[l], b[l], 0), c, l);
+			if (q)
+				q[l] = combine(ins, compare_half(ins, t, a[l], b[l], 1), c, l);
+		}
+		return 0;
+	}
 	FOR_LANES(mask, l) {
-		bool r = sim_compare(ins, (enum ptx_type)ins->type, a[l], b[l]);
+		bool r = sim_compare(ins, t, a[l], b[l]);
 		p[l] = combine(ins, r, c, l);
 		if (q)
 			q[l] = combine(ins, !r, c, l);
@@ -414,16 +458,37 @@ static int exec_setp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	return 0;
 }
 
-/* set.cmp.dtype.stype d, a, b: all ones (integers) or 1.0 (f32) when true */
+/* The value set writes for "true": 1.0 for float destinations, all ones for integers. */
+static uint64_t set_true(enum ptx_type dt)
+{
+	switch (dt) {
+	case PT_F32: return 0x3f800000u;
+	case PT_F16: case PT_F16X2: return 0x3c00;
+	case PT_BF16: case PT_BF16X2: return 0x3f80;
+	default: return sim_trunc(~0ull, ptx_type_bytes(dt) ? ptx_type_bytes(dt) : 4);
+	}
+}
+
+/* set.cmp[.bool].dtype.stype d, a, b[, c]; packed half sources give one result per half (0xffff or
+ * 1.0 in each half of d). */
 static int exec_set(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	uint64_t *d = DST(0);
 	const uint64_t *a = SRC(1), *b = SRC(2);
 	const uint64_t *c = ins->nops > 3 ? SRC(3) : NULL;
-	FOR_LANES(mask, l) {
-		bool r = combine(ins, sim_compare(ins, (enum ptx_type)ins->type2, a[l], b[l]), c, l);
-		d[l] = ins->type == PT_F32 ? (r ? 0x3f800000u : 0) : (r ? 0xffffffffu : 0);
+	enum ptx_type dt = (enum ptx_type)ins->type, st = (enum ptx_type)ins->type2;
+	if (is_packed_half(st)) {
+		uint64_t one = (dt == PT_F16X2 || dt == PT_BF16X2) ? set_true(dt) : 0xffff;
+		FOR_LANES(mask, l) {
+			d[l] = 0;
+			for (int h = 0; h < 2; h++)
+				if (combine(ins, compare_half(ins, st, a[l], b[l], h), c, l))
+					d[l] |= one << (16 * h);
+		}
+		return 0;
 	}
+	uint64_t one = set_true(dt);
+	FOR_LANES(mask, l) d[l] = combine(ins, sim_compare(ins, st, a[l], b[l]), c, l) ? one : 0;
 	return 0;
 }
 

@@ -29,6 +29,16 @@ static int fe_mode(int rnd)
 	}
 }
 
+static int half_mode(int rnd)
+{
+	switch (rnd) {
+	case PR_RZ: case PR_RZI: return SIM_RZ;
+	case PR_RM: case PR_RMI: return SIM_RM;
+	case PR_RP: case PR_RPI: return SIM_RP;
+	default: return SIM_RN;
+	}
+}
+
 /* Round a double to the integral value the rounding mode asks for (rni/rzi/rmi/rpi). */
 static double round_integral(double v, int rnd)
 {
@@ -66,8 +76,8 @@ static uint64_t to_int_saturating(double v, enum ptx_type t, int rnd)
 uint64_t sim_from_double(double v, enum ptx_type t, int rnd)
 {
 	switch (t) {
-	case PT_F16: return sim_f32_to_f16((float)v, rnd == PR_RZ);
-	case PT_BF16: return sim_f32_to_bf16((float)v, rnd == PR_RZ);
+	case PT_F16: return sim_round_f16(v, half_mode(rnd));
+	case PT_BF16: return sim_round_bf16(v, half_mode(rnd));
 	case PT_F32: {
 		if (rnd == PR_RN || rnd == PR_NONE)
 			return sim_f32_bits((float)v);
@@ -271,8 +281,34 @@ static int exec_testp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	return 0;
 }
 
+/* neg, abs and copysign only move sign bits (also of NaNs), as the hardware's operand modifiers do. */
+static int exec_sign(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	enum ptx_type t = (enum ptx_type)ins->type;
+	uint64_t sign = t == PT_F64 ? 1ull << 63
+		      : (t == PT_F16X2 || t == PT_BF16X2) ? 0x80008000u
+		      : (t == PT_F16 || t == PT_BF16) ? 0x8000u : 0x80000000u;
+	uint64_t *d = DST(0);
+	const uint64_t *a = SRC(1);
+	const uint64_t *b = ins->nops > 2 ? SRC(2) : a;
+	bool ftz = (ins->mods & PM_FTZ) && t == PT_F32;
+	FOR_LANES(mask, l) {
+		uint64_t x = ins->op == OP_COPYSIGN ? b[l] : a[l];
+		if (ftz && fpclassify(sim_f32(x)) == FP_SUBNORMAL)
+			x &= sign;
+		switch (ins->op) {
+		case OP_NEG: d[l] = x ^ sign; break;
+		case OP_ABS: d[l] = x & ~sign; break;
+		default: d[l] = (x & ~sign) | (a[l] & sign); break; /* copysign d, a, b: b's magnitude, a's sign */
+		}
+	}
+	return 0;
+}
+
 int sim_exec_float(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
+	if (ins->op == OP_NEG || ins->op == OP_ABS || ins->op == OP_COPYSIGN)
+		return exec_sign(cta, w, ins, mask);
 	count_flops(cta, ins, mask);
 	switch (ins->type) {
 	case PT_F32: return ins->op == OP_TESTP ? exec_testp(cta, w, ins, mask) : exec_f32(cta, w, ins, mask);

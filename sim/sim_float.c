@@ -1,5 +1,8 @@
-/* sim_float.c — half-precision conversions (IEEE binary16 and bfloat16). */
+/* sim_float.c — half-precision conversions (IEEE binary16 and bfloat16) from any double, in the four
+ * IEEE rounding modes, rounded once (no double rounding through f32). */
 #include "sim_float.h"
+
+#include <stdbool.h>
 
 float sim_f16_to_f32(uint16_t h)
 {
@@ -13,46 +16,75 @@ float sim_f16_to_f32(uint16_t h)
 	return sim_f32(sign | ((exp + 112) << 23) | (mant << 13));
 }
 
-uint16_t sim_f32_to_f16(float f, int toward_zero)
+/* A 16-bit float format: significant bits (with the hidden one), the exponent of the smallest
+ * subnormal's unit, the largest finite value and its encoding. */
+struct half_format {
+	int digits, min_ulp_exp;
+	double max;
+	uint16_t max_bits;
+};
+
+static const struct half_format F16 = {11, -24, 65504.0, 0x7bff};
+static const struct half_format BF16 = {8, -133, 0x1.fep127, 0x7f7f};
+
+/* Round |v| (finite, non-zero) to the format's grid in `mode` (for the magnitude: SIM_RM and SIM_RP
+ * already swapped for negative values by the caller). */
+static double round_magnitude(double av, const struct half_format *f, int mode)
 {
-	uint32_t x = (uint32_t)sim_f32_bits(f);
-	uint16_t sign = (uint16_t)((x >> 16) & 0x8000);
-	uint32_t ax = x & 0x7fffffffu;
-	if (ax > 0x7f800000u)
-		return (uint16_t)(sign | 0x7e00); /* NaN */
-	if (ax >= 0x47800000u) {           /* >= 65536: overflow */
-		if (ax == 0x7f800000u || !toward_zero)
-			return (uint16_t)(sign | 0x7c00);
-		return (uint16_t)(sign | 0x7bff);
-	}
-	float a = sim_f32(ax);
-	/* scale so that the f16 unit in the last place becomes 1, round there, then rebuild */
 	int e;
-	frexpf(a, &e); /* a = m * 2^e, m in [0.5, 1) */
-	int ulp_exp = (e - 1) - 10;
-	if (ulp_exp < -24)
-		ulp_exp = -24; /* subnormal range */
-	float scaled = ldexpf(a, -ulp_exp);
-	float r = toward_zero ? truncf(scaled) : rintf(scaled); /* rintf: ties to even under default mode */
-	double v = ldexp((double)r, ulp_exp);
-	if (v >= 65520.0 || (toward_zero && v > 65504.0))
-		return (uint16_t)(sign | (toward_zero ? 0x7bff : 0x7c00));
-	if (v < ldexp(1.0, -14)) /* subnormal */
-		return (uint16_t)(sign | (uint16_t)ldexp(v, 24));
-	int ve;
-	double m = frexp(v, &ve); /* v = m * 2^ve, m in [0.5,1) */
-	uint16_t exp = (uint16_t)(ve - 1 + 15);
-	uint16_t mant = (uint16_t)((m * 2.0 - 1.0) * 1024.0);
-	return (uint16_t)(sign | (exp << 10) | mant);
+	frexp(av, &e); /* av in [2^(e-1), 2^e) */
+	int ulp_exp = e - f->digits;
+	if (ulp_exp < f->min_ulp_exp)
+		ulp_exp = f->min_ulp_exp;
+	double scaled = ldexp(av, -ulp_exp); /* exact: a power-of-two scaling */
+	double r;
+	switch (mode) {
+	case SIM_RZ: case SIM_RM: r = floor(scaled); break;
+	case SIM_RP: r = ceil(scaled); break;
+	default: /* nearest, ties to even */
+		r = floor(scaled);
+		if (scaled - r > 0.5 || (scaled - r == 0.5 && fmod(r, 2.0) != 0.0))
+			r += 1.0;
+		break;
+	}
+	return ldexp(r, ulp_exp);
 }
 
-uint16_t sim_f32_to_bf16(float f, int toward_zero)
+/* The rounded magnitude -> bits, with overflow per mode. */
+static uint16_t encode(double r, const struct half_format *f, int mode, bool is_bf16)
 {
-	uint32_t x = (uint32_t)sim_f32_bits(f);
-	if ((x & 0x7fffffffu) > 0x7f800000u)
-		return (uint16_t)((x >> 16) | 0x40); /* quiet NaN */
-	if (toward_zero)
-		return (uint16_t)(x >> 16);
-	uint32_t rounding = 0x7fffu + ((x >> 16) & 1);
-	return (uint16_t)((x + rounding) >> 16);
+	if (r > f->max)
+		return (mode == SIM_RZ || mode == SIM_RM) ? f->max_bits : (uint16_t)(f->max_bits + 1);
+	if (is_bf16)
+		return (uint16_t)(sim_f32_bits((float)r) >> 16); /* exact in f32 */
+	if (r < 0x1p-14) /* subnormal */
+		return (uint16_t)ldexp(r, 24);
+	int e;
+	double m = frexp(r, &e); /* r = m * 2^e, m in [0.5, 1) */
+	return (uint16_t)((e + 14) << 10 | (uint16_t)((m * 2.0 - 1.0) * 1024.0));
+}
+
+static uint16_t round_half(double v, int mode, const struct half_format *f, bool is_bf16)
+{
+	if (isnan(v))
+		return 0x7fff; /* the canonical NaN the GPU produces */
+	uint16_t sign = signbit(v) ? 0x8000 : 0;
+	double av = fabs(v);
+	if (sign && (mode == SIM_RM || mode == SIM_RP))
+		mode = mode == SIM_RM ? SIM_RP : SIM_RM; /* rounding |v| up is rounding v down */
+	if (isinf(av))
+		return sign | (uint16_t)(f->max_bits + 1);
+	if (av == 0.0)
+		return sign;
+	return sign | encode(round_magnitude(av, f, mode), f, mode, is_bf16);
+}
+
+uint16_t sim_round_f16(double v, int mode)
+{
+	return round_half(v, mode, &F16, false);
+}
+
+uint16_t sim_round_bf16(double v, int mode)
+{
+	return round_half(v, mode, &BF16, true);
 }

@@ -48,10 +48,14 @@ static inline float sim_sat(float f)
 	return f < 0.0f ? 0.0f : f > 1.0f ? 1.0f : f;
 }
 
-/* f32 -> f16 with round-to-nearest-even (rz when `toward_zero`). */
-uint16_t sim_f32_to_f16(float f, int toward_zero);
+/* IEEE rounding modes of the half-precision conversions. */
+enum { SIM_RN, SIM_RZ, SIM_RM, SIM_RP };
+
+/* A double (f32 and f64 values convert exactly) rounded once to f16 / bf16 in `mode`: overflow gives
+ * infinity or the largest finite value as the mode says, NaN gives the canonical 0x7fff. */
+uint16_t sim_round_f16(double v, int mode);
+uint16_t sim_round_bf16(double v, int mode);
 float sim_f16_to_f32(uint16_t h);
-uint16_t sim_f32_to_bf16(float f, int toward_zero);
 static inline float sim_bf16_to_f32(uint16_t h)
 {
 	return sim_f32((uint64_t)h << 16);

@@ -1,0 +1,152 @@
+/* sim_fixture.h — helpers for the simulator's unit tests: parse a committed fixture
+ * (tests/fixtures/sim/NAME.ptx, generated from NAME.cu by nvcc -ptx -arch=sm_80 -O3 -lineinfo) or PTX
+ * text, describe a launch, run it, and read metrics.  Header-only: each test file includes it once. */
+#ifndef GL_SIM_FIXTURE_H
+#define GL_SIM_FIXTURE_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "sim/sim.h"
+#include "tests/unit/check.h"
+
+static inline char *fx_read(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		fprintf(stderr, "cannot open %s (run the tests from the source root)\n", path);
+		return NULL;
+	}
+	fseek(f, 0, SEEK_END);
+	long n = ftell(f);
+	fseek(f, 0, SEEK_SET);
+	char *s = malloc((size_t)n + 1);
+	if (fread(s, 1, (size_t)n, f) != (size_t)n)
+		n = 0;
+	s[n] = '\0';
+	fclose(f);
+	return s;
+}
+
+/* Parse PTX text; a parse failure is a test failure (message on stderr). */
+static inline struct ptx_module *fx_parse(const char *text, const char *name)
+{
+	struct ptx_module *m = NULL;
+	struct gl_err err = {0};
+	int rc = ptx_parse(text, name, &m, &err);
+	if (rc)
+		fprintf(stderr, "parse %s: %s\n", name, err.msg);
+	CHECK_EQ(rc, GL_OK);
+	return rc ? NULL : m;
+}
+
+/* tests/fixtures/sim/NAME.ptx */
+static inline struct ptx_module *fx_fixture(const char *name)
+{
+	char path[256];
+	snprintf(path, sizeof path, "tests/fixtures/sim/%s.ptx", name);
+	char *text = fx_read(path);
+	CHECK(text != NULL);
+	if (!text)
+		return NULL;
+	struct ptx_module *m = fx_parse(text, path);
+	free(text);
+	return m;
+}
+
+static inline void fx_geometry(struct gl_launch *l, const char *entry, unsigned gx, unsigned gy, unsigned bx,
+			       unsigned by)
+{
+	l->entry = entry;
+	l->grid[0] = gx, l->grid[1] = gy, l->grid[2] = 1;
+	l->block[0] = bx, l->block[1] = by, l->block[2] = 1;
+}
+
+/* Add a buffer, pass it as the next argument, and return its host memory. */
+static inline void *fx_buffer(struct gl_launch *l, const char *name, enum gl_dtype t, size_t count)
+{
+	int b = gl_launch_add_buffer(l, name, t, count, 1);
+	gl_launch_arg_buffer(l, b);
+	return l->buffers[b].host;
+}
+
+/* Run with `threads` workers (1 makes findings and printf order deterministic either way). */
+static inline int fx_run_opts(const struct ptx_module *m, struct gl_launch *l, struct gl_sim_result *res,
+		       const struct gl_sim_opts *o)
+{
+	struct gl_err err = {0};
+	int rc = gl_sim_run(m, l, o, res, &err);
+	if (rc)
+		fprintf(stderr, "gl_sim_run %s: %s\n", l->entry, err.msg);
+	for (int i = 0; rc == 0 && i < res->nfindings && i < 4; i++)
+		fprintf(stderr, "  finding (%s) %s: %s [PTX line %d]\n", l->entry, res->findings[i].kind,
+			res->findings[i].message, res->findings[i].line);
+	return rc;
+}
+
+static inline int fx_run(const struct ptx_module *m, struct gl_launch *l, struct gl_sim_result *res)
+{
+	struct gl_sim_opts o = {.threads = 2};
+	return fx_run_opts(m, l, res, &o);
+}
+
+/* Run and expect no findings at all. */
+static inline void fx_run_clean(const struct ptx_module *m, struct gl_launch *l, struct gl_sim_result *res)
+{
+	CHECK_EQ(fx_run(m, l, res), GL_OK);
+	CHECK_EQ(res->findings_total, 0);
+	CHECK(!res->aborted);
+}
+
+static inline double fx_metric(const struct gl_sim_result *res, const char *name)
+{
+	struct gl_metrics m = {0};
+	gl_sim_metrics(res, &m);
+	const double *v = gl_metrics_get(&m, name);
+	double r = v ? *v : -1;
+	gl_metrics_free(&m);
+	return r;
+}
+
+/* The first finding of `kind`, or NULL. */
+static inline const struct gl_sim_finding *fx_finding(const struct gl_sim_result *res, const char *kind)
+{
+	for (int i = 0; i < res->nfindings; i++)
+		if (strcmp(res->findings[i].kind, kind) == 0)
+			return &res->findings[i];
+	return NULL;
+}
+
+/* Deterministic test data: splitmix64. */
+static inline uint64_t fx_rand(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+	z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+	z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+	return z ^ (z >> 31);
+}
+
+static inline float fx_f32(uint32_t bits)
+{
+	float f;
+	memcpy(&f, &bits, sizeof f);
+	return f;
+}
+
+static inline uint32_t fx_bits(float f)
+{
+	uint32_t u;
+	memcpy(&u, &f, sizeof u);
+	return u;
+}
+
+static inline uint64_t fx_bits64(double d)
+{
+	uint64_t u;
+	memcpy(&u, &d, sizeof u);
+	return u;
+}
+
+#endif
