@@ -13,6 +13,7 @@ extern const struct gl_cmd gl_cmd_metrics_entry;
 extern const struct gl_cmd gl_cmd_devices_entry;
 extern const struct gl_cmd gl_cmd_doctor_entry;
 extern const struct gl_cmd gl_cmd_validate_entry;
+extern const struct gl_cmd gl_cmd_lesson_entry;
 
 const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_list_entry,
@@ -24,6 +25,7 @@ const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_devices_entry,
 	&gl_cmd_doctor_entry,
 	&gl_cmd_validate_entry,
+	&gl_cmd_lesson_entry,
 	NULL,
 };
 

@@ -1,0 +1,156 @@
+/* cmd_lesson.c — `gpulab lesson list|start|next|prev|show|check|reset|status`: options, the database,
+ * then the lesson engine (lessons/) does the work. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "common/util.h"
+#include "lessons/lesson_ui.h"
+#include "profiler/store.h"
+
+static const struct gl_cmd *self(void);
+
+enum { OPT_RUN = 300, OPT_NO_RUN, OPT_ANSWER, OPT_BACKEND };
+
+static const struct {
+	const char *name;
+	int min_args, max_args;
+	bool writes; /* opens the database read-write (creating it) */
+} subs[] = {
+	{"list", 0, 0, false}, {"start", 1, 1, true},  {"next", 0, 0, true},  {"prev", 0, 0, true},
+	{"show", 0, 1, false}, {"check", 0, 1, true},  {"reset", 0, 1, true}, {"status", 0, 0, false},
+};
+
+static int find_sub(struct gl_ctx *ctx, const char *name, int *index)
+{
+	const char *names[GL_ARRAY_LEN(subs)];
+	for (size_t i = 0; i < GL_ARRAY_LEN(subs); i++) {
+		names[i] = subs[i].name;
+		if (strcmp(subs[i].name, name) == 0) {
+			*index = (int)i;
+			return GL_OK;
+		}
+	}
+	const char *near = gl_suggest(name, names, GL_ARRAY_LEN(names));
+	if (near)
+		return gl_usage_error(ctx, self(), "unknown lesson command '%s' (did you mean '%s'?)", name, near);
+	return gl_usage_error(ctx, self(), "unknown lesson command '%s'", name);
+}
+
+static int parse(struct gl_ctx *ctx, int argc, char **argv, struct lesson_ui *ui, int *sub, char **arg)
+{
+	static const struct option opts[] = {
+		{"run", no_argument, NULL, OPT_RUN},
+		{"no-run", no_argument, NULL, OPT_NO_RUN},
+		{"answer", no_argument, NULL, OPT_ANSWER},
+		{"backend", required_argument, NULL, OPT_BACKEND},
+		{0},
+	};
+	int c;
+	optind = 1;
+	while ((c = gl_getopt(ctx, self(), argc, argv, "", opts)) != -1) {
+		switch (c) {
+		case 'h': return 'h';
+		case '?': return ctx->err.status;
+		case OPT_RUN: ui->run = true; break;
+		case OPT_NO_RUN: ui->no_run = true; break;
+		case OPT_ANSWER: ui->answer = true; break;
+		case OPT_BACKEND: ui->env.backend = optarg; break;
+		}
+	}
+	if (ctx->format != GL_FMT_TABLE)
+		return gl_usage_error(ctx, self(), "lesson prints text only (no --json or --csv)");
+	if (ui->run && ui->no_run)
+		return gl_usage_error(ctx, self(), "--run and --no-run contradict each other");
+	if (optind >= argc)
+		return gl_usage_error(ctx, self(), "lesson needs a command: list, start NAME, next, prev, show, check, "
+						   "reset or status");
+	int rc = find_sub(ctx, argv[optind], sub);
+	if (rc)
+		return rc;
+	int nargs = argc - optind - 1;
+	if (nargs < subs[*sub].min_args)
+		return gl_usage_error(ctx, self(), "lesson %s needs a lesson NAME ('gpulab lesson list' shows them)",
+				      subs[*sub].name);
+	if (nargs > subs[*sub].max_args)
+		return gl_usage_error(ctx, self(), "unexpected argument '%s' after 'lesson %s'",
+				      argv[optind + 1 + subs[*sub].max_args], subs[*sub].name);
+	*arg = nargs ? argv[optind + 1] : NULL;
+	return GL_OK;
+}
+
+/* Read-write for commands that save progress; read-only (or none at all, before the first run) else. */
+static int open_store(struct gl_ctx *ctx, bool writes, struct gl_store **store, char *path, size_t n)
+{
+	int rc = gl_store_path(ctx->db_path, path, n, &ctx->err);
+	if (rc)
+		return rc;
+	if (!writes && access(path, F_OK) != 0)
+		return GL_OK;
+	return gl_store_open(path, writes ? 0 : 1, store, &ctx->err);
+}
+
+static int dispatch(struct lesson_ui *ui, int sub, const char *arg, struct gl_err *err)
+{
+	switch (sub) {
+	case 0: return lesson_do_list(ui, err);
+	case 1: return lesson_do_start(ui, arg, err);
+	case 2: return lesson_do_move(ui, +1, err);
+	case 3: return lesson_do_move(ui, -1, err);
+	case 4: return lesson_do_show(ui, arg, err);
+	case 5: return lesson_do_check(ui, arg, err);
+	case 6: return lesson_do_reset(ui, arg, err);
+	default: return lesson_do_status(ui, err);
+	}
+}
+
+static int exec_lesson(struct gl_ctx *ctx, int argc, char **argv)
+{
+	struct lesson_ui ui = {.color = ctx->color, .tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)};
+	int sub = 0;
+	char *arg = NULL;
+	int rc = parse(ctx, argc, argv, &ui, &sub, &arg);
+	if (rc)
+		return rc;
+	struct gl_store *store = NULL;
+	char path[1024];
+	if ((rc = open_store(ctx, subs[sub].writes, &store, path, sizeof path)))
+		return rc;
+	ui.db = store ? gl_store_db(store) : NULL;
+	ui.env.exe = access("/proc/self/exe", X_OK) == 0 ? "/proc/self/exe" : ctx->argv0;
+	ui.env.db_path = path;
+	rc = dispatch(&ui, sub, arg, &ctx->err);
+	fflush(stdout);
+	gl_store_close(store);
+	return rc;
+}
+
+const struct gl_cmd gl_cmd_lesson_entry = {
+	.name = "lesson",
+	.usage = "list | start NAME | next | prev | show [STEP] | check [NAME] | reset [NAME] | status  [options]",
+	.summary = "guided lessons: read a step, run its commands, check what your run recorded",
+	.help = "commands:\n"
+		"  list            the lessons, with your progress\n"
+		"  start NAME      start (or resume) a lesson; NAME may be its number ('1') or '01-coalescing'\n"
+		"  next, prev      move to the next or previous step of the current lesson and show it\n"
+		"  show [STEP]     show the current step again (or STEP of the current lesson)\n"
+		"  check [NAME]    evaluate the checks of the current step, or of every step of lesson NAME\n"
+		"  reset [NAME]    forget the progress in NAME (default: the current lesson)\n"
+		"  status          where you are: the current lesson and step, steps seen and passed\n"
+		"options:\n"
+		"  --run           run the step's gpulab commands (and then its checks) without asking;\n"
+		"                  with check: run every step's commands first (what CI does)\n"
+		"  --no-run        never ask to run the commands\n"
+		"  --answer        show the step's answer to its question\n"
+		"  --backend NAME  --backend for the lesson's 'gpulab run' commands that name none\n"
+		"lessons are built in; GPULAB_LESSONS=DIR reads DIR/*.md instead (for authors).  A step's\n"
+		"commands run with this --db.  Without a terminal, views print 3 frames.  See docs/lessons.md.\n"
+		"exit status: 0 ok, 1 a check or a command failed, 2 usage or a malformed lesson (file:line)\n",
+	.exec = exec_lesson,
+};
+
+static const struct gl_cmd *self(void)
+{
+	return &gl_cmd_lesson_entry;
+}

@@ -1,0 +1,177 @@
+/* lesson.h — the lesson engine: lessons are Markdown files (lessons/NN-name.md, embedded into the binary;
+ * $GPULAB_LESSONS overrides) with `## Step N: title` steps, fenced ```gpulab commands, `check:` lines
+ * evaluated against the results database, and a question with its answer.  docs/lessons.md is the spec. */
+#ifndef GL_LESSON_H
+#define GL_LESSON_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "common/err.h"
+
+struct sqlite3;
+
+/* ---- the files (lesson_source.c) */
+
+/* One lesson file compiled into the binary (gen/lessons_index.c); the table ends with a NULL name. */
+struct lesson_embedded {
+	const char *name; /* "01-coalescing" */
+	const char *path; /* "lessons/01-coalescing.md", for messages */
+	const char *text;
+};
+extern const struct lesson_embedded lesson_embedded[];
+
+struct lesson_file {
+	char name[64];
+	char path[512];
+	char *text; /* owned */
+};
+
+/* Every lesson, sorted by name: from the directory $GPULAB_LESSONS when it is set, else the embedded
+ * copies.  Where they come from, in words, goes to `origin` ("built in" or the directory). */
+int lesson_files_list(struct lesson_file **out, int *n, char *origin, size_t origin_n, struct gl_err *err);
+void lesson_files_free(struct lesson_file *files, int n);
+/* Find a lesson by its name, its number ("1", "01") or its name without the number ("coalescing");
+ * unknown names are refused with the nearest one suggested. */
+int lesson_file_find(const struct lesson_file *files, int n, const char *name, int *index, struct gl_err *err);
+
+/* ---- check expressions (lesson_expr.c, lesson_eval.c) */
+
+enum lesson_node_kind { LESSON_NUM, LESSON_REF, LESSON_BIN, LESSON_NEG };
+
+/* A value: a number, a metric of the latest launch of topic.variant, or arithmetic on two values. */
+struct lesson_node {
+	enum lesson_node_kind kind;
+	double num;
+	char topic[32], variant[32], metric[96];
+	char op; /* + - * / for LESSON_BIN */
+	struct lesson_node *a, *b;
+};
+
+enum lesson_cmp { LESSON_EQ, LESSON_NE, LESSON_LT, LESSON_LE, LESSON_GT, LESSON_GE };
+
+struct lesson_check {
+	int line;
+	char *text; /* the expression as written */
+	struct lesson_node *lhs, *rhs;
+	enum lesson_cmp cmp;
+};
+
+/* Parse `text` (what follows "check:") into `out`; topics, variants and metric names are checked against
+ * the registry and the schema.  Errors name `path:line`. */
+int lesson_check_parse(const char *text, const char *path, int line, struct lesson_check *out, struct gl_err *err);
+void lesson_check_free(struct lesson_check *c);
+/* Is `name` a value a check may read: a launch_summary column, a launches column or a metric name? */
+bool lesson_metric_known(const char *name, const char **suggestion);
+/* Where a check reads `name`: "launch_summary" or "launches" (a column), or NULL (a metrics row). */
+const char *lesson_metric_table(const char *name);
+const char *lesson_cmp_str(enum lesson_cmp cmp);
+
+struct lesson_check_result {
+	bool passed;
+	double lhs, rhs;
+	char why[256]; /* why it could not be evaluated ("no launch of transpose.naive recorded yet"), or "" */
+};
+/* Evaluate a check against the learner's latest launch of each variant it names. */
+int lesson_check_eval(struct sqlite3 *db, const struct lesson_check *c, struct lesson_check_result *r,
+		      struct gl_err *err);
+
+/* ---- the Markdown (lesson_parse.c) */
+
+struct lesson_cmd {
+	int line;
+	char *text;  /* "gpulab run transpose --variant naive" */
+	char **argv; /* the words after "gpulab", NULL-terminated */
+	int argc;
+};
+
+struct lesson_step {
+	int number, line;  /* `## Step N: title` and its line */
+	char *title;
+	int first, last;   /* its body: lines [first, last) of the lesson */
+	struct lesson_cmd *cmds;
+	int ncmds;
+	struct lesson_check *checks;
+	int nchecks;
+	bool has_question, has_answer;
+};
+
+struct lesson {
+	char name[64];
+	char path[512];
+	char *title;         /* the `# ` heading */
+	char **lines;        /* the file split into lines (owned) */
+	int nlines;
+	int intro_first, intro_last;
+	struct lesson_step *steps;
+	int nsteps;
+};
+
+/* Parse a lesson file.  A malformed file (no title, a step without a title or out of order, an
+ * unterminated fence or <details>, a command that is not gpulab's, a check that does not parse or names
+ * an unknown topic, variant or metric) is refused with GL_EUSAGE and "path:line: what". */
+int lesson_parse(const char *name, const char *path, const char *text, struct lesson *out, struct gl_err *err);
+void lesson_free(struct lesson *l);
+/* Find and parse a lesson by name (lesson_file_find's rules). */
+int lesson_load(const char *name, struct lesson *out, struct gl_err *err);
+
+/* Split a command line into words: spaces separate, '...' and "..." quote, \ escapes.  Returns false
+ * (with the reason in `why`) on an unterminated quote. */
+bool lesson_split_words(const char *line, char ***argv, int *argc, char *why, size_t why_n);
+void lesson_words_free(char **argv);
+
+/* ---- showing a step (lesson_render.c, lesson_pager.c) */
+
+struct lesson_render_opts {
+	bool answer;   /* reveal the answer */
+	bool color;    /* bold headings */
+};
+void lesson_render_intro(FILE *out, const struct lesson *l, const struct lesson_render_opts *o);
+void lesson_render_step(FILE *out, const struct lesson *l, int step, const struct lesson_render_opts *o);
+
+/* $PAGER when stdout is a terminal and PAGER is set, else stdout. */
+FILE *lesson_pager_open(bool *paged);
+void lesson_pager_close(FILE *out, bool paged);
+
+/* ---- progress in the database (lesson_progress.c) */
+
+/* lesson_progress rows: (LESSON, N, 'seen'|'passed'|'failed', at) per step N >= 1, and one bookmark row
+ * (LESSON, 0, 'current N'|'paused N', at): the step the learner is at; 'current' marks the current
+ * lesson (at most one). */
+enum lesson_step_status { LESSON_UNSEEN, LESSON_SEEN, LESSON_PASSED, LESSON_FAILED };
+
+int lesson_progress_current(struct sqlite3 *db, char *lesson, size_t n, int *step, struct gl_err *err);
+/* The step the learner is at in `lesson` (0 when not started). */
+int lesson_progress_bookmark(struct sqlite3 *db, const char *lesson, int *step, bool *current, struct gl_err *err);
+/* Make `lesson` the current lesson, at `step`, and mark that step seen (unless already checked). */
+int lesson_progress_goto(struct sqlite3 *db, const char *lesson, int step, struct gl_err *err);
+int lesson_progress_mark(struct sqlite3 *db, const char *lesson, int step, enum lesson_step_status st,
+			 struct gl_err *err);
+/* Status of steps 1..n into st[0..n-1]. */
+int lesson_progress_steps(struct sqlite3 *db, const char *lesson, enum lesson_step_status *st, int n,
+			  struct gl_err *err);
+int lesson_progress_reset(struct sqlite3 *db, const char *lesson, struct gl_err *err);
+const char *lesson_status_str(enum lesson_step_status st);
+
+/* ---- running a step (lesson_exec.c, lesson_step.c) */
+
+struct lesson_env {
+	const char *exe;       /* this binary: /proc/self/exe */
+	const char *db_path;   /* the lesson's database, passed to every command as --db */
+	const char *backend;   /* --backend for `run` commands that name none, or NULL */
+	bool interactive;      /* commands may use the terminal (views open); else views get --frames 3 */
+	bool quiet;            /* capture each command's output, show it only when the command fails */
+};
+
+/* Run one step's command: the same binary with the lesson's --db.  *exit_status is its exit status
+ * (128 + signal when killed). */
+int lesson_cmd_run(const struct lesson_env *env, const struct lesson_cmd *c, FILE *out, int *exit_status,
+		   struct gl_err *err);
+
+/* Run a step's commands (when run_cmds), then its checks; print what happened to `out` and record the
+ * step passed or failed.  Returns GL_OK when every command and check passed, GL_EVERIFY when one failed,
+ * GL_EUSAGE when a command of the lesson was refused as a usage error (the lesson is malformed). */
+int lesson_step_check(const struct lesson_env *env, struct sqlite3 *db, const struct lesson *l, int step,
+		      bool run_cmds, FILE *out, int *passed, int *failed, struct gl_err *err);
+
+#endif

@@ -1,0 +1,118 @@
+/* lesson_cmd.c — the commands of a ```gpulab block: split into words and checked when the lesson is read
+ * (a gpulab command that exists; for `run` and `compare`, a known topic and known variant names), so a
+ * typo in a lesson is an authoring error with path:line, not a failure in front of the learner. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+#include "common/util.h"
+#include "kernels/registry.h"
+#include "lessons/lesson_int.h"
+
+static int bad(const char *path, int line, struct gl_err *err, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int bad(const char *path, int line, struct gl_err *err, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	return gl_errf(err, GL_EUSAGE, "%s:%d: %s", path, line, msg);
+}
+
+static int unknown_command(const char *path, int line, const char *name, struct gl_err *err)
+{
+	const char *names[64];
+	size_t n = 0;
+	for (const struct gl_cmd *const *c = gl_cmd_table; *c && n < 64; c++)
+		names[n++] = (*c)->name;
+	const char *near = gl_suggest(name, names, n);
+	return near ? bad(path, line, err, "unknown gpulab command '%s' (did you mean '%s'?)", name, near)
+		    : bad(path, line, err, "unknown gpulab command '%s' (see 'gpulab --help')", name);
+}
+
+static int check_topic(const char *path, int line, const char *name, const struct gl_topic **t, struct gl_err *err)
+{
+	struct gl_err e = {0};
+	if (gl_topic_lookup(name, t, &e) == GL_OK)
+		return GL_OK;
+	return gl_errf(err, GL_EUSAGE, "%s:%d: %s", path, line, e.msg);
+}
+
+/* --variant A,B (or --variant=A,B, --baseline A): every name must be a variant of the topic, or 'all'. */
+static int check_variants(const char *path, int line, const struct gl_topic *t, const char *list, struct gl_err *err)
+{
+	char *copy = gl_xstrdup(list), *save = NULL;
+	int rc = GL_OK;
+	for (char *v = strtok_r(copy, ",", &save); v && rc == GL_OK; v = strtok_r(NULL, ",", &save)) {
+		const struct gl_variant *found;
+		struct gl_err e = {0};
+		if (strcmp(v, "all") != 0 && gl_variant_lookup(t, v, &found, &e) != GL_OK)
+			rc = gl_errf(err, GL_EUSAGE, "%s:%d: %s", path, line, e.msg);
+	}
+	free(copy);
+	return rc;
+}
+
+static int check_topic_args(const char *path, int line, const struct lesson_cmd *c, struct gl_err *err)
+{
+	const struct gl_topic *t;
+	if (c->argc < 2 || c->argv[1][0] == '-')
+		return GL_OK;
+	int rc = check_topic(path, line, c->argv[1], &t, err);
+	for (int i = 2; rc == GL_OK && i < c->argc; i++) {
+		const char *a = c->argv[i];
+		if ((strcmp(a, "--variant") == 0 || strcmp(a, "--baseline") == 0) && i + 1 < c->argc)
+			rc = check_variants(path, line, t, c->argv[++i], err);
+		else if (strncmp(a, "--variant=", 10) == 0 || strncmp(a, "--baseline=", 11) == 0)
+			rc = check_variants(path, line, t, strchr(a, '=') + 1, err);
+	}
+	return rc;
+}
+
+int lesson_cmd_parse(const char *text, const char *path, int line, struct lesson_cmd *out, struct gl_err *err)
+{
+	char why[128];
+	char **words;
+	int nwords;
+	memset(out, 0, sizeof *out);
+	if (!lesson_split_words(text, &words, &nwords, why, sizeof why))
+		return bad(path, line, err, "%s in '%s'", why, text);
+	int rc = GL_OK;
+	if (nwords < 2 || strcmp(words[0], "gpulab") != 0)
+		rc = bad(path, line, err, "a ```gpulab block holds gpulab commands ('gpulab run ...'), found '%s'",
+			 text);
+	else if (strcmp(words[1], "lesson") == 0)
+		rc = bad(path, line, err, "a lesson cannot run 'gpulab lesson' commands");
+	else if (!gl_cmd_find(words[1]))
+		rc = unknown_command(path, line, words[1], err);
+	if (rc) {
+		lesson_words_free(words);
+		return rc;
+	}
+	out->line = line;
+	out->text = gl_xstrdup(text);
+	out->argv = gl_xcalloc((size_t)nwords, sizeof *out->argv);
+	for (int i = 1; i < nwords; i++)
+		out->argv[out->argc++] = words[i];
+	free(words[0]);
+	free(words);
+	if (strcmp(out->argv[0], "run") == 0 || strcmp(out->argv[0], "compare") == 0)
+		rc = check_topic_args(path, line, out, err);
+	if (rc)
+		lesson_cmd_free(out);
+	return rc;
+}
+
+void lesson_cmd_free(struct lesson_cmd *c)
+{
+	for (int i = 0; i < c->argc; i++)
+		free(c->argv[i]);
+	free(c->argv);
+	free(c->text);
+	memset(c, 0, sizeof *c);
+}

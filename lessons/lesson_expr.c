@@ -1,0 +1,395 @@
+/* lesson_expr.c — the `check:` expression language: parsing into a tree and checking the names it uses.
+ *
+ *   check   := value CMP value            CMP: == != < <= > >=
+ *   value   := term (('+' | '-') term)*
+ *   term    := factor (('*' | '/') factor)*
+ *   factor  := NUMBER | TOPIC.VARIANT METRIC | '(' value ')' | '-' factor
+ *
+ * METRIC is a launch_summary column (gst_sectors_per_request), a launches column (regs) or an Nsight
+ * Compute metric name (l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum). */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "kernels/registry.h"
+#include "lessons/lesson.h"
+#include "profiler/metric_sets.h"
+
+/* Columns of the launch_summary view (data/schema.sql) and of launches that hold numbers. */
+static const char *const columns[] = {
+	"launch_id", "run_id", "verified", "duration_ns", "gld_requests", "gld_sectors",
+	"gld_sectors_per_request", "gst_requests", "gst_sectors", "gst_sectors_per_request",
+	"sld_instructions", "sld_wavefronts", "sld_conflicts", "sld_wavefronts_per_instruction",
+	"sld_conflicts_per_instruction", "sst_instructions", "sst_wavefronts", "sst_conflicts",
+	"sst_wavefronts_per_instruction", "sst_conflicts_per_instruction", "instructions",
+	"thread_instructions", "simt_efficiency", "global_bytes", "global_gbps",
+	/* launches */
+	"regs", "static_smem", "dyn_smem", "max_abs_err", "max_rel_err",
+};
+#define N_LAUNCH_COLUMNS 5 /* the last ones, read from launches */
+
+/* Metrics the simulator reports beyond the `all` set, when a kernel uses them (sim/sim_metrics.c). */
+static const char *const sim_extra[] = {
+	"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
+	"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
+	"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
+	"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
+	"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
+	"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
+	"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
+	"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum",
+	"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum",
+	"smsp__inst_executed_pipe_tensor_op_hmma.sum",
+	"smsp__inst_executed_op_ldsm.sum",
+	"smsp__inst_executed_op_ldgsts.sum",
+	"l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum",
+	"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum",
+	"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
+	"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
+	"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
+	"l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
+	"smsp__inst_executed_op_shared_atom.sum",
+	"l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum",
+	"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
+	"l1tex__t_requests_pipe_lsu_mem_local_op_st.sum",
+	"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
+};
+
+const char *lesson_metric_table(const char *name)
+{
+	for (size_t i = 0; i < GL_ARRAY_LEN(columns); i++)
+		if (strcmp(columns[i], name) == 0)
+			return i < GL_ARRAY_LEN(columns) - N_LAUNCH_COLUMNS ? "launch_summary" : "launches";
+	return NULL;
+}
+
+bool lesson_metric_known(const char *name, const char **suggestion)
+{
+	struct gl_metric_list all;
+	struct gl_err ignored = {0};
+	const char *names[128];
+	size_t n = 0;
+	bool found = false;
+	if (gl_metric_list_parse("memory,compute,all", &all, &ignored) != GL_OK)
+		memset(&all, 0, sizeof all);
+	for (size_t i = 0; i < GL_ARRAY_LEN(columns); i++)
+		names[n++] = columns[i];
+	for (size_t i = 0; i < GL_ARRAY_LEN(sim_extra); i++)
+		names[n++] = sim_extra[i];
+	for (size_t i = 0; i < all.n && n < GL_ARRAY_LEN(names); i++)
+		names[n++] = all.names[i];
+	for (size_t i = 0; i < n && !found; i++)
+		found = strcmp(names[i], name) == 0;
+	if (!found && suggestion) {
+		const char *near = gl_suggest(name, names, n);
+		/* the suggestion must outlive the list: point into our static tables or the name itself */
+		*suggestion = NULL;
+		for (size_t i = 0; near && i < GL_ARRAY_LEN(columns); i++)
+			if (strcmp(near, columns[i]) == 0)
+				*suggestion = columns[i];
+		for (size_t i = 0; near && !*suggestion && i < GL_ARRAY_LEN(sim_extra); i++)
+			if (strcmp(near, sim_extra[i]) == 0)
+				*suggestion = sim_extra[i];
+		size_t nsim = 0;
+		const char *const *sim = gl_metric_set_sim(&nsim);
+		for (size_t i = 0; near && !*suggestion && i < nsim; i++)
+			if (strcmp(near, sim[i]) == 0)
+				*suggestion = sim[i];
+	}
+	gl_metric_list_free(&all);
+	return found;
+}
+
+const char *lesson_cmp_str(enum lesson_cmp cmp)
+{
+	static const char *const s[] = {"==", "!=", "<", "<=", ">", ">="};
+	return s[cmp];
+}
+
+/* ---- tokens */
+
+enum tok_kind { T_END, T_NUM, T_WORD, T_OP, T_CMP, T_LPAREN, T_RPAREN, T_BAD };
+
+struct tok {
+	enum tok_kind kind;
+	char text[128];
+	double num;
+	enum lesson_cmp cmp;
+};
+
+struct parser {
+	const char *s; /* next character */
+	struct tok t;  /* current token */
+	const char *path;
+	int line;
+	struct gl_err *err;
+};
+
+static bool word_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '.';
+}
+
+static bool lex_cmp(struct parser *p)
+{
+	static const struct {
+		const char *s;
+		enum lesson_cmp cmp;
+	} ops[] = {{"==", LESSON_EQ}, {"!=", LESSON_NE}, {"<=", LESSON_LE},
+		   {">=", LESSON_GE}, {"<", LESSON_LT},	 {">", LESSON_GT}};
+	for (size_t i = 0; i < GL_ARRAY_LEN(ops); i++) {
+		size_t n = strlen(ops[i].s);
+		if (strncmp(p->s, ops[i].s, n) == 0) {
+			p->t.kind = T_CMP;
+			p->t.cmp = ops[i].cmp;
+			snprintf(p->t.text, sizeof p->t.text, "%s", ops[i].s);
+			p->s += n;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void lex_word(struct parser *p)
+{
+	size_t n = 0;
+	while (word_char(p->s[n]))
+		n++;
+	snprintf(p->t.text, sizeof p->t.text, "%.*s", (int)n, p->s);
+	p->t.kind = T_WORD;
+	if (isdigit((unsigned char)p->s[0]) || p->s[0] == '.') {
+		char *end;
+		p->t.num = strtod(p->s, &end);
+		/* 1e6 and 2.5 are numbers; "1x" is not */
+		if (end > p->s && !word_char(*end))
+			n = (size_t)(end - p->s), p->t.kind = T_NUM;
+		else
+			p->t.kind = T_BAD;
+	}
+	p->s += n;
+}
+
+static void next(struct parser *p)
+{
+	while (isspace((unsigned char)*p->s))
+		p->s++;
+	memset(&p->t, 0, sizeof p->t);
+	char c = *p->s;
+	if (!c) {
+		p->t.kind = T_END;
+		snprintf(p->t.text, sizeof p->t.text, "the end");
+	} else if (lex_cmp(p)) {
+		return;
+	} else if (strchr("+-*/", c)) {
+		p->t.kind = T_OP;
+		p->t.text[0] = c;
+		p->s++;
+	} else if (c == '(' || c == ')') {
+		p->t.kind = c == '(' ? T_LPAREN : T_RPAREN;
+		p->t.text[0] = c;
+		p->s++;
+	} else if (word_char(c)) {
+		lex_word(p);
+	} else {
+		p->t.kind = T_BAD;
+		snprintf(p->t.text, sizeof p->t.text, "%c", c);
+		p->s++;
+	}
+}
+
+static int fail(struct parser *p, const char *fmt, const char *a, const char *b)
+{
+	char what[512];
+	snprintf(what, sizeof what, fmt, a, b ? b : "");
+	return gl_errf(p->err, GL_EUSAGE, "%s:%d: check: %s", p->path, p->line, what);
+}
+
+/* ---- tree */
+
+static struct lesson_node *node(enum lesson_node_kind kind)
+{
+	struct lesson_node *n = gl_xcalloc(1, sizeof *n);
+	n->kind = kind;
+	return n;
+}
+
+static void node_free(struct lesson_node *n)
+{
+	if (!n)
+		return;
+	node_free(n->a);
+	node_free(n->b);
+	free(n);
+}
+
+static int parse_value(struct parser *p, struct lesson_node **out);
+
+static int check_variant(struct parser *p, struct lesson_node *n)
+{
+	const struct gl_topic *t = gl_topic_find(n->topic);
+	if (!t) {
+		const char *names[64];
+		size_t k = 0;
+		for (const struct gl_topic *const *it = gl_topics; *it && k < 64; it++)
+			names[k++] = (*it)->name;
+		const char *near = gl_suggest(n->topic, names, k);
+		return near ? fail(p, "unknown topic '%s' (did you mean '%s'?)", n->topic, near)
+			    : fail(p, "unknown topic '%s' (see 'gpulab list')", n->topic, NULL);
+	}
+	if (gl_variant_find(t, n->variant))
+		return GL_OK;
+	const char *names[64];
+	size_t k = 0;
+	for (int i = 0; i < t->nvariants && k < 64; i++)
+		names[k++] = t->variants[i].name;
+	const char *near = gl_suggest(n->variant, names, k);
+	char what[160];
+	snprintf(what, sizeof what, "%s.%s", n->topic, n->variant);
+	return near ? fail(p, "unknown variant '%s' (did you mean '%s'?)", what, near)
+		    : fail(p, "unknown variant '%s' (see 'gpulab list %s')", what, n->topic);
+}
+
+/* TOPIC.VARIANT METRIC */
+static int parse_ref(struct parser *p, struct lesson_node **out)
+{
+	const char *dot = strchr(p->t.text, '.');
+	if (!dot || dot == p->t.text || !dot[1] || strchr(dot + 1, '.'))
+		return fail(p, "expected TOPIC.VARIANT (e.g. transpose.naive) or a number, found '%s'", p->t.text, NULL);
+	struct lesson_node *n = node(LESSON_REF);
+	snprintf(n->topic, sizeof n->topic, "%.*s", (int)(dot - p->t.text), p->t.text);
+	snprintf(n->variant, sizeof n->variant, "%s", dot + 1);
+	int rc = check_variant(p, n);
+	if (rc == GL_OK) {
+		next(p);
+		if (p->t.kind != T_WORD)
+			rc = fail(p, "expected a metric after '%s.%s' (a launch_summary column or an Nsight Compute "
+				     "name), found '%s'",
+				  n->topic, n->variant);
+	}
+	if (rc == GL_OK) {
+		const char *near = NULL;
+		if (!lesson_metric_known(p->t.text, &near))
+			rc = near ? fail(p, "unknown metric '%s' (did you mean '%s'?)", p->t.text, near)
+				  : fail(p, "unknown metric '%s' (see docs/lessons.md for the names a check can read)",
+					 p->t.text, NULL);
+		snprintf(n->metric, sizeof n->metric, "%.*s", (int)sizeof n->metric - 1, p->t.text);
+	}
+	if (rc) {
+		node_free(n);
+		return rc;
+	}
+	next(p);
+	*out = n;
+	return GL_OK;
+}
+
+static int parse_factor(struct parser *p, struct lesson_node **out)
+{
+	switch (p->t.kind) {
+	case T_NUM:
+		*out = node(LESSON_NUM);
+		(*out)->num = p->t.num;
+		next(p);
+		return GL_OK;
+	case T_WORD:
+		return parse_ref(p, out);
+	case T_LPAREN: {
+		next(p);
+		int rc = parse_value(p, out);
+		if (rc == GL_OK && p->t.kind != T_RPAREN) {
+			rc = fail(p, "expected ')', found '%s'", p->t.text, NULL);
+			node_free(*out);
+		}
+		if (rc == GL_OK)
+			next(p);
+		return rc;
+	}
+	case T_OP:
+		if (p->t.text[0] == '-') {
+			next(p);
+			struct lesson_node *n = node(LESSON_NEG);
+			int rc = parse_factor(p, &n->a);
+			if (rc)
+				free(n);
+			else
+				*out = n;
+			return rc;
+		}
+		/* fall through */
+	default:
+		return fail(p, "expected a number, TOPIC.VARIANT METRIC or '(', found '%s'", p->t.text, NULL);
+	}
+}
+
+/* Left-associative chain of `ops` over `sub`. */
+static int parse_chain(struct parser *p, const char *ops, int (*sub)(struct parser *, struct lesson_node **),
+		       struct lesson_node **out)
+{
+	int rc = sub(p, out);
+	while (rc == GL_OK && p->t.kind == T_OP && strchr(ops, p->t.text[0])) {
+		struct lesson_node *n = node(LESSON_BIN);
+		n->op = p->t.text[0];
+		n->a = *out;
+		next(p);
+		rc = sub(p, &n->b);
+		*out = n;
+	}
+	if (rc) {
+		node_free(*out);
+		*out = NULL;
+	}
+	return rc;
+}
+
+static int parse_term(struct parser *p, struct lesson_node **out)
+{
+	return parse_chain(p, "*/", parse_factor, out);
+}
+
+static int parse_value(struct parser *p, struct lesson_node **out)
+{
+	return parse_chain(p, "+-", parse_term, out);
+}
+
+int lesson_check_parse(const char *text, const char *path, int line, struct lesson_check *out, struct gl_err *err)
+{
+	memset(out, 0, sizeof *out);
+	struct parser p = {.s = text, .path = path, .line = line, .err = err};
+	next(&p);
+	if (p.t.kind == T_END)
+		return fail(&p, "empty check: write e.g. 'check: transpose.naive gst_sectors_per_request == 32'%s",
+			    "", NULL);
+	int rc = parse_value(&p, &out->lhs);
+	if (rc == GL_OK && p.t.kind != T_CMP)
+		rc = fail(&p, "expected a comparison (== != < <= > >=), found '%s'", p.t.text, NULL);
+	if (rc == GL_OK) {
+		out->cmp = p.t.cmp;
+		next(&p);
+		rc = parse_value(&p, &out->rhs);
+	}
+	if (rc == GL_OK && p.t.kind != T_END)
+		rc = fail(&p, "unexpected '%s' after the comparison", p.t.text, NULL);
+	if (rc) {
+		lesson_check_free(out);
+		return rc;
+	}
+	while (isspace((unsigned char)*text))
+		text++;
+	size_t len = strlen(text);
+	while (len && isspace((unsigned char)text[len - 1]))
+		len--;
+	out->line = line;
+	out->text = gl_xmalloc(len + 1);
+	memcpy(out->text, text, len);
+	out->text[len] = '\0';
+	return GL_OK;
+}
+
+void lesson_check_free(struct lesson_check *c)
+{
+	node_free(c->lhs);
+	node_free(c->rhs);
+	free(c->text);
+	memset(c, 0, sizeof *c);
+}

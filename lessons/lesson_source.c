@@ -1,0 +1,162 @@
+/* lesson_source.c — where lessons come from: the directory $GPULAB_LESSONS when it is set (for authors:
+ * edit a file, run it, no rebuild), else the copies of lessons/NN-name.md compiled into the binary. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/util.h"
+#include "lessons/lesson.h"
+
+static char *read_file(const char *path, struct gl_err *err)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		gl_errf(err, GL_EENV, "cannot read lesson %s: %s", path, strerror(errno));
+		return NULL;
+	}
+	struct gl_str s = {0};
+	char buf[4096];
+	size_t n;
+	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
+		gl_str_addf(&s, "%.*s", (int)n, buf);
+	fclose(f);
+	return s.buf ? s.buf : gl_xstrdup("");
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(((const struct lesson_file *)a)->name, ((const struct lesson_file *)b)->name);
+}
+
+static void add(struct lesson_file **out, int *n, const char *name, size_t name_len, const char *path, char *text)
+{
+	*out = gl_xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
+	struct lesson_file *f = &(*out)[(*n)++];
+	snprintf(f->name, sizeof f->name, "%.*s", (int)name_len, name);
+	snprintf(f->path, sizeof f->path, "%s", path);
+	f->text = text;
+}
+
+static int list_dir(const char *dir, struct lesson_file **out, int *n, struct gl_err *err)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return gl_errf(err, GL_EUSAGE, "GPULAB_LESSONS=%s: cannot open the directory: %s", dir, strerror(errno));
+	struct dirent *e;
+	int rc = GL_OK;
+	while (rc == GL_OK && (e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len <= 3 || e->d_name[0] == '.' || strcmp(e->d_name + len - 3, ".md") != 0)
+			continue;
+		char path[512];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		char *text = read_file(path, err);
+		if (!text)
+			rc = err->status;
+		else
+			add(out, n, e->d_name, len - 3, path, text);
+	}
+	closedir(d);
+	return rc;
+}
+
+int lesson_files_list(struct lesson_file **out, int *n, char *origin, size_t origin_n, struct gl_err *err)
+{
+	*out = NULL;
+	*n = 0;
+	const char *dir = getenv("GPULAB_LESSONS");
+	int rc = GL_OK;
+	if (dir && *dir) {
+		snprintf(origin, origin_n, "%s (GPULAB_LESSONS)", dir);
+		rc = list_dir(dir, out, n, err);
+	} else {
+		snprintf(origin, origin_n, "built into gpulab");
+		for (const struct lesson_embedded *e = lesson_embedded; e->name; e++)
+			add(out, n, e->name, strlen(e->name), e->path, gl_xstrdup(e->text));
+	}
+	if (rc) {
+		lesson_files_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return rc;
+	}
+	if (*n)
+		qsort(*out, (size_t)*n, sizeof **out, by_name);
+	return GL_OK;
+}
+
+void lesson_files_free(struct lesson_file *files, int n)
+{
+	for (int i = 0; i < n; i++)
+		free(files[i].text);
+	free(files);
+}
+
+/* "01-coalescing" matches "01-coalescing", "1", "01" and "coalescing". */
+static bool matches(const char *name, const char *want)
+{
+	if (strcmp(name, want) == 0)
+		return true;
+	char *end;
+	long num = strtol(name, &end, 10);
+	if (end == name || *end != '-')
+		return false;
+	if (strcmp(end + 1, want) == 0)
+		return true;
+	char *wend;
+	long w = strtol(want, &wend, 10);
+	return wend != want && *wend == '\0' && w == num;
+}
+
+int lesson_file_find(const struct lesson_file *files, int n, const char *name, int *index, struct gl_err *err)
+{
+	for (int i = 0; i < n; i++)
+		if (matches(files[i].name, name)) {
+			*index = i;
+			return GL_OK;
+		}
+	/* suggest from the full names and the names without their number ("coalesing" -> 01-coalescing) */
+	const char *names[256] = {0};
+	int owner[256];
+	size_t k = 0;
+	struct gl_str all = {0};
+	for (int i = 0; i < n && k + 2 <= GL_ARRAY_LEN(names); i++) {
+		owner[k] = i;
+		names[k++] = files[i].name;
+		const char *dash = strchr(files[i].name, '-');
+		if (dash && dash[1]) {
+			owner[k] = i;
+			names[k++] = dash + 1;
+		}
+		gl_str_addf(&all, "%s%s", i ? ", " : "", files[i].name);
+	}
+	const char *near = gl_suggest(name, names, k);
+	for (size_t j = 0; near && j < k; j++)
+		if (names[j] == near) {
+			near = files[owner[j]].name;
+			break;
+		}
+	if (near)
+		gl_errf(err, GL_EUSAGE, "unknown lesson '%s' (did you mean '%s'?)", name, near);
+	else
+		gl_errf(err, GL_EUSAGE, "unknown lesson '%s' (lessons: %s; see 'gpulab lesson list')", name,
+			all.buf ? all.buf : "none");
+	gl_str_free(&all);
+	return err->status;
+}
+
+int lesson_load(const char *name, struct lesson *out, struct gl_err *err)
+{
+	struct lesson_file *files;
+	int n, i;
+	char origin[600];
+	int rc = lesson_files_list(&files, &n, origin, sizeof origin, err);
+	if (rc)
+		return rc;
+	rc = lesson_file_find(files, n, name, &i, err);
+	if (rc == GL_OK)
+		rc = lesson_parse(files[i].name, files[i].path, files[i].text, out, err);
+	lesson_files_free(files, n);
+	return rc;
+}
