@@ -1,10 +1,12 @@
 /* compare_render.c — `gpulab compare` output: a table of values and one of ratios to the baseline,
  * JSON or CSV, all from a run loaded back from the store. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/json.h"
 #include "common/metrics.h"
+#include "common/util.h"
 #include "compare_render.h"
 
 #define M_FFMA "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
@@ -191,15 +193,13 @@ static void render_csv(FILE *out, const struct gl_run_record *r, const struct gl
 
 void gl_render_compare(FILE *out, const struct gl_run_record *r, size_t baseline, enum gl_format fmt)
 {
-	struct gl_cmp_row rows[64];
-	size_t n = r->nlaunches < 64 ? r->nlaunches : 64;
-	for (size_t i = 0; i < n; i++)
+	struct gl_cmp_row *rows = gl_xcalloc(r->nlaunches ? r->nlaunches : 1, sizeof *rows);
+	for (size_t i = 0; i < r->nlaunches; i++)
 		gl_cmp_row_from(&r->launches[i], &rows[i]);
-	struct gl_run_record shown = *r;
-	shown.nlaunches = n;
 	switch (fmt) {
-	case GL_FMT_JSON: render_json(out, &shown, rows, baseline); break;
-	case GL_FMT_CSV: render_csv(out, &shown, rows, baseline); break;
-	default: render_table(out, &shown, rows, baseline); break;
+	case GL_FMT_JSON: render_json(out, r, rows, baseline); break;
+	case GL_FMT_CSV: render_csv(out, r, rows, baseline); break;
+	default: render_table(out, r, rows, baseline); break;
 	}
+	free(rows);
 }
