@@ -284,8 +284,10 @@ static int parse_ref(struct parser *p, struct lesson_node **out)
 	return GL_OK;
 }
 
+/* On failure *out is NULL: nothing to free. */
 static int parse_factor(struct parser *p, struct lesson_node **out)
 {
+	*out = NULL;
 	switch (p->t.kind) {
 	case T_NUM:
 		*out = node(LESSON_NUM);
@@ -300,6 +302,7 @@ static int parse_factor(struct parser *p, struct lesson_node **out)
 		if (rc == GL_OK && p->t.kind != T_RPAREN) {
 			rc = fail(p, "expected ')', found '%s'", p->t.text, NULL);
 			node_free(*out);
+			*out = NULL;
 		}
 		if (rc == GL_OK)
 			next(p);

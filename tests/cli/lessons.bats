@@ -1,0 +1,302 @@
+#!/usr/bin/env bats
+# gpulab lesson: every built-in lesson passes `lesson check NAME --run` on a fresh database; progress
+# (start, next, prev, status, reset) survives between invocations; the error paths (malformed lessons
+# with file:line, unknown names, past the end); and a learner's session in tmux.
+
+setup() {
+	load test_helper
+	common_setup
+	unset GPULAB_LESSONS PAGER
+	LESSONS_SRC="$BATS_TEST_DIRNAME/../../lessons"
+	TINY="$BATS_TEST_TMPDIR/lessons"
+	mkdir -p "$TINY"
+}
+
+# A two-step lesson that runs in well under a second, for the progress and error tests.
+write_tiny() {
+	cat >"$TINY/01-tiny.md" <<'EOF'
+# Tiny
+
+A lesson for the tests.
+
+## Step 1: Copy
+
+```gpulab
+gpulab run transpose --variant copy --size 32
+```
+
+check: transpose.copy gst_sectors_per_request == 4
+
+## Step 2: Naive
+
+```gpulab
+gpulab run transpose --variant naive --size 32
+```
+
+check: transpose.naive gst_sectors_per_request == 32
+
+> **Question:** Why 32?
+
+<details><summary>Answer</summary>
+
+Each lane stores to its own row.
+
+</details>
+EOF
+}
+
+# bad_lesson BODY: a lesson file 09-bad.md whose steps are BODY.
+bad_lesson() {
+	printf '# Bad\n\nintro\n\n%s\n' "$1" >"$TINY/09-bad.md"
+}
+
+check_lesson() {
+	run --separate-stderr "$GPULAB" lesson check "$1" --run --backend sim --db "$DB"
+	echo "$output"
+	echo "$stderr" >&2
+	assert_success
+	assert_output --regexp "$1: [0-9]+ steps, [0-9]+ checks: [0-9]+ passed, 0 failed"
+	refute_output --partial "FAIL"
+}
+
+@test "lesson 01-coalescing passes check --run on a fresh database" {
+	check_lesson 01-coalescing
+}
+
+@test "lesson 02-bank-conflicts passes check --run on a fresh database" {
+	check_lesson 02-bank-conflicts
+}
+
+@test "lesson 03-gemm-tiling passes check --run on a fresh database" {
+	check_lesson 03-gemm-tiling
+}
+
+@test "lesson 04-reductions passes check --run on a fresh database" {
+	check_lesson 04-reductions
+}
+
+@test "lesson list names every lessons/*.md file, and each is checked above" {
+	run "$GPULAB" lesson list --db "$DB"
+	assert_success
+	for f in "$LESSONS_SRC"/*.md; do
+		name="$(basename "$f" .md)"
+		assert_output --partial "$name"
+		grep -q "check_lesson $name\$" "$BATS_TEST_FILENAME"
+	done
+	refute_output --partial "MALFORMED"
+	[ ! -e "$DB" ] # listing creates no database
+}
+
+@test "start, next, prev and status: progress survives between invocations" {
+	write_tiny
+	export GPULAB_LESSONS="$TINY"
+	run "$GPULAB" lesson start tiny --db "$DB"
+	assert_success
+	assert_output --partial "Step 1 of 2: Copy"
+	assert_output --partial "A lesson for the tests."
+	assert_output --partial '$ gpulab run transpose --variant copy --size 32'
+	refute_output --partial "verified" # no terminal and no --run: nothing ran
+	run "$GPULAB" lesson next --run --db "$DB"
+	assert_success
+	assert_output --partial "Step 2 of 2: Naive"
+	assert_output --partial "naive        yes"
+	assert_output --partial "PASS  transpose.naive gst_sectors_per_request == 32   (32 == 32)"
+	refute_output --partial "Each lane stores to its own row"
+	run "$GPULAB" lesson status --db "$DB"
+	assert_success
+	assert_output --partial "current: 01-tiny, step 2 of 2: Naive"
+	assert_output --regexp "01-tiny +\* +2 +2 +2 +1 +0"
+	run "$GPULAB" lesson show --answer --db "$DB"
+	assert_output --partial "Each lane stores to its own row"
+	run "$GPULAB" lesson prev --db "$DB"
+	assert_success
+	assert_output --partial "Step 1 of 2: Copy"
+	run "$GPULAB" lesson check --db "$DB" # step 1's check: nothing ran it yet
+	assert_failure 1
+	assert_output --partial "no launch of transpose.copy recorded yet"
+	run "$GPULAB" lesson check --run --db "$DB"
+	assert_success
+	assert_output --partial "PASS  transpose.copy gst_sectors_per_request == 4"
+	run "$GPULAB" query "select lesson, step, status from lesson_progress order by step" --csv --db "$DB"
+	assert_output --partial "01-tiny,0,current 1"
+	assert_output --partial "01-tiny,1,passed"
+	assert_output --partial "01-tiny,2,passed"
+}
+
+@test "next past the last step, prev before the first" {
+	write_tiny
+	export GPULAB_LESSONS="$TINY"
+	"$GPULAB" lesson start 01-tiny --db "$DB" >/dev/null
+	run "$GPULAB" lesson prev --db "$DB"
+	assert_failure 2
+	assert_output --partial "step 1 is the first step of 01-tiny"
+	"$GPULAB" lesson next --db "$DB" >/dev/null
+	run "$GPULAB" lesson next --db "$DB"
+	assert_failure 2
+	assert_output --partial "01-tiny has no step after step 2, its last"
+	run "$GPULAB" lesson status --db "$DB"
+	assert_output --partial "step 2 of 2"
+}
+
+@test "next points at the following lesson at the end of one" {
+	write_tiny
+	cp "$TINY/01-tiny.md" "$TINY/02-more.md"
+	export GPULAB_LESSONS="$TINY"
+	"$GPULAB" lesson start 1 --db "$DB" >/dev/null
+	"$GPULAB" lesson next --db "$DB" >/dev/null
+	run "$GPULAB" lesson next --db "$DB"
+	assert_failure 2
+	assert_output --partial "'gpulab lesson start 02-more' starts the next lesson"
+}
+
+@test "reset clears the progress of the current lesson" {
+	write_tiny
+	export GPULAB_LESSONS="$TINY"
+	"$GPULAB" lesson start 01-tiny --db "$DB" >/dev/null
+	"$GPULAB" lesson next --run --db "$DB" >/dev/null
+	run "$GPULAB" lesson reset --db "$DB"
+	assert_success
+	assert_output --partial "01-tiny: progress cleared"
+	run "$GPULAB" lesson status --db "$DB"
+	assert_output --partial "no lesson started"
+	assert_output --regexp "01-tiny +2 +- +0 +0 +0"
+	run "$GPULAB" query "select count(*) as n from lesson_progress" --csv --db "$DB"
+	assert_output --partial $'n\n0'
+	run "$GPULAB" lesson next --db "$DB"
+	assert_failure 2
+	assert_output --partial "no lesson started"
+	run "$GPULAB" lesson reset --db "$DB"
+	assert_failure 2
+	run "$GPULAB" lesson reset 01-tiny --db "$DB"
+	assert_success
+}
+
+@test "unknown lesson names get a suggestion" {
+	run "$GPULAB" lesson start coalesing --db "$DB"
+	assert_failure 2
+	assert_output --partial "unknown lesson 'coalesing' (did you mean '01-coalescing'?)"
+	run "$GPULAB" lesson check zzzzzzzzzz --db "$DB"
+	assert_failure 2
+	assert_output --partial "unknown lesson 'zzzzzzzzzz' (lessons: 01-coalescing"
+	run "$GPULAB" lesson strat 1 --db "$DB"
+	assert_failure 2
+	assert_output --partial "unknown lesson command 'strat' (did you mean 'start'?)"
+	run "$GPULAB" lesson start --db "$DB"
+	assert_failure 2
+	assert_output --partial "lesson start needs a lesson NAME"
+}
+
+@test "malformed lessons: file:line for each kind of mistake, exit 2" {
+	export GPULAB_LESSONS="$TINY"
+	bad_lesson $'## Step 1: ok\n\ncheck: transpose.naive gst_sectors_per_request = 32'
+	run "$GPULAB" lesson check bad --run --db "$DB"
+	assert_failure 2
+	assert_output --partial "$TINY/09-bad.md:7: check: expected a comparison (== != < <= > >=), found '='"
+	bad_lesson $'## Step 1:\ntext'
+	run "$GPULAB" lesson check bad --db "$DB"
+	assert_failure 2
+	assert_output --partial "09-bad.md:5: step 1 has no title"
+	bad_lesson $'## Step 1: fence\n\n```gpulab\ngpulab list\n'
+	run "$GPULAB" lesson check bad --db "$DB"
+	assert_failure 2
+	assert_output --partial "09-bad.md:7: unterminated \`\`\` fence"
+	bad_lesson $'## Step 1: v\ncheck: transpose.paded sld_conflicts == 0'
+	run "$GPULAB" lesson check bad --db "$DB"
+	assert_failure 2
+	assert_output --partial "09-bad.md:6: check: unknown variant 'transpose.paded' (did you mean 'padded'?)"
+	bad_lesson $'## Step 1: t\ncheck: trnspose.padded sld_conflicts == 0'
+	run "$GPULAB" lesson check bad --db "$DB"
+	assert_output --partial "09-bad.md:6: check: unknown topic 'trnspose' (did you mean 'transpose'?)"
+	bad_lesson $'## Step 1: m\ncheck: transpose.padded sld_conflict == 0'
+	run "$GPULAB" lesson check bad --db "$DB"
+	assert_output --partial "09-bad.md:6: check: unknown metric 'sld_conflict' (did you mean 'sld_conflicts'?)"
+	bad_lesson $'## Step 1: c\n```gpulab\ngpulab run transpose --variant naiv\n```'
+	run "$GPULAB" lesson start bad --db "$DB"
+	assert_failure 2
+	assert_output --partial "09-bad.md:7: unknown variant 'naiv' for topic transpose (did you mean 'naive'?)"
+	# list still works and says which file is broken
+	run "$GPULAB" lesson list --db "$DB"
+	assert_success
+	assert_output --partial "09-bad"
+	assert_output --partial "MALFORMED: $TINY/09-bad.md:7:"
+}
+
+@test "a lesson command refused as a usage error makes the lesson malformed (exit 2)" {
+	export GPULAB_LESSONS="$TINY"
+	bad_lesson $'## Step 1: size\n```gpulab\ngpulab run transpose --variant copy --size 0\n```'
+	run "$GPULAB" lesson check bad --run --db "$DB"
+	assert_failure 2
+	assert_output --partial "command failed with exit status 2"
+	assert_output --partial "09-bad.md:7: 'gpulab run transpose --variant copy --size 0' was refused as a usage error"
+}
+
+@test "a failing check: FAIL with both values, exit 1" {
+	export GPULAB_LESSONS="$TINY"
+	bad_lesson $'## Step 1: wrong\n```gpulab\ngpulab run transpose --variant naive --size 32\n```\ncheck: transpose.naive gst_sectors_per_request < 8'
+	run "$GPULAB" lesson check bad --run --db "$DB"
+	assert_failure 1
+	assert_output --partial "FAIL  transpose.naive gst_sectors_per_request < 8   (32 < 8)"
+	assert_output --partial "09-bad: 1 step, 1 check: 0 passed, 1 failed"
+}
+
+@test "GPULAB_LESSONS pointing at a missing directory" {
+	export GPULAB_LESSONS="$BATS_TEST_TMPDIR/none"
+	run "$GPULAB" lesson list --db "$DB"
+	assert_failure 2
+	assert_output --partial "GPULAB_LESSONS=$BATS_TEST_TMPDIR/none: cannot open the directory"
+}
+
+@test "views in a lesson print frames when there is no terminal" {
+	"$GPULAB" --help | grep -q '^  view ' || skip "gpulab view is not built yet"
+	export GPULAB_LESSONS="$TINY"
+	bad_lesson $'## Step 1: look\n```gpulab\ngpulab view banks\n```'
+	run "$GPULAB" lesson check bad --run --db "$DB"
+	assert_success
+	assert_output --partial "gpulab view banks --db $DB --frames 3"
+}
+
+# ---- a learner's session in a real terminal
+
+tmux_send() {
+	tmux -S "$SOCK" send-keys -t lesson "$@"
+}
+
+# wait_screen TEXT: until the pane shows TEXT (10 s at most)
+wait_screen() {
+	for _ in $(seq 100); do
+		tmux -S "$SOCK" capture-pane -p -t lesson -S -300 | grep -qF -- "$1" && return 0
+		sleep 0.1
+	done
+	echo "timed out waiting for: $1" >&2
+	tmux -S "$SOCK" capture-pane -p -t lesson -S -300 >&2
+	return 1
+}
+
+@test "in tmux: start, next shows the step and runs its commands; progress survives; reset clears it" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	SOCK="$BATS_TEST_TMPDIR/tmux.sock"
+	tmux -S "$SOCK" new-session -d -s lesson -x 160 -y 60 \
+		"env -u PAGER HOME=$HOME NO_COLOR=1 PS1='ready> ' bash --norc --noprofile"
+	wait_screen "ready>"
+	tmux_send "$GPULAB lesson start 01-coalescing --db $DB" Enter
+	wait_screen "Step 1 of 8: A copy kernel, the baseline"
+	wait_screen "Run this command now? [Y/n]"
+	tmux_send "n" Enter
+	tmux_send "clear" Enter
+	tmux_send "$GPULAB lesson next --db $DB" Enter
+	wait_screen "Step 2 of 8: One float out of line"
+	wait_screen "Run these 2 commands now? [Y/n]"
+	tmux_send Enter
+	wait_screen "PASS  gmem_patterns.offset gld_sectors_per_request == 5   (5 == 5)"
+	wait_screen "offset       yes           5.00"
+	# a new invocation knows where the learner is
+	tmux_send "clear" Enter
+	tmux_send "$GPULAB lesson status --db $DB" Enter
+	wait_screen "current: 01-coalescing, step 2 of 8: One float out of line"
+	tmux_send "$GPULAB lesson reset --db $DB" Enter
+	wait_screen "01-coalescing: progress cleared"
+	tmux_send "clear" Enter
+	tmux_send "$GPULAB lesson status --db $DB" Enter
+	wait_screen "no lesson started"
+	tmux -S "$SOCK" kill-server
+}
