@@ -1,0 +1,277 @@
+/* cmd_view.c — `gpulab view`: step through a recorded trace in the terminal (or print its frames).
+ * The views (visualize/) draw from the latest stored trace of the topic/variant/problem; when the
+ * database has none, one is recorded first on the simulator and stored like `gpulab run --trace`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "common/util.h"
+#include "view_cmd.h"
+#include "visualize/view.h"
+#include "visualize/view_states.h"
+
+static const struct gl_cmd *self(void);
+
+enum { OPT_TOPIC = 300, OPT_VARIANT, OPT_SIZE, OPT_FRAMES, OPT_PLAY, OPT_BLOCK, OPT_PARAM = 2000 };
+
+#define MAX_PARAM_OPTS 64
+
+enum view_kind { VIEW_COALESCE, VIEW_BANKS, VIEW_GEMM };
+
+static const struct {
+	const char *name;
+	enum view_kind kind;
+	const char *topic; /* the topic it implies, or NULL (--topic needed) */
+} view_names[] = {
+	{"coalesce", VIEW_COALESCE, NULL},
+	{"banks", VIEW_BANKS, NULL},
+	{"gemm", VIEW_GEMM, "gemm"},
+};
+
+struct view_opts {
+	const char *what, *topic, *variant, *size;
+	const char *param_names[MAX_PARAM_OPTS], *param_values[MAX_PARAM_OPTS];
+	int nparams;
+	long frames, block;
+	bool play;
+};
+
+static int param_options(struct option *opts, int n, const char **names)
+{
+	int count = 0;
+	for (const struct gl_topic *const *t = gl_topics; *t; t++)
+		for (int i = 0; i < (*t)->nparams && count < MAX_PARAM_OPTS; i++) {
+			bool dup = false;
+			for (int k = 0; k < count && !dup; k++)
+				dup = strcmp(names[k], (*t)->params[i].name) == 0;
+			if (dup)
+				continue;
+			names[count] = (*t)->params[i].name;
+			opts[n + count] = (struct option){names[count], required_argument, NULL, OPT_PARAM + count};
+			count++;
+		}
+	opts[n + count] = (struct option){0};
+	return count;
+}
+
+static int handle_option(struct gl_ctx *ctx, int c, struct view_opts *o, const char **names)
+{
+	switch (c) {
+	case OPT_TOPIC: o->topic = optarg; return GL_OK;
+	case OPT_VARIANT: o->variant = optarg; return GL_OK;
+	case OPT_SIZE: o->size = optarg; return GL_OK;
+	case OPT_PLAY: o->play = true; return GL_OK;
+	case OPT_FRAMES: return gl_parse_long(optarg, 1, 1000000, "--frames", &o->frames, &ctx->err);
+	case OPT_BLOCK: return gl_parse_long(optarg, 0, 1L << 40, "--block", &o->block, &ctx->err);
+	default:
+		if (c >= OPT_PARAM && c < OPT_PARAM + MAX_PARAM_OPTS && o->nparams < MAX_PARAM_OPTS) {
+			o->param_names[o->nparams] = names[c - OPT_PARAM];
+			o->param_values[o->nparams++] = optarg;
+			return GL_OK;
+		}
+		return gl_errf(&ctx->err, GL_EINTERNAL, "unhandled option %d", c);
+	}
+}
+
+static int parse(struct gl_ctx *ctx, int argc, char **argv, struct view_opts *o)
+{
+	struct option opts[8 + MAX_PARAM_OPTS + 1] = {
+		{"topic", required_argument, NULL, OPT_TOPIC},	   {"variant", required_argument, NULL, OPT_VARIANT},
+		{"size", required_argument, NULL, OPT_SIZE},	   {"frames", required_argument, NULL, OPT_FRAMES},
+		{"play", no_argument, NULL, OPT_PLAY},		   {"block", required_argument, NULL, OPT_BLOCK},
+	};
+	const char *names[MAX_PARAM_OPTS];
+	param_options(opts, 6, names);
+	o->block = -1;
+	int c;
+	optind = 1;
+	while ((c = gl_getopt(ctx, self(), argc, argv, "", opts)) != -1) {
+		if (c == 'h')
+			return 'h';
+		if (c == '?' || handle_option(ctx, c, o, names))
+			return ctx->err.status;
+	}
+	if (optind >= argc)
+		return gl_usage_error(ctx, self(), "view needs what to show: gemm, banks, coalesce or a TOPIC");
+	if (optind + 1 < argc)
+		return gl_usage_error(ctx, self(), "unexpected argument '%s'", argv[optind + 1]);
+	o->what = argv[optind];
+	return GL_OK;
+}
+
+static int unknown_view(struct gl_ctx *ctx, const char *what)
+{
+	const char *names[64];
+	size_t n = 0;
+	for (size_t i = 0; i < GL_ARRAY_LEN(view_names); i++)
+		names[n++] = view_names[i].name;
+	for (const struct gl_topic *const *t = gl_topics; *t && n < GL_ARRAY_LEN(names); t++)
+		names[n++] = (*t)->name;
+	const char *near = gl_suggest(what, names, n);
+	if (near)
+		return gl_usage_error(ctx, self(), "no view or topic '%s' (did you mean '%s'?)", what, near);
+	return gl_usage_error(ctx, self(), "no view or topic '%s': views are gemm, banks, coalesce; topics in "
+			      "'gpulab list'", what);
+}
+
+/* "banks"/"coalesce"/"gemm" name a view; a topic name picks that topic's natural view. */
+static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum view_kind *kind, const struct gl_topic **t)
+{
+	const char *topic = o->topic;
+	bool found = false;
+	for (size_t i = 0; i < GL_ARRAY_LEN(view_names) && !found; i++)
+		if (strcmp(view_names[i].name, o->what) == 0) {
+			found = true;
+			*kind = view_names[i].kind;
+			if (!topic)
+				topic = view_names[i].topic;
+		}
+	if (!found) {
+		if (!gl_topic_find(o->what))
+			return unknown_view(ctx, o->what);
+		if (o->topic && strcmp(o->topic, o->what) != 0)
+			return gl_usage_error(ctx, self(), "two topics given: '%s' and --topic %s", o->what, o->topic);
+		topic = o->what;
+		*kind = strcmp(topic, "gemm") == 0 ? VIEW_GEMM : strcmp(topic, "smem_patterns") == 0 ? VIEW_BANKS
+												      : VIEW_COALESCE;
+	}
+	if (!topic)
+		return gl_usage_error(ctx, self(), "view %s needs --topic T (e.g. --topic transpose --variant %s)", o->what,
+				      *kind == VIEW_BANKS ? "coalesced" : "naive");
+	return gl_topic_lookup(topic, t, &ctx->err);
+}
+
+/* --size N / --PARAM V over the views' small defaults; *explicit says whether any was given. */
+static int build_problem(struct gl_ctx *ctx, const struct gl_topic *t, const struct view_opts *o,
+			 struct gl_problem *p, bool *explicit)
+{
+	view_default_problem(t, p);
+	*explicit = o->size || o->nparams;
+	for (int i = 0; o->size && i < t->nparams; i++)
+		if (t->params[i].is_size &&
+		    gl_parse_long(o->size, t->params[i].min, t->params[i].max, "--size", &p->v[i], &ctx->err))
+			return ctx->err.status;
+	for (int k = 0; k < o->nparams; k++) {
+		int i = gl_param_index(t, o->param_names[k]);
+		if (i < 0)
+			return gl_usage_error(ctx, self(), "--%s does not apply to topic %s", o->param_names[k], t->name);
+		char flag[64];
+		snprintf(flag, sizeof flag, "--%s", t->params[i].name);
+		if (gl_parse_long(o->param_values[k], t->params[i].min, t->params[i].max, flag, &p->v[i], &ctx->err))
+			return ctx->err.status;
+	}
+	return t->check ? t->check(p, &ctx->err) : GL_OK;
+}
+
+/* The latest matching trace, or a new one recorded now. */
+static int find_or_record(struct gl_ctx *ctx, struct gl_store *store, const struct gl_topic *t,
+			  const struct gl_variant *v, const struct gl_problem *p, bool explicit, struct view_trace *tr)
+{
+	char *json = gl_problem_json(t, p);
+	long id = 0, run_id = 0;
+	int rc = view_find_traced_launch(store, t->name, v->name, explicit ? json : NULL, &id, &ctx->err);
+	bool recorded = false;
+	if (rc == GL_OK && !id) {
+		fprintf(stderr, "gpulab: no stored trace of %s %s %s; recording one on the simulator\n", t->name, v->name,
+			json);
+		rc = gl_view_record(ctx, store, t, v, p, &id, &run_id);
+		recorded = true;
+	}
+	free(json);
+	if (rc == GL_OK)
+		rc = view_load(store, id, tr, &ctx->err);
+	if (rc == GL_OK && recorded)
+		snprintf(tr->origin, sizeof tr->origin, "no stored trace: recorded now on the simulator (run %ld, launch "
+			 "%ld)", run_id, id);
+	return rc;
+}
+
+static int show(struct gl_ctx *ctx, enum view_kind kind, const struct view_trace *tr, const struct view_opts *o)
+{
+	struct view_coalesce co;
+	struct view_banks ba;
+	struct view_gemm ge;
+	const struct view_ops *ops = NULL;
+	const void *state = NULL;
+	int rc;
+	if (kind == VIEW_GEMM) {
+		rc = view_gemm_build(tr, o->block, &ge, &ctx->err);
+		ops = &view_gemm_ops, state = &ge;
+	} else if (kind == VIEW_BANKS) {
+		rc = view_banks_build(tr, o->block, &ba, &ctx->err);
+		ops = &view_banks_ops, state = &ba;
+	} else {
+		rc = view_coalesce_build(tr, o->block, &co, &ctx->err);
+		ops = &view_coalesce_ops, state = &co;
+	}
+	if (rc)
+		return rc;
+	if (o->frames)
+		rc = view_print_frames(ops, state, (int)o->frames, stdout);
+	else
+		rc = view_tui_run(ops, state, o->play, &ctx->err);
+	if (kind == VIEW_GEMM)
+		view_gemm_free(&ge);
+	else if (kind == VIEW_BANKS)
+		view_banks_free(&ba);
+	else
+		view_coalesce_free(&co);
+	return rc;
+}
+
+static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
+{
+	struct view_opts o;
+	memset(&o, 0, sizeof o);
+	int rc = parse(ctx, argc, argv, &o);
+	if (rc)
+		return rc;
+	enum view_kind kind = VIEW_COALESCE;
+	const struct gl_topic *t;
+	const struct gl_variant *v;
+	struct gl_problem p;
+	bool explicit;
+	if ((rc = resolve(ctx, &o, &kind, &t)) ||
+	    (rc = gl_variant_lookup(t, o.variant ? o.variant : t->variants[0].name, &v, &ctx->err)) ||
+	    (rc = build_problem(ctx, t, &o, &p, &explicit)))
+		return rc;
+	struct gl_store *store = NULL;
+	if ((rc = gl_store_open(ctx->db_path, 0, &store, &ctx->err)))
+		return rc;
+	struct view_trace tr;
+	memset(&tr, 0, sizeof tr);
+	rc = find_or_record(ctx, store, t, v, &p, explicit, &tr);
+	gl_store_close(store);
+	if (rc == GL_OK)
+		rc = show(ctx, kind, &tr, &o);
+	view_trace_free(&tr);
+	return rc;
+}
+
+const struct gl_cmd gl_cmd_view_entry = {
+	.name = "view",
+	.usage = "gemm|banks|coalesce|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]",
+	.summary = "step through a recorded memory trace: GEMM tiles, shared-memory banks, global coalescing",
+	.help = "views:\n"
+		"  gemm        the C tile a CTA owns, the A and B tiles it loads at each K step, warp and thread tiles\n"
+		"  banks       one warp's shared-memory access per step: 32 banks, the wavefront serving each lane\n"
+		"  coalesce    one warp's global access per step: its lanes, 32-byte sectors and 128-byte lines\n"
+		"  TOPIC       shorthand: gemm -> gemm, smem_patterns -> banks, others -> coalesce\n"
+		"options:\n"
+		"  --topic T       the topic (banks, coalesce; gemm implies gemm)\n"
+		"  --variant V     the variant (default: the topic's first)\n"
+		"  --size N        set every size parameter; --PARAM V sets one (default: small sizes, e.g. gemm 128)\n"
+		"  --block B       only CTA B (traces keep the first 2 CTAs; gemm shows the first by default)\n"
+		"  --frames N      print the first N frames as text (80x24, each starting 'step K/TOTAL'), no terminal\n"
+		"  --play          start playing instead of paused at step 1\n"
+		"The latest stored trace of the topic/variant (and sizes, when given) is shown; without one, the variant\n"
+		"runs on the simulator with --trace first and that run is stored.\n"
+		"keys: space play/pause, n/p step, +/- speed, g go to step, ? help, q quit\n",
+	.exec = exec_view,
+};
+
+static const struct gl_cmd *self(void)
+{
+	return &gl_cmd_view_entry;
+}

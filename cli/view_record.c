@@ -1,0 +1,67 @@
+/* view_record.c — a view's trace when the database has none: one simulator run with the trace on,
+ * stored in one transaction like any `gpulab run`. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "profiler/backend.h"
+#include "runner.h"
+#include "view_cmd.h"
+
+static void sim_run_info(struct gl_run_info *info, const struct gl_device_info *dev, const char *argv)
+{
+	memset(info, 0, sizeof *info);
+	snprintf(info->backend, sizeof info->backend, "%s", gl_backend_sim.name);
+	snprintf(info->device, sizeof info->device, "%s", dev->name);
+	snprintf(info->chip, sizeof info->chip, "%s", dev->chip);
+	info->sm_count = dev->sm_count;
+	snprintf(info->cc, sizeof info->cc, "%d.%d", dev->cc_major, dev->cc_minor);
+	gethostname(info->host, sizeof info->host - 1);
+	info->argv = argv;
+}
+
+static int store_one(struct gl_ctx *ctx, struct gl_store *store, const struct gl_device_info *dev,
+		     const struct gl_launch_record *rec, long *launch_id, long *run_id)
+{
+	struct gl_run_info info;
+	sim_run_info(&info, dev, ctx->argv_joined);
+	int rc = gl_store_begin_run(store, &info, run_id, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_store_add_launch(store, *run_id, rec, launch_id, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_store_commit_run(store, *run_id, rec->verified ? "ok" : "failed", &ctx->err);
+	if (rc)
+		gl_store_abort_run(store);
+	return rc;
+}
+
+int gl_view_record(struct gl_ctx *ctx, struct gl_store *store, const struct gl_topic *t, const struct gl_variant *v,
+		   const struct gl_problem *p, long *launch_id, long *run_id)
+{
+	const struct gl_backend *b = &gl_backend_sim;
+	struct gl_backend_opts opts = {.trace = true, .repeat = 1};
+	struct gl_device_info dev;
+	struct gl_launch_record rec;
+	struct gl_variant_outcome out;
+	void *bctx = NULL;
+	memset(&dev, 0, sizeof dev);
+	memset(&rec, 0, sizeof rec);
+	int rc = b->open(&opts, &bctx, &ctx->err);
+	if (rc == GL_OK)
+		rc = b->describe(bctx, &dev, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_run_variant(b, bctx, &dev, t, v, p, "sim", &rec, &out, &ctx->err);
+	if (bctx)
+		b->close(bctx);
+	if (rc)
+		return rc;
+	if (!rec.verified)
+		fprintf(stderr, "gpulab: %s %s failed on the simulator: %s\n", t->name, v->name, rec.note);
+	if (!rec.ntrace)
+		rc = gl_errf(&ctx->err, GL_EUSAGE, "%s %s made no memory accesses the trace could record", t->name,
+			     v->name);
+	if (rc == GL_OK)
+		rc = store_one(ctx, store, &dev, &rec, launch_id, run_id);
+	gl_launch_record_free(&rec);
+	return rc;
+}

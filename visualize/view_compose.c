@@ -1,0 +1,76 @@
+/* view_compose.c — one screen as a canvas: the status row (step, play state, keys), the view's frame
+ * below it, and the help box over it; or a plain request for a bigger terminal. */
+#include <stdio.h>
+#include <string.h>
+
+#include "view.h"
+
+void view_status_line(const struct view_player *p, char *buf, size_t n)
+{
+	if (p->prompt) {
+		snprintf(buf, n, "step %d/%d  go to step (1-%d, Enter; Esc cancels): %s_", p->step + 1, p->nsteps,
+			 p->nsteps, p->input);
+		return;
+	}
+	int len = snprintf(buf, n, "step %d/%d  %s %d/s", p->step + 1, p->nsteps, p->playing ? "[playing]" : "[paused]",
+			   view_player_steps_per_second(p));
+	if (len < 0 || (size_t)len >= n)
+		return;
+	if (p->message[0])
+		snprintf(buf + len, n - (size_t)len, "  %s", p->message);
+	else
+		snprintf(buf + len, n - (size_t)len, "  space play  n/p step  +/- speed  g go  ? help  q quit");
+}
+
+static const char *const help_lines[] = {
+	"controls",
+	"",
+	"space    play / pause",
+	"n  ->    next step",
+	"p  <-    previous step",
+	"+  -     faster / slower",
+	"g        go to a step (type it, Enter)",
+	"?        this help",
+	"q        quit (Ctrl-C too)",
+	"",
+	"any key closes this box",
+};
+
+static void draw_help(struct view_canvas *cv)
+{
+	int bw = 44, bh = (int)(sizeof help_lines / sizeof help_lines[0]) + 2;
+	int x0 = (cv->w - bw) / 2, y0 = (cv->h - bh) / 2;
+	for (int y = 0; y < bh; y++)
+		for (int x = 0; x < bw; x++) {
+			bool edge_y = y == 0 || y == bh - 1, edge_x = x == 0 || x == bw - 1;
+			char ch = edge_y && edge_x ? '+' : edge_y ? '-' : edge_x ? '|' : ' ';
+			view_canvas_put(cv, y0 + y, x0 + x, ch, VS_TITLE);
+		}
+	for (int i = 0; i < (int)(sizeof help_lines / sizeof help_lines[0]); i++)
+		view_canvas_text(cv, y0 + 1 + i, x0 + 2, i == 0 ? VS_TITLE : VS_PLAIN, help_lines[i]);
+}
+
+void view_compose(const struct view_ops *ops, const void *state, const struct view_player *p, struct view_canvas *cv)
+{
+	view_canvas_clear(cv);
+	if (cv->w < VIEW_MIN_W || cv->h < VIEW_MIN_H) {
+		view_canvas_printf(cv, 0, 0, VS_WARN, "terminal %dx%d: the view needs %dx%d", cv->w, cv->h, VIEW_MIN_W,
+				   VIEW_MIN_H);
+		view_canvas_text(cv, 1, 0, VS_PLAIN, "enlarge it, or q to quit");
+		return;
+	}
+	char status[256];
+	view_status_line(p, status, sizeof status);
+	view_canvas_text(cv, 0, 0, p->prompt || p->message[0] ? VS_WARN : VS_TITLE, status);
+	struct view_canvas body;
+	view_canvas_init(&body, cv->w, cv->h - 1);
+	ops->draw(state, p->step, &body);
+	for (int y = 0; y < body.h; y++)
+		for (int x = 0; x < body.w; x++) {
+			const struct view_cell *c = view_canvas_at(&body, y, x);
+			view_canvas_put(cv, y + 1, x, c->ch, c->style);
+		}
+	view_canvas_free(&body);
+	if (p->help)
+		draw_help(cv);
+}

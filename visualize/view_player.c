@@ -1,0 +1,107 @@
+/* view_player.c — the controls as a pure state machine: step, play/pause, speed, help, go-to prompt. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view.h"
+
+static const int speeds[] = {1, 2, 4, 8, 16, 32};
+#define NSPEEDS ((int)(sizeof speeds / sizeof speeds[0]))
+
+void view_player_init(struct view_player *p, int nsteps, bool play)
+{
+	memset(p, 0, sizeof *p);
+	p->nsteps = nsteps > 0 ? nsteps : 1;
+	p->playing = play && p->nsteps > 1;
+	p->speed = 1;
+}
+
+int view_player_steps_per_second(const struct view_player *p)
+{
+	return speeds[p->speed];
+}
+
+static void go(struct view_player *p, int step)
+{
+	p->step = step < 0 ? 0 : step >= p->nsteps ? p->nsteps - 1 : step;
+}
+
+static bool prompt_key(struct view_player *p, int key)
+{
+	size_t len = strlen(p->input);
+	if (key >= '0' && key <= '9' && len + 1 < sizeof p->input) {
+		p->input[len] = (char)key;
+		p->input[len + 1] = '\0';
+	} else if ((key == VIEW_KEY_BACKSPACE || key == '\b') && len) {
+		p->input[len - 1] = '\0';
+	} else if (key == '\n' || key == '\r') {
+		long want = strtol(p->input, NULL, 10);
+		p->prompt = false;
+		if (p->input[0] && want >= 1 && want <= p->nsteps)
+			go(p, (int)want - 1);
+		else if (p->input[0])
+			snprintf(p->message, sizeof p->message, "no step %.10s: 1 to %d", p->input, p->nsteps);
+	} else if (key == VIEW_KEY_ESC || key == 'q') {
+		p->prompt = false;
+	}
+	return true;
+}
+
+bool view_player_key(struct view_player *p, int key)
+{
+	p->message[0] = '\0';
+	if (p->prompt)
+		return prompt_key(p, key);
+	if (p->help && key != 'q') {
+		p->help = false;
+		return true;
+	}
+	switch (key) {
+	case 'q': case 'Q':
+		p->quit = true;
+		return false;
+	case ' ':
+		if (!p->playing && p->step == p->nsteps - 1)
+			p->step = 0; /* play again from the start */
+		p->playing = !p->playing && p->nsteps > 1;
+		return true;
+	case 'n': case 'l': case '.':
+		p->playing = false;
+		go(p, p->step + 1);
+		return true;
+	case 'p': case 'h': case ',':
+		p->playing = false;
+		go(p, p->step - 1);
+		return true;
+	case '+': case '=':
+		p->speed = p->speed + 1 < NSPEEDS ? p->speed + 1 : p->speed;
+		return true;
+	case '-': case '_':
+		p->speed = p->speed > 0 ? p->speed - 1 : 0;
+		return true;
+	case 'g':
+		p->playing = false;
+		p->prompt = true;
+		p->input[0] = '\0';
+		return true;
+	case '?':
+		p->help = true;
+		return true;
+	default:
+		return false;
+	}
+}
+
+bool view_player_tick(struct view_player *p)
+{
+	if (!p->playing)
+		return false;
+	if (p->step + 1 >= p->nsteps) {
+		p->playing = false;
+		return true;
+	}
+	p->step++;
+	if (p->step + 1 >= p->nsteps)
+		p->playing = false;
+	return true;
+}

@@ -1,0 +1,127 @@
+/* view_states.h — the pure state of each view: from a trace, the frame at step k (0-based) — which
+ * sectors, banks, lanes and tiles are lit, and the counts accumulated up to k.  No terminal here:
+ * unit-tested on hand-built traces. */
+#ifndef GL_VIEW_STATES_H
+#define GL_VIEW_STATES_H
+
+#include "view_canvas.h"
+#include "view_trace.h"
+
+/* Indices of the events in `space` of CTA `block` (-1: every traced CTA), in recorded order. */
+uint32_t *view_select(const struct view_trace *tr, int space, long block, uint32_t *n);
+
+/* ---- coalesce: one global access per step, its lanes, sectors and 128-byte lines */
+struct view_coalesce {
+	const struct view_trace *tr;
+	uint32_t *idx, n;
+	uint64_t *sectors_prefix, *ideal_prefix; /* sums over steps < k, n + 1 entries */
+};
+
+#define VIEW_MAX_LINES 64
+struct view_coalesce_frame {
+	const struct gl_trace_event *e;
+	int step, nsteps;
+	unsigned nsectors, nlines, ideal;           /* nsectors == e->cost */
+	uint64_t sectors[2 * 32], lines[VIEW_MAX_LINES]; /* sector (addr/32) and line (addr/128) numbers, ascending */
+	int lane_sector[32], lane_line[32];         /* index into sectors[] / lines[] of the lane's first byte; -1 off */
+	uint64_t req_so_far, sectors_so_far, ideal_so_far; /* steps 0..k */
+	struct view_loc lo, hi;                     /* lowest and highest lane address */
+	uint64_t lo_addr, hi_addr;
+};
+
+int view_coalesce_build(const struct view_trace *tr, long block, struct view_coalesce *v, struct gl_err *err);
+void view_coalesce_free(struct view_coalesce *v);
+void view_coalesce_frame(const struct view_coalesce *v, int step, struct view_coalesce_frame *f);
+/* Lanes touching 4-byte word `word` (0..31) of 128-byte line `line`: the count, and the first one. */
+int view_coalesce_word_lanes(const struct view_coalesce_frame *f, uint64_t line, int word, int *first);
+void view_coalesce_draw(const struct view_coalesce *v, int step, struct view_canvas *cv);
+
+/* ---- banks: one shared access per step, the 32 banks and the wavefront serving each word */
+struct view_banks {
+	const struct view_trace *tr;
+	uint32_t *idx, n;
+	uint64_t *wf_prefix, *conflict_prefix;
+};
+
+struct view_banks_frame {
+	const struct gl_trace_event *e;
+	int step, nsteps;
+	unsigned wavefronts, ideal, conflicts;
+	int8_t wf[32][4];       /* wavefront of each word of each lane (sim/memmodel.h), -1 off */
+	int lane_bank[32];      /* bank of the lane's first word, -1 off */
+	int lane_wf[32];        /* the wavefront that completes the lane (its words' latest), -1 off */
+	int8_t cell_lane[32][32];  /* [wavefront][bank]: first lane served there, -1 none */
+	uint8_t cell_lanes[32][32]; /* how many lanes share that word (broadcast) */
+	int worst_bank;         /* the bank with the most distinct words, and how many */
+	unsigned worst_words;
+	uint64_t inst_so_far, wf_so_far, conflicts_so_far;
+	struct view_loc lo, hi;
+};
+
+int view_banks_build(const struct view_trace *tr, long block, struct view_banks *v, struct gl_err *err);
+void view_banks_free(struct view_banks *v);
+void view_banks_frame(const struct view_banks *v, int step, struct view_banks_frame *f);
+void view_banks_draw(const struct view_banks *v, int step, struct view_canvas *cv);
+
+/* ---- gemm: one CTA, one K step per step (then the epilogue): the A and B tiles it loads, the C tile it
+ * owns, warp and thread sub-tiles, and the counts so far */
+struct view_box {
+	long r0, c0, r1, c1; /* inclusive; r1 < r0 when empty */
+};
+
+enum view_gemm_mark { VG_NONE, VG_EARLIER, VG_NOW };
+
+struct view_gemm {
+	const struct view_trace *tr;
+	long block;                 /* the CTA shown */
+	long m, n, k;               /* problem dims */
+	const struct view_buffer *A, *B, *C;
+	uint32_t *idx, nidx;        /* the CTA's events */
+	int *phase;                 /* per selected event: K step (0-based), or nsteps - 1 for C accesses */
+	int nsteps;                 /* K steps + 1 (the epilogue) */
+	bool staged;                /* the CTA stages tiles through shared memory */
+	int *owner;                 /* m*n: thread (warp*32+lane) storing each C element, -1 none */
+	struct view_box c_tile;     /* elements of C the CTA stores */
+	struct view_box warp_tile, thread_tile; /* of the first storing warp and its thread 0 (bounding boxes) */
+	long warp_elems, thread_elems;          /* elements they store */
+	int warps, first_warp;      /* warps that store C; the first of them */
+};
+
+struct view_gemm_frame {
+	int step, nsteps;
+	bool epilogue;
+	long k_lo, k_hi;            /* k range of this step's A and B loads; -1 when none */
+	long k_done;                /* distinct k loaded so far */
+	struct view_box a_now, b_now;
+	uint8_t *a, *b, *c;         /* marks per element (m*k, k*n, m*n), owned */
+	uint64_t a_sect, a_req, b_sect, b_req, c_sect, c_req; /* global, steps 0..k */
+	uint64_t sst_wf, sld_wf, s_conflicts, s_inst;       /* shared, steps 0..k */
+	char staged_into[64];       /* shared arrays written at this step: "As, Bs" */
+};
+
+int view_gemm_build(const struct view_trace *tr, long block, struct view_gemm *g, struct gl_err *err);
+void view_gemm_free(struct view_gemm *g);
+void view_gemm_frame(const struct view_gemm *g, int step, struct view_gemm_frame *f);
+void view_gemm_frame_free(struct view_gemm_frame *f);
+void view_gemm_draw(const struct view_gemm *g, int step, struct view_canvas *cv);
+
+/* Where the four gemm panels (A, B, C, the CTA's C tile) go on a w x h canvas. */
+struct view_gemm_layout {
+	int gw, gh;  /* grid cells across and down, per panel */
+	int x[4];    /* left column of each panel */
+	int y;       /* row of the panel titles; grids start below */
+	int counts;  /* row of the counts under the grids */
+};
+void view_gemm_layout(int w, int h, struct view_gemm_layout *L);
+/* Elements per grid cell along a dimension of n elements shown in at most `cells` cells: the smallest
+ * power of two that fits (so tile edges fall on cell edges). */
+long view_grid_scale(long n, int cells);
+/* The elements of a rows x cols matrix that cell (cy, cx) covers, rpc x cpc elements per cell. */
+void view_grid_cell(long rows, long cols, long rpc, long cpc, int cy, int cx, struct view_box *out);
+
+/* Shared drawing helpers: the title rows every view starts with. */
+int view_draw_header(struct view_canvas *cv, const struct view_trace *tr, const char *view);
+/* "a lanes" strip: label then one base-32 character per lane, styled. */
+void view_draw_lane_row(struct view_canvas *cv, int y, const char *label, const int value[32], const int style[32]);
+
+#endif

@@ -1,0 +1,21 @@
+/* view_text.c — --frames N: plain-text frames on stdout, for tests, docs and screen readers. */
+#include "view.h"
+
+int view_print_frames(const struct view_ops *ops, const void *state, int nframes, FILE *out)
+{
+	int total = ops->nsteps(state);
+	struct view_canvas cv;
+	view_canvas_init(&cv, VIEW_MIN_W, VIEW_MIN_H - 1);
+	for (int k = 0; k < nframes && k < total; k++) {
+		view_canvas_clear(&cv);
+		ops->draw(state, k, &cv);
+		fprintf(out, "step %d/%d\n", k + 1, total);
+		for (int y = 0; y < cv.h; y++) {
+			char line[VIEW_MIN_W + 1];
+			view_canvas_row(&cv, y, line, sizeof line);
+			fprintf(out, "%s\n", line);
+		}
+	}
+	view_canvas_free(&cv);
+	return ferror(out) ? GL_EENV : GL_OK;
+}
