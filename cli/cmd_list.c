@@ -24,6 +24,17 @@ static void show_topic_table(const struct gl_topic *t)
 	printf("%s — %s\n\nvariants:\n", t->name, t->summary);
 	for (int i = 0; i < t->nvariants; i++)
 		printf("  %-12s %s\n", t->variants[i].name, t->variants[i].summary);
+	printf("\nresources (ptxas -v):      sm_80                       sm_90\n");
+	for (int i = 0; i < t->nvariants; i++) {
+		printf("  %-12s", t->variants[i].name);
+		static const char *const arches[] = {"sm_80", "sm_90"};
+		for (int a = 0; a < 2; a++) {
+			struct gl_resources r;
+			gl_topic_resources(t, t->variants[i].entry, arches[a], &r);
+			printf("  %3d regs %6d B smem %3d B spill", r.regs, r.static_smem, r.spill_stores + r.spill_loads);
+		}
+		printf("\n");
+	}
 	printf("\nparameters:\n");
 	for (int i = 0; i < t->nparams; i++) {
 		const struct gl_param *p = &t->params[i];
@@ -44,6 +55,19 @@ static void topic_json(struct gl_json *j, const struct gl_topic *t)
 		gl_json_string(j, "name", t->variants[i].name);
 		gl_json_string(j, "entry", t->variants[i].entry);
 		gl_json_string(j, "summary", t->variants[i].summary);
+		static const char *const arches[] = {"sm_80", "sm_90"};
+		gl_json_begin_object(j, "resources");
+		for (int a = 0; a < 2; a++) {
+			struct gl_resources r;
+			gl_topic_resources(t, t->variants[i].entry, arches[a], &r);
+			gl_json_begin_object(j, arches[a]);
+			gl_json_int(j, "registers", r.regs);
+			gl_json_int(j, "static_smem", r.static_smem);
+			gl_json_int(j, "spill_stores", r.spill_stores);
+			gl_json_int(j, "spill_loads", r.spill_loads);
+			gl_json_end_object(j);
+		}
+		gl_json_end_object(j);
 		gl_json_end_object(j);
 	}
 	gl_json_end_array(j);

@@ -73,7 +73,7 @@ static void render_table(FILE *out, const struct gl_run_record *r)
 	table_header(out, r);
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		const struct gl_launch_record *l = &r->launches[i];
-		fprintf(out, "%-12s %-8s", l->variant, l->verified ? "yes" : "NO");
+		fprintf(out, "%-12s %-8s", l->variant, l->verified < 0 ? "n/a" : l->verified ? "yes" : "NO");
 		print_ratio(out, ratio(metric(l, GL_M_GLD_SECT), metric(l, GL_M_GLD_REQ)), 10);
 		print_ratio(out, ratio(metric(l, GL_M_GST_SECT), metric(l, GL_M_GST_REQ)), 10);
 		print_ratio(out, ratio(metric(l, GL_M_SLD_WF), metric(l, GL_M_SLD_INST)), 10);
@@ -97,7 +97,10 @@ static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
 	gl_json_string(j, "topic", l->topic);
 	gl_json_string(j, "variant", l->variant);
 	gl_json_raw(j, "params", l->params_json && l->params_json[0] ? l->params_json : "{}");
-	gl_json_bool(j, "verified", l->verified);
+	if (l->verified < 0)
+		gl_json_null(j, "verified"); /* not checked: sampled CTAs */
+	else
+		gl_json_bool(j, "verified", l->verified);
 	gl_json_number(j, "max_abs_err", l->max_abs_err);
 	gl_json_number(j, "max_rel_err", l->max_rel_err);
 	gl_json_begin_array(j, "grid");
@@ -179,7 +182,7 @@ static void render_csv(FILE *out, const struct gl_run_record *r)
 		const struct gl_launch_record *l = &r->launches[i];
 		fprintf(out, "%ld,%s,%s,%s,", r->id, r->info.backend, l->topic, l->variant);
 		csv_field(out, l->params_json ? l->params_json : "");
-		fprintf(out, ",%s,%.9g,", l->verified ? "true" : "false", l->max_abs_err);
+		fprintf(out, ",%s,%.9g,", l->verified < 0 ? "" : l->verified ? "true" : "false", l->max_abs_err);
 		if (!isnan(l->duration_ns))
 			fprintf(out, "%.0f", l->duration_ns);
 		for (size_t q = 0; q < nnames; q++) {

@@ -41,7 +41,7 @@ static int run_all(struct gl_ctx *ctx, struct gl_run_session *s, struct session_
 					rec, &out, &ctx->err);
 		if (rc)
 			return rc;
-		if (!rec->verified) {
+		if (rec->verified == 0) {
 			s->failed = true;
 			fprintf(stderr, "gpulab: %s %s failed: %s\n", s->topic->name, s->variants[i]->name, rec->note);
 		}

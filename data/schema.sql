@@ -42,7 +42,7 @@ CREATE TABLE launches (
 	dyn_smem      INTEGER NOT NULL DEFAULT 0,  -- bytes
 	regs          INTEGER,                     -- per thread, from ptxas -v; NULL when unknown
 	static_smem   INTEGER,                     -- bytes; NULL when unknown
-	verified      INTEGER NOT NULL CHECK (verified IN (0, 1)),
+	verified      INTEGER CHECK (verified IN (0, 1)), -- NULL: not checked (sampled CTAs wrote partial outputs)
 	max_abs_err   REAL,
 	max_rel_err   REAL,
 	duration_ns   REAL,                        -- NULL when not measured (simulator)

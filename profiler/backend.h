@@ -41,6 +41,7 @@ struct gl_launch_result {
 	int passes;          /* CUPTI replay passes, 0 on the simulator */
 	char note[256];      /* shown beside the results: fallbacks, sampling, sanitizer findings */
 	long sanitizer_errors; /* simulator only: out-of-bounds, races, barrier divergence, aborts */
+	bool outputs_partial;  /* simulator with --sample-ctas: only the sampled CTAs wrote their outputs */
 };
 
 struct gl_backend {

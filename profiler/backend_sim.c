@@ -90,10 +90,11 @@ static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *e
 	gl_sim_metrics(&s->res, &res->metrics);
 	res->duration_ns = NAN;
 	res->sanitizer_errors = s->res.nerrors;
+	res->outputs_partial = s->res.ctas_run < s->res.ctas_total;
 	struct gl_str note = {0};
 	if (s->res.ctas_run < s->res.ctas_total)
-		gl_str_addf(&note, "sampled %ld of %ld CTAs, counts scaled by %.3g", s->res.ctas_run, s->res.ctas_total,
-			    s->res.scale);
+		gl_str_addf(&note, "sampled %ld of %ld CTAs, counts scaled by %.3g, outputs not verified", s->res.ctas_run,
+			    s->res.ctas_total, s->res.scale);
 	for (int i = 0; i < s->res.nfindings; i++)
 		if (!s->res.findings[i].warning) {
 			gl_str_addf(&note, "%ssanitizer: %d error%s, first: %s (PTX line %d)", note.len ? "; " : "",

@@ -48,7 +48,7 @@ struct gl_launch_record {
 	unsigned dyn_smem;
 	int regs;              /* from ptxas -v for the device's arch, -1 when unknown */
 	int static_smem;       /* bytes, -1 when unknown */
-	int verified;          /* 1 passed, 0 failed */
+	int verified;          /* 1 passed, 0 failed, -1 not checked (sampled CTAs: outputs are partial) */
 	double max_abs_err, max_rel_err;
 	double duration_ns;    /* NAN when not measured (simulator) */
 	char metric_source[8]; /* "sim" or "cupti" */

@@ -107,7 +107,7 @@ static void fill_launch(sqlite3_stmt *st, struct gl_launch_record *l)
 	l->dyn_smem = (unsigned)sqlite3_column_int64(st, 6);
 	l->regs = col_int_or(st, 7, -1);
 	l->static_smem = col_int_or(st, 8, -1);
-	l->verified = sqlite3_column_int(st, 9);
+	l->verified = col_int_or(st, 9, -1); /* NULL: not checked */
 	l->max_abs_err = col_real_or_nan(st, 10);
 	l->max_rel_err = col_real_or_nan(st, 11);
 	l->duration_ns = col_real_or_nan(st, 12);

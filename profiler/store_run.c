@@ -133,7 +133,7 @@ static int insert_launch(struct gl_store *s, long run_id, const struct gl_launch
 	sqlite3_bind_int64(st, 7, l->dyn_smem);
 	bind_int_or_null(st, 8, l->regs);
 	bind_int_or_null(st, 9, l->static_smem);
-	sqlite3_bind_int(st, 10, l->verified ? 1 : 0);
+	bind_int_or_null(st, 10, l->verified < 0 ? -1 : l->verified ? 1 : 0);
 	bind_real_or_null(st, 11, l->max_abs_err);
 	bind_real_or_null(st, 12, l->max_rel_err);
 	bind_real_or_null(st, 13, l->duration_ns);

@@ -185,3 +185,33 @@ bad_input() { # expected-status expected-message args...
 	assert_success
 	[ -s "$HOME/.local/share/gpulab/gpulab.db" ]
 }
+
+@test "--trace stores the warp-level memory events of the first CTAs, named by buffer" {
+	run --separate-stderr "$GPULAB" run transpose --variant coalesced --size 64 --trace --backend sim --db "$DB" --json
+	assert_success
+	[[ "$(jq -r ".launches[0].note" <<<"$output")" == *"trace: 256 events of the first 2 CTAs"* ]]
+	run "$GPULAB" query "SELECT space || ':' || op || ':' || buffer AS k, COUNT(*) FROM trace_events GROUP BY k ORDER BY k" --db "$DB" --csv
+	assert_success
+	assert_output --partial "global:ld:in,64"
+	assert_output --partial "global:st:out,64"
+	assert_output --partial "shared:ld:tile,64"
+	assert_output --partial "shared:st:tile,64"
+	# the first warp's first load: 32 lanes, 4 bytes each, consecutive
+	run "$GPULAB" query "SELECT bytes, addr_stride, mask FROM trace_events WHERE space='global' AND op='ld' ORDER BY seq LIMIT 1" --db "$DB" --csv
+	assert_line "4,4,4294967295"
+}
+
+@test "--sample-ctas simulates part of the grid, scales the counts and says so" {
+	run --separate-stderr "$GPULAB" run transpose --variant naive --size 1024 --sample-ctas 64 --backend sim --db "$DB" --json
+	assert_success
+	[[ "$(jq -r '.launches[0].note' <<<"$output")" == *"sampled 64 of 1024 CTAs, counts scaled by 16, outputs not verified"* ]]
+	[ "$(jq -r '.launches[0].verified' <<<"$output")" = null ]
+	[ "$(metric "$output" naive l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum)" = 1048576 ]
+}
+
+@test "list TOPIC shows ptxas resource usage for sm_80 and sm_90" {
+	run "$GPULAB" list transpose --json
+	assert_success
+	[ "$(jq '.variants[] | select(.name=="padded") | .resources.sm_90.static_smem' <<<"$output")" = 4224 ]
+	[ "$(jq '.variants[] | select(.name=="copy") | .resources.sm_80.registers > 0' <<<"$output")" = true ]
+}
