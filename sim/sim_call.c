@@ -1,5 +1,6 @@
-/* sim_call.c — `call`: device printf (the CUDA runtime's vprintf(format, args)) is carried out here;
- * calls to other non-inlined .func bodies are reported as unsupported. */
+/* sim_call.c — `call`: device printf (the CUDA runtime's vprintf(format, args)) and a failed device
+ * assert (__assertfail) are carried out here; calls to other non-inlined .func bodies are reported as
+ * unsupported. */
 #include <stdio.h>
 
 #include "sim_exec.h"
@@ -104,6 +105,47 @@ static int do_printf(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	return 0;
 }
 
+/* One call argument of `size` bytes: the argument list holds the local address of each .param. */
+static int call_arg(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct ptx_operand *args,
+		    int k, int lane, unsigned size, uint64_t *out)
+{
+	enum ptx_space sp = PS_LOCAL;
+	uint8_t *p = sim_translate(cta, w, lane, &sp, sim_src(cta, w, args->vec[k])[lane], size, false, ins);
+	if (!p)
+		return -1;
+	*out = 0;
+	memcpy(out, p, size);
+	return 0;
+}
+
+/* __assertfail(message, file, line, function, charSize): what a failed device assert() calls.  Each
+ * failing thread prints CUDA's line to the printf output; the kernel stops like a trap. */
+static int do_assert(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct ptx_operand *args,
+		     uint32_t mask)
+{
+	if (!args || args->nvec < 4)
+		return sim_unsupported(cta, w, ins, "__assertfail with an unexpected argument list");
+	const struct sim_launch *L = cta->L;
+	char msg[256] = "?", file[256] = "?", func[256] = "?";
+	uint64_t line = 0;
+	FOR_LANES(mask, l) {
+		uint64_t pm, pf, pn;
+		if (call_arg(cta, w, ins, args, 0, (int)l, 8, &pm) || call_arg(cta, w, ins, args, 1, (int)l, 8, &pf) ||
+		    call_arg(cta, w, ins, args, 2, (int)l, 4, &line) || call_arg(cta, w, ins, args, 3, (int)l, 8, &pn) ||
+		    read_string(cta, w, ins, (int)l, pm, msg, sizeof msg) ||
+		    read_string(cta, w, ins, (int)l, pf, file, sizeof file) ||
+		    read_string(cta, w, ins, (int)l, pn, func, sizeof func))
+			return -1;
+		unsigned t = w->id * 32 + l;
+		gl_str_addf(cta->printf_out, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
+			    file, (unsigned)line, func, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], t % L->block[0],
+			    t / L->block[0] % L->block[1], t / (L->block[0] * L->block[1]), msg);
+	}
+	sim_finding(cta, ins, __builtin_ctz(mask), "assert", PS_NONE, 0, 0, false, "%s:%u: %s: Assertion `%s` failed",
+		    file, (unsigned)line, func, msg);
+	return -1;
+}
+
 int sim_exec_call(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	const struct ptx_operand *target = NULL, *args = NULL, *ret = NULL;
@@ -114,6 +156,8 @@ int sim_exec_call(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn
 			*(target ? &args : &ret) = &ins->ops[i];
 	}
 	const struct ptx_function *fn = target ? &cta->L->m->funcs[target->offset] : NULL;
+	if (fn && strcmp(fn->name, "__assertfail") == 0)
+		return mask ? do_assert(cta, w, ins, args, mask) : 0;
 	if (!fn || strcmp(fn->name, "vprintf") != 0 || !args || args->nvec != 2)
 		return sim_unsupported(cta, w, ins, fn ? "calls to non-inlined device functions" : "indirect calls");
 	FOR_LANES(mask, l) {
