@@ -10,6 +10,8 @@ static void print_value(FILE *out, double v)
 {
 	if (isnan(v))
 		fprintf(out, "?");
+	else if (v == floor(v) && fabs(v) < 1e15)
+		fprintf(out, "%.0f", v); /* counts print whole: 1978368, not 1.97837e+06 */
 	else
 		fprintf(out, "%.6g", v);
 }
