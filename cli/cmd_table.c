@@ -6,6 +6,7 @@
 
 extern const struct gl_cmd gl_cmd_list_entry;
 extern const struct gl_cmd gl_cmd_run_entry;
+extern const struct gl_cmd gl_cmd_sim_entry;
 extern const struct gl_cmd gl_cmd_report_entry;
 extern const struct gl_cmd gl_cmd_compare_entry;
 extern const struct gl_cmd gl_cmd_query_entry;
@@ -19,6 +20,7 @@ extern const struct gl_cmd gl_cmd_lesson_entry;
 const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_list_entry,
 	&gl_cmd_run_entry,
+	&gl_cmd_sim_entry,
 	&gl_cmd_report_entry,
 	&gl_cmd_compare_entry,
 	&gl_cmd_query_entry,

@@ -158,8 +158,15 @@ int sim_exec_call(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn
 	const struct ptx_function *fn = target ? &cta->L->m->funcs[target->offset] : NULL;
 	if (fn && strcmp(fn->name, "__assertfail") == 0)
 		return mask ? do_assert(cta, w, ins, args, mask) : 0;
-	if (!fn || strcmp(fn->name, "vprintf") != 0 || !args || args->nvec != 2)
-		return sim_unsupported(cta, w, ins, fn ? "calls to non-inlined device functions" : "indirect calls");
+	if (!fn || strcmp(fn->name, "vprintf") != 0 || !args || args->nvec != 2) {
+		char what[192];
+		if (fn)
+			snprintf(what, sizeof what, "calls to device functions that were not inlined (call to %s; "
+				 "__noinline__, recursion or -rdc code)", fn->name);
+		else
+			snprintf(what, sizeof what, "indirect calls (call through a function pointer)");
+		return sim_unsupported(cta, w, ins, what);
+	}
 	FOR_LANES(mask, l) {
 		uint64_t fmt_addr = 0, arg_addr = 0, off0 = sim_src(cta, w, args->vec[0])[l],
 			 off1 = sim_src(cta, w, args->vec[1])[l];

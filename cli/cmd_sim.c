@@ -1,0 +1,315 @@
+/* cmd_sim.c — `gpulab sim SOURCE --kernel NAME --grid X,Y,Z --block X,Y,Z --arg SPEC...`: run any
+ * kernel of a .cu or .ptx file in the simulator with arguments built on the command line, and show its
+ * Nsight Compute counts, device printf output and compute-sanitizer-style findings.  The run is stored
+ * only with --db or --trace. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "common/json.h"
+#include "common/util.h"
+#include "profiler/store.h"
+#include "sim_cmd.h"
+
+static const struct gl_cmd *self(void);
+
+enum { OPT_KERNEL = 300, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE };
+
+#define MAX_DUMPS 16
+
+struct sim_opts {
+	const char *source, *kernel, *grid, *block;
+	char *args[GL_MAX_ARGS + 1];
+	int nargs;
+	const char *dumps[MAX_DUMPS];
+	int ndumps;
+	unsigned smem;
+	struct gl_sim_opts sim;
+};
+
+static int add_list(struct gl_ctx *ctx, const char *flag, const char **list, int *n, int max)
+{
+	if (*n >= max)
+		return gl_usage_error(ctx, self(), "at most %d %s options", max, flag);
+	list[(*n)++] = optarg;
+	return GL_OK;
+}
+
+static int handle_option(struct gl_ctx *ctx, int c, struct sim_opts *o)
+{
+	long v;
+	switch (c) {
+	case OPT_KERNEL: o->kernel = optarg; return GL_OK;
+	case OPT_GRID: o->grid = optarg; return GL_OK;
+	case OPT_BLOCK: o->block = optarg; return GL_OK;
+	case OPT_TRACE: o->sim.trace = true; return GL_OK;
+	case OPT_ARG: return add_list(ctx, "--arg", (const char **)o->args, &o->nargs, GL_MAX_ARGS + 1);
+	case OPT_DUMP: return add_list(ctx, "--dump", o->dumps, &o->ndumps, MAX_DUMPS);
+	case OPT_SMEM:
+		if (gl_parse_long(optarg, 0, 227 * 1024, "--smem", &v, &ctx->err))
+			return ctx->err.status;
+		o->smem = (unsigned)v;
+		return GL_OK;
+	case OPT_THREADS:
+		if (gl_parse_long(optarg, 1, 256, "--threads", &v, &ctx->err))
+			return ctx->err.status;
+		o->sim.threads = (int)v;
+		return GL_OK;
+	case OPT_MAXINST:
+		if (gl_parse_long(optarg, 1, 1L << 62, "--max-instructions", &v, &ctx->err))
+			return ctx->err.status;
+		o->sim.max_instructions = (uint64_t)v;
+		return GL_OK;
+	default: return gl_errf(&ctx->err, GL_EINTERNAL, "unhandled option %d", c);
+	}
+}
+
+static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
+{
+	static const struct option opts[] = {
+		{"kernel", required_argument, NULL, OPT_KERNEL}, {"grid", required_argument, NULL, OPT_GRID},
+		{"block", required_argument, NULL, OPT_BLOCK},	 {"smem", required_argument, NULL, OPT_SMEM},
+		{"arg", required_argument, NULL, OPT_ARG},	 {"dump", required_argument, NULL, OPT_DUMP},
+		{"max-instructions", required_argument, NULL, OPT_MAXINST},
+		{"threads", required_argument, NULL, OPT_THREADS}, {"trace", no_argument, NULL, OPT_TRACE},
+		{0},
+	};
+	int c;
+	optind = 1;
+	while ((c = gl_getopt(ctx, self(), argc, argv, "", opts)) != -1) {
+		if (c == 'h')
+			return 'h';
+		if (c == '?' || handle_option(ctx, c, o))
+			return ctx->err.status;
+	}
+	if (ctx->format == GL_FMT_CSV)
+		return gl_usage_error(ctx, self(), "sim prints a table or --json, not --csv");
+	if (optind >= argc)
+		return gl_usage_error(ctx, self(), "sim needs a SOURCE file (.cu or .ptx)");
+	if (optind + 1 < argc)
+		return gl_usage_error(ctx, self(), "unexpected argument '%s' after the source file", argv[optind + 1]);
+	o->source = argv[optind];
+	if (!o->kernel)
+		return gl_usage_error(ctx, self(), "sim needs --kernel NAME");
+	if (!o->grid || !o->block)
+		return gl_usage_error(ctx, self(), "sim needs --grid X[,Y[,Z]] and --block X[,Y[,Z]]");
+	return GL_OK;
+}
+
+/* "X[,Y[,Z]]", each at least 1. */
+static int parse_dim(struct gl_ctx *ctx, const char *flag, const char *text, unsigned out[3])
+{
+	out[0] = out[1] = out[2] = 1;
+	char *copy = gl_xstrdup(text), *save = NULL;
+	int k = 0, rc = GL_OK;
+	for (char *part = strtok_r(copy, ",", &save); part && rc == GL_OK; part = strtok_r(NULL, ",", &save)) {
+		long v;
+		if (k == 3)
+			rc = gl_usage_error(ctx, self(), "%s '%s': at most three dimensions X,Y,Z", flag, text);
+		else if (gl_parse_long(part, 1, 0x7fffffffL, flag, &v, &ctx->err))
+			rc = ctx->err.status;
+		else
+			out[k++] = (unsigned)v;
+	}
+	if (rc == GL_OK && (k == 0 || text[strlen(text) - 1] == ','))
+		rc = gl_usage_error(ctx, self(), "%s '%s': expected X[,Y[,Z]] with positive integers", flag, text);
+	free(copy);
+	return rc;
+}
+
+static char *params_json(const struct sim_opts *o)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return gl_xstrdup("{}");
+	struct gl_json j;
+	gl_json_init(&j, f);
+	gl_json_begin_object(&j, NULL);
+	gl_json_string(&j, "source", o->source);
+	gl_json_string(&j, "kernel", o->kernel);
+	gl_json_begin_array(&j, "args");
+	for (int i = 0; i < o->nargs; i++)
+		gl_json_string(&j, NULL, o->args[i]);
+	gl_json_end_array(&j);
+	gl_json_end_object(&j);
+	fclose(f);
+	return buf;
+}
+
+static void fill_record(struct gl_launch_record *rec, const struct sim_opts *o, const struct ptx_function *fn,
+			const struct gl_launch *l, const struct gl_sim_result *res, const struct gl_metrics *m)
+{
+	memset(rec, 0, sizeof *rec);
+	snprintf(rec->topic, sizeof rec->topic, "sim");
+	char base[256];
+	gl_simsrc_base_name(fn->name, base, sizeof base);
+	snprintf(rec->variant, sizeof rec->variant, "%.31s", base);
+	rec->params_json = params_json(o);
+	memcpy(rec->grid, l->grid, sizeof rec->grid);
+	memcpy(rec->block, l->block, sizeof rec->block);
+	rec->dyn_smem = l->dyn_smem;
+	rec->regs = -1;
+	rec->static_smem = (int)fn->shared_static;
+	rec->verified = res->nerrors == 0 && !res->aborted;
+	rec->max_abs_err = rec->max_rel_err = NAN;
+	rec->duration_ns = NAN;
+	snprintf(rec->metric_source, sizeof rec->metric_source, "sim");
+	for (size_t i = 0; i < m->n; i++)
+		gl_metrics_set(&rec->metrics, m->items[i].name, m->items[i].value, m->items[i].unit);
+	for (int i = 0; i < res->nfindings; i++)
+		if (!res->findings[i].warning) {
+			snprintf(rec->note, sizeof rec->note, "sanitizer: %d error%s, first: %.180s (PTX line %d)",
+				 res->nerrors, res->nerrors == 1 ? "" : "s", res->findings[i].message, res->findings[i].line);
+			break;
+		}
+	if (res->ntrace) {
+		rec->trace = gl_xmalloc((size_t)res->ntrace * sizeof *rec->trace);
+		memcpy(rec->trace, res->trace, (size_t)res->ntrace * sizeof *rec->trace);
+		rec->ntrace = res->ntrace;
+	}
+}
+
+static int store_run(struct gl_ctx *ctx, const struct sim_opts *o, const struct ptx_function *fn,
+		     const struct gl_launch *l, const struct gl_sim_result *res, const struct gl_metrics *m)
+{
+	struct gl_store *store = NULL;
+	int rc = gl_store_open(ctx->db_path, 0, &store, &ctx->err);
+	if (rc)
+		return rc;
+	struct gl_run_info info = {0};
+	snprintf(info.backend, sizeof info.backend, "sim");
+	snprintf(info.device, sizeof info.device, "gpulab PTX simulator (%d CPU thread%s)", res->threads,
+		 res->threads == 1 ? "" : "s");
+	snprintf(info.cc, sizeof info.cc, "8.0");
+	gethostname(info.host, sizeof info.host - 1);
+	info.argv = ctx->argv_joined;
+	struct gl_launch_record rec;
+	fill_record(&rec, o, fn, l, res, m);
+	long run_id = 0;
+	rc = gl_store_begin_run(store, &info, &run_id, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_store_add_launch(store, run_id, &rec, NULL, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_store_commit_run(store, run_id, rec.verified ? "ok" : "failed", &ctx->err);
+	if (rc)
+		gl_store_abort_run(store);
+	else if (ctx->format == GL_FMT_TABLE)
+		printf("\nstored as run %ld in %s\n", run_id, gl_store_file(store));
+	gl_launch_record_free(&rec);
+	gl_store_close(store);
+	return rc;
+}
+
+static int write_dumps(struct gl_ctx *ctx, const struct sim_opts *o, const struct gl_launch *l)
+{
+	for (int i = 0; i < o->ndumps; i++) {
+		int b;
+		const char *path;
+		if (gl_simarg_dump_target(l, o->dumps[i], &b, &path, &ctx->err) ||
+		    gl_simarg_dump(l, b, path, &ctx->err))
+			return ctx->err.status;
+	}
+	return GL_OK;
+}
+
+/* Everything that can be refused is checked before the kernel runs. */
+static int prepare(struct gl_ctx *ctx, const struct sim_opts *o, struct ptx_module **m,
+		   const struct ptx_function **fn, struct gl_launch *l)
+{
+	int rc;
+	if ((rc = parse_dim(ctx, "--grid", o->grid, l->grid)) || (rc = parse_dim(ctx, "--block", o->block, l->block)))
+		return rc;
+	char *text = NULL;
+	if ((rc = gl_simsrc_load(o->source, &text, &ctx->err)))
+		return rc;
+	l->module = text;
+	l->module_name = o->source;
+	if ((rc = ptx_parse(text, o->source, m, &ctx->err)) || (rc = gl_simsrc_kernel(*m, o->kernel, fn, &ctx->err)))
+		return rc;
+	l->entry = (*fn)->name;
+	l->dyn_smem = o->smem;
+	if ((rc = gl_simarg_build(*fn, o->args, o->nargs, l, &ctx->err)))
+		return rc;
+	for (int i = 0; i < o->ndumps; i++) {
+		int b;
+		const char *path;
+		if ((rc = gl_simarg_dump_target(l, o->dumps[i], &b, &path, &ctx->err)))
+			return rc;
+	}
+	return GL_OK;
+}
+
+static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
+{
+	struct sim_opts o = {0};
+	int rc = parse(ctx, argc, argv, &o);
+	if (rc)
+		return rc;
+	struct ptx_module *m = NULL;
+	const struct ptx_function *fn = NULL;
+	struct gl_launch l = {0};
+	struct gl_sim_result res = {0};
+	struct gl_metrics metrics = {0};
+	bool ran = false;
+	o.sim.progress = ctx->stderr_tty;
+	rc = prepare(ctx, &o, &m, &fn, &l);
+	if (rc == GL_OK)
+		rc = gl_sim_run(m, &l, &o.sim, &res, &ctx->err);
+	ran = rc == GL_OK;
+	if (ran) {
+		gl_sim_metrics(&res, &metrics);
+		rc = write_dumps(ctx, &o, &l);
+	}
+	if (rc == GL_OK) {
+		struct gl_sim_report r = {o.source, fn->name, &l, &res, &metrics};
+		if (ctx->format == GL_FMT_JSON)
+			gl_simprint_json(stdout, &r);
+		else
+			gl_simprint_text(stdout, &r);
+		if (ctx->db_path || o.sim.trace)
+			rc = store_run(ctx, &o, fn, &l, &res, &metrics);
+	}
+	if (rc == GL_OK && (res.nerrors > 0 || res.aborted))
+		rc = GL_EVERIFY;
+	if (ran)
+		gl_sim_result_free(&res);
+	gl_metrics_free(&metrics);
+	gl_launch_free(&l);
+	free((char *)l.module);
+	ptx_module_free(m);
+	return rc;
+}
+
+const struct gl_cmd gl_cmd_sim_entry = {
+	.name = "sim",
+	.usage = "SOURCE.cu|SOURCE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] --arg SPEC... [options]",
+	.summary = "run one kernel of a .cu or .ptx file in the simulator: counts, printf, sanitizer findings",
+	.help = "options:\n"
+		"  --kernel NAME          the kernel: extern \"C\" name, mangled name, or a unique C++ base name\n"
+		"  --grid X[,Y[,Z]]       CTAs in the grid\n"
+		"  --block X[,Y[,Z]]      threads in a CTA\n"
+		"  --smem BYTES           dynamic shared memory (extern __shared__)\n"
+		"  --arg SPEC             one per kernel parameter, in order:\n"
+		"                           i32:V u32:V i64:V u64:V f32:V f64:V\n"
+		"                           buf:NAME:DTYPE:COUNT[:INIT]  DTYPE f16 bf16 f32 f64 i8 u8 i16 u16 i32 u32\n"
+		"                           i64 u64; INIT zero (default), seq, rand[:SEED] (floats in [0,1), integers\n"
+		"                           in [0,100), splitmix64), const:V, file:PATH (raw little-endian)\n"
+		"  --dump NAME=PATH       write buffer NAME's final contents (raw little-endian) to PATH\n"
+		"  --max-instructions N   budget of warp instructions per CTA (endless loops stop there)\n"
+		"  --threads N            CPU threads (default: all cores)\n"
+		"  --trace                record warp-level memory events and store them (implies storing the run)\n"
+		"A .cu file is compiled with nvcc -ptx -arch=sm_80 -O3 -lineinfo ($GPULAB_NVCC picks the nvcc).\n"
+		"The run is stored in the database only with --db or --trace.\n"
+		"exit status: 0 clean, 1 sanitizer errors or an aborted kernel (budget, deadlock, unsupported\n"
+		"instruction), 2 usage, source or argument errors, 3 environment (no nvcc)\n",
+	.exec = exec_sim,
+};
+
+static const struct gl_cmd *self(void)
+{
+	return &gl_cmd_sim_entry;
+}
