@@ -6,8 +6,16 @@
 
 #include "lessons/lesson.h"
 
-/* Is `line` a ``` (or ~~~) fence?  *info gets the text after it ("gpulab", "c", ""). */
-bool lesson_is_fence(const char *line, const char **info);
+/* Fenced code blocks as CommonMark has them: ``` or ~~~ (3 or more) opens one, the same character at
+ * least as many times with nothing after it closes it. */
+struct lesson_fence {
+	bool open;
+	bool gpulab; /* the open fence's info string is "gpulab" */
+	char ch;
+	int len;
+};
+/* Feed one line; true when the line opens or closes a fence (it is markup, not content). */
+bool lesson_fence_feed(struct lesson_fence *f, const char *line);
 /* Does `line` start a step ("## Step ...")? */
 bool lesson_is_step_heading(const char *line);
 

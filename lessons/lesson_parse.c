@@ -15,8 +15,8 @@ struct pstate {
 	struct lesson *l;
 	struct gl_err *err;
 	struct lesson_step *step; /* the step being read, NULL in the introduction */
+	struct lesson_fence fence;
 	int fence_line;           /* line of the open ``` (1-based), 0 when none */
-	bool fence_gpulab;        /* the open fence is a ```gpulab block */
 	int details_line;         /* line of the open <details>, 0 when none */
 };
 
@@ -59,13 +59,28 @@ static const char *skip_space(const char *p)
 	return p;
 }
 
-bool lesson_is_fence(const char *line, const char **info)
+bool lesson_fence_feed(struct lesson_fence *f, const char *line)
 {
-	const char *p = skip_space(line);
-	if (strncmp(p, "```", 3) != 0 && strncmp(p, "~~~", 3) != 0)
+	const char *p = line;
+	for (int i = 0; i < 3 && *p == ' '; i++)
+		p++;
+	char ch = *p;
+	int len = 0;
+	while (p[len] == ch && (ch == '`' || ch == '~'))
+		len++;
+	if (len < 3)
 		return false;
-	if (info)
-		*info = skip_space(p + 3);
+	const char *info = skip_space(p + len);
+	if (f->open) {
+		if (ch != f->ch || len < f->len || *info)
+			return false; /* content of the open block */
+		memset(f, 0, sizeof *f);
+		return true;
+	}
+	f->open = true;
+	f->ch = ch;
+	f->len = len;
+	f->gpulab = strncmp(info, "gpulab", 6) == 0 && !*skip_space(info + 6);
 	return true;
 }
 
@@ -135,18 +150,6 @@ static int add_check(struct pstate *s, int i)
 	return GL_OK;
 }
 
-static int fence_line(struct pstate *s, int i, const char *info)
-{
-	if (s->fence_line) { /* a closing fence */
-		s->fence_line = 0;
-		s->fence_gpulab = false;
-		return GL_OK;
-	}
-	s->fence_line = i + 1;
-	s->fence_gpulab = strncmp(info, "gpulab", 6) == 0 && !*skip_space(info + 6);
-	return GL_OK;
-}
-
 static int details_line(struct pstate *s, int i)
 {
 	const char *p = skip_space(s->l->lines[i]);
@@ -168,11 +171,13 @@ static int details_line(struct pstate *s, int i)
 
 static int parse_line(struct pstate *s, int i)
 {
-	const char *line = s->l->lines[i], *info;
-	if (lesson_is_fence(line, &info))
-		return fence_line(s, i, info);
-	if (s->fence_line)
-		return s->fence_gpulab ? add_command(s, i) : GL_OK;
+	const char *line = s->l->lines[i];
+	if (lesson_fence_feed(&s->fence, line)) {
+		s->fence_line = s->fence.open ? i + 1 : 0;
+		return GL_OK;
+	}
+	if (s->fence.open)
+		return s->fence.gpulab ? add_command(s, i) : GL_OK;
 	if (lesson_is_step_heading(line)) {
 		if (s->details_line)
 			return bad(s, s->details_line, "<details> is not closed before the next step (add </details>)");

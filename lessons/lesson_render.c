@@ -9,7 +9,8 @@
 struct rstate {
 	FILE *out;
 	const struct lesson_render_opts *o;
-	bool fence, fence_gpulab, details, blank;
+	struct lesson_fence fence;
+	bool details, blank;
 };
 
 /* Print text without Markdown's ** emphasis. */
@@ -46,7 +47,7 @@ static void heading(FILE *out, const char *text, char underline, bool color)
 
 static void fence_content(struct rstate *r, const char *line)
 {
-	if (r->fence_gpulab)
+	if (r->fence.gpulab)
 		put_line(r, *line ? "    $ " : "", line);
 	else
 		put_line(r, "    ", line);
@@ -78,14 +79,11 @@ static void details(struct rstate *r, const char *line)
 
 static void body_line(struct rstate *r, const char *line)
 {
-	const char *info;
-	if (lesson_is_fence(line, &info)) {
-		r->fence = !r->fence;
-		r->fence_gpulab = r->fence && strncmp(info, "gpulab", 6) == 0;
+	if (lesson_fence_feed(&r->fence, line)) {
 		put_line(r, "", "");
 		return;
 	}
-	if (r->fence) {
+	if (r->fence.open) {
 		if (!r->details || r->o->answer)
 			fence_content(r, line);
 		return;

@@ -249,10 +249,11 @@ check_lesson() {
 @test "views in a lesson print frames when there is no terminal" {
 	"$GPULAB" --help | grep -q '^  view ' || skip "gpulab view is not built yet"
 	export GPULAB_LESSONS="$TINY"
-	bad_lesson $'## Step 1: look\n```gpulab\ngpulab view banks\n```'
+	bad_lesson $'## Step 1: look\n```gpulab\ngpulab view smem_patterns --variant stride2 --size 4\n```\ncheck: smem_patterns.stride2 sld_wavefronts_per_instruction == 2'
 	run "$GPULAB" lesson check bad --run --db "$DB"
 	assert_success
-	assert_output --partial "gpulab view banks --db $DB --frames 3"
+	assert_output --partial "gpulab view smem_patterns --variant stride2 --size 4 --db $DB --frames 3"
+	assert_output --partial "PASS  smem_patterns.stride2 sld_wavefronts_per_instruction == 2"
 }
 
 # ---- a learner's session in a real terminal

@@ -125,6 +125,24 @@ static void test_malformed(void)
 	expect_bad("# T\n## Step 1: a\ncheck: 1x > 0\n", "bad.md:3:", "found '1x'");
 }
 
+/* A ~~~ fence shows a lesson's source: the ```gpulab inside it is content, not commands. */
+static void test_nested_fences(void)
+{
+	static const char text[] = "# T\n## Step 1: a\n~~~markdown\n```gpulab\ngpulab rn\n```\ncheck: x\n~~~\n"
+				   "````gpulab\ngpulab list\n````\n";
+	struct lesson l;
+	struct gl_err err = {0};
+	CHECK_EQ(lesson_parse("t", "t.md", text, &l, &err), GL_OK);
+	CHECK_STR(err.msg, "");
+	if (err.status)
+		return;
+	CHECK_EQ(l.steps[0].nchecks, 0);
+	CHECK_EQ(l.steps[0].ncmds, 1); /* "gpulab list" */
+	lesson_free(&l);
+	/* ``` does not close a ```` block: it is content, here a line that is not a gpulab command */
+	expect_bad("# T\n## Step 1: a\n````gpulab\ngpulab list\n```\n````\n", "bad.md:5:", "holds gpulab commands");
+}
+
 static void test_words(void)
 {
 	char **w;
@@ -192,6 +210,7 @@ int main(void)
 	unsetenv("GPULAB_LESSONS");
 	test_good();
 	test_malformed();
+	test_nested_fences();
 	test_words();
 	test_builtin();
 	test_find();
