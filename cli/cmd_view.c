@@ -24,9 +24,9 @@ static const struct {
 	enum view_kind kind;
 	const char *topic; /* the topic it implies, or NULL (--topic needed) */
 } view_names[] = {
-	{"coalesce", VIEW_COALESCE, NULL},
-	{"banks", VIEW_BANKS, NULL},
-	{"gemm", VIEW_GEMM, "gemm"},
+    {"coalesce", VIEW_COALESCE, NULL},
+    {"banks", VIEW_BANKS, NULL},
+    {"gemm", VIEW_GEMM, "gemm"},
 };
 
 struct view_opts {
@@ -77,9 +77,9 @@ static int handle_option(struct gl_ctx *ctx, int c, struct view_opts *o, const c
 static int parse(struct gl_ctx *ctx, int argc, char **argv, struct view_opts *o)
 {
 	struct option opts[8 + MAX_PARAM_OPTS + 1] = {
-		{"topic", required_argument, NULL, OPT_TOPIC},	   {"variant", required_argument, NULL, OPT_VARIANT},
-		{"size", required_argument, NULL, OPT_SIZE},	   {"frames", required_argument, NULL, OPT_FRAMES},
-		{"play", no_argument, NULL, OPT_PLAY},		   {"block", required_argument, NULL, OPT_BLOCK},
+	    {"topic", required_argument, NULL, OPT_TOPIC}, {"variant", required_argument, NULL, OPT_VARIANT},
+	    {"size", required_argument, NULL, OPT_SIZE},   {"frames", required_argument, NULL, OPT_FRAMES},
+	    {"play", no_argument, NULL, OPT_PLAY},         {"block", required_argument, NULL, OPT_BLOCK},
 	};
 	const char *names[MAX_PARAM_OPTS];
 	param_options(opts, 6, names);
@@ -111,8 +111,10 @@ static int unknown_view(struct gl_ctx *ctx, const char *what)
 	const char *near = gl_suggest(what, names, n);
 	if (near)
 		return gl_usage_error(ctx, self(), "no view or topic '%s' (did you mean '%s'?)", what, near);
-	return gl_usage_error(ctx, self(), "no view or topic '%s': views are gemm, banks, coalesce; topics in "
-			      "'gpulab list'", what);
+	return gl_usage_error(ctx, self(),
+	                      "no view or topic '%s': views are gemm, banks, coalesce; topics in "
+	                      "'gpulab list'",
+	                      what);
 }
 
 /* "banks"/"coalesce"/"gemm" name a view; a topic name picks that topic's natural view. */
@@ -133,18 +135,19 @@ static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum view_kind
 		if (o->topic && strcmp(o->topic, o->what) != 0)
 			return gl_usage_error(ctx, self(), "two topics given: '%s' and --topic %s", o->what, o->topic);
 		topic = o->what;
-		*kind = strcmp(topic, "gemm") == 0 ? VIEW_GEMM : strcmp(topic, "smem_patterns") == 0 ? VIEW_BANKS
-												      : VIEW_COALESCE;
+		*kind = strcmp(topic, "gemm") == 0            ? VIEW_GEMM
+		        : strcmp(topic, "smem_patterns") == 0 ? VIEW_BANKS
+		                                              : VIEW_COALESCE;
 	}
 	if (!topic)
-		return gl_usage_error(ctx, self(), "view %s needs --topic T (e.g. --topic transpose --variant %s)", o->what,
-				      *kind == VIEW_BANKS ? "coalesced" : "naive");
+		return gl_usage_error(ctx, self(), "view %s needs --topic T (e.g. --topic transpose --variant %s)",
+		                      o->what, *kind == VIEW_BANKS ? "coalesced" : "naive");
 	return gl_topic_lookup(topic, t, &ctx->err);
 }
 
 /* --size N / --PARAM V over the views' small defaults; *explicit says whether any was given. */
-static int build_problem(struct gl_ctx *ctx, const struct gl_topic *t, const struct view_opts *o,
-			 struct gl_problem *p, bool *explicit)
+static int build_problem(struct gl_ctx *ctx, const struct gl_topic *t, const struct view_opts *o, struct gl_problem *p,
+                         bool *explicit)
 {
 	view_default_problem(t, p);
 	*explicit = o->size || o->nparams;
@@ -155,7 +158,8 @@ static int build_problem(struct gl_ctx *ctx, const struct gl_topic *t, const str
 	for (int k = 0; k < o->nparams; k++) {
 		int i = gl_param_index(t, o->param_names[k]);
 		if (i < 0)
-			return gl_usage_error(ctx, self(), "--%s does not apply to topic %s", o->param_names[k], t->name);
+			return gl_usage_error(ctx, self(), "--%s does not apply to topic %s", o->param_names[k],
+			                      t->name);
 		char flag[64];
 		snprintf(flag, sizeof flag, "--%s", t->params[i].name);
 		if (gl_parse_long(o->param_values[k], t->params[i].min, t->params[i].max, flag, &p->v[i], &ctx->err))
@@ -166,15 +170,15 @@ static int build_problem(struct gl_ctx *ctx, const struct gl_topic *t, const str
 
 /* The latest matching trace, or a new one recorded now. */
 static int find_or_record(struct gl_ctx *ctx, struct gl_store *store, const struct gl_topic *t,
-			  const struct gl_variant *v, const struct gl_problem *p, bool explicit, struct view_trace *tr)
+                          const struct gl_variant *v, const struct gl_problem *p, bool explicit, struct view_trace *tr)
 {
 	char *json = gl_problem_json(t, p);
 	long id = 0, run_id = 0;
 	int rc = view_find_traced_launch(store, t->name, v->name, explicit ? json : NULL, &id, &ctx->err);
 	bool recorded = false;
 	if (rc == GL_OK && !id) {
-		fprintf(stderr, "gpulab: no stored trace of %s %s %s; recording one on the simulator\n", t->name, v->name,
-			json);
+		fprintf(stderr, "gpulab: no stored trace of %s %s %s; recording one on the simulator\n", t->name,
+		        v->name, json);
 		rc = gl_view_record(ctx, store, t, v, p, &id, &run_id);
 		recorded = true;
 	}
@@ -182,8 +186,10 @@ static int find_or_record(struct gl_ctx *ctx, struct gl_store *store, const stru
 	if (rc == GL_OK)
 		rc = view_load(store, id, tr, &ctx->err);
 	if (rc == GL_OK && recorded)
-		snprintf(tr->origin, sizeof tr->origin, "no stored trace: recorded now on the simulator (run %ld, launch "
-			 "%ld)", run_id, id);
+		snprintf(tr->origin, sizeof tr->origin,
+		         "no stored trace: recorded now on the simulator (run %ld, launch "
+		         "%ld)",
+		         run_id, id);
 	return rc;
 }
 
@@ -250,25 +256,25 @@ static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 }
 
 const struct gl_cmd gl_cmd_view_entry = {
-	.name = "view",
-	.usage = "gemm|banks|coalesce|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]",
-	.summary = "step through a recorded memory trace: GEMM tiles, shared-memory banks, global coalescing",
-	.help = "views:\n"
-		"  gemm        the C tile a CTA owns, the A and B tiles it loads at each K step, warp and thread tiles\n"
-		"  banks       one warp's shared-memory access per step: 32 banks, the wavefront serving each lane\n"
-		"  coalesce    one warp's global access per step: its lanes, 32-byte sectors and 128-byte lines\n"
-		"  TOPIC       shorthand: gemm -> gemm, smem_patterns -> banks, others -> coalesce\n"
-		"options:\n"
-		"  --topic T       the topic (banks, coalesce; gemm implies gemm)\n"
-		"  --variant V     the variant (default: the topic's first)\n"
-		"  --size N        set every size parameter; --PARAM V sets one (default: small sizes, e.g. gemm 128)\n"
-		"  --block B       only CTA B (traces keep the first 2 CTAs; gemm shows the first by default)\n"
-		"  --frames N      print the first N frames as text (80x24, each starting 'step K/TOTAL'), no terminal\n"
-		"  --play          start playing instead of paused at step 1\n"
-		"The latest stored trace of the topic/variant (and sizes, when given) is shown; without one, the variant\n"
-		"runs on the simulator with --trace first and that run is stored.\n"
-		"keys: space play/pause, n/p step, +/- speed, g go to step, ? help, q quit\n",
-	.exec = exec_view,
+    .name = "view",
+    .usage = "gemm|banks|coalesce|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]",
+    .summary = "step through a recorded memory trace: GEMM tiles, shared-memory banks, global coalescing",
+    .help = "views:\n"
+            "  gemm        the C tile a CTA owns, the A and B tiles it loads at each K step, warp and thread tiles\n"
+            "  banks       one warp's shared-memory access per step: 32 banks, the wavefront serving each lane\n"
+            "  coalesce    one warp's global access per step: its lanes, 32-byte sectors and 128-byte lines\n"
+            "  TOPIC       shorthand: gemm -> gemm, smem_patterns -> banks, others -> coalesce\n"
+            "options:\n"
+            "  --topic T       the topic (banks, coalesce; gemm implies gemm)\n"
+            "  --variant V     the variant (default: the topic's first)\n"
+            "  --size N        set every size parameter; --PARAM V sets one (default: small sizes, e.g. gemm 128)\n"
+            "  --block B       only CTA B (traces keep the first 2 CTAs; gemm shows the first by default)\n"
+            "  --frames N      print the first N frames as text (80x24, each starting 'step K/TOTAL'), no terminal\n"
+            "  --play          start playing instead of paused at step 1\n"
+            "The latest stored trace of the topic/variant (and sizes, when given) is shown; without one, the variant\n"
+            "runs on the simulator with --trace first and that run is stored.\n"
+            "keys: space play/pause, n/p step, +/- speed, g go to step, ? help, q quit\n",
+    .exec = exec_view,
 };
 
 static const struct gl_cmd *self(void)

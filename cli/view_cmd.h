@@ -10,6 +10,6 @@
 /* Run variant v of topic t on problem p on the simulator with the trace on, store it as one run, and
  * return the new launch's id. */
 int gl_view_record(struct gl_ctx *ctx, struct gl_store *store, const struct gl_topic *t, const struct gl_variant *v,
-		   const struct gl_problem *p, long *launch_id, long *run_id);
+                   const struct gl_problem *p, long *launch_id, long *run_id);
 
 #endif

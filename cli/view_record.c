@@ -21,7 +21,7 @@ static void sim_run_info(struct gl_run_info *info, const struct gl_device_info *
 }
 
 static int store_one(struct gl_ctx *ctx, struct gl_store *store, const struct gl_device_info *dev,
-		     const struct gl_launch_record *rec, long *launch_id, long *run_id)
+                     const struct gl_launch_record *rec, long *launch_id, long *run_id)
 {
 	struct gl_run_info info;
 	sim_run_info(&info, dev, ctx->argv_joined);
@@ -36,7 +36,7 @@ static int store_one(struct gl_ctx *ctx, struct gl_store *store, const struct gl
 }
 
 int gl_view_record(struct gl_ctx *ctx, struct gl_store *store, const struct gl_topic *t, const struct gl_variant *v,
-		   const struct gl_problem *p, long *launch_id, long *run_id)
+                   const struct gl_problem *p, long *launch_id, long *run_id)
 {
 	const struct gl_backend *b = &gl_backend_sim;
 	struct gl_backend_opts opts = {.trace = true, .repeat = 1};
@@ -59,7 +59,7 @@ int gl_view_record(struct gl_ctx *ctx, struct gl_store *store, const struct gl_t
 		fprintf(stderr, "gpulab: %s %s failed on the simulator: %s\n", t->name, v->name, rec.note);
 	if (!rec.ntrace)
 		rc = gl_errf(&ctx->err, GL_EUSAGE, "%s %s made no memory accesses the trace could record", t->name,
-			     v->name);
+		             v->name);
 	if (rc == GL_OK)
 		rc = store_one(ctx, store, &dev, &rec, launch_id, run_id);
 	gl_launch_record_free(&rec);

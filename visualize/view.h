@@ -26,14 +26,14 @@ extern const struct view_ops view_coalesce_ops, view_banks_ops, view_gemm_ops;
 enum { VIEW_KEY_ESC = 27, VIEW_KEY_BACKSPACE = 127 };
 
 struct view_player {
-	int step, nsteps;     /* step is 0-based */
+	int step, nsteps; /* step is 0-based */
 	bool playing;
-	int speed;            /* index into the speeds: 1, 2, 4, 8, 16, 32 steps per second */
-	bool help;            /* the help box is open */
-	bool prompt;          /* reading a step number after 'g' */
+	int speed;   /* index into the speeds: 1, 2, 4, 8, 16, 32 steps per second */
+	bool help;   /* the help box is open */
+	bool prompt; /* reading a step number after 'g' */
 	char input[12];
 	bool quit;
-	char message[64];     /* one-line feedback ("no step 900: 1 to 128") */
+	char message[64]; /* one-line feedback ("no step 900: 1 to 128") */
 };
 
 void view_player_init(struct view_player *p, int nsteps, bool play);

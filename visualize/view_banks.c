@@ -29,8 +29,9 @@ int view_banks_build(const struct view_trace *tr, long block, struct view_banks 
 	if (!v->n) {
 		view_banks_free(v);
 		return gl_errf(err, GL_EUSAGE,
-			       "the trace of %s %s has no shared-memory accesses%s: the banks view needs a variant "
-			       "that uses shared memory", tr->topic, tr->variant, block >= 0 ? " in that CTA" : "");
+		               "the trace of %s %s has no shared-memory accesses%s: the banks view needs a variant "
+		               "that uses shared memory",
+		               tr->topic, tr->variant, block >= 0 ? " in that CTA" : "");
 	}
 	v->wf_prefix = gl_xcalloc(v->n + 1, sizeof *v->wf_prefix);
 	v->conflict_prefix = gl_xcalloc(v->n + 1, sizeof *v->conflict_prefix);

@@ -12,24 +12,25 @@ static void draw_event(struct view_canvas *cv, int y, const struct view_banks_fr
 	view_loc_format(&f->lo, f->lo.buf ? f->lo.buf->base + f->lo.offset : 0, lo, sizeof lo);
 	view_loc_format(&f->hi, f->hi.buf ? f->hi.buf->base + f->hi.offset : 0, hi, sizeof hi);
 	view_canvas_printf(cv, y, 0, VS_PLAIN, "seq %u  block %u  warp %u  %s.shared %u B x %d lanes  PTX line %u",
-			   e->seq, e->block, e->warp, gl_trace_op_name(e->op), e->bytes, __builtin_popcount(e->mask),
-			   e->line);
+	                   e->seq, e->block, e->warp, gl_trace_op_name(e->op), e->bytes, __builtin_popcount(e->mask),
+	                   e->line);
 	view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "%s .. %s  addr_base %" PRIu64 "  stride %s%" PRId64, lo, hi,
-			   e->addr_base, e->strided ? "" : "none ", e->strided ? e->addr_stride : 0);
+	                   e->addr_base, e->strided ? "" : "none ", e->strided ? e->addr_stride : 0);
 }
 
 static void draw_counts(struct view_canvas *cv, int y, const struct view_banks_frame *f)
 {
 	if (f->conflicts)
-		view_canvas_printf(cv, y, 0, VS_WARN, "this access: %u wavefronts (ideal %u): %u bank conflicts, "
-				   "bank %d serves %u words", f->wavefronts, f->ideal, f->conflicts, f->worst_bank,
-				   f->worst_words);
+		view_canvas_printf(cv, y, 0, VS_WARN,
+		                   "this access: %u wavefronts (ideal %u): %u bank conflicts, "
+		                   "bank %d serves %u words",
+		                   f->wavefronts, f->ideal, f->conflicts, f->worst_bank, f->worst_words);
 	else
 		view_canvas_printf(cv, y, 0, VS_GOOD, "this access: %u wavefronts (ideal %u): no bank conflicts",
-				   f->wavefronts, f->ideal);
+		                   f->wavefronts, f->ideal);
 	view_canvas_printf(cv, y + 1, 0, VS_PLAIN,
-			   "so far: %" PRIu64 " instructions, %" PRIu64 " wavefronts, %" PRIu64 " conflicts",
-			   f->inst_so_far, f->wf_so_far, f->conflicts_so_far);
+	                   "so far: %" PRIu64 " instructions, %" PRIu64 " wavefronts, %" PRIu64 " conflicts",
+	                   f->inst_so_far, f->wf_so_far, f->conflicts_so_far);
 }
 
 static void draw_lanes(struct view_canvas *cv, int y, const struct view_banks_frame *f)
@@ -75,5 +76,5 @@ void view_banks_draw(const struct view_banks *v, int step, struct view_canvas *c
 	draw_lanes(cv, y + 4, &f);
 	draw_grid(cv, y + 8, &f);
 	view_canvas_text(cv, cv->h - 1, 0, VS_DIM,
-			 "lanes/banks 0-9 a-v (a=10, v=31); * lanes sharing a word (broadcast); . idle");
+	                 "lanes/banks 0-9 a-v (a=10, v=31); * lanes sharing a word (broadcast); . idle");
 }

@@ -69,8 +69,8 @@ static int shared_from_ptx(struct view_trace *tr, const struct gl_variant *v, st
 	for (int i = 0; fn && i < fn->nvars; i++) {
 		const struct ptx_var *pv = &fn->vars[i];
 		uint64_t size = pv->is_extern ? tr->dyn_smem : pv->size;
-		const char *name = pv->space == PS_SHARED && size ? name_from_events(tr, GL_TRACE_SHARED, pv->offset, size)
-								   : NULL;
+		const char *name =
+		    pv->space == PS_SHARED && size ? name_from_events(tr, GL_TRACE_SHARED, pv->offset, size) : NULL;
 		struct view_buffer *b = name ? add_buffer(tr, name, true) : NULL;
 		if (!b)
 			continue;

@@ -40,7 +40,7 @@ void view_canvas_put(struct view_canvas *c, int y, int x, char ch, int style);
 /* Text at (y, x), clipped; returns the column after it. */
 int view_canvas_text(struct view_canvas *c, int y, int x, int style, const char *text);
 int view_canvas_printf(struct view_canvas *c, int y, int x, int style, const char *fmt, ...)
-	__attribute__((format(printf, 5, 6)));
+    __attribute__((format(printf, 5, 6)));
 const struct view_cell *view_canvas_at(const struct view_canvas *c, int y, int x);
 /* Row y as text without trailing blanks; returns its length. */
 size_t view_canvas_row(const struct view_canvas *c, int y, char *buf, size_t n);

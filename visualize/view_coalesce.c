@@ -20,7 +20,7 @@ int view_coalesce_build(const struct view_trace *tr, long block, struct view_coa
 	if (!v->n) {
 		view_coalesce_free(v);
 		return gl_errf(err, GL_EUSAGE, "the trace of %s %s has no global-memory accesses%s", tr->topic,
-			       tr->variant, block >= 0 ? " in that CTA" : "");
+		               tr->variant, block >= 0 ? " in that CTA" : "");
 	}
 	v->sectors_prefix = gl_xcalloc(v->n + 1, sizeof *v->sectors_prefix);
 	v->ideal_prefix = gl_xcalloc(v->n + 1, sizeof *v->ideal_prefix);

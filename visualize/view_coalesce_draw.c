@@ -12,26 +12,27 @@ static void draw_event(struct view_canvas *cv, int y, const struct view_coalesce
 	view_loc_format(&f->lo, f->lo_addr, lo, sizeof lo);
 	view_loc_format(&f->hi, f->hi_addr, hi, sizeof hi);
 	view_canvas_printf(cv, y, 0, VS_PLAIN, "seq %u  block %u  warp %u  %s.global %u B x %d lanes  PTX line %u",
-			   e->seq, e->block, e->warp, gl_trace_op_name(e->op), e->bytes, __builtin_popcount(e->mask),
-			   e->line);
+	                   e->seq, e->block, e->warp, gl_trace_op_name(e->op), e->bytes, __builtin_popcount(e->mask),
+	                   e->line);
 	if (e->strided)
-		view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "%s .. %s  addr_base %" PRIu64 "  stride %" PRId64 " B",
-				   lo, hi, e->addr_base, e->addr_stride);
+		view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "%s .. %s  addr_base %" PRIu64 "  stride %" PRId64 " B", lo,
+		                   hi, e->addr_base, e->addr_stride);
 	else
 		view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "%s .. %s  addr_base %" PRIu64 "  (not strided)", lo, hi,
-				   e->addr_base);
+		                   e->addr_base);
 }
 
 static void draw_counts(struct view_canvas *cv, int y, const struct view_coalesce_frame *f)
 {
 	unsigned used = (unsigned)__builtin_popcount(f->e->mask) * f->e->bytes;
 	view_canvas_printf(cv, y, 0, f->nsectors > f->ideal ? VS_WARN : VS_GOOD,
-			   "this request: %u sector%s in %u line%s (ideal %u), %u of %u bytes used",
-			   f->nsectors, f->nsectors == 1 ? "" : "s", f->nlines, f->nlines == 1 ? "" : "s", f->ideal, used,
-			   32 * f->nsectors);
-	view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "so far: %" PRIu64 " requests, %" PRIu64 " sectors (ideal %" PRIu64
-			   "), %.2f sectors/request", f->req_so_far, f->sectors_so_far, f->ideal_so_far,
-			   (double)f->sectors_so_far / (double)f->req_so_far);
+	                   "this request: %u sector%s in %u line%s (ideal %u), %u of %u bytes used", f->nsectors,
+	                   f->nsectors == 1 ? "" : "s", f->nlines, f->nlines == 1 ? "" : "s", f->ideal, used,
+	                   32 * f->nsectors);
+	view_canvas_printf(
+	    cv, y + 1, 0, VS_PLAIN,
+	    "so far: %" PRIu64 " requests, %" PRIu64 " sectors (ideal %" PRIu64 "), %.2f sectors/request",
+	    f->req_so_far, f->sectors_so_far, f->ideal_so_far, (double)f->sectors_so_far / (double)f->req_so_far);
 }
 
 static void draw_lanes(struct view_canvas *cv, int y, const struct view_coalesce_frame *f)
@@ -52,7 +53,7 @@ static void draw_lanes(struct view_canvas *cv, int y, const struct view_coalesce
 
 /* One 128-byte line: where it starts, then 4 sectors of 8 words. */
 static void draw_line(struct view_canvas *cv, int y, const struct view_trace *tr, const struct view_coalesce_frame *f,
-		      int i)
+                      int i)
 {
 	uint64_t addr = f->lines[i] * 128;
 	struct view_loc loc;
@@ -96,5 +97,5 @@ void view_coalesce_draw(const struct view_coalesce *v, int step, struct view_can
 		draw_line(cv, y + 1 + i, v->tr, &f, i);
 	}
 	view_canvas_text(cv, cv->h - 1, 0, VS_DIM,
-			 "lanes 0-9 a-v (a=10, v=31); * several lanes; . untouched word (4 bytes)");
+	                 "lanes 0-9 a-v (a=10, v=31); * several lanes; . untouched word (4 bytes)");
 }

@@ -9,11 +9,11 @@ void view_status_line(const struct view_player *p, char *buf, size_t n)
 {
 	if (p->prompt) {
 		snprintf(buf, n, "step %d/%d  go to step (1-%d, Enter; Esc cancels): %s_", p->step + 1, p->nsteps,
-			 p->nsteps, p->input);
+		         p->nsteps, p->input);
 		return;
 	}
 	int len = snprintf(buf, n, "step %d/%d  %s %d/s", p->step + 1, p->nsteps, p->playing ? "[playing]" : "[paused]",
-			   view_player_steps_per_second(p));
+	                   view_player_steps_per_second(p));
 	if (len < 0 || (size_t)len >= n)
 		return;
 	if (p->message[0])
@@ -23,17 +23,17 @@ void view_status_line(const struct view_player *p, char *buf, size_t n)
 }
 
 static const char *const help_lines[] = {
-	"controls",
-	"",
-	"space    play / pause",
-	"n  ->    next step",
-	"p  <-    previous step",
-	"+  -     faster / slower",
-	"g        go to a step (type it, Enter)",
-	"?        this help",
-	"q        quit (Ctrl-C too)",
-	"",
-	"any key closes this box",
+    "controls",
+    "",
+    "space    play / pause",
+    "n  ->    next step",
+    "p  <-    previous step",
+    "+  -     faster / slower",
+    "g        go to a step (type it, Enter)",
+    "?        this help",
+    "q        quit (Ctrl-C too)",
+    "",
+    "any key closes this box",
 };
 
 static void draw_help(struct view_canvas *cv)
@@ -55,7 +55,7 @@ void view_compose(const struct view_ops *ops, const void *state, const struct vi
 	view_canvas_clear(cv);
 	if (cv->w < VIEW_MIN_W || cv->h < VIEW_MIN_H) {
 		view_canvas_printf(cv, 0, 0, VS_WARN, "terminal %dx%d: the view needs %dx%d", cv->w, cv->h, VIEW_MIN_W,
-				   VIEW_MIN_H);
+		                   VIEW_MIN_H);
 		view_canvas_text(cv, 1, 0, VS_PLAIN, "enlarge it, or q to quit");
 		return;
 	}

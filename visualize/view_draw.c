@@ -14,17 +14,17 @@ static void params_text(const struct view_trace *tr, char *buf, size_t n)
 	}
 	for (int i = 0; i < tr->t->nparams && len < n; i++)
 		len += (size_t)snprintf(buf + len, n - len, "%s%s=%ld", i ? " " : "", tr->t->params[i].name,
-					tr->problem.v[i]);
+		                        tr->problem.v[i]);
 }
 
 int view_draw_header(struct view_canvas *cv, const struct view_trace *tr, const char *view)
 {
-	char params[160];
+	char params[300];
 	params_text(tr, params, sizeof params);
 	int x = view_canvas_printf(cv, 0, 0, VS_TITLE, "%s", view);
 	x = view_canvas_printf(cv, 0, x + 2, VS_TITLE, "%s %s", tr->topic, tr->variant);
 	view_canvas_printf(cv, 0, x + 2, VS_PLAIN, "%s  grid %u,%u block %u,%u", params, tr->grid[0], tr->grid[1],
-			   tr->block[0], tr->block[1]);
+	                   tr->block[0], tr->block[1]);
 	view_canvas_printf(cv, 1, 0, VS_DIM, "%s", tr->origin);
 	return 2;
 }
@@ -34,5 +34,7 @@ void view_draw_lane_row(struct view_canvas *cv, int y, const char *label, const 
 	view_canvas_text(cv, y, 0, VS_DIM, label);
 	for (int l = 0; l < 32; l++)
 		view_canvas_put(cv, y, 7 + 2 * l, value[l] < 0 ? '.' : view_digit(value[l]),
-				value[l] < 0 ? VS_DIM : style ? style[l] : VS_PLAIN);
+		                value[l] < 0 ? VS_DIM
+		                : style      ? style[l]
+		                             : VS_PLAIN);
 }

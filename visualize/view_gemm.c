@@ -9,6 +9,7 @@
 
 #include "common/util.h"
 #include "sim/memmodel.h"
+#include "sim/sim.h"
 #include "view_states.h"
 
 #define MAX_ELEMENTS (1L << 26)
@@ -120,9 +121,9 @@ static void box_add(struct view_box *b, long r, long c)
 static const struct view_box empty_box = {0, 0, -1, -1};
 
 /* For each lane of e in buffer b: every element it touches (a float4 is 4). */
-#define FOR_ELEMENTS(g, e, b, loc, l)                                                                      \
-	for (int l = 0; l < 32; l++)                                                                       \
-		for (unsigned off_ = 0; (e->mask >> l & 1) && off_ < (e->bytes ? e->bytes : 1u); off_ += (b)->elem) \
+#define FOR_ELEMENTS(g, e, b, loc, l)                                                                                  \
+	for (int l = 0; l < 32; l++)                                                                                   \
+		for (unsigned off_ = 0; (e->mask >> l & 1) && off_ < (e->bytes ? e->bytes : 1u); off_ += (b)->elem)    \
 			if (view_locate((g)->tr, e, e->addrs[l] + off_, &loc) && loc.buf == (b))
 
 static void ownership(struct view_gemm *g)
@@ -141,7 +142,8 @@ static void ownership(struct view_gemm *g)
 				first_warp = (int)e->warp;
 			warps |= 1ull << (e->warp % 64);
 			struct view_loc loc;
-			FOR_ELEMENTS(g, e, g->C, loc, l) {
+			FOR_ELEMENTS(g, e, g->C, loc, l)
+			{
 				int thread = (int)e->warp * 32 + l;
 				g->owner[loc.row * g->n + loc.col] = thread;
 				box_add(&g->c_tile, loc.row, loc.col);
@@ -168,14 +170,18 @@ static int need_buffers(struct view_gemm *g, struct gl_err *err)
 	int im = tr->t ? gl_param_index(tr->t, "m") : -1, in = tr->t ? gl_param_index(tr->t, "n") : -1,
 	    ik = tr->t ? gl_param_index(tr->t, "k") : -1;
 	if (!g->A || !g->B || !g->C || im < 0 || in < 0 || ik < 0)
-		return gl_errf(err, GL_EUSAGE, "the gemm view needs a trace of the gemm topic (buffers A, B, C and "
-			       "parameters m, n, k); %s has none", tr->topic);
+		return gl_errf(err, GL_EUSAGE,
+		               "the gemm view needs a trace of the gemm topic (buffers A, B, C and "
+		               "parameters m, n, k); %s has none",
+		               tr->topic);
 	g->m = tr->problem.v[im];
 	g->n = tr->problem.v[in];
 	g->k = tr->problem.v[ik];
 	if (g->m * g->k > MAX_ELEMENTS || g->k * g->n > MAX_ELEMENTS || g->m * g->n > MAX_ELEMENTS)
-		return gl_errf(err, GL_EUSAGE, "gemm %ldx%ldx%ld is too large to draw; view a smaller size "
-			       "(e.g. --size 128)", g->m, g->n, g->k);
+		return gl_errf(err, GL_EUSAGE,
+		               "gemm %ldx%ldx%ld is too large to draw; view a smaller size "
+		               "(e.g. --size 128)",
+		               g->m, g->n, g->k);
 	return GL_OK;
 }
 
@@ -193,7 +199,8 @@ int view_gemm_build(const struct view_trace *tr, long block, struct view_gemm *g
 			g->idx[g->nidx++] = i;
 	if (!g->nidx) {
 		view_gemm_free(g);
-		return gl_errf(err, GL_EUSAGE, "CTA %ld is not in the trace (traces keep the first %d CTAs)", block, 2);
+		return gl_errf(err, GL_EUSAGE, "CTA %ld is not in the trace (traces keep the first %d CTAs)", block,
+		               GL_SIM_TRACE_CTAS);
 	}
 	for (uint32_t i = 0; i < g->nidx && !g->staged; i++)
 		g->staged = tr->ev[g->idx[i]].space == GL_TRACE_SHARED && tr->ev[g->idx[i]].op != GL_TRACE_ST;
@@ -224,13 +231,13 @@ static void mark(uint8_t *marks, long cols, const struct view_loc *loc, bool now
 }
 
 static void count(struct view_gemm_frame *f, const struct view_gemm *g, const struct gl_trace_event *e,
-		  const struct view_buffer *b)
+                  const struct view_buffer *b)
 {
 	if (e->space == GL_TRACE_SHARED) {
 		bool st = e->op == GL_TRACE_ST || e->op == GL_TRACE_CP_ASYNC;
 		*(st ? &f->sst_wf : &f->sld_wf) += e->cost;
 		unsigned ideal = e->op == GL_TRACE_LDMATRIX ? (unsigned)__builtin_popcount(e->mask) / 8
-							    : gl_mm_shared_ideal_wavefronts(e->mask, e->bytes);
+		                                            : gl_mm_shared_ideal_wavefronts(e->mask, e->bytes);
 		f->s_conflicts += e->cost > ideal ? e->cost - ideal : 0;
 		f->s_inst++;
 		return;
@@ -289,12 +296,12 @@ void view_gemm_frame(const struct view_gemm *g, int step, struct view_gemm_frame
 		struct view_loc loc;
 		if ((b == g->A || b == g->B) && is_load(e)) {
 			FOR_ELEMENTS(g, e, b, loc, l)
-				mark(b == g->A ? f->a : f->b, b->cols, &loc, now, b == g->A ? &f->a_now : &f->b_now);
+			mark(b == g->A ? f->a : f->b, b->cols, &loc, now, b == g->A ? &f->a_now : &f->b_now);
 		} else if (now && e->space == GL_TRACE_SHARED && (e->op == GL_TRACE_ST || e->op == GL_TRACE_CP_ASYNC)) {
 			add_name(f->staged_into, sizeof f->staged_into, e->buffer);
 		} else if (b == g->C && e->op == GL_TRACE_ST) {
 			FOR_ELEMENTS(g, e, b, loc, l)
-				mark(f->c, g->n, &loc, now, &c_box);
+			mark(f->c, g->n, &loc, now, &c_box);
 		}
 	}
 	k_range(f, g);

@@ -37,13 +37,13 @@ void view_grid_cell(long rows, long cols, long rpc, long cpc, int cy, int cx, st
 
 /* Cells of a rows x cols matrix in a gh x gw grid, each a power-of-two block of elements. */
 struct grid {
-	long rows, cols, rpc, cpc;
+	long rpc, cpc;
 	int nh, nw;
 };
 
 static struct grid grid_for(long rows, long cols, int gh, int gw)
 {
-	struct grid g = {rows, cols, view_grid_scale(rows, gh), view_grid_scale(cols, gw), 0, 0};
+	struct grid g = {view_grid_scale(rows, gh), view_grid_scale(cols, gw), 0, 0};
 	g.nh = (int)((rows + g.rpc - 1) / g.rpc);
 	g.nw = (int)((cols + g.cpc - 1) / g.cpc);
 	return g;
@@ -67,7 +67,7 @@ static void scale_note(struct view_canvas *cv, int y, int x, const struct grid *
 }
 
 static void draw_marks(struct view_canvas *cv, int y, int x, const struct view_gemm_layout *L, const uint8_t *marks,
-		       long rows, long cols)
+                       long rows, long cols)
 {
 	struct grid gr = grid_for(rows, cols, L->gh, L->gw);
 	scale_note(cv, y, x, &gr);
@@ -76,13 +76,18 @@ static void draw_marks(struct view_canvas *cv, int y, int x, const struct view_g
 			struct view_box c;
 			view_grid_cell(rows, cols, gr.rpc, gr.cpc, cy, cx, &c);
 			int m = cell_mark(marks, cols, &c);
-			view_canvas_put(cv, y + cy, x + cx, m == VG_NOW ? '#' : m == VG_EARLIER ? '+' : '.',
-					m == VG_NOW ? VS_NOW : m == VG_EARLIER ? VS_EARLIER : VS_DIM);
+			view_canvas_put(cv, y + cy, x + cx,
+			                m == VG_NOW       ? '#'
+			                : m == VG_EARLIER ? '+'
+			                                  : '.',
+			                m == VG_NOW       ? VS_NOW
+			                : m == VG_EARLIER ? VS_EARLIER
+			                                  : VS_DIM);
 		}
 }
 
 static void draw_c(struct view_canvas *cv, int y, int x, const struct view_gemm_layout *L, const struct view_gemm *g,
-		   const struct view_gemm_frame *f)
+                   const struct view_gemm_frame *f)
 {
 	struct grid gr = grid_for(g->m, g->n, L->gh, L->gw);
 	scale_note(cv, y, x, &gr);
@@ -102,7 +107,7 @@ static void draw_c(struct view_canvas *cv, int y, int x, const struct view_gemm_
 
 /* The CTA's C tile: which warp owns each part, thread 0's elements as '@'. */
 static void draw_tile(struct view_canvas *cv, int y, int x, const struct view_gemm_layout *L, const struct view_gemm *g,
-		      const struct view_gemm_frame *f)
+                      const struct view_gemm_frame *f)
 {
 	const struct view_box *t = &g->c_tile;
 	if (t->r1 < t->r0) {
@@ -154,27 +159,29 @@ static void draw_step(struct view_canvas *cv, int y, const struct view_gemm *g, 
 		view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "writes %s = alpha*acc + beta*C, from registers", c);
 	} else {
 		if (f->k_lo == f->k_hi)
-			view_canvas_printf(cv, y, x + 3, VS_NOW, "K step %d/%d: k %ld", f->step + 1, f->nsteps - 1, f->k_lo);
+			view_canvas_printf(cv, y, x + 3, VS_NOW, "K step %d/%d: k %ld", f->step + 1, f->nsteps - 1,
+			                   f->k_lo);
 		else
 			view_canvas_printf(cv, y, x + 3, VS_NOW, "K step %d/%d: k %ld..%ld", f->step + 1, f->nsteps - 1,
-					   f->k_lo, f->k_hi);
+			                   f->k_lo, f->k_hi);
 		view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "loads %s, %s -> %s", a, b,
-				   g->staged ? (f->staged_into[0] ? f->staged_into : "shared memory") : "registers");
+		                   g->staged ? (f->staged_into[0] ? f->staged_into : "shared memory") : "registers");
 	}
 	range_text(&g->warp_tile, "C", w, sizeof w);
 	range_text(&g->thread_tile, "C", t, sizeof t);
 	view_canvas_printf(cv, y + 2, 0, VS_PLAIN, "warp %d owns %ld of %s; thread %d owns %ld of %s", g->first_warp,
-			   g->warp_elems, w, g->first_warp * 32, g->thread_elems, t);
+	                   g->warp_elems, w, g->first_warp * 32, g->thread_elems, t);
 }
 
 static void draw_counts(struct view_canvas *cv, int y, const struct view_gemm *g, const struct view_gemm_frame *f)
 {
 	view_canvas_printf(cv, y, 0, VS_PLAIN,
-			   "so far: global sectors/requests A %" PRIu64 "/%" PRIu64 "  B %" PRIu64 "/%" PRIu64
-			   "  C %" PRIu64 "/%" PRIu64, f->a_sect, f->a_req, f->b_sect, f->b_req, f->c_sect, f->c_req);
+	                   "so far: global sectors/requests A %" PRIu64 "/%" PRIu64 "  B %" PRIu64 "/%" PRIu64
+	                   "  C %" PRIu64 "/%" PRIu64,
+	                   f->a_sect, f->a_req, f->b_sect, f->b_req, f->c_sect, f->c_req);
 	int x = view_canvas_printf(cv, y + 1, 0, VS_PLAIN,
-				   "shared wavefronts st %" PRIu64 " ld %" PRIu64 ", %" PRIu64 " conflicts;", f->sst_wf,
-				   f->sld_wf, f->s_conflicts);
+	                           "shared wavefronts st %" PRIu64 " ld %" PRIu64 ", %" PRIu64 " conflicts;", f->sst_wf,
+	                           f->sld_wf, f->s_conflicts);
 	view_canvas_printf(cv, y + 1, x + 1, f->k_done == g->k ? VS_GOOD : VS_PLAIN, "acc k %ld/%ld", f->k_done, g->k);
 }
 
@@ -195,6 +202,7 @@ void view_gemm_draw(const struct view_gemm *g, int step, struct view_canvas *cv)
 	draw_c(cv, L.y + 1, L.x[2], &L, g, &f);
 	draw_tile(cv, L.y + 1, L.x[3], &L, g, &f);
 	draw_counts(cv, L.counts, g, &f);
-	view_canvas_text(cv, cv->h - 1, 0, VS_DIM, "# this step  + earlier  o C tile  0-9a-z warp  @ first thread  . none");
+	view_canvas_text(cv, cv->h - 1, 0, VS_DIM,
+	                 "# this step  + earlier  o C tile  0-9a-z warp  @ first thread  . none");
 	view_gemm_frame_free(&f);
 }

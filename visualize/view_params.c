@@ -29,15 +29,15 @@ void view_params_parse(const struct gl_topic *t, const char *json, struct gl_pro
 static const struct {
 	const char *topic, *buffer, *rows, *cols;
 } shapes[] = {
-	{"transpose", "in", "rows", "cols"},
-	{"transpose", "out", "cols", "rows"},
-	{"gemm", "A", "m", "k"},
-	{"gemm", "B", "k", "n"},
-	{"gemm", "C", "m", "n"},
+    {"transpose", "in", "rows", "cols"},
+    {"transpose", "out", "cols", "rows"},
+    {"gemm", "A", "m", "k"},
+    {"gemm", "B", "k", "n"},
+    {"gemm", "C", "m", "n"},
 };
 
 bool view_buffer_shape(const char *topic, const char *buffer, const struct gl_topic *t, const struct gl_problem *p,
-		       long *rows, long *cols)
+                       long *rows, long *cols)
 {
 	for (size_t i = 0; t && i < sizeof shapes / sizeof shapes[0]; i++) {
 		if (strcmp(shapes[i].topic, topic) || strcmp(shapes[i].buffer, buffer))
@@ -57,7 +57,7 @@ static const struct {
 	const char *topic;
 	long size;
 } small[] = {
-	{"transpose", 64}, {"gemm", 128}, {"smem_patterns", 2}, {"gmem_patterns", 8192}, {"reduce", 8192},
+    {"transpose", 64}, {"gemm", 128}, {"smem_patterns", 2}, {"gmem_patterns", 8192}, {"reduce", 8192},
 };
 
 void view_default_problem(const struct gl_topic *t, struct gl_problem *p)

@@ -57,38 +57,36 @@ bool view_player_key(struct view_player *p, int key)
 		return true;
 	}
 	switch (key) {
-	case 'q': case 'Q':
-		p->quit = true;
-		return false;
+	case 'q':
+	case 'Q': p->quit = true; return false;
 	case ' ':
 		if (!p->playing && p->step == p->nsteps - 1)
 			p->step = 0; /* play again from the start */
 		p->playing = !p->playing && p->nsteps > 1;
 		return true;
-	case 'n': case 'l': case '.':
+	case 'n':
+	case 'l':
+	case '.':
 		p->playing = false;
 		go(p, p->step + 1);
 		return true;
-	case 'p': case 'h': case ',':
+	case 'p':
+	case 'h':
+	case ',':
 		p->playing = false;
 		go(p, p->step - 1);
 		return true;
-	case '+': case '=':
-		p->speed = p->speed + 1 < NSPEEDS ? p->speed + 1 : p->speed;
-		return true;
-	case '-': case '_':
-		p->speed = p->speed > 0 ? p->speed - 1 : 0;
-		return true;
+	case '+':
+	case '=': p->speed = p->speed + 1 < NSPEEDS ? p->speed + 1 : p->speed; return true;
+	case '-':
+	case '_': p->speed = p->speed > 0 ? p->speed - 1 : 0; return true;
 	case 'g':
 		p->playing = false;
 		p->prompt = true;
 		p->input[0] = '\0';
 		return true;
-	case '?':
-		p->help = true;
-		return true;
-	default:
-		return false;
+	case '?': p->help = true; return true;
+	default: return false;
 	}
 }
 

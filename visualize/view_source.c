@@ -13,16 +13,16 @@ static int sql_error(struct gl_store *s, const char *what, struct gl_err *err)
 }
 
 int view_find_traced_launch(struct gl_store *s, const char *topic, const char *variant, const char *params_json,
-			    long *launch_id, struct gl_err *err)
+                            long *launch_id, struct gl_err *err)
 {
 	sqlite3_stmt *st;
 	*launch_id = 0;
 	if (sqlite3_prepare_v2(gl_store_db(s),
-			       "SELECT l.id FROM launches l WHERE l.topic = ?1 AND l.variant = ?2 "
-			       "AND (?3 IS NULL OR l.params_json = ?3) "
-			       "AND EXISTS (SELECT 1 FROM trace_events t WHERE t.launch_id = l.id) "
-			       "ORDER BY l.id DESC LIMIT 1",
-			       -1, &st, NULL) != SQLITE_OK)
+	                       "SELECT l.id FROM launches l WHERE l.topic = ?1 AND l.variant = ?2 "
+	                       "AND (?3 IS NULL OR l.params_json = ?3) "
+	                       "AND EXISTS (SELECT 1 FROM trace_events t WHERE t.launch_id = l.id) "
+	                       "ORDER BY l.id DESC LIMIT 1",
+	                       -1, &st, NULL) != SQLITE_OK)
 		return sql_error(s, "looking for a stored trace", err);
 	sqlite3_bind_text(st, 1, topic, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
@@ -56,9 +56,9 @@ static int load_launch_row(struct gl_store *s, long id, struct view_trace *tr, s
 {
 	sqlite3_stmt *st;
 	if (sqlite3_prepare_v2(gl_store_db(s),
-			       "SELECT topic, variant, params_json, grid, block, dyn_smem, run_id FROM launches "
-			       "WHERE id = ?",
-			       -1, &st, NULL) != SQLITE_OK)
+	                       "SELECT topic, variant, params_json, grid, block, dyn_smem, run_id FROM launches "
+	                       "WHERE id = ?",
+	                       -1, &st, NULL) != SQLITE_OK)
 		return sql_error(s, "reading the launch", err);
 	sqlite3_bind_int64(st, 1, id);
 	int rc = sqlite3_step(st);
@@ -85,7 +85,8 @@ int view_load(struct gl_store *s, long launch_id, struct view_trace *tr, struct 
 	if (rc == GL_OK)
 		rc = gl_store_load_trace(s, launch_id, &tr->ev, &tr->n, err);
 	if (rc == GL_OK && !tr->n)
-		rc = gl_errf(err, GL_EUSAGE, "launch %ld has no trace (run it with --trace on the simulator)", launch_id);
+		rc = gl_errf(err, GL_EUSAGE, "launch %ld has no trace (run it with --trace on the simulator)",
+		             launch_id);
 	if (rc) {
 		view_trace_free(tr);
 		return rc;

@@ -21,11 +21,11 @@ struct view_coalesce {
 struct view_coalesce_frame {
 	const struct gl_trace_event *e;
 	int step, nsteps;
-	unsigned nsectors, nlines, ideal;           /* nsectors == e->cost */
+	unsigned nsectors, nlines, ideal;                /* nsectors == e->cost */
 	uint64_t sectors[2 * 32], lines[VIEW_MAX_LINES]; /* sector (addr/32) and line (addr/128) numbers, ascending */
-	int lane_sector[32], lane_line[32];         /* index into sectors[] / lines[] of the lane's first byte; -1 off */
+	int lane_sector[32], lane_line[32]; /* index into sectors[] / lines[] of the lane's first byte; -1 off */
 	uint64_t req_so_far, sectors_so_far, ideal_so_far; /* steps 0..k */
-	struct view_loc lo, hi;                     /* lowest and highest lane address */
+	struct view_loc lo, hi;                            /* lowest and highest lane address */
 	uint64_t lo_addr, hi_addr;
 };
 
@@ -47,12 +47,12 @@ struct view_banks_frame {
 	const struct gl_trace_event *e;
 	int step, nsteps;
 	unsigned wavefronts, ideal, conflicts;
-	int8_t wf[32][4];       /* wavefront of each word of each lane (sim/memmodel.h), -1 off */
-	int lane_bank[32];      /* bank of the lane's first word, -1 off */
-	int lane_wf[32];        /* the wavefront that completes the lane (its words' latest), -1 off */
-	int8_t cell_lane[32][32];  /* [wavefront][bank]: first lane served there, -1 none */
+	int8_t wf[32][4];           /* wavefront of each word of each lane (sim/memmodel.h), -1 off */
+	int lane_bank[32];          /* bank of the lane's first word, -1 off */
+	int lane_wf[32];            /* the wavefront that completes the lane (its words' latest), -1 off */
+	int8_t cell_lane[32][32];   /* [wavefront][bank]: first lane served there, -1 none */
 	uint8_t cell_lanes[32][32]; /* how many lanes share that word (broadcast) */
-	int worst_bank;         /* the bank with the most distinct words, and how many */
+	int worst_bank;             /* the bank with the most distinct words, and how many */
 	unsigned worst_words;
 	uint64_t inst_so_far, wf_so_far, conflicts_so_far;
 	struct view_loc lo, hi;
@@ -73,30 +73,30 @@ enum view_gemm_mark { VG_NONE, VG_EARLIER, VG_NOW };
 
 struct view_gemm {
 	const struct view_trace *tr;
-	long block;                 /* the CTA shown */
-	long m, n, k;               /* problem dims */
+	long block;   /* the CTA shown */
+	long m, n, k; /* problem dims */
 	const struct view_buffer *A, *B, *C;
-	uint32_t *idx, nidx;        /* the CTA's events */
-	int *phase;                 /* per selected event: K step (0-based), or nsteps - 1 for C accesses */
-	int nsteps;                 /* K steps + 1 (the epilogue) */
-	bool staged;                /* the CTA stages tiles through shared memory */
-	int *owner;                 /* m*n: thread (warp*32+lane) storing each C element, -1 none */
-	struct view_box c_tile;     /* elements of C the CTA stores */
+	uint32_t *idx, nidx;                    /* the CTA's events */
+	int *phase;                             /* per selected event: K step (0-based), or nsteps - 1 for C accesses */
+	int nsteps;                             /* K steps + 1 (the epilogue) */
+	bool staged;                            /* the CTA stages tiles through shared memory */
+	int *owner;                             /* m*n: thread (warp*32+lane) storing each C element, -1 none */
+	struct view_box c_tile;                 /* elements of C the CTA stores */
 	struct view_box warp_tile, thread_tile; /* of the first storing warp and its thread 0 (bounding boxes) */
 	long warp_elems, thread_elems;          /* elements they store */
-	int warps, first_warp;      /* warps that store C; the first of them */
+	int warps, first_warp;                  /* warps that store C; the first of them */
 };
 
 struct view_gemm_frame {
 	int step, nsteps;
 	bool epilogue;
-	long k_lo, k_hi;            /* k range of this step's A and B loads; -1 when none */
-	long k_done;                /* distinct k loaded so far */
+	long k_lo, k_hi; /* k range of this step's A and B loads; -1 when none */
+	long k_done;     /* distinct k loaded so far */
 	struct view_box a_now, b_now;
-	uint8_t *a, *b, *c;         /* marks per element (m*k, k*n, m*n), owned */
+	uint8_t *a, *b, *c;                                   /* marks per element (m*k, k*n, m*n), owned */
 	uint64_t a_sect, a_req, b_sect, b_req, c_sect, c_req; /* global, steps 0..k */
-	uint64_t sst_wf, sld_wf, s_conflicts, s_inst;       /* shared, steps 0..k */
-	char staged_into[64];       /* shared arrays written at this step: "As, Bs" */
+	uint64_t sst_wf, sld_wf, s_conflicts, s_inst;         /* shared, steps 0..k */
+	char staged_into[64];                                 /* shared arrays written at this step: "As, Bs" */
 };
 
 int view_gemm_build(const struct view_trace *tr, long block, struct view_gemm *g, struct gl_err *err);
@@ -107,10 +107,10 @@ void view_gemm_draw(const struct view_gemm *g, int step, struct view_canvas *cv)
 
 /* Where the four gemm panels (A, B, C, the CTA's C tile) go on a w x h canvas. */
 struct view_gemm_layout {
-	int gw, gh;  /* grid cells across and down, per panel */
-	int x[4];    /* left column of each panel */
-	int y;       /* row of the panel titles; grids start below */
-	int counts;  /* row of the counts under the grids */
+	int gw, gh; /* grid cells across and down, per panel */
+	int x[4];   /* left column of each panel */
+	int y;      /* row of the panel titles; grids start below */
+	int counts; /* row of the counts under the grids */
 };
 void view_gemm_layout(int w, int h, struct view_gemm_layout *L);
 /* Elements per grid cell along a dimension of n elements shown in at most `cells` cells: the smallest

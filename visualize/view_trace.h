@@ -18,11 +18,11 @@ struct gl_store;
 
 struct view_buffer {
 	char name[32];
-	bool shared;      /* a shared array (offsets in the CTA's shared space) */
-	uint64_t base;    /* first byte */
+	bool shared;   /* a shared array (offsets in the CTA's shared space) */
+	uint64_t base; /* first byte */
 	uint64_t bytes;
-	unsigned elem;    /* bytes per element */
-	long rows, cols;  /* row-major shape in elements; rows = 1 for a vector */
+	unsigned elem;   /* bytes per element */
+	long rows, cols; /* row-major shape in elements; rows = 1 for a vector */
 };
 
 struct view_trace {
@@ -36,7 +36,7 @@ struct view_trace {
 	uint32_t n;
 	struct view_buffer bufs[VIEW_MAX_BUFFERS];
 	int nbufs;
-	char origin[128];          /* "stored trace, run 3" or "recorded now (run 5)" */
+	char origin[128]; /* "stored trace, run 3" or "recorded now (run 5)" */
 };
 
 void view_trace_free(struct view_trace *tr);
@@ -61,7 +61,7 @@ void view_fill_costs(struct gl_trace_event *ev, uint32_t n);
 void view_params_parse(const struct gl_topic *t, const char *json, struct gl_problem *p);
 /* Row-major shape of a topic's buffer from the problem (e.g. gemm A is m x k); false when unknown. */
 bool view_buffer_shape(const char *topic, const char *buffer, const struct gl_topic *t, const struct gl_problem *p,
-		       long *rows, long *cols);
+                       long *rows, long *cols);
 /* Small sizes the views record with when the database has no trace (e.g. gemm 128, transpose 64). */
 void view_default_problem(const struct gl_topic *t, struct gl_problem *p);
 
@@ -72,7 +72,7 @@ int view_buffers_build(struct view_trace *tr, struct gl_err *err);
 
 /* The latest launch of topic/variant (and params_json, when not NULL) that has a trace; 0 when none. */
 int view_find_traced_launch(struct gl_store *s, const char *topic, const char *variant, const char *params_json,
-			    long *launch_id, struct gl_err *err);
+                            long *launch_id, struct gl_err *err);
 /* Load launch `launch_id` with its trace, problem, costs and buffers. */
 int view_load(struct gl_store *s, long launch_id, struct view_trace *tr, struct gl_err *err);
 

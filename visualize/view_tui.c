@@ -28,7 +28,7 @@ static void on_fatal_signal(int sig)
 
 static const int quit_signals[] = {SIGINT, SIGTERM, SIGHUP};
 static const int fatal_signals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGABRT, SIGILL};
-#define NQUIT ((int)(sizeof quit_signals / sizeof quit_signals[0]))
+#define NQUIT  ((int)(sizeof quit_signals / sizeof quit_signals[0]))
 #define NFATAL ((int)(sizeof fatal_signals / sizeof fatal_signals[0]))
 
 struct tui {
@@ -65,10 +65,21 @@ static void setup_styles(struct tui *t)
 	const char *no_color = getenv("NO_COLOR");
 	t->color = has_colors() && !(no_color && no_color[0]);
 	static const attr_t mono[VIEW_STYLE_COUNT] = {
-		[VS_PLAIN] = A_NORMAL, [VS_DIM] = A_DIM, [VS_TITLE] = A_BOLD, [VS_NOW] = A_REVERSE | A_BOLD,
-		[VS_EARLIER] = A_NORMAL, [VS_OWN] = A_BOLD, [VS_SELF] = A_REVERSE, [VS_WARN] = A_BOLD,
-		[VS_GOOD] = A_NORMAL, [VS_WF0] = A_NORMAL, [VS_WF0 + 1] = A_BOLD, [VS_WF0 + 2] = A_REVERSE,
-		[VS_WF0 + 3] = A_UNDERLINE, [VS_WF0 + 4] = A_BOLD | A_UNDERLINE, [VS_WF0 + 5] = A_REVERSE | A_BOLD,
+	    [VS_PLAIN] = A_NORMAL,
+	    [VS_DIM] = A_DIM,
+	    [VS_TITLE] = A_BOLD,
+	    [VS_NOW] = A_REVERSE | A_BOLD,
+	    [VS_EARLIER] = A_NORMAL,
+	    [VS_OWN] = A_BOLD,
+	    [VS_SELF] = A_REVERSE,
+	    [VS_WARN] = A_BOLD,
+	    [VS_GOOD] = A_NORMAL,
+	    [VS_WF0] = A_NORMAL,
+	    [VS_WF0 + 1] = A_BOLD,
+	    [VS_WF0 + 2] = A_REVERSE,
+	    [VS_WF0 + 3] = A_UNDERLINE,
+	    [VS_WF0 + 4] = A_BOLD | A_UNDERLINE,
+	    [VS_WF0 + 5] = A_REVERSE | A_BOLD,
 	};
 	memcpy(t->attrs, mono, sizeof mono);
 	if (!t->color)
@@ -79,13 +90,21 @@ static void setup_styles(struct tui *t)
 		short fg, bg;
 		attr_t extra;
 	} pairs[VIEW_STYLE_COUNT] = {
-		[VS_PLAIN] = {-1, -1, A_NORMAL}, [VS_DIM] = {-1, -1, A_DIM}, [VS_TITLE] = {COLOR_CYAN, -1, A_BOLD},
-		[VS_NOW] = {COLOR_BLACK, COLOR_YELLOW, A_BOLD}, [VS_EARLIER] = {COLOR_GREEN, -1, A_NORMAL},
-		[VS_OWN] = {COLOR_MAGENTA, -1, A_NORMAL}, [VS_SELF] = {COLOR_BLACK, COLOR_RED, A_BOLD},
-		[VS_WARN] = {COLOR_RED, -1, A_BOLD}, [VS_GOOD] = {COLOR_GREEN, -1, A_BOLD},
-		[VS_WF0] = {COLOR_GREEN, -1, A_BOLD}, [VS_WF0 + 1] = {COLOR_YELLOW, -1, A_BOLD},
-		[VS_WF0 + 2] = {COLOR_RED, -1, A_BOLD}, [VS_WF0 + 3] = {COLOR_MAGENTA, -1, A_BOLD},
-		[VS_WF0 + 4] = {COLOR_BLUE, -1, A_BOLD}, [VS_WF0 + 5] = {COLOR_CYAN, -1, A_BOLD},
+	    [VS_PLAIN] = {-1, -1, A_NORMAL},
+	    [VS_DIM] = {-1, -1, A_DIM},
+	    [VS_TITLE] = {COLOR_CYAN, -1, A_BOLD},
+	    [VS_NOW] = {COLOR_BLACK, COLOR_YELLOW, A_BOLD},
+	    [VS_EARLIER] = {COLOR_GREEN, -1, A_NORMAL},
+	    [VS_OWN] = {COLOR_MAGENTA, -1, A_NORMAL},
+	    [VS_SELF] = {COLOR_BLACK, COLOR_RED, A_BOLD},
+	    [VS_WARN] = {COLOR_RED, -1, A_BOLD},
+	    [VS_GOOD] = {COLOR_GREEN, -1, A_BOLD},
+	    [VS_WF0] = {COLOR_GREEN, -1, A_BOLD},
+	    [VS_WF0 + 1] = {COLOR_YELLOW, -1, A_BOLD},
+	    [VS_WF0 + 2] = {COLOR_RED, -1, A_BOLD},
+	    [VS_WF0 + 3] = {COLOR_MAGENTA, -1, A_BOLD},
+	    [VS_WF0 + 4] = {COLOR_BLUE, -1, A_BOLD},
+	    [VS_WF0 + 5] = {COLOR_CYAN, -1, A_BOLD},
 	};
 	for (int s = 0; s < VIEW_STYLE_COUNT; s++) {
 		init_pair((short)(s + 1), pairs[s].fg, pairs[s].bg);
@@ -104,7 +123,7 @@ static int tui_begin(struct tui *t, struct gl_err *err)
 		restore_signals(t);
 		const char *term = getenv("TERM");
 		return gl_errf(err, GL_EENV, "cannot drive terminal type '%s' (set TERM, or use --frames N)",
-			       term ? term : "");
+		               term ? term : "");
 	}
 	curses_on = 1;
 	cbreak();
@@ -137,7 +156,9 @@ static void paint(const struct tui *t, const struct view_canvas *cv)
 		for (int x = 0; x < cv->w && x < COLS; x++) {
 			const struct view_cell *c = view_canvas_at(cv, y, x);
 			if (c->ch != ' ' || c->style != VS_PLAIN)
-				mvaddch(y, x, (chtype)(unsigned char)c->ch | t->attrs[c->style < VIEW_STYLE_COUNT ? c->style : 0]);
+				mvaddch(y, x,
+				        (chtype)(unsigned char)c->ch |
+				            t->attrs[c->style < VIEW_STYLE_COUNT ? c->style : 0]);
 		}
 	refresh();
 }
@@ -146,16 +167,21 @@ static void paint(const struct tui *t, const struct view_canvas *cv)
 static int map_key(int ch)
 {
 	switch (ch) {
-	case KEY_RIGHT: case KEY_DOWN: case KEY_NPAGE: return 'n';
-	case KEY_LEFT: case KEY_UP: case KEY_PPAGE: return 'p';
+	case KEY_RIGHT:
+	case KEY_DOWN:
+	case KEY_NPAGE: return 'n';
+	case KEY_LEFT:
+	case KEY_UP:
+	case KEY_PPAGE: return 'p';
 	case KEY_ENTER: return '\n';
-	case KEY_BACKSPACE: case KEY_DC: return VIEW_KEY_BACKSPACE;
+	case KEY_BACKSPACE:
+	case KEY_DC: return VIEW_KEY_BACKSPACE;
 	default: return ch;
 	}
 }
 
 static void redraw(const struct tui *t, const struct view_ops *ops, const void *state, const struct view_player *p,
-		   struct view_canvas *cv)
+                   struct view_canvas *cv)
 {
 	if (cv->w != COLS || cv->h != LINES) {
 		view_canvas_free(cv);

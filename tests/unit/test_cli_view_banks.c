@@ -97,8 +97,8 @@ static void test_frames(void)
 	CHECK_EQ(f.ideal, 4);
 	CHECK_EQ(f.conflicts, 28);
 	CHECK_EQ(f.cell_lane[0][0], 0);
-	CHECK_EQ(f.cell_lane[7][3], 7);  /* row 7 of matrix 0, its 4th word: bank 3 */
-	CHECK_EQ(f.cell_lane[8][4], 8);  /* matrix 1 starts at byte 16: banks 4..7 */
+	CHECK_EQ(f.cell_lane[7][3], 7); /* row 7 of matrix 0, its 4th word: bank 3 */
+	CHECK_EQ(f.cell_lane[8][4], 8); /* matrix 1 starts at byte 16: banks 4..7 */
 	CHECK_EQ(f.conflicts_so_far, 31 + 28);
 	CHECK_EQ(f.inst_so_far, 6);
 

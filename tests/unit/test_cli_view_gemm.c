@@ -8,10 +8,12 @@
 #define A0 0x7f0000000000ull
 #define B0 0x7f0000100000ull
 #define C0 0x7f0000200000ull
-#define N 8
+#define N  8
 
 static const struct gl_param params[] = {
-	{"m", "", 8, 1, 64, true}, {"n", "", 8, 1, 64, true}, {"k", "", 8, 1, 64, true},
+    {"m", "", 8, 1, 64, true},
+    {"n", "", 8, 1, 64, true},
+    {"k", "", 8, 1, 64, true},
 };
 static const struct gl_topic fake_gemm = {.name = "gemm", .params = params, .nparams = 3};
 
@@ -50,7 +52,8 @@ static void staged_cta(struct view_trace *tr, uint32_t block, long r0, long c0)
 			for (int l = 0; l < 16; l++)
 				a[l] = 16u * (uint64_t)(l / 4) + 4u * (uint64_t)k;
 			fx_event(tr, block, 0, GL_TRACE_SHARED, GL_TRACE_LD, 4, 0xffff, "As", a);
-			fx_strided(tr, block, 0, GL_TRACE_SHARED, GL_TRACE_LD, 4, 0xffff, "Bs", 64 + 16u * (uint64_t)k, 0);
+			fx_strided(tr, block, 0, GL_TRACE_SHARED, GL_TRACE_LD, 4, 0xffff, "Bs", 64 + 16u * (uint64_t)k,
+			           0);
 		}
 	}
 	for (int l = 0; l < 16; l++)

@@ -5,8 +5,7 @@
 #include "tests/unit/check.h"
 #include "visualize/view_trace.h"
 
-static long record(struct gl_store *s, const char *topic, const char *variant, long size,
-		   struct gl_launch_record *rec)
+static long record(struct gl_store *s, const char *topic, const char *variant, long size, struct gl_launch_record *rec)
 {
 	const struct gl_topic *t = gl_topic_find(topic);
 	const struct gl_variant *v = gl_variant_find(t, variant);
@@ -51,7 +50,7 @@ static void check_round_trip(struct gl_store *s, const char *topic, const char *
 		struct view_loc loc;
 		uint64_t a = e->addrs[__builtin_ctz(e->mask)];
 		bool ok = view_locate(&tr, e, a, &loc) && loc.buf->base == want->buffer_base &&
-			  strcmp(loc.buf->name, want->buffer) == 0;
+		          strcmp(loc.buf->name, want->buffer) == 0;
 		bad_base += !ok;
 	}
 	CHECK_EQ(bad_cost, 0);

@@ -10,7 +10,7 @@
 #include "visualize/view_trace.h"
 
 static inline struct view_buffer *fx_buffer(struct view_trace *tr, const char *name, bool shared, uint64_t base,
-					    long rows, long cols)
+                                            long rows, long cols)
 {
 	struct view_buffer *b = &tr->bufs[tr->nbufs++];
 	memset(b, 0, sizeof *b);
@@ -25,9 +25,9 @@ static inline struct view_buffer *fx_buffer(struct view_trace *tr, const char *n
 }
 
 /* Append an event; lane l's address is addr(l) for lanes in mask.  Costs are filled by view_fill_costs. */
-static inline struct gl_trace_event *fx_event(struct view_trace *tr, uint32_t block, uint32_t warp, int space,
-					      int op, unsigned bytes, uint32_t mask, const char *buffer,
-					      const uint64_t addrs[32])
+static inline struct gl_trace_event *fx_event(struct view_trace *tr, uint32_t block, uint32_t warp, int space, int op,
+                                              unsigned bytes, uint32_t mask, const char *buffer,
+                                              const uint64_t addrs[32])
 {
 	tr->ev = gl_xrealloc(tr->ev, (tr->n + 1) * sizeof *tr->ev);
 	struct gl_trace_event *e = &tr->ev[tr->n];
@@ -48,9 +48,9 @@ static inline struct gl_trace_event *fx_event(struct view_trace *tr, uint32_t bl
 }
 
 /* Lane l at base + stride * l. */
-static inline struct gl_trace_event *fx_strided(struct view_trace *tr, uint32_t block, uint32_t warp, int space,
-						int op, unsigned bytes, uint32_t mask, const char *buffer,
-						uint64_t base, int64_t stride)
+static inline struct gl_trace_event *fx_strided(struct view_trace *tr, uint32_t block, uint32_t warp, int space, int op,
+                                                unsigned bytes, uint32_t mask, const char *buffer, uint64_t base,
+                                                int64_t stride)
 {
 	uint64_t a[32];
 	for (int l = 0; l < 32; l++)
