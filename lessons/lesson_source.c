@@ -143,13 +143,13 @@ int lesson_file_find(const struct lesson_file *files, int n, const char *name, i
 		gl_errf(err, GL_EUSAGE, "unknown lesson '%s' (lessons: %s; see 'gpulab lesson list')", name,
 			all.buf ? all.buf : "none");
 	gl_str_free(&all);
-	return err->status;
+	return GL_EUSAGE;
 }
 
 int lesson_load(const char *name, struct lesson *out, struct gl_err *err)
 {
 	struct lesson_file *files;
-	int n, i;
+	int n, i = 0;
 	char origin[600];
 	int rc = lesson_files_list(&files, &n, origin, sizeof origin, err);
 	if (rc)

@@ -301,3 +301,19 @@ wait_screen() {
 	wait_screen "no lesson started"
 	tmux -S "$SOCK" kill-server
 }
+
+@test "in tmux: a step's view opens full screen, q returns to the lesson and its checks run" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	"$GPULAB" --help | grep -q '^  view ' || skip "gpulab view is not built yet"
+	bad_lesson $'## Step 1: look\n```gpulab\ngpulab view smem_patterns --variant stride4 --size 4\n```\ncheck: smem_patterns.stride4 sld_wavefronts_per_instruction == 4'
+	SOCK="$BATS_TEST_TMPDIR/tmux.sock"
+	tmux -S "$SOCK" new-session -d -s lesson -x 120 -y 40 \
+		"env -u PAGER HOME=$HOME NO_COLOR=1 GPULAB_LESSONS=$TINY PS1='ready> ' bash --norc --noprofile"
+	wait_screen "ready>"
+	tmux_send "$GPULAB lesson start bad --run --db $DB" Enter
+	wait_screen "space play"
+	wait_screen "banks  smem_patterns stride4"
+	tmux_send q
+	wait_screen "PASS  smem_patterns.stride4 sld_wavefronts_per_instruction == 4"
+	tmux -S "$SOCK" kill-server
+}
