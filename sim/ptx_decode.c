@@ -23,7 +23,7 @@ static const char *const op_names[OP_COUNT] = {
 	[OP_CP_ASYNC_COMMIT] = "cp.async.commit_group", [OP_CP_ASYNC_WAIT] = "cp.async.wait_group",
 	[OP_CP_ASYNC_WAIT_ALL] = "cp.async.wait_all", [OP_SHFL] = "shfl", [OP_VOTE] = "vote", [OP_MATCH] = "match",
 	[OP_REDUX] = "redux", [OP_ACTIVEMASK] = "activemask", [OP_MMA] = "mma", [OP_LDMATRIX] = "ldmatrix",
-	[OP_STMATRIX] = "stmatrix",
+	[OP_STMATRIX] = "stmatrix", [OP_VABSDIFF2] = "vabsdiff2", [OP_VABSDIFF4] = "vabsdiff4",
 };
 
 const char *ptx_op_name(enum ptx_op op)
@@ -52,7 +52,8 @@ static const struct {
 	{"pmevent", OP_NOP},	 {"atom", OP_ATOM},	{"red", OP_RED},	 {"cp", OP_CP_ASYNC}, {"shfl", OP_SHFL},
 	{"vote", OP_VOTE},	 {"match", OP_MATCH},	{"redux", OP_REDUX},	 {"activemask", OP_ACTIVEMASK},
 	{"mma", OP_MMA},	 {"ldmatrix", OP_LDMATRIX}, {"stmatrix", OP_STMATRIX}, {"discard", OP_NOP},
-	{"applypriority", OP_NOP}, {"createpolicy", OP_INVALID},
+	{"applypriority", OP_NOP}, {"createpolicy", OP_INVALID}, {"vabsdiff2", OP_VABSDIFF2},
+	{"vabsdiff4", OP_VABSDIFF4},
 };
 
 enum mod_class {
@@ -169,7 +170,7 @@ static void finish(struct ptx_insn *ins, const struct decoded_mods *d)
 	ins->type2 = d->ntypes > 1 ? d->types[1] : ins->type;
 	ins->type3 = d->ntypes > 3 ? d->types[3] : ins->type;
 	switch (ins->op) {
-	case OP_MUL: case OP_MAD: case OP_MUL24: case OP_MAD24: case OP_MADC:
+	case OP_MUL: case OP_MAD: case OP_MUL24: case OP_MAD24: case OP_MADC: case OP_DP2A:
 		/* .hi / .lo spell the same as the unsigned comparisons */
 		if (d->cmp == CMP_HI)
 			ins->mods |= PM_HI;
@@ -179,6 +180,10 @@ static void finish(struct ptx_insn *ins, const struct decoded_mods *d)
 	case OP_SETP: case OP_SET: case OP_SLCT:
 		ins->sub = (uint8_t)(d->cmp < 0 ? 255 : d->cmp);
 		ins->sub2 = (uint8_t)d->boolop;
+		break;
+	case OP_VABSDIFF2: case OP_VABSDIFF4: /* .add: accumulate the differences into c */
+		ins->sub = (uint8_t)(d->atomop == AOP_ADD);
+		ins->type3 = d->ntypes > 2 ? d->types[2] : ins->type2;
 		break;
 	case OP_ATOM: case OP_RED: case OP_REDUX:
 		/* and/or/xor are atomic operations here, not predicate combiners */

@@ -23,6 +23,8 @@ enum ptx_op {
 	OP_ATOM, OP_RED, OP_CP_ASYNC, OP_CP_ASYNC_COMMIT, OP_CP_ASYNC_WAIT, OP_CP_ASYNC_WAIT_ALL,
 	/* warp collectives */
 	OP_SHFL, OP_VOTE, OP_MATCH, OP_REDUX, OP_ACTIVEMASK, OP_MMA, OP_LDMATRIX, OP_STMATRIX,
+	/* SIMD video (what libdevice's __vabsdiff*, __vsad* emit) */
+	OP_VABSDIFF2, OP_VABSDIFF4,
 	OP_COUNT
 };
 

@@ -1,8 +1,21 @@
-/* sim_atom.c — atom and red on global and shared memory.  Lanes apply in lane order; global memory is
+/* sim_atom.c — atom and red (16, 32 and 64 bits, packed f16x2/bf16x2 adds) on global and shared
+ * memory.  Lanes apply in lane order; global memory is
  * shared by the worker threads running other CTAs, so global updates are real host atomics (a CAS
  * loop), which keeps every update even when CTAs race; only the order between CTAs may differ. */
 #include "sim_exec.h"
 #include "sim_trace.h"
+
+/* add.noftz.f16x2 / .bf16x2: each half rounded on its own. */
+static uint64_t add_packed(uint64_t old, uint64_t b, enum ptx_type t)
+{
+	enum ptx_type e = t == PT_F16X2 ? PT_F16 : PT_BF16;
+	uint64_t r = 0;
+	for (int h = 0; h < 2; h++) {
+		double x = sim_to_double((old >> (16 * h)) & 0xffff, e), y = sim_to_double((b >> (16 * h)) & 0xffff, e);
+		r |= (sim_from_double(x + y, e, PR_RN) & 0xffff) << (16 * h);
+	}
+	return r;
+}
 
 static uint64_t apply(const struct ptx_insn *ins, uint64_t old, uint64_t b, uint64_t c, unsigned n)
 {
@@ -10,6 +23,8 @@ static uint64_t apply(const struct ptx_insn *ins, uint64_t old, uint64_t b, uint
 	bool sgn = ptx_type_is_signed(t);
 	switch (ins->sub) {
 	case AOP_ADD:
+		if (t == PT_F16X2 || t == PT_BF16X2)
+			return add_packed(old, b, t);
 		if (ptx_type_is_float(t))
 			return sim_from_double(sim_to_double(old, t) + sim_to_double(b, t), t, PR_RN);
 		return old + b;
@@ -32,34 +47,32 @@ static uint64_t apply(const struct ptx_insn *ins, uint64_t old, uint64_t b, uint
 	}
 }
 
-/* Read-modify-write one location; returns the old value. */
+/* Read-modify-write one location of 2, 4 or 8 bytes; returns the old value.  Shared memory belongs to
+ * the one CTA this worker runs; global memory is updated with a host compare-and-swap loop. */
+#define RMW(T)                                                                                                 \
+	do {                                                                                                   \
+		T *q = (T *)(void *)p;                                                                         \
+		T old = shared_space ? *q : __atomic_load_n(q, __ATOMIC_RELAXED);                              \
+		for (;;) {                                                                                     \
+			T nv = (T)apply(ins, old, b, c, sizeof(T));                                            \
+			if (shared_space) {                                                                    \
+				*q = nv;                                                                       \
+				return old;                                                                    \
+			}                                                                                      \
+			if (__atomic_compare_exchange_n(q, &old, nv, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED)) \
+				return old;                                                                    \
+		}                                                                                              \
+	} while (0)
+
 static uint64_t rmw(const struct ptx_insn *ins, uint8_t *p, uint64_t b, uint64_t c, unsigned n, bool shared_space)
 {
-	if (n == 4) {
-		uint32_t *q = (uint32_t *)(void *)p;
-		uint32_t old = shared_space ? *q : __atomic_load_n(q, __ATOMIC_RELAXED);
-		for (;;) {
-			uint32_t nv = (uint32_t)apply(ins, old, b, c, 4);
-			if (shared_space) {
-				*q = nv;
-				return old;
-			}
-			if (__atomic_compare_exchange_n(q, &old, nv, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-				return old;
-		}
-	}
-	uint64_t *q = (uint64_t *)(void *)p;
-	uint64_t old = shared_space ? *q : __atomic_load_n(q, __ATOMIC_RELAXED);
-	for (;;) {
-		uint64_t nv = apply(ins, old, b, c, 8);
-		if (shared_space) {
-			*q = nv;
-			return old;
-		}
-		if (__atomic_compare_exchange_n(q, &old, nv, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
-			return old;
+	switch (n) {
+	case 2: RMW(uint16_t);
+	case 4: RMW(uint32_t);
+	default: RMW(uint64_t);
 	}
 }
+#undef RMW
 
 static void count_atom(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32], uint32_t mask,
 		       unsigned n)
@@ -98,8 +111,8 @@ int sim_exec_atom(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn
 	bool has_dst = ins->op == OP_ATOM;
 	int first = has_dst ? 1 : 0;
 	unsigned n = ptx_type_bytes((enum ptx_type)ins->type);
-	if (n != 4 && n != 8)
-		return sim_unsupported(cta, w, ins, "atomics on types other than 32 and 64 bits");
+	if (n != 2 && n != 4 && n != 8)
+		return sim_unsupported(cta, w, ins, "atomics on types other than 16, 32 and 64 bits");
 	if (ins->sub == AOP_NONE)
 		return sim_unsupported(cta, w, ins, "this atomic operation");
 	uint64_t addr[32];

@@ -509,6 +509,43 @@ static int exec_selp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	return 0;
 }
 
+/* bar.red.{popc,and,or} d, a{, b}, {!}c: a barrier whose result combines c over the whole CTA.  The
+ * warp arrives (adding its lanes to the epoch's accumulator) and parks with its PC on this instruction,
+ * so that after the release it runs it once more to read the result; that second run is not counted. */
+static int exec_bar_red(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	uint32_t bit = 1u << (w->id & 31);
+	struct sim_bar_red *prev = &cta->bar_red[(cta->epoch - 1) & 1];
+	if (prev->gen == cta->gen && prev->epoch == cta->epoch - 1 && (prev->arrived & bit)) { /* the result */
+		prev->arrived &= ~bit;
+		uint64_t *d = DST(0);
+		uint64_t v = ins->sub == BAR_RED_POPC ? prev->count : ins->sub == BAR_RED_AND ? prev->all : prev->any;
+		FOR_LANES(mask, l) d[l] = v;
+		cta->c.inst--;
+		cta->c.thread_inst -= (uint64_t)__builtin_popcount(w->active);
+		w->executed--;
+		return 0;
+	}
+	if (w->id >= 32)
+		return sim_unsupported(cta, w, ins, "bar.red in CTAs of more than 1024 threads");
+	struct sim_bar_red *s = &cta->bar_red[cta->epoch & 1];
+	if (s->gen != cta->gen || s->epoch != cta->epoch)
+		*s = (struct sim_bar_red){.gen = cta->gen, .epoch = cta->epoch, .all = true};
+	const struct ptx_operand *po = &ins->ops[ins->nops - 1];
+	const uint64_t *p = sim_src(cta, w, po->slot);
+	FOR_LANES(mask, l) {
+		bool on = ((p[l] & 1) != 0) != (po->neg != 0);
+		s->count += on;
+		s->all &= on;
+		s->any |= on;
+	}
+	s->arrived |= bit;
+	w->bar_id = (int)sim_src(cta, w, ins->ops[1].slot)[__builtin_ctz(mask)];
+	w->state = W_BARRIER;
+	w->pc--; /* the release advances the PC: back onto this instruction */
+	return 1;
+}
+
 static int exec_bar(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	if (ins->sub == BAR_WARP_SYNC) /* __syncwarp: lanes are in lockstep here */
@@ -524,6 +561,8 @@ static int exec_bar(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 	}
 	if (ins->sub == BAR_ARRIVE)
 		return 0; /* producer side of a named barrier: nothing to wait for */
+	if (ins->sub == BAR_RED_POPC || ins->sub == BAR_RED_AND || ins->sub == BAR_RED_OR)
+		return exec_bar_red(cta, w, ins, mask);
 	w->bar_id = ins->nops > 0 ? (int)sim_src(cta, w, ins->ops[0].slot)[__builtin_ctz(mask)] : 0;
 	w->state = W_BARRIER;
 	return 1;
@@ -597,6 +636,8 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 		return 0; /* cp.async copies complete when issued here, so waits have nothing to wait for */
 	case OP_BRA: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BAR: case OP_CALL:
 		return exec_control(cta, w, ins, mask);
+	case OP_DP4A: case OP_DP2A: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_FNS:
+		return sim_exec_packed(cta, w, ins, mask);
 	case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_REDUX: case OP_ACTIVEMASK: case OP_MMA:
 	case OP_LDMATRIX: case OP_STMATRIX:
 		return sim_exec_collective(cta, w, ins, mask);

@@ -25,6 +25,9 @@ uint64_t sim_from_double(double v, enum ptx_type t, int rnd);
 void sim_lane_addresses(struct sim_cta *cta, struct sim_warp *w, const struct ptx_operand *mo, uint32_t mask,
 			uint64_t addr[32]);
 
+/* sim_exec_packed.c: dp4a / dp2a, vabsdiff2 / vabsdiff4, fns */
+int sim_exec_packed(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
+
 /* sim_atom.c: atom / red */
 int sim_exec_atom(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
 

@@ -61,6 +61,14 @@ struct sim_warp {
 	uint32_t carry;       /* per-lane carry flag of add.cc / addc */
 };
 
+/* What the warps arriving at one bar.red contributed (valid while gen/epoch match the CTA's). */
+struct sim_bar_red {
+	uint32_t gen, epoch;
+	uint32_t count;       /* lanes whose predicate was true */
+	uint32_t arrived;     /* warps that arrived and have not yet read the result */
+	bool all, any;
+};
+
 struct sim_cta {
 	struct sim_launch *L;
 	unsigned ctaid[3];
@@ -70,6 +78,7 @@ struct sim_cta {
 	struct sim_race race; /* global-memory accesses of this CTA's barrier interval (sim_race.h) */
 	uint32_t gen;         /* CTA generation: shadow entries of older CTAs are stale */
 	uint32_t epoch;       /* barrier intervals completed in this CTA */
+	struct sim_bar_red bar_red[2]; /* bar.red.{popc,and,or} accumulators by epoch parity (sim_exec.c) */
 	unsigned current_warp; /* the warp being run, for findings */
 	uint64_t executed;    /* warp instructions in this CTA, for the budget */
 	uint8_t *local;       /* threads_per_cta * fn->local_size */

@@ -614,6 +614,72 @@ static void test_bit_counts(void)
 	check_body(body, 1, a, b, c, n, bits_ref);
 }
 
+/* vabsdiff with .add (the __vsad* forms), mixed-sign dp4a and fns against the PTX definitions. */
+static uint64_t vsad4_ref(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint32_t sum = (uint32_t)c;
+	for (int i = 0; i < 4; i++) {
+		int d = (int)((a >> (8 * i)) & 0xff) - (int)((b >> (8 * i)) & 0xff);
+		sum += (uint32_t)(d < 0 ? -d : d);
+	}
+	return sum;
+}
+
+static uint64_t vsads2_ref(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint32_t sum = (uint32_t)c;
+	for (int i = 0; i < 2; i++) {
+		int d = (int16_t)(a >> (16 * i)) - (int16_t)(b >> (16 * i));
+		sum += (uint32_t)(d < 0 ? -d : d);
+	}
+	return sum;
+}
+
+static uint64_t dp4a_su_ref(uint64_t a, uint64_t b, uint64_t c)
+{
+	int64_t acc = (int32_t)c;
+	for (int i = 0; i < 4; i++)
+		acc += (int64_t)(int8_t)(a >> (8 * i)) * (int64_t)(uint8_t)(b >> (8 * i));
+	return (uint32_t)acc;
+}
+
+static uint64_t fns_ref(uint64_t a, uint64_t b, uint64_t c)
+{
+	uint32_t m = (uint32_t)a, base = (uint32_t)b & 31;
+	int offset = (int)(int32_t)c;
+	if (offset == 0)
+		return (m >> base) & 1 ? base : 0xffffffffu;
+	int inc = offset > 0 ? 1 : -1, count = (offset > 0 ? offset : -offset) - 1;
+	for (int pos = (int)base; pos >= 0 && pos < 32; pos += inc)
+		if ((m >> pos) & 1) {
+			if (count == 0)
+				return (uint32_t)pos;
+			count--;
+		}
+	return 0xffffffffu;
+}
+
+static void test_simd(void)
+{
+	static uint64_t a[MAXN], b[MAXN], c[MAXN];
+	uint64_t seed = 23;
+	int n = 512;
+	for (int i = 0; i < n; i++) {
+		a[i] = (uint32_t)fx_rand(&seed);
+		b[i] = (uint32_t)fx_rand(&seed);
+		c[i] = (uint32_t)(fx_rand(&seed) % 1000);
+	}
+	check_body("\tvabsdiff4.u32.u32.u32.add %r4, %r1, %r2, %r3;", 0, a, b, c, n, vsad4_ref);
+	check_body("\tvabsdiff2.s32.s32.s32.add %r4, %r1, %r2, %r3;", 0, a, b, c, n, vsads2_ref);
+	check_body("\tdp4a.s32.u32 %r4, %r1, %r2, %r3;", 0, a, b, c, n, dp4a_su_ref);
+	for (int i = 0; i < n; i++) {
+		a[i] = i % 5 == 0 ? 0 : i % 7 == 0 ? 0xffffffffu : a[i];
+		b[i] = (uint64_t)(i % 32);
+		c[i] = (uint32_t)((int)(i % 41) - 20);
+	}
+	check_body("\tand.b32 %r5, %r2, 31;\n\tfns.b32 %r4, %r1, %r5, %r3;", 0, a, b, c, n, fns_ref);
+}
+
 int main(void)
 {
 	test_intops();
@@ -625,5 +691,6 @@ int main(void)
 	test_predicates();
 	test_narrow();
 	test_bit_counts();
+	test_simd();
 	CHECK_DONE();
 }
