@@ -139,6 +139,8 @@ static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum view_kind
 		        : strcmp(topic, "smem_patterns") == 0 ? VIEW_BANKS
 		                                              : VIEW_COALESCE;
 	}
+	if (*kind == VIEW_GEMM && topic && strcmp(topic, "gemm") != 0)
+		return gl_usage_error(ctx, self(), "the gemm view shows the gemm topic, not %s", topic);
 	if (!topic)
 		return gl_usage_error(ctx, self(), "view %s needs --topic T (e.g. --topic transpose --variant %s)",
 		                      o->what, *kind == VIEW_BANKS ? "coalesced" : "naive");

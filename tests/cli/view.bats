@@ -109,6 +109,11 @@ record() {
 	assert_output --partial 'no shared-memory accesses'
 	run "$GPULAB" view transpose --frames 0 --db "$DB"
 	assert_failure 2
+	runs="$(q 'SELECT COUNT(*) FROM runs')"
+	run "$GPULAB" view gemm --topic transpose --db "$DB"
+	assert_failure 2
+	assert_output --partial 'the gemm view shows the gemm topic'
+	assert_equal "$(q 'SELECT COUNT(*) FROM runs')" "$runs" # refused before recording anything
 }
 
 @test "view without a terminal and without --frames refuses" {
@@ -326,6 +331,15 @@ record() {
 	tm send-keys -t v "sh -c 'echo \$\$ > $BATS_TEST_TMPDIR/pid; exec $GPULAB view transpose --variant naive --db $DB'" Enter
 	wait_for '^step 1/128'
 	kill -TERM "$(cat "$BATS_TEST_TMPDIR/pid")"
+	assert_clean_shell
+}
+
+@test "tmux: a crash signal (SIGABRT) still restores the terminal" {
+	record transpose --variant naive
+	start 80 24
+	tm send-keys -t v "sh -c 'echo \$\$ > $BATS_TEST_TMPDIR/pid; exec $GPULAB view transpose --variant naive --db $DB'" Enter
+	wait_for '^step 1/128'
+	kill -ABRT "$(cat "$BATS_TEST_TMPDIR/pid")"
 	assert_clean_shell
 }
 
