@@ -96,7 +96,7 @@ check_lesson() {
 	assert_output --partial "A lesson for the tests."
 	assert_output --partial '$ gpulab run transpose --variant copy --size 32'
 	refute_output --partial "verified" # no terminal and no --run: nothing ran
-	run "$GPULAB" lesson next --run --db "$DB"
+	run "$GPULAB" lesson next --run --backend sim --db "$DB"
 	assert_success
 	assert_output --partial "Step 2 of 2: Naive"
 	assert_output --partial "naive        yes"
@@ -114,7 +114,7 @@ check_lesson() {
 	run "$GPULAB" lesson check --db "$DB" # step 1's check: nothing ran it yet
 	assert_failure 1
 	assert_output --partial "no launch of transpose.copy recorded yet"
-	run "$GPULAB" lesson check --run --db "$DB"
+	run "$GPULAB" lesson check --run --backend sim --db "$DB"
 	assert_success
 	assert_output --partial "PASS  transpose.copy gst_sectors_per_request == 4"
 	run "$GPULAB" query "select lesson, step, status from lesson_progress order by step" --csv --db "$DB"
@@ -153,7 +153,7 @@ check_lesson() {
 	write_tiny
 	export GPULAB_LESSONS="$TINY"
 	"$GPULAB" lesson start 01-tiny --db "$DB" >/dev/null
-	"$GPULAB" lesson next --run --db "$DB" >/dev/null
+	"$GPULAB" lesson next --run --backend sim --db "$DB" >/dev/null
 	run "$GPULAB" lesson reset --db "$DB"
 	assert_success
 	assert_output --partial "01-tiny: progress cleared"
@@ -224,7 +224,7 @@ check_lesson() {
 @test "a lesson command refused as a usage error makes the lesson malformed (exit 2)" {
 	export GPULAB_LESSONS="$TINY"
 	bad_lesson $'## Step 1: size\n```gpulab\ngpulab run transpose --variant copy --size 0\n```'
-	run "$GPULAB" lesson check bad --run --db "$DB"
+	run "$GPULAB" lesson check bad --run --backend sim --db "$DB"
 	assert_failure 2
 	assert_output --partial "command failed with exit status 2"
 	assert_output --partial "09-bad.md:7: 'gpulab run transpose --variant copy --size 0' was refused as a usage error"
@@ -233,7 +233,7 @@ check_lesson() {
 @test "a failing check: FAIL with both values, exit 1" {
 	export GPULAB_LESSONS="$TINY"
 	bad_lesson $'## Step 1: wrong\n```gpulab\ngpulab run transpose --variant naive --size 32\n```\ncheck: transpose.naive gst_sectors_per_request < 8'
-	run "$GPULAB" lesson check bad --run --db "$DB"
+	run "$GPULAB" lesson check bad --run --backend sim --db "$DB"
 	assert_failure 1
 	assert_output --partial "FAIL  transpose.naive gst_sectors_per_request < 8   (32 < 8)"
 	assert_output --partial "09-bad: 1 step, 1 check: 0 passed, 1 failed"
@@ -279,12 +279,12 @@ wait_screen() {
 	tmux -S "$SOCK" new-session -d -s lesson -x 160 -y 60 \
 		"env -u PAGER HOME=$HOME NO_COLOR=1 PS1='ready> ' bash --norc --noprofile"
 	wait_screen "ready>"
-	tmux_send "$GPULAB lesson start 01-coalescing --db $DB" Enter
+	tmux_send "$GPULAB lesson start 01-coalescing --backend sim --db $DB" Enter
 	wait_screen "Step 1 of 8: A copy kernel, the baseline"
 	wait_screen "Run this command now? [Y/n]"
 	tmux_send "n" Enter
 	tmux_send "clear" Enter
-	tmux_send "$GPULAB lesson next --db $DB" Enter
+	tmux_send "$GPULAB lesson next --backend sim --db $DB" Enter
 	wait_screen "Step 2 of 8: One float out of line"
 	wait_screen "Run these 2 commands now? [Y/n]"
 	tmux_send Enter
