@@ -24,6 +24,7 @@ static const char *const op_names[OP_COUNT] = {
 	[OP_CP_ASYNC_WAIT_ALL] = "cp.async.wait_all", [OP_SHFL] = "shfl", [OP_VOTE] = "vote", [OP_MATCH] = "match",
 	[OP_REDUX] = "redux", [OP_ACTIVEMASK] = "activemask", [OP_MMA] = "mma", [OP_LDMATRIX] = "ldmatrix",
 	[OP_STMATRIX] = "stmatrix", [OP_VABSDIFF2] = "vabsdiff2", [OP_VABSDIFF4] = "vabsdiff4",
+	[OP_ISSPACEP] = "isspacep",
 };
 
 const char *ptx_op_name(enum ptx_op op)
@@ -53,7 +54,7 @@ static const struct {
 	{"vote", OP_VOTE},	 {"match", OP_MATCH},	{"redux", OP_REDUX},	 {"activemask", OP_ACTIVEMASK},
 	{"mma", OP_MMA},	 {"ldmatrix", OP_LDMATRIX}, {"stmatrix", OP_STMATRIX}, {"discard", OP_NOP},
 	{"applypriority", OP_NOP}, {"createpolicy", OP_INVALID}, {"vabsdiff2", OP_VABSDIFF2},
-	{"vabsdiff4", OP_VABSDIFF4},
+	{"vabsdiff4", OP_VABSDIFF4}, {"isspacep", OP_ISSPACEP},
 };
 
 enum mod_class {

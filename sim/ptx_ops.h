@@ -25,6 +25,7 @@ enum ptx_op {
 	OP_SHFL, OP_VOTE, OP_MATCH, OP_REDUX, OP_ACTIVEMASK, OP_MMA, OP_LDMATRIX, OP_STMATRIX,
 	/* SIMD video (what libdevice's __vabsdiff*, __vsad* emit) */
 	OP_VABSDIFF2, OP_VABSDIFF4,
+	OP_ISSPACEP,
 	OP_COUNT
 };
 

@@ -353,6 +353,32 @@ static int exec_cvta(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	return 0;
 }
 
+/* Is a generic address in `space`?  Shared, local and parameter addresses are in their windows; module
+ * .const variables are constant; everything else is global. */
+static bool in_space(const struct ptx_module *m, enum ptx_space space, uint64_t a)
+{
+	bool shared = a - PTX_SHARED_WINDOW < PTX_WINDOW_SIZE, local = a - PTX_LOCAL_WINDOW < PTX_WINDOW_SIZE;
+	bool param = a - PTX_PARAM_WINDOW < PTX_WINDOW_SIZE, konst = false;
+	for (int i = 0; i < m->nvars && !konst; i++)
+		konst = m->vars[i].space == PS_CONST && a - (PTX_MODULE_BASE + m->vars[i].offset) < m->vars[i].size;
+	switch (space) {
+	case PS_SHARED: return shared;
+	case PS_LOCAL: return local;
+	case PS_PARAM: return param;
+	case PS_CONST: return konst;
+	default: return !shared && !local && !param && !konst;
+	}
+}
+
+/* isspacep.space p, a */
+static int exec_isspacep(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	uint64_t *d = DST(0);
+	const uint64_t *a = SRC(1);
+	FOR_LANES(mask, l) d[l] = in_space(cta->L->m, (enum ptx_space)ins->space, a[l]);
+	return 0;
+}
+
 static bool compare_int(enum ptx_cmp cmp, uint64_t a, uint64_t b, unsigned n, bool sgn)
 {
 	int64_t sa = sim_sext(a, n), sb = sim_sext(b, n);
@@ -636,6 +662,7 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 		return 0; /* cp.async copies complete when issued here, so waits have nothing to wait for */
 	case OP_BRA: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BAR: case OP_CALL:
 		return exec_control(cta, w, ins, mask);
+	case OP_ISSPACEP: return exec_isspacep(cta, w, ins, mask);
 	case OP_DP4A: case OP_DP2A: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_FNS:
 		return sim_exec_packed(cta, w, ins, mask);
 	case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_REDUX: case OP_ACTIVEMASK: case OP_MMA:

@@ -313,8 +313,8 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	FOR_LANES(mask, l) {
 		enum ptx_space sp = space;
 		uint8_t *p = sim_translate(cta, w, (int)l, &sp, addr[l], size, is_store, ins);
-		if (p)
-			move_lane(cta, w, ins, ro, sp, p, addr[l], l);
+		if (p) /* the shadow wants the shared offset, not the generic address */
+			move_lane(cta, w, ins, ro, sp, p, sp == PS_SHARED ? (uint64_t)(p - cta->shared) : addr[l], l);
 	}
 	return 0;
 }

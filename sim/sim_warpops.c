@@ -114,7 +114,8 @@ static int exec_ldmatrix(struct sim_cta *cta, struct sim_warp *w, const struct p
 			if (!p)
 				return 0;
 			memcpy(rows[m][r], p, 16);
-			sim_shadow_read(cta, w, ins, (int)lane, addr[lane], 16);
+			if (sp == PS_SHARED)
+				sim_shadow_read(cta, w, ins, (int)lane, (uint64_t)(p - cta->shared), 16);
 		}
 	uint32_t a32[32];
 	for (int l = 0; l < 32; l++)

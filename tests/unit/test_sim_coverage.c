@@ -233,9 +233,42 @@ static void test_specials(void)
 	ptx_module_free(m);
 }
 
+/* isspacep on a pointer chosen at run time; generic loads from shared, local and constant memory. */
+static void test_isspacep(void)
+{
+	struct ptx_module *m = fx_fixture("isspacep");
+	if (!m)
+		return;
+	static const int ctab[4] = {1, 2, 3, 4};
+	for (int sel = 0; sel < 4; sel++) {
+		struct gl_launch l = {0};
+		fx_geometry(&l, "k", 1, 1, 4, 1);
+		int32_t *p = fx_buffer(&l, "p", GL_I32, 4);
+		int32_t *out = fx_buffer(&l, "out", GL_I32, 4);
+		gl_launch_arg_scalar(&l, (uint64_t)sel, 4);
+		for (int i = 0; i < 4; i++)
+			p[i] = 10 * i + 1;
+		struct gl_sim_result res;
+		CHECK_EQ(fx_run(m, &l, &res), GL_OK);
+		CHECK_EQ(res.nerrors, 0);
+		for (int t = 0; t < 4; t++) {
+			int v = sel == 0 ? p[t] : sel == 2 ? sel + t : sel == 3 ? ctab[t] : 0;
+			int want = (1 << sel) + 16 * v;
+			if (sel == 1) /* shared s[] is read before it is written: the poison pattern, with a warning */
+				want = (int)(2u + 16u * 0xa5a5a5a5u);
+			CHECK_EQ(out[t], want);
+		}
+		CHECK_EQ(res.findings_total, sel == 1 ? 4 : 0);
+		gl_sim_result_free(&res);
+		gl_launch_free(&l);
+	}
+	ptx_module_free(m);
+}
+
 int main(void)
 {
 	test_coverage();
+	test_isspacep();
 	test_specials();
 	CHECK_DONE();
 }
