@@ -74,21 +74,29 @@ static uint64_t rmw(const struct ptx_insn *ins, uint8_t *p, uint64_t b, uint64_t
 }
 #undef RMW
 
+/* One warp-level atomic: ATOMS for the lanes in shared memory (a generic address may land there), an
+ * L1TEX request with its sectors for the lanes in global memory. */
 static void count_atom(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32], uint32_t mask,
 		       unsigned n)
 {
-	if (!mask)
-		return;
-	if (ins->space == PS_SHARED) {
+	uint32_t shared = 0;
+	if (ins->space == PS_SHARED)
+		shared = mask;
+	else if (ins->space != PS_GLOBAL)
+		FOR_LANES(mask, l)
+			if (addr[l] - PTX_SHARED_WINDOW < PTX_WINDOW_SIZE)
+				shared |= 1u << l;
+	uint32_t global = mask & ~shared;
+	if (shared)
 		cta->c.satom_inst++;
+	if (!global)
 		return;
-	}
 	if (ins->op == OP_RED) {
 		cta->c.gred_req++;
-		cta->c.gred_sect += gl_mm_global_sectors(addr, mask, n);
+		cta->c.gred_sect += gl_mm_global_sectors(addr, global, n);
 	} else {
 		cta->c.gatom_req++;
-		cta->c.gatom_sect += gl_mm_global_sectors(addr, mask, n);
+		cta->c.gatom_sect += gl_mm_global_sectors(addr, global, n);
 	}
 }
 

@@ -330,6 +330,37 @@ static void test_red(void)
 	ptx_module_free(m);
 }
 
+/* atom through a generic address that lands in shared memory: an ATOMS, not a global request */
+static void test_generic_atomics(void)
+{
+	static const char *const text =
+		".version 8.0\n.target sm_80\n.address_size 64\n"
+		".visible .entry k(.param .u64 pg)\n{\n"
+		"\t.reg .pred %p<2>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<8>;\n"
+		"\t.shared .align 4 .b8 s[4];\n"
+		"\tld.param.u64 %rd1, [pg];\n\tmov.u32 %r1, %tid.x;\n\tsetp.eq.u32 %p1, %r1, 0;\n"
+		"\tmov.u64 %rd2, s;\n\tcvta.shared.u64 %rd3, %rd2;\n"
+		"\t@%p1 st.u32 [%rd3], 0;\n\tbar.sync 0;\n"
+		"\tatom.add.u32 %r2, [%rd3], 1;\n\tatom.add.u32 %r3, [%rd1], 1;\n"
+		"\tbar.sync 0;\n\tld.u32 %r4, [%rd3];\n\t@%p1 st.u32 [%rd1+4], %r4;\n\tret;\n}\n";
+	struct ptx_module *m = fx_parse(text, "gatom.ptx");
+	if (!m)
+		return;
+	struct gl_launch l = {0};
+	fx_geometry(&l, "k", 1, 1, 64, 1);
+	uint32_t *g = fx_buffer(&l, "g", GL_U32, 2);
+	struct gl_sim_result res;
+	fx_run_clean(m, &l, &res);
+	CHECK_EQ(g[0], 64);
+	CHECK_EQ(g[1], 64);
+	CHECK_EQ(fx_metric(&res, "smsp__inst_executed_op_shared_atom.sum"), 2);
+	CHECK_EQ(fx_metric(&res, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"), 2);
+	CHECK_EQ(fx_metric(&res, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"), 2);
+	gl_sim_result_free(&res);
+	gl_launch_free(&l);
+	ptx_module_free(m);
+}
+
 /* ---- cp.async */
 
 static void test_cp_async(void)
@@ -611,6 +642,7 @@ int main(void)
 	}
 	test_atomics();
 	test_red();
+	test_generic_atomics();
 	test_cp_async();
 	test_local_const();
 	if (san) {
