@@ -78,6 +78,8 @@ CREATE TABLE trace_events (
 	addr_stride INTEGER,                       -- bytes between consecutive lanes; NULL when not strided
 	mask        INTEGER NOT NULL,              -- active lanes, bit i = lane i
 	buffer      TEXT,                          -- named buffer or shared array, when known
+	buffer_base INTEGER,                       -- the buffer's first byte (device or shared address)
+	cost        INTEGER,                       -- global: sectors; shared: wavefronts
 	addrs       BLOB,                          -- 32 little-endian u64 lane addresses when not strided
 	PRIMARY KEY (launch_id, seq)
 ) WITHOUT ROWID;

@@ -13,7 +13,8 @@ int gl_store_insert_trace(struct gl_store *s, long launch_id, const struct gl_tr
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(s->db,
 				    "INSERT INTO trace_events (launch_id, seq, block, warp, pc, line, space, op, bytes, "
-				    "addr_base, addr_stride, mask, buffer, addrs) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+				    "addr_base, addr_stride, mask, buffer, addrs, buffer_base, cost) "
+				    "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 				    -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return gl_store_sql_error(s, rc, "preparing the trace insert", err);
@@ -40,6 +41,8 @@ int gl_store_insert_trace(struct gl_store *s, long launch_id, const struct gl_tr
 			sqlite3_bind_null(st, 14);
 		else
 			sqlite3_bind_blob(st, 14, e->addrs, sizeof e->addrs, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 15, (sqlite3_int64)e->buffer_base);
+		sqlite3_bind_int64(st, 16, e->cost);
 		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
 	}
 	sqlite3_finalize(st);
@@ -64,6 +67,8 @@ static void row_to_event(sqlite3_stmt *st, struct gl_trace_event *e)
 	e->mask = (uint32_t)sqlite3_column_int64(st, 10);
 	const char *buf = (const char *)sqlite3_column_text(st, 11);
 	snprintf(e->buffer, sizeof e->buffer, "%s", buf ? buf : "");
+	e->buffer_base = (uint64_t)sqlite3_column_int64(st, 13);
+	e->cost = (uint32_t)sqlite3_column_int64(st, 14);
 	const void *blob = sqlite3_column_blob(st, 12);
 	if (blob && sqlite3_column_bytes(st, 12) == (int)sizeof e->addrs)
 		memcpy(e->addrs, blob, sizeof e->addrs);
@@ -80,7 +85,7 @@ int gl_store_load_trace(struct gl_store *s, long launch_id, struct gl_trace_even
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(s->db,
 				    "SELECT seq, block, warp, pc, line, space, op, bytes, addr_base, addr_stride, mask, "
-				    "buffer, addrs FROM trace_events WHERE launch_id = ? ORDER BY seq",
+				    "buffer, addrs, buffer_base, cost FROM trace_events WHERE launch_id = ? ORDER BY seq",
 				    -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return gl_store_sql_error(s, rc, "reading the trace", err);
