@@ -91,7 +91,8 @@ static const struct {
 	{"up", MC_SHFL, SHFL_UP}, {"down", MC_SHFL, SHFL_DOWN}, {"bfly", MC_SHFL, SHFL_BFLY}, {"idx", MC_SHFL, SHFL_IDX},
 	{"all", MC_VOTE, VOTE_ALL}, {"any", MC_VOTE, VOTE_ANY}, {"uni", MC_VOTE, VOTE_UNI},
 	{"ballot", MC_VOTE, VOTE_BALLOT},
-	{"wide", MC_FLAG, PM_WIDE}, {"ftz", MC_FLAG, PM_FTZ}, {"sat", MC_FLAG, PM_SAT}, {"satfinite", MC_FLAG, PM_SAT},
+	/* .satfinite (clamp to the largest finite value, not to [0, 1]) is not modelled: refused, not mistaken */
+	{"wide", MC_FLAG, PM_WIDE}, {"ftz", MC_FLAG, PM_FTZ}, {"sat", MC_FLAG, PM_SAT},
 	{"approx", MC_FLAG, PM_APPROX}, {"full", MC_FLAG, PM_FULL}, {"nc", MC_FLAG, PM_NC},
 	{"trans", MC_FLAG, PM_TRANS}, {"shiftamt", MC_FLAG, PM_SHIFTAMT}, {"clamp", MC_FLAG, PM_CLAMP},
 	{"wrap", MC_FLAG, PM_WRAP}, {"volatile", MC_FLAG, PM_VOLATILE}, {"relu", MC_FLAG, PM_RELU},

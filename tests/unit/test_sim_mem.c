@@ -606,6 +606,10 @@ static void test_unsupported(void)
 		 head);
 	CHECK_EQ(ptx_parse(text, "tex.ptx", &m, &err), GL_EUSAGE);
 	CHECK(strstr(err.msg, "tex.ptx:8:") && strstr(err.msg, "unsupported instruction 'tex.2d.v4.f32.f32'"));
+	gl_err_clear(&err);
+	snprintf(text, sizeof text, "%s\tcvt.rn.satfinite.f16.f32 %%r1, %%r2;\n\tret;\n}\n", head);
+	CHECK_EQ(ptx_parse(text, "satf.ptx", &m, &err), GL_EUSAGE);
+	CHECK(strstr(err.msg, "satf.ptx:8:") && strstr(err.msg, "unsupported modifier '.satfinite'"));
 	/* decoded but not executable: a finding naming it and its line, and the launch stops */
 	snprintf(text, sizeof text, "%s\tmov.u32 %%r1, 1;\n\tmma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 "
 		 "{%%r1,%%r1,%%r1,%%r1,%%r1,%%r1,%%r1,%%r1}, {%%r1,%%r1}, {%%r1,%%r1}, {%%r1,%%r1,%%r1,%%r1,%%r1,%%r1,%%r1,%%r1};\n"
