@@ -96,7 +96,7 @@ static const struct {
 	{"approx", MC_FLAG, PM_APPROX}, {"full", MC_FLAG, PM_FULL}, {"nc", MC_FLAG, PM_NC},
 	{"trans", MC_FLAG, PM_TRANS}, {"shiftamt", MC_FLAG, PM_SHIFTAMT}, {"clamp", MC_FLAG, PM_CLAMP},
 	{"wrap", MC_FLAG, PM_WRAP}, {"volatile", MC_FLAG, PM_VOLATILE}, {"relu", MC_FLAG, PM_RELU},
-	{"NaN", MC_FLAG, PM_NAN}, {"xorsign", MC_FLAG, PM_XORSIGN}, {"cc", MC_FLAG, PM_CC}, {"ca", MC_FLAG, PM_CA},
+	{"NaN", MC_FLAG, PM_NAN}, {"xorsign", MC_FLAG, PM_XORSIGN}, {"abs", MC_FLAG, PM_ABS}, {"cc", MC_FLAG, PM_CC}, {"ca", MC_FLAG, PM_CA},
 	{"cg", MC_FLAG, PM_CG}, {"aligned", MC_FLAG, PM_ALIGNED}, {"l", MC_FLAG, PM_LEFT}, {"r", MC_FLAG, PM_RIGHT},
 	{"m16n8k16", MC_SHAPE, MMA_M16N8K16}, {"m16n8k8", MC_SHAPE, MMA_M16N8K8}, {"m8n8k4", MC_SHAPE, MMA_M8N8K4},
 	{"m16n8k4", MC_SHAPE, MMA_M16N8K4}, {"m8n8k16", MC_SHAPE, MMA_M8N8K16}, {"m16n8k32", MC_SHAPE, MMA_M16N8K32},

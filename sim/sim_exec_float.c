@@ -179,6 +179,20 @@ static float f32_op(const struct ptx_insn *ins, float a, float b, float c)
 	}
 }
 
+/* .ftz on half types: subnormal inputs and results become zeros of the same sign. */
+static double half_ftz(double v, enum ptx_type t)
+{
+	double tiny = t == PT_F16 ? 0x1p-14 : 0x1p-126;
+	return fabs(v) < tiny ? copysign(0.0, v) : v;
+}
+
+/* min/max.xorsign.abs: the larger/smaller magnitude, with the xor of the operands' signs. */
+static double xorsign_minmax(const struct ptx_insn *ins, double a, double b)
+{
+	double r = float_op(ins, fabs(a), fabs(b), 0);
+	return isnan(r) ? r : copysign(r, (signbit(a) != signbit(b)) ? -1.0 : 1.0);
+}
+
 static int exec_f32(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	uint64_t *d = DST(0);
@@ -207,7 +221,8 @@ static int exec_f32(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 			y = sim_ftz(y);
 			z = sim_ftz(z);
 		}
-		float r = f32_op(ins, x, y, z);
+		float r = (ins->mods & PM_XORSIGN) && (ins->op == OP_MIN || ins->op == OP_MAX) ? (float)xorsign_minmax(ins, x, y)
+											     : f32_op(ins, x, y, z);
 		if (ftz)
 			r = sim_ftz(r);
 		if (ins->mods & PM_SAT)
@@ -236,6 +251,7 @@ static int exec_f64(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 static int exec_half(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	enum ptx_type t = (ins->type == PT_F16 || ins->type == PT_F16X2) ? PT_F16 : PT_BF16;
+	bool ftz = ins->mods & PM_FTZ, xorsign = (ins->mods & PM_XORSIGN) && (ins->op == OP_MIN || ins->op == OP_MAX);
 	int parts = (ins->type == PT_F16X2 || ins->type == PT_BF16X2) ? 2 : 1;
 	uint64_t *d = DST(0);
 	const uint64_t *a = SRC(1);
@@ -246,12 +262,17 @@ static int exec_half(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 		for (int p = 0; p < parts; p++) {
 			double x = sim_to_double(a[l] >> (16 * p) & 0xffff, t), y = sim_to_double(b[l] >> (16 * p) & 0xffff, t);
 			double z = sim_to_double(c[l] >> (16 * p) & 0xffff, t);
-			double v = float_op(ins, x, y, z);
+			if (ftz)
+				x = half_ftz(x, t), y = half_ftz(y, t), z = half_ftz(z, t);
+			double v = xorsign ? xorsign_minmax(ins, x, y) : float_op(ins, x, y, z);
 			if (ins->mods & PM_SAT)
 				v = isnan(v) ? 0 : v < 0 ? 0 : v > 1 ? 1 : v;
 			if ((ins->mods & PM_RELU) && !(v >= 0))
 				v = isnan(v) ? v : 0;
-			r |= (sim_from_double(v, t, ins->rnd) & 0xffff) << (16 * p);
+			uint64_t h = sim_from_double(v, t, ins->rnd) & 0xffff;
+			if (ftz)
+				h = sim_from_double(half_ftz(sim_to_double(h, t), t), t, PR_RN) & 0xffff;
+			r |= h << (16 * p);
 		}
 		d[l] = r;
 	}

@@ -726,6 +726,30 @@ static void test_half_arith(void)
 			       !(isnan(b2d((uint16_t)(out[2 * i + 1] >> (16 * half)))) && isnan(b2d(mx)));
 		}
 	CHECK_EQ(bad, 0);
+	/* .ftz flushes f16 subnormal inputs and results; max.xorsign.abs: |larger| with the xor of the signs */
+	static const uint16_t hv[] = {0x0001, 0x83ff, 0x0400, 0x3c00, 0xbc00, 0x3555, 0x8200, 0x7bff, 0x0200, 0xc000};
+	int nh = (int)GL_ARRAY_LEN(hv);
+	for (int i = 0; i < nh * nh; i++) {
+		in[2 * i] = (uint32_t)hv[i / nh] << 16 | hv[i % nh];
+		in[2 * i + 1] = (uint32_t)hv[i % nh] << 16 | hv[(i / nh + 3) % nh];
+	}
+	if (run_conv("\tfma.rn.ftz.f16x2 %r4, %r1, %r2, %r1;\n\tmax.xorsign.abs.f16x2 %r5, %r1, %r2;", in, nh * nh, out))
+		return;
+	bad = 0;
+	for (int i = 0; i < nh * nh; i++)
+		for (int half = 0; half < 2; half++) {
+			double a = h2d((uint16_t)(in[2 * i] >> (16 * half))), b = h2d((uint16_t)(in[2 * i + 1] >> (16 * half)));
+			double fa = fabs(a) < 0x1p-14 ? copysign(0, a) : a, fb = fabs(b) < 0x1p-14 ? copysign(0, b) : b;
+			uint16_t f = d2h(fma(fa, fb, fa), RN);
+			if (fabs(h2d(f)) < 0x1p-14)
+				f &= 0x8000;
+			double mx = fabs(a) > fabs(b) ? fabs(a) : fabs(b);
+			uint16_t x = d2h(signbit(a) != signbit(b) ? -mx : mx, RN);
+			uint16_t got_f = (uint16_t)(out[2 * i] >> (16 * half)), got_x = (uint16_t)(out[2 * i + 1] >> (16 * half));
+			if ((got_f != f || got_x != x) && bad++ < 4)
+				fprintf(stderr, "ftz/xorsign f16 %a %a: sim 0x%04x 0x%04x host 0x%04x 0x%04x\n", a, b, got_f, got_x, f, x);
+		}
+	CHECK_EQ(bad, 0);
 	/* neg / abs flip and clear the sign bit only, also of NaN */
 	if (run_conv("\tneg.f16x2 %r4, %r1;\n\tabs.bf16x2 %r5, %r2;", in, n, out))
 		return;
