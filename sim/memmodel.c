@@ -24,6 +24,25 @@ unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsig
 	return n;
 }
 
+unsigned gl_mm_local_sectors(const uint64_t offset[GL_WARP], uint32_t mask, unsigned size)
+{
+	/* a lane touches at most 4 words (16 bytes), each word 4 bytes inside one sector: 128 slots */
+	uint64_t seen[4 * GL_WARP];
+	unsigned n = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		for (uint64_t word = offset[l] / 4; word <= (offset[l] + size - 1) / 4; word++) {
+			uint64_t sector = (word * 128 + 4 * l) / GL_SECTOR_BYTES;
+			bool dup = false;
+			for (unsigned i = 0; i < n && !dup; i++)
+				dup = seen[i] == sector;
+			if (!dup && n < 4 * GL_WARP)
+				seen[n++] = sector;
+		}
+	}
+	return n;
+}
+
 /* One phase: the most distinct words any bank serves, over lanes in `mask`, each touching
  * ceil(size/4) consecutive words (sub-word accesses touch one word). */
 static unsigned phase_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size)

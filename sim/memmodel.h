@@ -13,6 +13,11 @@
 /* Distinct 32-byte sectors touched by the active lanes, each accessing [addr, addr+size). */
 unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size);
 
+/* Local memory is interleaved across the warp 4 bytes at a time: byte o of lane l lives at
+ * (o/4)*128 + 4*l + o%4 of the warp's local window.  Distinct 32-byte sectors of an access of `size`
+ * bytes at each lane's per-thread offset. */
+unsigned gl_mm_local_sectors(const uint64_t offset[GL_WARP], uint32_t mask, unsigned size);
+
 /* Shared-memory wavefronts of one LDS/STS-like instruction of `size` bytes (1, 2, 4, 8 or 16):
  *   size <= 4: one phase; wavefronts = the most distinct 32-bit words any one bank must serve;
  *   size == 8: half-warp phases, merged into one when every active lane's neighbour (i^1, or i^2)

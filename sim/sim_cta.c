@@ -76,6 +76,7 @@ static void init_warps(struct sim_cta *cta)
 	cta->gen++;
 	cta->epoch = 0;
 	cta->executed = 0;
+	memset(cta->bar_arrived, 0, sizeof cta->bar_arrived);
 	sim_race_new_cta(&cta->race);
 	if (L->fn->local_size)
 		memset(cta->local, 0, (size_t)L->threads_per_cta * L->fn->local_size);
@@ -214,35 +215,69 @@ void sim_step_diverged(struct sim_warp *w)
 	reconverge(w, w->active, w->pc + 1);
 }
 
-static int release_barrier(struct sim_cta *cta)
+/* Warps a barrier waits for: its thread count in warps (bar.sync id, count), else every warp of the
+ * CTA that has not exited (exited threads count as arrived, as on the hardware). */
+static unsigned expected_warps(const struct sim_cta *cta, int id)
 {
-	struct sim_launch *L = cta->L;
-	int id = -1;
-	for (unsigned i = 0; i < L->warps_per_cta; i++) {
+	unsigned live = 0, count = 0;
+	for (unsigned i = 0; i < cta->L->warps_per_cta; i++) {
+		const struct sim_warp *w = &cta->warps[i];
+		live += w->state != W_DONE;
+		if (w->state == W_BARRIER && w->bar_id == id && w->bar_count)
+			count = w->bar_count;
+	}
+	return count ? (count + 31) / 32 : live;
+}
+
+static void release(struct sim_cta *cta, int id)
+{
+	cta->epoch++;
+	cta->bar_arrived[id] = 0;
+	for (unsigned i = 0; i < cta->L->warps_per_cta; i++) {
 		struct sim_warp *w = &cta->warps[i];
+		if (w->state != W_BARRIER || w->bar_id != id)
+			continue;
+		w->state = W_READY;
+		if (w->live & ~w->active)
+			sim_step_diverged(w);
+		else
+			w->pc++;
+	}
+}
+
+/* Release every barrier whose expected warps have all arrived; returns how many were released. */
+static int release_barriers(struct sim_cta *cta)
+{
+	unsigned waiting[SIM_BARRIERS] = {0};
+	for (unsigned i = 0; i < cta->L->warps_per_cta; i++)
+		if (cta->warps[i].state == W_BARRIER)
+			waiting[cta->warps[i].bar_id]++;
+	int released = 0;
+	for (int id = 0; id < SIM_BARRIERS; id++)
+		if (waiting[id] && waiting[id] + cta->bar_arrived[id] >= expected_warps(cta, id)) {
+			release(cta, id);
+			released++;
+		}
+	return released;
+}
+
+static void report_deadlock(struct sim_cta *cta)
+{
+	const struct sim_launch *L = cta->L;
+	for (unsigned i = 0; i < L->warps_per_cta; i++) {
+		const struct sim_warp *w = &cta->warps[i];
 		if (w->state != W_BARRIER)
 			continue;
 		cta->current_warp = i;
-		if (id >= 0 && w->bar_id != id) {
-			sim_finding(cta, &L->fn->code[w->pc], __builtin_ctz(w->active), "deadlock", PS_NONE, 0, 0, false,
-				    "warps wait at different barriers (%d and %d): the CTA can never continue", id,
-				    w->bar_id);
-			return -1;
-		}
-		id = w->bar_id;
+		unsigned waiting = 0;
+		for (unsigned k = 0; k < L->warps_per_cta; k++)
+			waiting += cta->warps[k].state == W_BARRIER && cta->warps[k].bar_id == w->bar_id;
+		sim_finding(cta, &L->fn->code[w->pc], __builtin_ctz(w->active), "deadlock", PS_NONE, 0, 0, false,
+			    "deadlock: warp %u waits at barrier %d, which %u of the %u warps it needs have reached, and no "
+			    "other warp can run", i, w->bar_id, waiting + cta->bar_arrived[w->bar_id],
+			    expected_warps(cta, w->bar_id));
+		return;
 	}
-	cta->epoch++;
-	for (unsigned i = 0; i < L->warps_per_cta; i++) {
-		struct sim_warp *w = &cta->warps[i];
-		if (w->state == W_BARRIER) {
-			w->state = W_READY;
-			if (w->live & ~w->active)
-				sim_step_diverged(w);
-			else
-				w->pc++;
-		}
-	}
-	return 0;
 }
 
 int sim_cta_run(struct sim_cta *cta)
@@ -265,7 +300,8 @@ int sim_cta_run(struct sim_cta *cta)
 		}
 		if (!any_ready && !any_barrier)
 			return 0;
-		if (!any_ready && any_barrier && release_barrier(cta) < 0) {
+		if (any_barrier && release_barriers(cta) == 0 && !any_ready) {
+			report_deadlock(cta);
 			cta->aborted = true;
 			return -1;
 		}

@@ -585,11 +585,22 @@ static int exec_bar(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 			    w->id * 32 + (unsigned)__builtin_ctz(missing));
 		return -1;
 	}
-	if (ins->sub == BAR_ARRIVE)
-		return 0; /* producer side of a named barrier: nothing to wait for */
+	int lane = __builtin_ctz(mask);
+	uint64_t id = ins->nops > 0 ? sim_src(cta, w, ins->ops[0].slot)[lane] : 0;
+	uint64_t count = ins->nops > 1 && ins->sub != BAR_RED_POPC && ins->sub != BAR_RED_AND &&
+				 ins->sub != BAR_RED_OR ? sim_src(cta, w, ins->ops[1].slot)[lane] : 0;
+	if (id >= SIM_BARRIERS || count % 32 || count > 32ull * cta->L->warps_per_cta)
+		return sim_unsupported(cta, w, ins, "a barrier id above 15 or a thread count that is not a multiple "
+						    "of 32 up to the CTA's size");
+	if (ins->sub == BAR_ARRIVE) { /* producer side of a named barrier: counted, does not wait */
+		cta->bar_arrived[id]++;
+		return 0;
+	}
+	w->bar_count = (unsigned)count;
 	if (ins->sub == BAR_RED_POPC || ins->sub == BAR_RED_AND || ins->sub == BAR_RED_OR)
 		return exec_bar_red(cta, w, ins, mask);
-	w->bar_id = ins->nops > 0 ? (int)sim_src(cta, w, ins->ops[0].slot)[__builtin_ctz(mask)] : 0;
+	w->bar_id = (int)id;
+	w->bar_count = (unsigned)count;
 	w->state = W_BARRIER;
 	return 1;
 }

@@ -16,6 +16,7 @@
 #define SIM_MAX_REGIONS (GL_MAX_BUFFERS + 1)
 #define SIM_FINDINGS_PER_CTA 16
 #define SIM_FINDINGS_MAX 200
+#define SIM_BARRIERS 16 /* named barriers 0..15 */
 #define SIM_SHARED_POISON 0xA5 /* shared memory at CTA start: a recognisable garbage pattern */
 
 struct sim_shadow;
@@ -55,7 +56,7 @@ struct sim_warp {
 	int lane_pc[32];      /* for live lanes not in `active` */
 	enum warp_state state;
 	int bar_id;
-	unsigned bar_count;   /* threads expected by bar.sync id, count; 0 = all */
+	unsigned bar_count;   /* threads expected by bar.sync id, count; 0 = every thread of the CTA */
 	unsigned id;
 	uint64_t executed;
 	uint32_t carry;       /* per-lane carry flag of add.cc / addc */
@@ -81,6 +82,7 @@ struct sim_cta {
 	struct sim_bar_red bar_red[2]; /* bar.red.{popc,and,or} accumulators by epoch parity (sim_exec.c) */
 	unsigned current_warp; /* the warp being run, for findings */
 	uint64_t executed;    /* warp instructions in this CTA, for the budget */
+	unsigned bar_arrived[SIM_BARRIERS]; /* warps that passed bar.arrive since the barrier last opened */
 	uint8_t *local;       /* threads_per_cta * fn->local_size */
 	struct sim_warp *warps;
 	uint64_t *regs;

@@ -137,7 +137,7 @@ static void count_access(struct sim_cta *cta, struct sim_warp *w, const struct p
 			c->sld_wf += wf;
 			c->sld_conf += conflicts;
 		}
-	} else if (sp == PS_GLOBAL || sp == PS_CONST) {
+	} else if (sp == PS_GLOBAL) { /* ld.const goes through the constant cache, not this pipe */
 		units = gl_mm_global_sectors(addr, mask, size);
 		if (is_store) {
 			c->gst_req++;
@@ -147,7 +147,7 @@ static void count_access(struct sim_cta *cta, struct sim_warp *w, const struct p
 			c->gld_sect += units;
 		}
 	} else if (sp == PS_LOCAL) {
-		units = gl_mm_global_sectors(addr, mask, size);
+		units = gl_mm_local_sectors(addr, mask, size);
 		if (is_store) {
 			c->lst_req++;
 			c->lst_sect += units;
@@ -329,15 +329,18 @@ static int exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct p
 	uint64_t dst[32], src[32];
 	sim_lane_addresses(cta, w, &ins->ops[0], mask, dst);
 	sim_lane_addresses(cta, w, &ins->ops[1], mask, src);
+	uint32_t reading = 0; /* lanes with src-size 0 only zero-fill: they read no global memory */
+	FOR_LANES(mask, l) reading |= (uint32_t)(!srcsize || srcsize[l] != 0) << l;
 	if (mask) {
+		unsigned sectors = gl_mm_global_sectors(src, reading, size);
 		cta->c.ldgsts_inst++;
 		cta->c.ldgsts_req++;
-		cta->c.ldgsts_sect += gl_mm_global_sectors(src, mask, size);
+		cta->c.ldgsts_sect += sectors;
 		uint32_t d32[32];
 		FOR_LANES(mask, l) d32[l] = (uint32_t)dst[l];
 		cta->c.ldgsts_sst_wf += gl_mm_shared_wavefronts(d32, mask, size);
 		if (cta->trace) {
-			sim_trace_record(cta, w, ins, PS_GLOBAL, src, mask, size, false, gl_mm_global_sectors(src, mask, size));
+			sim_trace_record(cta, w, ins, PS_GLOBAL, src, reading, size, false, sectors);
 			sim_trace_record(cta, w, ins, PS_SHARED, dst, mask, size, true,
 					 gl_mm_shared_wavefronts(d32, mask, size));
 		}

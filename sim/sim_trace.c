@@ -51,6 +51,8 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 				    "CTA started)", (unsigned long long)addr);
 			s->writer = 0xffff; /* report each location once */
 			s->write_epoch = UINT32_MAX;
+			s->reader = me;     /* a later write by another warp still races with this read */
+			s->read_epoch = cta->epoch;
 			return;
 		}
 		if (s->writer != me && s->writer != 0xffff && s->write_epoch == cta->epoch) {

@@ -38,6 +38,20 @@ static void test_global_sectors(void)
 	CHECK_EQ(gl_mm_global_sectors(a, 0x1, 4), 2);
 }
 
+static void test_local_sectors(void)
+{
+	uint64_t o[32];
+	for (int l = 0; l < 32; l++)
+		o[l] = 0; /* every lane's first word: 32 consecutive words, 4 sectors */
+	CHECK_EQ(gl_mm_local_sectors(o, ALL, 4), 4);
+	CHECK_EQ(gl_mm_local_sectors(o, ALL, 16), 16); /* 4 words per lane: 4 interleaved rows */
+	CHECK_EQ(gl_mm_local_sectors(o, 0x1, 8), 2);    /* one lane, 2 words in 2 rows */
+	for (int l = 0; l < 32; l++)
+		o[l] = 4u * (uint64_t)l; /* each lane a different word offset: 32 rows, a sector each */
+	CHECK_EQ(gl_mm_local_sectors(o, ALL, 4), 32);
+	CHECK_EQ(gl_mm_local_sectors(o, 0, 4), 0);
+}
+
 static void test_shared_32bit(void)
 {
 	uint32_t a[32];
@@ -130,6 +144,7 @@ static void test_ldmatrix(void)
 int main(void)
 {
 	test_global_sectors();
+	test_local_sectors();
 	test_shared_32bit();
 	test_shared_64bit();
 	test_shared_128bit();

@@ -69,6 +69,18 @@ static const char *bar_divergence = HEADER
 	"mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 16;\n"
 	"@!%p1 bra $END;\nbar.sync 0;\n$END:\nret;\n}\n";
 
+/* warps 0-1 meet at named barrier 1 (64 threads) while warps 2-3 go on; then everyone at barrier 0 */
+static const char *named_barrier = HEADER
+	".visible .entry k(.param .u64 k_out)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n"
+	"mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 64;\n@!%p1 bra $SKIP;\nbar.sync 1, 64;\n$SKIP:\n"
+	"bar.sync 0;\nret;\n}\n";
+
+/* warp 0 waits at barrier 1 and warp 1 at barrier 2, each for two warps: neither can open */
+static const char *deadlock = HEADER
+	".visible .entry k(.param .u64 k_out)\n{\n.reg .pred %p<2>;\n.reg .b32 %r<4>;\n"
+	"mov.u32 %r1, %tid.x;\nsetp.lt.u32 %p1, %r1, 32;\n@!%p1 bra $TWO;\nbar.sync 1, 64;\nret;\n"
+	"$TWO:\nbar.sync 2, 64;\nret;\n}\n";
+
 static const char *uninit = HEADER
 	".visible .entry k(.param .u64 k_out)\n{\n.reg .b32 %r<4>;\n"
 	".shared .align 4 .b8 s[256];\n"
@@ -170,6 +182,17 @@ static void test_findings(void)
 	launch(bar_divergence, 32, 1, 1, &o);
 	CHECK_EQ(count_kind(&o.res, "barrier-divergence"), 1);
 	CHECK(o.res.aborted);
+	gl_sim_result_free(&o.res);
+
+	launch(named_barrier, 128, 1, 1, &o);
+	CHECK_EQ(o.res.findings_total, 0);
+	CHECK(!o.res.aborted);
+	gl_sim_result_free(&o.res);
+
+	launch(deadlock, 64, 1, 1, &o);
+	CHECK_EQ(count_kind(&o.res, "deadlock"), 1);
+	CHECK(o.res.aborted);
+	CHECK(o.res.nfindings && strstr(o.res.findings[0].message, "which 1 of the 2 warps") != NULL);
 	gl_sim_result_free(&o.res);
 
 	launch(uninit, 64, 1, 1, &o);
