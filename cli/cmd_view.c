@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "run_options.h"
 #include "common/util.h"
 #include "view_cmd.h"
 #include "visualize/view.h"
@@ -15,7 +16,7 @@ static const struct gl_cmd *self(void);
 
 enum { OPT_TOPIC = 300, OPT_VARIANT, OPT_SIZE, OPT_FRAMES, OPT_PLAY, OPT_BLOCK, OPT_PARAM = 2000 };
 
-#define MAX_PARAM_OPTS 64
+#define MAX_PARAM_OPTS GL_RUN_MAX_PARAM_OPTS
 
 enum view_kind { VIEW_COALESCE, VIEW_BANKS, VIEW_GEMM };
 
@@ -36,24 +37,6 @@ struct view_opts {
 	long frames, block;
 	bool play;
 };
-
-static int param_options(struct option *opts, int n, const char **names)
-{
-	int count = 0;
-	for (const struct gl_topic *const *t = gl_topics; *t; t++)
-		for (int i = 0; i < (*t)->nparams && count < MAX_PARAM_OPTS; i++) {
-			bool dup = false;
-			for (int k = 0; k < count && !dup; k++)
-				dup = strcmp(names[k], (*t)->params[i].name) == 0;
-			if (dup)
-				continue;
-			names[count] = (*t)->params[i].name;
-			opts[n + count] = (struct option){names[count], required_argument, NULL, OPT_PARAM + count};
-			count++;
-		}
-	opts[n + count] = (struct option){0};
-	return count;
-}
 
 static int handle_option(struct gl_ctx *ctx, int c, struct view_opts *o, const char **names)
 {
@@ -82,7 +65,7 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct view_opts *o)
 	    {"play", no_argument, NULL, OPT_PLAY},         {"block", required_argument, NULL, OPT_BLOCK},
 	};
 	const char *names[MAX_PARAM_OPTS];
-	param_options(opts, 6, names);
+	gl_topic_param_options(opts, 6, names, OPT_PARAM);
 	o->block = -1;
 	int c;
 	optind = 1;
@@ -153,21 +136,7 @@ static int build_problem(struct gl_ctx *ctx, const struct gl_topic *t, const str
 {
 	view_default_problem(t, p);
 	*explicit = o->size || o->nparams;
-	for (int i = 0; o->size && i < t->nparams; i++)
-		if (t->params[i].is_size &&
-		    gl_parse_long(o->size, t->params[i].min, t->params[i].max, "--size", &p->v[i], &ctx->err))
-			return ctx->err.status;
-	for (int k = 0; k < o->nparams; k++) {
-		int i = gl_param_index(t, o->param_names[k]);
-		if (i < 0)
-			return gl_usage_error(ctx, self(), "--%s does not apply to topic %s", o->param_names[k],
-			                      t->name);
-		char flag[64];
-		snprintf(flag, sizeof flag, "--%s", t->params[i].name);
-		if (gl_parse_long(o->param_values[k], t->params[i].min, t->params[i].max, flag, &p->v[i], &ctx->err))
-			return ctx->err.status;
-	}
-	return t->check ? t->check(p, &ctx->err) : GL_OK;
+	return gl_problem_apply_options(ctx, self(), t, o->size, o->param_names, o->param_values, o->nparams, p);
 }
 
 /* The latest matching trace, or a new one recorded now. */

@@ -12,7 +12,7 @@ enum {
 	OPT_THREADS, OPT_MAXINST, OPT_SEED, OPT_BASELINE, OPT_PARAM = 2000,
 };
 
-static int param_options(struct option *opts, int n, const char **names)
+int gl_topic_param_options(struct option *opts, int n, const char **names, int code)
 {
 	int count = 0;
 	for (const struct gl_topic *const *t = gl_topics; *t; t++)
@@ -23,7 +23,7 @@ static int param_options(struct option *opts, int n, const char **names)
 			if (dup)
 				continue;
 			names[count] = (*t)->params[i].name;
-			opts[n + count] = (struct option){names[count], required_argument, NULL, OPT_PARAM + count};
+			opts[n + count] = (struct option){names[count], required_argument, NULL, code + count};
 			count++;
 		}
 	opts[n + count] = (struct option){0};
@@ -101,7 +101,7 @@ int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, ch
 	if (with_baseline)
 		opts[nopts++] = (struct option){"baseline", required_argument, NULL, OPT_BASELINE};
 	const char *names[GL_RUN_MAX_PARAM_OPTS];
-	param_options(opts, nopts, names);
+	gl_topic_param_options(opts, nopts, names, OPT_PARAM);
 	o->b.repeat = 1;
 	int c;
 	optind = 1;
@@ -130,29 +130,34 @@ static int unknown_param(struct gl_ctx *ctx, const struct gl_cmd *cmd, const str
 	return ctx->err.status;
 }
 
-/* --size sets every size parameter; --NAME sets one.  Values are checked against the topic's limits. */
+int gl_problem_apply_options(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_topic *t, const char *size,
+			     const char *const *names, const char *const *values, int n, struct gl_problem *p)
+{
+	for (int i = 0; size && i < t->nparams; i++) {
+		if (!t->params[i].is_size)
+			continue;
+		if (gl_parse_long(size, t->params[i].min, t->params[i].max, "--size", &p->v[i], &ctx->err))
+			return ctx->err.status;
+	}
+	for (int k = 0; k < n; k++) {
+		int i = gl_param_index(t, names[k]);
+		if (i < 0)
+			return unknown_param(ctx, cmd, t, names[k]);
+		char flag[64];
+		snprintf(flag, sizeof flag, "--%s", t->params[i].name);
+		if (gl_parse_long(values[k], t->params[i].min, t->params[i].max, flag, &p->v[i], &ctx->err))
+			return ctx->err.status;
+	}
+	return t->check ? t->check(p, &ctx->err) : GL_OK;
+}
+
 static int build_problem(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_topic *t,
 			 const struct gl_run_opts *o, struct gl_problem *p)
 {
 	gl_problem_defaults(t, p);
 	if (o->seed_set)
 		p->seed = (uint64_t)o->seed;
-	for (int i = 0; o->size && i < t->nparams; i++) {
-		if (!t->params[i].is_size)
-			continue;
-		if (gl_parse_long(o->size, t->params[i].min, t->params[i].max, "--size", &p->v[i], &ctx->err))
-			return ctx->err.status;
-	}
-	for (int k = 0; k < o->nparams; k++) {
-		int i = gl_param_index(t, o->param_names[k]);
-		if (i < 0)
-			return unknown_param(ctx, cmd, t, o->param_names[k]);
-		char flag[64];
-		snprintf(flag, sizeof flag, "--%s", t->params[i].name);
-		if (gl_parse_long(o->param_values[k], t->params[i].min, t->params[i].max, flag, &p->v[i], &ctx->err))
-			return ctx->err.status;
-	}
-	return t->check ? t->check(p, &ctx->err) : GL_OK;
+	return gl_problem_apply_options(ctx, cmd, t, o->size, o->param_names, o->param_values, o->nparams, p);
 }
 
 int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,

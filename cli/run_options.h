@@ -26,6 +26,15 @@ struct gl_run_opts {
 	bool seed_set;
 };
 
+/* Topic parameters as long options (the union over all topics), appended at opts[n]; option codes
+ * are code + index into names.  Returns how many; opts[n + count] is the terminator. */
+int gl_topic_param_options(struct option *opts, int n, const char **names, int code);
+
+/* --size sets every size parameter of `t`, each --NAME V one (names/values from the options above);
+ * values are checked against the topic's limits, then the topic's check() runs. */
+int gl_problem_apply_options(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_topic *t, const char *size,
+			     const char *const *names, const char *const *values, int n, struct gl_problem *p);
+
 /* Parse `cmd TOPIC [options]`; with_baseline also accepts --baseline V.  Returns 0, 'h' after --help,
  * or an error status recorded in ctx->err. */
 int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, char **argv, bool with_baseline,
