@@ -114,7 +114,8 @@ void gl_str_free(struct gl_str *s)
 	s->len = s->cap = 0;
 }
 
-static void *oom(size_t n)
+/* Out of host memory is not a user error gpulab can recover from: say so and stop. */
+static _Noreturn void oom(size_t n)
 {
 	fprintf(stderr, "gpulab: out of memory allocating %zu bytes\n", n);
 	abort();
@@ -123,25 +124,33 @@ static void *oom(size_t n)
 void *gl_xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
-	return p ? p : oom(n);
+	if (!p)
+		oom(n);
+	return p;
 }
 
 void *gl_xcalloc(size_t n, size_t size)
 {
 	void *p = calloc(n ? n : 1, size ? size : 1);
-	return p ? p : oom(n * size);
+	if (!p)
+		oom(n * size);
+	return p;
 }
 
 void *gl_xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
-	return q ? q : oom(n);
+	if (!q)
+		oom(n);
+	return q;
 }
 
 char *gl_xstrdup(const char *s)
 {
 	char *p = strdup(s);
-	return p ? p : oom(strlen(s) + 1);
+	if (!p)
+		oom(strlen(s) + 1);
+	return p;
 }
 
 double gl_now(void)
