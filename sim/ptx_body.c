@@ -638,6 +638,8 @@ int ptx_parse_body(struct parser *ps, struct ptx_function *fn)
 	append_insn(ps, &ret);
 	layout(ps);
 	ptx_parser_reset_function(ps);
+	if (ptx_validate_function(ps->name, fn, ps->err))
+		return -1;
 	if (fn->local_size > PTX_MAX_LOCAL)
 		return gl_errf(ps->err, GL_EUSAGE, "%s:%d:1: function '%s' needs %llu bytes of local memory per thread; "
 			       "the limit is %llu", ps->name, fn->ptx_line, fn->name,

@@ -67,5 +67,7 @@ int ptx_type_from_token(const struct ptx_token *t, enum ptx_type *out);
 int ptx_parse_var(struct parser *ps, enum ptx_space space, bool is_extern, bool module_scope);
 int ptx_parse_body(struct parser *ps, struct ptx_function *fn);
 void ptx_parser_reset_function(struct parser *ps);
+/* ptx_validate.c: operand shapes of every instruction of a laid-out function. */
+int ptx_validate_function(const char *name, const struct ptx_function *fn, struct gl_err *err);
 
 #endif

@@ -72,6 +72,11 @@ static int check_geometry(const struct ptx_function *fn, const struct gl_launch 
 	if (!l->grid[0] || !l->grid[1] || !l->grid[2] || l->grid[1] > 65535 || l->grid[2] > 65535)
 		return gl_errf(err, GL_EUSAGE, "grid %ux%ux%u: each dimension must be positive (y and z at most 65535)",
 			       l->grid[0], l->grid[1], l->grid[2]);
+	double reg_bytes = (double)fn->nslots * 32 * 8 * ((threads + 31) / 32);
+	if (reg_bytes > 1073741824.0) /* the simulator's register file of one CTA */
+		return gl_errf(err, GL_EUSAGE, "kernel '%s' declares %d registers; one CTA of %lu threads would need "
+			       "%.1f GiB of simulated registers", fn->name, fn->first_special, threads,
+			       reg_bytes / 1073741824.0);
 	if (fn->shared_static + l->dyn_smem > MAX_SHARED)
 		return gl_errf(err, GL_EUSAGE, "kernel '%s' needs %llu bytes of static and %u of dynamic shared memory; "
 			       "a CTA can have at most %u", fn->name, (unsigned long long)fn->shared_static,
