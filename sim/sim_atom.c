@@ -100,20 +100,6 @@ static void count_atom(struct sim_cta *cta, const struct ptx_insn *ins, const ui
 	}
 }
 
-/* A shared-memory atomic leaves its bytes written by this warp in this barrier interval, so later plain
- * reads see initialised data and plain accesses by other warps still count as races.  Atomics among
- * themselves never race, so nothing is checked here. */
-static void shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t addr, unsigned n)
-{
-	for (unsigned i = 0; i < n; i++) {
-		struct sim_shadow *s = &cta->shadow[addr + i];
-		if (s->gen != cta->gen)
-			*s = (struct sim_shadow){.gen = cta->gen};
-		s->writer = (uint16_t)(w->id + 1);
-		s->write_epoch = cta->epoch;
-	}
-}
-
 int sim_exec_atom(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	bool has_dst = ins->op == OP_ATOM;
@@ -136,7 +122,7 @@ int sim_exec_atom(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn
 			continue;
 		uint64_t old = rmw(ins, p, sim_trunc(b[l], n), sim_trunc(c[l], n), n, sp == PS_SHARED);
 		if (sp == PS_SHARED)
-			shadow_atomic(cta, w, p - cta->shared, n);
+			sim_shadow_atomic(cta, w, (uint64_t)(p - cta->shared), n);
 		if (d)
 			d[l] = ptx_type_is_signed((enum ptx_type)ins->type) ? (uint64_t)sim_sext(old, n) : old;
 	}

@@ -117,7 +117,7 @@ static void cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_
 	memset(cta, 0, sizeof *cta);
 	cta->L = L;
 	cta->shared = gl_xmalloc(L->shared_size ? L->shared_size : 1);
-	cta->shadow = gl_xcalloc(L->shared_size ? L->shared_size : 1, sizeof *cta->shadow);
+	cta->shadow = gl_xcalloc(L->shared_size / 4 + 1, sizeof *cta->shadow); /* one per 4-byte word */
 	cta->local = gl_xmalloc((size_t)L->threads_per_cta * (L->fn->local_size ? L->fn->local_size : 1));
 	cta->warps = gl_xcalloc(L->warps_per_cta, sizeof *cta->warps);
 	cta->regs = gl_xmalloc((size_t)L->fn->nslots * 32 * L->warps_per_cta * sizeof *cta->regs);

@@ -75,7 +75,7 @@ struct sim_cta {
 	unsigned ctaid[3];
 	unsigned linear;      /* CTA index in the grid */
 	uint8_t *shared;
-	struct sim_shadow *shadow; /* one per shared byte (sim_trace.h) */
+	struct sim_shadow *shadow; /* one per 4-byte word of shared memory (sim_trace.h) */
 	struct sim_race race; /* global-memory accesses of this CTA's barrier interval (sim_race.h) */
 	uint32_t gen;         /* CTA generation: shadow entries of older CTAs are stale */
 	uint32_t epoch;       /* barrier intervals completed in this CTA */

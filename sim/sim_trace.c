@@ -4,12 +4,36 @@
 
 #include "sim_trace.h"
 
-static struct sim_shadow *shadow_at(struct sim_cta *cta, uint64_t addr)
+/* The shadow entry of a 4-byte word, reset when it belongs to an older CTA or barrier interval. */
+static struct sim_shadow *shadow_word(struct sim_cta *cta, uint64_t word)
 {
-	struct sim_shadow *s = &cta->shadow[addr];
+	struct sim_shadow *s = &cta->shadow[word];
 	if (s->gen != cta->gen)
-		*s = (struct sim_shadow){.gen = cta->gen};
+		*s = (struct sim_shadow){.gen = cta->gen, .epoch = cta->epoch};
+	if (s->epoch != cta->epoch) { /* a barrier since the last access: a clean interval */
+		s->epoch = cta->epoch;
+		s->writer = s->reader = 0;
+		s->wbytes = s->rbytes = 0;
+	}
 	return s;
+}
+
+/* Bytes [addr, addr+n) of the word `word`, as a 4-bit mask. */
+static uint8_t bytes_in(uint64_t word, uint64_t addr, unsigned n)
+{
+	uint8_t mask = 0;
+	for (unsigned b = 0; b < 4; b++)
+		if (word * 4 + b >= addr && word * 4 + b < addr + n)
+			mask |= (uint8_t)(1u << b);
+	return mask;
+}
+
+static void report_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
+			unsigned n, const char *what, uint16_t other)
+{
+	sim_finding(cta, ins, lane, "race", PS_SHARED, addr, n, false,
+		    "shared-memory race (%s) at 0x%llx: warps %u and %u access it between two barriers", what,
+		    (unsigned long long)addr, (unsigned)other - 1, w->id);
 }
 
 /* Races are between different warps inside one barrier interval (lanes of one warp run in order). */
@@ -17,25 +41,20 @@ void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		      unsigned n)
 {
 	uint16_t me = (uint16_t)(w->id + 1);
-	for (unsigned i = 0; i < n; i++) {
-		struct sim_shadow *s = shadow_at(cta, addr + i);
-		uint16_t other = 0;
-		const char *what = NULL;
-		if (s->writer && s->writer != me && s->write_epoch == cta->epoch) {
-			other = s->writer;
-			what = "write after write";
-		} else if (s->reader && s->reader != me && s->read_epoch == cta->epoch) {
-			other = s->reader;
-			what = "write after read";
+	bool reported = false;
+	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
+		struct sim_shadow *s = shadow_word(cta, word);
+		uint8_t mask = bytes_in(word, addr, n);
+		if (!reported && s->writer && s->writer != me && (s->wbytes & mask)) {
+			report_race(cta, w, ins, lane, addr, n, "write after write", s->writer);
+			reported = true;
+		} else if (!reported && s->reader && s->reader != me && (s->rbytes & mask)) {
+			report_race(cta, w, ins, lane, addr, n, "write after read", s->reader);
+			reported = true;
 		}
 		s->writer = me;
-		s->write_epoch = cta->epoch;
-		if (what) {
-			sim_finding(cta, ins, lane, "race", PS_SHARED, addr, n, false,
-				    "shared-memory race (%s) at 0x%llx: warps %u and %u access it between two barriers",
-				    what, (unsigned long long)addr, (unsigned)other - 1, w->id);
-			return;
-		}
+		s->wbytes |= mask;
+		s->init |= mask;
 	}
 }
 
@@ -43,27 +62,35 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 		     unsigned n)
 {
 	uint16_t me = (uint16_t)(w->id + 1);
-	for (unsigned i = 0; i < n; i++) {
-		struct sim_shadow *s = shadow_at(cta, addr + i);
-		if (!s->writer) {
+	bool reported = false;
+	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
+		struct sim_shadow *s = shadow_word(cta, word);
+		uint8_t mask = bytes_in(word, addr, n);
+		if (!reported && (s->init & mask) != mask) {
 			sim_finding(cta, ins, lane, "uninitialized", PS_SHARED, addr, n, true,
 				    "read of uninitialized shared memory at 0x%llx (nothing was stored there since the "
 				    "CTA started)", (unsigned long long)addr);
-			s->writer = 0xffff; /* report each location once */
-			s->write_epoch = UINT32_MAX;
-			s->reader = me;     /* a later write by another warp still races with this read */
-			s->read_epoch = cta->epoch;
-			return;
-		}
-		if (s->writer != me && s->writer != 0xffff && s->write_epoch == cta->epoch) {
-			sim_finding(cta, ins, lane, "race", PS_SHARED, addr, n, false,
-				    "shared-memory race (read after write) at 0x%llx: warp %u wrote it and warp %u reads "
-				    "it with no barrier between", (unsigned long long)addr, (unsigned)s->writer - 1, w->id);
-			s->write_epoch = UINT32_MAX;
-			return;
+			s->init |= mask; /* report each location once */
+			reported = true;
+		} else if (!reported && s->writer && s->writer != me && (s->wbytes & mask)) {
+			report_race(cta, w, ins, lane, addr, n, "read after write", s->writer);
+			reported = true;
 		}
 		s->reader = me;
-		s->read_epoch = cta->epoch;
+		s->rbytes |= mask;
+	}
+}
+
+/* Atomics among themselves never race; they leave the bytes written by this warp, so later plain
+ * reads see initialised data and plain accesses by other warps still count as races. */
+void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t addr, unsigned n)
+{
+	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
+		struct sim_shadow *s = shadow_word(cta, word);
+		uint8_t mask = bytes_in(word, addr, n);
+		s->writer = (uint16_t)(w->id + 1);
+		s->wbytes |= mask;
+		s->init |= mask;
 	}
 }
 

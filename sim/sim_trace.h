@@ -5,18 +5,22 @@
 
 #include "sim_internal.h"
 
-/* Shadow state of one shared-memory byte, valid only when gen matches the CTA's generation, so that
- * starting a CTA costs nothing. */
+/* Shadow state of one 4-byte word of shared memory, valid only when gen matches the CTA's generation
+ * (so starting a CTA costs nothing); writer/reader and their byte masks cover the current barrier
+ * interval (epoch), `init` every byte written since the CTA started. */
 struct sim_shadow {
-	uint32_t gen;
-	uint32_t write_epoch, read_epoch; /* barrier epoch of the last write / read */
-	uint16_t writer, reader;          /* warp + 1 of the last write / read; 0 = none */
+	uint32_t gen, epoch;
+	uint16_t writer, reader; /* warp + 1 of the last write / read in this interval; 0 = none */
+	uint8_t wbytes, rbytes;  /* bytes written / read in this interval */
+	uint8_t init;            /* bytes written since the CTA started */
 };
 
 void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
 		      unsigned n);
 void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
 		     unsigned n);
+
+void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t addr, unsigned n);
 
 void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
 		      const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, unsigned units);
