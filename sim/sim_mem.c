@@ -301,7 +301,7 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 			FOR_LANES(mask, l) d[l] = load_element(base + addr[l], 4, sign);
 		}
 		if (space == PS_SHARED)
-			FOR_LANES(mask, l) (is_store ? sim_shadow_write : sim_shadow_read)(cta, w, ins, (int)l, addr[l], 4);
+			sim_shadow_warp(cta, w, ins, mask, addr, 4, is_store);
 		else
 			FOR_LANES(mask, l) check_global_race(cta, w, ins, l, addr[l], 4, is_store);
 		return 0;

@@ -21,6 +21,8 @@ static struct sim_shadow *shadow_word(struct sim_cta *cta, uint64_t word)
 /* Bytes [addr, addr+n) of the word `word`, as a 4-bit mask. */
 static uint8_t bytes_in(uint64_t word, uint64_t addr, unsigned n)
 {
+	if (n >= 4 && !(addr & 3) && word * 4 + 4 <= addr + n)
+		return 0xf; /* an aligned access covering the whole word: the common case */
 	uint8_t mask = 0;
 	for (unsigned b = 0; b < 4; b++)
 		if (word * 4 + b >= addr && word * 4 + b < addr + n)
@@ -78,6 +80,23 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 		}
 		s->reader = me;
 		s->rbytes |= mask;
+	}
+}
+
+/* One warp-level access: lanes reading or writing the same address as the lane before them add
+ * nothing to the shadow (same warp, same bytes), so broadcasts cost one update, not 32. */
+void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+		     const uint64_t addr[32], unsigned n, bool is_store)
+{
+	uint64_t prev = UINT64_MAX;
+	FOR_LANES(mask, l) {
+		if (addr[l] == prev)
+			continue;
+		prev = addr[l];
+		if (is_store)
+			sim_shadow_write(cta, w, ins, (int)l, addr[l], n);
+		else
+			sim_shadow_read(cta, w, ins, (int)l, addr[l], n);
 	}
 }
 

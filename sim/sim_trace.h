@@ -20,6 +20,8 @@ void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
 		     unsigned n);
 
+void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+		     const uint64_t addr[32], unsigned n, bool is_store);
 void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t addr, unsigned n);
 
 void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
