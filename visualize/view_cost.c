@@ -1,5 +1,5 @@
-/* view_cost.c — an event's cost (global sectors, shared wavefronts) recomputed with the simulator's
- * own rules, since the store keeps the addresses and not the counts. */
+/* view_cost.c — an event's cost (global sectors, shared wavefronts) computed with the simulator's own
+ * rules, for traces built by hand (the unit tests); stored traces carry the simulator's cost. */
 #include "sim/memmodel.h"
 #include "view_trace.h"
 

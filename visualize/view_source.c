@@ -94,7 +94,6 @@ int view_load(struct gl_store *s, long launch_id, struct view_trace *tr, struct 
 	tr->t = gl_topic_find(tr->topic);
 	if (tr->t)
 		view_params_parse(tr->t, tr->params_json, &tr->problem);
-	view_fill_costs(tr->ev, tr->n);
 	snprintf(tr->origin, sizeof tr->origin, "stored trace: run %ld, launch %ld", tr->run_id, launch_id);
 	rc = view_buffers_build(tr, err);
 	if (rc)
