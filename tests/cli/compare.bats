@@ -80,18 +80,6 @@ cmp() {
 	[[ "${lines[2]}" == 1,gemm,smem,true,naive,* ]]
 }
 
-bad_input() { # expected-status expected-message args...
-	local want=$1 msg=$2
-	shift 2
-	"$GPULAB" run transpose --size 32 --backend sim --db "$DB" >/dev/null 2>&1
-	local before
-	before=$(db_hash)
-	run "$GPULAB" "$@"
-	assert_failure "$want"
-	assert_output --partial "$msg"
-	[ "$(db_hash)" = "$before" ]
-}
-
 @test "an unknown baseline suggests the nearest variant" {
 	bad_input 2 "unknown baseline 'smme' for topic gemm (did you mean 'smem'?)" compare gemm --baseline smme --db "$DB"
 }

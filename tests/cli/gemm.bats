@@ -70,18 +70,6 @@ ST=l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum
 	[ "$(metric "$output" smem $FFMA)" = 262144 ]
 }
 
-bad_input() { # expected-status expected-message args...
-	local want=$1 msg=$2
-	shift 2
-	"$GPULAB" run gemm --size 32 --variant naive --backend sim --db "$DB" >/dev/null 2>&1
-	local before
-	before=$(db_hash)
-	run "$GPULAB" "$@"
-	assert_failure "$want"
-	assert_output --partial "$msg"
-	[ "$(db_hash)" = "$before" ]
-}
-
 @test "gemm vectorized refuses n that is not a multiple of 4, naming the guarded variants" {
 	bad_input 2 "gemm vectorized moves float4s, so rows must start on 16 bytes: --n and --k must be multiples of 4 (got n=30, k=32)" \
 		run gemm --variant vectorized --m 32 --n 30 --k 32 --backend sim --db "$DB"

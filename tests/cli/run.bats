@@ -101,18 +101,6 @@ setup() {
 
 # ---- bad input: exit 2 (or 3), a clear message, and an existing database left byte-identical
 
-bad_input() { # expected-status expected-message args...
-	local want=$1 msg=$2
-	shift 2
-	"$GPULAB" run transpose --size 32 --backend sim --db "$DB" >/dev/null 2>&1
-	local before
-	before=$(db_hash)
-	run "$GPULAB" "$@"
-	assert_failure "$want"
-	assert_output --partial "$msg"
-	[ "$(db_hash)" = "$before" ]
-}
-
 @test "unknown topic suggests the nearest" {
 	bad_input 2 "unknown topic 'tranpose' (did you mean 'transpose'?)" run tranpose --db "$DB"
 }

@@ -21,3 +21,17 @@ metric() {
 db_hash() {
 	sha256sum "$DB" | cut -d' ' -f1
 }
+
+# bad_input STATUS MESSAGE ARGS...: with a database holding one run, `gpulab ARGS` fails with STATUS,
+# prints MESSAGE, and leaves the database byte-identical.
+bad_input() { # expected-status expected-message args...
+	local want=$1 msg=$2
+	shift 2
+	"$GPULAB" run transpose --size 32 --backend sim --db "$DB" >/dev/null 2>&1
+	local before
+	before=$(db_hash)
+	run "$GPULAB" "$@"
+	assert_failure "$want"
+	assert_output --partial "$msg"
+	[ "$(db_hash)" = "$before" ]
+}

@@ -10,6 +10,7 @@
 
 #include "common/util.h"
 #include "sim/sim.h"
+#include "sim/sim_float.h"
 #include "tests/unit/check.h"
 
 static inline char *fx_read(const char *path)
@@ -128,25 +129,20 @@ static inline uint64_t fx_rand(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
+/* Bit casts with the fixtures' types, through the simulator's own helpers (sim/sim_float.h). */
 static inline float fx_f32(uint32_t bits)
 {
-	float f;
-	memcpy(&f, &bits, sizeof f);
-	return f;
+	return sim_f32(bits);
 }
 
 static inline uint32_t fx_bits(float f)
 {
-	uint32_t u;
-	memcpy(&u, &f, sizeof u);
-	return u;
+	return (uint32_t)sim_f32_bits(f);
 }
 
 static inline uint64_t fx_bits64(double d)
 {
-	uint64_t u;
-	memcpy(&u, &d, sizeof u);
-	return u;
+	return sim_f64_bits(d);
 }
 
 #endif
