@@ -38,6 +38,8 @@ void gl_simprint_headline(const struct gl_sim_finding *f, char *buf, size_t n)
 		snprintf(buf, n, "Uninitialized %s memory read of size %u bytes", space_text(f->space), f->size);
 	else if (strcmp(k, "barrier-divergence") == 0)
 		snprintf(buf, n, "Barrier error detected. Divergent thread(s) in warp");
+	else if (strcmp(k, "warp-sync") == 0)
+		snprintf(buf, n, "Warp synchronization error detected. Invalid member mask of a warp collective");
 	else if (strcmp(k, "deadlock") == 0)
 		snprintf(buf, n, "Barrier error detected. Warps wait at different barriers (deadlock)");
 	else if (strcmp(k, "budget") == 0)
