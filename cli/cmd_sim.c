@@ -228,7 +228,9 @@ static int prepare(struct gl_ctx *ctx, const struct sim_opts *o, struct ptx_modu
 		return rc;
 	l->module = text;
 	l->module_name = o->source;
-	if ((rc = ptx_parse(text, o->source, m, &ctx->err)) || (rc = gl_simsrc_kernel(*m, o->kernel, fn, &ctx->err)))
+	/* lazily: an unsupported construct in another function of the file does not stop this kernel */
+	if ((rc = ptx_parse_lazy(text, o->source, m, &ctx->err)) ||
+	    (rc = gl_simsrc_kernel(*m, o->kernel, fn, &ctx->err)) || (rc = ptx_check_function(*m, *fn, &ctx->err)))
 		return rc;
 	l->entry = (*fn)->name;
 	l->dyn_smem = o->smem;

@@ -176,7 +176,7 @@ static void list_entries(const struct ptx_module *m, struct gl_str *s)
 	int k = 0;
 	for (int i = 0; i < m->nfuncs; i++) {
 		const struct ptx_function *f = &m->funcs[i];
-		if (!f->is_entry || !f->code)
+		if (!f->is_entry || !(f->code || f->error))
 			continue;
 		char base[256], qual[256];
 		demangle_name(f->name, base, sizeof base, qual, sizeof qual);
@@ -197,7 +197,7 @@ static int unknown_kernel(const struct ptx_module *m, const char *name, struct g
 	size_t n = 0, nb = 0;
 	for (int i = 0; i < m->nfuncs && nb < MAXC; i++) {
 		const struct ptx_function *f = &m->funcs[i];
-		if (!f->is_entry || !f->code)
+		if (!f->is_entry || !(f->code || f->error))
 			continue;
 		gl_simsrc_base_name(f->name, bases[nb], sizeof bases[nb]);
 		cands[n++] = f->name;
@@ -221,7 +221,7 @@ int gl_simsrc_kernel(const struct ptx_module *m, const char *name, const struct 
 {
 	*fn = NULL;
 	for (int i = 0; i < m->nfuncs; i++)
-		if (m->funcs[i].code && strcmp(m->funcs[i].name, name) == 0) {
+		if ((m->funcs[i].code || m->funcs[i].error) && strcmp(m->funcs[i].name, name) == 0) {
 			if (!m->funcs[i].is_entry)
 				return gl_errf(err, GL_EUSAGE, "'%s' is a device function (.func), not a kernel (.entry)",
 					       name);
@@ -234,7 +234,7 @@ int gl_simsrc_kernel(const struct ptx_module *m, const char *name, const struct 
 		const struct ptx_function *f = &m->funcs[i];
 		char base[256], qual[256];
 		demangle_name(f->name, base, sizeof base, qual, sizeof qual);
-		if (!f->is_entry || !f->code || (strcmp(base, name) != 0 && strcmp(qual, name) != 0))
+		if (!f->is_entry || !(f->code || f->error) || (strcmp(base, name) != 0 && strcmp(qual, name) != 0))
 			continue;
 		gl_str_addf(&list, "%s%s", hits++ ? ", " : "", f->name);
 		*fn = f;

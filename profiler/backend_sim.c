@@ -54,7 +54,7 @@ static int load_module(struct sim_backend *s, const struct gl_launch *l, struct 
 	ptx_module_free(s->module);
 	s->module = NULL;
 	s->module_text = NULL;
-	int rc = ptx_parse(l->module, l->module_name ? l->module_name : "kernel.ptx", &s->module, err);
+	int rc = ptx_parse_lazy(l->module, l->module_name ? l->module_name : "kernel.ptx", &s->module, err);
 	if (rc == GL_OK)
 		s->module_text = l->module;
 	return rc;

@@ -130,6 +130,8 @@ struct ptx_function {
 	uint64_t shared_static; /* bytes of static shared memory (module + function scope) */
 	uint64_t local_size;    /* bytes of local memory per thread */
 	int ptx_line;        /* line of the .entry/.func */
+	char *error;         /* lazy parse: why this body cannot run ("name:line:col: ..."), else NULL */
+	int error_status;
 };
 
 struct ptx_module {
@@ -166,6 +168,13 @@ enum ptx_special {
 
 /* Parse PTX text.  Errors carry name:line:col. */
 int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err);
+/* The same, but a function body that cannot be decoded or validated (an unsupported instruction or
+ * directive, a bad operand) does not stop the module: the function keeps its header, no code, and
+ * the message in ->error, and the rest of the file loads.  Only module-level problems fail. */
+int ptx_parse_lazy(const char *text, const char *name, struct ptx_module **out, struct gl_err *err);
+/* GL_OK when `fn` and every function it calls, directly or through other functions, decoded; else the
+ * first problem found, naming the function that has it (GL_EUSAGE). */
+int ptx_check_function(const struct ptx_module *m, const struct ptx_function *fn, struct gl_err *err);
 void ptx_module_free(struct ptx_module *m);
 const struct ptx_function *ptx_find_function(const struct ptx_module *m, const char *name);
 

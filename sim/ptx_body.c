@@ -187,6 +187,13 @@ static int parse_value(struct parser *ps, struct ptx_insn *ins, struct ptx_opera
 							   t.col, ps->block};
 		return 0;
 	}
+	/* WARP_SZ, the predefined identifier nvcc emits for warpSize: the constant 32 (PTX ISA, "Predefined
+	 * Identifiers"), unless the file declares a symbol of that name itself */
+	if (ptx_tok_is(&t, "WARP_SZ") && ptx_names_lookup(&ps->vars, t.start, t.len, NULL) < 0 &&
+	    ptx_strmap_find(&ps->module_vars, t.start, t.len, 0) < 0) {
+		o->slot = const_slot(ps, 32, -1);
+		return 0;
+	}
 	int ref;
 	int64_t param_offset = 0;
 	if (lookup_symbol(ps, &t, &ref, &param_offset))

@@ -51,6 +51,7 @@ struct parser {
 	struct ptx_strmap module_vars; /* first declaration of each name -> index in m->vars */
 	struct ptx_strmap funcs;       /* first declaration of each name -> index in m->funcs */
 	int funcs_cap, mvars_cap;
+	bool lazy;                     /* ptx_parse_lazy: a body's error stays with its function */
 };
 
 int ptx_error(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

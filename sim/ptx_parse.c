@@ -330,6 +330,48 @@ static int parse_params(struct parser *ps, struct ptx_param **out, int *n)
 	return 0;
 }
 
+/* Drop what a failed body decoded, keeping the header (name, parameters) for lookups and calls. */
+static void discard_body(struct ptx_function *fn)
+{
+	free(fn->code);
+	free(fn->consts);
+	for (int i = 0; i < fn->nvars; i++) {
+		free(fn->vars[i].name);
+		free(fn->vars[i].init);
+	}
+	free(fn->vars);
+	fn->code = NULL;
+	fn->consts = NULL;
+	fn->vars = NULL;
+	fn->ncode = fn->nconsts = fn->nvars = 0;
+}
+
+/* A body whose error is kept on the function: the parser goes back to the body's '{' and skips the
+ * balanced block, so the next function starts clean.  Only a block that never closes fails the module. */
+static int parse_body_lazily(struct parser *ps, struct ptx_function *fn)
+{
+	struct ptx_lexer lx = ps->lx;
+	struct ptx_token tok = ps->tok;
+	struct gl_err ferr = {0}, *outer = ps->err;
+	ps->err = &ferr;
+	int rc = ptx_parse_body(ps, fn);
+	ps->err = outer;
+	if (rc == 0)
+		return 0;
+	ptx_parser_reset_function(ps);
+	discard_body(fn);
+	fn->error = gl_xstrdup(ferr.msg[0] ? ferr.msg : "this function could not be decoded");
+	fn->error_status = ferr.status ? ferr.status : GL_EUSAGE;
+	ps->lx = lx;
+	ps->tok = tok;
+	struct gl_err skip_err = {0};
+	ps->err = &skip_err;
+	rc = ptx_tok_is(&ps->tok, "{") ? skip_block(ps) : -1;
+	ps->err = outer;
+	/* a body with no end is reported as its first problem, as the strict parse would */
+	return rc ? gl_errf(ps->err, fn->error_status, "%s", fn->error) : 0;
+}
+
 /* .entry/.func header and body. */
 static int parse_function(struct parser *ps, bool is_entry)
 {
@@ -358,7 +400,9 @@ static int parse_function(struct parser *ps, bool is_entry)
 	}
 	if (ptx_accept(ps, ";"))
 		return 0; /* a declaration only */
-	return ptx_parse_body(ps, fn);
+	if (!ps->lazy)
+		return ptx_parse_body(ps, fn);
+	return parse_body_lazily(ps, fn);
 }
 
 /* The leading decimal digits of s[0..len), saturating at 1000000 (version and target numbers). */
@@ -427,9 +471,10 @@ static int parse_module_item(struct parser *ps)
 	return ptx_error_at(ps, &t, "unexpected '%.*s' at module level", t.len, t.start);
 }
 
-int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err)
+static int parse_module(const char *text, const char *name, bool lazy, struct ptx_module **out,
+			struct gl_err *err)
 {
-	struct parser ps = {.err = err, .name = name};
+	struct parser ps = {.err = err, .name = name, .lazy = lazy};
 	ps.m = gl_xcalloc(1, sizeof *ps.m);
 	ps.m->name = gl_xstrdup(name);
 	ps.m->text = gl_xstrdup(text);
@@ -449,6 +494,54 @@ int ptx_parse(const char *text, const char *name, struct ptx_module **out, struc
 	}
 	*out = ps.m;
 	return GL_OK;
+}
+
+int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err)
+{
+	return parse_module(text, name, false, out, err);
+}
+
+int ptx_parse_lazy(const char *text, const char *name, struct ptx_module **out, struct gl_err *err)
+{
+	return parse_module(text, name, true, out, err);
+}
+
+/* Depth-first over the call graph from `fn`; `seen` marks visited functions (recursion terminates). */
+static int check_calls(const struct ptx_module *m, int fi, int root, bool *seen, struct gl_err *err)
+{
+	const struct ptx_function *fn = &m->funcs[fi];
+	seen[fi] = true;
+	if (fn->error) {
+		if (fi == root)
+			return gl_errf(err, fn->error_status, "%s '%s' cannot run: %s", fn->is_entry ? "kernel" : "function",
+				       fn->name, fn->error);
+		return gl_errf(err, fn->error_status, "kernel '%s' calls '%s', which cannot run: %s", m->funcs[root].name,
+			       fn->name, fn->error);
+	}
+	for (int i = 0; i < fn->ncode; i++) {
+		const struct ptx_insn *ins = &fn->code[i];
+		if (ins->op != OP_CALL)
+			continue;
+		for (int k = 0; k < ins->nops; k++) {
+			const struct ptx_operand *o = &ins->ops[k];
+			if (o->kind != PO_FUNC || o->offset < 0 || o->offset >= m->nfuncs)
+				continue;
+			/* a call names the first declaration; the definition may come later in the file */
+			int callee = (int)(ptx_find_function(m, m->funcs[o->offset].name) - m->funcs);
+			if (!seen[callee] && check_calls(m, callee, root, seen, err))
+				return err->status;
+		}
+	}
+	return 0;
+}
+
+int ptx_check_function(const struct ptx_module *m, const struct ptx_function *fn, struct gl_err *err)
+{
+	bool *seen = gl_xcalloc((size_t)m->nfuncs, sizeof *seen);
+	int fi = (int)(fn - m->funcs);
+	int rc = check_calls(m, fi, fi, seen, err);
+	free(seen);
+	return rc;
 }
 
 static void free_vars(struct ptx_var *vars, int n)
@@ -479,6 +572,7 @@ void ptx_module_free(struct ptx_module *m)
 		free(f->code);
 		free(f->consts);
 		free_vars(f->vars, f->nvars);
+		free(f->error);
 	}
 	free(m->funcs);
 	free_vars(m->vars, m->nvars);
@@ -490,7 +584,7 @@ void ptx_module_free(struct ptx_module *m)
 const struct ptx_function *ptx_find_function(const struct ptx_module *m, const char *name)
 {
 	for (int i = 0; i < m->nfuncs; i++)
-		if (strcmp(m->funcs[i].name, name) == 0 && m->funcs[i].code)
+		if (strcmp(m->funcs[i].name, name) == 0 && (m->funcs[i].code || m->funcs[i].error))
 			return &m->funcs[i];
 	for (int i = 0; i < m->nfuncs; i++)
 		if (strcmp(m->funcs[i].name, name) == 0)

@@ -291,6 +291,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 {
 	memset(res, 0, sizeof *res);
 	const struct ptx_function *fn = ptx_find_function(m, l->entry);
+	if (fn && ptx_check_function(m, fn, err)) /* a lazily parsed module: this kernel or a callee failed */
+		return err->status;
 	if (!fn || !fn->code)
 		return gl_errf(err, GL_EUSAGE, "no kernel named '%s' in %s", l->entry, m->name);
 	int rc = check_args(fn, l, err);

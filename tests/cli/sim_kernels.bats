@@ -61,3 +61,37 @@ print(",".join(str(sum(1 for k in range(t // 32 * 32, t // 32 * 32 + 32) if keys
 	[ "$(jq -r '.sanitizer[0].kind' <<<"$output")" = warp-sync ]
 	[[ "$(jq -r '.sanitizer[0].message' <<<"$output")" == *"names lane 16"*"does not execute this instruction"* ]]
 }
+
+@test "warpSize (WARP_SZ) is 32: a warp-per-row softmax matches python's" {
+	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel softmax_rows --grid 2 --block 64 \
+		--arg buf:in:f32:300:rand:7 --arg buf:out:f32:300 --arg i32:3 --arg i32:100 \
+		--dump "in=$OUT/in.bin" --dump "out=$OUT/out.bin" --json
+	assert_success
+	[ "$(jq '.sanitizer | length' <<<"$output")" = 0 ]
+	python3 - "$OUT/in.bin" "$OUT/out.bin" <<'EOF2'
+import math, struct, sys
+x = struct.unpack("<300f", open(sys.argv[1], "rb").read())
+y = struct.unpack("<300f", open(sys.argv[2], "rb").read())
+for r in range(3):
+    row = x[100 * r:100 * r + 100]
+    m = max(row)
+    s = sum(math.exp(v - m) for v in row)
+    for i, v in enumerate(row):
+        want = math.exp(v - m) / s
+        assert abs(y[100 * r + i] - want) <= 1e-6 + 1e-5 * want, (r, i, y[100 * r + i], want)
+EOF2
+}
+
+@test "one unsupported kernel does not stop the others in its file; it is refused naming the instruction" {
+	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel copy_n --grid 1 --block 32 \
+		--arg buf:in:f32:32:seq --arg buf:out:f32:32 --arg i32:32
+	assert_success
+	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel wmma_tile --grid 1 --block 32 \
+		--arg buf:a:f16:256 --arg buf:b:f16:256 --arg buf:c:f32:256
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"kernel 'wmma_tile' cannot run: "*"multi.ptx:"*"unsupported instruction 'wmma.load.a"* ]]
+	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel via_helper --grid 1 --block 32 \
+		--arg buf:a:f16:256 --arg buf:c:f32:256
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"kernel 'via_helper' calls '_Z10store_tilePK6__halfPf', which cannot run: "*"wmma.load"* ]]
+}
