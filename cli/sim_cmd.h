@@ -17,15 +17,34 @@
  * $GPULAB_NVCC, else the one found at build time, else `nvcc` on PATH.  Caller frees *text. */
 int gl_simsrc_load(const char *path, char **text, struct gl_err *err);
 
-/* The kernel called `name`: an exact .entry name (extern "C" or mangled), or the base name of a mangled
- * C++ name when exactly one entry has it ("saxpy" finds _Z5saxpyifPfS_).  Ambiguous and unknown names
- * are GL_EUSAGE errors listing the candidates. */
+/* sim_names.c */
+
+/* The kernel called `name`: an exact .entry name (extern "C" or mangled), or a C++ spelling of a mangled
+ * one when exactly one entry has it: the signature as c++filt prints it, the qualified name with or
+ * without template arguments, or the last component with or without them ("saxpy" finds
+ * _Z5saxpyifPfS_, "MatrixMulCUDA<16>" finds _Z13MatrixMulCUDAILi16EEvPfS0_S0_ii).  White space does not
+ * matter.  Ambiguous and unknown names are GL_EUSAGE errors listing the candidates. */
 int gl_simsrc_kernel(const struct ptx_module *m, const char *name, const struct ptx_function **fn,
 		     struct gl_err *err);
 
 /* The unqualified name inside an Itanium-mangled name ("_ZN2ns4gemmILi16EEEvPf" -> "gemm"), or the
  * name itself when it is not mangled. */
 void gl_simsrc_base_name(const char *mangled, char *out, size_t n);
+
+/* sim_demangle.c */
+
+/* An Itanium-mangled kernel name taken apart, written as c++filt writes it. */
+struct gl_demangled {
+	char signature[512]; /* "lab::reduce<float, 256>(float const*, float*, int)" (no return type) */
+	char name[512];      /* "lab::reduce<float, 256>" */
+	char plain[512];     /* "lab::reduce" */
+	char base[256];      /* "reduce" */
+	char base_args[512]; /* "reduce<float, 256>" */
+};
+
+/* 0 and *out filled for a name in the subset kernels use (namespaces, templates with type and integer
+ * arguments, builtin, pointer, reference and cv-qualified types, substitutions); -1 otherwise. */
+int gl_demangle(const char *mangled, struct gl_demangled *out);
 
 /* sim_args.c */
 

@@ -218,7 +218,7 @@ thread 0 of 32: x=0.00"
 	run "$GPULAB" sim "$FX/names.ptx" --kernel scale --grid 1 --block 4 --arg buf:x:f32:4 --arg f32:2
 	[ "$status" -eq 2 ]
 	assert_output --partial "kernel name 'scale' is ambiguous"
-	assert_output --partial "_Z5scalePff, _Z5scalePdd"
+	assert_output --partial "_Z5scalePff (scale(float*, float)), _Z5scalePdd (scale(double*, double))"
 	run "$GPULAB" sim "$FX/names.ptx" --kernel _Z5scalePdd --grid 1 --block 4 --arg buf:x:f64:4:seq --arg f64:3 \
 		--dump "x=$OUT/x.bin"
 	assert_success
@@ -233,7 +233,7 @@ thread 0 of 32: x=0.00"
 	[ "$status" -eq 2 ]
 	assert_output --partial "no kernel named 'negat'"
 	assert_output --partial "(did you mean 'negate'?)"
-	assert_output --partial "_ZN3ops6negateEPi (ops::negate)"
+	assert_output --partial "_ZN3ops6negateEPi (ops::negate(int*))"
 	run "$GPULAB" sim "$FX/names.ptx" --kernel twice --grid 1 --block 4 --arg buf:x:i32:4
 	[ "$status" -eq 2 ]
 	assert_output --partial "'twice' (_Z5twicei) is a device function (.func), not a kernel"

@@ -95,3 +95,37 @@ EOF2
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"kernel 'via_helper' calls '_Z10store_tilePK6__halfPf', which cannot run: "*"wmma.load"* ]]
 }
+
+@test "C++ template names: MatrixMulCUDA<16>, reduce<float, 256>, c++filt's signature; ambiguity lists the candidates" {
+	# the CUDA samples' matrixMul: C = A * B with A 32x32 and B 32x48, all ones in A, B[i] = i % 7
+	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel 'MatrixMulCUDA<16>' --grid 3,2 --block 16,16 \
+		--arg buf:C:f32:1536 --arg buf:A:f32:1024:const:1 --arg buf:B:f32:1536:seq --arg i32:32 --arg i32:48 \
+		--dump "C=$OUT/c.bin" --json
+	assert_success
+	[ "$(jq -r .kernel <<<"$output")" = _Z13MatrixMulCUDAILi16EEvPfS0_S0_ii ]
+	python3 - "$OUT/c.bin" <<'EOF2'
+import struct, sys
+c = struct.unpack("<1536f", open(sys.argv[1], "rb").read())
+for i in range(32):
+    for j in range(48):
+        want = sum(float(k * 48 + j) for k in range(32))
+        assert c[i * 48 + j] == want, (i, j, c[i * 48 + j], want)
+EOF2
+	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel 'reduce<float, 256>' --grid 4 --block 256 \
+		--arg buf:in:f32:1000:const:0.5 --arg buf:out:f32:4 --arg i32:1000 --dump "out=$OUT/r.bin" --json
+	assert_success
+	[ "$(jq -r .kernel <<<"$output")" = _ZN3lab6reduceIfLi256EEEvPKT_PS1_i ]
+	[ "$(python3 -c 'import struct,sys; print(struct.unpack("<4f", open(sys.argv[1],"rb").read()))' "$OUT/r.bin")" = "(128.0, 128.0, 128.0, 116.0)" ]
+	for name in 'lab::reduce<int,128>' 'void lab::reduce<int, 128>(int const*, int*, int)' 'reduce<int, 128>'; do
+		run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel "$name" --grid 1 --block 128 \
+			--arg buf:in:i32:100:seq --arg buf:out:i32:1 --arg i32:100 --json
+		assert_success
+		[ "$(jq -r .kernel <<<"$output")" = _ZN3lab6reduceIiLi128EEEvPKT_PS1_i ]
+	done
+	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel MatrixMulCUDA --grid 1 --block 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"kernel name 'MatrixMulCUDA' is ambiguous"*"_Z13MatrixMulCUDAILi16EEvPfS0_S0_ii (MatrixMulCUDA<16>(float*, float*, float*, int, int))"*"(MatrixMulCUDA<8>("* ]]
+	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel 'reduce<float, 128>' --grid 1 --block 1
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"no kernel named 'reduce<float, 128>'"*"did you mean"* ]]
+}
