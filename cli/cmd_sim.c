@@ -229,7 +229,9 @@ static int prepare(struct gl_ctx *ctx, const struct sim_opts *o, struct ptx_modu
 	l->module = text;
 	l->module_name = o->source;
 	/* lazily: an unsupported construct in another function of the file does not stop this kernel */
-	if ((rc = ptx_parse_lazy(text, o->source, m, &ctx->err)) ||
+	size_t n = strlen(o->source);
+	unsigned flags = PTX_PARSE_LAZY | (n > 3 && strcmp(o->source + n - 3, ".cu") == 0 ? PTX_PARSE_CUDA_LINES : 0);
+	if ((rc = ptx_parse_ex(text, o->source, flags, m, &ctx->err)) ||
 	    (rc = gl_simsrc_kernel(*m, o->kernel, fn, &ctx->err)) || (rc = ptx_check_function(*m, *fn, &ctx->err)))
 		return rc;
 	l->entry = (*fn)->name;

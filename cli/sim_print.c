@@ -54,23 +54,34 @@ void gl_simprint_headline(const struct gl_sim_finding *f, char *buf, size_t n)
 		snprintf(buf, n, "%s", k);
 }
 
-static void where(const struct gl_sim_finding *f, char *buf, size_t n)
+/* For a .cu source the PTX is nvcc's temporary output: the CUDA file and line come first. */
+static void where(const struct gl_sim_finding *f, bool cuda, char *buf, size_t n)
 {
-	char src[48] = "";
-	if (f->src_line > 0)
-		snprintf(src, sizeof src, " (CUDA line %d)", f->src_line);
-	snprintf(buf, n, "at PTX line %d%s in block (%u,%u,%u) thread (%u,%u,%u)", f->line, src, f->block[0],
-		 f->block[1], f->block[2], f->thread[0], f->thread[1], f->thread[2]);
+	char src[240] = "";
+	if (cuda && f->src_line > 0 && f->src_file[0])
+		snprintf(src, sizeof src, "at %s:%d (PTX line %d)", f->src_file, f->src_line, f->line);
+	else if (f->src_line > 0)
+		snprintf(src, sizeof src, "at PTX line %d (CUDA line %d)", f->line, f->src_line);
+	else
+		snprintf(src, sizeof src, "at PTX line %d", f->line);
+	snprintf(buf, n, "%s in block (%u,%u,%u) thread (%u,%u,%u)", src, f->block[0], f->block[1], f->block[2],
+		 f->thread[0], f->thread[1], f->thread[2]);
 }
 
-static void print_findings(FILE *out, const struct gl_sim_result *res)
+static bool is_cuda(const char *source)
+{
+	size_t n = strlen(source);
+	return n > 3 && strcmp(source + n - 3, ".cu") == 0;
+}
+
+static void print_findings(FILE *out, const struct gl_sim_result *res, bool cuda)
 {
 	fprintf(out, "========= COMPUTE-SANITIZER (gpulab simulator)\n");
 	for (int i = 0; i < res->nfindings; i++) {
 		const struct gl_sim_finding *f = &res->findings[i];
 		char head[256], at[160];
 		gl_simprint_headline(f, head, sizeof head);
-		where(f, at, sizeof at);
+		where(f, cuda, at, sizeof at);
 		fprintf(out, "========= %s%s %s\n", f->warning ? "Warning: " : "", head, at);
 		fprintf(out, "=========     %s\n", f->message);
 	}
@@ -119,7 +130,7 @@ void gl_simprint_text(FILE *out, const struct gl_sim_report *r)
 		fprintf(out, "\ndevice printf output:\n%s%s", res->printf_out, res->printf_out[n - 1] == '\n' ? "" : "\n");
 	}
 	fprintf(out, "\n");
-	print_findings(out, res);
+	print_findings(out, res, is_cuda(r->source));
 }
 
 static void json_dim(struct gl_json *j, const char *key, const unsigned v[3])
@@ -144,6 +155,10 @@ static void json_finding(struct gl_json *j, const struct gl_sim_finding *f)
 		gl_json_int(j, "cuda_line", f->src_line);
 	else
 		gl_json_null(j, "cuda_line");
+	if (f->src_line > 0 && f->src_file[0])
+		gl_json_string(j, "cuda_file", f->src_file);
+	else
+		gl_json_null(j, "cuda_file");
 	gl_json_bool(j, "warning", f->warning);
 	gl_json_string(j, "message", f->message);
 	gl_json_end_object(j);

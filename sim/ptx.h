@@ -87,6 +87,7 @@ struct ptx_insn {
 	uint8_t nops;
 	int32_t guard;     /* predicate slot, -1 when unguarded */
 	uint8_t guard_neg;
+	uint16_t src_file; /* .file number of src_line (ptx_source_file), 0 when unknown */
 	uint32_t mods;
 	int line;          /* PTX source line */
 	int src_line;      /* CUDA source line from .loc, 0 when unknown */
@@ -144,6 +145,8 @@ struct ptx_module {
 	struct ptx_var *vars; /* module-scope variables */
 	int nvars;
 	uint64_t global_size; /* bytes of module .global/.const data */
+	struct ptx_src_file { int id; char *path; } *files; /* .file directives: number -> path */
+	int nfiles;
 };
 
 /* Generic address windows of the simulated device (cudaMalloc'd buffers start at GL_SIM_GLOBAL_BASE).
@@ -165,6 +168,16 @@ enum ptx_special {
 	SR_LANEID, SR_WARPID, SR_NWARPID, SR_SMID, SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE,
 	SR_LANEMASK_GT, SR_LANEMASK_GE, SR_CLOCK, SR_CLOCK64, SR_GLOBALTIMER, SR_DYNSMEM, SR_COUNT
 };
+
+/* Flags of ptx_parse_ex. */
+enum {
+	PTX_PARSE_LAZY = 1,       /* as ptx_parse_lazy */
+	PTX_PARSE_CUDA_LINES = 2, /* the text is nvcc's output for a .cu file called `name`: errors in a body
+				   * with .loc line info say "FILE:LINE: ... (nvcc's PTX line L:C)" */
+};
+int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_module **out, struct gl_err *err);
+/* The path a .file directive gave number `id`, or NULL. */
+const char *ptx_source_file(const struct ptx_module *m, int id);
 
 /* Parse PTX text.  Errors carry name:line:col. */
 int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err);

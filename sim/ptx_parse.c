@@ -8,14 +8,46 @@
 #include "common/util.h"
 #include "ptx_internal.h"
 
-int ptx_error_at(struct parser *ps, const struct ptx_token *t, const char *fmt, ...)
+/* "name:line:col: msg" for PTX input; for nvcc's output of a .cu file, the CUDA place first. */
+static int error_v(struct parser *ps, int line, int col, int src_file, int src_line, int at_file, int at_line,
+		   const char *fmt, va_list ap)
 {
-	char msg[512];
+	char msg[512], ptx[64];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (col > 0)
+		snprintf(ptx, sizeof ptx, "%d:%d", line, col);
+	else
+		snprintf(ptx, sizeof ptx, "%d", line);
+	if (!ps->cuda_lines)
+		return gl_errf(ps->err, GL_EUSAGE, "%s:%s: %s", ps->name, ptx, msg);
+	const char *file = src_line > 0 ? ptx_source_file(ps->m, src_file) : NULL;
+	const char *at = at_line > 0 ? ptx_source_file(ps->m, at_file) : NULL;
+	if (file && at) /* inlined: the call site, then the inlined line */
+		return gl_errf(ps->err, GL_EUSAGE, "%s:%d: %s (in %s:%d, inlined here; nvcc's PTX line %s)", at, at_line, msg,
+			       file, src_line, ptx);
+	if (file)
+		return gl_errf(ps->err, GL_EUSAGE, "%s:%d: %s (nvcc's PTX line %s)", file, src_line, msg, ptx);
+	return gl_errf(ps->err, GL_EUSAGE, "%s: nvcc's PTX line %s: %s", ps->name, ptx, msg);
+}
+
+int ptx_error_loc(struct parser *ps, int line, int col, int src_file, int src_line, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	int rc = error_v(ps, line, col, src_file, src_line, 0, 0, fmt, ap);
 	va_end(ap);
-	return gl_errf(ps->err, GL_EUSAGE, "%s:%d:%d: %s", ps->name, t->line, t->col, msg);
+	return rc;
+}
+
+int ptx_error_at(struct parser *ps, const struct ptx_token *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bool body = ps->fn != NULL; /* the last .loc describes this token only inside a body */
+	int rc = error_v(ps, t->line, t->col, body ? ps->src_file : 0, body ? ps->src_line : 0,
+			 body ? ps->src_at_file : 0, body ? ps->src_at_line : 0, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 int ptx_error(struct parser *ps, const char *fmt, ...)
@@ -471,13 +503,50 @@ static int parse_module_item(struct parser *ps)
 	return ptx_error_at(ps, &t, "unexpected '%.*s' at module level", t.len, t.start);
 }
 
-static int parse_module(const char *text, const char *name, bool lazy, struct ptx_module **out,
-			struct gl_err *err)
+static int small_int(const char *s, int len);
+
+/* .file directives (nvcc writes them after the functions that use them): read them all first, so that
+ * errors and findings can name a CUDA file.  `.file N "path"[, timestamp, size]`. */
+static void scan_files(struct ptx_module *m)
 {
-	struct parser ps = {.err = err, .name = name, .lazy = lazy};
+	struct ptx_lexer lx;
+	ptx_lex_init(&lx, m->text);
+	int cap = 0;
+	for (struct ptx_token t = ptx_lex_next(&lx); t.kind != TK_EOF; t = ptx_lex_next(&lx)) {
+		if (!ptx_tok_is(&t, ".file"))
+			continue;
+		struct ptx_token num = ptx_lex_next(&lx), path = ptx_lex_next(&lx);
+		if (num.kind != TK_NUMBER || path.kind != TK_STRING || path.len < 2 || num.line != t.line)
+			continue;
+		int id = small_int(num.start, num.len);
+		if (m->nfiles == cap) {
+			cap = cap ? 2 * cap : 8;
+			m->files = gl_xrealloc(m->files, (size_t)cap * sizeof *m->files);
+		}
+		char *copy = gl_xmalloc((size_t)path.len - 1);
+		memcpy(copy, path.start + 1, (size_t)path.len - 2);
+		copy[path.len - 2] = '\0';
+		m->files[m->nfiles].id = id;
+		m->files[m->nfiles++].path = copy;
+	}
+}
+
+const char *ptx_source_file(const struct ptx_module *m, int id)
+{
+	for (int i = m->nfiles - 1; i >= 0 && id > 0; i--)
+		if (m->files[i].id == id)
+			return m->files[i].path;
+	return NULL;
+}
+
+int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_module **out, struct gl_err *err)
+{
+	struct parser ps = {.err = err, .name = name, .lazy = flags & PTX_PARSE_LAZY,
+			    .cuda_lines = flags & PTX_PARSE_CUDA_LINES};
 	ps.m = gl_xcalloc(1, sizeof *ps.m);
 	ps.m->name = gl_xstrdup(name);
 	ps.m->text = gl_xstrdup(text);
+	scan_files(ps.m);
 	ptx_lex_init(&ps.lx, ps.m->text);
 	ptx_advance(&ps);
 	int rc = 0;
@@ -498,12 +567,12 @@ static int parse_module(const char *text, const char *name, bool lazy, struct pt
 
 int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err)
 {
-	return parse_module(text, name, false, out, err);
+	return ptx_parse_ex(text, name, 0, out, err);
 }
 
 int ptx_parse_lazy(const char *text, const char *name, struct ptx_module **out, struct gl_err *err)
 {
-	return parse_module(text, name, true, out, err);
+	return ptx_parse_ex(text, name, PTX_PARSE_LAZY, out, err);
 }
 
 /* Depth-first over the call graph from `fn`; `seen` marks visited functions (recursion terminates). */
@@ -576,6 +645,9 @@ void ptx_module_free(struct ptx_module *m)
 	}
 	free(m->funcs);
 	free_vars(m->vars, m->nvars);
+	for (int i = 0; i < m->nfiles; i++)
+		free(m->files[i].path);
+	free(m->files);
 	free(m->name);
 	free(m->text);
 	free(m);

@@ -49,6 +49,7 @@ struct gl_sim_finding {
 	unsigned block[3], thread[3];
 	int line;             /* PTX line */
 	int src_line;         /* CUDA line when the PTX has .loc */
+	char src_file[160];   /* its file, from the PTX's .file directives ("" when unknown) */
 	char message[256];
 };
 

@@ -28,6 +28,8 @@ void sim_finding(struct sim_cta *cta, const struct ptx_insn *ins, int lane, cons
 	f->thread[2] = t / (L->block[0] * L->block[1]);
 	f->line = ins ? ins->line : 0;
 	f->src_line = ins ? ins->src_line : 0;
+	const char *file = ins && ins->src_line ? ptx_source_file(L->m, ins->src_file) : NULL;
+	snprintf(f->src_file, sizeof f->src_file, "%s", file ? file : "");
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(f->message, sizeof f->message, fmt, ap);

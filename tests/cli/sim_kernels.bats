@@ -129,3 +129,22 @@ EOF2
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"no kernel named 'reduce<float, 128>'"*"did you mean"* ]]
 }
+
+@test ".cu input: findings and refusals name the CUDA file and line, not the temporary PTX" {
+	have_nvcc || skip "no nvcc here"
+	cp "$FX/multi.cu" "$OUT/multi.cu"
+	line=$(grep -n 'out\[i\] = in\[i\];' "$OUT/multi.cu" | cut -d: -f1)
+	run --separate-stderr "$GPULAB" sim "$OUT/multi.cu" --kernel copy_n --grid 1 --block 64 \
+		--arg buf:in:f32:40 --arg buf:out:f32:64 --arg i32:64
+	[ "$status" -eq 1 ]
+	[[ "$output" == *"Invalid __global__ read of size 4 bytes at $OUT/multi.cu:$line (PTX line "*") in block (0,0,0) thread (40,0,0)"* ]]
+	run --separate-stderr "$GPULAB" sim "$OUT/multi.cu" --kernel copy_n --grid 1 --block 64 \
+		--arg buf:in:f32:40 --arg buf:out:f32:64 --arg i32:64 --json
+	[ "$(jq -r '.sanitizer[0].cuda_file' <<<"$output")" = "$OUT/multi.cu" ]
+	[ "$(jq -r '.sanitizer[0].cuda_line' <<<"$output")" = "$line" ]
+	wline=$(grep -n 'load_matrix_sync(fa, a, 16);' "$OUT/multi.cu" | head -1 | cut -d: -f1)
+	run --separate-stderr "$GPULAB" sim "$OUT/multi.cu" --kernel wmma_tile --grid 1 --block 32 \
+		--arg buf:a:f16:256 --arg buf:b:f16:256 --arg buf:c:f32:256
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"kernel 'wmma_tile' cannot run: $OUT/multi.cu:$wline: unsupported instruction 'wmma.load.a"*"mma.hpp:"*"inlined here; nvcc's PTX line "* ]]
+}

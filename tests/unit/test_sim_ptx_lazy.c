@@ -1,7 +1,8 @@
 /* test_sim_ptx_lazy.c — per-function loading: with ptx_parse_lazy a body the simulator cannot decode
  * (an unsupported instruction, a bad operand) stays with its function, the rest of the file runs, and
  * ptx_check_function names the problem for the kernel that has it or calls it; ptx_parse stays strict.
- * Also WARP_SZ, the predefined identifier nvcc emits for warpSize, which is the constant 32. */
+ * Also WARP_SZ, the predefined identifier nvcc emits for warpSize, which is the constant 32; and CUDA
+ * places (PTX_PARSE_CUDA_LINES): errors and findings name the .file and .loc line of the instruction. */
 #include "tests/unit/sim_fixture.h"
 
 #define HEADER ".version 8.0\n.target sm_80\n.address_size 64\n"
@@ -103,10 +104,72 @@ static void test_lazy_module_errors(void)
 	}
 }
 
+/* .file comes after the bodies, as nvcc writes it. */
+static const char *const located = HEADER
+	".visible .entry k(.param .u64 p)\n{\n"                         /* 4, 5 */
+	"\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<4>;\n"                     /* 6, 7 */
+	"\t.loc 1 10 3\n\tld.param.u64 %rd1, [p];\n"                    /* 8, 9 */
+	"\t.loc 2 5 1, function_name $L__info_string0, inlined_at 1 12 4\n" /* 10 */
+	"\tld.global.u32 %r1, [%rd1+64];\n"                              /* 11: past a 16-word buffer */
+	"\t.loc 1 14 2\n\tfrobnicate.b32 %r2, %r1;\n\tret;\n}\n"      /* 12, 13 */
+	"\t.file 1 \"/src/k.cu\"\n\t.file 2 \"/inc/h.cuh\", 1700000000, 99\n";
+
+static void test_cuda_lines(void)
+{
+	struct ptx_module *m = NULL;
+	struct gl_err err = {0};
+	CHECK_EQ(ptx_parse_ex(located, "k.cu", PTX_PARSE_CUDA_LINES, &m, &err), GL_EUSAGE);
+	CHECK(strstr(err.msg, "/src/k.cu:14: unsupported instruction 'frobnicate.b32' (nvcc's PTX line 13:2)") == err.msg);
+	gl_err_clear(&err);
+	CHECK_EQ(ptx_parse(located, "k.ptx", &m, &err), GL_EUSAGE); /* PTX input: PTX places */
+	CHECK(strstr(err.msg, "k.ptx:13:2: unsupported instruction") == err.msg);
+	gl_err_clear(&err);
+
+	/* the inlined load: the call site first, then the header line */
+	char *inl = strdup(located);
+	char *bad = strstr(inl, "frobnicate.b32 %r2, %r1");
+	memcpy(bad, "mov.b32 %r2, %r9       ", strlen("frobnicate.b32 %r2, %r1")); /* %r9 is not declared */
+	CHECK_EQ(ptx_parse_ex(inl, "k.cu", PTX_PARSE_CUDA_LINES, &m, &err), GL_EUSAGE);
+	CHECK(strstr(err.msg, "/src/k.cu:14: undeclared register '%r9'") == err.msg);
+	gl_err_clear(&err);
+	memcpy(bad, "mov.b32 %r2, %r1       ", strlen("frobnicate.b32 %r2, %r1"));
+	char *ld = strstr(inl, "ld.global.u32 %r1");
+	memcpy(ld, "ld.global.u32 %r7", 17);
+	CHECK_EQ(ptx_parse_ex(inl, "k.cu", PTX_PARSE_CUDA_LINES, &m, &err), GL_EUSAGE);
+	CHECK(strstr(err.msg, "/src/k.cu:12: undeclared register '%r7' (in /inc/h.cuh:5, inlined here; nvcc's PTX "
+			      "line 11:16)") == err.msg);
+	gl_err_clear(&err);
+	memcpy(ld, "ld.global.u32 %r1", 17);
+
+	/* a finding carries the instruction's CUDA file and line */
+	m = fx_parse(inl, "k.ptx");
+	if (m) {
+		CHECK(strcmp(ptx_source_file(m, 2), "/inc/h.cuh") == 0);
+		CHECK(ptx_source_file(m, 3) == NULL);
+		struct gl_launch l = {0};
+		fx_geometry(&l, "k", 1, 1, 1, 1);
+		fx_buffer(&l, "p", GL_U32, 16);
+		struct gl_sim_result res;
+		CHECK_EQ(fx_run(m, &l, &res), GL_OK);
+		const struct gl_sim_finding *f = fx_finding(&res, "out-of-bounds");
+		CHECK(f != NULL);
+		if (f) {
+			CHECK_EQ(f->line, 11);
+			CHECK_EQ(f->src_line, 5);
+			CHECK(strcmp(f->src_file, "/inc/h.cuh") == 0);
+		}
+		gl_sim_result_free(&res);
+		gl_launch_free(&l);
+		ptx_module_free(m);
+	}
+	free(inl);
+}
+
 int main(void)
 {
 	test_strict_stops_at_first();
 	test_lazy();
 	test_lazy_module_errors();
+	test_cuda_lines();
 	CHECK_DONE();
 }
