@@ -15,7 +15,10 @@
 
 static const struct gl_cmd *self(void);
 
-enum { OPT_KERNEL = 300, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE };
+enum {
+	OPT_KERNEL = 300, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
+	OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE,
+};
 
 #define MAX_DUMPS 16
 
@@ -27,6 +30,7 @@ struct sim_opts {
 	int ndumps;
 	unsigned smem;
 	struct gl_sim_opts sim;
+	struct gl_nvcc_opts nvcc;
 };
 
 static int add_list(struct gl_ctx *ctx, const char *flag, const char **list, int *n, int max)
@@ -37,10 +41,39 @@ static int add_list(struct gl_ctx *ctx, const char *flag, const char **list, int
 	return GL_OK;
 }
 
+/* --arch sm_XX (or compute_XX): digits after the prefix, as nvcc spells them. */
+static int set_arch(struct gl_ctx *ctx, struct sim_opts *o, const char *a)
+{
+	const char *d = strncmp(a, "sm_", 3) == 0 ? a + 3 : strncmp(a, "compute_", 8) == 0 ? a + 8 : NULL;
+	size_t k = d ? strspn(d, "0123456789") : 0;
+	if (!d || k < 2 || (d[k] && strcmp(d + k, "a") != 0 && strcmp(d + k, "f") != 0))
+		return gl_usage_error(ctx, self(), "--arch '%s': expected sm_XX such as sm_80 or sm_90a", a);
+	o->nvcc.arch = a;
+	return GL_OK;
+}
+
+/* -I DIR and -D MACRO[=VALUE], passed to nvcc in order. */
+static int add_nvcc_flag(struct gl_ctx *ctx, struct sim_opts *o, const char *flag, const char *value)
+{
+	if (o->nvcc.nflags + 2 > 2 * GL_NVCC_MAX_FLAGS)
+		return gl_usage_error(ctx, self(), "at most %d -I and -D options", GL_NVCC_MAX_FLAGS);
+	if (!*value || value[0] == '-')
+		return gl_usage_error(ctx, self(), "%s needs a %s, not '%s'", flag, flag[1] == 'I' ? "directory" : "macro",
+				      value);
+	o->nvcc.flags[o->nvcc.nflags++] = flag;
+	o->nvcc.flags[o->nvcc.nflags++] = value;
+	return GL_OK;
+}
+
 static int handle_option(struct gl_ctx *ctx, int c, struct sim_opts *o)
 {
 	long v;
 	switch (c) {
+	case OPT_ARCH: return set_arch(ctx, o, optarg);
+	case 'I': return add_nvcc_flag(ctx, o, "-I", optarg);
+	case 'D': return add_nvcc_flag(ctx, o, "-D", optarg);
+	case OPT_VERBOSE: o->nvcc.verbose = true; return GL_OK;
+	case OPT_NO_CACHE: o->nvcc.no_cache = true; return GL_OK;
 	case OPT_KERNEL: o->kernel = optarg; return GL_OK;
 	case OPT_GRID: o->grid = optarg; return GL_OK;
 	case OPT_BLOCK: o->block = optarg; return GL_OK;
@@ -74,11 +107,13 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 		{"arg", required_argument, NULL, OPT_ARG},	 {"dump", required_argument, NULL, OPT_DUMP},
 		{"max-instructions", required_argument, NULL, OPT_MAXINST},
 		{"threads", required_argument, NULL, OPT_THREADS}, {"trace", no_argument, NULL, OPT_TRACE},
+		{"arch", required_argument, NULL, OPT_ARCH}, {"verbose", no_argument, NULL, OPT_VERBOSE},
+		{"no-cache", no_argument, NULL, OPT_NO_CACHE},
 		{0},
 	};
 	int c;
 	optind = 1;
-	while ((c = gl_getopt(ctx, self(), argc, argv, "", opts)) != -1) {
+	while ((c = gl_getopt(ctx, self(), argc, argv, "I:D:", opts)) != -1) {
 		if (c == 'h')
 			return 'h';
 		if (c == '?' || handle_option(ctx, c, o))
@@ -224,7 +259,7 @@ static int prepare(struct gl_ctx *ctx, const struct sim_opts *o, struct ptx_modu
 	if ((rc = parse_dim(ctx, "--grid", o->grid, l->grid)) || (rc = parse_dim(ctx, "--block", o->block, l->block)))
 		return rc;
 	char *text = NULL;
-	if ((rc = gl_simsrc_load(o->source, &text, &ctx->err)))
+	if ((rc = gl_simsrc_load(o->source, &o->nvcc, &text, &ctx->err)))
 		return rc;
 	l->module = text;
 	l->module_name = o->source;
@@ -306,7 +341,13 @@ const struct gl_cmd gl_cmd_sim_entry = {
 		"  --max-instructions N   budget of warp instructions per CTA (endless loops stop there)\n"
 		"  --threads N            CPU threads (default: all cores)\n"
 		"  --trace                record warp-level memory events and store them (implies storing the run)\n"
-		"A .cu file is compiled with nvcc -ptx -arch=sm_80 -O3 -lineinfo ($GPULAB_NVCC picks the nvcc).\n"
+		"  --arch sm_XX           nvcc's -arch for a .cu file (default sm_80)\n"
+		"  -I DIR, -D MACRO[=V]   passed to nvcc for a .cu file, in order\n"
+		"  --no-cache             run nvcc even when the PTX cache has this compile\n"
+		"  --verbose              say on stderr whether nvcc ran or the PTX cache answered\n"
+		"A .cu file is compiled with nvcc -ptx -arch=sm_80 -O3 -lineinfo ($GPULAB_NVCC picks the nvcc; it\n"
+		"may run $GPULAB_NVCC_TIMEOUT seconds, default 300).  Its PTX is cached in $XDG_CACHE_HOME/gpulab/ptx\n"
+		"(~/.cache/gpulab/ptx), keyed by the source, every file it includes, the flags and nvcc's version.\n"
 		"The run is stored in the database only with --db or --trace.\n"
 		"exit status: 0 clean, 1 sanitizer errors or an aborted kernel (budget, deadlock, unsupported\n"
 		"instruction), 2 usage, source or argument errors, 3 environment (no nvcc)\n",

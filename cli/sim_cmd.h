@@ -12,10 +12,38 @@
 
 /* sim_source.c */
 
+#define GL_NVCC_MAX_FLAGS 32
+
+/* What `gpulab sim` passes on to nvcc for a .cu source. */
+struct gl_nvcc_opts {
+	const char *arch;                        /* sm_XX; NULL: sm_80 */
+	const char *flags[2 * GL_NVCC_MAX_FLAGS]; /* "-I", DIR, "-D", MACRO[=V] ... in command-line order */
+	int nflags;
+	bool verbose;                            /* say on stderr whether the PTX cache answered */
+	bool no_cache;
+};
+
 /* The PTX text of `path`: a .ptx file as is, or a .cu compiled with `nvcc -ptx -arch=sm_80 -O3
- * -lineinfo` in a temporary directory (nvcc's own messages go to stderr as they are).  The nvcc used is
- * $GPULAB_NVCC, else the one found at build time, else `nvcc` on PATH.  Caller frees *text. */
-int gl_simsrc_load(const char *path, char **text, struct gl_err *err);
+ * -lineinfo [flags]` (nvcc's own messages go to stderr as they are), through the PTX cache of
+ * sim_cache.c.  `nv` may be NULL (defaults).  Caller frees *text. */
+int gl_simsrc_load(const char *path, const struct gl_nvcc_opts *nv, char **text, struct gl_err *err);
+
+/* sim_nvcc.c */
+
+/* $GPULAB_NVCC, else the nvcc found at build time, else `nvcc` on PATH (execvp searches it). */
+const char *gl_nvcc_path(void);
+/* Seconds nvcc may run: $GPULAB_NVCC_TIMEOUT (1 to 86400), else 300. */
+unsigned gl_nvcc_timeout(void);
+/* Run argv (argv[0] is nvcc) in its own process group with stdout to `stdout_path` (NULL: stderr);
+ * past gl_nvcc_timeout() it is killed and the result is GL_EENV.  `what` names the input in messages. */
+int gl_nvcc_run(char *const argv[], const char *stdout_path, const char *what, struct gl_err *err);
+
+/* sim_cache.c */
+
+/* `path` compiled to PTX by nvcc, or the PTX a previous compile left in $XDG_CACHE_HOME/gpulab/ptx when
+ * the nvcc, its version, the flags, the working directory, the source and every file it includes are
+ * unchanged. */
+int gl_simcache_compile(const char *path, const struct gl_nvcc_opts *nv, char **text, struct gl_err *err);
 
 /* sim_names.c */
 

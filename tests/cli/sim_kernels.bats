@@ -8,6 +8,27 @@ setup() {
 	common_setup
 	FX="$BATS_TEST_DIRNAME/../fixtures/sim"
 	OUT="$BATS_TEST_TMPDIR"
+	export XDG_CACHE_HOME="$BATS_TEST_TMPDIR/cache"
+}
+
+# A stand-in nvcc: logs each compile to $OUT/nvcc.log, writes the PTX named by FAKE_PTX, and a make-style
+# dependency list with the source and the files it #includes "like this" (as nvcc -MD does).
+fake_nvcc() {
+	cat >"$OUT/nvcc" <<'EOF2'
+#!/bin/bash
+if [ "$1" = --version ]; then echo "fake nvcc, release 0.1"; exit 0; fi
+echo "$*" >>"$FAKE_LOG"
+out= dep= src=
+while [ $# -gt 0 ]; do
+	case $1 in -o) out=$2; shift ;; -MF) dep=$2; shift ;; *.cu) src=$1 ;; esac
+	shift
+done
+incs=$(sed -n 's/^#include "\(.*\)"/\1/p' "$src" | sed "s|^|$(dirname "$src")/|")
+cp "$FAKE_PTX" "$out"
+printf '%s : %s %s\n' "$out" "$src" "$incs" >"$dep"
+EOF2
+	chmod +x "$OUT/nvcc"
+	export GPULAB_NVCC="$OUT/nvcc" FAKE_LOG="$OUT/nvcc.log" FAKE_PTX="$FX/multi.ptx"
 }
 
 have_nvcc() {
@@ -147,4 +168,107 @@ EOF2
 		--arg buf:a:f16:256 --arg buf:b:f16:256 --arg buf:c:f32:256
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"kernel 'wmma_tile' cannot run: $OUT/multi.cu:$wline: unsupported instruction 'wmma.load.a"*"mma.hpp:"*"inlined here; nvcc's PTX line "* ]]
+}
+
+@test "nvcc once: the second run of a .cu file takes its PTX from the cache; a changed header, flag or arch runs nvcc again" {
+	fake_nvcc
+	printf '#define N 32\n' >"$OUT/size.h"
+	printf '#include "size.h"\n__global__ void k() {}\n' >"$OUT/k.cu"
+	args=(--kernel copy_n --grid 1 --block 32 --arg buf:in:f32:32 --arg buf:out:f32:32 --arg i32:32 --verbose)
+	run --separate-stderr "$GPULAB" sim "$OUT/k.cu" "${args[@]}"
+	assert_success
+	[[ "$stderr" == *"nvcc cache: miss"* ]]
+	[[ "$stderr" == *"nvcc cache: stored $XDG_CACHE_HOME/gpulab/ptx/"*".ptx (2 files checked on reuse)"* ]]
+	[ "$(wc -l <"$OUT/nvcc.log")" -eq 1 ]
+	run --separate-stderr "$GPULAB" sim "$OUT/k.cu" "${args[@]}"
+	assert_success
+	[[ "$stderr" == *"nvcc cache: hit $XDG_CACHE_HOME/gpulab/ptx/"* ]]
+	[ "$(wc -l <"$OUT/nvcc.log")" -eq 1 ]
+	# touched but unchanged: still a hit (the content is compared)
+	touch -d '2001-01-01' "$OUT/size.h"
+	run --separate-stderr "$GPULAB" sim "$OUT/k.cu" "${args[@]}"
+	[[ "$stderr" == *"nvcc cache: hit"* ]]
+	# the included header changes: nvcc runs again
+	printf '#define N 64\n' >"$OUT/size.h"
+	run --separate-stderr "$GPULAB" sim "$OUT/k.cu" "${args[@]}"
+	assert_success
+	[[ "$stderr" == *"nvcc cache: miss"* ]]
+	[ "$(wc -l <"$OUT/nvcc.log")" -eq 2 ]
+	# -D, -I and --arch reach nvcc in order, and each is part of the key
+	run --separate-stderr "$GPULAB" sim "$OUT/k.cu" "${args[@]}" -D N=16 -I "$OUT/inc" --arch sm_90
+	assert_success
+	[[ "$stderr" == *"nvcc cache: miss"* ]]
+	[ "$(tail -1 "$OUT/nvcc.log")" = "-ptx -arch=sm_90 -O3 -lineinfo -D N=16 -I $OUT/inc $OUT/k.cu -o $(sed 's/.*-o //; s/ .*//' <<<"$(tail -1 "$OUT/nvcc.log")") -MD -MF $(sed 's/.*-MF //' <<<"$(tail -1 "$OUT/nvcc.log")")" ]
+	run --separate-stderr "$GPULAB" sim "$OUT/k.cu" "${args[@]}" -D N=16 -I "$OUT/inc" --arch sm_90
+	[[ "$stderr" == *"nvcc cache: hit"* ]]
+	run --separate-stderr "$GPULAB" sim "$OUT/k.cu" "${args[@]}" --no-cache
+	[[ "$stderr" == *"nvcc cache: off (--no-cache)"* ]]
+	[ "$(wc -l <"$OUT/nvcc.log")" -eq 4 ]
+	# the source itself changes
+	printf '#include "size.h"\n__global__ void k2() {}\n' >"$OUT/k.cu"
+	run --separate-stderr "$GPULAB" sim "$OUT/k.cu" "${args[@]}"
+	[[ "$stderr" == *"nvcc cache: miss"* ]]
+	[ "$(wc -l <"$OUT/nvcc.log")" -eq 5 ]
+}
+
+@test "nvcc runs under a time limit: a hung nvcc is stopped with its children, exit 3" {
+	cat >"$OUT/slow-nvcc" <<'EOF2'
+#!/bin/bash
+if [ "$1" = --version ]; then echo "slow nvcc"; exit 0; fi
+sleep 60 &
+echo $! >"$SLOW_CHILD"
+wait
+EOF2
+	chmod +x "$OUT/slow-nvcc"
+	printf '__global__ void k() {}\n' >"$OUT/k.cu"
+	export GPULAB_NVCC="$OUT/slow-nvcc" GPULAB_NVCC_TIMEOUT=1 SLOW_CHILD="$OUT/child.pid"
+	start=$(date +%s)
+	run --separate-stderr "$GPULAB" sim "$OUT/k.cu" --kernel k --grid 1 --block 1
+	[ "$status" -eq 3 ]
+	[[ "$stderr" == *"nvcc did not finish within 1 s and was stopped; set GPULAB_NVCC_TIMEOUT"* ]]
+	[ $(($(date +%s) - start)) -lt 10 ]
+	sleep 0.2
+	# nvcc's child was killed with it: gone, or a zombie nobody has reaped yet (PID 1 in a container)
+	pid=$(cat "$OUT/child.pid")
+	if [ -e "/proc/$pid/stat" ]; then
+		[ "$(cut -d' ' -f3 "/proc/$pid/stat")" = Z ]
+	fi
+}
+
+@test "--arch, -I and -D are checked" {
+	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel copy_n --grid 1 --block 1 --arch 80
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"--arch '80': expected sm_XX such as sm_80 or sm_90a"* ]]
+	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel copy_n --grid 1 --block 1 -I -x
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"-I needs a directory, not '-x'"* ]]
+}
+
+@test "real nvcc: a second run is served from the cache; -D and a changed header change the result" {
+	have_nvcc || skip "no nvcc here"
+	unset GPULAB_NVCC
+	mkdir -p "$OUT/inc"
+	printf '#define SCALE 3\n' >"$OUT/inc/scale.h"
+	cat >"$OUT/scale.cu" <<'EOF2'
+#include "scale.h"
+#ifndef OFFSET
+#define OFFSET 0
+#endif
+extern "C" __global__ void scale(int *x) { x[threadIdx.x] = x[threadIdx.x] * SCALE + OFFSET; }
+EOF2
+	args=(--kernel scale --grid 1 --block 4 --arg buf:x:i32:4:seq --dump "x=$OUT/x.bin" -I "$OUT/inc" --verbose)
+	run --separate-stderr "$GPULAB" sim "$OUT/scale.cu" "${args[@]}"
+	assert_success
+	[[ "$stderr" == *"nvcc cache: miss; nvcc took"* ]]
+	[ "$(ints "$OUT/x.bin" | paste -sd,)" = "0,3,6,9" ]
+	run --separate-stderr "$GPULAB" sim "$OUT/scale.cu" "${args[@]}"
+	[[ "$stderr" == *"nvcc cache: hit"* ]]
+	[ "$(ints "$OUT/x.bin" | paste -sd,)" = "0,3,6,9" ]
+	run --separate-stderr "$GPULAB" sim "$OUT/scale.cu" "${args[@]}" -D OFFSET=100
+	[[ "$stderr" == *"nvcc cache: miss"* ]]
+	[ "$(ints "$OUT/x.bin" | paste -sd,)" = "100,103,106,109" ]
+	printf '#define SCALE 5\n' >"$OUT/inc/scale.h"
+	run --separate-stderr "$GPULAB" sim "$OUT/scale.cu" "${args[@]}"
+	[[ "$stderr" == *"nvcc cache: miss"* ]]
+	[ "$(ints "$OUT/x.bin" | paste -sd,)" = "0,5,10,15" ]
 }
