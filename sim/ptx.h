@@ -69,6 +69,7 @@ enum {
 	PM_RELU = 1u << 14, PM_NAN = 1u << 15, PM_XORSIGN = 1u << 16, PM_ABS = 1u << 17, PM_CC = 1u << 18,
 	PM_CA = 1u << 19, PM_CG = 1u << 20, PM_ALIGNED = 1u << 21, PM_LEFT = 1u << 22, PM_RIGHT = 1u << 23,
 	PM_CALLPARAM = 1u << 24, /* ld/st.param on a call-site .param: register passing, not memory traffic */
+	PM_STRONG = 1u << 25,    /* .relaxed/.acquire/.release: with .volatile, a morally strong access */
 };
 
 /* Rounding modes (ptx_insn.rnd). */

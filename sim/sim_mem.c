@@ -247,8 +247,8 @@ static uint64_t load_element(const uint8_t *p, unsigned esz, bool sign)
 static void check_global_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned l,
 			      uint64_t addr, unsigned n, bool is_store)
 {
-	if (cta->L->warps_per_cta < 2)
-		return;
+	if (cta->L->warps_per_cta < 2 || (ins->mods & (PM_VOLATILE | PM_STRONG)))
+		return; /* strong accesses (volatile, relaxed, acquire, release) never form a data race (PTX ISA) */
 	unsigned other = sim_race_access(&cta->race, cta->gen, cta->epoch, w->id, addr, n, is_store);
 	if (other)
 		sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr, n, false,

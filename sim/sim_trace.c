@@ -42,6 +42,10 @@ static void report_race(struct sim_cta *cta, struct sim_warp *w, const struct pt
 void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
 		      unsigned n)
 {
+	if (ins && (ins->mods & (PM_VOLATILE | PM_STRONG))) {
+		sim_shadow_atomic(cta, w, addr, n); /* a strong write: like an atomic's */
+		return;
+	}
 	uint16_t me = (uint16_t)(w->id + 1);
 	bool reported = false;
 	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
@@ -63,6 +67,7 @@ void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
 		     unsigned n)
 {
+	bool strong = ins && (ins->mods & (PM_VOLATILE | PM_STRONG));
 	uint16_t me = (uint16_t)(w->id + 1);
 	bool reported = false;
 	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
@@ -74,6 +79,9 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 				    "CTA started)", (unsigned long long)addr);
 			s->init |= mask; /* report each location once */
 			reported = true;
+		} else if (strong) {
+			continue; /* a strong read (a flag polled by a spin-wait) races with nothing, and is no reader a
+				   * later write would race with either */
 		} else if (!reported && s->writer && s->writer != me && (s->wbytes & mask)) {
 			report_race(cta, w, ins, lane, addr, n, "read after write", s->writer);
 			reported = true;

@@ -272,3 +272,15 @@ EOF2
 	[[ "$stderr" == *"nvcc cache: miss"* ]]
 	[ "$(ints "$OUT/x.bin" | paste -sd,)" = "0,5,10,15" ]
 }
+
+@test "a consumer warp spinning on a flag its CTA's producer warp sets finishes (fair warp scheduling)" {
+	run --separate-stderr "$GPULAB" sim "$FX/spin.ptx" --kernel handoff --grid 2 --block 64 \
+		--arg buf:in:i32:160:seq --arg buf:out:i32:160 --arg i32:5 --dump "out=$OUT/out.bin" --json
+	assert_success
+	[ "$(jq '.sanitizer | length' <<<"$output")" = 0 ]
+	[ "$(ints "$OUT/out.bin" | paste -sd,)" = "$(python3 -c 'print(",".join(str(2 * i + 1) for i in range(160)))')" ]
+	first=$(jq '.metrics["smsp__inst_executed.sum"]' <<<"$output")
+	run --separate-stderr "$GPULAB" sim "$FX/spin.ptx" --kernel handoff --grid 2 --block 64 \
+		--arg buf:in:i32:160:seq --arg buf:out:i32:160 --arg i32:5 --json --threads 1
+	[ "$(jq '.metrics["smsp__inst_executed.sum"]' <<<"$output")" = "$first" ]
+}
