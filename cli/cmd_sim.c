@@ -15,7 +15,8 @@
 
 static const struct gl_cmd *self(void);
 
-enum { OPT_KERNEL = 300, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE };
+enum { OPT_KERNEL = 300, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
+       OPT_PRINTF_BUFFER };
 
 #define MAX_DUMPS 16
 
@@ -62,6 +63,11 @@ static int handle_option(struct gl_ctx *ctx, int c, struct sim_opts *o)
 			return ctx->err.status;
 		o->sim.max_instructions = (uint64_t)v;
 		return GL_OK;
+	case OPT_PRINTF_BUFFER:
+		if (gl_parse_long(optarg, 1, (long)GL_SIM_PRINTF_BUFFER_MAX, "--printf-buffer", &v, &ctx->err))
+			return ctx->err.status;
+		o->sim.printf_buffer = (uint64_t)v;
+		return GL_OK;
 	default: return gl_errf(&ctx->err, GL_EINTERNAL, "unhandled option %d", c);
 	}
 }
@@ -74,6 +80,7 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 		{"arg", required_argument, NULL, OPT_ARG},	 {"dump", required_argument, NULL, OPT_DUMP},
 		{"max-instructions", required_argument, NULL, OPT_MAXINST},
 		{"threads", required_argument, NULL, OPT_THREADS}, {"trace", no_argument, NULL, OPT_TRACE},
+		{"printf-buffer", required_argument, NULL, OPT_PRINTF_BUFFER},
 		{0},
 	};
 	int c;
@@ -266,8 +273,10 @@ static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 	}
 	if (rc == GL_OK) {
 		struct gl_sim_report r = {o.source, fn->name, &l, &res, &metrics};
-		if (ctx->format == GL_FMT_JSON)
+		if (ctx->format == GL_FMT_JSON) {
 			gl_simprint_json(stdout, &r);
+			gl_simprint_printf_notes(stderr, &res);
+		}
 		else
 			gl_simprint_text(stdout, &r);
 		if (ctx->db_path || o.sim.trace)
@@ -301,11 +310,14 @@ const struct gl_cmd gl_cmd_sim_entry = {
 		"  --dump NAME=PATH       write buffer NAME's final contents (raw little-endian) to PATH\n"
 		"  --max-instructions N   budget of warp instructions per CTA (endless loops stop there)\n"
 		"  --threads N            CPU threads (default: all cores)\n"
+		"  --printf-buffer BYTES  device printf buffer (default 1048576, like the device's); records that do\n"
+		"                         not fit are dropped and counted\n"
 		"  --trace                record warp-level memory events and store them (implies storing the run)\n"
 		"A .cu file is compiled with nvcc -ptx -arch=sm_80 -O3 -lineinfo ($GPULAB_NVCC picks the nvcc).\n"
 		"The run is stored in the database only with --db or --trace.\n"
 		"exit status: 0 clean, 1 sanitizer errors or an aborted kernel (budget, deadlock, unsupported\n"
-		"instruction), 2 usage, source or argument errors, 3 environment (no nvcc)\n",
+		"instruction), 2 usage, source or argument errors, or a launch that needs more host memory than\n"
+		"gpulab allows itself (half of this machine's), 3 environment (no nvcc, out of memory)\n",
 	.exec = exec_sim,
 };
 

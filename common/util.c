@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int gl_parse_long(const char *s, long min, long max, const char *what, long *out, struct gl_err *err)
 {
@@ -151,6 +152,22 @@ char *gl_xstrdup(const char *s)
 	if (!p)
 		oom(strlen(s) + 1);
 	return p;
+}
+
+double gl_host_memory_limit(void)
+{
+	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+	return phys > 0 ? phys / 2 : 0;
+}
+
+int gl_check_host_memory(const char *what, double bytes, struct gl_err *err)
+{
+	double limit = gl_host_memory_limit();
+	if (limit > 0 && bytes > limit)
+		return gl_errf(err, GL_EUSAGE, "%s needs %.1f GiB of host memory; gpulab allows itself %.1f GiB (half of "
+			       "this machine's memory): choose a smaller size", what, bytes / 1073741824.0,
+			       limit / 1073741824.0);
+	return GL_OK;
 }
 
 double gl_now(void)

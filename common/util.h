@@ -35,6 +35,11 @@ void *gl_xcalloc(size_t n, size_t size);
 void *gl_xrealloc(void *p, size_t n);
 char *gl_xstrdup(const char *s);
 
+/* The one rule for how much host memory gpulab allows itself: half of the machine's physical memory.
+ * Refuses (GL_EUSAGE) when `bytes` is more, with a line naming `what`, the figure and the limit. */
+int gl_check_host_memory(const char *what, double bytes, struct gl_err *err);
+double gl_host_memory_limit(void);
+
 /* Seconds on a monotonic clock. */
 double gl_now(void);
 

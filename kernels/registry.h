@@ -10,6 +10,7 @@
 
 #include "common/err.h"
 #include "common/launch.h"
+#include "common/util.h" /* gl_check_host_memory */
 
 #define GL_MAX_PARAMS 8
 
@@ -81,9 +82,6 @@ void gl_topic_resources(const struct gl_topic *t, const char *entry, const char 
 
 /* Shared verification helper: element-wise float comparison with atol + rtol*|ref|. */
 void gl_verify_f32(const float *out, const float *ref, size_t n, double atol, double rtol, struct gl_verify *v);
-
-/* Refuse buffers over half the machine's memory, naming the problem and the sizes. */
-int gl_check_host_memory(const char *what, double bytes, struct gl_err *err);
 
 /* Deterministic random inputs (xorshift), non-uniform: values in [-1, 1) with varied magnitudes. */
 void gl_fill_random_f32(float *a, size_t n, uint64_t seed);
