@@ -300,8 +300,15 @@ static int build_buffer(const struct ptx_function *fn, int i, const char *spec, 
 			rc = gl_errf(err, GL_EUSAGE, "--arg '%s': there is already a buffer named '%s'", spec, name);
 	if (rc)
 		goto out;
+	double bytes = (double)n * (double)gl_dtype_size(t);
+	for (int k = 0; k < l->nbuffers; k++)
+		bytes += (double)l->buffers[k].count * (double)gl_dtype_size(l->buffers[k].dtype);
+	if ((rc = gl_check_host_memory("the buffers of this launch", bytes, err)))
+		goto out;
 	int b = gl_launch_add_buffer(l, name, t, (size_t)n, 1);
-	rc = init_buffer(&l->buffers[b], init, err);
+	rc = gl_launch_check(l, err);
+	if (rc == GL_OK)
+		rc = init_buffer(&l->buffers[b], init, err);
 	if (rc == GL_OK)
 		gl_launch_arg_buffer(l, b);
 out:

@@ -115,9 +115,24 @@ void gl_str_free(struct gl_str *s)
 	s->len = s->cap = 0;
 }
 
-/* Out of host memory is not a user error gpulab can recover from: say so and stop. */
+static void (*oom_handler)(size_t);
+
+void gl_set_oom_handler(void (*handler)(size_t bytes))
+{
+	oom_handler = handler;
+}
+
+int gl_oom_error(struct gl_err *err, const char *what, double bytes)
+{
+	return gl_errf(err, GL_EENV, "out of memory: %s needs %.1f MiB of host memory that the system could not "
+		       "give; close other programs or choose a smaller size", what, bytes / 1048576.0);
+}
+
+/* Out of host memory for a small allocation: the program's handler ends the run (exit status 3). */
 static _Noreturn void oom(size_t n)
 {
+	if (oom_handler)
+		oom_handler(n);
 	fprintf(stderr, "gpulab: out of memory allocating %zu bytes\n", n);
 	abort();
 }

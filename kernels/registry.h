@@ -55,8 +55,9 @@ struct gl_topic {
 	/* Build the launch: buffers, inputs, arguments, geometry. */
 	int (*setup)(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err);
 	/* Compare the launch's outputs with the CPU reference. */
-	void (*verify)(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
-		       const struct gl_topic *t, struct gl_verify *out);
+	/* GL_EENV when the host has no memory for the reference (never a verification failure). */
+	int (*verify)(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
+		      const struct gl_topic *t, struct gl_verify *out, struct gl_err *err);
 	/* FLOPs and ideal global bytes of the problem, for derived ratios (may be NULL). */
 	double (*flops)(const struct gl_variant *v, const struct gl_problem *p);
 };

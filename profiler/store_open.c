@@ -40,6 +40,9 @@ int gl_store_sql_error(struct gl_store *s, int rc, const char *doing, struct gl_
 			       "cannot use database %s while %s: %s; check the permissions of the file and of its "
 			       "directory, or %s",
 			       path, doing, why, where_hint);
+	case SQLITE_NOMEM:
+		return gl_errf(err, GL_EENV, "out of memory while %s in database %s; close other programs and run again",
+			       doing, path);
 	case SQLITE_FULL:
 		return gl_errf(err, GL_EENV, "disk full while %s in database %s; free some space or %s", doing,
 			       path, where_hint);
