@@ -413,6 +413,9 @@ static int check_launch_memory(const struct sim_launch *L, const struct gl_launc
 		 "%.1f MiB is local memory of %u threads, %ld pending CTAs x %.1f MiB)", buffers / 1048576.0, threads,
 		 threads == 1 ? "" : "s", cta / 1048576.0, local / 1048576.0, L->threads_per_cta, window + 1,
 		 pending / 1048576.0);
+	/* Not counted: each worker's global race table, which grows with the distinct words one CTA touches
+	 * (most touch a few) up to its cap (sim_race.h), so charging the worst case would refuse ordinary
+	 * launches. */
 	return gl_check_host_memory(what, total, err);
 }
 
