@@ -25,14 +25,8 @@ static int store_one(struct gl_ctx *ctx, struct gl_store *store, const struct gl
 {
 	struct gl_run_info info;
 	sim_run_info(&info, dev, ctx->argv_joined);
-	int rc = gl_store_begin_run(store, &info, run_id, &ctx->err);
-	if (rc == GL_OK)
-		rc = gl_store_add_launch(store, *run_id, rec, launch_id, &ctx->err);
-	if (rc == GL_OK)
-		rc = gl_store_commit_run(store, *run_id, rec->verified ? "ok" : "failed", &ctx->err);
-	if (rc)
-		gl_store_abort_run(store);
-	return rc;
+	return gl_store_save_run(store, &info, rec, 1, rec->verified ? "ok" : "failed", run_id, launch_id,
+				 &ctx->err);
 }
 
 int gl_view_record(struct gl_ctx *ctx, struct gl_store *store, const struct gl_topic *t, const struct gl_variant *v,
