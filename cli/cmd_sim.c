@@ -98,25 +98,32 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 	return GL_OK;
 }
 
-/* "X[,Y[,Z]]", each at least 1. */
+/* "X[,Y[,Z]]", each at least 1; every field is required (",,5" and "32,,2" are refused, not read as
+ * "5" and "32,2"). */
 static int parse_dim(struct gl_ctx *ctx, const char *flag, const char *text, unsigned out[3])
 {
 	out[0] = out[1] = out[2] = 1;
-	char *copy = gl_xstrdup(text), *save = NULL;
-	int k = 0, rc = GL_OK;
-	for (char *part = strtok_r(copy, ",", &save); part && rc == GL_OK; part = strtok_r(NULL, ",", &save)) {
+	const char *p = text;
+	for (int k = 0;; k++) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char field[32];
 		long v;
 		if (k == 3)
-			rc = gl_usage_error(ctx, self(), "%s '%s': at most three dimensions X,Y,Z", flag, text);
-		else if (gl_parse_long(part, 1, 0x7fffffffL, flag, &v, &ctx->err))
-			rc = ctx->err.status;
-		else
-			out[k++] = (unsigned)v;
+			return gl_usage_error(ctx, self(), "%s '%s': at most three dimensions X,Y,Z", flag, text);
+		if (len == 0)
+			return gl_usage_error(ctx, self(), "%s '%s': dimension %d is empty; expected X[,Y[,Z]] with "
+					      "positive integers", flag, text, k + 1);
+		if (len >= sizeof field)
+			return gl_usage_error(ctx, self(), "%s '%s': dimension %d is too long", flag, text, k + 1);
+		snprintf(field, sizeof field, "%.*s", (int)len, p);
+		if (gl_parse_long(field, 1, 0x7fffffffL, flag, &v, &ctx->err))
+			return ctx->err.status;
+		out[k] = (unsigned)v;
+		if (!comma)
+			return GL_OK;
+		p = comma + 1;
 	}
-	if (rc == GL_OK && (k == 0 || text[strlen(text) - 1] == ','))
-		rc = gl_usage_error(ctx, self(), "%s '%s': expected X[,Y[,Z]] with positive integers", flag, text);
-	free(copy);
-	return rc;
 }
 
 static char *params_json(const struct sim_opts *o)
