@@ -115,8 +115,11 @@ static int missing_file(const char *path, enum open_mode mode, struct gl_err *er
 {
 	if (mode == OPEN_READ)
 		return no_database(path, err);
-	if (mode == OPEN_WRITE)
-		return gl_store_make_parent_dirs(path, err);
+	if (mode == OPEN_WRITE) {
+		/* SQLite's own failure to create the file names the wrong errno; say what is wrong first */
+		int rc = gl_store_make_parent_dirs(path, err);
+		return rc ? rc : gl_store_check_creatable(path, err);
+	}
 	return gl_store_check_creatable(path, err);
 }
 
