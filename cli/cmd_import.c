@@ -3,7 +3,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "profiler/store.h"
+#include "store/store.h"
 
 static const struct gl_cmd *self(void);
 

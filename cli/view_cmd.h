@@ -6,7 +6,7 @@
 #include "cli.h"
 #include "kernels/registry.h"
 #include "profiler/backend.h"
-#include "profiler/store.h"
+#include "store/store.h"
 
 /* Run variant v of topic t on problem p on the simulator with the trace on, in memory only; on success the
  * caller owns rec (gl_launch_record_free). */

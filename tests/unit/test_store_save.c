@@ -12,7 +12,7 @@
 
 #include "check.h"
 #include "common/util.h"
-#include "profiler/store.h"
+#include "store/store.h"
 
 static char tmpdir[256];
 

@@ -6,7 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 struct save_args {
 	const struct gl_run_info *info;

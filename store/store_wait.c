@@ -7,7 +7,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 #define GL_STORE_WAIT_S 600   /* ten minutes: longer than any single run's write */
 #define GL_STORE_NOTE_MS 5000 /* how often a waiting writer says so */

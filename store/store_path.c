@@ -7,7 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 static const char *env_nonempty(const char *name)
 {

@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include "common/util.h"
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 struct import_args {
 	int imported, skipped;
