@@ -246,8 +246,10 @@ static int prepare_once(struct gl_store *s, void *arg, struct gl_err *err)
 	return rc;
 }
 
+/* Only writers wait out locks: they have a run to store (a reader fails fast and says why). */
 int gl_store_schema_prepare(struct gl_store *s, struct gl_err *err)
 {
-	return gl_store_retry_locked(s, s->readonly ? "read it" : "create or upgrade its schema", prepare_once, NULL,
-				     err);
+	if (s->readonly)
+		return prepare_once(s, NULL, err);
+	return gl_store_retry_locked(s, "create or upgrade its schema", prepare_once, NULL, err);
 }
