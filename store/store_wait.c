@@ -52,13 +52,13 @@ int gl_store_retry_locked(struct gl_store *s, const char *what, gl_store_step st
 			return gl_errf(err, attempt.status, "%s", attempt.msg);
 		if (t - start >= s->wait_ms)
 			return gl_errf(err, GL_EENV,
-				       "database %s stayed locked by another gpulab command for %ld s while waiting to "
+				       "database %s stayed locked by another process for %ld s while waiting to "
 				       "%s; wait for it to finish or use another --db (GPULAB_LOCK_WAIT_S sets how long "
 				       "to wait)",
 				       s->path, (t - start) / 1000, what);
 		if (t >= next_note) {
 			fprintf(stderr,
-				"gpulab: database %s is locked by another gpulab command; still waiting to %s "
+				"gpulab: database %s is locked by another process; still waiting to %s "
 				"(%ld s so far, at most %ld s)\n",
 				s->path, what, (t - start) / 1000, s->wait_ms / 1000);
 			next_note = t + GL_STORE_NOTE_MS;

@@ -83,7 +83,7 @@ c.execute("COMMIT")' "$DB" "$1" >"$BATS_TEST_TMPDIR/holder.out" &
 	hold_lock 7
 	GPULAB_BUSY_TIMEOUT_MS=500 run --separate-stderr "$GPULAB" run transpose --size 64 --trace --backend sim --db "$DB"
 	assert_success
-	[[ "$stderr" == *"is locked by another gpulab command; still waiting to store the run"* ]]
+	[[ "$stderr" == *"is locked by another process; still waiting to store the run"* ]]
 	[ "$(runs "$DB")" = 2 ]
 }
 
@@ -93,7 +93,7 @@ c.execute("COMMIT")' "$DB" "$1" >"$BATS_TEST_TMPDIR/holder.out" &
 	GPULAB_LOCK_WAIT_S=1 GPULAB_BUSY_TIMEOUT_MS=100 run --separate-stderr "$GPULAB" run transpose --size 64 \
 		--trace --backend sim --db "$DB"
 	assert_failure 3
-	[[ "$stderr" == *"stayed locked by another gpulab command for 1 s while waiting to store the run"* ]]
+	[[ "$stderr" == *"stayed locked by another process for 1 s while waiting to store the run"* ]]
 	spool=$(ls "$DB".spool-*.db)
 	[[ "$stderr" == *"the run was saved to $spool instead: store it with 'gpulab import $spool --db $DB'"* ]]
 	wait "$HOLDER"
