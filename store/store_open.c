@@ -196,6 +196,12 @@ static int open_readonly(struct gl_store *s)
 	return SQLITE_OK; /* other errors are reported by the checks that follow */
 }
 
+static int read_only_file(const char *path, struct gl_err *err)
+{
+	return gl_errf(err, GL_EENV, "cannot write database %s: the file is read-only for this user; fix its "
+		       "permissions or %s", path, where_hint);
+}
+
 static int connect(struct gl_store *s, struct gl_err *err)
 {
 	int rc = s->readonly ? open_readonly(s)
@@ -204,10 +210,7 @@ static int connect(struct gl_store *s, struct gl_err *err)
 		return gl_store_sql_error(s, rc, "opening it", err);
 	sqlite3_extended_result_codes(s->db, 1);
 	if (!s->readonly && sqlite3_db_readonly(s->db, "main") == 1)
-		return gl_errf(err, GL_EENV,
-			       "cannot write database %s: the file is read-only for this user; fix its "
-			       "permissions or %s",
-			       s->path, where_hint);
+		return read_only_file(s->path, err);
 	gl_store_set_busy_timeout(s, busy_timeout_ms());
 	if (s->readonly)
 		return gl_store_exec(s, "PRAGMA query_only = 1", "opening it read-only", err);
@@ -258,10 +261,12 @@ static int check_writable(const struct gl_store *s, struct gl_err *err)
 		snprintf(dir, sizeof dir, ".");
 	else
 		slash[slash == dir] = '\0';
-	const char *what = access(s->path, W_OK) != 0 ? s->path : access(dir, W_OK | X_OK) != 0 ? dir : NULL;
-	if (what)
-		return gl_errf(err, GL_EENV, "cannot write database %s: %s: %s; fix the permissions or %s", s->path,
-			       what, strerror(errno), where_hint);
+	if (access(s->path, W_OK) != 0)
+		return read_only_file(s->path, err);
+	if (access(dir, W_OK | X_OK) != 0)
+		return gl_errf(err, GL_EENV, "cannot write database %s: its directory %s: %s (SQLite keeps -wal and "
+			       "-shm files beside it); fix the permissions or %s", s->path, dir, strerror(errno),
+			       where_hint);
 	return GL_OK;
 }
 

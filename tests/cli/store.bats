@@ -12,7 +12,7 @@ setup() {
 
 teardown() {
 	[ -z "${HOLDER:-}" ] || kill "$HOLDER" 2>/dev/null || true
-	[ -z "${RO_TOP:-}" ] || rm -rf "$RO_TOP"
+	[ -z "${RO_TOP:-}" ] || { chmod -R u+w "$RO_TOP"; rm -rf "$RO_TOP"; }
 }
 
 # runs DB: how many runs the database holds
@@ -217,4 +217,14 @@ doctor_like_run() {
 	assert_output --partial "cannot create directory '$dir/sub' for the database $dir/sub/x.db: Permission denied"
 	run "${as_user[@]}" env HOME="$dir" "$GPULAB" doctor --db "$dir/x.db"
 	assert_line "fail  database     cannot create the database $dir/x.db: directory '$dir': Permission denied; pass --db PATH or set GPULAB_DB to a writable location"
+	# an existing database this user cannot write: doctor says what run says
+	"$GPULAB" run transpose --size 32 --backend sim --db "$top/ro.db" >/dev/null 2>&1
+	chmod 444 "$top/ro.db"
+	before=$(sha256sum "$top/ro.db")
+	run --separate-stderr "${as_user[@]}" env HOME="$dir" "$GPULAB" run transpose --size 32 --backend sim --db "$top/ro.db"
+	assert_failure 3
+	[[ "$stderr" == *"gpulab: cannot write database $top/ro.db: the file is read-only for this user"* ]]
+	run "${as_user[@]}" env HOME="$dir" "$GPULAB" doctor --db "$top/ro.db"
+	assert_line --partial "fail  database     cannot write database $top/ro.db: the file is read-only for this user"
+	[ "$(sha256sum "$top/ro.db")" = "$before" ]
 }
