@@ -3,6 +3,7 @@
  * Nsight Compute counts, device printf output and compute-sanitizer-style findings.  The run is stored
  * only with --db or --trace. */
 #include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -258,6 +259,11 @@ static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 	bool ran = false;
 	o.sim.progress = ctx->stderr_tty;
 	rc = prepare(ctx, &o, &m, &fn, &l);
+	if (rc == GL_OK && (ctx->db_path || o.sim.trace)) {
+		/* a database the run could not be stored in is refused before the run, writing nothing */
+		char path[PATH_MAX];
+		rc = gl_store_check(ctx->db_path, path, sizeof path, &ctx->err);
+	}
 	if (rc == GL_OK)
 		rc = gl_sim_run(m, &l, &o.sim, &res, &ctx->err);
 	ran = rc == GL_OK;

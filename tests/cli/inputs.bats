@@ -119,3 +119,14 @@ const_refused() {
 @test "a .ptx SOURCE that is a device or a directory is refused" {
 	bad_input 2 "is a directory" sim "$FX" "${saxpy_args[@]}" --grid 1 --block 32 --db "$DB"
 }
+
+@test "sim --db on a file that is not gpulab's is refused before the kernel runs" {
+	echo "notes" >"$OUT/notes.db"
+	before=$(sha256sum "$OUT/notes.db")
+	run --separate-stderr "$GPULAB" sim "$FX/saxpy.ptx" "${saxpy_args[@]}" --grid 1 --block 32 --arg buf:x:f32:32 \
+		--arg buf:y:f32:32 --db "$OUT/notes.db"
+	assert_failure 3
+	[ -z "$output" ] # nothing ran, nothing printed
+	[[ "$stderr" == *"$OUT/notes.db is not a SQLite database"* ]]
+	[ "$(sha256sum "$OUT/notes.db")" = "$before" ]
+}
