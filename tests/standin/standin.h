@@ -5,7 +5,8 @@
  *
  * Environment:
  *   GPULAB_STANDIN_FAIL=NAME[@N][,...]  make the Nth call (default: every call) of driver function NAME
- *                                       fail with that function's typical error; pseudo-names "ulp@N"
+ *                                       fail with that function's typical error, counting from the
+ *                                       primary context's creation; pseudo-names "ulp@N"
  *                                       and "nan@N" alter the first 4-byte word of the first pointer
  *                                       argument after the Nth launch (one unit in the last place, or NaN)
  *   GPULAB_STANDIN_DRIVER=13000         the CUDA version cuDriverGetVersion reports

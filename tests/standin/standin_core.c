@@ -193,7 +193,12 @@ CUresult CUDAAPI cuDevicePrimaryCtxRetain(CUcontext *pctx, CUdevice dev)
 		r = standin_fail("cuDevicePrimaryCtxRetain", CUDA_ERROR_OUT_OF_MEMORY);
 	if (r != CUDA_SUCCESS)
 		return r;
-	standin.ctx_refs++;
+	if (standin.ctx_refs++ == 0) { /* a fresh context: "NAME@N" counts from here */
+		pthread_mutex_lock(&count_lock);
+		memset(counted, 0, sizeof counted);
+		pthread_mutex_unlock(&count_lock);
+		standin.launches = 0;
+	}
 	*pctx = &primary;
 	return CUDA_SUCCESS;
 }

@@ -7,6 +7,8 @@
 #include "check.h"
 #include "profiler/cuda_perm.h"
 #include "profiler/cupti_activity.h"
+#include "profiler/cupti_catalog.h"
+#include "sim/sim.h"
 #include "profiler/cupti_device.h"
 #include "profiler/cupti_errors.h"
 #include "profiler/cupti_range.h"
@@ -402,6 +404,47 @@ static void test_activity_records(void)
 	CHECK_EQ(next_record_calls, 0);
 }
 
+/* One spelling per metric: the simulator's unit equals the CUPTI unit (GH100's dimension units, as
+ * `gpulab metrics --chip GH100` lists them) in the form both backends store. */
+static void test_units_agree(void)
+{
+	static const struct {
+		const char *metric, *cupti_unit;
+	} gh100[] = {
+		{GL_M_GLD_REQ, "l1tex_request"},   {GL_M_GLD_SECT, "l2_sector"},
+		{GL_M_GST_REQ, "l1tex_request"},   {GL_M_GST_SECT, "l2_sector"},
+		{GL_M_SLD_INST, "instruction"},    {GL_M_SST_INST, "instruction"},
+		{GL_M_SLD_WF, "l1tex_wavefront"},  {GL_M_SST_WF, "l1tex_wavefront"},
+		{GL_M_SLD_CONF, "l1data_bank_conflict"}, {GL_M_SST_CONF, "l1data_bank_conflict"},
+		{GL_M_INST, "instruction"},        {GL_M_THREAD_INST, "instruction"},
+	};
+	struct gl_sim_result res;
+	struct gl_metrics m = {0};
+	memset(&res, 0, sizeof res);
+	res.scale = 1;
+	gl_sim_metrics(&res, &m);
+	for (size_t i = 0; i < sizeof gh100 / sizeof gh100[0]; i++) {
+		char shown[16];
+		gl_cupti_short_unit(gh100[i].cupti_unit, shown, sizeof shown);
+		const char *sim_unit = "";
+		for (size_t k = 0; k < m.n; k++)
+			if (strcmp(m.items[k].name, gh100[i].metric) == 0)
+				sim_unit = m.items[k].unit;
+		if (strcmp(shown, sim_unit) != 0)
+			fprintf(stderr, "%s: cupti '%s' -> '%s', sim '%s'\n", gh100[i].metric, gh100[i].cupti_unit, shown,
+				sim_unit);
+		CHECK(strcmp(shown, sim_unit) == 0);
+	}
+	char u[16];
+	gl_cupti_short_unit("nanosecond", u, sizeof u);
+	CHECK(strcmp(u, "nsecond") == 0);
+	gl_cupti_short_unit("percent", u, sizeof u);
+	CHECK(strcmp(u, "%") == 0);
+	gl_cupti_short_unit("byte", u, sizeof u);
+	CHECK(strcmp(u, "byte") == 0);
+	gl_metrics_free(&m);
+}
+
 static void test_error_table(void)
 {
 	struct gl_cupti_api cupti = fake_cupti();
@@ -436,6 +479,7 @@ int main(void)
 	test_standin_driver_not_profiled();
 	test_user_replay_prepares_every_pass();
 	test_activity_records();
+	test_units_agree();
 	test_permission_at_availability();
 	test_permission_at_start();
 	test_error_table();
