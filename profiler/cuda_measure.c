@@ -1,6 +1,7 @@
 /* cuda_measure.c — one launch on the GPU, the llm.c way: a correctness run, a profiled run (CUPTI
- * kernel replay), N timed runs each after an L2 flush, then the outputs of the last timed run are
- * copied back so the caller validates again after timing. */
+ * user replay, inputs restored and L2 flushed before every pass), N timed runs each after an L2
+ * flush, then the outputs of the last timed run are copied back so the caller validates again after
+ * timing (and the first run's too, where they differ). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,8 +159,8 @@ static int measure(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, struct gl_la
 	if (rc == GL_OK)
 		rc = gl_cuda_kernel_download(k, l, err); /* the caller verifies these: after timing */
 	if (res->passes > 0) /* stored with the launch: the store has no column for passes */
-		snprintf(res->note, sizeof res->note, "CUPTI: %d replay pass%s (user replay, L2 flushed before each), time: median of %d "
-			 "L2-flushed run%s%s%.120s", res->passes, res->passes == 1 ? "" : "es", repeat,
+		snprintf(res->note, sizeof res->note, "CUPTI: %d replay pass%s (user replay, L2 flushed before "
+			 "each), time: median of %d L2-flushed run%s%s%.120s", res->passes, res->passes == 1 ? "" : "es", repeat,
 			 repeat == 1 ? "" : "s", c->dropped[0] ? "; not on this chip: " : "", c->dropped);
 	else
 		snprintf(res->note, sizeof res->note, "%s", c->note); /* why there are no metrics */
