@@ -40,11 +40,12 @@ static void copy_trace(const struct gl_backend *b, void *bctx, struct gl_launch_
 /* The backend ran the kernel more than once and the first run's outputs differ bytewise from the
  * last's: verify the first run's too, with the same tolerance.  Reordered float atomics pass both
  * (nothing to say); a run that fails is a verification failure, named in the note. */
-static void verify_first_run(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p,
-			     struct gl_launch *l, struct gl_launch_result *res, struct gl_verify *first)
+static int verify_first_run(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p,
+			    struct gl_launch *l, struct gl_launch_result *res, struct gl_verify *first, struct gl_err *err)
 {
 	void *last[GL_MAX_BUFFERS] = {0};
 	bool any = false;
+	int rc = GL_OK;
 	*first = (struct gl_verify){.ok = true};
 	for (int i = 0; i < l->nbuffers; i++)
 		if (res->first_outputs[i]) {
@@ -53,10 +54,11 @@ static void verify_first_run(const struct gl_topic *t, const struct gl_variant *
 			any = true;
 		}
 	if (any)
-		t->verify(v, p, l, t, first);
+		rc = t->verify(v, p, l, t, first, err);
 	for (int i = 0; i < l->nbuffers; i++)
 		if (last[i])
 			l->buffers[i].host = last[i];
+	return rc;
 }
 
 int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_device_info *dev, const struct gl_topic *t,
@@ -78,10 +80,16 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 	/* outputs of unsimulated CTAs were never written: nothing to verify against */
 	struct gl_verify first = {.ok = true};
 	if (!res.outputs_partial) {
-		t->verify(v, p, &l, t, &out->verify);
-		verify_first_run(t, v, p, &l, &res, &first);
+		rc = t->verify(v, p, &l, t, &out->verify, err);
+		if (rc == GL_OK)
+			rc = verify_first_run(t, v, p, &l, &res, &first, err);
 	} else {
 		out->verify = (struct gl_verify){.ok = true};
+	}
+	if (rc != GL_OK) { /* out of memory for the reference: an error, not a failed verification */
+		gl_launch_result_free(&res);
+		gl_launch_free(&l);
+		return rc;
 	}
 	fill_record(rec, t, v, p, &l, dev, source);
 	rec->verified = res.outputs_partial ? (res.sanitizer_errors ? 0 : -1)

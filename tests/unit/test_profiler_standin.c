@@ -84,11 +84,10 @@ static int run_topic(const char *topic, const char *variant, long size_param, st
 		rc = gl_backend_cuda.launch(ctx, &l, err);
 	if (rc == GL_OK)
 		rc = gl_backend_cuda.collect(ctx, res, err);
-	if (rc == GL_OK) {
-		struct gl_verify out;
-		t->verify(v, &p, &l, t, &out);
-		*verified = out.ok;
-	}
+	struct gl_verify out = {0};
+	if (rc == GL_OK)
+		rc = t->verify(v, &p, &l, t, &out, err);
+	*verified = rc == GL_OK && out.ok;
 	gl_launch_free(&l);
 	if (ctx)
 		gl_backend_cuda.close(ctx);
