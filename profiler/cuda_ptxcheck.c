@@ -49,6 +49,8 @@ int gl_cuda_ptx_check(int driver, const char *ptx, const char *what, struct gl_e
 	char need[96], have[16];
 	gl_cuda_version_text(driver, have, sizeof have);
 	driver_needed(cuda, need, sizeof need);
-	return gl_errf(err, GL_EENV, "%s's PTX (ISA %d.%d) needs %s; this driver is CUDA %s: update the NVIDIA "
-		       "driver, or use --backend sim", what ? what : "gpulab", major, minor, need, have);
+	return gl_errf(err, GL_EENV,
+	               "%s's PTX (ISA %d.%d) needs %s; this driver is CUDA %s: update the NVIDIA "
+	               "driver, or use --backend sim",
+	               what ? what : "gpulab", major, minor, need, have);
 }

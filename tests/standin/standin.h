@@ -22,11 +22,11 @@
 
 #include <cuda.h>
 
-#define STANDIN_L2_BYTES (4u << 20)           /* a small L2: the flush buffer is twice this */
-#define STANDIN_MEMORY (8ull << 30)           /* cuMemAlloc beyond this: CUDA_ERROR_OUT_OF_MEMORY */
-#define STANDIN_SHARED_DEFAULT (48u * 1024u)  /* dynamic shared memory without opting in */
-#define STANDIN_SHARED_OPTIN 166912u          /* 163 KiB, the most a block can opt in to on sm_80 */
-#define STANDIN_MAX_ALLOCS 256
+#define STANDIN_L2_BYTES       (4u << 20)    /* a small L2: the flush buffer is twice this */
+#define STANDIN_MEMORY         (8ull << 30)  /* cuMemAlloc beyond this: CUDA_ERROR_OUT_OF_MEMORY */
+#define STANDIN_SHARED_DEFAULT (48u * 1024u) /* dynamic shared memory without opting in */
+#define STANDIN_SHARED_OPTIN   166912u       /* 163 KiB, the most a block can opt in to on sm_80 */
+#define STANDIN_MAX_ALLOCS     256
 
 struct standin_alloc {
 	CUdeviceptr base;
@@ -43,12 +43,12 @@ struct standin {
 	bool initialized;
 	CUcontext current;
 	int ctx_refs;
-	CUresult sticky;              /* a faulting kernel poisons the context, as on a GPU */
+	CUresult sticky; /* a faulting kernel poisons the context, as on a GPU */
 	struct standin_alloc allocs[STANDIN_MAX_ALLOCS];
 	int nallocs;
 	CUdeviceptr next_addr;
 	size_t allocated;
-	long launches;                /* cuLaunchKernel calls that ran */
+	long launches; /* cuLaunchKernel calls that ran */
 };
 
 extern struct standin standin;

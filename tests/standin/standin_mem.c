@@ -6,7 +6,7 @@
 #include <string.h>
 
 #define ALIGN 256u
-#define GAP (1u << 20)
+#define GAP   (1u << 20)
 
 struct standin_alloc *standin_find(CUdeviceptr ptr, size_t bytes)
 {

@@ -50,15 +50,17 @@ static CUresult check_version(const char *ptx, char *log, size_t n)
 	}
 	int newest = gl_ptx_isa_for_driver(driver);
 	if (major * 10 + minor > newest) {
-		snprintf(log, n, "ptxas application ptx input, line 1; fatal   : Unsupported .version %d.%d; current "
-			 "version is '%d.%d'", major, minor, newest / 10, newest % 10);
+		snprintf(log, n,
+		         "ptxas application ptx input, line 1; fatal   : Unsupported .version %d.%d; current "
+		         "version is '%d.%d'",
+		         major, minor, newest / 10, newest % 10);
 		return CUDA_ERROR_UNSUPPORTED_PTX_VERSION;
 	}
 	return CUDA_SUCCESS;
 }
 
 CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigned int n, CUjit_option *opts,
-				    void **vals)
+                                    void **vals)
 {
 	char log[1200] = "";
 	CUresult r = standin_ready();
@@ -178,7 +180,7 @@ static CUresult marshal(struct gl_launch *l, const struct ptx_param *p, const vo
 	struct gl_arg *a = &l->args[l->nargs++];
 	if (p->size > 8 || !value) {
 		fprintf(stderr, "gpulab stand-in: parameter %d '%s' (%u bytes) %s\n", index + 1, p->name, p->size,
-			value ? "is a by-value struct, which the stand-in does not pass" : "has no value");
+		        value ? "is a by-value struct, which the stand-in does not pass" : "has no value");
 		return CUDA_ERROR_INVALID_VALUE;
 	}
 	uint64_t bits = 0;
@@ -191,8 +193,10 @@ static CUresult marshal(struct gl_launch *l, const struct ptx_param *p, const vo
 		return CUDA_SUCCESS;
 	}
 	if (p->size == 8 && standin_find(bits, 0)) {
-		fprintf(stderr, "gpulab stand-in: parameter %d '%s' points inside an allocation; the simulator takes "
-			"allocation addresses only\n", index + 1, p->name);
+		fprintf(stderr,
+		        "gpulab stand-in: parameter %d '%s' points inside an allocation; the simulator takes "
+		        "allocation addresses only\n",
+		        index + 1, p->name);
 		return CUDA_ERROR_INVALID_VALUE;
 	}
 	*a = (struct gl_arg){.kind = GL_ARG_SCALAR, .bits = bits, .size = p->size};
@@ -244,8 +248,8 @@ static CUresult check_geometry(CUfunction f, unsigned bx, unsigned by, unsigned 
 }
 
 CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
-				unsigned int by, unsigned int bz, unsigned int smem, CUstream stream, void **params,
-				void **extra)
+                                unsigned int by, unsigned int bz, unsigned int smem, CUstream stream, void **params,
+                                void **extra)
 {
 	CUresult r = standin_ready();
 	if (r == CUDA_SUCCESS)
@@ -259,8 +263,11 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, 
 	r = check_geometry(f, bx, by, bz, smem);
 	if (r != CUDA_SUCCESS)
 		return r;
-	struct gl_launch l = {.module_name = "module.ptx", .entry = f->fn->name, .grid = {gx, gy, gz},
-			      .block = {bx, by, bz}, .dyn_smem = smem};
+	struct gl_launch l = {.module_name = "module.ptx",
+	                      .entry = f->fn->name,
+	                      .grid = {gx, gy, gz},
+	                      .block = {bx, by, bz},
+	                      .dyn_smem = smem};
 	for (int i = 0; i < f->fn->nparams && r == CUDA_SUCCESS; i++)
 		r = marshal(&l, &f->fn->params[i], params[i], i);
 	if (r != CUDA_SUCCESS)

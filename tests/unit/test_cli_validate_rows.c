@@ -20,8 +20,8 @@ static void test_rows(void)
 	CHECK_EQ(gl_validate_row(GL_M_GLD_SECT, 4096, 4096), GL_VROW_AGREE);
 	CHECK_EQ(gl_validate_row(GL_M_GLD_SECT, 4096, 4097), GL_VROW_DIFFERS);
 	CHECK_EQ(gl_validate_row(GL_M_GLD_SECT, 4096, NAN), GL_VROW_NOT_COLLECTED);
-	CHECK_EQ(gl_validate_row(GL_M_SLD_CONF, 0, 12), GL_VROW_SHOWN);   /* the counter reads high */
-	CHECK_EQ(gl_validate_row(GL_M_INST, 100, 80), GL_VROW_SHOWN);     /* PTX vs SASS */
+	CHECK_EQ(gl_validate_row(GL_M_SLD_CONF, 0, 12), GL_VROW_SHOWN); /* the counter reads high */
+	CHECK_EQ(gl_validate_row(GL_M_INST, 100, 80), GL_VROW_SHOWN);   /* PTX vs SASS */
 	CHECK_EQ(gl_validate_row(GL_M_INST, 100, NAN), GL_VROW_NOT_COLLECTED);
 	CHECK_EQ(gl_validate_kind(GL_M_SST_WF), GL_VKIND_EXACT);
 	CHECK(strcmp(gl_validate_row_word(GL_VROW_NOT_COLLECTED), "not collected") == 0);

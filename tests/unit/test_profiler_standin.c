@@ -17,12 +17,12 @@
 
 /* A kernel that stores one word `off` bytes past its pointer. */
 static const char oob_ptx[] = ".version 9.0\n.target sm_80\n.address_size 64\n"
-			      ".visible .entry poke(.param .u64 p, .param .u32 off)\n{\n"
-			      "\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<4>;\n"
-			      "\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [off];\n"
-			      "\tcvta.to.global.u64 %rd2, %rd1;\n\tcvt.u64.u32 %rd3, %r1;\n"
-			      "\tadd.s64 %rd2, %rd2, %rd3;\n\tmov.u32 %r2, 7;\n"
-			      "\tst.global.u32 [%rd2], %r2;\n\tret;\n}\n";
+                              ".visible .entry poke(.param .u64 p, .param .u32 off)\n{\n"
+                              "\t.reg .b32 %r<3>;\n\t.reg .b64 %rd<4>;\n"
+                              "\tld.param.u64 %rd1, [p];\n\tld.param.u32 %r1, [off];\n"
+                              "\tcvta.to.global.u64 %rd2, %rd1;\n\tcvt.u64.u32 %rd3, %r1;\n"
+                              "\tadd.s64 %rd2, %rd2, %rd3;\n\tmov.u32 %r2, 7;\n"
+                              "\tst.global.u32 [%rd2], %r2;\n\tret;\n}\n";
 
 static bool is_standin(void)
 {
@@ -62,7 +62,7 @@ static void test_stays_loaded(void)
 
 /* One variant through open, launch, collect, and the topic's own verification. */
 static int run_topic(const char *topic, const char *variant, long size_param, struct gl_launch_result *res,
-		     bool *verified, struct gl_err *err)
+                     bool *verified, struct gl_err *err)
 {
 	const struct gl_topic *t;
 	const struct gl_variant *v;
@@ -103,7 +103,7 @@ static void test_launch_and_verify(void)
 	CHECK(ok);
 	CHECK(res.duration_ns > 0 && !isnan(res.duration_ns)); /* median of the timed runs, from events */
 	CHECK_EQ(res.metrics.n, 0);                            /* no CUPTI with the stand-in */
-	CHECK(strstr(res.note, "timings only") != NULL); /* names cuGetExportTable, or CUPTI not found */
+	CHECK(strstr(res.note, "timings only") != NULL);       /* names cuGetExportTable, or CUPTI not found */
 	gl_launch_result_free(&res);
 	/* scalars of 4 bytes (n) beside pointers: reduce's argument list */
 	CHECK_EQ(run_topic("reduce", "warp_shuffle", 0, &res, &ok, &err), GL_OK);
@@ -146,8 +146,8 @@ static void test_driver_errors(void)
 static int poke(const char *ptx, uint32_t off, struct gl_err *err)
 {
 	struct gl_backend_opts opts = {.repeat = 1, .metrics = "sim"};
-	struct gl_launch l = {.module = ptx, .module_name = "poke.ptx", .entry = "poke", .grid = {1, 1, 1},
-			      .block = {1, 1, 1}};
+	struct gl_launch l = {
+	    .module = ptx, .module_name = "poke.ptx", .entry = "poke", .grid = {1, 1, 1}, .block = {1, 1, 1}};
 	void *ctx = NULL;
 	gl_launch_arg_buffer(&l, gl_launch_add_buffer(&l, "word", GL_U32, 1, 1));
 	gl_launch_arg_scalar(&l, off, 4);
@@ -190,7 +190,8 @@ static void test_kernels_and_ptx(void)
 int main(void)
 {
 	if (!is_standin()) {
-		fprintf(stderr, "skipped: libcuda.so.1 is not gpulab's stand-in (put build/standin on LD_LIBRARY_PATH)\n");
+		fprintf(stderr,
+		        "skipped: libcuda.so.1 is not gpulab's stand-in (put build/standin on LD_LIBRARY_PATH)\n");
 		return 77;
 	}
 	test_stays_loaded();
