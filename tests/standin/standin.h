@@ -11,6 +11,7 @@
  *                                       argument after the Nth launch (one unit in the last place, or NaN)
  *   GPULAB_STANDIN_DRIVER=13000         the CUDA version cuDriverGetVersion reports
  *   GPULAB_STANDIN_DEVICES=1            how many devices cuDeviceGetCount reports (0: CUDA_ERROR_NO_DEVICE)
+ *   GPULAB_STANDIN_THREADS=0            the simulator's worker threads (0: one per core)
  */
 #ifndef GL_STANDIN_H
 #define GL_STANDIN_H
