@@ -24,9 +24,7 @@ uint64_t gl_sim_buffer_address(const struct gl_launch *l, int i)
 
 /* What each finished CTA hands back; merged in grid order. */
 struct cta_out {
-	struct gl_sim_finding *findings;
-	int nfindings;
-	long findings_total, errors_total;
+	struct gl_findings findings; /* the CTA's, without its index */
 	char *printf_out;
 	struct gl_trace_event *trace;
 	uint32_t ntrace;
@@ -122,6 +120,7 @@ static void cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_
 	cta->warps = gl_xcalloc(L->warps_per_cta, sizeof *cta->warps);
 	cta->regs = gl_xmalloc((size_t)L->fn->nslots * 32 * L->warps_per_cta * sizeof *cta->regs);
 	cta->trace_cap = trace_cap;
+	gl_findings_init(&cta->findings, SIM_FINDINGS_PER_CTA);
 }
 
 static void cta_release(struct sim_cta *cta)
@@ -129,9 +128,11 @@ static void cta_release(struct sim_cta *cta)
 	free(cta->shared);
 	free(cta->shadow);
 	sim_race_free(&cta->race);
+	sim_async_free(cta);
 	free(cta->local);
 	free(cta->warps);
 	free(cta->regs);
+	gl_findings_free(&cta->findings);
 }
 
 /* The grid index of the k-th CTA run: all of them, or nrun spread evenly over the grid. */
@@ -148,8 +149,7 @@ static void run_one(struct pool *p, struct sim_cta *cta, long k)
 	cta->ctaid[0] = (unsigned)(idx % L->grid[0]);
 	cta->ctaid[1] = (unsigned)(idx / L->grid[0] % L->grid[1]);
 	cta->ctaid[2] = (unsigned)(idx / ((long)L->grid[0] * L->grid[1]));
-	cta->nfindings = 0;
-	cta->findings_total = cta->errors_total = 0;
+	gl_findings_clear(&cta->findings);
 	cta->aborted = false;
 	struct gl_str text = {0};
 	cta->printf_out = &text;
@@ -162,12 +162,12 @@ static void run_one(struct pool *p, struct sim_cta *cta, long k)
 	sim_cta_run(cta);
 	struct cta_out *o = &p->out[k];
 	o->aborted = cta->aborted;
-	o->findings_total = cta->findings_total;
-	o->errors_total = cta->errors_total;
-	if (cta->nfindings) {
-		o->findings = gl_xmalloc((size_t)cta->nfindings * sizeof *o->findings);
-		memcpy(o->findings, cta->findings, (size_t)cta->nfindings * sizeof *o->findings);
-		o->nfindings = cta->nfindings;
+	if (cta->findings.occurrences) { /* hand the findings over; the worker starts a fresh set */
+		o->findings = cta->findings;
+		free(o->findings.index);
+		o->findings.index = NULL;
+		o->findings.index_size = 0;
+		gl_findings_init(&cta->findings, SIM_FINDINGS_PER_CTA);
 	}
 	o->printf_out = text.buf;
 	o->trace = trace;
@@ -252,15 +252,12 @@ static void merge(struct pool *p, struct gl_sim_result *res, int threads)
 	for (int i = 0; i < threads; i++)
 		add_counts(&res->c, &p->worker_counts[i]);
 	struct gl_str text = {0};
+	struct gl_findings findings;
+	gl_findings_init(&findings, GL_FINDINGS_MAX);
 	for (long k = 0; k < p->nrun; k++) {
 		struct cta_out *o = &p->out[k];
 		res->aborted |= o->aborted;
-		res->findings_total += o->findings_total;
-		res->nerrors += (int)o->errors_total;
-		for (int i = 0; i < o->nfindings && res->nfindings < SIM_FINDINGS_MAX; i++) {
-			res->findings = gl_xrealloc(res->findings, (size_t)(res->nfindings + 1) * sizeof *res->findings);
-			res->findings[res->nfindings++] = o->findings[i];
-		}
+		gl_findings_merge(&findings, &o->findings);
 		if (o->printf_out)
 			gl_str_add(&text, o->printf_out);
 		if (o->ntrace) {
@@ -269,11 +266,18 @@ static void merge(struct pool *p, struct gl_sim_result *res, int threads)
 			res->ntrace += o->ntrace;
 		}
 		res->trace_dropped += o->trace_dropped;
-		free(o->findings);
+		gl_findings_free(&o->findings);
 		free(o->printf_out);
 		free(o->trace);
 	}
 	res->printf_out = text.buf ? text.buf : gl_xstrdup("");
+	gl_findings_order(&findings);
+	res->findings = findings.items;
+	res->nfindings = findings.n;
+	res->nerrors = findings.errors;
+	res->findings_total = findings.occurrences;
+	res->findings_dropped = findings.dropped;
+	free(findings.index);
 }
 
 static int pick_threads(const struct gl_sim_opts *opts, long nrun)
@@ -310,6 +314,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	L->shared_size = fn->shared_static + l->dyn_smem;
 	L->budget = opts->max_instructions ? opts->max_instructions : GL_SIM_DEFAULT_BUDGET;
 	L->trace_ctas = opts->trace_ctas ? opts->trace_ctas : GL_SIM_TRACE_CTAS;
+	L->tools = opts->tools ? opts->tools : GL_TOOL_ALL;
 	setup_memory(L, l);
 	L->specials = gl_xmalloc((size_t)L->warps_per_cta * SR_COUNT * 32 * sizeof *L->specials);
 	sim_specials_template(L, L->specials);

@@ -60,15 +60,35 @@ void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	}
 }
 
+/* A read of bytes a cp.async may still be writing (sim_async.c). */
+static bool async_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
+		       unsigned n)
+{
+	unsigned issuer;
+	if (cta->async.gen != cta->gen || !(cta->L->tools & GL_TOOL_RACECHECK) ||
+	    !sim_async_in_flight(cta, w, lane, addr, n, &issuer))
+		return false;
+	const struct sim_launch *L = cta->L;
+	bool self = issuer == w->id * 32 + (unsigned)lane;
+	sim_finding(cta, ins, lane, "race", PS_SHARED, addr, n, false,
+		    "shared-memory race (read of cp.async data in flight) at 0x%llx: thread (%u,%u,%u) copies into "
+		    "it with cp.async and %s", (unsigned long long)addr, issuer % L->block[0],
+		    issuer / L->block[0] % L->block[1], issuer / (L->block[0] * L->block[1]),
+		    self ? "has not waited for that group (cp.async.wait_group/wait_all)"
+			 : "no barrier follows its cp.async.wait_group/wait_all for that group yet");
+	return true;
+}
+
 void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
 		     unsigned n)
 {
 	uint16_t me = (uint16_t)(w->id + 1);
-	bool reported = false;
+	bool reported = async_race(cta, w, ins, lane, addr, n);
+	bool initcheck = cta->L->tools & GL_TOOL_INITCHECK;
 	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
 		struct sim_shadow *s = shadow_word(cta, word);
 		uint8_t mask = bytes_in(word, addr, n);
-		if (!reported && (s->init & mask) != mask) {
+		if (!reported && initcheck && (s->init & mask) != mask) {
 			sim_finding(cta, ins, lane, "uninitialized", PS_SHARED, addr, n, true,
 				    "read of uninitialized shared memory at 0x%llx (nothing was stored there since the "
 				    "CTA started)", (unsigned long long)addr);
