@@ -10,8 +10,8 @@
 
 #include "common/json.h"
 #include "common/util.h"
-#include "profiler/store.h"
 #include "sanitizer_opts.h"
+#include "store/store.h"
 #include "sim_cmd.h"
 
 static const struct gl_cmd *self(void);

@@ -1,6 +1,6 @@
 -- migrate_2.sql — schema version 2: the simulator's sanitizer findings.
 --
--- Applied by profiler/store_schema.c as migration step 2 after data/schema.sql (step 1), in the same
+-- Applied by store/store_schema.c as migration step 2 after data/schema.sql (step 1), in the same
 -- transaction; additive only, so a version-1 database keeps every row.
 
 -- Occurrences of sanitizer errors and warnings of a launch, every one counted (also those beyond the

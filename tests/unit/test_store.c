@@ -13,8 +13,8 @@
 
 #include "check.h"
 #include "common/util.h"
-#include "profiler/store.h"
-#include "profiler/store_int.h"
+#include "store/store.h"
+#include "store/store_int.h"
 
 static char tmpdir[256];
 

@@ -10,8 +10,8 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "profiler/store.h"
-#include "profiler/store_int.h"
+#include "store/store.h"
+#include "store/store_int.h"
 
 extern const char gl_schema_sql[]; /* schema step 1 */
 

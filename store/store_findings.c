@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 static void xyz(char *buf, size_t n, const unsigned v[3])
 {
