@@ -24,7 +24,8 @@ uint64_t gl_sim_buffer_address(const struct gl_launch *l, int i)
 
 /* What each finished CTA hands back; merged in grid order. */
 struct cta_out {
-	struct gl_findings findings; /* the CTA's, without its index */
+	struct gl_findings findings; /* the CTA's, without its index; merged as soon as its turn comes */
+	bool finished;               /* guarded by the pool's merge_lock */
 	char *printf_out;
 	struct gl_trace_event *trace;
 	uint32_t ntrace;
@@ -39,7 +40,25 @@ struct pool {
 	atomic_long next, done;
 	struct cta_out *out;     /* per run index */
 	struct gl_sim_counters *worker_counts;
+	pthread_mutex_t merge_lock;
+	long merged;             /* out[0..merged-1] have their findings in `findings` */
+	struct gl_findings findings;
 };
+
+/* CTA k finished: merge the findings of every CTA whose turn (grid order) has come, so that only the
+ * findings of CTAs finished out of order wait in memory, and the result is the same for any number
+ * of workers. */
+static void merge_findings_ready(struct pool *p, long k)
+{
+	pthread_mutex_lock(&p->merge_lock);
+	p->out[k].finished = true;
+	while (p->merged < p->nrun && p->out[p->merged].finished) {
+		struct cta_out *o = &p->out[p->merged++];
+		gl_findings_merge(&p->findings, &o->findings);
+		gl_findings_free(&o->findings);
+	}
+	pthread_mutex_unlock(&p->merge_lock);
+}
 
 static int check_args(const struct ptx_function *fn, const struct gl_launch *l, struct gl_err *err)
 {
@@ -192,6 +211,7 @@ static void *worker(void *arg)
 		if (k >= p->nrun || atomic_load(&p->L->stop))
 			break;
 		run_one(p, &cta, k);
+		merge_findings_ready(p, k);
 		atomic_fetch_add(&p->done, 1);
 	}
 	p->worker_counts[wa->id] = cta.c;
@@ -252,12 +272,12 @@ static void merge(struct pool *p, struct gl_sim_result *res, int threads)
 	for (int i = 0; i < threads; i++)
 		add_counts(&res->c, &p->worker_counts[i]);
 	struct gl_str text = {0};
-	struct gl_findings findings;
-	gl_findings_init(&findings, GL_FINDINGS_MAX);
+	struct gl_findings findings = p->findings;
 	for (long k = 0; k < p->nrun; k++) {
 		struct cta_out *o = &p->out[k];
 		res->aborted |= o->aborted;
-		gl_findings_merge(&findings, &o->findings);
+		if (k >= p->merged) /* after a CTA the stopped launch never ran */
+			gl_findings_merge(&findings, &o->findings);
 		if (o->printf_out)
 			gl_str_add(&text, o->printf_out);
 		if (o->ntrace) {
@@ -323,6 +343,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	p.total = (long)l->grid[0] * l->grid[1] * l->grid[2];
 	p.nrun = opts->sample_ctas > 0 && opts->sample_ctas < p.total ? opts->sample_ctas : p.total;
 	p.out = gl_xcalloc((size_t)p.nrun, sizeof *p.out);
+	pthread_mutex_init(&p.merge_lock, NULL);
+	gl_findings_init(&p.findings, GL_FINDINGS_MAX);
 	int threads = pick_threads(opts, p.nrun);
 	double t0 = gl_now();
 	run_pool(&p, threads, opts->progress);
@@ -335,6 +357,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	if (m->global_size)
 		free(L->regions[L->nregions - 1].host);
 	free(p.out);
+	pthread_mutex_destroy(&p.merge_lock);
 	free(p.worker_counts);
 	free(L->konst);
 	free(L->specials);
