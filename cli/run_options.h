@@ -56,7 +56,7 @@ int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, ch
 	"  --max-instructions N  simulator budget of warp instructions per CTA\n"                              \
 	"  --trace               record warp-level memory events (simulator)\n"                              \
 	"  --tool LIST           simulator sanitizer checks: memcheck, racecheck, initcheck, synccheck, all\n" \
-	"  --print-limit N       distinct sanitizer findings shown per variant (default 100, 0 = all)\n"
+	"  --print-limit N       sanitizer findings shown per variant by run (default 100, 0 = all)\n"
 
 /* One run of a topic's variants: what to run, and what came of it. */
 struct gl_run_session {

@@ -77,7 +77,7 @@ static uint32_t visible_groups(const struct sim_cta *cta, const struct sim_async
 }
 
 bool sim_async_in_flight(struct sim_cta *cta, const struct sim_warp *w, int lane, uint64_t addr, unsigned n,
-			 unsigned *issuer)
+			 unsigned *issuer, bool *issuer_waited)
 {
 	struct sim_async *a = &cta->async;
 	if (a->gen != cta->gen)
@@ -90,6 +90,7 @@ bool sim_async_in_flight(struct sim_cta *cta, const struct sim_warp *w, int lane
 		const struct sim_async_thread *th = &a->threads[e->thread - 1];
 		if (e->group >= visible_groups(cta, th, e->thread - 1 == reader)) {
 			*issuer = e->thread - 1;
+			*issuer_waited = e->group < th->completed;
 			return true;
 		}
 		if (e->group < visible_groups(cta, th, false))

@@ -65,17 +65,17 @@ static bool async_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx
 		       unsigned n)
 {
 	unsigned issuer;
+	bool waited;
 	if (cta->async.gen != cta->gen || !(cta->L->tools & GL_TOOL_RACECHECK) ||
-	    !sim_async_in_flight(cta, w, lane, addr, n, &issuer))
+	    !sim_async_in_flight(cta, w, lane, addr, n, &issuer, &waited))
 		return false;
 	const struct sim_launch *L = cta->L;
-	bool self = issuer == w->id * 32 + (unsigned)lane;
 	sim_finding(cta, ins, lane, "race", PS_SHARED, addr, n, false,
 		    "shared-memory race (read of cp.async data in flight) at 0x%llx: thread (%u,%u,%u) copies into "
 		    "it with cp.async and %s", (unsigned long long)addr, issuer % L->block[0],
 		    issuer / L->block[0] % L->block[1], issuer / (L->block[0] * L->block[1]),
-		    self ? "has not waited for that group (cp.async.wait_group/wait_all)"
-			 : "no barrier follows its cp.async.wait_group/wait_all for that group yet");
+		    !waited ? "has not waited for that group (cp.async.wait_group/wait_all)"
+			    : "no barrier follows its cp.async.wait_group/wait_all for that group yet");
 	return true;
 }
 

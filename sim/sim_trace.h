@@ -28,8 +28,10 @@ void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t a
 void sim_async_copy(struct sim_cta *cta, const struct sim_warp *w, int lane, uint64_t dst, unsigned n);
 void sim_async_commit(struct sim_cta *cta, const struct sim_warp *w, uint32_t mask);
 void sim_async_wait(struct sim_cta *cta, const struct sim_warp *w, uint32_t mask, bool all, uint64_t n);
+/* Is any of [addr, addr+n) written by a cp.async that thread `lane` of `w` may not rely on yet?  Then
+ * *issuer is the copying thread and *issuer_waited whether its own wait covered the copy. */
 bool sim_async_in_flight(struct sim_cta *cta, const struct sim_warp *w, int lane, uint64_t addr, unsigned n,
-			 unsigned *issuer);
+			 unsigned *issuer, bool *issuer_waited);
 void sim_async_free(struct sim_cta *cta);
 
 void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,

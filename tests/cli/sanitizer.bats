@@ -163,7 +163,9 @@ cp_kernel() {
 	# a barrier before the wait does not make another warp's copy visible
 	run cp_kernel cp_async_barrier_first
 	assert_failure 1
-	assert_output --partial "thread (32,0,0) copies into it with cp.async and no barrier follows its cp.async.wait_group/wait_all"
+	assert_output --partial "at PTX line 296 (CUDA line 83) in block (0,0,0) thread (32,0,0)"
+	assert_output --partial "thread (0,0,0) copies into it with cp.async and no barrier follows its cp.async.wait_group/wait_all"
+	assert_output --partial "========= ERROR SUMMARY: 32 errors"
 	# racecheck off: not reported
 	run cp_kernel cp_async_nowait --tool memcheck
 	assert_success
