@@ -4,13 +4,15 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "sim/sim.h" /* GL_SIM_PRINTF_BUFFER_MAX */
 #include "run_options.h"
 #include "sanitizer_opts.h"
 #include "runner.h"
 
 enum {
 	OPT_VARIANT = 300, OPT_SIZE, OPT_BACKEND, OPT_DEVICE, OPT_METRICS, OPT_REPEAT, OPT_TRACE, OPT_SAMPLE,
-	OPT_THREADS, OPT_MAXINST, OPT_SEED, OPT_BASELINE, OPT_TOOL, OPT_PRINT_LIMIT, OPT_PARAM = 2000,
+	OPT_THREADS, OPT_MAXINST, OPT_SEED, OPT_BASELINE, OPT_PRINTF_BUFFER, OPT_TOOL, OPT_PRINT_LIMIT,
+	OPT_PARAM = 2000,
 };
 
 int gl_topic_param_options(struct option *opts, int n, const char **names, int code)
@@ -74,6 +76,11 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_cmd *cmd, int c, st
 		return GL_OK;
 	case OPT_TOOL: return gl_parse_tools(ctx, cmd, optarg, &o->b.sanitizer_tools);
 	case OPT_PRINT_LIMIT: return gl_parse_print_limit(ctx, cmd, optarg, &o->print_limit);
+	case OPT_PRINTF_BUFFER:
+		if (parse_number_opt(ctx, "--printf-buffer", 1, (long)GL_SIM_PRINTF_BUFFER_MAX, &v))
+			return ctx->err.status;
+		o->b.printf_buffer = (uint64_t)v;
+		return GL_OK;
 	case OPT_SEED:
 		if (parse_number_opt(ctx, "--seed", 0, 1L << 62, &o->seed))
 			return ctx->err.status;
@@ -100,9 +107,10 @@ int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, ch
 		{"threads", required_argument, NULL, OPT_THREADS},
 		{"max-instructions", required_argument, NULL, OPT_MAXINST},
 		{"seed", required_argument, NULL, OPT_SEED},
+		{"printf-buffer", required_argument, NULL, OPT_PRINTF_BUFFER},
 		{"tool", required_argument, NULL, OPT_TOOL},	   {"print-limit", required_argument, NULL, OPT_PRINT_LIMIT},
 	};
-	int nopts = 13;
+	int nopts = 14;
 	if (with_baseline)
 		opts[nopts++] = (struct option){"baseline", required_argument, NULL, OPT_BASELINE};
 	const char *names[GL_RUN_MAX_PARAM_OPTS];

@@ -76,6 +76,7 @@ static int sim_launch(void *ctx, struct gl_launch *l, struct gl_err *err)
 		.trace = s->opts.trace,
 		.progress = s->opts.progress,
 		.tools = s->opts.sanitizer_tools,
+		.printf_buffer = s->opts.printf_buffer,
 	};
 	rc = gl_sim_run(s->module, l, &o, &s->res, err);
 	s->have_result = rc == GL_OK;
@@ -101,13 +102,17 @@ static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *e
 	}
 	res->outputs_partial = s->res.ctas_run < s->res.ctas_total;
 	struct gl_str note = {0};
-	if (s->res.ctas_run < s->res.ctas_total)
+	if (s->res.scale != 1.0)
 		gl_str_addf(&note, "sampled %ld of %ld CTAs, counts scaled by %.3g, outputs not verified", s->res.ctas_run,
 			    s->res.ctas_total, s->res.scale);
 	if (s->res.nerrors && s->res.nfindings && !s->res.findings[0].warning) /* errors come first */
 		gl_str_addf(&note, "%ssanitizer: %ld error%s, first: %s (PTX line %d)", note.len ? "; " : "",
 			    s->res.nerrors, s->res.nerrors == 1 ? "" : "s", s->res.findings[0].message,
 			    s->res.findings[0].line);
+	if (s->res.printf_dropped)
+		gl_str_addf(&note, "%s%llu printf records dropped: buffer of %llu bytes full; use --printf-buffer",
+			    note.len ? "; " : "", (unsigned long long)s->res.printf_dropped,
+			    (unsigned long long)s->res.printf_buffer);
 	if (s->opts.trace)
 		gl_str_addf(&note, "%strace: %u events of the first %u CTA%s%s", note.len ? "; " : "", s->res.ntrace,
 			    GL_SIM_TRACE_CTAS, GL_SIM_TRACE_CTAS == 1 ? "" : "s",
