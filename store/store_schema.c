@@ -43,6 +43,9 @@ static int read_int(struct gl_store *s, const char *sql, int *out, struct gl_err
 
 static int read_facts(struct gl_store *s, struct db_facts *f, struct gl_err *err)
 {
+	/* One read snapshot: another process may commit a new schema between two of these reads, and a
+	 * version read before its commit with tables read after it would look like a half-written file. */
+	sqlite3_exec(s->db, "SAVEPOINT gl_facts", NULL, NULL, NULL);
 	int rc = read_int(s, "PRAGMA user_version", &f->user_version, err);
 	if (rc == GL_OK)
 		rc = read_int(s, "PRAGMA application_id", &f->app_id, err);
@@ -53,6 +56,7 @@ static int read_facts(struct gl_store *s, struct db_facts *f, struct gl_err *err
 			      "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
 			      "AND name IN ('runs', 'launches', 'metrics')",
 			      &f->gpulab_tables, err);
+	sqlite3_exec(s->db, "RELEASE gl_facts", NULL, NULL, NULL);
 	return rc;
 }
 

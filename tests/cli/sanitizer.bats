@@ -220,3 +220,15 @@ uninitialized,warning,initcheck,51,128"
 	assert_success
 	[ "${lines[1]}" -ge 2 ]
 }
+
+@test "gpulab import carries the findings of a run stored in another database" {
+	local other="$BATS_TEST_TMPDIR/other.db"
+	run missing_sync 2 --db "$other"
+	assert_failure 1
+	run "$GPULAB" import "$other" --db "$DB"
+	assert_success
+	run "$GPULAB" query --db "$DB" --csv "SELECT l.sanitizer_errors, l.sanitizer_warnings, count(f.seq), sum(f.count)
+		FROM launches l JOIN sanitizer_findings f ON f.launch_id = l.id GROUP BY l.id"
+	assert_success
+	assert_output --partial "64,128,2,192"
+}
