@@ -31,9 +31,10 @@ void gl_simprint_headline(const struct gl_finding *f, char *buf, size_t n)
 	if (strcmp(k, "out-of-bounds") == 0 || strcmp(k, "misaligned") == 0)
 		snprintf(buf, n, "Invalid %s %s of size %u bytes", space_text(f->space), is_write(f) ? "write" : "read",
 			 f->size);
-	else if (strcmp(k, "race") == 0 && strstr(f->message, "cp.async") != NULL)
-		snprintf(buf, n, "Race reported on %s memory: read of a cp.async copy in flight (%u bytes at 0x%llx)",
-			 space_text(f->space), f->size, (unsigned long long)f->address);
+	else if (strcmp(k, "race") == 0 && strstr(f->message, "cp.async data in flight") != NULL)
+		snprintf(buf, n, "Race reported on %s memory: %s a cp.async copy in flight (%u bytes at 0x%llx)",
+			 space_text(f->space), strstr(f->message, "(write over") ? "write over" : "read of",
+			 f->size, (unsigned long long)f->address);
 	else if (strcmp(k, "race") == 0)
 		snprintf(buf, n, "Race reported between warps on %s memory (%u bytes at 0x%llx)", space_text(f->space),
 			 f->size, (unsigned long long)f->address);

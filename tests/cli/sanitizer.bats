@@ -32,7 +32,7 @@ cp_kernel() {
 	# per CTA: warp 0 reads s[32..63] unwritten (32), warp 1 overwrites them (32 races) and reads the
 	# never-loaded halo s[64..95] (32): 2 CTAs give 64 race errors and 128 uninitialised reads
 	assert_output --partial "========= ERROR SUMMARY: 64 errors, 128 warnings"
-	assert_output --partial "========= Race reported between warps on __shared__ memory (4 bytes at 0x80) at PTX line 49 (CUDA line 17) in block (0,0,0) thread (32,0,0)"
+	assert_output --partial "========= Race reported between warps on __shared__ memory (4 bytes at 0x80) at PTX line 50 (CUDA line 17) in block (0,0,0) thread (32,0,0)"
 	assert_output --partial "=========     64 occurrences; first in block (0,0,0) thread (32,0,0), block (0,0,0) thread (33,0,0), block (0,0,0) thread (34,0,0), block (0,0,0) thread (35,0,0), ..."
 	assert_output --partial "=========     128 occurrences; first in block (0,0,0) thread (0,0,0),"
 	local race warn
@@ -50,7 +50,7 @@ cp_kernel() {
 	[ "$(jq -r '.sanitizer[0].tool' <<<"$output")" = racecheck ]
 	[ "$(jq '.sanitizer[0].warning' <<<"$output")" = false ]
 	[ "$(jq '.sanitizer[0].count' <<<"$output")" = 64 ]
-	[ "$(jq '.sanitizer[0].line' <<<"$output")" = 49 ]
+	[ "$(jq '.sanitizer[0].line' <<<"$output")" = 50 ]
 	[ "$(jq -c '.sanitizer[0].samples[0]' <<<"$output")" = '{"block":[0,0,0],"thread":[32,0,0]}' ]
 	[ "$(jq '.sanitizer[0].samples | length' <<<"$output")" = 4 ]
 	[ "$(jq -r '.sanitizer[1].kind' <<<"$output")" = uninitialized ]
@@ -150,25 +150,33 @@ cp_kernel() {
 @test "reading cp.async data before its wait_group, or another thread's without a barrier after the wait, is a race" {
 	run cp_kernel cp_async_nowait
 	assert_failure 1
-	assert_output --partial "Race reported on __shared__ memory: read of a cp.async copy in flight (4 bytes at 0x0) at PTX line 163"
+	assert_output --partial "Race reported on __shared__ memory: read of a cp.async copy in flight (4 bytes at 0x0) at PTX line 164"
 	assert_output --partial "thread (0,0,0) copies into it with cp.async and has not waited for that group"
 	assert_output --partial "========= ERROR SUMMARY: 64 errors"
 	# wait_group 1 completes the first of two groups only: the second group's data is read in flight
 	run --separate-stderr cp_kernel cp_async_wait_group --json
 	assert_failure 1
 	[ "$(jq '.sanitizer | length' <<<"$output")" = 1 ]
-	[ "$(jq '.sanitizer[0].line' <<<"$output")" = 233 ]
+	[ "$(jq '.sanitizer[0].line' <<<"$output")" = 234 ]
 	[ "$(jq '.sanitizer[0].address' <<<"$output")" = 256 ]
 	[ "$(jq '.sanitizer[0].count' <<<"$output")" = 64 ]
 	# a barrier before the wait does not make another warp's copy visible
 	run cp_kernel cp_async_barrier_first
 	assert_failure 1
-	assert_output --partial "at PTX line 296 (CUDA line 83) in block (0,0,0) thread (32,0,0)"
+	assert_output --partial "at PTX line 297 (CUDA line 83) in block (0,0,0) thread (32,0,0)"
 	assert_output --partial "thread (0,0,0) copies into it with cp.async and no barrier follows its cp.async.wait_group/wait_all"
 	assert_output --partial "========= ERROR SUMMARY: 32 errors"
 	# racecheck off: not reported
 	run cp_kernel cp_async_nowait --tool memcheck
 	assert_success
+}
+
+@test "a store into a cp.async destination before the wait is a race: the copy may land after it" {
+	run cp_kernel cp_async_overwrite
+	assert_failure 1
+	assert_output --partial "========= Race reported on __shared__ memory: write over a cp.async copy in flight (4 bytes at 0x0) at PTX line 428 (CUDA line 110) in block (0,0,0) thread (0,0,0)"
+	assert_output --partial "thread (0,0,0) copies into it with cp.async and has not waited for that group"
+	assert_output --partial "========= ERROR SUMMARY: 64 errors"
 }
 
 @test "cp.async waited for correctly is clean" {
@@ -191,7 +199,7 @@ cp_kernel() {
 	run "$GPULAB" report --db "$DB"
 	assert_success
 	assert_output --partial "sanitizer findings of missing_sync:"
-	assert_output --partial "========= Race reported between warps on __shared__ memory (4 bytes at 0x80) at PTX line 49"
+	assert_output --partial "========= Race reported between warps on __shared__ memory (4 bytes at 0x80) at PTX line 50"
 	assert_output --partial "========= ERROR SUMMARY: 64 errors, 128 warnings"
 	run "$GPULAB" report --db "$DB" --print-limit 1
 	refute_output --partial "Warning: Uninitialized"
@@ -206,8 +214,8 @@ cp_kernel() {
 	run "$GPULAB" query --db "$DB" --csv "SELECT kind, severity, tool, line, count FROM sanitizer_findings ORDER BY seq"
 	assert_success
 	assert_output "kind,severity,tool,line,count
-race,error,racecheck,49,64
-uninitialized,warning,initcheck,51,128"
+race,error,racecheck,50,64
+uninitialized,warning,initcheck,52,128"
 }
 
 @test "gpulab run stores the sanitizer's counts of each simulated launch and accepts --tool" {
