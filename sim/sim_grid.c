@@ -385,6 +385,14 @@ static bool uses_printf(const struct ptx_module *m)
 	return false;
 }
 
+static bool uses_cp_async(const struct ptx_function *fn)
+{
+	for (int i = 0; i < fn->ncode; i++)
+		if (fn->code[i].op == OP_CP_ASYNC)
+			return true;
+	return false;
+}
+
 /* What the launch holds in host memory at once, checked against the rule gpulab applies to every
  * allocation it plans (gl_check_host_memory): the buffers, each worker's CTA state (shared memory and
  * its shadow, local memory of every thread, registers, a trace buffer), and the window of finished CTAs
@@ -401,6 +409,9 @@ static int check_launch_memory(const struct sim_launch *L, const struct gl_launc
 	if (L->opts->trace)
 		cta += (double)(L->opts->trace_limit ? L->opts->trace_limit : GL_SIM_TRACE_LIMIT) *
 		       sizeof(struct gl_trace_event);
+	if (uses_cp_async(L->fn)) /* cp.async bookkeeping for racecheck (sim_async.c) */
+		cta += (double)(L->shared_size / 4 + 1) * sizeof(struct sim_async_word) +
+		       (double)L->threads_per_cta * sizeof(struct sim_async_thread);
 	double pending = sizeof(struct cta_out) + SIM_FINDINGS_PER_CTA * sizeof(struct gl_finding) +
 			 (uses_printf(L->m) ? 2.0 * (double)L->printf_buffer : 0.0);
 	double total = buffers + threads * cta + (double)(window + 1) * pending;
