@@ -29,12 +29,16 @@ int gl_parse_tools(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *tex
 			break;
 	}
 	if (!word[0] || gl_tool_parse(word) > 0)
-		return gl_usage_error(ctx, cmd, "--tool '%s': an empty tool name; use memcheck, racecheck, initcheck, "
-				      "synccheck or all, comma-separated", text);
+		return gl_usage_error(ctx, cmd,
+		                      "--tool '%s': an empty tool name; use memcheck, racecheck, initcheck, "
+		                      "synccheck or all, comma-separated",
+		                      text);
 	const char *near = gl_suggest(word, names, GL_ARRAY_LEN(names));
 	char hint[64] = "";
 	if (near)
 		snprintf(hint, sizeof hint, " (did you mean '%s'?)", near);
-	return gl_usage_error(ctx, cmd, "--tool '%s': unknown tool '%s'%s; use memcheck, racecheck, initcheck, "
-			      "synccheck or all, comma-separated", text, word, hint);
+	return gl_usage_error(ctx, cmd,
+	                      "--tool '%s': unknown tool '%s'%s; use memcheck, racecheck, initcheck, "
+	                      "synccheck or all, comma-separated",
+	                      text, word, hint);
 }

@@ -96,7 +96,7 @@ static struct gl_finding *add_entry(struct gl_findings *s, int *slot, const char
 }
 
 struct gl_finding *gl_findings_note(struct gl_findings *s, const char *kind, int line, bool warning,
-				    const unsigned block[3], const unsigned thread[3], bool *fresh)
+                                    const unsigned block[3], const unsigned thread[3], bool *fresh)
 {
 	s->occurrences++;
 	if (!warning)
@@ -132,7 +132,8 @@ void gl_findings_merge(struct gl_findings *into, const struct gl_findings *from)
 	for (int i = 0; i < from->n; i++) {
 		const struct gl_finding *g = &from->items[i];
 		int *slot = slot_of(into, g->kind, g->line);
-		struct gl_finding *f = *slot ? &into->items[*slot - 1] : add_entry(into, slot, g->kind, g->line, g->warning);
+		struct gl_finding *f =
+		    *slot ? &into->items[*slot - 1] : add_entry(into, slot, g->kind, g->line, g->warning);
 		if (!f) {
 			into->dropped += g->count;
 			continue;
@@ -171,9 +172,8 @@ static const struct {
 	const char *kind;
 	int tool;
 } kind_tools[] = {
-	{"out-of-bounds", GL_TOOL_MEMCHECK}, {"misaligned", GL_TOOL_MEMCHECK},	   {"race", GL_TOOL_RACECHECK},
-	{"uninitialized", GL_TOOL_INITCHECK}, {"barrier-divergence", GL_TOOL_SYNCCHECK},
-	{"deadlock", GL_TOOL_SYNCCHECK},
+    {"out-of-bounds", GL_TOOL_MEMCHECK},  {"misaligned", GL_TOOL_MEMCHECK},          {"race", GL_TOOL_RACECHECK},
+    {"uninitialized", GL_TOOL_INITCHECK}, {"barrier-divergence", GL_TOOL_SYNCCHECK}, {"deadlock", GL_TOOL_SYNCCHECK},
 };
 
 static const char *const tool_names[] = {"memcheck", "racecheck", "initcheck", "synccheck"};

@@ -8,9 +8,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#define GL_FINDING_SAMPLES 4      /* block/thread coordinates kept per distinct finding */
-#define GL_FINDINGS_MAX 1024      /* distinct findings kept per launch */
-#define GL_PRINT_LIMIT_DEFAULT 100 /* distinct findings printed unless --print-limit says otherwise */
+#define GL_FINDING_SAMPLES     4    /* block/thread coordinates kept per distinct finding */
+#define GL_FINDINGS_MAX        1024 /* distinct findings kept per launch */
+#define GL_PRINT_LIMIT_DEFAULT 100  /* distinct findings printed unless --print-limit says otherwise */
 
 /* compute-sanitizer's tools: which checks run (bit mask; 0 in options means all). */
 enum {
@@ -26,29 +26,29 @@ struct gl_finding_site {
 };
 
 struct gl_finding {
-	char kind[24];        /* out-of-bounds, misaligned, race, barrier-divergence, deadlock, budget, uninit ... */
-	char space[8];        /* global, shared, local, "" */
-	bool warning;         /* warnings do not fail a run */
-	uint64_t address;     /* of the first occurrence */
+	char kind[24];    /* out-of-bounds, misaligned, race, barrier-divergence, deadlock, budget, uninit ... */
+	char space[8];    /* global, shared, local, "" */
+	bool warning;     /* warnings do not fail a run */
+	uint64_t address; /* of the first occurrence */
 	unsigned size;
 	unsigned block[3], thread[3]; /* the first occurrence */
-	int line;             /* PTX line */
-	int src_line;         /* CUDA line when the PTX has .loc */
-	char message[256];    /* the first occurrence's */
-	long count;           /* occurrences */
-	int nsamples;         /* distinct coordinates of the first occurrences, the first one included */
+	int line;                     /* PTX line */
+	int src_line;                 /* CUDA line when the PTX has .loc */
+	char message[256];            /* the first occurrence's */
+	long count;                   /* occurrences */
+	int nsamples;                 /* distinct coordinates of the first occurrences, the first one included */
 	struct gl_finding_site samples[GL_FINDING_SAMPLES];
 };
 
 struct gl_findings {
 	struct gl_finding *items; /* distinct findings, in the order first seen */
 	int n, cap;
-	int limit;                /* most distinct findings kept */
-	int *index;               /* open-addressing hash of (kind, line) -> item + 1; NULL until needed */
+	int limit;  /* most distinct findings kept */
+	int *index; /* open-addressing hash of (kind, line) -> item + 1; NULL until needed */
 	unsigned index_size;
-	long occurrences;         /* every occurrence, kept or dropped */
-	long errors;              /* occurrences that are errors (not warnings), kept or dropped */
-	long dropped;             /* occurrences of distinct findings beyond `limit` */
+	long occurrences; /* every occurrence, kept or dropped */
+	long errors;      /* occurrences that are errors (not warnings), kept or dropped */
+	long dropped;     /* occurrences of distinct findings beyond `limit` */
 };
 
 void gl_findings_init(struct gl_findings *s, int limit);
@@ -60,7 +60,7 @@ void gl_findings_free(struct gl_findings *s);
  * tells that the entry is new and its details (space, address, size, message ...) are for the caller
  * to fill.  NULL when the set is full and the occurrence was only counted. */
 struct gl_finding *gl_findings_note(struct gl_findings *s, const char *kind, int line, bool warning,
-				    const unsigned block[3], const unsigned thread[3], bool *fresh);
+                                    const unsigned block[3], const unsigned thread[3], bool *fresh);
 
 /* Add every finding of `from` (counts, samples, dropped occurrences) to `into`, as if its occurrences
  * had come after those already in `into`.  Merging CTAs in grid order gives the same set for any

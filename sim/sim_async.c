@@ -52,7 +52,8 @@ void sim_async_wait(struct sim_cta *cta, const struct sim_warp *w, uint32_t mask
 {
 	if (cta->async.gen != cta->gen)
 		return;
-	FOR_LANES(mask, l) {
+	FOR_LANES(mask, l)
+	{
 		struct sim_async_thread *th = &cta->async.threads[w->id * 32 + l];
 		if (all)
 			th->committed++;
@@ -77,7 +78,7 @@ static uint32_t visible_groups(const struct sim_cta *cta, const struct sim_async
 }
 
 bool sim_async_in_flight(struct sim_cta *cta, const struct sim_warp *w, int lane, uint64_t addr, unsigned n,
-			 unsigned *issuer, bool *issuer_waited)
+                         unsigned *issuer, bool *issuer_waited)
 {
 	struct sim_async *a = &cta->async;
 	if (a->gen != cta->gen)

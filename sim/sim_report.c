@@ -7,7 +7,7 @@
 #include "sim_internal.h"
 
 void sim_finding(struct sim_cta *cta, const struct ptx_insn *ins, int lane, const char *kind, enum ptx_space space,
-		 uint64_t addr, unsigned size, bool warning, const char *fmt, ...)
+                 uint64_t addr, unsigned size, bool warning, const char *fmt, ...)
 {
 	const struct sim_launch *L = cta->L;
 	if (!gl_finding_selected(kind, L->tools))
@@ -18,7 +18,7 @@ void sim_finding(struct sim_cta *cta, const struct ptx_insn *ins, int lane, cons
 	thread[2] = t / (L->block[0] * L->block[1]);
 	bool fresh;
 	struct gl_finding *f =
-		gl_findings_note(&cta->findings, kind, ins ? ins->line : 0, warning, cta->ctaid, thread, &fresh);
+	    gl_findings_note(&cta->findings, kind, ins ? ins->line : 0, warning, cta->ctaid, thread, &fresh);
 	if (!f || !fresh)
 		return;
 	snprintf(f->space, sizeof f->space, "%s", space == PS_NONE ? "" : sim_space_name(space));

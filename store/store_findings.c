@@ -19,8 +19,9 @@ static void samples_json(const struct gl_finding *f, char *buf, size_t n)
 	size_t len = (size_t)snprintf(buf, n, "[");
 	for (int i = 0; i < f->nsamples && len < n; i++) {
 		const struct gl_finding_site *p = &f->samples[i];
-		len += (size_t)snprintf(buf + len, n - len, "%s{\"block\":[%u,%u,%u],\"thread\":[%u,%u,%u]}", i ? "," : "",
-					p->block[0], p->block[1], p->block[2], p->thread[0], p->thread[1], p->thread[2]);
+		len +=
+		    (size_t)snprintf(buf + len, n - len, "%s{\"block\":[%u,%u,%u],\"thread\":[%u,%u,%u]}", i ? "," : "",
+		                     p->block[0], p->block[1], p->block[2], p->thread[0], p->thread[1], p->thread[2]);
 	}
 	if (len < n)
 		snprintf(buf + len, n - len, "]");
@@ -33,7 +34,7 @@ static void load_samples(const char *text, struct gl_finding *f)
 	while (p && f->nsamples < GL_FINDING_SAMPLES) {
 		struct gl_finding_site *s = &f->samples[f->nsamples];
 		if (sscanf(p, "{\"block\":[%u,%u,%u],\"thread\":[%u,%u,%u]}", &s->block[0], &s->block[1], &s->block[2],
-			   &s->thread[0], &s->thread[1], &s->thread[2]) != 6)
+		           &s->thread[0], &s->thread[1], &s->thread[2]) != 6)
 			break;
 		f->nsamples++;
 		p = strchr(p + 1, '{');
@@ -44,9 +45,9 @@ static int update_counts(struct gl_store *s, long launch_id, const struct gl_lau
 {
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(s->db,
-				    "UPDATE launches SET sanitizer_errors = ?, sanitizer_warnings = ?, "
-				    "sanitizer_dropped = ? WHERE id = ?",
-				    -1, &st, NULL);
+	                            "UPDATE launches SET sanitizer_errors = ?, sanitizer_warnings = ?, "
+	                            "sanitizer_dropped = ? WHERE id = ?",
+	                            -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return gl_store_sql_error(s, rc, "preparing the sanitizer counts", err);
 	sqlite3_bind_int64(st, 1, l->sanitizer_errors);
@@ -93,10 +94,10 @@ int gl_store_insert_findings(struct gl_store *s, long launch_id, const struct gl
 		return rc;
 	sqlite3_stmt *st;
 	int r = sqlite3_prepare_v2(s->db,
-				   "INSERT INTO sanitizer_findings (launch_id, seq, kind, tool, severity, space, line, "
-				   "cuda_line, count, address, size, block, thread, samples, message) "
-				   "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-				   -1, &st, NULL);
+	                           "INSERT INTO sanitizer_findings (launch_id, seq, kind, tool, severity, space, line, "
+	                           "cuda_line, count, address, size, block, thread, samples, message) "
+	                           "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+	                           -1, &st, NULL);
 	if (r != SQLITE_OK)
 		return gl_store_sql_error(s, r, "preparing the sanitizer findings insert", err);
 	for (int i = 0; i < l->nfindings && r == SQLITE_OK; i++) {
@@ -143,9 +144,9 @@ static int load_counts(struct gl_store *s, long launch_id, struct gl_launch_reco
 {
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(s->db,
-				    "SELECT sanitizer_errors, sanitizer_warnings, sanitizer_dropped FROM launches "
-				    "WHERE id = ?",
-				    -1, &st, NULL);
+	                            "SELECT sanitizer_errors, sanitizer_warnings, sanitizer_dropped FROM launches "
+	                            "WHERE id = ?",
+	                            -1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return gl_store_sql_error(s, rc, "preparing a query", err);
 	sqlite3_bind_int64(st, 1, launch_id);
@@ -167,10 +168,11 @@ int gl_store_load_findings(struct gl_store *s, long launch_id, struct gl_launch_
 	if (rc != GL_OK || !l->sanitized)
 		return rc;
 	sqlite3_stmt *st;
-	int r = sqlite3_prepare_v2(s->db,
-				   "SELECT kind, severity, space, line, cuda_line, count, address, size, block, thread, "
-				   "samples, message FROM sanitizer_findings WHERE launch_id = ? ORDER BY seq",
-				   -1, &st, NULL);
+	int r =
+	    sqlite3_prepare_v2(s->db,
+	                       "SELECT kind, severity, space, line, cuda_line, count, address, size, block, thread, "
+	                       "samples, message FROM sanitizer_findings WHERE launch_id = ? ORDER BY seq",
+	                       -1, &st, NULL);
 	if (r != SQLITE_OK)
 		return gl_store_sql_error(s, r, "preparing a query", err);
 	sqlite3_bind_int64(st, 1, launch_id);

@@ -41,22 +41,22 @@ static char *print(const struct gl_sanitizer_summary *s, int limit)
 int main(void)
 {
 	struct gl_finding fs[3] = {make("race", false, 49, 64, 4), make("misaligned", false, 12, 1, 1),
-				   make("uninitialized", true, 51, 128, 2)};
+	                           make("uninitialized", true, 51, 128, 2)};
 	struct gl_sanitizer_summary s = {fs, 3, 65 + 7, 128, 7, false};
 
 	char *all = print(&s, 0);
 	CHECK(strstr(all, "========= Race reported between warps on __shared__ memory (4 bytes at 0x80) at PTX line 49 "
-			  "in block (1,0,0) thread (32,0,0)\n=========     message of line 49\n=========     64 "
-			  "occurrences; first in block (1,0,0) thread (32,0,0), block (1,0,0) thread (33,0,0), block "
-			  "(1,0,0) thread (34,0,0), block (1,0,0) thread (35,0,0), ...\n") != NULL);
+	                  "in block (1,0,0) thread (32,0,0)\n=========     message of line 49\n=========     64 "
+	                  "occurrences; first in block (1,0,0) thread (32,0,0), block (1,0,0) thread (33,0,0), block "
+	                  "(1,0,0) thread (34,0,0), block (1,0,0) thread (35,0,0), ...\n") != NULL);
 	/* one occurrence: no occurrence line */
 	CHECK(strstr(all, "message of line 12\n========= Warning: Uninitialized") != NULL);
 	/* every sample shown: no "..." */
 	CHECK(strstr(all, "=========     128 occurrences; first in block (1,0,0) thread (32,0,0), block (1,0,0) thread "
-			  "(33,0,0), ...\n") != NULL);
+	                  "(33,0,0), ...\n") != NULL);
 	CHECK(strstr(all, "not shown") == NULL);
 	CHECK(strstr(all, "=========     (7 further occurrences at other lines not kept: more than 1024 distinct "
-			  "findings)\n") != NULL);
+	                  "findings)\n") != NULL);
 	CHECK(strstr(all, "========= ERROR SUMMARY: 72 errors, 128 warnings\n") != NULL);
 	free(all);
 
@@ -64,8 +64,9 @@ int main(void)
 	CHECK(strstr(one, "PTX line 49") != NULL);
 	CHECK(strstr(one, "PTX line 12") == NULL);
 	CHECK(strstr(one, "PTX line 51") == NULL);
-	CHECK(strstr(one, "=========     (2 more distinct findings with 129 occurrences not shown: --print-limit N shows "
-			  "more, 0 all)\n") != NULL);
+	CHECK(strstr(one,
+	             "=========     (2 more distinct findings with 129 occurrences not shown: --print-limit N shows "
+	             "more, 0 all)\n") != NULL);
 	CHECK(strstr(one, "========= ERROR SUMMARY: 72 errors, 128 warnings\n") != NULL);
 	free(one);
 

@@ -10,7 +10,7 @@
 static const unsigned B0[3] = {0, 0, 0}, B1[3] = {1, 0, 0};
 
 static struct gl_finding *note(struct gl_findings *s, const char *kind, int line, bool warning, const unsigned b[3],
-			       unsigned tx, bool *fresh)
+                               unsigned tx, bool *fresh)
 {
 	unsigned t[3] = {tx, 0, 0};
 	return gl_findings_note(s, kind, line, warning, b, t, fresh);

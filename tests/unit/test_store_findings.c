@@ -80,7 +80,7 @@ static void test_roundtrip(void)
 	if (!s)
 		return;
 	struct gl_finding fs[3] = {finding("race", 53, false, 64, 4), finding("out-of-bounds", 7, false, 1, 1),
-				   finding("uninitialized", 60, true, 32, 3)};
+	                           finding("uninitialized", 60, true, 32, 3)};
 	struct gl_launch_record a, b;
 	fill_launch(&a, "racy");
 	a.sanitized = true;
@@ -95,8 +95,8 @@ static void test_roundtrip(void)
 	CHECK_EQ(sql_int(s, "SELECT sum(count) FROM sanitizer_findings WHERE severity = 'error'"), 65);
 	CHECK_EQ(sql_int(s, "SELECT count FROM sanitizer_findings WHERE tool = 'racecheck'"), 64);
 	CHECK_EQ(sql_int(s, "SELECT count(*) FROM sanitizer_findings WHERE tool = 'initcheck' AND kind = "
-			    "'uninitialized'"),
-		 1);
+	                    "'uninitialized'"),
+	         1);
 	CHECK_EQ(sql_int(s, "SELECT json_array_length(samples) FROM sanitizer_findings WHERE seq = 0"), 4);
 	CHECK_EQ(sql_int(s, "SELECT sanitizer_errors FROM launches WHERE variant = 'gpu'"), -1); /* NULL */
 
@@ -147,12 +147,13 @@ static void test_migrate_from_1(void)
 	sqlite3 *db;
 	CHECK_EQ(sqlite3_open(path, &db), SQLITE_OK);
 	CHECK_EQ(sqlite3_exec(db, gl_schema_sql, NULL, NULL, NULL), SQLITE_OK);
-	CHECK_EQ(sqlite3_exec(db,
-			      "PRAGMA user_version = 1; INSERT INTO runs (id, started_at, status, backend, "
-			      "gpulab_version) VALUES (1, 'x', 'ok', 'sim', '0.1.0'); INSERT INTO launches (run_id, topic, "
-			      "variant, grid, block) VALUES (1, 't', 'v', '1,1,1', '32,1,1');",
-			      NULL, NULL, NULL),
-		 SQLITE_OK);
+	CHECK_EQ(
+	    sqlite3_exec(db,
+	                 "PRAGMA user_version = 1; INSERT INTO runs (id, started_at, status, backend, "
+	                 "gpulab_version) VALUES (1, 'x', 'ok', 'sim', '0.1.0'); INSERT INTO launches (run_id, topic, "
+	                 "variant, grid, block) VALUES (1, 't', 'v', '1,1,1', '32,1,1');",
+	                 NULL, NULL, NULL),
+	    SQLITE_OK);
 	sqlite3_close(db);
 	struct gl_err err = {0};
 	struct gl_store *s = NULL;
