@@ -11,6 +11,7 @@
 
 #include "common/json.h"
 #include "common/util.h"
+#include "sanitizer_opts.h"
 #include "store/store.h"
 #include "sim_cmd.h"
 
@@ -18,7 +19,7 @@ static const struct gl_cmd *self(void);
 
 enum {
 	OPT_KERNEL = 300, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
-	OPT_PRINTF_BUFFER, OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE,
+	OPT_PRINTF_BUFFER, OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL,
 };
 
 #define MAX_DUMPS 16
@@ -30,6 +31,7 @@ struct sim_opts {
 	const char *dumps[MAX_DUMPS];
 	int ndumps;
 	unsigned smem;
+	int print_limit;
 	struct gl_sim_opts sim;
 	struct gl_nvcc_opts nvcc;
 };
@@ -96,6 +98,8 @@ static int handle_option(struct gl_ctx *ctx, int c, struct sim_opts *o)
 			return ctx->err.status;
 		o->sim.max_instructions = (uint64_t)v;
 		return GL_OK;
+	case OPT_PRINT_LIMIT: return gl_parse_print_limit(ctx, self(), optarg, &o->print_limit);
+	case OPT_TOOL: return gl_parse_tools(ctx, self(), optarg, &o->sim.tools);
 	case OPT_PRINTF_BUFFER:
 		if (gl_parse_long(optarg, 1, (long)GL_SIM_PRINTF_BUFFER_MAX, "--printf-buffer", &v, &ctx->err))
 			return ctx->err.status;
@@ -116,6 +120,7 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 		{"printf-buffer", required_argument, NULL, OPT_PRINTF_BUFFER},
 		{"arch", required_argument, NULL, OPT_ARCH}, {"verbose", no_argument, NULL, OPT_VERBOSE},
 		{"no-cache", no_argument, NULL, OPT_NO_CACHE},
+		{"print-limit", required_argument, NULL, OPT_PRINT_LIMIT}, {"tool", required_argument, NULL, OPT_TOOL},
 		{0},
 	};
 	int c;
@@ -209,12 +214,18 @@ static void fill_record(struct gl_launch_record *rec, const struct sim_opts *o, 
 	snprintf(rec->metric_source, sizeof rec->metric_source, "sim");
 	for (size_t i = 0; i < m->n; i++)
 		gl_metrics_set(&rec->metrics, m->items[i].name, m->items[i].value, m->items[i].unit);
-	for (int i = 0; i < res->nfindings; i++)
-		if (!res->findings[i].warning) {
-			snprintf(rec->note, sizeof rec->note, "sanitizer: %d error%s, first: %.180s (PTX line %d)",
-				 res->nerrors, res->nerrors == 1 ? "" : "s", res->findings[i].message, res->findings[i].line);
-			break;
-		}
+	if (res->nerrors && res->nfindings && !res->findings[0].warning) /* errors come first */
+		snprintf(rec->note, sizeof rec->note, "sanitizer: %ld error%s, first: %.180s (PTX line %d)", res->nerrors,
+			 res->nerrors == 1 ? "" : "s", res->findings[0].message, res->findings[0].line);
+	rec->sanitized = true;
+	rec->sanitizer_errors = res->nerrors;
+	rec->sanitizer_warnings = res->findings_total - res->nerrors;
+	rec->sanitizer_dropped = res->findings_dropped;
+	if (res->nfindings) {
+		rec->findings = gl_xmalloc((size_t)res->nfindings * sizeof *rec->findings);
+		memcpy(rec->findings, res->findings, (size_t)res->nfindings * sizeof *rec->findings);
+		rec->nfindings = res->nfindings;
+	}
 	if (res->ntrace) {
 		rec->trace = gl_xmalloc((size_t)res->ntrace * sizeof *rec->trace);
 		memcpy(rec->trace, res->trace, (size_t)res->ntrace * sizeof *rec->trace);
@@ -292,7 +303,7 @@ static int prepare(struct gl_ctx *ctx, const struct sim_opts *o, struct ptx_modu
 
 static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 {
-	struct sim_opts o = {0};
+	struct sim_opts o = {.print_limit = GL_PRINT_LIMIT_DEFAULT};
 	int rc = parse(ctx, argc, argv, &o);
 	if (rc)
 		return rc;
@@ -317,7 +328,7 @@ static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 		rc = write_dumps(ctx, &o, &l);
 	}
 	if (rc == GL_OK) {
-		struct gl_sim_report r = {o.source, fn->name, &l, &res, &metrics};
+		struct gl_sim_report r = {o.source, fn->name, &l, &res, &metrics, o.print_limit};
 		if (ctx->format == GL_FMT_JSON) {
 			gl_simprint_json(stdout, &r);
 			gl_simprint_printf_notes(stderr, &res);
@@ -364,6 +375,7 @@ const struct gl_cmd gl_cmd_sim_entry = {
 		"  -I DIR, -D MACRO[=V]   passed to nvcc for a .cu file, in order\n"
 		"  --no-cache             run nvcc even when the PTX cache has this compile\n"
 		"  --verbose              say on stderr whether nvcc ran or the PTX cache answered\n"
+		GL_SANITIZER_OPTIONS_HELP
 		"A .cu file is compiled with nvcc -ptx -arch=sm_80 -O3 -lineinfo ($GPULAB_NVCC picks the nvcc; it\n"
 		"may run $GPULAB_NVCC_TIMEOUT seconds, default 300).  Its PTX is cached in $XDG_CACHE_HOME/gpulab/ptx\n"
 		"(~/.cache/gpulab/ptx), keyed by the source, every file it includes, the flags and nvcc's version.\n"

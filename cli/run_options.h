@@ -22,6 +22,7 @@ struct gl_run_opts {
 	const char *param_values[GL_RUN_MAX_PARAM_OPTS];
 	int nparams;
 	struct gl_backend_opts b;
+	int print_limit;                                  /* --print-limit: sanitizer findings shown */
 	long seed;
 	bool seed_set;
 };
@@ -54,7 +55,9 @@ int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, ch
 	"  --sample-ctas N       simulate N CTAs spread over the grid and scale the counts\n"                  \
 	"  --max-instructions N  simulator budget of warp instructions per CTA\n"                              \
 	"  --printf-buffer BYTES device printf buffer of the simulator (default 1048576)\n"                    \
-	"  --trace               record warp-level memory events (simulator)\n"
+	"  --trace               record warp-level memory events (simulator)\n"                              \
+	"  --tool LIST           simulator sanitizer checks: memcheck, racecheck, initcheck, synccheck, all\n" \
+	"  --print-limit N       sanitizer findings shown per variant by run (default 100, 0 = all)\n"
 
 /* One run of a topic's variants: what to run, and what came of it. */
 struct gl_run_session {

@@ -100,6 +100,12 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 	rec->metrics = res.metrics; /* moved to the record */
 	memset(&res.metrics, 0, sizeof res.metrics);
 	out->sanitizer_errors = res.sanitizer_errors;
+	rec->sanitized = res.sanitized;
+	rec->sanitizer_errors = res.sanitizer_errors;
+	rec->sanitizer_warnings = res.sanitizer_warnings;
+	rec->sanitizer_dropped = res.findings_dropped;
+	rec->findings = res.findings; /* the record owns them now */
+	rec->nfindings = res.nfindings;
 	copy_trace(b, bctx, rec);
 	out->passes = res.passes;
 	if (!out->verify.ok)

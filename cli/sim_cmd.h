@@ -100,6 +100,7 @@ struct gl_sim_report {
 	const struct gl_launch *launch;
 	const struct gl_sim_result *res;
 	const struct gl_metrics *metrics;
+	int print_limit;         /* distinct findings printed as text; 0 = all */
 };
 
 void gl_simprint_text(FILE *out, const struct gl_sim_report *r);
@@ -108,6 +109,25 @@ void gl_simprint_json(FILE *out, const struct gl_sim_report *r);
 void gl_simprint_printf_notes(FILE *out, const struct gl_sim_result *res);
 
 /* The compute-sanitizer-like headline of a finding: "Invalid __global__ read of size 4 bytes". */
-void gl_simprint_headline(const struct gl_sim_finding *f, char *buf, size_t n);
+void gl_simprint_headline(const struct gl_finding *f, char *buf, size_t n);
+
+/* Findings of one launch and their occurrence counts. */
+struct gl_sanitizer_summary {
+	const struct gl_finding *findings; /* distinct, errors first */
+	int nfindings;
+	long errors, warnings, dropped;    /* occurrences */
+	bool aborted;
+	bool cuda_places; /* a .cu source: name the CUDA file and line first (nvcc's PTX is temporary) */
+};
+
+/* The findings in compute-sanitizer's layout: the first `print_limit` distinct findings (0: all) with
+ * their occurrence counts and first coordinates, a line for those not shown, and the ERROR SUMMARY line
+ * counting every occurrence. */
+void gl_simprint_findings(FILE *out, const struct gl_sanitizer_summary *s, int print_limit);
+
+/* One finding as a JSON object (kind, tool, space, address, size, block, thread, line, cuda_line,
+ * warning, count, samples, message). */
+struct gl_json;
+void gl_simprint_json_finding(struct gl_json *j, const struct gl_finding *f);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "common/err.h"
+#include "common/findings.h"
 #include "common/launch.h"
 #include "common/metrics.h"
 #include "common/trace.h"
@@ -21,6 +22,7 @@ struct gl_sim_opts {
 	unsigned trace_ctas;     /* CTAs traced (the first N in grid order); 0 = GL_SIM_TRACE_CTAS */
 	uint32_t trace_limit;    /* events kept per traced CTA; 0 = GL_SIM_TRACE_LIMIT */
 	bool progress;           /* progress bar on stderr */
+	int tools;               /* sanitizer checks run (GL_TOOL_* mask); 0 = all */
 	uint64_t printf_buffer;  /* bytes of device printf output kept; 0 = GL_SIM_PRINTF_BUFFER */
 };
 
@@ -43,27 +45,17 @@ struct gl_sim_counters {
 	uint64_t lld_req, lld_sect, lst_req, lst_sect;
 };
 
-struct gl_sim_finding {
-	char kind[24];        /* out-of-bounds, misaligned, race, barrier-divergence, deadlock, budget, uninit ... */
-	char space[8];        /* global, shared, local, "" */
-	bool warning;         /* warnings do not fail a run */
-	uint64_t address;
-	unsigned size;
-	unsigned block[3], thread[3];
-	int line;             /* PTX line */
-	int src_line;         /* CUDA line when the PTX has .loc */
-	char src_file[160];   /* its file, from the PTX's .file directives ("" when unknown) */
-	char message[256];
-};
 
 
 struct gl_sim_result {
 	struct gl_sim_counters c;
 	double scale;             /* counts multiply by this when CTAs were sampled */
 	long ctas_total, ctas_run;
-	struct gl_sim_finding *findings;
-	int nfindings, nerrors;   /* stored (capped) and total errors */
-	long findings_total;
+	struct gl_finding *findings; /* distinct findings, errors first (common/findings.h) */
+	int nfindings;
+	long nerrors;             /* error occurrences (every one counted) */
+	long findings_total;      /* occurrences of errors and warnings */
+	long findings_dropped;    /* occurrences of distinct findings beyond GL_FINDINGS_MAX */
 	char *printf_out;
 	uint64_t printf_buffer;   /* its size in bytes */
 	uint64_t printf_dropped;  /* printf records that did not fit in it */

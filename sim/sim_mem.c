@@ -247,7 +247,7 @@ static uint64_t load_element(const uint8_t *p, unsigned esz, bool sign)
 static void check_global_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned l,
 			      uint64_t addr, unsigned n, bool is_store)
 {
-	if (cta->L->warps_per_cta < 2 || (ins->mods & (PM_VOLATILE | PM_STRONG)))
+	if (cta->L->warps_per_cta < 2 || !(cta->L->tools & GL_TOOL_RACECHECK) || (ins->mods & (PM_VOLATILE | PM_STRONG)))
 		return; /* strong accesses (volatile, relaxed, acquire, release) never form a data race (PTX ISA) */
 	unsigned other = sim_race_access(&cta->race, cta->gen, cta->epoch, w->id, addr, n, is_store);
 	if (other)
@@ -357,6 +357,7 @@ static int exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct p
 			memcpy(buf, s, n < size ? n : size);
 		memcpy(d, buf, size);
 		sim_shadow_write(cta, w, ins, (int)l, dst[l], size);
+		sim_async_copy(cta, w, (int)l, dst[l], size);
 	}
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 
 #include "common/err.h"
+#include "common/findings.h"
 #include "common/metrics.h"
 #include "common/trace.h"
 
@@ -60,6 +61,11 @@ struct gl_launch_record {
 	char note[256];        /* e.g. "sampled 64 of 1024 CTAs, counts scaled" */
 	struct gl_trace_event *trace; /* simulator --trace events, owned; NULL when none */
 	uint32_t ntrace;
+	bool sanitized;        /* the simulator's sanitizer ran: the counts and findings below apply */
+	long sanitizer_errors, sanitizer_warnings; /* occurrences, every one counted */
+	long sanitizer_dropped; /* occurrences of distinct findings beyond GL_FINDINGS_MAX */
+	struct gl_finding *findings; /* distinct findings, errors first, owned; NULL when none */
+	int nfindings;
 };
 
 struct gl_run_record {

@@ -15,10 +15,13 @@ struct import_args {
 static const char run_cols[] = "started_at, finished_at, status, backend, device, chip, sm_count, cc, driver, "
 			       "cupti_version, gpulab_version, host, argv";
 static const char launch_cols[] = "topic, variant, params_json, grid, block, dyn_smem, regs, static_smem, "
-				  "verified, max_abs_err, max_rel_err, duration_ns, metric_source, note";
+				  "verified, max_abs_err, max_rel_err, duration_ns, metric_source, note, "
+				  "sanitizer_errors, sanitizer_warnings, sanitizer_dropped";
 static const char metric_cols[] = "name, value, unit, source";
 static const char trace_cols[] = "seq, block, warp, pc, line, space, op, bytes, addr_base, addr_stride, mask, "
 				 "buffer, buffer_base, cost, addrs";
+static const char finding_cols[] = "seq, kind, tool, severity, space, line, cuda_line, count, address, size, "
+				   "block, thread, samples, message";
 
 /* Run `sql` with ?1 = a and ?2 = b; for an INSERT, *id receives the new rowid. */
 static int exec2(struct gl_store *s, const char *sql, long a, long b, long *id, const char *doing,
@@ -77,6 +80,12 @@ static int copy_launch(struct gl_store *s, long run, long old, struct gl_err *er
 		 trace_cols, trace_cols);
 	if (rc == GL_OK)
 		rc = exec2(s, sql, id, old, NULL, "importing trace events", err);
+	snprintf(sql, sizeof sql,
+		 "INSERT INTO main.sanitizer_findings (launch_id, %s) SELECT ?1, %s FROM spool.sanitizer_findings "
+		 "WHERE launch_id = ?2 ORDER BY seq",
+		 finding_cols, finding_cols);
+	if (rc == GL_OK)
+		rc = exec2(s, sql, id, old, NULL, "importing sanitizer findings", err);
 	return rc;
 }
 

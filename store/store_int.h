@@ -65,6 +65,10 @@ int gl_store_print_rows(sqlite3_stmt *st, enum gl_query_format fmt, FILE *out);
 int gl_store_insert_trace(struct gl_store *s, long launch_id, const struct gl_trace_event *ev, uint32_t n,
 			  struct gl_err *err);
 
+/* A launch's sanitizer findings (store_findings.c): written inside the open run, read back in order. */
+int gl_store_insert_findings(struct gl_store *s, long launch_id, const struct gl_launch_record *l, struct gl_err *err);
+int gl_store_load_findings(struct gl_store *s, long launch_id, struct gl_launch_record *l, struct gl_err *err);
+
 /* The current UTC time as ISO-8601 ("2025-01-31T12:00:00Z"). */
 void gl_store_utc_now(char *buf, size_t n);
 

@@ -151,7 +151,7 @@ static void test_cuda_lines(void)
 		fx_buffer(&l, "p", GL_U32, 16);
 		struct gl_sim_result res;
 		CHECK_EQ(fx_run(m, &l, &res), GL_OK);
-		const struct gl_sim_finding *f = fx_finding(&res, "out-of-bounds");
+		const struct gl_finding *f = fx_finding(&res, "out-of-bounds");
 		CHECK(f != NULL);
 		if (f) {
 			CHECK_EQ(f->line, 11);

@@ -142,7 +142,7 @@ static void test_bad(struct ptx_module *m, const char *entry, const char *words)
 		vals[t] = t;
 	struct gl_sim_result res;
 	CHECK_EQ(fx_run(m, &l, &res), GL_OK);
-	const struct gl_sim_finding *f = fx_finding(&res, "warp-sync");
+	const struct gl_finding *f = fx_finding(&res, "warp-sync");
 	CHECK(f != NULL);
 	if (f) {
 		CHECK(strstr(f->message, words) != NULL);
