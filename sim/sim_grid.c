@@ -121,6 +121,8 @@ static void cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_
 	cta->local = gl_xmalloc((size_t)L->threads_per_cta * (L->fn->local_size ? L->fn->local_size : 1));
 	cta->warps = gl_xcalloc(L->warps_per_cta, sizeof *cta->warps);
 	cta->regs = gl_xmalloc((size_t)L->fn->nslots * 32 * L->warps_per_cta * sizeof *cta->regs);
+	if (L->sass_phases)
+		cta->sass_phase = gl_xcalloc((size_t)L->fn->ncode * L->warps_per_cta, 1);
 	cta->trace_cap = trace_cap;
 }
 
@@ -132,6 +134,7 @@ static void cta_release(struct sim_cta *cta)
 	free(cta->local);
 	free(cta->warps);
 	free(cta->regs);
+	free(cta->sass_phase);
 }
 
 /* The grid index of the k-th CTA run: all of them, or nrun spread evenly over the grid. */
@@ -302,6 +305,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	L->m = m;
 	L->fn = fn;
 	L->opts = opts;
+	for (int i = 0; fn->sass && i < fn->ncode; i++)
+		L->sass_phases |= fn->sass[i].span > 1;
 	memcpy(L->grid, l->grid, sizeof L->grid);
 	memcpy(L->block, l->block, sizeof L->block);
 	L->threads_per_cta = l->block[0] * l->block[1] * l->block[2];
@@ -323,6 +328,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	run_pool(&p, threads, opts->progress);
 	res->wall_seconds = gl_now() - t0;
 	res->threads = threads;
+	res->sass_mapped = fn->sass != NULL;
 	res->ctas_total = p.total;
 	res->ctas_run = p.nrun;
 	res->scale = (double)p.total / (double)p.nrun;

@@ -44,6 +44,7 @@ struct sim_launch {
 	uint64_t budget;           /* warp instructions per CTA */
 	unsigned trace_ctas;       /* CTAs 0..trace_ctas-1 record traces */
 	atomic_bool stop;          /* a CTA aborted the launch */
+	bool sass_phases;          /* some SASS vector covers several loop iterations (sim_cta.sass_phase) */
 };
 
 enum warp_state { W_READY, W_BARRIER, W_DONE };
@@ -86,6 +87,7 @@ struct sim_cta {
 	uint8_t *local;       /* threads_per_cta * fn->local_size */
 	struct sim_warp *warps;
 	uint64_t *regs;
+	uint8_t *sass_phase;  /* per warp and instruction: executions mod the SASS span (ptx_sass.span) */
 	struct gl_sim_counters c;
 	struct gl_sim_finding findings[SIM_FINDINGS_PER_CTA];
 	int nfindings;
