@@ -230,6 +230,10 @@ static int prepare(struct gl_ctx *ctx, const struct sim_opts *o, struct ptx_modu
 	l->module_name = o->source;
 	if ((rc = ptx_parse(text, o->source, m, &ctx->err)) || (rc = gl_simsrc_kernel(*m, o->kernel, fn, &ctx->err)))
 		return rc;
+	char why[160];
+	char *sass = gl_simsrc_sass(text, why, sizeof why);
+	gl_sim_apply_sass(*m, sass, why);
+	free(sass);
 	l->entry = (*fn)->name;
 	l->dyn_smem = o->smem;
 	if ((rc = gl_simarg_build(*fn, o->args, o->nargs, l, &ctx->err)))
@@ -265,7 +269,7 @@ static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 		rc = write_dumps(ctx, &o, &l);
 	}
 	if (rc == GL_OK) {
-		struct gl_sim_report r = {o.source, fn->name, &l, &res, &metrics};
+		struct gl_sim_report r = {o.source, fn->name, &l, &res, &metrics, m->counts_mode};
 		if (ctx->format == GL_FMT_JSON)
 			gl_simprint_json(stdout, &r);
 		else

@@ -145,6 +145,8 @@ static void remark(const struct gl_launch_record *r[NSIDES], const char *name, c
 	if (kind_of(name) == CONFLICT)
 		snprintf(buf, n, "counter reads high on hardware; wavefronts: sim %.0f, cupti %.0f",
 			 value_of(r[SIM], wavefronts_of(name)), value_of(r[GPU], wavefronts_of(name)));
+	else if (kind_of(name) == INFO && strstr(r[SIM]->note, "counts: SASS-mapped"))
+		snprintf(buf, n, "estimate: SASS per executed PTX instruction, by line info (docs/sim.md)");
 	else if (kind_of(name) == INFO)
 		snprintf(buf, n, "PTX (sim) vs SASS (GPU): not 1:1");
 	else if (isnan(gpu))

@@ -17,6 +17,11 @@
  * $GPULAB_NVCC, else the one found at build time, else `nvcc` on PATH.  Caller frees *text. */
 int gl_simsrc_load(const char *path, char **text, struct gl_err *err);
 
+/* sim_sass.c: the sm_80 SASS of `ptx` as nvdisasm -gp text with gpulab's header line (sass_map.h), or
+ * NULL with the reason in `why` ("nvdisasm not found; ...").  ptxas and nvdisasm are $GPULAB_PTXAS and
+ * $GPULAB_NVDISASM, else those found at build time, else the ones on PATH.  Caller frees. */
+char *gl_simsrc_sass(const char *ptx, char *why, size_t n);
+
 /* The kernel called `name`: an exact .entry name (extern "C" or mangled), or the base name of a mangled
  * C++ name when exactly one entry has it ("saxpy" finds _Z5saxpyifPfS_).  Ambiguous and unknown names
  * are GL_EUSAGE errors listing the candidates. */
@@ -53,6 +58,7 @@ struct gl_sim_report {
 	const struct gl_launch *launch;
 	const struct gl_sim_result *res;
 	const struct gl_metrics *metrics;
+	const char *counts_mode; /* "SASS-mapped (ptxas 13.0 sm_80)" or "PTX-level (why)" */
 };
 
 void gl_simprint_text(FILE *out, const struct gl_sim_report *r);

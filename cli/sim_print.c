@@ -103,8 +103,9 @@ void gl_simprint_text(FILE *out, const struct gl_sim_report *r)
 	fprintf(out, "launch grid (%u,%u,%u) block (%u,%u,%u), %u bytes of dynamic shared memory, %lu threads\n",
 		l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], l->dyn_smem,
 		threads * l->grid[0] * l->grid[1] * l->grid[2]);
-	fprintf(out, "simulated %ld of %ld CTAs on %d CPU thread%s in %.3f s\n\n", res->ctas_run, res->ctas_total,
+	fprintf(out, "simulated %ld of %ld CTAs on %d CPU thread%s in %.3f s\n", res->ctas_run, res->ctas_total,
 		res->threads, res->threads == 1 ? "" : "s", res->wall_seconds);
+	fprintf(out, "counts: %s\n\n", r->counts_mode ? r->counts_mode : "PTX-level");
 	fprintf(out, "%-64s %16s  %s\n", "metric", "value", "unit");
 	for (size_t i = 0; i < r->metrics->n; i++) {
 		const struct gl_metric *m = &r->metrics->items[i];
@@ -156,6 +157,7 @@ void gl_simprint_json(FILE *out, const struct gl_sim_report *r)
 	gl_json_begin_object(&j, NULL);
 	gl_json_string(&j, "kernel", r->kernel);
 	gl_json_string(&j, "source", r->source);
+	gl_json_string(&j, "counts", r->counts_mode ? r->counts_mode : "PTX-level");
 	json_dim(&j, "grid", l->grid);
 	json_dim(&j, "block", l->block);
 	gl_json_int(&j, "dyn_smem", l->dyn_smem);
