@@ -364,7 +364,8 @@ const struct gl_cmd gl_cmd_validate_entry = {
 		"  --device N    the GPU to use (see 'gpulab devices'), default 0\n"
 		"Both runs are stored (backend sim and cuda).  Requests, sectors and shared-memory instructions\n"
 		"and wavefronts should agree exactly; the hardware bank-conflict counter reads high, so the\n"
-		"wavefronts are shown beside it.  Exit 1 when a variant fails verification on either backend.\n",
+		"wavefronts are shown beside it.  Instruction totals are the simulator's estimates of the SASS.\n"
+		"Exit 1 when a variant fails verification on either backend.\n",
 	.exec = validate_exec,
 };
 
