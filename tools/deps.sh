@@ -26,7 +26,7 @@ wheel_nvdisasm() {
 	python3 -c "import nvidia, os, sys; sys.exit(not any(os.access(p + '/cu13/bin/nvdisasm', os.X_OK) for p in nvidia.__path__))" 2>/dev/null
 }
 if ! command -v nvdisasm >/dev/null && [[ ! -x /usr/local/cuda/bin/nvdisasm ]] && ! wheel_nvdisasm; then
-	echo "gpulab: installing nvdisasm (pip install "nvidia-cuda-nvdisasm==13.*")" >&2
+	echo "gpulab: installing nvdisasm (pip install 'nvidia-cuda-nvdisasm==13.*')" >&2
 	python3 -m pip install -q "nvidia-cuda-nvdisasm==13.*" >/dev/null 2>&1 ||
 		echo "gpulab: warning: could not install nvidia-cuda-nvdisasm; memory counts will be PTX-level" >&2
 fi
