@@ -18,11 +18,11 @@ have_nvcc() {
 	command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]
 }
 
-# The build embeds the SASS only when nvdisasm was there (make deps installs it).
+# The build embeds the SASS only when nvdisasm was there (make deps installs it) and GPULAB_SASS is on.
 sass_embedded() {
 	local note
 	note=$("$GPULAB" run transpose --variant copy --size 32 --backend sim --db "$DB" --json | jq -r '.launches[0].note')
-	[[ "$note" != *"nvdisasm not found at build time"* ]]
+	[[ "$note" == "counts: SASS-mapped (ptxas "* ]]
 }
 
 # merge4 with 256 threads: 64 threads (2 warps) sum s[4t..4t+3].  PTX: 4 ld.shared.f32 per warp, each a
@@ -32,7 +32,7 @@ sim_merge4() {
 }
 
 @test "gemm 256: smem and blocktile1d count the LDS/LDS.128 ptxas emits, the PTX figures stay under gpulab__ptx_*" {
-	sass_embedded || skip "nvdisasm could not be installed: counts are PTX-level"
+	sass_embedded || skip "no SASS in this build (nvdisasm could not be installed, or -DGPULAB_SASS=OFF)"
 	run --separate-stderr "$GPULAB" run gemm --variant smem,blocktile1d --size 256 --backend sim --db "$DB" --json
 	assert_success
 	json="$output"
@@ -53,7 +53,7 @@ sim_merge4() {
 
 @test "gpulab sim maps a .cu through ptxas and nvdisasm: one LDS.128 per warp instead of four loads" {
 	have_nvcc || skip "no nvcc here"
-	sass_embedded || skip "nvdisasm could not be installed"
+	sass_embedded || skip "no nvdisasm in this build (nvdisasm could not be installed, or -DGPULAB_SASS=OFF)"
 	run --separate-stderr sim_merge4
 	assert_success
 	[[ "$(jq -r .counts <<<"$output")" == "SASS-mapped (ptxas "*" sm_80)" ]]
@@ -64,6 +64,14 @@ sim_merge4() {
 	run "$GPULAB" sim "$FIXTURE" --kernel merge4 --grid 1 --block 256 --arg buf:a:f32:256:seq --arg buf:o:f32:256
 	assert_success
 	assert_line --regexp "^counts: SASS-mapped \(ptxas [0-9.]+ sm_80\)$"
+}
+
+@test "a build without SASS counts PTX-level and says why in the run's note" {
+	sass_embedded && skip "this build embeds the SASS (configure with -DGPULAB_SASS=OFF to test the fallback)"
+	run --separate-stderr "$GPULAB" run gemm --variant smem --size 128 --backend sim --db "$DB" --json
+	assert_success
+	[[ "$(jq -r '.launches[0].note' <<<"$output")" == "counts: PTX-level ("* ]]
+	[ "$(metric "$output" smem $SLD)" = "$(metric "$output" smem $PSLD)" ]
 }
 
 @test "without nvdisasm or ptxas, gpulab sim counts PTX-level and says why" {
