@@ -10,7 +10,7 @@
 #include "cli.h"
 #include "common/json.h"
 #include "profiler/cuda_doctor.h"
-#include "profiler/store.h"
+#include "store/store.h"
 
 static const struct gl_cmd *self(void);
 

@@ -10,7 +10,7 @@
 
 #include "common/json.h"
 #include "common/util.h"
-#include "profiler/store.h"
+#include "store/store.h"
 #include "sim_cmd.h"
 
 static const struct gl_cmd *self(void);

@@ -14,7 +14,7 @@
 #include "kernels/registry.h"
 #include "profiler/backend.h"
 #include "profiler/metric_sets.h"
-#include "profiler/store.h"
+#include "store/store.h"
 #include "runner.h"
 
 enum { SIM, GPU, NSIDES };

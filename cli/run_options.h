@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "kernels/registry.h"
 #include "profiler/backend.h"
-#include "profiler/store.h"
+#include "store/store.h"
 
 #define GL_RUN_MAX_PARAM_OPTS 64
 #define GL_RUN_MAX_VARIANTS 32

@@ -5,7 +5,7 @@
 
 #include "cli.h"
 #include "kernels/registry.h"
-#include "profiler/store.h"
+#include "store/store.h"
 
 /* Run variant v of topic t on problem p on the simulator with the trace on, store it as one run, and
  * return the new launch's id. */

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "profiler/store.h"
+#include "store/store.h"
 #include "view_trace.h"
 
 static int sql_error(struct gl_store *s, const char *what, struct gl_err *err)

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 static const char *env_nonempty(const char *name)
 {

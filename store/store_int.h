@@ -6,7 +6,7 @@
 #include <limits.h>
 #include <sqlite3.h>
 
-#include "profiler/store.h"
+#include "store/store.h"
 
 #define GL_STORE_BUSY_MS 5000
 #define GL_STORE_APP_ID 1196444738 /* 'GPLB', set by data/schema.sql */

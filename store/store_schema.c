@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 extern const char gl_schema_sql[]; /* data/schema.sql, embedded at build time */
 

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 static const char where_hint[] = "pass --db PATH or set GPULAB_DB to a writable location";
 
