@@ -107,6 +107,14 @@ static void test_unattributed(void)
 	sass_map_ptx_level(m, "nvdisasm not found");
 	CHECK_STR(m->counts_mode, "PTX-level (nvdisasm not found)");
 	CHECK(m->funcs[0].sass == NULL);
+	/* the simulator's entry point: no text, or a text without the module's functions */
+	gl_sim_apply_sass(m, NULL, "ptxas not found");
+	CHECK_STR(m->counts_mode, "PTX-level (ptxas not found)");
+	gl_sim_apply_sass(m, ".text.other:\n        /*0000*/ EXIT ;\n", "unused");
+	CHECK_STR(m->counts_mode, "PTX-level (the SASS holds none of the module's functions)");
+	CHECK(m->funcs[0].sass == NULL);
+	gl_sim_apply_sass(m, sass, "unused");
+	CHECK(strncmp(m->counts_mode, "SASS-mapped (ptxas; 1 access", 28) == 0);
 	sass_text_free(&s);
 	ptx_module_free(m);
 }
