@@ -275,18 +275,12 @@ static void run_info(const struct side *s, const char *argv, struct gl_run_info 
 static int store_side(struct gl_store *st, const struct side *s, const char *argv, struct gl_err *err)
 {
 	struct gl_run_info ri;
-	long run_id = 0, launch_id;
+	long run_id = 0;
 	int failed = 0;
 	run_info(s, argv, &ri);
-	int rc = gl_store_begin_run(st, &ri, &run_id, err);
-	for (size_t i = 0; i < s->n && rc == GL_OK; i++) {
-		rc = gl_store_add_launch(st, run_id, &s->recs[i], &launch_id, err);
+	for (size_t i = 0; i < s->n; i++)
 		failed += !s->recs[i].verified;
-	}
-	if (rc == GL_OK)
-		return gl_store_commit_run(st, run_id, failed ? "failed" : "ok", err);
-	gl_store_abort_run(st);
-	return rc;
+	return gl_store_save_run(st, &ri, s->recs, s->n, failed ? "failed" : "ok", &run_id, NULL, err);
 }
 
 static int store_all(struct gl_ctx *ctx, const struct validate *v)

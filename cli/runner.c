@@ -56,9 +56,14 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 	}
 	/* outputs of unsimulated CTAs were never written: nothing to verify against */
 	if (!res.outputs_partial)
-		t->verify(v, p, &l, t, &out->verify);
+		rc = t->verify(v, p, &l, t, &out->verify, err);
 	else
 		out->verify = (struct gl_verify){.ok = true};
+	if (rc != GL_OK) { /* out of memory for the reference: an error, not a failed verification */
+		gl_metrics_free(&res.metrics);
+		gl_launch_free(&l);
+		return rc;
+	}
 	fill_record(rec, t, v, p, &l, dev, source);
 	rec->verified = res.outputs_partial ? (res.sanitizer_errors ? 0 : -1)
 					    : out->verify.ok && res.sanitizer_errors == 0;

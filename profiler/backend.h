@@ -33,6 +33,7 @@ struct gl_backend_opts {
 	int threads;         /* worker threads, 0 = all cores (sim) */
 	uint64_t max_instructions; /* per-CTA budget, 0 = default (sim) */
 	bool progress;       /* progress bar on stderr */
+	uint64_t printf_buffer; /* device printf buffer in bytes, 0 = the default (sim) */
 };
 
 struct gl_launch_result {

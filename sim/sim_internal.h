@@ -20,6 +20,7 @@
 #define SIM_SHARED_POISON 0xA5 /* shared memory at CTA start: a recognisable garbage pattern */
 
 struct sim_shadow;
+struct sim_printf_fifo;
 
 struct sim_region {
 	uint64_t base, size;
@@ -42,8 +43,9 @@ struct sim_launch {
 	uint64_t *specials;        /* per warp: the special-register slots that do not depend on the CTA */
 	const struct gl_sim_opts *opts;
 	uint64_t budget;           /* warp instructions per CTA */
+	uint64_t printf_buffer;    /* bytes of device printf output kept */
 	unsigned trace_ctas;       /* CTAs 0..trace_ctas-1 record traces */
-	atomic_bool stop;          /* a CTA aborted the launch */
+	atomic_long stop_at;       /* run index of the first CTA (in grid order) that aborted; LONG_MAX = none */
 	bool sass_phases;          /* some SASS vector covers several loop iterations (sim_cta.sass_phase) */
 };
 
@@ -75,6 +77,7 @@ struct sim_cta {
 	struct sim_launch *L;
 	unsigned ctaid[3];
 	unsigned linear;      /* CTA index in the grid */
+	long run_index;       /* position among the CTAs run (grid order) */
 	uint8_t *shared;
 	struct sim_shadow *shadow; /* one per 4-byte word of shared memory (sim_trace.h) */
 	struct sim_race race; /* global-memory accesses of this CTA's barrier interval (sim_race.h) */
@@ -93,7 +96,7 @@ struct sim_cta {
 	int nfindings;
 	long findings_total, errors_total;
 	bool aborted;
-	struct gl_str *printf_out;
+	struct sim_printf_fifo *pf; /* this CTA's device printf records (sim_printf.h) */
 	struct gl_trace_event *trace;  /* per worker buffer, appended in CTA order by the grid */
 	uint32_t ntrace, trace_cap;
 	uint64_t trace_dropped;
