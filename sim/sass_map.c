@@ -169,7 +169,7 @@ static int find_member(const struct ptx_function *fn, const bool *start, const s
 			*iter = 0;
 			return j;
 		}
-		if (stride > 0 && d > 0 && d % stride == 0 && d / stride < 16) {
+		if (stride != 0 && d != 0 && d % stride == 0 && d / stride >= 1 && d / stride < 16) {
 			*iter = (int)(d / stride);
 			return j;
 		}
