@@ -142,10 +142,8 @@ static void remark(const struct gl_launch_record *r[NSIDES], const char *name, c
 	else if (gl_validate_kind(name) == GL_VKIND_CONFLICT)
 		snprintf(buf, n, "counter reads high on hardware; wavefronts: sim %.0f, cupti %.0f",
 			 value_of(r[SIM], wavefronts_of(name)), value_of(r[GPU], wavefronts_of(name)));
-	else if (gl_validate_kind(name) == GL_VKIND_INFO && strstr(r[SIM]->note, "counts: SASS-mapped"))
-		snprintf(buf, n, "estimate: SASS per executed PTX instruction, by line info (docs/sim.md)");
 	else if (gl_validate_kind(name) == GL_VKIND_INFO)
-		snprintf(buf, n, "PTX (sim) vs SASS (GPU): not 1:1");
+		snprintf(buf, n, "%s", gl_validate_info_remark(r[SIM]->note));
 	else if (row == GL_VROW_DIFFERS)
 		snprintf(buf, n, "DIFFERS: should agree exactly");
 }
