@@ -288,6 +288,10 @@ static int prepare(struct gl_ctx *ctx, const struct sim_opts *o, struct ptx_modu
 	if ((rc = ptx_parse_ex(text, o->source, flags, m, &ctx->err)) ||
 	    (rc = gl_simsrc_kernel(*m, o->kernel, fn, &ctx->err)) || (rc = ptx_check_function(*m, *fn, &ctx->err)))
 		return rc;
+	char why[160];
+	char *sass = gl_simsrc_sass(text, why, sizeof why);
+	gl_sim_apply_sass(*m, sass, why);
+	free(sass);
 	l->entry = (*fn)->name;
 	l->dyn_smem = o->smem;
 	if ((rc = gl_simarg_build(*fn, o->args, o->nargs, l, &ctx->err)))
@@ -328,7 +332,7 @@ static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 		rc = write_dumps(ctx, &o, &l);
 	}
 	if (rc == GL_OK) {
-		struct gl_sim_report r = {o.source, fn->name, &l, &res, &metrics, o.print_limit};
+		struct gl_sim_report r = {o.source, fn->name, &l, &res, &metrics, o.print_limit, m->counts_mode};
 		if (ctx->format == GL_FMT_JSON) {
 			gl_simprint_json(stdout, &r);
 			gl_simprint_printf_notes(stderr, &res);

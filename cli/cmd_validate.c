@@ -143,7 +143,7 @@ static void remark(const struct gl_launch_record *r[NSIDES], const char *name, c
 		snprintf(buf, n, "counter reads high on hardware; wavefronts: sim %.0f, cupti %.0f",
 			 value_of(r[SIM], wavefronts_of(name)), value_of(r[GPU], wavefronts_of(name)));
 	else if (gl_validate_kind(name) == GL_VKIND_INFO)
-		snprintf(buf, n, "PTX (sim) vs SASS (GPU): not 1:1");
+		snprintf(buf, n, "%s", gl_validate_info_remark(r[SIM]->note));
 	else if (row == GL_VROW_DIFFERS)
 		snprintf(buf, n, "DIFFERS: should agree exactly");
 }
@@ -353,9 +353,10 @@ const struct gl_cmd gl_cmd_validate_entry = {
 		"  --strict      exit 1 when an exact count differs between the simulator and the GPU\n"
 		"Both runs are stored (backend sim and cuda).  Requests, sectors and shared-memory instructions\n"
 		"and wavefronts should agree exactly; the hardware bank-conflict counter reads high, so the\n"
-		"wavefronts are shown beside it.  A metric the GPU did not collect (no CUPTI metrics, see the\n"
-		"note) is 'not collected', never a difference.  Exit 1 when a variant fails verification on\n"
-		"either backend, or with --strict when an exact count differs.\n",
+		"wavefronts are shown beside it.  Instruction totals are the simulator's estimates of the SASS.\n"
+		"A metric the GPU did not collect (no CUPTI metrics, see the note) is 'not collected', never a\n"
+		"difference.  Exit 1 when a variant fails verification on either backend, or with --strict\n"
+		"when an exact count differs.\n",
 	.exec = validate_exec,
 };
 

@@ -66,6 +66,7 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 		   struct gl_launch_record *rec, struct gl_variant_outcome *out, struct gl_err *err)
 {
 	struct gl_launch l = {.module = t->ptx, .module_name = t->name};
+	l.sass = gl_topic_sass(t, &l.sass_why);
 	memset(out, 0, sizeof *out);
 	int rc = t->setup(v, p, &l, err);
 	if (rc == GL_OK)

@@ -45,6 +45,11 @@ int gl_nvcc_run(char *const argv[], const char *stdout_path, const char *what, s
  * unchanged. */
 int gl_simcache_compile(const char *path, const struct gl_nvcc_opts *nv, char **text, struct gl_err *err);
 
+/* sim_sass.c: the sm_80 SASS of `ptx` as nvdisasm -gp text with gpulab's header line (sass_map.h), or
+ * NULL with the reason in `why` ("nvdisasm not found; ...").  ptxas and nvdisasm are $GPULAB_PTXAS and
+ * $GPULAB_NVDISASM, else those found at build time, else the ones on PATH.  Caller frees. */
+char *gl_simsrc_sass(const char *ptx, char *why, size_t n);
+
 /* sim_names.c */
 
 /* The kernel called `name`: an exact .entry name (extern "C" or mangled), or a C++ spelling of a mangled
@@ -101,6 +106,7 @@ struct gl_sim_report {
 	const struct gl_sim_result *res;
 	const struct gl_metrics *metrics;
 	int print_limit;         /* distinct findings printed as text; 0 = all */
+	const char *counts_mode; /* "SASS-mapped (ptxas 13.0 sm_80)" or "PTX-level (why)" */
 };
 
 void gl_simprint_text(FILE *out, const struct gl_sim_report *r);

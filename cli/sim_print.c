@@ -154,7 +154,7 @@ void gl_simprint_text(FILE *out, const struct gl_sim_report *r)
 		res->threads, res->threads == 1 ? "" : "s", res->wall_seconds);
 	if (res->aborted)
 		fprintf(out, "; CTA %ld, the first in grid order to abort, stopped the launch", res->aborted_cta);
-	fprintf(out, "\n\n");
+	fprintf(out, "\ncounts: %s\n\n", r->counts_mode ? r->counts_mode : "PTX-level");
 	fprintf(out, "%-64s %16s  %s\n", "metric", "value", "unit");
 	for (size_t i = 0; i < r->metrics->n; i++) {
 		const struct gl_metric *m = &r->metrics->items[i];
@@ -234,6 +234,7 @@ void gl_simprint_json(FILE *out, const struct gl_sim_report *r)
 	gl_json_begin_object(&j, NULL);
 	gl_json_string(&j, "kernel", r->kernel);
 	gl_json_string(&j, "source", r->source);
+	gl_json_string(&j, "counts", r->counts_mode ? r->counts_mode : "PTX-level");
 	json_dim(&j, "grid", l->grid);
 	json_dim(&j, "block", l->block);
 	gl_json_int(&j, "dyn_smem", l->dyn_smem);

@@ -81,6 +81,15 @@ struct gl_resources {
 };
 void gl_topic_resources(const struct gl_topic *t, const char *entry, const char *arch, struct gl_resources *out);
 
+/* The sm_80 SASS of each topic's module with PTX line info (nvdisasm -gp text), built beside the PTX
+ * when nvdisasm is found (gen/sass_index.c).  gl_topic_sass returns NULL and why when there is none. */
+struct gl_sass_entry {
+	const char *topic, *sass;
+};
+extern const struct gl_sass_entry gl_sass_table[];
+extern const char gl_sass_unavailable[];
+const char *gl_topic_sass(const struct gl_topic *t, const char **why);
+
 /* Shared verification helper: element-wise float comparison with atol + rtol*|ref|. */
 void gl_verify_f32(const float *out, const float *ref, size_t n, double atol, double rtol, struct gl_verify *v);
 

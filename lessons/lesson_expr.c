@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/metrics.h"
 #include "common/util.h"
 #include "kernels/registry.h"
 #include "lessons/lesson.h"
@@ -31,6 +32,8 @@ static const char *const columns[] = {
 
 /* Metrics the simulator reports beyond the `all` set, when a kernel uses them (sim/sim_metrics.c). */
 static const char *const sim_extra[] = {
+	GL_M_PTX_SLD_INST, GL_M_PTX_SST_INST, GL_M_PTX_SLD_WF, GL_M_PTX_SST_WF, GL_M_PTX_GLD_REQ, GL_M_PTX_GST_REQ,
+	GL_M_PTX_INST,
 	"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
 	"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
 	"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",

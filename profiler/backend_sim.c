@@ -55,8 +55,10 @@ static int load_module(struct sim_backend *s, const struct gl_launch *l, struct 
 	s->module = NULL;
 	s->module_text = NULL;
 	int rc = ptx_parse_lazy(l->module, l->module_name ? l->module_name : "kernel.ptx", &s->module, err);
-	if (rc == GL_OK)
+	if (rc == GL_OK) {
 		s->module_text = l->module;
+		gl_sim_apply_sass(s->module, l->sass, l->sass_why ? l->sass_why : "no SASS for this module");
+	}
 	return rc;
 }
 
@@ -102,8 +104,9 @@ static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *e
 	}
 	res->outputs_partial = s->res.ctas_run < s->res.ctas_total;
 	struct gl_str note = {0};
+	gl_str_addf(&note, "counts: %s", s->module->counts_mode);
 	if (s->res.scale != 1.0)
-		gl_str_addf(&note, "sampled %ld of %ld CTAs, counts scaled by %.3g, outputs not verified", s->res.ctas_run,
+		gl_str_addf(&note, "; sampled %ld of %ld CTAs, counts scaled by %.3g, outputs not verified", s->res.ctas_run,
 			    s->res.ctas_total, s->res.scale);
 	if (s->res.nerrors && s->res.nfindings && !s->res.findings[0].warning) /* errors come first */
 		gl_str_addf(&note, "%ssanitizer: %ld error%s, first: %s (PTX line %d)", note.len ? "; " : "",

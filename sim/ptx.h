@@ -95,6 +95,29 @@ struct ptx_insn {
 	struct ptx_operand ops[PTX_MAX_OPS];
 };
 
+/* What ptxas made of one PTX ld/st (sass_map.c derives it from nvdisasm's line info). */
+enum ptx_sass_kind {
+	SASS_NONE,    /* not a ld/st, or no mapping: counted as PTX */
+	SASS_SAME,    /* one SASS access of the PTX width */
+	SASS_VECTOR,  /* the access that carries a merged vector: `width` bytes starting `delta` bytes before it */
+	SASS_MEMBER,  /* merged into another PTX access's vector: counts nothing */
+	SASS_REMOVED, /* no SASS access (folded, forwarded or dead): counts nothing */
+	SASS_SPLIT,   /* `count` SASS accesses of `width` bytes each, one after another */
+	SASS_DUP,     /* `count` SASS copies of the same access on different paths (ptxas duplicated code) */
+};
+
+struct ptx_sass {
+	uint8_t kind;    /* enum ptx_sass_kind */
+	uint8_t width;   /* bytes of each SASS access */
+	uint8_t count;   /* SASS accesses (SPLIT, DUP) */
+	int16_t delta;   /* VECTOR: this PTX access's offset minus the vector's first byte */
+	uint8_t span;    /* VECTOR: loop iterations one SASS access covers (ptxas unrolled and merged across
+			  * them): it executes on every span-th execution of the PTX access; else 1 */
+	uint32_t weight; /* SASS instructions per execution, in 1/PTX_SASS_WEIGHT_ONE: those the line info
+			  * attributes to this PTX instruction over the copies ptxas made of its block */
+};
+#define PTX_SASS_WEIGHT_ONE 256u
+
 /* A variable in .shared/.local/.global/.const space. */
 struct ptx_var {
 	char *name;
@@ -134,6 +157,7 @@ struct ptx_function {
 	int ptx_line;        /* line of the .entry/.func */
 	char *error;         /* lazy parse: why this body cannot run ("name:line:col: ..."), else NULL */
 	int error_status;
+	struct ptx_sass *sass; /* per instruction: what ptxas made of it (sass_map.h); NULL = PTX-level counts */
 };
 
 struct ptx_module {
@@ -148,6 +172,7 @@ struct ptx_module {
 	uint64_t global_size; /* bytes of module .global/.const data */
 	struct ptx_src_file { int id; char *path; } *files; /* .file directives: number -> path */
 	int nfiles;
+	char counts_mode[128]; /* "SASS-mapped (ptxas 13.0)" or "PTX-level (why)"; set by sass_map_apply */
 };
 
 /* Generic address windows of the simulated device (cudaMalloc'd buffers start at GL_SIM_GLOBAL_BASE).

@@ -639,6 +639,7 @@ void ptx_module_free(struct ptx_module *m)
 		free_params(f->params, f->nparams);
 		free_params(f->rets, f->nrets);
 		free(f->code);
+		free(f->sass);
 		free(f->consts);
 		free_vars(f->vars, f->nvars);
 		free(f->error);

@@ -43,6 +43,12 @@ struct gl_sim_counters {
 	uint64_t ldgsts_inst, ldgsts_sect, ldgsts_req, ldgsts_sst_wf;
 	uint64_t gatom_req, gatom_sect, gred_req, gred_sect, satom_inst;
 	uint64_t lld_req, lld_sect, lst_req, lst_sect;
+	/* The same accesses counted once per PTX instruction, whatever ptxas made of them (sass_map.h); the
+	 * fields above follow the SASS when the module has a mapping.  sass_inst*: SASS instructions
+	 * estimated from the executed PTX instructions and the SASS the line info attributes to each. */
+	uint64_t ptx_gld_req, ptx_gld_sect, ptx_gst_req, ptx_gst_sect;
+	uint64_t ptx_sld_inst, ptx_sst_inst, ptx_sld_wf, ptx_sst_wf, ptx_sld_conf, ptx_sst_conf;
+	uint64_t sass_inst, sass_thread_inst;
 };
 
 
@@ -68,6 +74,7 @@ struct gl_sim_result {
 	struct gl_trace_event *trace;
 	uint32_t ntrace;
 	uint64_t trace_dropped;
+	bool sass_mapped;         /* the counts follow a SASS mapping (ptx_module.counts_mode says which) */
 };
 
 /* Run `entry` of `m` with the launch's geometry, buffers and arguments.  Output buffers are written back
@@ -80,6 +87,11 @@ struct gl_sim_result {
 int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_sim_opts *opts,
 	       struct gl_sim_result *res, struct gl_err *err);
 void gl_sim_result_free(struct gl_sim_result *res);
+
+/* Count memory accesses as the SASS in `sass_text` (nvdisasm -gp output, sass_map.h) executes them; with
+ * no text, or none of the module's functions in it, counts stay PTX-level and `why` goes into
+ * m->counts_mode. */
+void gl_sim_apply_sass(struct ptx_module *m, const char *sass_text, const char *why);
 
 /* Counters -> metrics under Nsight Compute's names (scaled when sampled). */
 void gl_sim_metrics(const struct gl_sim_result *res, struct gl_metrics *out);

@@ -80,6 +80,8 @@ static void init_warps(struct sim_cta *cta)
 	sim_race_new_cta(&cta->race);
 	if (L->fn->local_size)
 		memset(cta->local, 0, (size_t)L->threads_per_cta * L->fn->local_size);
+	if (cta->sass_phase)
+		memset(cta->sass_phase, 0, (size_t)L->fn->ncode * L->warps_per_cta);
 }
 
 /* After the active lanes moved on, pick the lanes at the minimum PC among all live lanes. */
@@ -155,6 +157,11 @@ static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 			break; /* its turn is over; it resumes here (nothing of this branch ran yet) */
 		cta->c.inst++;
 		cta->c.thread_inst += (uint64_t)__builtin_popcount(w->active);
+		if (cta->L->fn->sass) { /* the SASS estimate: what the line info attributes to this instruction */
+			uint64_t sw = cta->L->fn->sass[w->pc].weight; /* in 1/PTX_SASS_WEIGHT_ONE */
+			cta->c.sass_inst += sw;
+			cta->c.sass_thread_inst += sw * (uint64_t)__builtin_popcount(w->active);
+		}
 		w->executed++;
 		int rc = sim_exec(cta, w, ins, guard_mask(cta, w, ins));
 		if (rc < 0)

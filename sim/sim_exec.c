@@ -550,6 +550,11 @@ static int exec_bar_red(struct sim_cta *cta, struct sim_warp *w, const struct pt
 		FOR_LANES(mask, l) d[l] = v;
 		cta->c.inst--;
 		cta->c.thread_inst -= (uint64_t)__builtin_popcount(w->active);
+		if (cta->L->fn->sass) {
+			uint64_t sw = cta->L->fn->sass[ins - cta->L->fn->code].weight;
+			cta->c.sass_inst -= sw;
+			cta->c.sass_thread_inst -= sw * (uint64_t)__builtin_popcount(w->active);
+		}
 		w->executed--;
 		return 0;
 	}

@@ -133,9 +133,12 @@ static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_c
 	cta->local = malloc((size_t)L->threads_per_cta * (L->fn->local_size ? L->fn->local_size : 1));
 	cta->warps = calloc(L->warps_per_cta, sizeof *cta->warps);
 	cta->regs = malloc((size_t)L->fn->nslots * 32 * L->warps_per_cta * sizeof *cta->regs);
+	cta->sass_phase = L->sass_phases ? calloc((size_t)L->fn->ncode * L->warps_per_cta, 1) : NULL;
 	cta->trace_cap = trace_cap;
 	gl_findings_init(&cta->findings, SIM_FINDINGS_PER_CTA);
-	return cta->shared && cta->shadow && cta->local && cta->warps && cta->regs ? GL_OK : GL_EENV;
+	return cta->shared && cta->shadow && cta->local && cta->warps && cta->regs && (cta->sass_phase || !L->sass_phases)
+		       ? GL_OK
+		       : GL_EENV;
 }
 
 static void cta_release(struct sim_cta *cta)
@@ -148,6 +151,7 @@ static void cta_release(struct sim_cta *cta)
 	free(cta->warps);
 	free(cta->regs);
 	gl_findings_free(&cta->findings);
+	free(cta->sass_phase);
 }
 
 /* The grid index of the k-th CTA run: all of them, or nrun spread evenly over the grid. */
@@ -444,6 +448,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	L->m = m;
 	L->fn = fn;
 	L->opts = opts;
+	for (int i = 0; fn->sass && i < fn->ncode; i++)
+		L->sass_phases |= fn->sass[i].span > 1;
 	memcpy(L->grid, l->grid, sizeof L->grid);
 	memcpy(L->block, l->block, sizeof L->block);
 	L->threads_per_cta = l->block[0] * l->block[1] * l->block[2];
@@ -481,6 +487,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	rc = run_pool(&p, threads, res, &pf, opts->progress, err);
 	res->wall_seconds = gl_now() - t0;
 	res->threads = threads;
+	res->sass_mapped = fn->sass != NULL;
 	res->ctas_total = p.total;
 	res->scale = res->ctas_run ? (double)p.total / (double)p.nrun : 1.0;
 	res->printf_buffer = L->printf_buffer;

@@ -65,6 +65,7 @@ struct sim_launch {
 	unsigned trace_ctas;       /* CTAs 0..trace_ctas-1 record traces */
 	int tools;                 /* sanitizer checks that run (GL_TOOL_* mask) */
 	atomic_long stop_at;       /* run index of the first CTA (in grid order) that aborted; LONG_MAX = none */
+	bool sass_phases;          /* some SASS vector covers several loop iterations (sim_cta.sass_phase) */
 };
 
 enum warp_state { W_READY, W_BARRIER, W_DONE };
@@ -109,6 +110,7 @@ struct sim_cta {
 	uint8_t *local;       /* threads_per_cta * fn->local_size */
 	struct sim_warp *warps;
 	uint64_t *regs;
+	uint8_t *sass_phase;  /* per warp and instruction: executions mod the SASS span (ptx_sass.span) */
 	struct gl_sim_counters c;
 	struct gl_findings findings; /* deduplicated by (kind, PTX line); cleared for each CTA */
 	bool aborted;

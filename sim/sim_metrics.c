@@ -29,8 +29,23 @@ void gl_sim_metrics(const struct gl_sim_result *res, struct gl_metrics *out)
 	put(out, GL_M_SST_WF, c->sst_wf, s, "wavefront");
 	put(out, GL_M_SLD_CONF, c->sld_conf, s, "conflict");
 	put(out, GL_M_SST_CONF, c->sst_conf, s, "conflict");
-	put(out, GL_M_INST, c->inst, s, "inst");
-	put(out, GL_M_THREAD_INST, c->thread_inst, s, "inst");
+	/* With a SASS mapping the instruction totals are estimates of the SASS ones (docs/sim.md) */
+	uint64_t one = PTX_SASS_WEIGHT_ONE, half = one / 2;
+	put(out, GL_M_INST, res->sass_mapped ? (c->sass_inst + half) / one : c->inst, s, "inst");
+	put(out, GL_M_THREAD_INST, res->sass_mapped ? (c->sass_thread_inst + half) / one : c->thread_inst, s, "inst");
+	/* gpulab's own names (not Nsight Compute metrics): the counts once per PTX instruction */
+	put(out, GL_M_PTX_GLD_REQ, c->ptx_gld_req, s, "request");
+	put(out, GL_M_PTX_GLD_SECT, c->ptx_gld_sect, s, "sector");
+	put(out, GL_M_PTX_GST_REQ, c->ptx_gst_req, s, "request");
+	put(out, GL_M_PTX_GST_SECT, c->ptx_gst_sect, s, "sector");
+	put(out, GL_M_PTX_SLD_INST, c->ptx_sld_inst, s, "inst");
+	put(out, GL_M_PTX_SST_INST, c->ptx_sst_inst, s, "inst");
+	put(out, GL_M_PTX_SLD_WF, c->ptx_sld_wf, s, "wavefront");
+	put(out, GL_M_PTX_SST_WF, c->ptx_sst_wf, s, "wavefront");
+	put(out, GL_M_PTX_SLD_CONF, c->ptx_sld_conf, s, "conflict");
+	put(out, GL_M_PTX_SST_CONF, c->ptx_sst_conf, s, "conflict");
+	put(out, GL_M_PTX_INST, c->inst, s, "inst");
+	put(out, GL_M_PTX_THREAD_INST, c->thread_inst, s, "inst");
 	put(out, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", c->ffma, s, "inst");
 	put(out, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", c->fadd, s, "inst");
 	put(out, "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", c->fmul, s, "inst");
