@@ -24,7 +24,7 @@ static const char *const op_names[OP_COUNT] = {
 	[OP_CP_ASYNC_WAIT_ALL] = "cp.async.wait_all", [OP_SHFL] = "shfl", [OP_VOTE] = "vote", [OP_MATCH] = "match",
 	[OP_REDUX] = "redux", [OP_ACTIVEMASK] = "activemask", [OP_MMA] = "mma", [OP_LDMATRIX] = "ldmatrix",
 	[OP_STMATRIX] = "stmatrix", [OP_VABSDIFF2] = "vabsdiff2", [OP_VABSDIFF4] = "vabsdiff4",
-	[OP_ISSPACEP] = "isspacep",
+	[OP_ISSPACEP] = "isspacep", [OP_MBARRIER] = "mbarrier", [OP_CP_ASYNC_MBAR_ARRIVE] = "cp.async.mbarrier.arrive",
 };
 
 const char *ptx_op_name(enum ptx_op op)
@@ -55,11 +55,12 @@ static const struct {
 	{"mma", OP_MMA},	 {"ldmatrix", OP_LDMATRIX}, {"stmatrix", OP_STMATRIX}, {"discard", OP_NOP},
 	{"applypriority", OP_NOP}, {"createpolicy", OP_INVALID}, {"vabsdiff2", OP_VABSDIFF2},
 	{"vabsdiff4", OP_VABSDIFF4}, {"isspacep", OP_ISSPACEP},
+	{"mbarrier", OP_MBARRIER},
 };
 
 enum mod_class {
 	MC_TYPE, MC_SPACE, MC_VEC, MC_RND, MC_CMP, MC_BOOL, MC_ATOMOP, MC_SHFL, MC_VOTE, MC_FLAG, MC_SHAPE,
-	MC_NUM, MC_TESTP, MC_PRMT, MC_BAR, MC_IGNORE, MC_TO,
+	MC_NUM, MC_TESTP, MC_PRMT, MC_BAR, MC_IGNORE, MC_TO, MC_MBAR,
 };
 
 static const struct {
@@ -119,6 +120,8 @@ static const struct {
 	{"L1::no_allocate", MC_IGNORE, 0}, {"L2::evict_last", MC_IGNORE, 0}, {"L2::evict_first", MC_IGNORE, 0},
 	{"L2::64B", MC_IGNORE, 0}, {"L2::128B", MC_IGNORE, 0}, {"L2::256B", MC_IGNORE, 0},
 	{"L2::cache_hint", MC_IGNORE, 0}, {"L1", MC_IGNORE, 0}, {"L2", MC_IGNORE, 0},
+	{"parity", MC_MBAR, MBAR_F_PARITY}, {"expect_tx", MC_MBAR, MBAR_F_EXPECT_TX}, {"noinc", MC_MBAR, MBAR_F_NOINC},
+	{"noComplete", MC_MBAR, MBAR_F_NOCOMPLETE}, {"mbarrier", MC_IGNORE, 0},
 	{"commit_group", MC_IGNORE, 0}, {"wait_group", MC_IGNORE, 0}, {"wait_all", MC_IGNORE, 0},
 };
 
@@ -128,6 +131,7 @@ struct decoded_mods {
 	int cmp, boolop, atomop, shfl, vote, testp, prmt, shape, num;
 	int bar_kind, bar_red, bar_popc, bar_warp;
 	int to;
+	unsigned mbar; /* MBAR_F_* */
 };
 
 static int classify(const char *m, size_t len, struct ptx_insn *ins, struct decoded_mods *d)
@@ -158,6 +162,7 @@ static int classify(const char *m, size_t len, struct ptx_insn *ins, struct deco
 			else d->bar_kind = (int)v;
 			break;
 		case MC_TO: d->to = 1; break;
+		case MC_MBAR: d->mbar |= v; break;
 		case MC_IGNORE: break;
 		}
 		return 0;
@@ -206,6 +211,7 @@ static void finish(struct ptx_insn *ins, const struct decoded_mods *d)
 			 : d->bar_kind == BAR_ARRIVE ? BAR_ARRIVE : BAR_SYNC;
 		break;
 	case OP_CVTA: ins->sub = (uint8_t)d->to; break;
+	case OP_MBARRIER: case OP_CP_ASYNC_MBAR_ARRIVE: ins->sub2 = (uint8_t)d->mbar; break;
 	default: break;
 	}
 }
@@ -222,9 +228,33 @@ static int decode_cp(const char *rest, struct ptx_insn *ins)
 		ins->op = OP_CP_ASYNC_WAIT;
 	else if (strncmp(rest, ".wait_all", 9) == 0)
 		ins->op = OP_CP_ASYNC_WAIT_ALL;
-	else if (strncmp(rest, ".bulk", 5) == 0 || strncmp(rest, ".mbarrier", 9) == 0)
-		return -1; /* TMA and mbarrier forms are sm_90 features the simulator does not model */
+	else if (strncmp(rest, ".mbarrier.arrive", 16) == 0)
+		ins->op = OP_CP_ASYNC_MBAR_ARRIVE;
+	else if (strncmp(rest, ".bulk", 5) == 0)
+		return -1; /* TMA forms are sm_90 features the simulator does not model */
 	return 0;
+}
+
+/* mbarrier.OPERATION{.modifiers}: the first dotted word names the operation; returns where the modifiers
+ * start (NULL for an unknown operation). */
+static const char *decode_mbarrier(const char *rest, struct ptx_insn *ins)
+{
+	static const struct {
+		const char *name;
+		enum ptx_mbar sub;
+	} kinds[] = {
+		{"init", MBAR_INIT}, {"arrive", MBAR_ARRIVE}, {"arrive_drop", MBAR_ARRIVE_DROP},
+		{"expect_tx", MBAR_EXPECT_TX}, {"complete_tx", MBAR_COMPLETE_TX}, {"test_wait", MBAR_TEST_WAIT},
+		{"try_wait", MBAR_TRY_WAIT}, {"pending_count", MBAR_PENDING_COUNT}, {"inval", MBAR_INVAL},
+	};
+	const char *end = strchr(rest, '.');
+	size_t n = end ? (size_t)(end - rest) : strlen(rest);
+	for (size_t i = 0; i < GL_ARRAY_LEN(kinds); i++)
+		if (strlen(kinds[i].name) == n && memcmp(kinds[i].name, rest, n) == 0) {
+			ins->sub = (uint8_t)kinds[i].sub;
+			return rest + n;
+		}
+	return NULL;
 }
 
 int ptx_decode_opcode(const char *text, int len, struct ptx_insn *ins, char *msg, size_t msgn)
@@ -250,6 +280,14 @@ int ptx_decode_opcode(const char *text, int len, struct ptx_insn *ins, char *msg
 	if (ins->op == OP_CP_ASYNC && (!dot || decode_cp(dot + 1, ins) != 0)) {
 		snprintf(msg, msgn, "unsupported instruction '%s'", buf);
 		return -1;
+	}
+	if (ins->op == OP_MBARRIER) {
+		const char *after = dot ? decode_mbarrier(dot + 1, ins) : NULL;
+		if (!after) {
+			snprintf(msg, msgn, "unsupported instruction '%s'", buf);
+			return -1;
+		}
+		dot = buf + (after - buf); /* the modifiers after the operation */
 	}
 	struct decoded_mods d = {.cmp = -1};
 	for (char *m = dot; m && *m;) {

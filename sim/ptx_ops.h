@@ -21,6 +21,7 @@ enum ptx_op {
 	OP_BRA, OP_CALL, OP_RET, OP_EXIT, OP_TRAP, OP_BAR, OP_MEMBAR, OP_NOP,
 	/* memory extras */
 	OP_ATOM, OP_RED, OP_CP_ASYNC, OP_CP_ASYNC_COMMIT, OP_CP_ASYNC_WAIT, OP_CP_ASYNC_WAIT_ALL,
+	OP_MBARRIER, OP_CP_ASYNC_MBAR_ARRIVE,
 	/* warp collectives */
 	OP_SHFL, OP_VOTE, OP_MATCH, OP_REDUX, OP_ACTIVEMASK, OP_MMA, OP_LDMATRIX, OP_STMATRIX,
 	/* SIMD video (what libdevice's __vabsdiff*, __vsad* emit) */
@@ -48,6 +49,12 @@ enum ptx_bar { BAR_SYNC, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR, BAR_
 enum ptx_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL, TESTP_SUBNORMAL };
 /* ptx_insn.sub for mma: shape. */
 enum ptx_mma_shape { MMA_M16N8K16, MMA_M16N8K8, MMA_M8N8K4, MMA_M16N8K4, MMA_M8N8K16, MMA_M16N8K32 };
+/* ptx_insn.sub for mbarrier: the operation; sub2: MBAR_F_* flags (also cp.async.mbarrier.arrive's .noinc). */
+enum ptx_mbar {
+	MBAR_INIT, MBAR_ARRIVE, MBAR_ARRIVE_DROP, MBAR_EXPECT_TX, MBAR_COMPLETE_TX, MBAR_TEST_WAIT, MBAR_TRY_WAIT,
+	MBAR_PENDING_COUNT, MBAR_INVAL
+};
+enum { MBAR_F_PARITY = 1, MBAR_F_EXPECT_TX = 2, MBAR_F_NOINC = 4, MBAR_F_NOCOMPLETE = 8 };
 /* ptx_insn.sub for prmt. */
 enum ptx_prmt { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
 

@@ -13,9 +13,23 @@ struct op_shape {
 	int8_t mem_at, mem_at2; /* operand positions that must be [addresses], -1 none */
 };
 
-static struct op_shape shape_of(enum ptx_op op)
+static struct op_shape shape_of_mbarrier(enum ptx_mbar sub)
 {
+	switch (sub) {
+	case MBAR_INIT: case MBAR_EXPECT_TX: case MBAR_COMPLETE_TX: return (struct op_shape){2, false, 0, -1};
+	case MBAR_INVAL: return (struct op_shape){1, false, 0, -1};
+	case MBAR_ARRIVE: case MBAR_ARRIVE_DROP: return (struct op_shape){2, true, 1, -1}; /* state, [addr]{, n} */
+	case MBAR_TEST_WAIT: case MBAR_TRY_WAIT: return (struct op_shape){3, true, 1, -1};
+	default: return (struct op_shape){2, true, -1, -1}; /* pending_count count, state */
+	}
+}
+
+static struct op_shape shape_of(const struct ptx_insn *ins)
+{
+	enum ptx_op op = (enum ptx_op)ins->op;
 	switch (op) {
+	case OP_MBARRIER: return shape_of_mbarrier((enum ptx_mbar)ins->sub);
+	case OP_CP_ASYNC_MBAR_ARRIVE: return (struct op_shape){1, false, 0, -1};
 	case OP_LD: case OP_LDMATRIX: return (struct op_shape){2, true, 1, -1};
 	case OP_ST: return (struct op_shape){2, false, 0, -1};
 	case OP_ATOM: return (struct op_shape){3, true, 1, -1};
@@ -76,7 +90,7 @@ static int insn_error(struct parser *ps, const struct ptx_insn *ins, const char 
 
 static int check_insn(struct parser *ps, const struct ptx_function *fn, const struct ptx_insn *ins)
 {
-	struct op_shape s = shape_of((enum ptx_op)ins->op);
+	struct op_shape s = shape_of(ins);
 	if (ins->nops < s.min_ops) {
 		char what[64];
 		snprintf(what, sizeof what, "needs at least %u operands, has %u", s.min_ops, ins->nops);

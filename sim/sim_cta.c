@@ -75,6 +75,7 @@ static void init_warps(struct sim_cta *cta)
 	memset(cta->shared, SIM_SHARED_POISON, L->shared_size);
 	cta->gen++;
 	cta->epoch = 0;
+	cta->released = 0;
 	cta->executed = 0;
 	memset(cta->bar_arrived, 0, sizeof cta->bar_arrived);
 	sim_race_new_cta(&cta->race);
@@ -248,6 +249,7 @@ static unsigned expected_warps(const struct sim_cta *cta, int id)
 static void release(struct sim_cta *cta, int id)
 {
 	cta->epoch++;
+	cta->released++;
 	cta->bar_arrived[id] = 0;
 	for (unsigned i = 0; i < cta->L->warps_per_cta; i++) {
 		struct sim_warp *w = &cta->warps[i];

@@ -542,8 +542,8 @@ static int exec_selp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 static int exec_bar_red(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	uint32_t bit = 1u << (w->id & 31);
-	struct sim_bar_red *prev = &cta->bar_red[(cta->epoch - 1) & 1];
-	if (prev->gen == cta->gen && prev->epoch == cta->epoch - 1 && (prev->arrived & bit)) { /* the result */
+	struct sim_bar_red *prev = &cta->bar_red[(cta->released - 1) & 1];
+	if (prev->gen == cta->gen && prev->epoch == cta->released - 1 && (prev->arrived & bit)) { /* the result */
 		prev->arrived &= ~bit;
 		uint64_t *d = DST(0);
 		uint64_t v = ins->sub == BAR_RED_POPC ? prev->count : ins->sub == BAR_RED_AND ? prev->all : prev->any;
@@ -560,9 +560,9 @@ static int exec_bar_red(struct sim_cta *cta, struct sim_warp *w, const struct pt
 	}
 	if (w->id >= 32)
 		return sim_unsupported(cta, w, ins, "bar.red in CTAs of more than 1024 threads");
-	struct sim_bar_red *s = &cta->bar_red[cta->epoch & 1];
-	if (s->gen != cta->gen || s->epoch != cta->epoch)
-		*s = (struct sim_bar_red){.gen = cta->gen, .epoch = cta->epoch, .all = true};
+	struct sim_bar_red *s = &cta->bar_red[cta->released & 1];
+	if (s->gen != cta->gen || s->epoch != cta->released)
+		*s = (struct sim_bar_red){.gen = cta->gen, .epoch = cta->released, .all = true};
 	const struct ptx_operand *po = &ins->ops[ins->nops - 1];
 	const uint64_t *p = sim_src(cta, w, po->slot);
 	FOR_LANES(mask, l) {
@@ -690,6 +690,7 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 	case OP_ATOM: case OP_RED: return sim_exec_atom(cta, w, ins, mask);
 	case OP_CP_ASYNC_COMMIT: case OP_CP_ASYNC_WAIT: case OP_CP_ASYNC_WAIT_ALL:
 		return exec_cp_async_group(cta, w, ins, mask);
+	case OP_MBARRIER: case OP_CP_ASYNC_MBAR_ARRIVE: return sim_exec_mbarrier(cta, w, ins, mask);
 	case OP_MEMBAR: case OP_NOP:
 		return 0;
 	case OP_BRA: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BAR: case OP_CALL:

@@ -34,6 +34,11 @@ int sim_exec_atom(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn
 /* sim_mma.c: mma.sync */
 int sim_exec_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
 
+/* sim_mbarrier.c: mbarrier.* and cp.async.mbarrier.arrive */
+int sim_exec_mbarrier(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
+/* The 64-bit object of a valid mbarrier in gpulab's encoding (for tests and documentation). */
+uint64_t sim_mbarrier_encode(uint32_t pending, uint32_t expected, int32_t tx, bool phase);
+
 /* sim_call.c: call (device printf through vprintf) */
 int sim_exec_call(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
 

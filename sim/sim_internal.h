@@ -84,7 +84,8 @@ struct sim_warp {
 	uint32_t carry;       /* per-lane carry flag of add.cc / addc */
 };
 
-/* What the warps arriving at one bar.red contributed (valid while gen/epoch match the CTA's). */
+/* What the warps arriving at one bar.red contributed (valid while gen/epoch match the CTA's gen and
+ * released count). */
 struct sim_bar_red {
 	uint32_t gen, epoch;
 	uint32_t count;       /* lanes whose predicate was true */
@@ -102,8 +103,9 @@ struct sim_cta {
 	struct sim_race race; /* global-memory accesses of this CTA's barrier interval (sim_race.h) */
 	struct sim_async async; /* cp.async groups and the shared words they write (sim_async.c) */
 	uint32_t gen;         /* CTA generation: shadow entries of older CTAs are stale */
-	uint32_t epoch;       /* barrier intervals completed in this CTA */
-	struct sim_bar_red bar_red[2]; /* bar.red.{popc,and,or} accumulators by epoch parity (sim_exec.c) */
+	uint32_t epoch;       /* barrier intervals completed in this CTA (bar.sync releases, mbarrier phases) */
+	uint32_t released;    /* bar.sync releases in this CTA */
+	struct sim_bar_red bar_red[2]; /* bar.red.{popc,and,or} accumulators by release parity (sim_exec.c) */
 	unsigned current_warp; /* the warp being run, for findings */
 	uint64_t executed;    /* warp instructions in this CTA, for the budget */
 	unsigned bar_arrived[SIM_BARRIERS]; /* warps that passed bar.arrive since the barrier last opened */
