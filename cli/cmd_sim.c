@@ -190,14 +190,8 @@ static int store_run(struct gl_ctx *ctx, const struct sim_opts *o, const struct 
 	struct gl_launch_record rec;
 	fill_record(&rec, o, fn, l, res, m);
 	long run_id = 0;
-	rc = gl_store_begin_run(store, &info, &run_id, &ctx->err);
-	if (rc == GL_OK)
-		rc = gl_store_add_launch(store, run_id, &rec, NULL, &ctx->err);
-	if (rc == GL_OK)
-		rc = gl_store_commit_run(store, run_id, rec.verified ? "ok" : "failed", &ctx->err);
-	if (rc)
-		gl_store_abort_run(store);
-	else if (ctx->format == GL_FMT_TABLE)
+	rc = gl_store_save_run(store, &info, &rec, 1, &run_id, NULL, &ctx->err);
+	if (rc == GL_OK && ctx->format == GL_FMT_TABLE)
 		printf("\nstored as run %ld in %s\n", run_id, gl_store_file(store));
 	gl_launch_record_free(&rec);
 	gl_store_close(store);

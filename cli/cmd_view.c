@@ -8,7 +8,6 @@
 #include "cli.h"
 #include "run_options.h"
 #include "common/util.h"
-#include "view_cmd.h"
 #include "visualize/view.h"
 #include "visualize/view_states.h"
 
@@ -145,12 +144,13 @@ static int find_or_record(struct gl_ctx *ctx, struct gl_store *store, const stru
 {
 	char *json = gl_problem_json(t, p);
 	long id = 0, run_id = 0;
-	int rc = view_find_traced_launch(store, t->name, v->name, explicit ? json : NULL, &id, &ctx->err);
+	int rc = gl_store_find_traced_launch(store, t->name, v->name, explicit ? json : NULL, &id, &ctx->err);
 	bool recorded = false;
 	if (rc == GL_OK && !id) {
 		fprintf(stderr, "gpulab: no stored trace of %s %s %s; recording one on the simulator\n", t->name,
 		        v->name, json);
-		rc = gl_view_record(ctx, store, t, v, p, &id, &run_id);
+		struct gl_run_env env = gl_cli_run_env(ctx);
+		rc = gl_run_record_trace(&env, store, t, v, p, &id, &run_id);
 		recorded = true;
 	}
 	free(json);

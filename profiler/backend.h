@@ -11,6 +11,7 @@
 #include "common/err.h"
 #include "common/launch.h"
 #include "common/metrics.h"
+#include "common/trace.h"
 
 struct gl_device_info {
 	char name[128];
@@ -42,17 +43,20 @@ struct gl_launch_result {
 	char note[256];      /* shown beside the results: fallbacks, sampling, sanitizer findings */
 	long sanitizer_errors; /* simulator only: out-of-bounds, races, barrier divergence, aborts */
 	bool outputs_partial;  /* simulator with --sample-ctas: only the sampled CTAs wrote their outputs */
+	struct gl_trace_event *trace; /* --trace events (simulator), owned by the caller; NULL when none */
+	uint32_t ntrace;
 };
 
 struct gl_backend {
 	const char *name;
+	const char *metric_source; /* stored with each metric value: "sim" or "cupti" */
 	/* Is this backend usable here?  Writes why (or why not) to `why`. */
 	bool (*probe)(char *why, size_t n);
 	int (*open)(const struct gl_backend_opts *opts, void **ctx, struct gl_err *err);
 	int (*describe)(void *ctx, struct gl_device_info *info, struct gl_err *err);
 	/* Run the kernel; output buffers are copied back into l->buffers[i].host. */
 	int (*launch)(void *ctx, struct gl_launch *l, struct gl_err *err);
-	/* Metrics and time of the last launch; the caller frees res->metrics. */
+	/* Metrics, time and trace of the last launch; the caller frees res->metrics and res->trace. */
 	int (*collect)(void *ctx, struct gl_launch_result *res, struct gl_err *err);
 	void (*close)(void *ctx);
 };

@@ -36,5 +36,7 @@ const char *const *gl_metric_set_sim(size_t *n);
 
 /* "memory, compute, all, sim" for help texts. */
 const char *gl_metric_set_help(void);
+/* The i-th name over every set (a name in two sets comes twice); NULL past the last. */
+const char *gl_metric_sets_name(size_t i);
 
 #endif

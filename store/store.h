@@ -4,7 +4,9 @@
 #ifndef GL_STORE_H
 #define GL_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "common/err.h"
@@ -74,6 +76,10 @@ int gl_store_add_launch(struct gl_store *s, long run_id, const struct gl_launch_
 			struct gl_err *err);
 int gl_store_commit_run(struct gl_store *s, long run_id, const char *status, struct gl_err *err);
 void gl_store_abort_run(struct gl_store *s);
+/* Store recs[0..n) as one run (the steps above): status "failed" when a launch failed verification, else
+ * "ok".  run_id and launch_ids (n of them) may be NULL.  Every command that records a run calls this. */
+int gl_store_save_run(struct gl_store *s, const struct gl_run_info *info, const struct gl_launch_record *recs,
+		      size_t n, long *run_id, long *launch_ids, struct gl_err *err);
 
 /* Load a stored run with its launches and metrics; run_id 0 means the latest run. */
 int gl_store_load_run(struct gl_store *s, long run_id, struct gl_run_record *out, struct gl_err *err);
@@ -89,7 +95,50 @@ int gl_store_query(struct gl_store *s, const char *sql, enum gl_query_format fmt
 int gl_store_load_trace(struct gl_store *s, long launch_id, struct gl_trace_event **events, uint32_t *n,
 			struct gl_err *err);
 
-/* The underlying handle, for modules that add their own tables (traces, lessons). */
-struct sqlite3 *gl_store_db(struct gl_store *s);
+/* The latest launch of topic/variant (and params_json, when not NULL) that has a trace; 0 when none. */
+int gl_store_find_traced_launch(struct gl_store *s, const char *topic, const char *variant, const char *params_json,
+				long *launch_id, struct gl_err *err);
+
+/* A stored launch as a reader of its trace sees it: the launch row and its events, in one call. */
+struct gl_traced_launch {
+	long launch_id, run_id;
+	char topic[32], variant[32];
+	char params_json[256];
+	unsigned grid[3], block[3], dyn_smem;
+	struct gl_trace_event *ev; /* owned */
+	uint32_t n;
+};
+/* GL_EUSAGE when there is no such launch; a launch without a trace loads with n = 0. */
+int gl_store_load_traced_launch(struct gl_store *s, long launch_id, struct gl_traced_launch *out, struct gl_err *err);
+void gl_traced_launch_free(struct gl_traced_launch *l);
+
+/* ---- values of a launch (store_values.c): what lesson checks read */
+
+/* The numeric columns a reader may ask of a launch (launch_summary's, then launches' own), by name;
+ * metric names are the other values (gl_store_launch_value). */
+const char *const *gl_store_value_columns(size_t *n);
+/* The id of the latest launch of topic.variant, 0 when there is none. */
+int gl_store_latest_launch(struct gl_store *s, const char *topic, const char *variant, long *id, struct gl_err *err);
+/* `name` of launch `id`: a column of gl_store_value_columns, else a metric (the CUPTI value before the
+ * simulator's when both exist).  *have is false when it is NULL or absent. */
+int gl_store_launch_value(struct gl_store *s, long id, const char *name, double *v, bool *have, struct gl_err *err);
+
+/* ---- lesson progress (store_lesson.c): rows of lesson_progress
+ * (LESSON, N, 'seen'|'passed'|'failed', at) per step N >= 1, and one bookmark row (LESSON, 0,
+ * 'current N'|'paused N', at): the step the learner is at; 'current' marks the current lesson. */
+enum gl_lesson_status { GL_LESSON_UNSEEN, GL_LESSON_SEEN, GL_LESSON_PASSED, GL_LESSON_FAILED };
+
+/* The current lesson and its step; lesson = "" when none. */
+int gl_store_lesson_current(struct gl_store *s, char *lesson, size_t n, int *step, struct gl_err *err);
+/* The step the learner is at in `lesson` (0 when not started). */
+int gl_store_lesson_bookmark(struct gl_store *s, const char *lesson, int *step, bool *current, struct gl_err *err);
+/* Make `lesson` the current lesson, at `step`, and mark that step seen (unless already checked). */
+int gl_store_lesson_goto(struct gl_store *s, const char *lesson, int step, struct gl_err *err);
+int gl_store_lesson_mark(struct gl_store *s, const char *lesson, int step, enum gl_lesson_status st,
+			 struct gl_err *err);
+/* Status of steps 1..n into out[0..n-1]. */
+int gl_store_lesson_steps(struct gl_store *s, const char *lesson, enum gl_lesson_status *out, int n,
+			  struct gl_err *err);
+int gl_store_lesson_reset(struct gl_store *s, const char *lesson, struct gl_err *err);
 
 #endif

@@ -70,10 +70,8 @@ void view_default_problem(const struct gl_topic *t, struct gl_problem *p);
  * that touch them.  Falls back to the extent of the traced addresses when the topic is unknown. */
 int view_buffers_build(struct view_trace *tr, struct gl_err *err);
 
-/* The latest launch of topic/variant (and params_json, when not NULL) that has a trace; 0 when none. */
-int view_find_traced_launch(struct gl_store *s, const char *topic, const char *variant, const char *params_json,
-                            long *launch_id, struct gl_err *err);
-/* Load launch `launch_id` with its trace, problem, costs and buffers. */
+/* Load launch `launch_id` with its trace, problem, costs and buffers (the store's
+ * gl_store_find_traced_launch finds the latest traced launch of a variant). */
 int view_load(struct gl_store *s, long launch_id, struct view_trace *tr, struct gl_err *err);
 
 #endif

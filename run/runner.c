@@ -5,8 +5,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "profiler/backend_sim.h"
-#include "runner.h"
+#include "run/runner.h"
 
 static void fill_record(struct gl_launch_record *rec, const struct gl_topic *t, const struct gl_variant *v,
 			const struct gl_problem *p, const struct gl_launch *l, const struct gl_device_info *dev,
@@ -26,20 +25,9 @@ static void fill_record(struct gl_launch_record *rec, const struct gl_topic *t, 
 	snprintf(rec->metric_source, sizeof rec->metric_source, "%s", source);
 }
 
-/* Simulator traces (--trace) travel with the record into the store. */
-static void copy_trace(const struct gl_backend *b, void *bctx, struct gl_launch_record *rec)
-{
-	const struct gl_sim_result *sim = b == &gl_backend_sim ? gl_backend_sim_last(bctx) : NULL;
-	if (!sim || !sim->ntrace)
-		return;
-	rec->trace = gl_xmalloc(sim->ntrace * sizeof *rec->trace);
-	memcpy(rec->trace, sim->trace, sim->ntrace * sizeof *rec->trace);
-	rec->ntrace = sim->ntrace;
-}
-
 int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_device_info *dev, const struct gl_topic *t,
-		   const struct gl_variant *v, const struct gl_problem *p, const char *source,
-		   struct gl_launch_record *rec, struct gl_variant_outcome *out, struct gl_err *err)
+		   const struct gl_variant *v, const struct gl_problem *p, struct gl_launch_record *rec,
+		   struct gl_variant_outcome *out, struct gl_err *err)
 {
 	struct gl_launch l = {.module = t->ptx, .module_name = t->name};
 	memset(out, 0, sizeof *out);
@@ -50,6 +38,8 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 	if (rc == GL_OK)
 		rc = b->collect(bctx, &res, err);
 	if (rc != GL_OK) {
+		gl_metrics_free(&res.metrics);
+		free(res.trace);
 		gl_launch_free(&l);
 		return rc;
 	}
@@ -58,7 +48,7 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 		t->verify(v, p, &l, t, &out->verify);
 	else
 		out->verify = (struct gl_verify){.ok = true};
-	fill_record(rec, t, v, p, &l, dev, source);
+	fill_record(rec, t, v, p, &l, dev, b->metric_source);
 	rec->verified = res.outputs_partial ? (res.sanitizer_errors ? 0 : -1)
 					    : out->verify.ok && res.sanitizer_errors == 0;
 	rec->max_abs_err = out->verify.max_abs_err;
@@ -66,7 +56,8 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 	rec->duration_ns = res.duration_ns;
 	rec->metrics = res.metrics;
 	out->sanitizer_errors = res.sanitizer_errors;
-	copy_trace(b, bctx, rec);
+	rec->trace = res.trace; /* simulator traces (--trace) travel with the record into the store */
+	rec->ntrace = res.ntrace;
 	out->passes = res.passes;
 	if (!out->verify.ok)
 		snprintf(rec->note, sizeof rec->note, "verification failed: %lu mismatches, first %.100s%s%.100s",
