@@ -22,6 +22,7 @@ struct gl_run_opts {
 	const char *param_values[GL_RUN_MAX_PARAM_OPTS];
 	int nparams;
 	struct gl_backend_opts b;
+	int print_limit;                                  /* --print-limit: sanitizer findings shown */
 	long seed;
 	bool seed_set;
 };
@@ -53,7 +54,10 @@ int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, ch
 	"  --threads N           CPU threads of the simulator (default: all cores)\n"                          \
 	"  --sample-ctas N       simulate N CTAs spread over the grid and scale the counts\n"                  \
 	"  --max-instructions N  simulator budget of warp instructions per CTA\n"                              \
-	"  --trace               record warp-level memory events (simulator)\n"
+	"  --printf-buffer BYTES device printf buffer of the simulator (default 1048576)\n"                    \
+	"  --trace               record warp-level memory events (simulator)\n"                              \
+	"  --tool LIST           simulator sanitizer checks: memcheck, racecheck, initcheck, synccheck, all\n" \
+	"  --print-limit N       sanitizer findings shown per variant by run (default 100, 0 = all)\n"
 
 /* Look up the topic and variants and build the problem (--size sets every size parameter, --NAME one;
  * values are checked against the topic's limits and its check()).  Nothing runs and nothing is written. */

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/metrics.h"
 #include "common/util.h"
 #include "kernels/registry.h"
 #include "lessons/lesson.h"

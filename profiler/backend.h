@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "common/err.h"
+#include "common/findings.h"
 #include "common/launch.h"
 #include "common/metrics.h"
 #include "common/trace.h"
@@ -34,6 +35,8 @@ struct gl_backend_opts {
 	int threads;         /* worker threads, 0 = all cores (sim) */
 	uint64_t max_instructions; /* per-CTA budget, 0 = default (sim) */
 	bool progress;       /* progress bar on stderr */
+	int sanitizer_tools; /* --tool: GL_TOOL_* checks that run, 0 = all (sim) */
+	uint64_t printf_buffer; /* device printf buffer in bytes, 0 = the default (sim) */
 };
 
 struct gl_launch_result {
@@ -42,10 +45,22 @@ struct gl_launch_result {
 	int passes;          /* CUPTI replay passes, 0 on the simulator */
 	char note[256];      /* shown beside the results: fallbacks, sampling, sanitizer findings */
 	long sanitizer_errors; /* simulator only: out-of-bounds, races, barrier divergence, aborts */
+	bool sanitized;        /* the simulator's sanitizer ran: the counts and findings apply */
+	long sanitizer_warnings; /* simulator only: occurrences of warnings (uninitialised reads) */
+	struct gl_finding *findings; /* simulator only: the distinct findings, errors first; the caller frees */
+	int nfindings;
+	long findings_dropped; /* occurrences beyond GL_FINDINGS_MAX distinct findings */
 	bool outputs_partial;  /* simulator with --sample-ctas: only the sampled CTAs wrote their outputs */
 	struct gl_trace_event *trace; /* --trace events (simulator), owned by the caller; NULL when none */
 	uint32_t ntrace;
+	/* cuda: the output buffers of the first (correctness) run, by buffer index, when the last run's
+	 * differ from them bytewise; the caller verifies them too (float atomics may reorder within
+	 * tolerance, a real fault shows as a failed verification).  NULL entries otherwise. */
+	void *first_outputs[GL_MAX_BUFFERS];
 };
+
+/* Free what a collected result owns (metrics, first_outputs). */
+void gl_launch_result_free(struct gl_launch_result *res);
 
 struct gl_backend {
 	const char *name;

@@ -54,9 +54,11 @@ static int load_module(struct sim_backend *s, const struct gl_launch *l, struct 
 	ptx_module_free(s->module);
 	s->module = NULL;
 	s->module_text = NULL;
-	int rc = ptx_parse(l->module, l->module_name ? l->module_name : "kernel.ptx", &s->module, err);
-	if (rc == GL_OK)
+	int rc = ptx_parse_lazy(l->module, l->module_name ? l->module_name : "kernel.ptx", &s->module, err);
+	if (rc == GL_OK) {
 		s->module_text = l->module;
+		gl_sim_apply_sass(s->module, l->sass, l->sass_why ? l->sass_why : "no SASS for this module");
+	}
 	return rc;
 }
 
@@ -75,6 +77,8 @@ static int sim_launch(void *ctx, struct gl_launch *l, struct gl_err *err)
 		.max_instructions = s->opts.max_instructions,
 		.trace = s->opts.trace,
 		.progress = s->opts.progress,
+		.tools = s->opts.sanitizer_tools,
+		.printf_buffer = s->opts.printf_buffer,
 	};
 	rc = gl_sim_run(s->module, l, &o, &s->res, err);
 	s->have_result = rc == GL_OK;
@@ -89,19 +93,29 @@ static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *e
 	memset(res, 0, sizeof *res);
 	gl_sim_metrics(&s->res, &res->metrics);
 	res->duration_ns = NAN;
+	res->sanitized = true;
 	res->sanitizer_errors = s->res.nerrors;
+	res->sanitizer_warnings = s->res.findings_total - s->res.nerrors;
+	res->findings_dropped = s->res.findings_dropped;
+	if (s->res.nfindings) {
+		res->findings = gl_xmalloc((size_t)s->res.nfindings * sizeof *res->findings);
+		memcpy(res->findings, s->res.findings, (size_t)s->res.nfindings * sizeof *res->findings);
+		res->nfindings = s->res.nfindings;
+	}
 	res->outputs_partial = s->res.ctas_run < s->res.ctas_total;
 	struct gl_str note = {0};
-	if (s->res.ctas_run < s->res.ctas_total)
-		gl_str_addf(&note, "sampled %ld of %ld CTAs, counts scaled by %.3g, outputs not verified", s->res.ctas_run,
+	gl_str_addf(&note, "counts: %s", s->module->counts_mode);
+	if (s->res.scale != 1.0)
+		gl_str_addf(&note, "; sampled %ld of %ld CTAs, counts scaled by %.3g, outputs not verified", s->res.ctas_run,
 			    s->res.ctas_total, s->res.scale);
-	for (int i = 0; i < s->res.nfindings; i++)
-		if (!s->res.findings[i].warning) {
-			gl_str_addf(&note, "%ssanitizer: %d error%s, first: %s (PTX line %d)", note.len ? "; " : "",
-				    s->res.nerrors, s->res.nerrors == 1 ? "" : "s", s->res.findings[i].message,
-				    s->res.findings[i].line);
-			break;
-		}
+	if (s->res.nerrors && s->res.nfindings && !s->res.findings[0].warning) /* errors come first */
+		gl_str_addf(&note, "%ssanitizer: %ld error%s, first: %s (PTX line %d)", note.len ? "; " : "",
+			    s->res.nerrors, s->res.nerrors == 1 ? "" : "s", s->res.findings[0].message,
+			    s->res.findings[0].line);
+	if (s->res.printf_dropped)
+		gl_str_addf(&note, "%s%llu printf records dropped: buffer of %llu bytes full; use --printf-buffer",
+			    note.len ? "; " : "", (unsigned long long)s->res.printf_dropped,
+			    (unsigned long long)s->res.printf_buffer);
 	if (s->opts.trace)
 		gl_str_addf(&note, "%strace: %u events of the first %u CTA%s%s", note.len ? "; " : "", s->res.ntrace,
 			    GL_SIM_TRACE_CTAS, GL_SIM_TRACE_CTAS == 1 ? "" : "s",

@@ -37,10 +37,13 @@ struct gl_run_session {
 int gl_run_session_execute(const struct gl_run_env *env, const char *backend, struct gl_backend_opts *bo,
 			   struct gl_run_session *s, struct gl_store **store);
 
-/* Run variant v of topic t on problem p on the simulator with the trace on, store it as one run, and
- * return the new launch's id. */
-int gl_run_record_trace(const struct gl_run_env *env, struct gl_store *store, const struct gl_topic *t,
-			const struct gl_variant *v, const struct gl_problem *p, long *launch_id, long *run_id);
+/* A view's trace: run variant v of topic t on problem p on the simulator with the trace on, in memory
+ * only (on success the caller owns rec: gl_launch_record_free); then, once the view accepts it, store it
+ * as one run as `gpulab run` would and return the launch's and run's ids. */
+int gl_run_compute_trace(const struct gl_run_env *env, const struct gl_topic *t, const struct gl_variant *v,
+			 const struct gl_problem *p, struct gl_device_info *dev, struct gl_launch_record *rec);
+int gl_run_store_trace(const struct gl_run_env *env, struct gl_store *store, const struct gl_device_info *dev,
+		       const struct gl_launch_record *rec, long *launch_id, long *run_id);
 
 /* The run row for a backend and the device it describes. */
 void gl_run_info_fill(struct gl_run_info *info, const struct gl_backend *b, const struct gl_device_info *dev,

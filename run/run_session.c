@@ -72,7 +72,8 @@ int gl_run_session_execute(const struct gl_run_env *env, const char *backend, st
 	if (rc == GL_OK) {
 		struct gl_run_info info;
 		gl_run_info_fill(&info, st.backend, &st.dev, env->argv);
-		rc = gl_store_save_run(*store, &info, st.recs, (size_t)st.nrecs, &s->run_id, NULL, env->err);
+		rc = gl_store_save_run(*store, &info, st.recs, (size_t)st.nrecs, s->failed ? "failed" : "ok",
+				       &s->run_id, NULL, env->err);
 	}
 	if (st.bctx)
 		st.backend->close(st.bctx);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "common/err.h"
+#include "common/findings.h"
 #include "common/launch.h"
 #include "common/metrics.h"
 #include "common/trace.h"
@@ -21,9 +22,13 @@ struct gl_sim_opts {
 	unsigned trace_ctas;     /* CTAs traced (the first N in grid order); 0 = GL_SIM_TRACE_CTAS */
 	uint32_t trace_limit;    /* events kept per traced CTA; 0 = GL_SIM_TRACE_LIMIT */
 	bool progress;           /* progress bar on stderr */
+	int tools;               /* sanitizer checks run (GL_TOOL_* mask); 0 = all */
+	uint64_t printf_buffer;  /* bytes of device printf output kept; 0 = GL_SIM_PRINTF_BUFFER */
 };
 
 #define GL_SIM_DEFAULT_BUDGET 20000000ull /* a few seconds of one stuck CTA */
+#define GL_SIM_PRINTF_BUFFER 1048576ull /* the device's printf FIFO by default (cudaLimitPrintfFifoSize) */
+#define GL_SIM_PRINTF_BUFFER_MAX (1ull << 30)
 #define GL_SIM_TRACE_CTAS 2
 #define GL_SIM_TRACE_LIMIT 50000
 #define GL_SIM_GLOBAL_BASE 0x00007f0000000000ull /* first buffer, like a cudaMalloc address */
@@ -38,43 +43,55 @@ struct gl_sim_counters {
 	uint64_t ldgsts_inst, ldgsts_sect, ldgsts_req, ldgsts_sst_wf;
 	uint64_t gatom_req, gatom_sect, gred_req, gred_sect, satom_inst;
 	uint64_t lld_req, lld_sect, lst_req, lst_sect;
+	/* The same accesses counted once per PTX instruction, whatever ptxas made of them (sass_map.h); the
+	 * fields above follow the SASS when the module has a mapping.  sass_inst*: SASS instructions
+	 * estimated from the executed PTX instructions and the SASS the line info attributes to each. */
+	uint64_t ptx_gld_req, ptx_gld_sect, ptx_gst_req, ptx_gst_sect;
+	uint64_t ptx_sld_inst, ptx_sst_inst, ptx_sld_wf, ptx_sst_wf, ptx_sld_conf, ptx_sst_conf;
+	uint64_t sass_inst, sass_thread_inst;
 };
 
-struct gl_sim_finding {
-	char kind[24];        /* out-of-bounds, misaligned, race, barrier-divergence, deadlock, budget, uninit ... */
-	char space[8];        /* global, shared, local, "" */
-	bool warning;         /* warnings do not fail a run */
-	uint64_t address;
-	unsigned size;
-	unsigned block[3], thread[3];
-	int line;             /* PTX line */
-	int src_line;         /* CUDA line when the PTX has .loc */
-	char message[256];
-};
 
 
 struct gl_sim_result {
 	struct gl_sim_counters c;
 	double scale;             /* counts multiply by this when CTAs were sampled */
 	long ctas_total, ctas_run;
-	struct gl_sim_finding *findings;
-	int nfindings, nerrors;   /* stored (capped) and total errors */
-	long findings_total;
+	struct gl_finding *findings; /* distinct findings, errors first (common/findings.h) */
+	int nfindings;
+	long nerrors;             /* error occurrences (every one counted) */
+	long findings_total;      /* occurrences of errors and warnings */
+	long findings_dropped;    /* occurrences of distinct findings beyond GL_FINDINGS_MAX */
 	char *printf_out;
+	uint64_t printf_buffer;   /* its size in bytes */
+	uint64_t printf_dropped;  /* printf records that did not fit in it */
+	uint64_t printf_unsupported; /* conversions gpulab does not support, printed as written */
+	char printf_first_unsupported[24];
 	bool aborted;             /* budget or deadlock stopped the launch */
+	long aborted_cta;         /* grid index of the CTA that stopped it (the first in grid order) */
 	double wall_seconds;
 	int threads;
 	struct gl_trace_event *trace;
 	uint32_t ntrace;
 	uint64_t trace_dropped;
+	bool sass_mapped;         /* the counts follow a SASS mapping (ptx_module.counts_mode says which) */
 };
 
 /* Run `entry` of `m` with the launch's geometry, buffers and arguments.  Output buffers are written back
  * into the launch.  Sanitizer findings are results, not errors: the return value is GL_OK unless the
- * launch could not start (bad arguments, unknown entry, resources). */
+ * launch could not start (bad arguments, unknown entry, resources: GL_EUSAGE when the launch would need
+ * more host memory than gpulab allows itself, GL_EENV when memory runs out).  CTAs stream through the
+ * workers with a bounded window of finished, not yet merged ones, so memory does not grow with the
+ * grid.  A CTA that aborts (budget, deadlock, trap) stops the launch there: CTAs before it in grid order
+ * complete, later ones are discarded, so counts do not depend on the number of threads. */
 int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_sim_opts *opts,
 	       struct gl_sim_result *res, struct gl_err *err);
 void gl_sim_result_free(struct gl_sim_result *res);
+
+/* Count memory accesses as the SASS in `sass_text` (nvdisasm -gp output, sass_map.h) executes them; with
+ * no text, or none of the module's functions in it, counts stay PTX-level and `why` goes into
+ * m->counts_mode. */
+void gl_sim_apply_sass(struct ptx_module *m, const char *sass_text, const char *why);
 
 /* Counters -> metrics under Nsight Compute's names (scaled when sampled). */
 void gl_sim_metrics(const struct gl_sim_result *res, struct gl_metrics *out);

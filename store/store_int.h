@@ -17,7 +17,21 @@ struct gl_store {
 	int readonly;
 	int busy_ms;
 	long run_id; /* the run whose transaction is open, 0 when none */
+	int busy;    /* the last sqlite failure was a lock held by another connection */
+	long wait_ms; /* how long a write waits out other writers' locks before giving up */
 };
+
+/* One write step retried by gl_store_retry_locked; it must leave no transaction open when it fails. */
+typedef int (*gl_store_step)(struct gl_store *s, void *arg, struct gl_err *err);
+
+/* Run `step` until it succeeds, fails for another reason than a lock, or s->wait_ms passes (then s->busy
+ * is still set), printing a line on stderr every few seconds while it waits.  `what` completes "waiting
+ * to ...". */
+int gl_store_retry_locked(struct gl_store *s, const char *what, gl_store_step step, void *arg,
+			  struct gl_err *err);
+
+/* The wait bound: $GPULAB_LOCK_WAIT_S seconds, default 600. */
+long gl_store_lock_wait_ms(void);
 
 /* Turn a failed sqlite call into a gl_err naming the path, what was being done and what to do.
  * Locks, permissions, full disks and damaged files are GL_EENV; anything else is GL_EINTERNAL. */
@@ -30,11 +44,19 @@ int gl_store_exec(struct gl_store *s, const char *sql, const char *doing, struct
  * read-only stores are checked but never migrated. */
 int gl_store_schema_prepare(struct gl_store *s, struct gl_err *err);
 
+/* The checks of gl_store_schema_prepare alone: is the opened file gpulab's, at a version this binary can
+ * use (an older one is upgraded by writers); reads only. */
+int gl_store_schema_check(struct gl_store *s, struct gl_err *err);
+
 /* The schema version this binary writes. */
 int gl_store_schema_version(void);
 
 /* Create the directories above `path` (mkdir -p of its parent). */
 int gl_store_make_parent_dirs(const char *path, struct gl_err *err);
+
+/* Whether gl_store_make_parent_dirs and creating the file would work, creating nothing: the nearest
+ * existing directory above `path` must be a directory this user can write. */
+int gl_store_check_creatable(const char *path, struct gl_err *err);
 
 /* Step `st` to the end, printing its rows to `out` in `fmt`; returns SQLITE_DONE or the failing code. */
 int gl_store_print_rows(sqlite3_stmt *st, enum gl_query_format fmt, FILE *out);
@@ -42,6 +64,10 @@ int gl_store_print_rows(sqlite3_stmt *st, enum gl_query_format fmt, FILE *out);
 /* Write a launch's trace events (inside the open run). */
 int gl_store_insert_trace(struct gl_store *s, long launch_id, const struct gl_trace_event *ev, uint32_t n,
 			  struct gl_err *err);
+
+/* A launch's sanitizer findings (store_findings.c): written inside the open run, read back in order. */
+int gl_store_insert_findings(struct gl_store *s, long launch_id, const struct gl_launch_record *l, struct gl_err *err);
+int gl_store_load_findings(struct gl_store *s, long launch_id, struct gl_launch_record *l, struct gl_err *err);
 
 /* The current UTC time as ISO-8601 ("2025-01-31T12:00:00Z"). */
 void gl_store_utc_now(char *buf, size_t n);

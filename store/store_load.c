@@ -158,6 +158,8 @@ static int load_launches(struct gl_store *s, struct gl_run_record *r, struct gl_
 		struct gl_launch_record *l = &r->launches[r->nlaunches++];
 		fill_launch(st, l);
 		rc = load_metrics(s, sqlite3_column_int64(st, 0), l, err);
+		if (rc == GL_OK)
+			rc = gl_store_load_findings(s, sqlite3_column_int64(st, 0), l, err);
 	}
 	if (rc == GL_OK && step != SQLITE_DONE)
 		rc = gl_store_sql_error(s, step, "reading launches", err);
@@ -194,6 +196,9 @@ void gl_launch_record_free(struct gl_launch_record *l)
 	free(l->trace);
 	l->trace = NULL;
 	l->ntrace = 0;
+	free(l->findings);
+	l->findings = NULL;
+	l->nfindings = 0;
 }
 
 void gl_run_record_free(struct gl_run_record *r)

@@ -1,7 +1,6 @@
 /* store_run.c — writing a run: one transaction from gl_store_begin_run to gl_store_commit_run, so that
  * a run is visible whole or not at all.  Values always go through bound parameters. */
 #include <math.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -184,6 +183,8 @@ int gl_store_add_launch(struct gl_store *s, long run_id, const struct gl_launch_
 		rc = insert_metrics(s, id, l, err);
 	if (rc == GL_OK && l->ntrace)
 		rc = gl_store_insert_trace(s, id, l->trace, l->ntrace, err);
+	if (rc == GL_OK)
+		rc = gl_store_insert_findings(s, id, l, err);
 	if (rc != GL_OK)
 		sqlite3_exec(s->db, "ROLLBACK TO gl_launch", NULL, NULL, NULL);
 	sqlite3_exec(s->db, "RELEASE gl_launch", NULL, NULL, NULL);
@@ -222,25 +223,4 @@ void gl_store_abort_run(struct gl_store *s)
 	if (!sqlite3_get_autocommit(s->db))
 		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	s->run_id = 0;
-}
-
-/* The one way a command stores what it ran: begin, every launch, commit with "failed" when any launch
- * failed verification, else "ok"; on any error the run is rolled back and nothing is visible. */
-int gl_store_save_run(struct gl_store *s, const struct gl_run_info *info, const struct gl_launch_record *recs,
-		      size_t n, long *run_id, long *launch_ids, struct gl_err *err)
-{
-	long id = 0;
-	bool failed = false;
-	int rc = gl_store_begin_run(s, info, &id, err);
-	for (size_t i = 0; rc == GL_OK && i < n; i++) {
-		rc = gl_store_add_launch(s, id, &recs[i], launch_ids ? &launch_ids[i] : NULL, err);
-		failed |= recs[i].verified == 0;
-	}
-	if (rc == GL_OK)
-		rc = gl_store_commit_run(s, id, failed ? "failed" : "ok", err);
-	else
-		gl_store_abort_run(s);
-	if (rc == GL_OK && run_id)
-		*run_id = id;
-	return rc;
 }

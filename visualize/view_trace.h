@@ -73,5 +73,9 @@ int view_buffers_build(struct view_trace *tr, struct gl_err *err);
 /* Load launch `launch_id` with its trace, problem, costs and buffers (the store's
  * gl_store_find_traced_launch finds the latest traced launch of a variant). */
 int view_load(struct gl_store *s, long launch_id, struct view_trace *tr, struct gl_err *err);
+/* The same from a launch just computed and not stored yet (so a view can be checked before anything is
+ * written); the events are copied.  launch_id and run_id stay 0 until the caller stores it. */
+struct gl_launch_record;
+int view_from_record(const struct gl_launch_record *rec, struct view_trace *tr, struct gl_err *err);
 
 #endif

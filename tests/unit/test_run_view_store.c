@@ -25,7 +25,7 @@ static long record(struct gl_store *s, const char *topic, const char *variant, l
 	gl_backend_sim.close(ctx);
 	struct gl_run_info info = {.backend = "sim", .argv = "test"};
 	long run = 0, launch = 0;
-	CHECK_EQ(gl_store_save_run(s, &info, rec, 1, &run, &launch, &err), GL_OK);
+	CHECK_EQ(gl_store_save_run(s, &info, rec, 1, "ok", &run, &launch, &err), GL_OK);
 	if (err.msg[0])
 		fprintf(stderr, "%s\n", err.msg);
 	return launch;

@@ -14,7 +14,7 @@
 #include "check.h"
 #include "common/util.h"
 #include "store/store.h"
-#include "store/store_int.h" /* the handle, to damage a database on purpose */
+#include "store/store_int.h"
 
 static char tmpdir[256];
 
@@ -188,7 +188,7 @@ static void test_create(void)
 	if (!s)
 		return;
 	CHECK_STR(gl_store_file(s), path);
-	CHECK_EQ(sql_int(s, "PRAGMA user_version"), 1);
+	CHECK_EQ(sql_int(s, "PRAGMA user_version"), gl_store_schema_version());
 	CHECK_EQ(sql_int(s, "PRAGMA application_id"), 1196444738);
 	CHECK_EQ(sql_int(s, "PRAGMA foreign_keys"), 1);
 	char *mode = sql_text(s, "PRAGMA journal_mode");
@@ -200,7 +200,7 @@ static void test_create(void)
 	gl_store_close(s);
 	/* Opening again is a no-op on the schema. */
 	CHECK_EQ(gl_store_open(path, 0, &s, &err), GL_OK);
-	CHECK_EQ(sql_int(s, "PRAGMA user_version"), 1);
+	CHECK_EQ(sql_int(s, "PRAGMA user_version"), gl_store_schema_version());
 	gl_store_close(s);
 }
 
@@ -211,7 +211,7 @@ static void test_empty_files_get_schema(void)
 	const char *zero = tmp_path("zero.db");
 	write_file(zero, "");
 	CHECK_EQ(gl_store_open(zero, 0, &s, &err), GL_OK);
-	CHECK_EQ(s ? sql_int(s, "PRAGMA user_version") : -1, 1);
+	CHECK_EQ(s ? sql_int(s, "PRAGMA user_version") : -1, gl_store_schema_version());
 	gl_store_close(s);
 	/* A valid SQLite file with nothing in it is also empty. */
 	const char *blank = tmp_path("blank.db");
@@ -655,7 +655,9 @@ static void test_query(void)
 		    "runs\n1\n");
 	check_query(s, "SELECT variant, gst_sectors_per_request FROM latest_launches ORDER BY launch_id",
 		    GL_QUERY_CSV, "variant,gst_sectors_per_request\nnaive,32\nsmem,4\n");
-	check_query(s, "PRAGMA user_version", GL_QUERY_CSV, "user_version\n1\n");
+	char version_csv[64];
+	snprintf(version_csv, sizeof version_csv, "user_version\n%d\n", gl_store_schema_version());
+	check_query(s, "PRAGMA user_version", GL_QUERY_CSV, version_csv);
 	check_query(s, "SELECT name FROM pragma_table_info('runs') WHERE cid = 0", GL_QUERY_CSV, "name\nid\n");
 	check_query(s, "SELECT x'00ff' AS b", GL_QUERY_JSON, "[{\"b\":\"X'00FF'\"}]\n");
 
