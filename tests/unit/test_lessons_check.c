@@ -1,6 +1,6 @@
 /* test_lessons_check.c — check: expressions: precedence, evaluation against a store (the latest
  * launch of each variant; launch_summary columns, launches columns and metrics rows), missing data,
- * division by zero, the comparison tolerance; and lesson progress (bookmark, current lesson, reset). */
+ * division by zero, the comparison tolerance.  (Lesson progress is the store's: test_store_lesson.c.) */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -93,47 +93,6 @@ static void test_eval(struct gl_store *s)
 	CHECK_STR(r.why, "division by zero");
 }
 
-static void test_progress(struct gl_store *s)
-{
-	struct gl_store *db = s;
-	struct gl_err err = {0};
-	char cur[64];
-	int step;
-	bool current;
-	CHECK_EQ(gl_store_lesson_current(db, cur, sizeof cur, &step, &err), GL_OK);
-	CHECK_STR(cur, "");
-	CHECK_EQ(gl_store_lesson_goto(db, "01-a", 3, &err), GL_OK);
-	CHECK_EQ(gl_store_lesson_current(db, cur, sizeof cur, &step, &err), GL_OK);
-	CHECK_STR(cur, "01-a");
-	CHECK_EQ(step, 3);
-	/* another lesson becomes current; the first keeps its bookmark */
-	CHECK_EQ(gl_store_lesson_goto(db, "02-b", 1, &err), GL_OK);
-	CHECK_EQ(gl_store_lesson_current(db, cur, sizeof cur, &step, &err), GL_OK);
-	CHECK_STR(cur, "02-b");
-	CHECK_EQ(gl_store_lesson_bookmark(db, "01-a", &step, &current, &err), GL_OK);
-	CHECK_EQ(step, 3);
-	CHECK(!current);
-	CHECK_EQ(gl_store_lesson_mark(db, "01-a", 2, GL_LESSON_PASSED, &err), GL_OK);
-	CHECK_EQ(gl_store_lesson_mark(db, "01-a", 1, GL_LESSON_FAILED, &err), GL_OK);
-	enum gl_lesson_status st[4];
-	CHECK_EQ(gl_store_lesson_steps(db, "01-a", st, 4, &err), GL_OK);
-	CHECK_EQ(st[0], GL_LESSON_FAILED);
-	CHECK_EQ(st[1], GL_LESSON_PASSED);
-	CHECK_EQ(st[2], GL_LESSON_SEEN);
-	CHECK_EQ(st[3], GL_LESSON_UNSEEN);
-	/* going back to a checked step keeps its status */
-	CHECK_EQ(gl_store_lesson_goto(db, "01-a", 2, &err), GL_OK);
-	CHECK_EQ(gl_store_lesson_steps(db, "01-a", st, 4, &err), GL_OK);
-	CHECK_EQ(st[1], GL_LESSON_PASSED);
-	CHECK_EQ(gl_store_lesson_reset(db, "01-a", &err), GL_OK);
-	CHECK_EQ(gl_store_lesson_bookmark(db, "01-a", &step, &current, &err), GL_OK);
-	CHECK_EQ(step, 0);
-	CHECK_EQ(gl_store_lesson_current(db, cur, sizeof cur, &step, &err), GL_OK);
-	CHECK_STR(cur, ""); /* 01-a was current; after its reset no lesson is */
-	if (err.status)
-		fprintf(stderr, "progress: %s\n", err.msg);
-}
-
 int main(void)
 {
 	struct gl_store *s = NULL;
@@ -144,7 +103,6 @@ int main(void)
 		return 1;
 	}
 	test_eval(s);
-	test_progress(s);
 	gl_store_close(s);
 	CHECK_DONE();
 }
