@@ -54,14 +54,6 @@ const char *gl_metric_sets_name(size_t i)
 
 const char *gl_metric_set_help(void) { return "memory, compute, all, sim"; }
 
-bool gl_metric_list_has(const struct gl_metric_list *l, const char *name)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->names[i], name) == 0)
-			return true;
-	return false;
-}
-
 void gl_metric_list_add(struct gl_metric_list *l, const char *name, bool named)
 {
 	for (size_t i = 0; i < l->n; i++)

@@ -53,10 +53,6 @@ const struct view_buffer *view_buffer_find(const struct view_trace *tr, const ch
 /* "A[3][17]", "in[40]", "tile +1152", or the raw address in hex. */
 void view_loc_format(const struct view_loc *loc, uint64_t addr, char *buf, size_t n);
 
-/* Recompute each event's cost (sectors or wavefronts) with sim/memmodel.h: the store keeps addresses,
- * not costs. */
-void view_fill_costs(struct gl_trace_event *ev, uint32_t n);
-
 /* Parse {"rows":64,"cols":64} into the topic's parameter values (defaults for missing ones). */
 void view_params_parse(const struct gl_topic *t, const char *json, struct gl_problem *p);
 /* Row-major shape of a topic's buffer from the problem (e.g. gemm A is m x k); false when unknown. */
