@@ -118,6 +118,10 @@ int gl_store_load_trace(struct gl_store *s, long launch_id, struct gl_trace_even
 int gl_store_find_traced_launch(struct gl_store *s, const char *topic, const char *variant, const char *params_json,
 				long *launch_id, struct gl_err *err);
 
+/* Launch `launch_id` of run `run_id` (0: the run's first launch that has a trace); GL_EUSAGE naming what
+ * is missing when the run, the launch or a trace is not there. */
+int gl_store_find_run_launch(struct gl_store *s, long run_id, long launch_id, long *id, struct gl_err *err);
+
 /* A stored launch as a reader of its trace sees it: the launch row and its events, in one call. */
 struct gl_traced_launch {
 	long launch_id, run_id;

@@ -196,3 +196,43 @@ void gl_traced_launch_free(struct gl_traced_launch *l)
 	free(l->ev);
 	memset(l, 0, sizeof *l);
 }
+
+static int one_long(struct gl_store *s, const char *sql, long a, long b, long *out, struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	*out = 0;
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return read_error(s, "looking for a launch", err);
+	sqlite3_bind_int64(st, 1, a);
+	sqlite3_bind_int64(st, 2, b);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = (long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? GL_OK : read_error(s, "looking for a launch", err);
+}
+
+int gl_store_find_run_launch(struct gl_store *s, long run_id, long launch_id, long *id, struct gl_err *err)
+{
+	long n = 0;
+	int rc = one_long(s, "SELECT COUNT(*) FROM runs WHERE id = ?1 AND ?2 = ?2", run_id, 0, &n, err);
+	if (rc == GL_OK && !n)
+		return gl_errf(err, GL_EUSAGE, "no run %ld in %s (see 'gpulab report')", run_id, s->path);
+	if (rc == GL_OK && launch_id) {
+		rc = one_long(s, "SELECT id FROM launches WHERE run_id = ?1 AND id = ?2", run_id, launch_id, id, err);
+		if (rc == GL_OK && !*id)
+			return gl_errf(err, GL_EUSAGE, "run %ld has no launch %ld (see 'gpulab report %ld --json')", run_id,
+				       launch_id, run_id);
+	} else if (rc == GL_OK) {
+		rc = one_long(s,
+			      "SELECT l.id FROM launches l WHERE l.run_id = ?1 AND ?2 = ?2 AND EXISTS "
+			      "(SELECT 1 FROM trace_events t WHERE t.launch_id = l.id) ORDER BY l.id LIMIT 1",
+			      run_id, 0, id, err);
+		if (rc == GL_OK && !*id)
+			return gl_errf(err, GL_EUSAGE,
+				       "run %ld has no trace (record one with --trace: gpulab run ... --trace, "
+				       "gpulab sim ... --trace)",
+				       run_id);
+	}
+	return rc;
+}
