@@ -53,6 +53,8 @@ struct gl_launch_result {
 	bool outputs_partial;  /* simulator with --sample-ctas: only the sampled CTAs wrote their outputs */
 	struct gl_trace_event *trace; /* --trace events (simulator), owned by the caller; NULL when none */
 	uint32_t ntrace;
+	struct gl_buffer_desc *buffers; /* with a trace: the buffer map (simulator), owned by the caller */
+	int nbuffers;
 	/* cuda: the output buffers of the first (correctness) run, by buffer index, when the last run's
 	 * differ from them bytewise; the caller verifies them too (float atomics may reorder within
 	 * tolerance, a real fault shows as a failed verification).  NULL entries otherwise. */

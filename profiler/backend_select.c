@@ -58,6 +58,9 @@ void gl_launch_result_free(struct gl_launch_result *res)
 	free(res->trace);
 	res->trace = NULL;
 	res->ntrace = 0;
+	free(res->buffers);
+	res->buffers = NULL;
+	res->nbuffers = 0;
 	for (int i = 0; i < GL_MAX_BUFFERS; i++) {
 		free(res->first_outputs[i]);
 		res->first_outputs[i] = NULL;

@@ -17,6 +17,7 @@ struct sim_backend {
 	struct ptx_module *module;
 	struct gl_sim_result res;
 	bool have_result;
+	struct gl_launch last; /* the last launch's geometry and buffer descriptions (no host memory) */
 };
 
 static bool sim_probe(char *why, size_t n)
@@ -82,6 +83,9 @@ static int sim_launch(void *ctx, struct gl_launch *l, struct gl_err *err)
 	};
 	rc = gl_sim_run(s->module, l, &o, &s->res, err);
 	s->have_result = rc == GL_OK;
+	s->last = *l; /* for the buffer map: names, types, counts and entry, never the host pointers */
+	for (int i = 0; i < s->last.nbuffers; i++)
+		s->last.buffers[i].host = NULL;
 	return rc;
 }
 
@@ -125,6 +129,8 @@ static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *e
 		res->trace = gl_xmalloc((size_t)s->res.ntrace * sizeof *res->trace);
 		memcpy(res->trace, s->res.trace, (size_t)s->res.ntrace * sizeof *res->trace);
 		res->ntrace = s->res.ntrace;
+		gl_sim_buffer_map(s->last.entry ? ptx_find_function(s->module, s->last.entry) : NULL, &s->last,
+				  &res->buffers, &res->nbuffers);
 	}
 	gl_str_free(&note);
 	return GL_OK;

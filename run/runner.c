@@ -100,6 +100,9 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 	rec->trace = res.trace; /* simulator traces (--trace) travel with the record into the store */
 	rec->ntrace = res.ntrace;
 	res.trace = NULL;
+	rec->buffers = res.buffers; /* the buffer map goes with the trace */
+	rec->nbuffers = res.nbuffers;
+	res.buffers = NULL;
 	out->passes = res.passes;
 	if (!out->verify.ok)
 		snprintf(rec->note, sizeof rec->note, "verification failed: %lu mismatches, first %.100s%s%.100s",

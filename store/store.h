@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "common/buffers.h"
 #include "common/err.h"
 #include "common/findings.h"
 #include "common/metrics.h"
@@ -62,6 +63,8 @@ struct gl_launch_record {
 	struct gl_metrics metrics;
 	char note[256];        /* e.g. "sampled 64 of 1024 CTAs, counts scaled" */
 	struct gl_trace_event *trace; /* simulator --trace events, owned; NULL when none */
+	struct gl_buffer_desc *buffers; /* the buffer map (with a trace), owned; NULL when none */
+	int nbuffers;
 	uint32_t ntrace;
 	bool sanitized;        /* the simulator's sanitizer ran: the counts and findings below apply */
 	long sanitizer_errors, sanitizer_warnings; /* occurrences, every one counted */
@@ -130,6 +133,8 @@ struct gl_traced_launch {
 	unsigned grid[3], block[3], dyn_smem;
 	struct gl_trace_event *ev; /* owned */
 	uint32_t n;
+	struct gl_buffer_desc *buffers; /* the stored buffer map, owned; none for launches stored before it */
+	int nbuffers;
 };
 /* GL_EUSAGE when there is no such launch; a launch without a trace loads with n = 0. */
 int gl_store_load_traced_launch(struct gl_store *s, long launch_id, struct gl_traced_launch *out, struct gl_err *err);

@@ -196,6 +196,9 @@ void gl_launch_record_free(struct gl_launch_record *l)
 	free(l->trace);
 	l->trace = NULL;
 	l->ntrace = 0;
+	free(l->buffers);
+	l->buffers = NULL;
+	l->nbuffers = 0;
 	free(l->findings);
 	l->findings = NULL;
 	l->nfindings = 0;

@@ -186,6 +186,8 @@ int gl_store_load_traced_launch(struct gl_store *s, long launch_id, struct gl_tr
 	int rc = load_launch_row(s, launch_id, out, err);
 	if (rc == GL_OK)
 		rc = gl_store_load_trace(s, launch_id, &out->ev, &out->n, err);
+	if (rc == GL_OK)
+		rc = gl_store_load_buffers(s, launch_id, &out->buffers, &out->nbuffers, err);
 	if (rc)
 		gl_traced_launch_free(out);
 	return rc;
@@ -194,6 +196,7 @@ int gl_store_load_traced_launch(struct gl_store *s, long launch_id, struct gl_tr
 void gl_traced_launch_free(struct gl_traced_launch *l)
 {
 	free(l->ev);
+	free(l->buffers);
 	memset(l, 0, sizeof *l);
 }
 

@@ -2,19 +2,25 @@
  * its events), or taken from a launch just computed; then the problem, costs and buffers worked out
  * for the views. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/util.h"
 #include "store/store.h"
 #include "view_trace.h"
 
-/* What loading from the store and from a record share: the topic, its problem and the buffers. */
-static int finish(struct view_trace *tr, struct gl_err *err)
+/* What loading from the store and from a record share: the topic, its problem and the buffers, from the
+ * launch's buffer map when it has one, else worked out again (launches stored before the map existed). */
+static int finish(struct view_trace *tr, const struct gl_buffer_desc *map, int nmap, struct gl_err *err)
 {
 	tr->t = gl_topic_find(tr->topic);
 	if (tr->t)
 		view_params_parse(tr->t, tr->params_json, &tr->problem);
-	int rc = view_buffers_build(tr, err);
+	int rc = GL_OK;
+	if (nmap)
+		view_buffers_from_map(tr, map, nmap);
+	else
+		rc = view_buffers_build(tr, err);
 	if (rc)
 		view_trace_free(tr);
 	return rc;
@@ -42,8 +48,11 @@ int view_load(struct gl_store *s, long launch_id, struct view_trace *tr, struct 
 		return gl_errf(err, GL_EUSAGE, "launch %ld has no trace (run it with --trace on the simulator)",
 		               launch_id);
 	}
-	snprintf(tr->origin, sizeof tr->origin, "stored trace: run %ld, launch %ld", tr->run_id, launch_id);
-	return finish(tr, err);
+	snprintf(tr->origin, sizeof tr->origin, "stored trace: run %ld, launch %ld%s", tr->run_id, launch_id,
+	         l.nbuffers ? "" : " (no buffer map stored)");
+	rc = finish(tr, l.buffers, l.nbuffers, err);
+	free(l.buffers);
+	return rc;
 }
 
 int view_from_record(const struct gl_launch_record *rec, struct view_trace *tr, struct gl_err *err)
@@ -62,5 +71,5 @@ int view_from_record(const struct gl_launch_record *rec, struct view_trace *tr, 
 	memcpy(tr->ev, rec->trace, (size_t)rec->ntrace * sizeof *tr->ev);
 	tr->n = rec->ntrace;
 	snprintf(tr->origin, sizeof tr->origin, "no stored trace: recorded now on the simulator");
-	return finish(tr, err);
+	return finish(tr, rec->buffers, rec->nbuffers, err);
 }

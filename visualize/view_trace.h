@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/buffers.h"
 #include "common/err.h"
 #include "common/trace.h"
 #include "kernels/registry.h"
@@ -61,10 +62,12 @@ bool view_buffer_shape(const char *topic, const char *buffer, const struct gl_to
 /* Small sizes the views record with when the database has no trace (e.g. gemm 128, transpose 64). */
 void view_default_problem(const struct gl_topic *t, struct gl_problem *p);
 
-/* Fill tr->bufs: global buffers where the simulator placed them for this launch (the harness's setup
+/* For launches stored without a buffer map (before schema 3): fill tr->bufs with global buffers where the simulator placed them for this launch (the harness's setup
  * and gl_sim_buffer_address), shared arrays from the entry's .shared variables, named after the events
  * that touch them.  Falls back to the extent of the traced addresses when the topic is unknown. */
 int view_buffers_build(struct view_trace *tr, struct gl_err *err);
+/* Fill tr->bufs from a stored buffer map (the topic's shapes applied when the topic is known). */
+void view_buffers_from_map(struct view_trace *tr, const struct gl_buffer_desc *map, int n);
 
 /* Load launch `launch_id` with its trace, problem, costs and buffers (the store's
  * gl_store_find_traced_launch finds the latest traced launch of a variant). */

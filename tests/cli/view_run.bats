@@ -75,3 +75,17 @@ sim_trace() {
 	assert_success
 	[ "$output" = "$by_run" ]
 }
+
+@test "a launch stored without a buffer map (before schema 3) still opens, says so, and shows the same frames" {
+	"$GPULAB" run transpose --size 32 --variant coalesced --backend sim --trace --db "$DB" >/dev/null 2>&1
+	[ "$(sqlite3 "$DB" "select group_concat(name || ':' || shared || ':' || bytes) from launch_buffers")" = \
+		"out:0:4096,in:0:4096,tile:1:4096" ]
+	run "$GPULAB" view banks --run 1 --frames 4 --db "$DB"
+	assert_success
+	local with_map=$output
+	sqlite3 "$DB" "delete from launch_buffers"
+	run "$GPULAB" view banks --run 1 --frames 4 --db "$DB"
+	assert_success
+	assert_output --partial "stored trace: run 1, launch 1 (no buffer map stored)"
+	[ "$(grep -v 'stored trace' <<<"$output")" = "$(grep -v 'stored trace' <<<"$with_map")" ]
+}
