@@ -123,9 +123,8 @@ static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum view_kind
 		if (o->topic && strcmp(o->topic, o->what) != 0)
 			return gl_usage_error(ctx, self(), "two topics given: '%s' and --topic %s", o->what, o->topic);
 		topic = o->what;
-		*kind = strcmp(topic, "gemm") == 0            ? VIEW_GEMM
-		        : strcmp(topic, "smem_patterns") == 0 ? VIEW_BANKS
-		                                              : VIEW_COALESCE;
+		const struct gl_topic *tt = gl_topic_find(topic);
+		*kind = tt->view == GL_VIEW_GEMM ? VIEW_GEMM : tt->view == GL_VIEW_BANKS ? VIEW_BANKS : VIEW_COALESCE;
 	}
 	if (*kind == VIEW_GEMM && topic && strcmp(topic, "gemm") != 0)
 		return gl_usage_error(ctx, self(), "the gemm view shows the gemm topic, not %s", topic);
@@ -139,7 +138,7 @@ static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum view_kind
 static int build_problem(struct gl_ctx *ctx, const struct gl_topic *t, const struct view_opts *o, struct gl_problem *p,
                          bool *explicit)
 {
-	view_default_problem(t, p);
+	gl_topic_view_problem(t, p);
 	*explicit = o->size || o->nparams;
 	return gl_problem_apply_options(ctx, self(), t, o->size, o->param_names, o->param_values, o->nparams, p);
 }

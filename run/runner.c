@@ -103,6 +103,9 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 	rec->buffers = res.buffers; /* the buffer map goes with the trace */
 	rec->nbuffers = res.nbuffers;
 	res.buffers = NULL;
+	for (int i = 0; i < rec->nbuffers; i++) /* the topic knows which buffers are matrices */
+		if (!rec->buffers[i].shared)
+			gl_topic_buffer_shape(t, p, rec->buffers[i].name, &rec->buffers[i].rows, &rec->buffers[i].cols);
 	out->passes = res.passes;
 	if (!out->verify.ok)
 		snprintf(rec->note, sizeof rec->note, "verification failed: %lu mismatches, first %.100s%s%.100s",

@@ -23,7 +23,7 @@ static struct view_buffer *add_buffer(struct view_trace *tr, const char *name, b
 
 static void shape(struct view_trace *tr, struct view_buffer *b)
 {
-	if (!view_buffer_shape(tr->topic, b->name, tr->t, &tr->problem, &b->rows, &b->cols)) {
+	if (b->shared || !gl_topic_buffer_shape(tr->t, &tr->problem, b->name, &b->rows, &b->cols)) {
 		b->rows = 1;
 		b->cols = (long)(b->bytes / (b->elem ? b->elem : 1));
 	}
@@ -122,10 +122,8 @@ void view_buffers_from_map(struct view_trace *tr, const struct gl_buffer_desc *m
 		b->base = map[i].base;
 		b->bytes = map[i].bytes;
 		b->elem = map[i].elem ? map[i].elem : 4;
-		b->rows = map[i].rows;
+		b->rows = map[i].rows; /* the logical shape the topic gave when it was recorded */
 		b->cols = map[i].cols;
-		if (tr->t) /* the topic knows the logical shapes (gemm's A is m x k) */
-			shape(tr, b);
 	}
 }
 

@@ -56,17 +56,12 @@ void view_loc_format(const struct view_loc *loc, uint64_t addr, char *buf, size_
 
 /* Parse {"rows":64,"cols":64} into the topic's parameter values (defaults for missing ones). */
 void view_params_parse(const struct gl_topic *t, const char *json, struct gl_problem *p);
-/* Row-major shape of a topic's buffer from the problem (e.g. gemm A is m x k); false when unknown. */
-bool view_buffer_shape(const char *topic, const char *buffer, const struct gl_topic *t, const struct gl_problem *p,
-                       long *rows, long *cols);
-/* Small sizes the views record with when the database has no trace (e.g. gemm 128, transpose 64). */
-void view_default_problem(const struct gl_topic *t, struct gl_problem *p);
 
 /* For launches stored without a buffer map (before schema 3): fill tr->bufs with global buffers where the simulator placed them for this launch (the harness's setup
  * and gl_sim_buffer_address), shared arrays from the entry's .shared variables, named after the events
  * that touch them.  Falls back to the extent of the traced addresses when the topic is unknown. */
 int view_buffers_build(struct view_trace *tr, struct gl_err *err);
-/* Fill tr->bufs from a stored buffer map (the topic's shapes applied when the topic is known). */
+/* Fill tr->bufs from a stored buffer map, as it is (the shapes were the topic's when it was recorded). */
 void view_buffers_from_map(struct view_trace *tr, const struct gl_buffer_desc *map, int n);
 
 /* Load launch `launch_id` with its trace, problem, costs and buffers (the store's

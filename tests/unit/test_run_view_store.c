@@ -10,7 +10,7 @@ static long record(struct gl_store *s, const char *topic, const char *variant, l
 	const struct gl_topic *t = gl_topic_find(topic);
 	const struct gl_variant *v = gl_variant_find(t, variant);
 	struct gl_problem p;
-	view_default_problem(t, &p);
+	gl_topic_view_problem(t, &p);
 	for (int i = 0; i < t->nparams; i++)
 		if (t->params[i].is_size)
 			p.v[i] = size;
@@ -95,11 +95,11 @@ static void test_params(void)
 	CHECK_EQ(p.v[1], 7);
 	long rows = 0, cols = 0;
 	p.v[0] = 48;
-	CHECK(view_buffer_shape("transpose", "out", t, &p, &rows, &cols));
+	CHECK(gl_topic_buffer_shape(t, &p, "out", &rows, &cols));
 	CHECK_EQ(rows, 7);
 	CHECK_EQ(cols, 48);
-	CHECK(!view_buffer_shape("transpose", "tile", t, &p, &rows, &cols));
-	view_default_problem(t, &p);
+	CHECK(!gl_topic_buffer_shape(t, &p, "tile", &rows, &cols));
+	gl_topic_view_problem(t, &p);
 	CHECK_EQ(p.v[0], 64);
 }
 
