@@ -75,6 +75,10 @@ int gl_store_insert_buffers(struct gl_store *s, long launch_id, const struct gl_
 int gl_store_load_buffers(struct gl_store *s, long launch_id, struct gl_buffer_desc **out, int *n,
 			  struct gl_err *err);
 
+/* Column i as text into buf ("" for NULL); column i as "x,y,z" into v (1 for what is missing). */
+void gl_store_col_text(sqlite3_stmt *st, int i, char *buf, size_t n);
+void gl_store_col_xyz(sqlite3_stmt *st, int i, unsigned v[3]);
+
 /* The current UTC time as ISO-8601 ("2025-01-31T12:00:00Z"). */
 void gl_store_utc_now(char *buf, size_t n);
 

@@ -141,19 +141,6 @@ int gl_store_find_traced_launch(struct gl_store *s, const char *topic, const cha
 	return GL_OK;
 }
 
-static void parse_xyz(const unsigned char *text, unsigned v[3])
-{
-	v[0] = v[1] = v[2] = 1;
-	if (text)
-		sscanf((const char *)text, "%u,%u,%u", &v[0], &v[1], &v[2]);
-}
-
-static void col_text(sqlite3_stmt *st, int i, char *buf, size_t n)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-	snprintf(buf, n, "%s", t ? (const char *)t : "");
-}
-
 static int load_launch_row(struct gl_store *s, long id, struct gl_traced_launch *out, struct gl_err *err)
 {
 	sqlite3_stmt *st;
@@ -166,11 +153,11 @@ static int load_launch_row(struct gl_store *s, long id, struct gl_traced_launch 
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		out->launch_id = id;
-		col_text(st, 0, out->topic, sizeof out->topic);
-		col_text(st, 1, out->variant, sizeof out->variant);
-		col_text(st, 2, out->params_json, sizeof out->params_json);
-		parse_xyz(sqlite3_column_text(st, 3), out->grid);
-		parse_xyz(sqlite3_column_text(st, 4), out->block);
+		gl_store_col_text(st, 0, out->topic, sizeof out->topic);
+		gl_store_col_text(st, 1, out->variant, sizeof out->variant);
+		gl_store_col_text(st, 2, out->params_json, sizeof out->params_json);
+		gl_store_col_xyz(st, 3, out->grid);
+		gl_store_col_xyz(st, 4, out->block);
 		out->dyn_smem = (unsigned)sqlite3_column_int(st, 5);
 		out->run_id = (long)sqlite3_column_int64(st, 6);
 	}
