@@ -69,7 +69,7 @@ static int exec_compare(struct gl_ctx *ctx, int argc, char **argv)
 	struct gl_run_opts o = {0};
 	struct gl_run_session s = {0};
 	struct gl_store *store = NULL;
-	int rc = gl_run_opts_parse(ctx, self(), argc, argv, true, &o);
+	int rc = gl_run_opts_parse(ctx, self(), argc, argv, &o);
 	if (rc)
 		return rc;
 	struct gl_run_env env = gl_cli_run_env(ctx); /* after parsing: --db is known */
@@ -83,6 +83,13 @@ static int exec_compare(struct gl_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
+static const struct gl_opt compare_opts[] = {
+	GL_STR("baseline", "VARIANT", GL_RUN_OPT_BASELINE,
+	       "the reference of the ratios (default: the first variant run)"),
+	GL_RUN_OPT_ROWS,
+	{0},
+};
+
 const struct gl_cmd gl_cmd_compare_entry = {
 	.name = "compare",
 	.usage = "TOPIC [--baseline VARIANT] [--variant A,B|all] [--size N | --PARAM V ...] [--backend auto|cuda|sim] "
@@ -91,12 +98,15 @@ const struct gl_cmd gl_cmd_compare_entry = {
 	.help = "Runs the variants as 'gpulab run' does (and stores the run), then shows per variant: global load and\n"
 		"store sectors, shared-memory wavefronts (loads + stores), bank conflicts (loads + stores), FLOPs\n"
 		"(2*FFMA + FADD + FMUL thread instructions) and FLOP per global byte (32 bytes per load, store and\n"
-		"atomic sector), each also as variant / baseline.\n\n"
-		"options:\n"
-		"  --baseline VARIANT    the reference of the ratios (default: the first variant run); run first\n"
-		"                        when --variant leaves it out\n" GL_RUN_OPTIONS_HELP
+		"atomic sector), each also as variant / baseline.  The baseline is run first when --variant\n"
+		"leaves it out.\n" GL_RUN_PARAMS_HELP
 		"exit status: 0 all verified, 1 a variant failed verification or the sanitizer found errors,\n"
 		"2 usage, 3 environment (no GPU for --backend cuda, unwritable database)\n",
+	.opts = compare_opts,
+	.min_args = 1,
+	.max_args = 1,
+	.args_missing = "compare needs a TOPIC (see 'gpulab list')",
+	.args_name = "one TOPIC",
 	.exec = exec_compare,
 };
 

@@ -20,7 +20,6 @@
 #include "validate_rows.h"
 
 enum { SIM, GPU, NSIDES };
-enum { OPT_DEVICE = 300, OPT_STRICT };
 
 struct side {
 	const struct gl_backend *b;
@@ -47,25 +46,13 @@ static const struct gl_cmd *self(void);
 
 static int parse(struct gl_ctx *ctx, int argc, char **argv, struct validate *v)
 {
-	static const struct option opts[] = {{"device", required_argument, NULL, OPT_DEVICE},
-					     {"strict", no_argument, NULL, OPT_STRICT}, {0}};
-	long device = 0;
-	int c;
-	optind = 1;
-	while ((c = gl_getopt(ctx, self(), argc, argv, "", opts)) != -1) {
-		if (c == 'h')
-			return 'h';
-		if (c == '?')
-			return ctx->err.status;
-		if (c == OPT_DEVICE && gl_parse_long(optarg, 0, 63, "--device", &device, &ctx->err) != GL_OK)
-			return ctx->err.status;
-		if (c == OPT_STRICT)
-			v->strict = true;
-	}
-	if (optind < argc - 1)
-		return gl_usage_error(ctx, self(), "validate takes one TOPIC at most, got '%s' too", argv[optind + 1]);
-	v->device = (int)device;
-	v->topic = optind < argc ? argv[optind] : NULL;
+	struct gl_args args;
+	int rc = gl_cmd_parse(ctx, self(), argc, argv, &args);
+	if (rc)
+		return rc;
+	v->strict = gl_args_has(&args, "strict");
+	v->device = (int)gl_args_long(&args, "device", 0);
+	v->topic = args.npos ? args.pos[0] : NULL;
 	return GL_OK;
 }
 
@@ -331,14 +318,20 @@ static int validate_exec(struct gl_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
+static const struct gl_opt validate_opts[] = {
+	GL_NUM("device", "N", 0, 63, 0, "the GPU to use (see 'gpulab devices'), default 0"),
+	GL_FLAG("strict", 0, "exit 1 when an exact count differs between the simulator and the GPU"),
+	{0},
+};
+
 const struct gl_cmd gl_cmd_validate_entry = {
 	.name = "validate",
 	.usage = "[TOPIC] [--device N] [--strict] [--json]",
 	.summary = "GPU only: every variant on the simulator and the GPU, counts side by side with ratios",
-	.help = "options:\n"
-		"  --device N    the GPU to use (see 'gpulab devices'), default 0\n"
-		"  --strict      exit 1 when an exact count differs between the simulator and the GPU\n"
-		"Both runs are stored (backend sim and cuda).  Requests, sectors and shared-memory instructions\n"
+	.opts = validate_opts,
+	.max_args = 1,
+	.args_name = "one TOPIC at most",
+	.help = "Both runs are stored (backend sim and cuda).  Requests, sectors and shared-memory instructions\n"
 		"and wavefronts should agree exactly; the hardware bank-conflict counter reads high, so the\n"
 		"wavefronts are shown beside it.  Instruction totals are the simulator's estimates of the SASS.\n"
 		"A metric the GPU did not collect (no CUPTI metrics, see the note) is 'not collected', never a\n"

@@ -15,7 +15,7 @@
 
 static const struct gl_cmd *self(void);
 
-enum { OPT_TOPIC = 300, OPT_VARIANT, OPT_SIZE, OPT_FRAMES, OPT_PLAY, OPT_BLOCK, OPT_RUN, OPT_LAUNCH, OPT_PARAM = 2000 };
+enum { OPT_TOPIC = 1, OPT_VARIANT, OPT_SIZE, OPT_FRAMES, OPT_PLAY, OPT_BLOCK, OPT_RUN, OPT_LAUNCH, OPT_PARAM };
 
 #define MAX_PARAM_OPTS GL_RUN_MAX_PARAM_OPTS
 
@@ -40,51 +40,40 @@ struct view_opts {
 	bool play;
 };
 
-static int handle_option(struct gl_ctx *ctx, int c, struct view_opts *o, const char **names)
+static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct view_opts *o)
 {
-	switch (c) {
-	case OPT_TOPIC: o->topic = optarg; return GL_OK;
-	case OPT_VARIANT: o->variant = optarg; return GL_OK;
-	case OPT_SIZE: o->size = optarg; return GL_OK;
+	switch (a->opt->code) {
+	case OPT_TOPIC: o->topic = a->value; return GL_OK;
+	case OPT_VARIANT: o->variant = a->value; return GL_OK;
+	case OPT_SIZE: o->size = a->value; return GL_OK;
 	case OPT_PLAY: o->play = true; return GL_OK;
-	case OPT_FRAMES: return gl_parse_long(optarg, 1, 1000000, "--frames", &o->frames, &ctx->err);
-	case OPT_BLOCK: return gl_parse_long(optarg, 0, 1L << 40, "--block", &o->block, &ctx->err);
-	case OPT_RUN: return gl_parse_long(optarg, 1, 1L << 62, "--run", &o->run, &ctx->err);
-	case OPT_LAUNCH: return gl_parse_long(optarg, 1, 1L << 62, "--launch", &o->launch, &ctx->err);
-	default:
-		if (c >= OPT_PARAM && c < OPT_PARAM + MAX_PARAM_OPTS && o->nparams < MAX_PARAM_OPTS) {
-			o->param_names[o->nparams] = names[c - OPT_PARAM];
-			o->param_values[o->nparams++] = optarg;
-			return GL_OK;
-		}
-		return gl_errf(&ctx->err, GL_EINTERNAL, "unhandled option %d", c);
+	case OPT_FRAMES: o->frames = gl_optval_long(a); return GL_OK;
+	case OPT_BLOCK: o->block = gl_optval_long(a); return GL_OK;
+	case OPT_RUN: o->run = gl_optval_long(a); return GL_OK;
+	case OPT_LAUNCH: o->launch = gl_optval_long(a); return GL_OK;
+	case OPT_PARAM:
+		if (o->nparams >= MAX_PARAM_OPTS)
+			return gl_usage_error(ctx, self(), "too many topic parameters (at most %d)", MAX_PARAM_OPTS);
+		o->param_names[o->nparams] = a->opt->name;
+		o->param_values[o->nparams++] = a->value;
+		return GL_OK;
+	default: return gl_errf(&ctx->err, GL_EINTERNAL, "unhandled option --%s", a->opt->name);
 	}
 }
 
 static int parse(struct gl_ctx *ctx, int argc, char **argv, struct view_opts *o)
 {
-	struct option opts[8 + MAX_PARAM_OPTS + 1] = {
-	    {"topic", required_argument, NULL, OPT_TOPIC}, {"variant", required_argument, NULL, OPT_VARIANT},
-	    {"size", required_argument, NULL, OPT_SIZE},   {"frames", required_argument, NULL, OPT_FRAMES},
-	    {"play", no_argument, NULL, OPT_PLAY},         {"block", required_argument, NULL, OPT_BLOCK},
-	    {"run", required_argument, NULL, OPT_RUN},     {"launch", required_argument, NULL, OPT_LAUNCH},
-	};
-	const char *names[MAX_PARAM_OPTS];
-	gl_topic_param_options(opts, 8, names, OPT_PARAM);
+	struct gl_opt params[MAX_PARAM_OPTS + 1];
+	struct gl_args args;
+	gl_topic_param_options(params, MAX_PARAM_OPTS + 1, OPT_PARAM);
+	int rc = gl_cmd_parse_extra(ctx, self(), params, argc, argv, &args);
+	if (rc)
+		return rc;
 	o->block = -1;
-	int c;
-	optind = 1;
-	while ((c = gl_getopt(ctx, self(), argc, argv, "", opts)) != -1) {
-		if (c == 'h')
-			return 'h';
-		if (c == '?' || handle_option(ctx, c, o, names))
-			return ctx->err.status;
-	}
-	if (optind >= argc)
-		return gl_usage_error(ctx, self(), "view needs what to show: gemm, banks, coalesce or a TOPIC");
-	if (optind + 1 < argc)
-		return gl_usage_error(ctx, self(), "unexpected argument '%s'", argv[optind + 1]);
-	o->what = argv[optind];
+	for (int i = 0; i < args.nopts; i++)
+		if ((rc = handle_option(ctx, &args.opts[i], o)))
+			return rc;
+	o->what = args.pos[0];
 	return GL_OK;
 }
 
@@ -337,6 +326,20 @@ static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 	return view_trace_run(ctx, kind, t, v, &p, explicit, &o);
 }
 
+static const struct gl_opt view_opts[] = {
+	GL_STR("topic", "T", OPT_TOPIC, "the topic (banks, coalesce; gemm implies gemm)"),
+	GL_STR("variant", "V", OPT_VARIANT, "the variant (default: the topic's first)"),
+	GL_STR("size", "N", OPT_SIZE, "set every size parameter"),
+	GL_NUM("block", "B", 0, 1L << 40, OPT_BLOCK,
+	       "only CTA B (traces keep the first 2 CTAs; gemm shows the first by default)"),
+	GL_NUM("frames", "N", 1, 1000000, OPT_FRAMES,
+	       "print the first N frames as text (80x24, each starting 'step K/TOTAL'), no terminal"),
+	GL_FLAG("play", OPT_PLAY, "start playing instead of paused at step 1"),
+	GL_NUM("run", "N", 1, 1L << 62, OPT_RUN, "show a stored launch of run N as it was recorded"),
+	GL_NUM("launch", "K", 1, 1L << 62, OPT_LAUNCH, "with --run: the launch (default: its first traced)"),
+	{0},
+};
+
 const struct gl_cmd gl_cmd_view_entry = {
     .name = "view",
     .usage = "gemm|banks|coalesce|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
@@ -347,18 +350,16 @@ const struct gl_cmd gl_cmd_view_entry = {
             "  banks       one warp's shared-memory access per step: 32 banks, the wavefront serving each lane\n"
             "  coalesce    one warp's global access per step: its lanes, 32-byte sectors and 128-byte lines\n"
             "  TOPIC       shorthand: gemm -> gemm, smem_patterns -> banks, others -> coalesce\n"
-            "options:\n"
-            "  --topic T       the topic (banks, coalesce; gemm implies gemm)\n"
-            "  --variant V     the variant (default: the topic's first)\n"
-            "  --size N        set every size parameter; --PARAM V sets one (default: small sizes, e.g. gemm 128)\n"
-            "  --block B       only CTA B (traces keep the first 2 CTAs; gemm shows the first by default)\n"
-            "  --frames N      print the first N frames as text (80x24, each starting 'step K/TOTAL'), no terminal\n"
-            "  --play          start playing instead of paused at step 1\n"
-            "  --run N         show a stored launch of run N as it was recorded, of any kernel (gpulab run\n"
-            "                  --trace, gpulab sim --trace); --launch K picks one (default: its first traced)\n"
+            "--PARAM V sets one topic parameter (default: small sizes, e.g. gemm 128).  --run shows a launch of\n"
+            "any kernel as it was recorded (gpulab run --trace, gpulab sim --trace).\n"
             "The latest stored trace of the topic/variant (and sizes, when given) is shown; without one, the variant\n"
             "runs on the simulator with --trace first and that run is stored.\n"
             "keys: space play/pause, n/p step, +/- speed, g go to step, ? help, q quit\n",
+    .opts = view_opts,
+    .min_args = 1,
+    .max_args = 1,
+    .args_missing = "view needs what to show: gemm, banks, coalesce or a TOPIC",
+    .args_name = "one view or TOPIC",
     .exec = exec_view,
 };
 
