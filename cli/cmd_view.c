@@ -19,18 +19,6 @@ enum { OPT_TOPIC = 1, OPT_VARIANT, OPT_SIZE, OPT_FRAMES, OPT_PLAY, OPT_BLOCK, OP
 
 #define MAX_PARAM_OPTS GL_RUN_MAX_PARAM_OPTS
 
-enum view_kind { VIEW_COALESCE, VIEW_BANKS, VIEW_GEMM };
-
-static const struct {
-	const char *name;
-	enum view_kind kind;
-	const char *topic; /* the topic it implies, or NULL (--topic needed) */
-} view_names[] = {
-    {"coalesce", VIEW_COALESCE, NULL},
-    {"banks", VIEW_BANKS, NULL},
-    {"gemm", VIEW_GEMM, "gemm"},
-};
-
 struct view_opts {
 	const char *what, *topic, *variant, *size;
 	const char *param_names[MAX_PARAM_OPTS], *param_values[MAX_PARAM_OPTS];
@@ -81,8 +69,8 @@ static int unknown_view(struct gl_ctx *ctx, const char *what)
 {
 	const char *names[64];
 	size_t n = 0;
-	for (size_t i = 0; i < GL_ARRAY_LEN(view_names); i++)
-		names[n++] = view_names[i].name;
+	for (const struct view_entry *v = view_table; v->name; v++)
+		names[n++] = v->name;
 	for (const struct gl_topic *const *t = gl_topics; *t && n < GL_ARRAY_LEN(names); t++)
 		names[n++] = (*t)->name;
 	const char *near = gl_suggest(what, names, n);
@@ -95,31 +83,28 @@ static int unknown_view(struct gl_ctx *ctx, const char *what)
 }
 
 /* "banks"/"coalesce"/"gemm" name a view; a topic name picks that topic's natural view. */
-static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum view_kind *kind, const struct gl_topic **t)
+static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum gl_topic_view *kind, const struct gl_topic **t)
 {
 	const char *topic = o->topic;
-	bool found = false;
-	for (size_t i = 0; i < GL_ARRAY_LEN(view_names) && !found; i++)
-		if (strcmp(view_names[i].name, o->what) == 0) {
-			found = true;
-			*kind = view_names[i].kind;
-			if (!topic)
-				topic = view_names[i].topic;
-		}
-	if (!found) {
+	const struct view_entry *named = view_find(o->what);
+	if (named) {
+		*kind = named->kind;
+		if (!topic)
+			topic = named->topic;
+	} else {
 		if (!gl_topic_find(o->what))
 			return unknown_view(ctx, o->what);
 		if (o->topic && strcmp(o->topic, o->what) != 0)
 			return gl_usage_error(ctx, self(), "two topics given: '%s' and --topic %s", o->what, o->topic);
 		topic = o->what;
 		const struct gl_topic *tt = gl_topic_find(topic);
-		*kind = tt->view == GL_VIEW_GEMM ? VIEW_GEMM : tt->view == GL_VIEW_BANKS ? VIEW_BANKS : VIEW_COALESCE;
+		*kind = tt->view;
 	}
-	if (*kind == VIEW_GEMM && topic && strcmp(topic, "gemm") != 0)
+	if (*kind == GL_VIEW_GEMM && topic && strcmp(topic, "gemm") != 0)
 		return gl_usage_error(ctx, self(), "the gemm view shows the gemm topic, not %s", topic);
 	if (!topic)
 		return gl_usage_error(ctx, self(), "view %s needs --topic T (e.g. --topic transpose --variant %s)",
-		                      o->what, *kind == VIEW_BANKS ? "coalesced" : "naive");
+		                      o->what, *kind == GL_VIEW_BANKS ? "coalesced" : "naive");
 	return gl_topic_lookup(topic, t, &ctx->err);
 }
 
@@ -187,7 +172,7 @@ static int store(struct gl_ctx *ctx, const char *path, const struct gl_device_in
 }
 
 struct view_state {
-	enum view_kind kind;
+	enum gl_topic_view kind;
 	struct view_coalesce co;
 	struct view_banks ba;
 	struct view_gemm ge;
@@ -197,16 +182,16 @@ struct view_state {
 
 /* Build the view's steps from the trace: this refuses a CTA outside the trace and a variant without the
  * accesses the view shows. */
-static int build(struct gl_ctx *ctx, enum view_kind kind, const struct view_trace *tr, long block,
+static int build(struct gl_ctx *ctx, enum gl_topic_view kind, const struct view_trace *tr, long block,
                  struct view_state *vs)
 {
 	memset(vs, 0, sizeof *vs);
 	vs->kind = kind;
-	if (kind == VIEW_GEMM) {
+	if (kind == GL_VIEW_GEMM) {
 		vs->ops = &view_gemm_ops, vs->state = &vs->ge;
 		return view_gemm_build(tr, block, &vs->ge, &ctx->err);
 	}
-	if (kind == VIEW_BANKS) {
+	if (kind == GL_VIEW_BANKS) {
 		vs->ops = &view_banks_ops, vs->state = &vs->ba;
 		return view_banks_build(tr, block, &vs->ba, &ctx->err);
 	}
@@ -216,9 +201,9 @@ static int build(struct gl_ctx *ctx, enum view_kind kind, const struct view_trac
 
 static void view_state_free(struct view_state *vs)
 {
-	if (vs->kind == VIEW_GEMM)
+	if (vs->kind == GL_VIEW_GEMM)
 		view_gemm_free(&vs->ge);
-	else if (vs->kind == VIEW_BANKS)
+	else if (vs->kind == GL_VIEW_BANKS)
 		view_banks_free(&vs->ba);
 	else
 		view_coalesce_free(&vs->co);
@@ -234,7 +219,7 @@ static int show(struct gl_ctx *ctx, const struct view_state *vs, const struct vi
 /* Everything that can refuse the request is checked before anything is written: the terminal, the view,
  * topic, variant and sizes, the database (gl_store_check writes nothing), and the view built from the
  * trace (CTA in range, the accesses it shows); only then is a newly computed trace stored. */
-static int view_trace_run(struct gl_ctx *ctx, enum view_kind kind, const struct gl_topic *t,
+static int view_trace_run(struct gl_ctx *ctx, enum gl_topic_view kind, const struct gl_topic *t,
                           const struct gl_variant *v, const struct gl_problem *p, bool explicit,
                           const struct view_opts *o)
 {
@@ -269,11 +254,7 @@ static int view_trace_run(struct gl_ctx *ctx, enum view_kind kind, const struct 
  * gpulab sim --trace); nothing is computed or written. */
 static int view_stored_launch(struct gl_ctx *ctx, const struct view_opts *o)
 {
-	enum view_kind kind = VIEW_COALESCE;
-	bool named = false;
-	for (size_t i = 0; i < GL_ARRAY_LEN(view_names) && !named; i++)
-		if (strcmp(view_names[i].name, o->what) == 0)
-			named = true, kind = view_names[i].kind;
+	const struct view_entry *named = view_find(o->what);
 	if (!named)
 		return gl_usage_error(ctx, self(), "with --run, say which view: gemm, banks or coalesce (not '%s')",
 		                      o->what);
@@ -293,7 +274,7 @@ static int view_stored_launch(struct gl_ctx *ctx, const struct view_opts *o)
 	if (rc == GL_OK)
 		rc = view_load(store, id, &tr, &ctx->err);
 	gl_store_close(store);
-	if (rc == GL_OK && (rc = build(ctx, kind, &tr, o->block, &vs)) == GL_OK) {
+	if (rc == GL_OK && (rc = build(ctx, named->kind, &tr, o->block, &vs)) == GL_OK) {
 		rc = show(ctx, &vs, o);
 		view_state_free(&vs);
 	}
@@ -312,7 +293,7 @@ static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 		return gl_usage_error(ctx, self(), "--launch K picks a launch of --run N; give --run too");
 	if (o.run)
 		return view_stored_launch(ctx, &o);
-	enum view_kind kind = VIEW_COALESCE;
+	enum gl_topic_view kind = GL_VIEW_COALESCE;
 	const struct gl_topic *t;
 	const struct gl_variant *v;
 	struct gl_problem p;
