@@ -56,6 +56,8 @@ void gl_sim_metrics(const struct gl_sim_result *res, struct gl_metrics *out)
 	put_used(out, "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum", c->hadd, s, "inst");
 	put_used(out, "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum", c->hmul, s, "inst");
 	put_used(out, "smsp__inst_executed_pipe_tensor_op_hmma.sum", c->mma_inst, s, "inst");
+	put_used(out, "smsp__inst_executed_pipe_tensor_op_imma.sum", c->imma_inst, s, "inst");
+	put_used(out, "smsp__inst_executed_pipe_tensor_op_dmma.sum", c->dmma_inst, s, "inst");
 	put_used(out, "smsp__inst_executed_op_ldsm.sum", c->ldsm_inst, s, "inst");
 	put_used(out, "smsp__inst_executed_op_ldgsts.sum", c->ldgsts_inst, s, "inst");
 	/* LDGSTS (cp.async): the l1tex__t_* forms exist only per cache mode; the sass forms cover both */
