@@ -80,29 +80,80 @@ static uint64_t elem_addr(const struct wmma_mem *m, unsigned lane, unsigned row,
 	return m->base[lane] + idx * m->esz;
 }
 
-/* Move unique register r of every lane: one warp-level access when its elements are adjacent in memory
- * (they run along the matrix's rows for A and C, its columns for B), else one per element. */
-static void move_reg(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct sim_frag *f,
-		     const struct wmma_mem *m, unsigned r, uint64_t val[32], bool is_store)
+/* Each lane's address of element j of unique register r.  `swapped`: the lane reads the element at
+ * its (g, 2t + j) offset mirrored inside the register's 8x8 block, so that a pair of 16-bit
+ * elements is one 32-bit word of memory (what ptxas loads before transposing with MOVM). */
+static uint64_t reg_addr(const struct sim_frag *f, const struct wmma_mem *m, unsigned lane, unsigned r, unsigned j,
+			 bool swapped)
+{
+	unsigned row, col;
+	sim_frag_pos(f, lane, r, j, &row, &col);
+	if (swapped) {
+		unsigned r0, c0;
+		sim_frag_pos(f, 0, r, 0, &r0, &c0);
+		unsigned dr = row - r0, dc = col - c0;
+		row = r0 + dc, col = c0 + dr;
+	}
+	return elem_addr(m, lane, row, col);
+}
+
+/* Whether unique registers r and r + 1 of every lane are adjacent 32-bit words, 8-byte aligned:
+ * ptxas moves such accumulator pairs with one 64-bit access. */
+static bool pair_adjacent(const struct sim_frag *f, const struct wmma_mem *m, unsigned r)
+{
+	if (f->role != FRAG_C || m->esz != 4 || r + 1 >= f->unique)
+		return false;
+	for (unsigned l = 0; l < 32; l++) {
+		uint64_t a = reg_addr(f, m, l, r, 0, false);
+		if (a % 8 || reg_addr(f, m, l, r + 1, 0, false) != a + 4)
+			return false;
+	}
+	return true;
+}
+
+/* Move `nr` (1 or 2) unique registers from r on, as ptxas does on sm_80 (docs/sim.md): one warp-level
+ * access per register when its elements are adjacent in memory (along the rows for A and C, the
+ * columns for B), one 64-bit access for an adjacent accumulator pair; 16-bit pairs that are not
+ * adjacent are read as the mirrored 32-bit words; 8-bit ones one byte at a time. */
+static void move_regs(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct sim_frag *f,
+		      const struct wmma_mem *m, unsigned r, unsigned nr, uint64_t val[2][32], bool is_store)
 {
 	bool adjacent = f->per_reg == 1 || (f->role == FRAG_B) == m->col;
-	unsigned parts = adjacent ? 1 : f->per_reg, size = adjacent ? f->per_reg * m->esz : m->esz;
-	unsigned bits = 8 * m->esz;
+	bool swapped = !adjacent && f->per_reg == 2 && !is_store;
+	unsigned parts = adjacent || swapped ? 1 : f->per_reg;
+	unsigned size = parts == 1 ? f->per_reg * m->esz * nr : m->esz, bits = 8 * m->esz;
 	uint64_t emask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
 	for (unsigned j = 0; j < parts; j++) {
 		uint64_t addr[32], part[32];
 		for (unsigned l = 0; l < 32; l++) {
-			unsigned row, col;
-			sim_frag_pos(f, l, r, j, &row, &col);
-			addr[l] = elem_addr(m, l, row, col);
-			part[l] = parts == 1 ? val[l] : (val[l] >> (bits * j)) & emask;
+			addr[l] = reg_addr(f, m, l, r, j, swapped);
+			part[l] = nr == 2 ? (val[0][l] & 0xffffffffu) | val[1][l] << 32
+				: parts == 1 ? val[0][l] : (val[0][l] >> (bits * j)) & emask;
 		}
 		sim_warp_access(cta, w, ins, addr, 0xffffffffu, size, is_store, part);
 		if (is_store)
 			continue;
-		for (unsigned l = 0; l < 32; l++)
-			val[l] = parts == 1 ? part[l] : (val[l] & ~(emask << (bits * j))) | (part[l] & emask) << (bits * j);
+		for (unsigned l = 0; l < 32; l++) {
+			if (nr == 2)
+				val[0][l] = part[l] & 0xffffffffu, val[1][l] = part[l] >> 32;
+			else if (swapped) /* the value is the register's own elements, whatever the lanes read */
+				continue;
+			else
+				val[0][l] = parts == 1 ? part[l] : (val[0][l] & ~(emask << (bits * j))) | (part[l] & emask) << (bits * j);
+		}
 	}
+	if (swapped && !is_store) /* after MOVM each lane holds its own elements */
+		for (unsigned l = 0; l < 32; l++) {
+			val[0][l] = 0;
+			for (unsigned jj = 0; jj < f->per_reg; jj++) {
+				uint64_t a = reg_addr(f, m, l, r, jj, false), v = 0;
+				enum ptx_space sp = (enum ptx_space)ins->space;
+				uint8_t *p = sim_translate(cta, w, (int)l, &sp, a, m->esz, false, ins);
+				if (p)
+					memcpy(&v, p, m->esz);
+				val[0][l] |= (v & emask) << (bits * jj);
+			}
+		}
 }
 
 static int exec_load_store(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins)
@@ -121,17 +172,17 @@ static int exec_load_store(struct sim_cta *cta, struct sim_warp *w, const struct
 		return sim_unsupported(cta, w, ins, "a wmma fragment with the wrong number of registers for its shape");
 	struct wmma_mem m;
 	mem_of(cta, w, ins, is_store ? 0 : 1, &f, &m);
-	for (unsigned r = 0; r < f.unique; r++) {
-		uint64_t val[32] = {0};
-		if (is_store) {
-			const uint64_t *v = sim_src(cta, w, frag->vec[r]);
-			for (unsigned l = 0; l < 32; l++)
-				val[l] = v[l];
-		}
-		move_reg(cta, w, ins, &f, &m, r, val, is_store);
-		for (unsigned k = r; !is_store && k < nregs; k += f.unique) /* the register and its replicas */
-			if (frag->vec[k] >= 0)
-				memcpy(sim_reg(w, frag->vec[k]), val, sizeof val);
+	for (unsigned r = 0; r < f.unique;) {
+		unsigned nr = pair_adjacent(&f, &m, r) ? 2 : 1;
+		uint64_t val[2][32] = {{0}};
+		for (unsigned i = 0; is_store && i < nr; i++)
+			memcpy(val[i], sim_src(cta, w, frag->vec[r + i]), sizeof val[i]);
+		move_regs(cta, w, ins, &f, &m, r, nr, val, is_store);
+		for (unsigned i = 0; !is_store && i < nr; i++) /* the register and its replicas */
+			for (unsigned k = r + i; k < nregs; k += f.unique)
+				if (frag->vec[k] >= 0)
+					memcpy(sim_reg(w, frag->vec[k]), val[i], sizeof val[i]);
+		r += nr;
 	}
 	return 0;
 }
@@ -165,9 +216,10 @@ static int exec_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 	sim_frag_gather(cta, w, &fc, C->vec, c);
 	sim_mma_compute(s.m, s.n, s.k, at, bt, ct, dt, ins->sub2 & MMA_SATFINITE, a, b, c, d);
 	sim_frag_scatter(w, &fd, D->vec, fd.unique, d);
-	/* sm_80 runs the product as mma.m16n8kK (DMMA m8n8k4) tiles: one per 16-row (8-row) block of A and
-	 * 8-column block of B */
-	sim_mma_count(cta, at, at == PT_F64 ? 1 : (s.m >= 16 ? s.m / 16 : 1) * (s.n / 8));
+	/* ptxas (sm_80) runs the product as HMMA/IMMA.16816 (tf32: HMMA.1684) or DMMA.884 instructions:
+	 * as many as their multiply-adds divide into (m8n32k16 as the transposed m32n8k16: two) */
+	unsigned per = at == PT_F64 ? 8 * 8 * 4 : at == PT_TF32 ? 16 * 8 * 4 : 16 * 8 * 16;
+	sim_mma_count(cta, at, s.m * s.n * s.k / per);
 	return 0;
 }
 

@@ -25,24 +25,30 @@ gemm() {
 	python3 "$FX/wmma_ref.py" check "$kernel" "$OUT"
 }
 
-@test "wmma f16 -> f32 GEMM: C = 2AB + C/2 matches; two HMMA per 16x16x16; loads as warp-level 32-bit accesses" {
+@test "wmma f16 -> f32 GEMM: C = 2AB + C/2 matches; two HMMA per 16x16x16; loads as ptxas makes them" {
 	# 4 warps, K = 32: 2 wmma.mma each, 2 HMMA per mma
 	gemm wmma_gemm_f16 128 hmma 16 --arg buf:a:f16:1024:file:$OUT/a.bin --arg buf:b:f16:1024:file:$OUT/b.bin \
 		--arg buf:out:f32:1024:file:$OUT/c.bin --arg i32:32 --arg i32:32 --arg i32:32 --arg f32:2 --arg f32:0.5
-	# per warp: 2 x (4 A + 4 B registers) + 8 C registers loaded, 8 stored; each a row of 4 lanes x 4
-	# bytes inside one sector for 8 rows: 8 sectors per request
-	[ "$(jq '.metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]' <<<"$output")" = 96 ]
-	[ "$(jq '.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]' <<<"$output")" = 768 ]
-	[ "$(jq '.metrics["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"]' <<<"$output")" = 32 ]
-	[ "$(jq '.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"]' <<<"$output")" = 256 ]
+	# per warp: 2 x (4 A + 4 B registers) of 32 bits (ptxas: LDG.E) + 4 f32 accumulator pairs of 64
+	# bits (LDG.E.64) loaded, 4 pairs stored (STG.E.64); each covers 8 rows x (4 lanes x 4 or 8 bytes)
+	# inside one sector per row: 8 sectors per request
+	[ "$(jq '.metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]' <<<"$output")" = 80 ]
+	[ "$(jq '.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]' <<<"$output")" = 640 ]
+	[ "$(jq '.metrics["l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"]' <<<"$output")" = 16 ]
+	[ "$(jq '.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"]' <<<"$output")" = 128 ]
 }
 
 @test "wmma bf16 (A col-major, B row-major, D stored col-major) and tf32 m16n16k8 GEMMs match" {
 	gemm wmma_gemm_bf16 128 hmma 16 --arg buf:a:bf16:1024:file:$OUT/a.bin --arg buf:b:bf16:1024:file:$OUT/b.bin \
 		--arg buf:out:f32:1024 --arg i32:32 --arg i32:32 --arg i32:32
-	# col-major A and row-major B: the two halves of a register are 64 bytes apart, two 16-bit accesses
-	[ "$(jq '.metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]' <<<"$output")" = 128 ]
-	gemm wmma_gemm_tf32 128 hmma 32 --arg buf:a:f32:1024:file:$OUT/a.bin --arg buf:b:f32:1024:file:$OUT/b.bin \
+	# col-major A and row-major B: ptxas reads 32-bit words along the contiguous dimension and transposes
+	# them in registers (MOVM): still 4 requests per fragment, 8 sectors each; D col-major, 8 f32
+	# stores of 8 rows x 4 columns (4 sectors)
+	[ "$(jq '.metrics["l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"]' <<<"$output")" = 64 ]
+	[ "$(jq '.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]' <<<"$output")" = 512 ]
+	[ "$(jq '.metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum"]' <<<"$output")" = 128 ]
+	# tf32 m16n16k8 is four HMMA.1684 (m16n8k4) on sm_80: 4 warps x 4 k-steps x 4
+	gemm wmma_gemm_tf32 128 hmma 64 --arg buf:a:f32:1024:file:$OUT/a.bin --arg buf:b:f32:1024:file:$OUT/b.bin \
 		--arg buf:out:f32:1024 --arg i32:32 --arg i32:32 --arg i32:32
 }
 
@@ -63,7 +69,8 @@ gemm() {
 	gemm wmma_m32n8k16_f16 32 hmma 2 --arg buf:a:f16:512:file:$OUT/a.bin --arg buf:b:f16:128:file:$OUT/b.bin \
 		--arg buf:c:f16:256:file:$OUT/c.bin --arg buf:out:f16:256
 	[ "$(jq '.metrics["smsp__inst_executed_op_shared_ld.sum"] > 0' <<<"$output")" = true ]
-	gemm wmma_m8n32k16_f16 32 hmma 4 --arg buf:a:f16:128:file:$OUT/a.bin --arg buf:b:f16:512:file:$OUT/b.bin \
+	# ptxas computes m8n32k16 as the transposed m32n8k16 product: two HMMA.16816
+	gemm wmma_m8n32k16_f16 32 hmma 2 --arg buf:a:f16:128:file:$OUT/a.bin --arg buf:b:f16:512:file:$OUT/b.bin \
 		--arg buf:c:f16:256:file:$OUT/c.bin --arg buf:out:f16:256
 }
 
