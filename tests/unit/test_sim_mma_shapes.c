@@ -165,8 +165,40 @@ static void run_shape(const struct shape *s, int satfinite_case, const char *met
 	ptx_module_free(m);
 }
 
+/* Forms the ISA does not define or the simulator cannot run are findings naming them, not results. */
+static void refused(const char *body, unsigned threads, const char *want)
+{
+	char text[1024];
+	snprintf(text, sizeof text, ".version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u64 p)\n{\n"
+		 ".reg .b32 %%r<12>;\n.reg .f32 %%f<12>;\n.reg .b64 %%rd<4>;\nld.param.u64 %%rd1, [p];\n%s\nret;\n}\n", body);
+	struct ptx_module *m = fx_parse(text, want);
+	if (!m)
+		return;
+	struct gl_launch l = {0};
+	fx_geometry(&l, "k", 1, 1, threads, 1);
+	fx_buffer(&l, "p", GL_F32, 1024);
+	struct gl_sim_result res;
+	CHECK_EQ(fx_run(m, &l, &res), GL_OK);
+	const struct gl_finding *f = fx_finding(&res, "unsupported");
+	CHECK(f != NULL && res.aborted);
+	if (f && !strstr(f->message, want))
+		fprintf(stderr, "refusal: '%s' lacks '%s'\n", f->message, want);
+	CHECK(f && strstr(f->message, want));
+	gl_sim_result_free(&res);
+	gl_launch_free(&l);
+	ptx_module_free(m);
+}
+
 int main(void)
 {
+	refused("mma.sync.aligned.m16n8k8.row.col.satfinite.f32.tf32.tf32.f32 {%f0,%f1,%f2,%f3}, {%r0,%r1,%r2,%r3}, "
+		"{%r4,%r5}, {%f4,%f5,%f6,%f7};", 32, ".satfinite other than with integer inputs");
+	refused("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, [%rd1], 16;", 16,
+		"wmma with inactive lanes");
+	refused("wmma.load.a.sync.aligned.row.m16n16k8.global.f16 {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, [%rd1];", 32,
+		"this wmma shape and type");
+	refused("wmma.load.c.sync.aligned.row.m16n16k16.global.f32 {%f0,%f1,%f2,%f3}, [%rd1];", 32,
+		"wrong number of registers");
 	static const struct shape shapes[] = {
 		{"mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32", 16, 8, 8, 4, 2, 4, 0, 1},
 		{"mma.sync.aligned.m16n8k4.row.col.f32.tf32.tf32.f32", 16, 8, 4, 2, 1, 4, 0, 1},
