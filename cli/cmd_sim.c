@@ -230,6 +230,7 @@ static void fill_record(struct gl_launch_record *rec, const struct sim_opts *o, 
 		rec->trace = gl_xmalloc((size_t)res->ntrace * sizeof *rec->trace);
 		memcpy(rec->trace, res->trace, (size_t)res->ntrace * sizeof *rec->trace);
 		rec->ntrace = res->ntrace;
+		gl_sim_buffer_map(fn, l, &rec->buffers, &rec->nbuffers); /* names the --arg buffers */
 	}
 }
 

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/csv.h"
 #include "common/json.h"
 #include "common/metrics.h"
 #include "render.h"
@@ -173,21 +174,6 @@ static void render_json(FILE *out, const struct gl_run_record *r)
 }
 
 /* CSV: one row per launch, one column per metric name seen in the run (in first-seen order). */
-static void csv_field(FILE *out, const char *s)
-{
-	if (strpbrk(s, ",\"\n")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out); /* quotes double inside a quoted field */
-			fputc(*s, out);
-		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
-	}
-}
-
 static void render_csv(FILE *out, const struct gl_run_record *r)
 {
 	const char *names[256];
@@ -208,16 +194,13 @@ static void render_csv(FILE *out, const struct gl_run_record *r)
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		const struct gl_launch_record *l = &r->launches[i];
 		fprintf(out, "%ld,%s,%s,%s,", r->id, r->info.backend, l->topic, l->variant);
-		csv_field(out, l->params_json ? l->params_json : "");
+		gl_csv_field(out, l->params_json);
 		fprintf(out, ",%s,%.9g,", l->verified < 0 ? "" : l->verified ? "true" : "false", l->max_abs_err);
 		if (!isnan(l->duration_ns))
 			fprintf(out, "%.0f", l->duration_ns);
 		for (size_t q = 0; q < nnames; q++) {
-			double v = metric(l, names[q]);
-			if (isnan(v))
-				fputs(",", out);
-			else
-				fprintf(out, ",%.15g", v);
+			fputc(',', out);
+			gl_csv_number(out, metric(l, names[q]));
 		}
 		fputc('\n', out);
 	}

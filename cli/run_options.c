@@ -6,8 +6,8 @@
 #include "common/util.h"
 #include "sim/sim.h" /* GL_SIM_PRINTF_BUFFER_MAX */
 #include "run_options.h"
+#include "run/runner.h"
 #include "sanitizer_opts.h"
-#include "runner.h"
 
 enum {
 	OPT_VARIANT = 300, OPT_SIZE, OPT_BACKEND, OPT_DEVICE, OPT_METRICS, OPT_REPEAT, OPT_TRACE, OPT_SAMPLE,
@@ -183,4 +183,13 @@ int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const s
 				    &ctx->err)))
 		return rc;
 	return build_problem(ctx, cmd, s->topic, o, &s->problem);
+}
+
+struct gl_run_env gl_cli_run_env(struct gl_ctx *ctx)
+{
+	return (struct gl_run_env){.db_path = ctx->db_path,
+				   .argv = ctx->argv_joined,
+				   .announce = ctx->format == GL_FMT_TABLE,
+				   .progress = ctx->stderr_tty,
+				   .err = &ctx->err};
 }

@@ -254,10 +254,12 @@ static int element_slot(const struct ptx_operand *o, int k)
 	return o->kind == PO_VEC ? (k < o->nvec ? o->vec[k] : -1) : (k == 0 ? o->slot : -1);
 }
 
-/* Host address of byte 0 of the space when every active lane's access is aligned and inside one
- * allocation (the common case), so lanes need no translation of their own; NULL otherwise. */
+/* When every active lane's access is aligned and inside one allocation (the common case), so lanes need
+ * no translation of their own: the host address of that allocation, whose first byte is at address
+ * *origin of the space (lane l's bytes are at host + addr[l] - *origin); NULL otherwise.  The host
+ * pointer is never moved outside its allocation: that would be undefined behaviour (UBSan says so). */
 static uint8_t *fast_base(struct sim_cta *cta, enum ptx_space sp, const uint64_t addr[32], uint32_t mask,
-			  unsigned size)
+			  unsigned size, uint64_t *origin)
 {
 	if (sp != PS_GLOBAL && sp != PS_SHARED)
 		return NULL;
@@ -270,13 +272,15 @@ static uint8_t *fast_base(struct sim_cta *cta, enum ptx_space sp, const uint64_t
 	if (bits & (size - 1))
 		return NULL;
 	const struct sim_launch *L = cta->L;
+	*origin = 0;
 	if (sp == PS_SHARED)
 		return hi + size <= L->shared_size ? cta->shared : NULL;
 	const struct sim_region *near;
 	const struct sim_region *r = find_region(L, lo, &near);
 	if (!r || hi + size > r->base + r->size || hi < lo)
 		return NULL;
-	return r->host - r->base;
+	*origin = r->base;
+	return r->host;
 }
 
 static void store_element(uint8_t *p, uint64_t v, unsigned esz)
@@ -346,15 +350,16 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	sim_lane_addresses(cta, w, mo, mask, addr);
 	count_by_space(cta, w, ins, addr, mask, size, is_store);
 	enum ptx_space space = (enum ptx_space)ins->space;
-	uint8_t *base = fast_base(cta, space, addr, mask, size);
+	uint64_t origin;
+	uint8_t *base = fast_base(cta, space, addr, mask, size, &origin);
 	if (base && ro->kind == PO_SLOT && ro->slot >= 0 && size == 4) { /* scalar 32-bit: the hot form */
 		if (is_store) {
 			const uint64_t *v = sim_src(cta, w, ro->slot);
-			FOR_LANES(mask, l) store_element(base + addr[l], v[l], 4);
+			FOR_LANES(mask, l) store_element(base + (addr[l] - origin), v[l], 4);
 		} else {
 			uint64_t *d = sim_reg(w, ro->slot);
 			bool sign = ptx_type_is_signed((enum ptx_type)ins->type);
-			FOR_LANES(mask, l) d[l] = load_element(base + addr[l], 4, sign);
+			FOR_LANES(mask, l) d[l] = load_element(base + (addr[l] - origin), 4, sign);
 		}
 		if (space == PS_SHARED)
 			sim_shadow_warp(cta, w, ins, mask, addr, 4, is_store);
@@ -363,7 +368,7 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		return 0;
 	}
 	if (base) {
-		FOR_LANES(mask, l) move_lane(cta, w, ins, ro, space, base + addr[l], addr[l], l);
+		FOR_LANES(mask, l) move_lane(cta, w, ins, ro, space, base + (addr[l] - origin), addr[l], l);
 		return 0;
 	}
 	FOR_LANES(mask, l) {

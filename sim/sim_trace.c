@@ -143,7 +143,7 @@ void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t a
 }
 
 /* "_ZZ19transpose_coalescedE4tile" (a demoted function-scope array) -> "tile". */
-static void plain_name(const char *name, char *out, size_t n)
+void gl_sim_plain_name(const char *name, char *out, size_t n)
 {
 	const char *e = strncmp(name, "_ZZ", 3) == 0 ? strrchr(name, 'E') : NULL;
 	if (e && e[1] >= '0' && e[1] <= '9') {
@@ -177,7 +177,7 @@ static void name_buffer(const struct sim_cta *cta, enum ptx_space sp, uint64_t a
 		const struct ptx_var *v = &fn->vars[i];
 		uint64_t size = v->is_extern ? L->dyn_smem : v->size;
 		if (v->space == PS_SHARED && addr - v->offset < size) {
-			plain_name(v->name, e->buffer, sizeof e->buffer);
+			gl_sim_plain_name(v->name, e->buffer, sizeof e->buffer);
 			e->buffer_base = v->offset;
 			return;
 		}

@@ -5,8 +5,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "profiler/backend_sim.h"
-#include "runner.h"
+#include "run/runner.h"
 
 static void fill_record(struct gl_launch_record *rec, const struct gl_topic *t, const struct gl_variant *v,
 			const struct gl_problem *p, const struct gl_launch *l, const struct gl_device_info *dev,
@@ -24,17 +23,6 @@ static void fill_record(struct gl_launch_record *rec, const struct gl_topic *t, 
 	rec->regs = res.regs;
 	rec->static_smem = res.static_smem;
 	snprintf(rec->metric_source, sizeof rec->metric_source, "%s", source);
-}
-
-/* Simulator traces (--trace) travel with the record into the store. */
-static void copy_trace(const struct gl_backend *b, void *bctx, struct gl_launch_record *rec)
-{
-	const struct gl_sim_result *sim = b == &gl_backend_sim ? gl_backend_sim_last(bctx) : NULL;
-	if (!sim || !sim->ntrace)
-		return;
-	rec->trace = gl_xmalloc(sim->ntrace * sizeof *rec->trace);
-	memcpy(rec->trace, sim->trace, sim->ntrace * sizeof *rec->trace);
-	rec->ntrace = sim->ntrace;
 }
 
 /* The backend ran the kernel more than once and the first run's outputs differ bytewise from the
@@ -62,8 +50,8 @@ static int verify_first_run(const struct gl_topic *t, const struct gl_variant *v
 }
 
 int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_device_info *dev, const struct gl_topic *t,
-		   const struct gl_variant *v, const struct gl_problem *p, const char *source,
-		   struct gl_launch_record *rec, struct gl_variant_outcome *out, struct gl_err *err)
+		   const struct gl_variant *v, const struct gl_problem *p, struct gl_launch_record *rec,
+		   struct gl_variant_outcome *out, struct gl_err *err)
 {
 	struct gl_launch l = {.module = t->ptx, .module_name = t->name};
 	l.sass = gl_topic_sass(t, &l.sass_why);
@@ -75,6 +63,7 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 	if (rc == GL_OK)
 		rc = b->collect(bctx, &res, err);
 	if (rc != GL_OK) {
+		gl_launch_result_free(&res);
 		gl_launch_free(&l);
 		return rc;
 	}
@@ -92,7 +81,7 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 		gl_launch_free(&l);
 		return rc;
 	}
-	fill_record(rec, t, v, p, &l, dev, source);
+	fill_record(rec, t, v, p, &l, dev, b->metric_source);
 	rec->verified = res.outputs_partial ? (res.sanitizer_errors ? 0 : -1)
 					    : out->verify.ok && res.sanitizer_errors == 0;
 	rec->max_abs_err = out->verify.max_abs_err;
@@ -107,7 +96,16 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 	rec->sanitizer_dropped = res.findings_dropped;
 	rec->findings = res.findings; /* the record owns them now */
 	rec->nfindings = res.nfindings;
-	copy_trace(b, bctx, rec);
+	res.findings = NULL;
+	rec->trace = res.trace; /* simulator traces (--trace) travel with the record into the store */
+	rec->ntrace = res.ntrace;
+	res.trace = NULL;
+	rec->buffers = res.buffers; /* the buffer map goes with the trace */
+	rec->nbuffers = res.nbuffers;
+	res.buffers = NULL;
+	for (int i = 0; i < rec->nbuffers; i++) /* the topic knows which buffers are matrices */
+		if (!rec->buffers[i].shared)
+			gl_topic_buffer_shape(t, p, rec->buffers[i].name, &rec->buffers[i].rows, &rec->buffers[i].cols);
 	out->passes = res.passes;
 	if (!out->verify.ok)
 		snprintf(rec->note, sizeof rec->note, "verification failed: %lu mismatches, first %.100s%s%.100s",

@@ -1,8 +1,7 @@
-/* test_cli_lesson_check.c — check: expressions: precedence, evaluation against a store (the latest
+/* test_lessons_check.c — check: expressions: precedence, evaluation against a store (the latest
  * launch of each variant; launch_summary columns, launches columns and metrics rows), missing data,
- * division by zero, the comparison tolerance; and lesson progress (bookmark, current lesson, reset). */
+ * division by zero, the comparison tolerance.  (Lesson progress is the store's: test_store_lesson.c.) */
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -46,7 +45,7 @@ static int eval(struct gl_store *s, const char *text, struct lesson_check_result
 		fprintf(stderr, "parse: %s\n", err.msg);
 		return -1;
 	}
-	int rc = lesson_check_eval(gl_store_db(s), &c, r, &err);
+	int rc = lesson_check_eval(s, &c, r, &err);
 	lesson_check_free(&c);
 	if (rc)
 		fprintf(stderr, "eval: %s\n", err.msg);
@@ -94,47 +93,6 @@ static void test_eval(struct gl_store *s)
 	CHECK_STR(r.why, "division by zero");
 }
 
-static void test_progress(struct gl_store *s)
-{
-	sqlite3 *db = gl_store_db(s);
-	struct gl_err err = {0};
-	char cur[64];
-	int step;
-	bool current;
-	CHECK_EQ(lesson_progress_current(db, cur, sizeof cur, &step, &err), GL_OK);
-	CHECK_STR(cur, "");
-	CHECK_EQ(lesson_progress_goto(db, "01-a", 3, &err), GL_OK);
-	CHECK_EQ(lesson_progress_current(db, cur, sizeof cur, &step, &err), GL_OK);
-	CHECK_STR(cur, "01-a");
-	CHECK_EQ(step, 3);
-	/* another lesson becomes current; the first keeps its bookmark */
-	CHECK_EQ(lesson_progress_goto(db, "02-b", 1, &err), GL_OK);
-	CHECK_EQ(lesson_progress_current(db, cur, sizeof cur, &step, &err), GL_OK);
-	CHECK_STR(cur, "02-b");
-	CHECK_EQ(lesson_progress_bookmark(db, "01-a", &step, &current, &err), GL_OK);
-	CHECK_EQ(step, 3);
-	CHECK(!current);
-	CHECK_EQ(lesson_progress_mark(db, "01-a", 2, LESSON_PASSED, &err), GL_OK);
-	CHECK_EQ(lesson_progress_mark(db, "01-a", 1, LESSON_FAILED, &err), GL_OK);
-	enum lesson_step_status st[4];
-	CHECK_EQ(lesson_progress_steps(db, "01-a", st, 4, &err), GL_OK);
-	CHECK_EQ(st[0], LESSON_FAILED);
-	CHECK_EQ(st[1], LESSON_PASSED);
-	CHECK_EQ(st[2], LESSON_SEEN);
-	CHECK_EQ(st[3], LESSON_UNSEEN);
-	/* going back to a checked step keeps its status */
-	CHECK_EQ(lesson_progress_goto(db, "01-a", 2, &err), GL_OK);
-	CHECK_EQ(lesson_progress_steps(db, "01-a", st, 4, &err), GL_OK);
-	CHECK_EQ(st[1], LESSON_PASSED);
-	CHECK_EQ(lesson_progress_reset(db, "01-a", &err), GL_OK);
-	CHECK_EQ(lesson_progress_bookmark(db, "01-a", &step, &current, &err), GL_OK);
-	CHECK_EQ(step, 0);
-	CHECK_EQ(lesson_progress_current(db, cur, sizeof cur, &step, &err), GL_OK);
-	CHECK_STR(cur, ""); /* 01-a was current; after its reset no lesson is */
-	if (err.status)
-		fprintf(stderr, "progress: %s\n", err.msg);
-}
-
 int main(void)
 {
 	struct gl_store *s = NULL;
@@ -145,7 +103,6 @@ int main(void)
 		return 1;
 	}
 	test_eval(s);
-	test_progress(s);
 	gl_store_close(s);
 	CHECK_DONE();
 }

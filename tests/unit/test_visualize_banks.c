@@ -1,4 +1,4 @@
-/* test_cli_view_banks.c — the banks view's frames on hand-built shared accesses: each word in its
+/* test_visualize_banks.c — the banks view's frames on hand-built shared accesses: each word in its
  * bank on the wavefront the memory model assigns, conflicts, broadcasts, 64-bit phases, ldmatrix,
  * the counts so far, and the drawn grid. */
 #include "sim/memmodel.h"

@@ -1,4 +1,4 @@
-/* test_cli_view_gemm.c — the gemm view's frames on hand-built 8x8x8 traces: K steps found from the
+/* test_visualize_gemm.c — the gemm view's frames on hand-built 8x8x8 traces: K steps found from the
  * shared-memory reads (staged) or from k (unstaged), the A/B tiles lit per step, the C, warp and thread
  * tiles, the counts so far; and the grid scaling and panel layout. */
 #include "tests/unit/check.h"

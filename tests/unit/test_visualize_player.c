@@ -1,4 +1,4 @@
-/* test_cli_view_player.c — the controls as a state machine (step, play, speed, go-to prompt, help,
+/* test_visualize_player.c — the controls as a state machine (step, play, speed, go-to prompt, help,
  * quit) and the composed screen: status row, help box, too-small terminals, --frames text. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,23 +1,17 @@
-/* lesson_progress.c — where the learner is, in the lesson_progress table (data/schema.sql):
+/* store_lesson.c — lesson progress: where the learner is, in the lesson_progress table (data/schema.sql):
  *   (LESSON, N, 'seen' | 'passed' | 'failed', at)  step N >= 1 was shown / its checks passed / failed
  *   (LESSON, 0, 'current N' | 'paused N', at)     the bookmark: the learner is at step N of LESSON;
  *                                                 'current' marks the current lesson (at most one row)
  * so the current lesson and step survive between invocations. */
-#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "lessons/lesson.h"
+#include "store/store_int.h"
 
 #define NOW "strftime('%Y-%m-%dT%H:%M:%SZ', 'now')"
 
 static const char *const status_names[] = {"", "seen", "passed", "failed"};
-
-const char *lesson_status_str(enum lesson_step_status st)
-{
-	return st == LESSON_UNSEEN ? "not seen" : status_names[st];
-}
 
 static int sql_error(sqlite3 *db, const char *doing, struct gl_err *err)
 {
@@ -47,8 +41,9 @@ static int exec(sqlite3 *db, const char *sql, const char *a, const char *b, long
 	return rc == SQLITE_DONE ? GL_OK : sql_error(db, doing, err);
 }
 
-int lesson_progress_current(sqlite3 *db, char *lesson, size_t n, int *step, struct gl_err *err)
+int gl_store_lesson_current(struct gl_store *s, char *lesson, size_t n, int *step, struct gl_err *err)
 {
+	sqlite3 *db = s->db;
 	sqlite3_stmt *st;
 	lesson[0] = '\0';
 	*step = 0;
@@ -66,8 +61,9 @@ int lesson_progress_current(sqlite3 *db, char *lesson, size_t n, int *step, stru
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? GL_OK : sql_error(db, "reading the current lesson", err);
 }
 
-int lesson_progress_bookmark(sqlite3 *db, const char *lesson, int *step, bool *current, struct gl_err *err)
+int gl_store_lesson_bookmark(struct gl_store *s, const char *lesson, int *step, bool *current, struct gl_err *err)
 {
+	sqlite3 *db = s->db;
 	sqlite3_stmt *st;
 	*step = 0;
 	*current = false;
@@ -77,17 +73,18 @@ int lesson_progress_bookmark(sqlite3 *db, const char *lesson, int *step, bool *c
 	sqlite3_bind_text(st, 1, lesson, -1, SQLITE_STATIC);
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		const char *s = (const char *)sqlite3_column_text(st, 0);
-		const char *sp = s ? strchr(s, ' ') : NULL;
-		*current = s && strncmp(s, "current ", 8) == 0;
+		const char *text = (const char *)sqlite3_column_text(st, 0);
+		const char *sp = text ? strchr(text, ' ') : NULL;
+		*current = text && strncmp(text, "current ", 8) == 0;
 		*step = sp ? atoi(sp + 1) : 0;
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? GL_OK : sql_error(db, "reading lesson progress", err);
 }
 
-int lesson_progress_goto(sqlite3 *db, const char *lesson, int step, struct gl_err *err)
+int gl_store_lesson_goto(struct gl_store *s, const char *lesson, int step, struct gl_err *err)
 {
+	sqlite3 *db = s->db;
 	char bookmark[32];
 	snprintf(bookmark, sizeof bookmark, "current %d", step);
 	int rc = exec(db, "BEGIN IMMEDIATE", NULL, NULL, 0, "saving lesson progress", err);
@@ -109,17 +106,21 @@ int lesson_progress_goto(sqlite3 *db, const char *lesson, int step, struct gl_er
 	return rc;
 }
 
-int lesson_progress_mark(sqlite3 *db, const char *lesson, int step, enum lesson_step_status st, struct gl_err *err)
+int gl_store_lesson_mark(struct gl_store *s, const char *lesson, int step, enum gl_lesson_status st,
+			 struct gl_err *err)
 {
+	sqlite3 *db = s->db;
 	return exec(db, "INSERT OR REPLACE INTO lesson_progress VALUES (?1, ?3, ?2, " NOW ")", lesson, status_names[st],
 		    step, "saving lesson progress", err);
 }
 
-int lesson_progress_steps(sqlite3 *db, const char *lesson, enum lesson_step_status *out, int n, struct gl_err *err)
+int gl_store_lesson_steps(struct gl_store *s, const char *lesson, enum gl_lesson_status *out, int n,
+			  struct gl_err *err)
 {
+	sqlite3 *db = s->db;
 	sqlite3_stmt *st;
 	for (int i = 0; i < n; i++)
-		out[i] = LESSON_UNSEEN;
+		out[i] = GL_LESSON_UNSEEN;
 	if (sqlite3_prepare_v2(db, "SELECT step, status FROM lesson_progress WHERE lesson = ?1 AND step > 0", -1, &st,
 			       NULL) != SQLITE_OK)
 		return sql_error(db, "reading lesson progress", err);
@@ -127,17 +128,18 @@ int lesson_progress_steps(sqlite3 *db, const char *lesson, enum lesson_step_stat
 	int rc;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int step = sqlite3_column_int(st, 0);
-		const char *s = (const char *)sqlite3_column_text(st, 1);
-		for (int k = LESSON_SEEN; s && step >= 1 && step <= n && k <= LESSON_FAILED; k++)
-			if (strcmp(s, status_names[k]) == 0)
-				out[step - 1] = (enum lesson_step_status)k;
+		const char *text = (const char *)sqlite3_column_text(st, 1);
+		for (int k = GL_LESSON_SEEN; text && step >= 1 && step <= n && k <= GL_LESSON_FAILED; k++)
+			if (strcmp(text, status_names[k]) == 0)
+				out[step - 1] = (enum gl_lesson_status)k;
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? GL_OK : sql_error(db, "reading lesson progress", err);
 }
 
-int lesson_progress_reset(sqlite3 *db, const char *lesson, struct gl_err *err)
+int gl_store_lesson_reset(struct gl_store *s, const char *lesson, struct gl_err *err)
 {
+	sqlite3 *db = s->db;
 	return exec(db, "DELETE FROM lesson_progress WHERE lesson = ?1", lesson, NULL, 0, "resetting lesson progress",
 		    err);
 }

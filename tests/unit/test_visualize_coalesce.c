@@ -1,4 +1,4 @@
-/* test_cli_view_coalesce.c — the coalesce view's frames on a hand-built trace: which sectors and
+/* test_visualize_coalesce.c — the coalesce view's frames on a hand-built trace: which sectors and
  * 128-byte lines each step lights, the lanes in each word, the counts so far, and the drawn rows. */
 #include "sim/memmodel.h"
 #include "tests/unit/check.h"

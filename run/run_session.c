@@ -1,12 +1,12 @@
 /* run_session.c — one run of a topic's variants: pick the backend, run and verify each variant
- * (cli/runner.c), and store them all in one transaction.  Shared by `gpulab run` and `gpulab compare`. */
+ * (run/runner.c), and store them all in one transaction.  Shared by `gpulab run` and `gpulab compare`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "run_options.h"
-#include "runner.h"
+#include "run/run.h"
+#include "run/runner.h"
 
 struct session_state {
 	const struct gl_backend *backend;
@@ -16,8 +16,8 @@ struct session_state {
 	int nrecs;
 };
 
-static void run_info(struct gl_run_info *info, const struct gl_backend *b, const struct gl_device_info *dev,
-		     const char *argv)
+void gl_run_info_fill(struct gl_run_info *info, const struct gl_backend *b, const struct gl_device_info *dev,
+		      const char *argv)
 {
 	memset(info, 0, sizeof *info);
 	snprintf(info->backend, sizeof info->backend, "%s", b->name);
@@ -31,14 +31,13 @@ static void run_info(struct gl_run_info *info, const struct gl_backend *b, const
 	info->argv = argv;
 }
 
-static int run_all(struct gl_ctx *ctx, struct gl_run_session *s, struct session_state *st)
+static int run_all(const struct gl_run_env *env, struct gl_run_session *s, struct session_state *st)
 {
-	const char *source = strcmp(st->backend->name, "sim") == 0 ? "sim" : "cupti";
 	for (int i = 0; i < s->nvariants; i++) {
 		struct gl_variant_outcome out;
 		struct gl_launch_record *rec = &st->recs[st->nrecs];
-		int rc = gl_run_variant(st->backend, st->bctx, &st->dev, s->topic, s->variants[i], &s->problem, source,
-					rec, &out, &ctx->err);
+		int rc = gl_run_variant(st->backend, st->bctx, &st->dev, s->topic, s->variants[i], &s->problem, rec,
+					&out, env->err);
 		if (rc)
 			return rc;
 		if (rec->verified == 0) {
@@ -50,37 +49,32 @@ static int run_all(struct gl_ctx *ctx, struct gl_run_session *s, struct session_
 	return GL_OK;
 }
 
-static int store_run(struct gl_ctx *ctx, struct gl_store *store, struct gl_run_session *s,
-		     struct session_state *st)
-{
-	struct gl_run_info info;
-	run_info(&info, st->backend, &st->dev, ctx->argv_joined);
-	return gl_store_save_run(store, &info, st->recs, (size_t)st->nrecs, s->failed ? "failed" : "ok",
-				 &s->run_id, NULL, &ctx->err);
-}
-
-int gl_run_session_execute(struct gl_ctx *ctx, struct gl_run_opts *o, struct gl_run_session *s,
-			   struct gl_store **store)
+int gl_run_session_execute(const struct gl_run_env *env, const char *backend, struct gl_backend_opts *bo,
+			   struct gl_run_session *s, struct gl_store **store)
 {
 	struct session_state st = {0};
 	char why[512];
-	int rc = gl_backend_select(o->backend, &st.backend, why, sizeof why, &ctx->err);
+	int rc = gl_backend_select(backend, &st.backend, why, sizeof why, env->err);
 	if (rc)
 		return rc;
-	if (ctx->format == GL_FMT_TABLE)
+	if (env->announce)
 		fprintf(stderr, "gpulab: %s\n", why);
 	/* the database is opened (and created) only once the request is known to be valid */
 	*store = NULL;
-	if ((rc = gl_store_open(ctx->db_path, 0, store, &ctx->err)))
+	if ((rc = gl_store_open(env->db_path, 0, store, env->err)))
 		return rc;
-	o->b.progress = ctx->stderr_tty;
-	rc = st.backend->open(&o->b, &st.bctx, &ctx->err);
+	bo->progress = env->progress;
+	rc = st.backend->open(bo, &st.bctx, env->err);
 	if (rc == GL_OK)
-		rc = st.backend->describe(st.bctx, &st.dev, &ctx->err);
+		rc = st.backend->describe(st.bctx, &st.dev, env->err);
 	if (rc == GL_OK)
-		rc = run_all(ctx, s, &st);
-	if (rc == GL_OK)
-		rc = store_run(ctx, *store, s, &st);
+		rc = run_all(env, s, &st);
+	if (rc == GL_OK) {
+		struct gl_run_info info;
+		gl_run_info_fill(&info, st.backend, &st.dev, env->argv);
+		rc = gl_store_save_run(*store, &info, st.recs, (size_t)st.nrecs, s->failed ? "failed" : "ok",
+				       &s->run_id, NULL, env->err);
+	}
 	if (st.bctx)
 		st.backend->close(st.bctx);
 	for (int i = 0; i < st.nrecs; i++)

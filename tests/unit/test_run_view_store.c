@@ -1,7 +1,7 @@
-/* test_cli_view_store.c — a trace recorded by the simulator, stored and read back for the views: the
+/* test_run_view_store.c — a trace recorded by the simulator, stored and read back for the views: the
  * recomputed costs equal the simulator's, every event's address falls in the buffer (and base) the
  * simulator named, and the latest traced launch is found by topic/variant/params. */
-#include "cli/runner.h"
+#include "run/runner.h"
 #include "tests/unit/check.h"
 #include "visualize/view_trace.h"
 
@@ -10,7 +10,7 @@ static long record(struct gl_store *s, const char *topic, const char *variant, l
 	const struct gl_topic *t = gl_topic_find(topic);
 	const struct gl_variant *v = gl_variant_find(t, variant);
 	struct gl_problem p;
-	view_default_problem(t, &p);
+	gl_topic_view_problem(t, &p);
 	for (int i = 0; i < t->nparams; i++)
 		if (t->params[i].is_size)
 			p.v[i] = size;
@@ -21,13 +21,11 @@ static long record(struct gl_store *s, const char *topic, const char *variant, l
 	struct gl_variant_outcome out;
 	CHECK_EQ(gl_backend_sim.open(&o, &ctx, &err), GL_OK);
 	CHECK_EQ(gl_backend_sim.describe(ctx, &dev, &err), GL_OK);
-	CHECK_EQ(gl_run_variant(&gl_backend_sim, ctx, &dev, t, v, &p, "sim", rec, &out, &err), GL_OK);
+	CHECK_EQ(gl_run_variant(&gl_backend_sim, ctx, &dev, t, v, &p, rec, &out, &err), GL_OK);
 	gl_backend_sim.close(ctx);
 	struct gl_run_info info = {.backend = "sim", .argv = "test"};
 	long run = 0, launch = 0;
-	CHECK_EQ(gl_store_begin_run(s, &info, &run, &err), GL_OK);
-	CHECK_EQ(gl_store_add_launch(s, run, rec, &launch, &err), GL_OK);
-	CHECK_EQ(gl_store_commit_run(s, run, "ok", &err), GL_OK);
+	CHECK_EQ(gl_store_save_run(s, &info, rec, 1, "ok", &run, &launch, &err), GL_OK);
 	if (err.msg[0])
 		fprintf(stderr, "%s\n", err.msg);
 	return launch;
@@ -72,13 +70,13 @@ static void test_round_trip(void)
 	}
 
 	long id = 0;
-	CHECK_EQ(view_find_traced_launch(s, "transpose", "coalesced", NULL, &id, &err), GL_OK);
+	CHECK_EQ(gl_store_find_traced_launch(s, "transpose", "coalesced", NULL, &id, &err), GL_OK);
 	CHECK_EQ(id, 1);
-	CHECK_EQ(view_find_traced_launch(s, "transpose", "naive", "{\"rows\":48,\"cols\":48}", &id, &err), GL_OK);
+	CHECK_EQ(gl_store_find_traced_launch(s, "transpose", "naive", "{\"rows\":48,\"cols\":48}", &id, &err), GL_OK);
 	CHECK_EQ(id, 2);
-	CHECK_EQ(view_find_traced_launch(s, "transpose", "naive", "{\"rows\":64,\"cols\":64}", &id, &err), GL_OK);
+	CHECK_EQ(gl_store_find_traced_launch(s, "transpose", "naive", "{\"rows\":64,\"cols\":64}", &id, &err), GL_OK);
 	CHECK_EQ(id, 0);
-	CHECK_EQ(view_find_traced_launch(s, "transpose", "padded", NULL, &id, &err), GL_OK);
+	CHECK_EQ(gl_store_find_traced_launch(s, "transpose", "padded", NULL, &id, &err), GL_OK);
 	CHECK_EQ(id, 0);
 	struct view_trace tr;
 	CHECK_EQ(view_load(s, 99, &tr, &err), GL_EUSAGE);
@@ -97,11 +95,11 @@ static void test_params(void)
 	CHECK_EQ(p.v[1], 7);
 	long rows = 0, cols = 0;
 	p.v[0] = 48;
-	CHECK(view_buffer_shape("transpose", "out", t, &p, &rows, &cols));
+	CHECK(gl_topic_buffer_shape(t, &p, "out", &rows, &cols));
 	CHECK_EQ(rows, 7);
 	CHECK_EQ(cols, 48);
-	CHECK(!view_buffer_shape("transpose", "tile", t, &p, &rows, &cols));
-	view_default_problem(t, &p);
+	CHECK(!gl_topic_buffer_shape(t, &p, "tile", &rows, &cols));
+	gl_topic_view_problem(t, &p);
 	CHECK_EQ(p.v[0], 64);
 }
 
