@@ -1,19 +1,9 @@
-/* sim_exec.h — shared by the instruction-execution files of the simulator. */
+/* sim_exec.h — the executors the dispatcher in sim_exec.c calls, one family per file; what they share is
+ * the interpreter core (sim_core.h). */
 #ifndef GL_SIM_EXEC_H
 #define GL_SIM_EXEC_H
 
-#include "sim_float.h"
-#include "sim_internal.h"
-
-/* Destination and source operand k of `ins` as 32-lane arrays. */
-#define DST(k) sim_reg(w, ins->ops[k].slot)
-#define SRC(k) sim_src(cta, w, ins->ops[k].slot)
-
-uint64_t sim_trunc(uint64_t v, unsigned bytes);
-int64_t sim_sext(uint64_t v, unsigned bytes);
-bool sim_compare(const struct ptx_insn *ins, enum ptx_type t, uint64_t a, uint64_t b);
-bool sim_compare_float(enum ptx_cmp cmp, enum ptx_type t, uint64_t a, uint64_t b);
-int sim_unsupported(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const char *what);
+#include "sim_core.h"
 
 /* sim_exec_float.c */
 int sim_exec_float(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
