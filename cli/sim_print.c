@@ -17,6 +17,8 @@ static const char *space_text(const char *space)
 		return "__local__";
 	if (strcmp(space, "param") == 0)
 		return "kernel-parameter";
+	if (strcmp(space, "const") == 0)
+		return "__constant__";
 	return space[0] ? space : "generic";
 }
 

@@ -10,6 +10,7 @@
 #include "common/util.h"
 #include "memmodel.h"
 #include "ptx_ops.h"
+#include "sim_addr.h"
 #include "sim_race.h"
 #include "sim.h"
 
@@ -20,12 +21,6 @@
 #define SIM_SHARED_POISON 0xA5 /* shared memory at CTA start: a recognisable garbage pattern */
 
 struct sim_shadow;
-
-struct sim_region {
-	uint64_t base, size;
-	uint8_t *host;
-	const char *name;
-};
 
 /* Everything about the launch that CTAs only read. */
 struct sim_launch {
@@ -114,7 +109,7 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 int sim_exec_mem(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
 
 /* Host pointer for `size` bytes at a generic/space address of one lane, or NULL after recording a
- * finding.  `space` is updated to the resolved space. */
+ * finding.  `space` is updated to the resolved space.  The check is sim_addr_translate's (sim_addr.h). */
 uint8_t *sim_translate(struct sim_cta *cta, struct sim_warp *w, int lane, enum ptx_space *space, uint64_t addr,
 		       unsigned size, bool is_store, const struct ptx_insn *ins);
 
