@@ -135,7 +135,9 @@ static void json_finding(struct gl_json *j, const struct gl_sim_finding *f)
 	gl_json_begin_object(j, NULL);
 	gl_json_string(j, "kind", f->kind);
 	gl_json_string(j, "space", f->space);
-	gl_json_int(j, "address", (long long)f->address);
+	char addr[24]; /* unsigned: addresses at or above 2^63 are not negative */
+	snprintf(addr, sizeof addr, "%llu", (unsigned long long)f->address);
+	gl_json_raw(j, "address", addr);
 	gl_json_int(j, "size", f->size);
 	json_dim(j, "block", f->block);
 	json_dim(j, "thread", f->thread);

@@ -204,6 +204,7 @@ static void test_wrapping_kernels(void)
 		run_wrap(m, "wrap_global_v4", bad[0], "global");
 		run_wrap(m, "wrap_shared", bad[i], "shared");
 		run_wrap(m, "wrap_atomic", bad[i], "global");
+		run_wrap(m, "wrap_atomic_shared", bad[i], "shared");
 		run_wrap(m, "wrap_ldmatrix", bad[0], "shared");
 		run_wrap(m, "wrap_cp_async", bad[0], "shared");
 		run_wrap(m, "wrap_local", bad[i], "local");
