@@ -68,6 +68,8 @@ static void gen_address(struct gl_str *s, struct bytes *b, int a)
 				     "cvta.to.global.u64", "cvta.to.local.u64", "cvta.const.u64", "cvta.param.u64"};
 	if (take(b, 3) == 0)
 		gl_str_addf(s, "\t%s %%rd%d, %%rd%d;\n", cvta[take(b, 8)], a, a);
+	if (take(b, 4) == 0) /* lanes apart: some keep this address, the others take another register's */
+		gl_str_addf(s, "\tselp.b64 %%rd%d, %%rd%d, %%rd%u, %%p%u;\n", a, a, take(b, 8), take(b, 4));
 	static const int strides[] = {0, 1, 2, 4, 8, 16, 32, -4, -16, 4096};
 	int st = strides[take(b, 10)];
 	if (st) {
@@ -232,6 +234,7 @@ static void gen_kernel(struct gl_str *s, struct bytes *b, unsigned smem, unsigne
 		      "\tmov.u64 %rd4, %rd0;\n\tmov.u64 %rd5, %rd1;\n\tmov.u64 %rd6, sm;\n\tmov.u64 %rd7, lc;\n"
 		      "\tmov.u64 %rd10, 1;\n\tmov.u64 %rd11, 2;\n\tmov.u64 %rd12, 3;\n"
 		      "\tmov.u16 %rs0, 1;\n\tmov.u16 %rs1, 2;\n\tmov.u16 %rs2, 3;\n");
+	gl_str_addf(s, "\tmov.u64 %%rd3, %llu;\n", (unsigned long long)edge_address(b));
 	for (int r = 2; r < 16; r++)
 		gl_str_addf(s, "\tadd.u32 %%r%d, %%r0, %d;\n", r, r);
 	gl_str_addf(s, "\tsetp.lt.u32 %%p0, %%r1, %u;\n", take(b, 33));
