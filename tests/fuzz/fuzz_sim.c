@@ -68,8 +68,10 @@ static void gen_address(struct gl_str *s, struct bytes *b, int a)
 				     "cvta.to.global.u64", "cvta.to.local.u64", "cvta.const.u64", "cvta.param.u64"};
 	if (take(b, 3) == 0)
 		gl_str_addf(s, "\t%s %%rd%d, %%rd%d;\n", cvta[take(b, 8)], a, a);
-	if (take(b, 4) == 0) /* lanes apart: some keep this address, the others take another register's */
-		gl_str_addf(s, "\tselp.b64 %%rd%d, %%rd%d, %%rd%u, %%p%u;\n", a, a, take(b, 8), take(b, 4));
+	if (take(b, 4) == 0) { /* lanes apart: some keep this address, the others take another register's */
+		unsigned other = take(b, 8), p = take(b, 4);
+		gl_str_addf(s, "\tselp.b64 %%rd%d, %%rd%d, %%rd%u, %%p%u;\n", a, a, other, p);
+	}
 	static const int strides[] = {0, 1, 2, 4, 8, 16, 32, -4, -16, 4096};
 	int st = strides[take(b, 10)];
 	if (st) {
@@ -172,8 +174,9 @@ static void gen_ldmatrix(struct gl_str *s, struct bytes *b, int a)
 		gen_guard(s, b);
 	else
 		gl_str_add(s, "\t");
-	gl_str_addf(s, "ldmatrix.sync.aligned.m8n8.x%u%s%s.b16 %s, [%%rd%d];\n", x, take(b, 2) ? ".trans" : "",
-		    take(b, 4) ? ".shared" : "", regs[x - 1], a);
+	bool trans = take(b, 2), shared = take(b, 4);
+	gl_str_addf(s, "ldmatrix.sync.aligned.m8n8.x%u%s%s.b16 %s, [%%rd%d];\n", x, trans ? ".trans" : "",
+		    shared ? ".shared" : "", regs[x - 1], a);
 }
 
 static void gen_cp_async(struct gl_str *s, struct bytes *b, int a)
@@ -196,26 +199,27 @@ static void gen_cp_async(struct gl_str *s, struct bytes *b, int a)
 /* Data and predicate registers change so later guards and stored values vary. */
 static void gen_alu(struct gl_str *s, struct bytes *b)
 {
-	switch (take(b, 6)) {
+	/* one take() per statement: the order of a call's arguments is unspecified in C, and gcc and clang
+	 * differ, so the same input would make different kernels in the replay and under libFuzzer */
+	unsigned k = take(b, 6), x = take(b, 2), y = take(b, 3), z = take(b, 10), w = take(b, 40);
+	switch (k) {
 	case 0:
-		gl_str_addf(s, "\tadd.u32 %%r%u, %%r%u, %u;\n", 4 + take(b, 6), take(b, 10), take(b, 256));
+		gl_str_addf(s, "\tadd.u32 %%r%u, %%r%u, %u;\n", 4 + y + x, z, w);
 		break;
 	case 1:
-		gl_str_addf(s, "\tsetp.%s.u32 %%p%u, %%r%u, %u;\n", take(b, 2) ? "lt" : "eq", take(b, 3), take(b, 10),
-			    take(b, 40));
+		gl_str_addf(s, "\tsetp.%s.u32 %%p%u, %%r%u, %u;\n", x ? "lt" : "eq", y, z, w);
 		break;
 	case 2:
-		gl_str_addf(s, "\tisspacep.%s %%p%u, %%rd%u;\n", take(b, 2) ? "shared" : "global", take(b, 3),
-			    4 + take(b, 4));
+		gl_str_addf(s, "\tisspacep.%s %%p%u, %%rd%u;\n", x ? "shared" : "global", y, 4 + z % 4);
 		break;
 	case 3:
 		gl_str_add(s, "\tbar.sync 0;\n");
 		break;
 	case 4:
-		gl_str_addf(s, "\t@%%p%u bra $L_end;\n", take(b, 3));
+		gl_str_addf(s, "\t@%%p%u bra $L_end;\n", y);
 		break;
 	default:
-		gl_str_addf(s, "\tcvt.u16.u32 %%rs%u, %%r%u;\n", take(b, 3), 4 + take(b, 6));
+		gl_str_addf(s, "\tcvt.u16.u32 %%rs%u, %%r%u;\n", y, 4 + z % 6);
 		break;
 	}
 }
@@ -272,9 +276,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct bytes b = {data, size};
 	static const unsigned blocks[] = {32, 64, 96, 128, 32, 17, 33, 1};
 	static const size_t counts[] = {64, 1, 3, 16, 256, 4096, 0, 8};
-	unsigned grid = 1 + take(&b, 2), block = blocks[take(&b, 8)];
-	unsigned smem = 16u << take(&b, 6), local = 8u << take(&b, 5);
-	size_t n0 = counts[take(&b, 8)], n1 = counts[take(&b, 8)];
+	unsigned grid = 1 + take(&b, 2);
+	unsigned block = blocks[take(&b, 8)];
+	unsigned smem = 16u << take(&b, 6);
+	unsigned local = 8u << take(&b, 5);
+	size_t n0 = counts[take(&b, 8)];
+	size_t n1 = counts[take(&b, 8)];
 	uint64_t raw = edge_address(&b);
 	struct gl_str text = {0};
 	gen_kernel(&text, &b, smem, local);
