@@ -19,6 +19,7 @@
 #define SIM_FINDINGS_MAX 200
 #define SIM_BARRIERS 16 /* named barriers 0..15 */
 #define SIM_SHARED_POISON 0xA5 /* shared memory at CTA start: a recognisable garbage pattern */
+#define SIM_PARAM_BYTES 4096   /* the kernel parameter buffer (CUDA's classic 4 KiB limit) */
 
 struct sim_shadow;
 
@@ -28,7 +29,7 @@ struct sim_launch {
 	const struct ptx_function *fn;
 	struct sim_region regions[SIM_MAX_REGIONS];
 	int nregions;
-	uint8_t params[4096];
+	uint8_t params[SIM_PARAM_BYTES];
 	unsigned grid[3], block[3];
 	unsigned threads_per_cta, warps_per_cta;
 	uint64_t shared_size;      /* static + dynamic */

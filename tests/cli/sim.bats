@@ -450,3 +450,10 @@ wrap() {
 	run python3 -c 'import struct,sys; d=struct.unpack("<128i", open(sys.argv[1],"rb").read()); print(d[0], len(set(d[1:32])), d[32:])' "$OUT/b.bin"
 	assert_output --partial "0 1 (0, 0,"
 }
+
+@test "a parameter that .align pushes past the 4 KiB parameter buffer is refused (exit 2), never copied" {
+	printf '.version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u32 a, .param .align 4096 .u64 c, .param .align 4096 .u64 b)\n{\n\tret;\n}\n' >"$OUT/p.ptx"
+	run "$GPULAB" sim "$OUT/p.ptx" --kernel k --grid 1 --block 32 --arg u32:1 --arg u64:1 --arg u64:0x4141414141414141
+	[ "$status" -eq 2 ]
+	assert_output --partial "parameter 2 'c' of 'k' lies at bytes 4096..4103 of the parameter buffer, past its 4096 bytes"
+}

@@ -2,7 +2,8 @@
  * shared, local, param, and generic addresses through each window) driven with the boundary values
  * 0, end-size, end-size+1, end, 2^64-size, 2^64-1 and negative offsets, for every access size; then
  * whole kernels (tests/fixtures/sim/wrap.ptx) whose lanes address within an access of 2^64 must give
- * findings and leave every byte of host memory outside the addressed buffer as it was. */
+ * findings and leave every byte of host memory outside the addressed buffer as it was; a parameter
+ * that .align pushes past the parameter buffer is refused. */
 #include "sim/sim_addr.h"
 #include "tests/unit/sim_fixture.h"
 
@@ -217,11 +218,44 @@ static void test_wrapping_kernels(void)
 	ptx_module_free(m);
 }
 
+/* .align can place a parameter past the 4 KiB parameter buffer: the launch is refused before any
+ * argument is copied (the copy would land outside the buffer). */
+static void test_parameter_past_buffer(void)
+{
+	static const char *text =
+		".version 8.0\n.target sm_80\n.address_size 64\n"
+		".visible .entry k(.param .u32 a, .param .align 4096 .u64 b)\n{\n\tret;\n}\n"
+		".visible .entry ok(.param .u32 a, .param .align 2048 .u64 b)\n{\n\tret;\n}\n";
+	struct ptx_module *m = fx_parse(text, "params.ptx");
+	if (!m)
+		return;
+	for (int i = 0; i < 2; i++) {
+		struct gl_launch l = {0};
+		fx_geometry(&l, i ? "ok" : "k", 1, 1, 32, 1);
+		gl_launch_arg_scalar(&l, 1, 4);
+		gl_launch_arg_scalar(&l, 0x4141414141414141ull, 8);
+		struct gl_sim_result res = {0};
+		struct gl_err err = {0};
+		struct gl_sim_opts o = {.threads = 1};
+		int rc = gl_sim_run(m, &l, &o, &res, &err);
+		if (i == 0) {
+			CHECK_EQ(rc, GL_EUSAGE);
+			CHECK(strstr(err.msg, "parameter 2 'b' of 'k' lies at bytes 4096..4103") != NULL);
+		} else {
+			CHECK_EQ(rc, GL_OK);
+			gl_sim_result_free(&res);
+		}
+		gl_launch_free(&l);
+	}
+	ptx_module_free(m);
+}
+
 int main(void)
 {
 	test_span_rule();
 	test_spaces();
 	test_resolution_and_rules();
 	test_wrapping_kernels();
+	test_parameter_past_buffer();
 	CHECK_DONE();
 }
