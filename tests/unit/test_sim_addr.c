@@ -3,7 +3,8 @@
  * 0, end-size, end-size+1, end, 2^64-size, 2^64-1 and negative offsets, for every access size; then
  * whole kernels (tests/fixtures/sim/wrap.ptx) whose lanes address within an access of 2^64 must give
  * findings and leave every byte of host memory outside the addressed buffer as it was; a parameter
- * that .align pushes past the parameter buffer is refused. */
+ * that .align pushes past the parameter buffer is refused, and bar.red's barrier id is range-checked
+ * before it indexes the CTA's barrier arrays. */
 #include "sim/sim_addr.h"
 #include "tests/unit/sim_fixture.h"
 
@@ -250,6 +251,43 @@ static void test_parameter_past_buffer(void)
 	ptx_module_free(m);
 }
 
+/* bar.red's barrier id (its second operand) indexes the CTA's barrier arrays: an id above 15 stops the
+ * launch as bar.sync's does, instead of indexing past them. */
+static void test_bar_red_id(void)
+{
+	static const char *text =
+		".version 8.0\n.target sm_80\n.address_size 64\n"
+		".visible .entry k(.param .u32 a, .param .u64 out)\n{\n"
+		"\t.reg .pred %p<2>;\n\t.reg .b32 %r<4>;\n\t.reg .b64 %rd<2>;\n"
+		"\tld.param.u32 %r2, [a];\n\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, 0;\n"
+		"\tsetp.ne.u32 %p1, %r2, 0;\n\tbar.red.popc.u32 %r1, %r2, %p1;\n"
+		"\tmov.u32 %r3, %tid.x;\n\tsetp.eq.u32 %p0, %r3, 0;\n\t@%p0 st.global.u32 [%rd1], %r1;\n\tret;\n}\n";
+	struct ptx_module *m = fx_parse(text, "barred.ptx");
+	if (!m)
+		return;
+	static const uint32_t ids[] = {1000000, 16, 3};
+	for (int i = 0; i < 3; i++) {
+		struct gl_launch l = {0};
+		fx_geometry(&l, "k", 1, 1, 64, 1);
+		gl_launch_arg_scalar(&l, ids[i], 4);
+		uint32_t *out = fx_buffer(&l, "out", GL_U32, 1);
+		struct gl_sim_result res;
+		struct gl_sim_opts o = {.threads = 1};
+		CHECK_EQ(fx_run_opts(m, &l, &res, &o), GL_OK);
+		if (ids[i] < 16) {
+			CHECK_EQ(res.findings_total, 0);
+			CHECK_EQ(*out, 64); /* every thread's predicate was true */
+		} else {
+			CHECK(res.aborted);
+			CHECK(fx_finding(&res, "unsupported") != NULL);
+			CHECK(fx_finding(&res, "deadlock") == NULL);
+		}
+		gl_sim_result_free(&res);
+		gl_launch_free(&l);
+	}
+	ptx_module_free(m);
+}
+
 int main(void)
 {
 	test_span_rule();
@@ -257,5 +295,6 @@ int main(void)
 	test_resolution_and_rules();
 	test_wrapping_kernels();
 	test_parameter_past_buffer();
+	test_bar_red_id();
 	CHECK_DONE();
 }
