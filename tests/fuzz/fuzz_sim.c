@@ -201,7 +201,7 @@ static void gen_alu(struct gl_str *s, struct bytes *b)
 {
 	/* one take() per statement: the order of a call's arguments is unspecified in C, and gcc and clang
 	 * differ, so the same input would make different kernels in the replay and under libFuzzer */
-	unsigned k = take(b, 6), x = take(b, 2), y = take(b, 3), z = take(b, 10), w = take(b, 40);
+	unsigned k = take(b, 8), x = take(b, 2), y = take(b, 3), z = take(b, 10), w = take(b, 40);
 	switch (k) {
 	case 0:
 		gl_str_addf(s, "\tadd.u32 %%r%u, %%r%u, %u;\n", 4 + y + x, z, w);
@@ -212,11 +212,29 @@ static void gen_alu(struct gl_str *s, struct bytes *b)
 	case 2:
 		gl_str_addf(s, "\tisspacep.%s %%p%u, %%rd%u;\n", x ? "shared" : "global", y, 4 + z % 4);
 		break;
-	case 3:
-		gl_str_add(s, "\tbar.sync 0;\n");
+	case 3: /* barrier ids from registers and immediates, above 15 too; thread counts */
+		if (w < 20)
+			gl_str_add(s, "\tbar.sync 0;\n");
+		else if (w < 25)
+			gl_str_addf(s, "\tbar.sync %%r%u;\n", z);
+		else if (w < 30)
+			gl_str_addf(s, "\tbar.sync %u, %u;\n", z + 8 * x, 32 * (y + 1));
+		else if (w < 34)
+			gl_str_addf(s, "\tbar.red.popc.u32 %%r4, %%r%u, %%p%u;\n", z, y);
+		else if (w < 37)
+			gl_str_addf(s, "\tbar.red.%s.pred %%p%u, %u, %%p%u;\n", x ? "and" : "or", y, z + 8 * x, y);
+		else
+			gl_str_addf(s, "\tbar.arrive %u, 32;\n", z + 8 * x);
 		break;
 	case 4:
 		gl_str_addf(s, "\t@%%p%u bra $L_end;\n", y);
+		break;
+	case 5: /* source lanes from registers */
+		gl_str_addf(s, "\tshfl.sync.%s.b32 %%r%u, %%r%u, %%r%u, 31, -1;\n", x ? "idx" : y ? "bfly" : "down",
+			    4 + y, 4 + z % 6, z);
+		break;
+	case 6:
+		gl_str_addf(s, "\tvote.sync.ballot.b32 %%r%u, %%p%u, -1;\n", 4 + z % 6, y);
 		break;
 	default:
 		gl_str_addf(s, "\tcvt.u16.u32 %%rs%u, %%r%u;\n", y, 4 + z % 6);
@@ -225,13 +243,14 @@ static void gen_alu(struct gl_str *s, struct bytes *b)
 }
 
 /* The kernel text for the input; the launch's shape comes from the same bytes. */
-static void gen_kernel(struct gl_str *s, struct bytes *b, unsigned smem, unsigned local)
+static void gen_kernel(struct gl_str *s, struct bytes *b, unsigned smem, unsigned local, unsigned palign)
 {
 	gl_str_add(s, ".version 8.0\n.target sm_80\n.address_size 64\n"
 		      ".const .align 16 .b8 cbuf[64] = {1, 2, 3, 4, 5, 6, 7, 8};\n"
-		      ".global .align 16 .b8 gvar[32];\n"
-		      ".visible .entry fz(.param .u64 p0, .param .u64 p1, .param .u64 p2)\n{\n"
-		      "\t.reg .pred %p<4>;\n\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<16>;\n");
+		      ".global .align 16 .b8 gvar[32];\n");
+	/* a large .align can place p2 past the 4 KiB parameter buffer: the launch must be refused */
+	gl_str_addf(s, ".visible .entry fz(.param .u64 p0, .param .u64 p1, .param .align %u .u64 p2)\n{\n", palign);
+	gl_str_add(s, "\t.reg .pred %p<4>;\n\t.reg .b16 %rs<4>;\n\t.reg .b32 %r<16>;\n\t.reg .b64 %rd<16>;\n");
 	gl_str_addf(s, "\t.shared .align 16 .b8 sm[%u];\n\t.local .align 16 .b8 lc[%u];\n", smem, local);
 	gl_str_add(s, "\tmov.u32 %r0, %tid.x;\n\tmov.u32 %r1, %laneid;\n"
 		      "\tld.param.u64 %rd0, [p0];\n\tld.param.u64 %rd1, [p1];\n\tld.param.u64 %rd2, [p2];\n"
@@ -282,9 +301,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned local = 8u << take(&b, 5);
 	size_t n0 = counts[take(&b, 8)];
 	size_t n1 = counts[take(&b, 8)];
+	static const unsigned paligns[] = {8, 8, 8, 8, 8, 8, 2048, 4096};
+	unsigned palign = paligns[take(&b, 8)];
 	uint64_t raw = edge_address(&b);
 	struct gl_str text = {0};
-	gen_kernel(&text, &b, smem, local);
+	gen_kernel(&text, &b, smem, local, palign);
 	if (getenv("FUZZ_SIM_PRINT"))
 		fputs(text.buf, stderr);
 
