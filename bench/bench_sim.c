@@ -35,11 +35,15 @@ static int simulate(const struct gl_topic *t, const struct gl_variant *v, const 
 		return rc;
 	}
 	struct gl_verify ver;
-	t->verify(v, p, &l, t, &ver);
+	rc = t->verify(v, p, &l, t, &ver, &err);
 	out->seconds = res.wall_seconds;
 	out->thread_inst = res.c.thread_inst;
 	gl_sim_result_free(&res);
 	gl_launch_free(&l);
+	if (rc != GL_OK) {
+		fprintf(stderr, "bench: %s\n", err.msg);
+		return rc;
+	}
 	if (!ver.ok) {
 		fprintf(stderr, "bench: %s %s failed verification: %s\n", t->name, v->name, ver.first_mismatch);
 		return GL_EVERIFY;
@@ -56,10 +60,10 @@ static double reference_seconds(const struct gl_topic *t, const struct gl_varian
 		return -1;
 	struct gl_verify ver;
 	double t0 = gl_now();
-	t->verify(v, p, &l, t, &ver);
+	int rc = t->verify(v, p, &l, t, &ver, &err);
 	double s = gl_now() - t0;
 	gl_launch_free(&l);
-	return s;
+	return rc == GL_OK ? s : -1;
 }
 
 static int bench_one(const char *spec, int cores, int *failures)

@@ -1,16 +1,35 @@
 /* cmd_devices.c — `gpulab devices`: the GPUs the CUDA driver sees, with chip, SMs, memory, clocks,
- * driver and CUPTI versions; or one line saying why there are none (exit 3). */
+ * driver and CUPTI versions and whether the driver can run gpulab's PTX (which driver it needs);
+ * or one line saying why there are none (exit 3). */
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
 #include "common/json.h"
+#include "common/ptx_version.h"
 #include "profiler/cuda_device.h"
 #include "profiler/cupti_api.h"
 
 static const struct gl_cmd *self(void);
 
-static void print_text(const struct gl_device_info *d, int index, const char *cupti_path)
+/* Can this driver JIT gpulab's PTX?  `line` says which driver is needed either way. */
+static bool ptx_line(const struct gl_cuda_api *cu, char *line, size_t n)
+{
+	int driver = 0, cuda = 0;
+	struct gl_err err = {0};
+	char need[16];
+	int isa = gl_cuda_embedded_ptx(&cuda);
+	gl_cuda_version_text(cuda, need, sizeof need);
+	cu->cuDriverGetVersion(&driver);
+	if (gl_cuda_ptx_check(driver, NULL, NULL, &err) != GL_OK) {
+		snprintf(line, n, "%s", err.msg);
+		return false;
+	}
+	snprintf(line, n, "ISA %d.%d, needs a CUDA %s driver: this one can run it", isa / 10, isa % 10, need);
+	return true;
+}
+
+static void print_text(const struct gl_device_info *d, int index, const char *cupti_path, const char *ptx)
 {
 	printf("GPU %d: %s\n", index, d->name);
 	printf("  chip        %s\n", d->chip[0] ? d->chip : "unknown (CUPTI unavailable)");
@@ -19,13 +38,14 @@ static void print_text(const struct gl_device_info *d, int index, const char *cu
 	printf("  memory      %.1f GiB\n", (double)d->memory_bytes / (1024.0 * 1024.0 * 1024.0));
 	printf("  clocks      %d MHz SM, %d MHz memory\n", d->clock_mhz, d->memory_clock_mhz);
 	printf("  driver      %s\n", d->driver);
+	printf("  PTX         %s\n", ptx);
 	if (cupti_path)
 		printf("  CUPTI       %s (%s)\n", d->cupti_version, cupti_path);
 	else
 		printf("  CUPTI       not found: metrics unavailable, timings only (see 'gpulab doctor')\n");
 }
 
-static void print_json(struct gl_json *j, const struct gl_device_info *d, int index)
+static void print_json(struct gl_json *j, const struct gl_device_info *d, int index, bool ptx_ok, const char *ptx)
 {
 	char cc[16];
 	snprintf(cc, sizeof cc, "%d.%d", d->cc_major, d->cc_minor);
@@ -39,6 +59,8 @@ static void print_json(struct gl_json *j, const struct gl_device_info *d, int in
 	gl_json_int(j, "clock_mhz", d->clock_mhz);
 	gl_json_int(j, "memory_clock_mhz", d->memory_clock_mhz);
 	gl_json_string(j, "driver", d->driver);
+	gl_json_bool(j, "ptx_ok", ptx_ok);
+	gl_json_string(j, "ptx", ptx);
 	gl_json_string(j, "cupti_version", d->cupti_version[0] ? d->cupti_version : NULL);
 	gl_json_end_object(j);
 }
@@ -51,15 +73,17 @@ static int list_devices(struct gl_ctx *ctx, const struct gl_cuda_api *cu, int co
 		gl_json_begin_object(&j, NULL);
 		gl_json_begin_array(&j, "devices");
 	}
+	char ptx[1100];
+	bool ptx_ok = ptx_line(cu, ptx, sizeof ptx);
 	for (int i = 0; i < count; i++) {
 		struct gl_device_info info;
 		int rc = gl_cuda_describe(cu, cupti, i, &info, &ctx->err);
 		if (rc != GL_OK)
 			return rc;
 		if (ctx->format == GL_FMT_JSON)
-			print_json(&j, &info, i);
+			print_json(&j, &info, i, ptx_ok, ptx);
 		else
-			print_text(&info, i, cupti ? cupti->path : NULL);
+			print_text(&info, i, cupti ? cupti->path : NULL, ptx);
 	}
 	if (ctx->format == GL_FMT_JSON) {
 		gl_json_end_array(&j);

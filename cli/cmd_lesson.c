@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "common/util.h"
 #include "lessons/lesson_ui.h"
-#include "profiler/store.h"
+#include "store/store.h"
 
 static const struct gl_cmd *self(void);
 

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "common/util.h"
-#include "profiler/store.h"
+#include "store/store.h"
 
 static int query_exec(struct gl_ctx *ctx, int argc, char **argv);
 

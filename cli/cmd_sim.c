@@ -3,6 +3,7 @@
  * Nsight Compute counts, device printf output and compute-sanitizer-style findings.  The run is stored
  * only with --db or --trace. */
 #include <math.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,12 +11,13 @@
 
 #include "common/json.h"
 #include "common/util.h"
-#include "profiler/store.h"
+#include "store/store.h"
 #include "sim_cmd.h"
 
 static const struct gl_cmd *self(void);
 
-enum { OPT_KERNEL = 300, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE };
+enum { OPT_KERNEL = 300, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
+       OPT_PRINTF_BUFFER };
 
 #define MAX_DUMPS 16
 
@@ -62,6 +64,11 @@ static int handle_option(struct gl_ctx *ctx, int c, struct sim_opts *o)
 			return ctx->err.status;
 		o->sim.max_instructions = (uint64_t)v;
 		return GL_OK;
+	case OPT_PRINTF_BUFFER:
+		if (gl_parse_long(optarg, 1, (long)GL_SIM_PRINTF_BUFFER_MAX, "--printf-buffer", &v, &ctx->err))
+			return ctx->err.status;
+		o->sim.printf_buffer = (uint64_t)v;
+		return GL_OK;
 	default: return gl_errf(&ctx->err, GL_EINTERNAL, "unhandled option %d", c);
 	}
 }
@@ -74,6 +81,7 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 		{"arg", required_argument, NULL, OPT_ARG},	 {"dump", required_argument, NULL, OPT_DUMP},
 		{"max-instructions", required_argument, NULL, OPT_MAXINST},
 		{"threads", required_argument, NULL, OPT_THREADS}, {"trace", no_argument, NULL, OPT_TRACE},
+		{"printf-buffer", required_argument, NULL, OPT_PRINTF_BUFFER},
 		{0},
 	};
 	int c;
@@ -98,25 +106,32 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 	return GL_OK;
 }
 
-/* "X[,Y[,Z]]", each at least 1. */
+/* "X[,Y[,Z]]", each at least 1; every field is required (",,5" and "32,,2" are refused, not read as
+ * "5" and "32,2"). */
 static int parse_dim(struct gl_ctx *ctx, const char *flag, const char *text, unsigned out[3])
 {
 	out[0] = out[1] = out[2] = 1;
-	char *copy = gl_xstrdup(text), *save = NULL;
-	int k = 0, rc = GL_OK;
-	for (char *part = strtok_r(copy, ",", &save); part && rc == GL_OK; part = strtok_r(NULL, ",", &save)) {
+	const char *p = text;
+	for (int k = 0;; k++) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		char field[32];
 		long v;
 		if (k == 3)
-			rc = gl_usage_error(ctx, self(), "%s '%s': at most three dimensions X,Y,Z", flag, text);
-		else if (gl_parse_long(part, 1, 0x7fffffffL, flag, &v, &ctx->err))
-			rc = ctx->err.status;
-		else
-			out[k++] = (unsigned)v;
+			return gl_usage_error(ctx, self(), "%s '%s': at most three dimensions X,Y,Z", flag, text);
+		if (len == 0)
+			return gl_usage_error(ctx, self(), "%s '%s': dimension %d is empty; expected X[,Y[,Z]] with "
+					      "positive integers", flag, text, k + 1);
+		if (len >= sizeof field)
+			return gl_usage_error(ctx, self(), "%s '%s': dimension %d is too long", flag, text, k + 1);
+		snprintf(field, sizeof field, "%.*s", (int)len, p);
+		if (gl_parse_long(field, 1, 0x7fffffffL, flag, &v, &ctx->err))
+			return ctx->err.status;
+		out[k] = (unsigned)v;
+		if (!comma)
+			return GL_OK;
+		p = comma + 1;
 	}
-	if (rc == GL_OK && (k == 0 || text[strlen(text) - 1] == ','))
-		rc = gl_usage_error(ctx, self(), "%s '%s': expected X[,Y[,Z]] with positive integers", flag, text);
-	free(copy);
-	return rc;
 }
 
 static char *params_json(const struct sim_opts *o)
@@ -190,14 +205,8 @@ static int store_run(struct gl_ctx *ctx, const struct sim_opts *o, const struct 
 	struct gl_launch_record rec;
 	fill_record(&rec, o, fn, l, res, m);
 	long run_id = 0;
-	rc = gl_store_begin_run(store, &info, &run_id, &ctx->err);
-	if (rc == GL_OK)
-		rc = gl_store_add_launch(store, run_id, &rec, NULL, &ctx->err);
-	if (rc == GL_OK)
-		rc = gl_store_commit_run(store, run_id, rec.verified ? "ok" : "failed", &ctx->err);
-	if (rc)
-		gl_store_abort_run(store);
-	else if (ctx->format == GL_FMT_TABLE)
+	rc = gl_store_save_run(store, &info, &rec, 1, rec.verified ? "ok" : "failed", &run_id, NULL, &ctx->err);
+	if (rc == GL_OK && ctx->format == GL_FMT_TABLE)
 		printf("\nstored as run %ld in %s\n", run_id, gl_store_file(store));
 	gl_launch_record_free(&rec);
 	gl_store_close(store);
@@ -257,6 +266,11 @@ static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 	bool ran = false;
 	o.sim.progress = ctx->stderr_tty;
 	rc = prepare(ctx, &o, &m, &fn, &l);
+	if (rc == GL_OK && (ctx->db_path || o.sim.trace)) {
+		/* a database the run could not be stored in is refused before the run, writing nothing */
+		char path[PATH_MAX];
+		rc = gl_store_check(ctx->db_path, path, sizeof path, &ctx->err);
+	}
 	if (rc == GL_OK)
 		rc = gl_sim_run(m, &l, &o.sim, &res, &ctx->err);
 	ran = rc == GL_OK;
@@ -266,8 +280,10 @@ static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 	}
 	if (rc == GL_OK) {
 		struct gl_sim_report r = {o.source, fn->name, &l, &res, &metrics};
-		if (ctx->format == GL_FMT_JSON)
+		if (ctx->format == GL_FMT_JSON) {
 			gl_simprint_json(stdout, &r);
+			gl_simprint_printf_notes(stderr, &res);
+		}
 		else
 			gl_simprint_text(stdout, &r);
 		if (ctx->db_path || o.sim.trace)
@@ -297,15 +313,20 @@ const struct gl_cmd gl_cmd_sim_entry = {
 		"                           i32:V u32:V i64:V u64:V f32:V f64:V\n"
 		"                           buf:NAME:DTYPE:COUNT[:INIT]  DTYPE f16 bf16 f32 f64 i8 u8 i16 u16 i32 u32\n"
 		"                           i64 u64; INIT zero (default), seq, rand[:SEED] (floats in [0,1), integers\n"
-		"                           in [0,100), splitmix64), const:V, file:PATH (raw little-endian)\n"
+		"                           in [0,100), splitmix64), const:V (must fit DTYPE: no truncation,\n"
+		"                           overflow or underflow), file:PATH (a regular file of raw little-endian\n"
+		"                           values, exactly COUNT of them)\n"
 		"  --dump NAME=PATH       write buffer NAME's final contents (raw little-endian) to PATH\n"
 		"  --max-instructions N   budget of warp instructions per CTA (endless loops stop there)\n"
 		"  --threads N            CPU threads (default: all cores)\n"
+		"  --printf-buffer BYTES  device printf buffer (default 1048576, like the device's); records that do\n"
+		"                         not fit are dropped and counted\n"
 		"  --trace                record warp-level memory events and store them (implies storing the run)\n"
 		"A .cu file is compiled with nvcc -ptx -arch=sm_80 -O3 -lineinfo ($GPULAB_NVCC picks the nvcc).\n"
 		"The run is stored in the database only with --db or --trace.\n"
 		"exit status: 0 clean, 1 sanitizer errors or an aborted kernel (budget, deadlock, unsupported\n"
-		"instruction), 2 usage, source or argument errors, 3 environment (no nvcc)\n",
+		"instruction), 2 usage, source or argument errors, or a launch that needs more host memory than\n"
+		"gpulab allows itself (half of this machine's), 3 environment (no nvcc, out of memory)\n",
 	.exec = exec_sim,
 };
 

@@ -14,11 +14,12 @@
 #include "kernels/registry.h"
 #include "profiler/backend.h"
 #include "profiler/metric_sets.h"
-#include "profiler/store.h"
+#include "store/store.h"
 #include "runner.h"
+#include "validate_rows.h"
 
 enum { SIM, GPU, NSIDES };
-enum { OPT_DEVICE = 300 };
+enum { OPT_DEVICE = 300, OPT_STRICT };
 
 struct side {
 	const struct gl_backend *b;
@@ -32,8 +33,10 @@ struct side {
 struct validate {
 	const char *topic;              /* NULL: every topic */
 	int device;
+	bool strict;                    /* exit 1 when an exact row differs */
 	struct side side[NSIDES];
-	int failures, disagreements;
+	int failures;
+	struct gl_vcount rows;
 	struct gl_json json;
 	bool as_json;
 };
@@ -44,7 +47,8 @@ static const struct gl_cmd *self(void);
 
 static int parse(struct gl_ctx *ctx, int argc, char **argv, struct validate *v)
 {
-	static const struct option opts[] = {{"device", required_argument, NULL, OPT_DEVICE}, {0}};
+	static const struct option opts[] = {{"device", required_argument, NULL, OPT_DEVICE},
+					     {"strict", no_argument, NULL, OPT_STRICT}, {0}};
 	long device = 0;
 	int c;
 	optind = 1;
@@ -55,6 +59,8 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct validate *v)
 			return ctx->err.status;
 		if (c == OPT_DEVICE && gl_parse_long(optarg, 0, 63, "--device", &device, &ctx->err) != GL_OK)
 			return ctx->err.status;
+		if (c == OPT_STRICT)
+			v->strict = true;
 	}
 	if (optind < argc - 1)
 		return gl_usage_error(ctx, self(), "validate takes one TOPIC at most, got '%s' too", argv[optind + 1]);
@@ -107,17 +113,6 @@ static struct gl_launch_record *new_record(struct side *s)
 
 /* ---- comparing the two */
 
-enum kind { EXACT, CONFLICT, INFO };
-
-static enum kind kind_of(const char *name)
-{
-	if (strcmp(name, GL_M_SLD_CONF) == 0 || strcmp(name, GL_M_SST_CONF) == 0)
-		return CONFLICT;
-	if (strcmp(name, GL_M_INST) == 0 || strcmp(name, GL_M_THREAD_INST) == 0)
-		return INFO;
-	return EXACT;
-}
-
 static const char *wavefronts_of(const char *conflict_metric)
 {
 	return strcmp(conflict_metric, GL_M_SLD_CONF) == 0 ? GL_M_SLD_WF : GL_M_SST_WF;
@@ -125,8 +120,7 @@ static const char *wavefronts_of(const char *conflict_metric)
 
 static double value_of(const struct gl_launch_record *r, const char *name)
 {
-	const double *v = gl_metrics_get(&r->metrics, name);
-	return v ? *v : NAN;
+	return gl_validate_value(&r->metrics, name);
 }
 
 static double ratio_of(double sim, double gpu)
@@ -141,50 +135,44 @@ static double ratio_of(double sim, double gpu)
 static void remark(const struct gl_launch_record *r[NSIDES], const char *name, char *buf, size_t n)
 {
 	double sim = value_of(r[SIM], name), gpu = value_of(r[GPU], name);
+	enum gl_vrow row = gl_validate_row(name, sim, gpu);
 	buf[0] = '\0';
-	if (kind_of(name) == CONFLICT)
+	if (row == GL_VROW_NOT_COLLECTED)
+		snprintf(buf, n, "not collected on the GPU");
+	else if (gl_validate_kind(name) == GL_VKIND_CONFLICT)
 		snprintf(buf, n, "counter reads high on hardware; wavefronts: sim %.0f, cupti %.0f",
 			 value_of(r[SIM], wavefronts_of(name)), value_of(r[GPU], wavefronts_of(name)));
-	else if (kind_of(name) == INFO)
+	else if (gl_validate_kind(name) == GL_VKIND_INFO)
 		snprintf(buf, n, "PTX (sim) vs SASS (GPU): not 1:1");
-	else if (isnan(gpu))
-		snprintf(buf, n, "not collected on the GPU");
-	else if (sim != gpu)
+	else if (row == GL_VROW_DIFFERS)
 		snprintf(buf, n, "DIFFERS: should agree exactly");
 }
 
 static void print_metric(const struct gl_launch_record *r[NSIDES], const char *name)
 {
 	double sim = value_of(r[SIM], name), gpu = value_of(r[GPU], name), ratio = ratio_of(sim, gpu);
-	char note[160], rtext[16] = "-";
+	char note[160], rtext[16] = "-", gtext[24] = "-";
 	remark(r, name, note, sizeof note);
 	if (!isnan(ratio))
 		snprintf(rtext, sizeof rtext, "%.3f", ratio);
-	printf("  %-58s %14.0f %14.0f %8s  %s\n", name, sim, gpu, rtext, note);
+	if (!isnan(gpu))
+		snprintf(gtext, sizeof gtext, "%.0f", gpu);
+	printf("  %-58s %14.0f %14s %8s  %s\n", name, sim, gtext, rtext, note);
 }
 
 static void json_metric(struct gl_json *j, const struct gl_launch_record *r[NSIDES], const char *name)
 {
 	static const char *const kinds[] = {"exact", "conflict", "info"};
+	static const char *const rows[] = {"agree", "differs", "not collected", "shown"};
 	double sim = value_of(r[SIM], name), gpu = value_of(r[GPU], name), ratio = ratio_of(sim, gpu);
 	gl_json_begin_object(j, NULL);
 	gl_json_string(j, "name", name);
 	gl_json_number(j, "sim", sim);
-	gl_json_number(j, "cupti", gpu);
+	gl_json_number(j, "cupti", gpu); /* null when not collected */
 	gl_json_number(j, "ratio", ratio);
-	gl_json_string(j, "kind", kinds[kind_of(name)]);
+	gl_json_string(j, "kind", kinds[gl_validate_kind(name)]);
+	gl_json_string(j, "row", rows[gl_validate_row(name, sim, gpu)]);
 	gl_json_end_object(j);
-}
-
-static int count_disagreements(const struct gl_launch_record *r[NSIDES])
-{
-	size_t n;
-	const char *const *names = gl_metric_set_sim(&n);
-	int bad = 0;
-	for (size_t i = 0; i < n; i++)
-		if (kind_of(names[i]) == EXACT && value_of(r[SIM], names[i]) != value_of(r[GPU], names[i]))
-			bad++;
-	return bad;
 }
 
 static void report(struct validate *v, const struct gl_launch_record *r[NSIDES])
@@ -230,7 +218,7 @@ static int run_variant(struct validate *v, const struct gl_topic *t, const struc
 	if (rc != GL_OK)
 		return rc;
 	v->failures += !r[SIM]->verified + !r[GPU]->verified;
-	v->disagreements += count_disagreements(r);
+	gl_validate_count(&r[SIM]->metrics, &r[GPU]->metrics, &v->rows);
 	report(v, r);
 	return GL_OK;
 }
@@ -273,18 +261,12 @@ static void run_info(const struct side *s, const char *argv, struct gl_run_info 
 static int store_side(struct gl_store *st, const struct side *s, const char *argv, struct gl_err *err)
 {
 	struct gl_run_info ri;
-	long run_id = 0, launch_id;
+	long run_id = 0;
 	int failed = 0;
 	run_info(s, argv, &ri);
-	int rc = gl_store_begin_run(st, &ri, &run_id, err);
-	for (size_t i = 0; i < s->n && rc == GL_OK; i++) {
-		rc = gl_store_add_launch(st, run_id, &s->recs[i], &launch_id, err);
+	for (size_t i = 0; i < s->n; i++)
 		failed += !s->recs[i].verified;
-	}
-	if (rc == GL_OK)
-		return gl_store_commit_run(st, run_id, failed ? "failed" : "ok", err);
-	gl_store_abort_run(st);
-	return rc;
+	return gl_store_save_run(st, &ri, s->recs, s->n, failed ? "failed" : "ok", &run_id, NULL, err);
 }
 
 static int store_all(struct gl_ctx *ctx, const struct validate *v)
@@ -308,14 +290,18 @@ static void summary(struct validate *v)
 	if (v->as_json) {
 		gl_json_end_array(&v->json);
 		gl_json_int(&v->json, "failures", v->failures);
-		gl_json_int(&v->json, "disagreements", v->disagreements);
+		gl_json_int(&v->json, "disagreements", v->rows.differs);
+		gl_json_int(&v->json, "agreements", v->rows.agree);
+		gl_json_int(&v->json, "not_collected", v->rows.not_collected);
 		gl_json_end_object(&v->json);
 		putchar('\n');
 		return;
 	}
-	printf("%d exact count%s differ%s between the simulator and CUPTI; %d verification failure%s\n",
-	       v->disagreements, v->disagreements == 1 ? "" : "s", v->disagreements == 1 ? "s" : "", v->failures,
-	       v->failures == 1 ? "" : "s");
+	int d = v->rows.differs;
+	printf("%d exact count%s differ%s between the simulator and CUPTI, %d agree%s; %d row%s not collected on "
+	       "the GPU; %d verification failure%s\n", d, d == 1 ? "" : "s", d == 1 ? "s" : "", v->rows.agree,
+	       v->rows.agree == 1 ? "s" : "", v->rows.not_collected, v->rows.not_collected == 1 ? "" : "s",
+	       v->failures, v->failures == 1 ? "" : "s");
 }
 
 static int validate_exec(struct gl_ctx *ctx, int argc, char **argv)
@@ -351,18 +337,25 @@ static int validate_exec(struct gl_ctx *ctx, int argc, char **argv)
 	if (rc == GL_OK && v.failures)
 		return gl_errf(&ctx->err, GL_EVERIFY, "%d variant run%s failed verification (see above)", v.failures,
 			       v.failures == 1 ? "" : "s");
+	if (rc == GL_OK && v.strict && v.rows.differs)
+		return gl_errf(&ctx->err, GL_EVERIFY, "--strict: %d exact count%s differ%s between the simulator and the "
+			       "GPU (rows marked DIFFERS above)", v.rows.differs, v.rows.differs == 1 ? "" : "s",
+			       v.rows.differs == 1 ? "s" : "");
 	return rc;
 }
 
 const struct gl_cmd gl_cmd_validate_entry = {
 	.name = "validate",
-	.usage = "[TOPIC] [--device N] [--json]",
+	.usage = "[TOPIC] [--device N] [--strict] [--json]",
 	.summary = "GPU only: every variant on the simulator and the GPU, counts side by side with ratios",
 	.help = "options:\n"
 		"  --device N    the GPU to use (see 'gpulab devices'), default 0\n"
+		"  --strict      exit 1 when an exact count differs between the simulator and the GPU\n"
 		"Both runs are stored (backend sim and cuda).  Requests, sectors and shared-memory instructions\n"
 		"and wavefronts should agree exactly; the hardware bank-conflict counter reads high, so the\n"
-		"wavefronts are shown beside it.  Exit 1 when a variant fails verification on either backend.\n",
+		"wavefronts are shown beside it.  A metric the GPU did not collect (no CUPTI metrics, see the\n"
+		"note) is 'not collected', never a difference.  Exit 1 when a variant fails verification on\n"
+		"either backend, or with --strict when an exact count differs.\n",
 	.exec = validate_exec,
 };
 

@@ -1,9 +1,11 @@
 /* cmd_view.c — `gpulab view`: step through a recorded trace in the terminal (or print its frames).
  * The views (visualize/) draw from the latest stored trace of the topic/variant/problem; when the
  * database has none, one is recorded first on the simulator and stored like `gpulab run --trace`. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli.h"
 #include "run_options.h"
@@ -139,61 +141,134 @@ static int build_problem(struct gl_ctx *ctx, const struct gl_topic *t, const str
 	return gl_problem_apply_options(ctx, self(), t, o->size, o->param_names, o->param_values, o->nparams, p);
 }
 
-/* The latest matching trace, or a new one recorded now. */
-static int find_or_record(struct gl_ctx *ctx, struct gl_store *store, const struct gl_topic *t,
-                          const struct gl_variant *v, const struct gl_problem *p, bool explicit, struct view_trace *tr)
+/* The latest matching stored trace, read without writing; *found false when there is none (or no
+ * database yet). */
+static int find_stored(struct gl_ctx *ctx, const char *path, const struct gl_topic *t, const struct gl_variant *v,
+                       const struct gl_problem *p, bool explicit, struct view_trace *tr, bool *found)
 {
+	struct stat st;
+	struct gl_store *store = NULL;
+	*found = false;
+	if (stat(path, &st) != 0 || st.st_size == 0)
+		return GL_OK;
 	char *json = gl_problem_json(t, p);
-	long id = 0, run_id = 0;
-	int rc = view_find_traced_launch(store, t->name, v->name, explicit ? json : NULL, &id, &ctx->err);
-	bool recorded = false;
-	if (rc == GL_OK && !id) {
-		fprintf(stderr, "gpulab: no stored trace of %s %s %s; recording one on the simulator\n", t->name,
-		        v->name, json);
-		rc = gl_view_record(ctx, store, t, v, p, &id, &run_id);
-		recorded = true;
-	}
-	free(json);
+	long id = 0;
+	int rc = gl_store_open(path, 1, &store, &ctx->err);
 	if (rc == GL_OK)
+		rc = view_find_traced_launch(store, t->name, v->name, explicit ? json : NULL, &id, &ctx->err);
+	if (rc == GL_OK && id) {
 		rc = view_load(store, id, tr, &ctx->err);
-	if (rc == GL_OK && recorded)
-		snprintf(tr->origin, sizeof tr->origin,
-		         "no stored trace: recorded now on the simulator (run %ld, launch "
-		         "%ld)",
-		         run_id, id);
+		*found = rc == GL_OK;
+	}
+	gl_store_close(store);
+	free(json);
 	return rc;
 }
 
-static int show(struct gl_ctx *ctx, enum view_kind kind, const struct view_trace *tr, const struct view_opts *o)
+/* Compute a trace on the simulator, in memory: nothing is stored until the view has accepted it. */
+static int compute(struct gl_ctx *ctx, const struct gl_topic *t, const struct gl_variant *v,
+                   const struct gl_problem *p, struct gl_device_info *dev, struct gl_launch_record *rec,
+                   struct view_trace *tr)
 {
+	char *json = gl_problem_json(t, p);
+	fprintf(stderr, "gpulab: no stored trace of %s %s %s; recording one on the simulator\n", t->name, v->name,
+	        json);
+	free(json);
+	int rc = gl_view_compute(ctx, t, v, p, dev, rec);
+	return rc == GL_OK ? view_from_record(rec, tr, &ctx->err) : rc;
+}
+
+static int store(struct gl_ctx *ctx, const char *path, const struct gl_device_info *dev,
+                 const struct gl_launch_record *rec, struct view_trace *tr)
+{
+	struct gl_store *s = NULL;
+	int rc = gl_store_open(path, 0, &s, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_view_store(ctx, s, dev, rec, &tr->launch_id, &tr->run_id);
+	gl_store_close(s);
+	if (rc == GL_OK)
+		snprintf(tr->origin, sizeof tr->origin,
+		         "no stored trace: recorded now on the simulator (run %ld, launch %ld)", tr->run_id,
+		         tr->launch_id);
+	return rc;
+}
+
+struct view_state {
+	enum view_kind kind;
 	struct view_coalesce co;
 	struct view_banks ba;
 	struct view_gemm ge;
-	const struct view_ops *ops = NULL;
-	const void *state = NULL;
-	int rc;
+	const struct view_ops *ops;
+	const void *state;
+};
+
+/* Build the view's steps from the trace: this refuses a CTA outside the trace and a variant without the
+ * accesses the view shows. */
+static int build(struct gl_ctx *ctx, enum view_kind kind, const struct view_trace *tr, long block,
+                 struct view_state *vs)
+{
+	memset(vs, 0, sizeof *vs);
+	vs->kind = kind;
 	if (kind == VIEW_GEMM) {
-		rc = view_gemm_build(tr, o->block, &ge, &ctx->err);
-		ops = &view_gemm_ops, state = &ge;
-	} else if (kind == VIEW_BANKS) {
-		rc = view_banks_build(tr, o->block, &ba, &ctx->err);
-		ops = &view_banks_ops, state = &ba;
-	} else {
-		rc = view_coalesce_build(tr, o->block, &co, &ctx->err);
-		ops = &view_coalesce_ops, state = &co;
+		vs->ops = &view_gemm_ops, vs->state = &vs->ge;
+		return view_gemm_build(tr, block, &vs->ge, &ctx->err);
 	}
-	if (rc)
-		return rc;
+	if (kind == VIEW_BANKS) {
+		vs->ops = &view_banks_ops, vs->state = &vs->ba;
+		return view_banks_build(tr, block, &vs->ba, &ctx->err);
+	}
+	vs->ops = &view_coalesce_ops, vs->state = &vs->co;
+	return view_coalesce_build(tr, block, &vs->co, &ctx->err);
+}
+
+static void view_state_free(struct view_state *vs)
+{
+	if (vs->kind == VIEW_GEMM)
+		view_gemm_free(&vs->ge);
+	else if (vs->kind == VIEW_BANKS)
+		view_banks_free(&vs->ba);
+	else
+		view_coalesce_free(&vs->co);
+}
+
+static int show(struct gl_ctx *ctx, const struct view_state *vs, const struct view_opts *o)
+{
 	if (o->frames)
-		rc = view_print_frames(ops, state, (int)o->frames, stdout);
-	else
-		rc = view_tui_run(ops, state, o->play, &ctx->err);
-	if (kind == VIEW_GEMM)
-		view_gemm_free(&ge);
-	else if (kind == VIEW_BANKS)
-		view_banks_free(&ba);
-	else
-		view_coalesce_free(&co);
+		return view_print_frames(vs->ops, vs->state, (int)o->frames, stdout);
+	return view_tui_run(vs->ops, vs->state, o->play, &ctx->err);
+}
+
+/* Everything that can refuse the request is checked before anything is written: the terminal, the view,
+ * topic, variant and sizes, the database (gl_store_check writes nothing), and the view built from the
+ * trace (CTA in range, the accesses it shows); only then is a newly computed trace stored. */
+static int view_trace_run(struct gl_ctx *ctx, enum view_kind kind, const struct gl_topic *t,
+                          const struct gl_variant *v, const struct gl_problem *p, bool explicit,
+                          const struct view_opts *o)
+{
+	char path[PATH_MAX];
+	struct view_trace tr;
+	struct view_state vs;
+	struct gl_device_info dev;
+	struct gl_launch_record rec;
+	bool found = false, built = false;
+	memset(&tr, 0, sizeof tr);
+	memset(&rec, 0, sizeof rec);
+	int rc = gl_store_check(ctx->db_path, path, sizeof path, &ctx->err);
+	if (rc == GL_OK)
+		rc = find_stored(ctx, path, t, v, p, explicit, &tr, &found);
+	if (rc == GL_OK && !found)
+		rc = compute(ctx, t, v, p, &dev, &rec, &tr);
+	if (rc == GL_OK)
+		rc = build(ctx, kind, &tr, o->block, &vs);
+	built = rc == GL_OK;
+	if (rc == GL_OK && !found)
+		rc = store(ctx, path, &dev, &rec, &tr);
+	if (rc == GL_OK)
+		rc = show(ctx, &vs, o);
+	if (built)
+		view_state_free(&vs);
+	gl_launch_record_free(&rec);
+	view_trace_free(&tr);
 	return rc;
 }
 
@@ -213,17 +288,9 @@ static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 	    (rc = gl_variant_lookup(t, o.variant ? o.variant : t->variants[0].name, &v, &ctx->err)) ||
 	    (rc = build_problem(ctx, t, &o, &p, &explicit)))
 		return rc;
-	struct gl_store *store = NULL;
-	if ((rc = gl_store_open(ctx->db_path, 0, &store, &ctx->err)))
+	if (!o.frames && (rc = view_tui_check(&ctx->err)))
 		return rc;
-	struct view_trace tr;
-	memset(&tr, 0, sizeof tr);
-	rc = find_or_record(ctx, store, t, v, &p, explicit, &tr);
-	gl_store_close(store);
-	if (rc == GL_OK)
-		rc = show(ctx, kind, &tr, &o);
-	view_trace_free(&tr);
-	return rc;
+	return view_trace_run(ctx, kind, t, v, &p, explicit, &o);
 }
 
 const struct gl_cmd gl_cmd_view_entry = {

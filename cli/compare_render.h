@@ -6,7 +6,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "profiler/store.h"
+#include "store/store.h"
 
 enum gl_cmp_col { GL_CMP_LD, GL_CMP_ST, GL_CMP_SWF, GL_CMP_CONF, GL_CMP_FLOPS, GL_CMP_AI, GL_CMP_NCOLS };
 

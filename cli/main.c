@@ -40,8 +40,19 @@ static int unknown_command(const char *name)
 	return GL_EUSAGE;
 }
 
+/* Out of memory in a small allocation anywhere: one clear line and exit status 3, never a core dump.
+ * Nothing half-done is stored: a run is one database transaction, committed only at its end. */
+static void out_of_memory(size_t bytes)
+{
+	fprintf(stderr, "gpulab: out of memory (allocating %zu bytes); close other programs or choose a smaller "
+		"size\n", bytes);
+	fflush(stdout);
+	_exit(GL_EENV);
+}
+
 int main(int argc, char **argv)
 {
+	gl_set_oom_handler(out_of_memory);
 	if (argc < 2) {
 		print_usage(stderr);
 		return GL_EUSAGE;

@@ -5,7 +5,7 @@
 #include <stdio.h>
 
 #include "cli.h"
-#include "profiler/store.h"
+#include "store/store.h"
 
 void gl_render_run(FILE *out, const struct gl_run_record *r, enum gl_format fmt);
 

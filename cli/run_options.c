@@ -4,12 +4,13 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "sim/sim.h" /* GL_SIM_PRINTF_BUFFER_MAX */
 #include "run_options.h"
 #include "runner.h"
 
 enum {
 	OPT_VARIANT = 300, OPT_SIZE, OPT_BACKEND, OPT_DEVICE, OPT_METRICS, OPT_REPEAT, OPT_TRACE, OPT_SAMPLE,
-	OPT_THREADS, OPT_MAXINST, OPT_SEED, OPT_BASELINE, OPT_PARAM = 2000,
+	OPT_THREADS, OPT_MAXINST, OPT_SEED, OPT_BASELINE, OPT_PRINTF_BUFFER, OPT_PARAM = 2000,
 };
 
 int gl_topic_param_options(struct option *opts, int n, const char **names, int code)
@@ -70,6 +71,11 @@ static int handle_option(struct gl_ctx *ctx, int c, struct gl_run_opts *o, const
 			return ctx->err.status;
 		o->b.max_instructions = (uint64_t)v;
 		return GL_OK;
+	case OPT_PRINTF_BUFFER:
+		if (parse_number_opt(ctx, "--printf-buffer", 1, (long)GL_SIM_PRINTF_BUFFER_MAX, &v))
+			return ctx->err.status;
+		o->b.printf_buffer = (uint64_t)v;
+		return GL_OK;
 	case OPT_SEED:
 		if (parse_number_opt(ctx, "--seed", 0, 1L << 62, &o->seed))
 			return ctx->err.status;
@@ -96,8 +102,9 @@ int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, ch
 		{"threads", required_argument, NULL, OPT_THREADS},
 		{"max-instructions", required_argument, NULL, OPT_MAXINST},
 		{"seed", required_argument, NULL, OPT_SEED},
+		{"printf-buffer", required_argument, NULL, OPT_PRINTF_BUFFER},
 	};
-	int nopts = 11;
+	int nopts = 12;
 	if (with_baseline)
 		opts[nopts++] = (struct option){"baseline", required_argument, NULL, OPT_BASELINE};
 	const char *names[GL_RUN_MAX_PARAM_OPTS];

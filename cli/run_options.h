@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "kernels/registry.h"
 #include "profiler/backend.h"
-#include "profiler/store.h"
+#include "store/store.h"
 
 #define GL_RUN_MAX_PARAM_OPTS 64
 #define GL_RUN_MAX_VARIANTS 32
@@ -53,6 +53,7 @@ int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, ch
 	"  --threads N           CPU threads of the simulator (default: all cores)\n"                          \
 	"  --sample-ctas N       simulate N CTAs spread over the grid and scale the counts\n"                  \
 	"  --max-instructions N  simulator budget of warp instructions per CTA\n"                              \
+	"  --printf-buffer BYTES device printf buffer of the simulator (default 1048576)\n"                    \
 	"  --trace               record warp-level memory events (simulator)\n"
 
 /* One run of a topic's variants: what to run, and what came of it. */

@@ -55,14 +55,8 @@ static int store_run(struct gl_ctx *ctx, struct gl_store *store, struct gl_run_s
 {
 	struct gl_run_info info;
 	run_info(&info, st->backend, &st->dev, ctx->argv_joined);
-	int rc = gl_store_begin_run(store, &info, &s->run_id, &ctx->err);
-	for (int i = 0; rc == GL_OK && i < st->nrecs; i++)
-		rc = gl_store_add_launch(store, s->run_id, &st->recs[i], NULL, &ctx->err);
-	if (rc == GL_OK)
-		rc = gl_store_commit_run(store, s->run_id, s->failed ? "failed" : "ok", &ctx->err);
-	if (rc)
-		gl_store_abort_run(store);
-	return rc;
+	return gl_store_save_run(store, &info, st->recs, (size_t)st->nrecs, s->failed ? "failed" : "ok",
+				 &s->run_id, NULL, &ctx->err);
 }
 
 int gl_run_session_execute(struct gl_ctx *ctx, struct gl_run_opts *o, struct gl_run_session *s,

@@ -6,7 +6,7 @@
 
 #include "kernels/registry.h"
 #include "profiler/backend.h"
-#include "profiler/store.h"
+#include "store/store.h"
 
 struct gl_variant_outcome {
 	struct gl_verify verify;

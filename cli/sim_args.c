@@ -2,9 +2,11 @@
  * order, checked against the kernel's parameter list with messages that name the parameter; and
  * `--dump NAME=PATH`. */
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/util.h"
 #include "sim/sim_float.h"
@@ -74,6 +76,8 @@ static int parse_int_value(const char *text, enum scalar_class cls, unsigned siz
 		if (strchr(text, '-'))
 			return gl_errf(err, GL_EUSAGE, "%s: '%s' is negative; use an i32:/i64: argument", what, text);
 		unsigned long long v = strtoull(text, &end, 0);
+		if (*text && !*end && errno == ERANGE)
+			return gl_errf(err, GL_EUSAGE, "%s: %s does not fit in 64 bits", what, text);
 		if (!*text || *end || errno)
 			return gl_errf(err, GL_EUSAGE, "%s: '%s' is not an unsigned integer", what, text);
 		if (size == 4 && v > 0xffffffffull)
@@ -82,6 +86,8 @@ static int parse_int_value(const char *text, enum scalar_class cls, unsigned siz
 		return GL_OK;
 	}
 	long long v = strtoll(text, &end, 0);
+	if (*text && !*end && errno == ERANGE)
+		return gl_errf(err, GL_EUSAGE, "%s: %s does not fit in 64 bits", what, text);
 	if (!*text || *end || errno)
 		return gl_errf(err, GL_EUSAGE, "%s: '%s' is not an integer", what, text);
 	if (size == 4 && (v < INT32_MIN || v > INT32_MAX))
@@ -90,12 +96,32 @@ static int parse_int_value(const char *text, enum scalar_class cls, unsigned siz
 	return GL_OK;
 }
 
+/* A finite value that rounds to infinity (or a non-zero one that rounds to zero) in the target type would
+ * silently become another number; "inf" and "nan" written as such are kept. */
+static int check_float_range(const char *text, double v, double rounded, const char *type, const char *what,
+			     struct gl_err *err)
+{
+	if (isfinite(v) && !isfinite(rounded))
+		return gl_errf(err, GL_EUSAGE, "%s: %s is out of the range of %s (it would become infinity)", what, text,
+			       type);
+	if (v != 0 && rounded == 0)
+		return gl_errf(err, GL_EUSAGE, "%s: %s is too small for %s (it would become 0)", what, text, type);
+	return GL_OK;
+}
+
 static int parse_float_value(const char *text, unsigned size, const char *what, uint64_t *out, struct gl_err *err)
 {
 	char *end;
+	errno = 0;
 	double v = strtod(text, &end);
 	if (!*text || *end)
 		return gl_errf(err, GL_EUSAGE, "%s: '%s' is not a number", what, text);
+	if (errno == ERANGE && isinf(v))
+		return gl_errf(err, GL_EUSAGE, "%s: %s is out of the range of f64 (it would become infinity)", what, text);
+	if (errno == ERANGE && v == 0)
+		return gl_errf(err, GL_EUSAGE, "%s: %s is too small for f64 (it would become 0)", what, text);
+	if (size == 4 && check_float_range(text, v, (float)v, "f32", what, err))
+		return err->status;
 	*out = size == 4 ? sim_f32_bits((float)v) : sim_f64_bits(v);
 	return GL_OK;
 }
@@ -186,15 +212,64 @@ static bool dtype_is_signed(enum gl_dtype t)
 	return t == GL_I8 || t == GL_I16 || t == GL_I32 || t == GL_I64;
 }
 
+/* The value an element of a buffer of that type takes from const:V, refused when it would not be V:
+ * integers must fit the type (no truncation of 99999999999999 into an i32), floats must not overflow
+ * to infinity or underflow to zero in the type (f16's largest finite value is 65504). */
+static int const_value(const struct gl_buffer *b, const char *text, double *f, uint64_t *bits, struct gl_err *err)
+{
+	char what[96];
+	unsigned size = (unsigned)gl_dtype_size(b->dtype);
+	snprintf(what, sizeof what, "buffer '%s' const", b->name);
+	if (dtype_is_float(b->dtype)) {
+		if (parse_float_value(text, 8, what, bits, err))
+			return err->status;
+		*f = sim_f64(*bits);
+		double rounded = b->dtype == GL_F16    ? (double)sim_f16_to_f32(sim_round_f16(*f, SIM_RN))
+				 : b->dtype == GL_BF16 ? (double)sim_bf16_to_f32(sim_round_bf16(*f, SIM_RN))
+				 : b->dtype == GL_F32  ? (double)(float)*f
+						       : *f;
+		return check_float_range(text, *f, rounded, gl_dtype_name(b->dtype), what, err);
+	}
+	bool sgn = dtype_is_signed(b->dtype);
+	if (parse_int_value(text, sgn ? SC_SIGNED : SC_UNSIGNED, 8, what, bits, err))
+		return err->status;
+	if (size == 8)
+		return GL_OK;
+	int64_t v = (int64_t)*bits;
+	int64_t lo = sgn ? -(1ll << (8 * size - 1)) : 0;
+	int64_t hi = sgn ? (1ll << (8 * size - 1)) - 1 : (1ll << (8 * size)) - 1;
+	if (!sgn && *bits > (uint64_t)hi)
+		v = hi + 1; /* beyond int64_t: out of range either way */
+	if (v < lo || v > hi)
+		return gl_errf(err, GL_EUSAGE, "%s: %s does not fit in %s (%lld to %lld)", what, text,
+			       gl_dtype_name(b->dtype), (long long)lo, (long long)hi);
+	return GL_OK;
+}
+
+/* file:PATH must be a regular file of exactly the buffer's size. */
 static int init_from_file(struct gl_buffer *b, const char *path, struct gl_err *err)
 {
+	struct stat st;
+	if (stat(path, &st) != 0)
+		return gl_errf(err, GL_EUSAGE, "buffer '%s': cannot read '%s': %s", b->name, path, strerror(errno));
+	if (S_ISDIR(st.st_mode))
+		return gl_errf(err, GL_EUSAGE, "buffer '%s': '%s' is a directory; file:PATH needs a file of raw "
+			       "little-endian values", b->name, path);
+	if (!S_ISREG(st.st_mode))
+		return gl_errf(err, GL_EUSAGE, "buffer '%s': '%s' is not a regular file (%s); file:PATH needs a file of "
+			       "raw little-endian values", b->name, path,
+			       S_ISCHR(st.st_mode) ? "a character device" : S_ISBLK(st.st_mode) ? "a block device"
+			       : S_ISFIFO(st.st_mode) ? "a pipe" : S_ISSOCK(st.st_mode) ? "a socket" : "not a plain file");
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return gl_errf(err, GL_EUSAGE, "buffer '%s': cannot read '%s': %s", b->name, path, strerror(errno));
 	size_t want = b->count * gl_dtype_size(b->dtype);
 	size_t got = fread(b->host, 1, want, f);
+	int read_errno = ferror(f) ? errno : 0;
 	long size = (fseek(f, 0, SEEK_END) == 0) ? ftell(f) : -1;
 	fclose(f);
+	if (read_errno)
+		return gl_errf(err, GL_EUSAGE, "buffer '%s': error reading '%s': %s", b->name, path, strerror(read_errno));
 	if (got != want || size != (long)want)
 		return gl_errf(err, GL_EUSAGE, "buffer '%s': '%s' has %ld bytes but %zu x %s needs exactly %zu bytes",
 			       b->name, path, size, b->count, gl_dtype_name(b->dtype), want);
@@ -203,7 +278,6 @@ static int init_from_file(struct gl_buffer *b, const char *path, struct gl_err *
 
 static int init_buffer(struct gl_buffer *b, const char *init, struct gl_err *err)
 {
-	bool fl = dtype_is_float(b->dtype);
 	if (!init || strcmp(init, "zero") == 0)
 		return GL_OK; /* gl_launch_add_buffer zeroes */
 	if (strcmp(init, "seq") == 0) {
@@ -223,21 +297,12 @@ static int init_buffer(struct gl_buffer *b, const char *init, struct gl_err *err
 		return GL_OK;
 	}
 	if (strncmp(init, "const:", 6) == 0) {
-		char what[64];
-		snprintf(what, sizeof what, "buffer '%s' const", b->name);
 		uint64_t bits = 0;
 		double f = 0;
-		if (fl) {
-			if (parse_float_value(init + 6, 8, what, &bits, err))
-				return err->status;
-			f = sim_f64(bits);
-		} else if (parse_int_value(init + 6, dtype_is_signed(b->dtype) ? SC_SIGNED : SC_UNSIGNED, 8, what, &bits,
-					   err)) {
-			return err->status;
-		}
-		for (size_t i = 0; i < b->count; i++)
+		int rc = const_value(b, init + 6, &f, &bits, err);
+		for (size_t i = 0; rc == GL_OK && i < b->count; i++)
 			store_value(b->host, b->dtype, i, f, bits);
-		return GL_OK;
+		return rc;
 	}
 	if (strncmp(init, "file:", 5) == 0)
 		return init_from_file(b, init + 5, err);
@@ -300,8 +365,15 @@ static int build_buffer(const struct ptx_function *fn, int i, const char *spec, 
 			rc = gl_errf(err, GL_EUSAGE, "--arg '%s': there is already a buffer named '%s'", spec, name);
 	if (rc)
 		goto out;
+	double bytes = (double)n * (double)gl_dtype_size(t);
+	for (int k = 0; k < l->nbuffers; k++)
+		bytes += (double)l->buffers[k].count * (double)gl_dtype_size(l->buffers[k].dtype);
+	if ((rc = gl_check_host_memory("the buffers of this launch", bytes, err)))
+		goto out;
 	int b = gl_launch_add_buffer(l, name, t, (size_t)n, 1);
-	rc = init_buffer(&l->buffers[b], init, err);
+	rc = gl_launch_check(l, err);
+	if (rc == GL_OK)
+		rc = init_buffer(&l->buffers[b], init, err);
 	if (rc == GL_OK)
 		gl_launch_arg_buffer(l, b);
 out:

@@ -57,6 +57,8 @@ struct gl_sim_report {
 
 void gl_simprint_text(FILE *out, const struct gl_sim_report *r);
 void gl_simprint_json(FILE *out, const struct gl_sim_report *r);
+/* The lines about device printf: records dropped when its buffer was full, unsupported conversions. */
+void gl_simprint_printf_notes(FILE *out, const struct gl_sim_result *res);
 
 /* The compute-sanitizer-like headline of a finding: "Invalid __global__ read of size 4 bytes". */
 void gl_simprint_headline(const struct gl_sim_finding *f, char *buf, size_t n);

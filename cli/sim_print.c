@@ -105,8 +105,11 @@ void gl_simprint_text(FILE *out, const struct gl_sim_report *r)
 	fprintf(out, "launch grid (%u,%u,%u) block (%u,%u,%u), %u bytes of dynamic shared memory, %lu threads\n",
 		l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], l->dyn_smem,
 		threads * l->grid[0] * l->grid[1] * l->grid[2]);
-	fprintf(out, "simulated %ld of %ld CTAs on %d CPU thread%s in %.3f s\n\n", res->ctas_run, res->ctas_total,
+	fprintf(out, "simulated %ld of %ld CTAs on %d CPU thread%s in %.3f s", res->ctas_run, res->ctas_total,
 		res->threads, res->threads == 1 ? "" : "s", res->wall_seconds);
+	if (res->aborted)
+		fprintf(out, "; CTA %ld, the first in grid order to abort, stopped the launch", res->aborted_cta);
+	fprintf(out, "\n\n");
 	fprintf(out, "%-64s %16s  %s\n", "metric", "value", "unit");
 	for (size_t i = 0; i < r->metrics->n; i++) {
 		const struct gl_metric *m = &r->metrics->items[i];
@@ -118,8 +121,22 @@ void gl_simprint_text(FILE *out, const struct gl_sim_report *r)
 		size_t n = strlen(res->printf_out);
 		fprintf(out, "\ndevice printf output:\n%s%s", res->printf_out, res->printf_out[n - 1] == '\n' ? "" : "\n");
 	}
+	gl_simprint_printf_notes(out, res);
 	fprintf(out, "\n");
 	print_findings(out, res);
+}
+
+void gl_simprint_printf_notes(FILE *out, const struct gl_sim_result *res)
+{
+	if (res->printf_dropped)
+		fprintf(out, "%llu printf record%s dropped: buffer of %llu bytes full; use --printf-buffer\n",
+			(unsigned long long)res->printf_dropped, res->printf_dropped == 1 ? "" : "s",
+			(unsigned long long)res->printf_buffer);
+	if (res->printf_unsupported)
+		fprintf(out, "note: %llu printf conversion%s not supported by device printf, printed as written (first: "
+			"'%s'; supported: flags -+ #0, width, precision, sizes hh h l ll, conversions "
+			"c d i o u x X p e E f g G a A s)\n", (unsigned long long)res->printf_unsupported,
+			res->printf_unsupported == 1 ? "" : "s", res->printf_first_unsupported);
 }
 
 static void json_dim(struct gl_json *j, const char *key, const unsigned v[3])
@@ -173,6 +190,9 @@ void gl_simprint_json(FILE *out, const struct gl_sim_report *r)
 	gl_json_end_array(&j);
 	gl_json_int(&j, "errors", res->nerrors);
 	gl_json_string(&j, "printf", res->printf_out ? res->printf_out : "");
+	gl_json_int(&j, "printf_buffer", (long long)res->printf_buffer);
+	gl_json_int(&j, "printf_dropped", (long long)res->printf_dropped);
+	gl_json_int(&j, "printf_unsupported", (long long)res->printf_unsupported);
 	gl_json_begin_object(&j, "sim");
 	gl_json_int(&j, "thread_instructions", (long long)res->c.thread_inst);
 	gl_json_int(&j, "warp_instructions", (long long)res->c.inst);
@@ -180,6 +200,10 @@ void gl_simprint_json(FILE *out, const struct gl_sim_report *r)
 	gl_json_int(&j, "threads", res->threads);
 	gl_json_int(&j, "ctas", res->ctas_run);
 	gl_json_bool(&j, "aborted", res->aborted);
+	if (res->aborted)
+		gl_json_int(&j, "aborted_cta", res->aborted_cta);
+	else
+		gl_json_null(&j, "aborted_cta");
 	gl_json_end_object(&j);
 	gl_json_end_object(&j);
 	fputc('\n', out);

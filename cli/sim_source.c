@@ -17,27 +17,35 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+/* The whole file as a NUL-terminated string.  Source text never contains a NUL byte, and one would end
+ * the text early for everything after it (the parser, the line table), so it is refused where found. */
 static int read_file(const char *path, char **text, struct gl_err *err)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return gl_errf(err, GL_EUSAGE, "cannot read '%s': %s", path, strerror(errno));
-	struct gl_str s = {0};
-	char buf[65536];
-	size_t got;
-	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-		gl_str_addf(&s, "%.*s", (int)got, buf);
-	bool bad = ferror(f);
+	size_t len = 0, cap = 65536, got;
+	char *buf = gl_xmalloc(cap + 1);
+	int rc = GL_OK;
+	while (rc == GL_OK && (got = fread(buf + len, 1, cap - len, f)) > 0) {
+		const char *nul = memchr(buf + len, '\0', got);
+		if (nul)
+			rc = gl_errf(err, GL_EUSAGE,
+				     "'%s' contains a NUL byte at offset %zu: it is not %s text; fix or regenerate the file",
+				     path, (size_t)(nul - buf), ends_with(path, ".cu") ? "CUDA" : "PTX");
+		len += got;
+		if (len == cap)
+			buf = gl_xrealloc(buf, (cap *= 2) + 1);
+	}
+	if (rc == GL_OK && ferror(f))
+		rc = gl_errf(err, GL_EUSAGE, "error reading '%s': %s", path, strerror(errno));
 	fclose(f);
-	if (bad) {
-		gl_str_free(&s);
-		return gl_errf(err, GL_EUSAGE, "error reading '%s'", path);
+	if (rc != GL_OK) {
+		free(buf);
+		return rc;
 	}
-	if (s.buf && strlen(s.buf) != s.len) {
-		gl_str_free(&s);
-		return gl_errf(err, GL_EUSAGE, "'%s' contains NUL bytes: it is not PTX text", path);
-	}
-	*text = s.buf ? s.buf : gl_xstrdup("");
+	buf[len] = '\0';
+	*text = buf;
 	return GL_OK;
 }
 
@@ -87,8 +95,11 @@ static int run_nvcc(const char *nvcc, const char *src, const char *out, struct g
 
 static int compile_cu(const char *path, char **text, struct gl_err *err)
 {
-	if (access(path, R_OK) != 0)
-		return gl_errf(err, GL_EUSAGE, "cannot read '%s': %s", path, strerror(errno));
+	char *source = NULL;
+	int checked = read_file(path, &source, err); /* readable, and no NUL byte nvcc might skip over */
+	free(source);
+	if (checked != GL_OK)
+		return checked;
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096];
 	snprintf(dir, sizeof dir, "%s/gpulab-sim-XXXXXX", tmp && *tmp ? tmp : "/tmp");
@@ -112,6 +123,9 @@ int gl_simsrc_load(const char *path, char **text, struct gl_err *err)
 		return gl_errf(err, GL_EUSAGE, "cannot read '%s': %s", path, strerror(errno));
 	if (S_ISDIR(st.st_mode))
 		return gl_errf(err, GL_EUSAGE, "'%s' is a directory; give a .cu or .ptx file", path);
+	if (!S_ISREG(st.st_mode))
+		return gl_errf(err, GL_EUSAGE, "'%s' is not a regular file (a device, pipe or socket); give a .cu or "
+			       ".ptx file", path);
 	if (ends_with(path, ".cu"))
 		return compile_cu(path, text, err);
 	if (ends_with(path, ".ptx"))

@@ -1,5 +1,5 @@
 /* view_record.c — a view's trace when the database has none: one simulator run with the trace on,
- * stored in one transaction like any `gpulab run`. */
+ * computed first and stored (in one transaction like any `gpulab run`) only once the view accepts it. */
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -20,48 +20,32 @@ static void sim_run_info(struct gl_run_info *info, const struct gl_device_info *
 	info->argv = argv;
 }
 
-static int store_one(struct gl_ctx *ctx, struct gl_store *store, const struct gl_device_info *dev,
-                     const struct gl_launch_record *rec, long *launch_id, long *run_id)
+int gl_view_store(struct gl_ctx *ctx, struct gl_store *store, const struct gl_device_info *dev,
+                  const struct gl_launch_record *rec, long *launch_id, long *run_id)
 {
 	struct gl_run_info info;
 	sim_run_info(&info, dev, ctx->argv_joined);
-	int rc = gl_store_begin_run(store, &info, run_id, &ctx->err);
-	if (rc == GL_OK)
-		rc = gl_store_add_launch(store, *run_id, rec, launch_id, &ctx->err);
-	if (rc == GL_OK)
-		rc = gl_store_commit_run(store, *run_id, rec->verified ? "ok" : "failed", &ctx->err);
-	if (rc)
-		gl_store_abort_run(store);
-	return rc;
+	return gl_store_save_run(store, &info, rec, 1, rec->verified ? "ok" : "failed", run_id, launch_id,
+				 &ctx->err);
 }
 
-int gl_view_record(struct gl_ctx *ctx, struct gl_store *store, const struct gl_topic *t, const struct gl_variant *v,
-                   const struct gl_problem *p, long *launch_id, long *run_id)
+int gl_view_compute(struct gl_ctx *ctx, const struct gl_topic *t, const struct gl_variant *v,
+                    const struct gl_problem *p, struct gl_device_info *dev, struct gl_launch_record *rec)
 {
 	const struct gl_backend *b = &gl_backend_sim;
 	struct gl_backend_opts opts = {.trace = true, .repeat = 1};
-	struct gl_device_info dev;
-	struct gl_launch_record rec;
 	struct gl_variant_outcome out;
 	void *bctx = NULL;
-	memset(&dev, 0, sizeof dev);
-	memset(&rec, 0, sizeof rec);
+	memset(dev, 0, sizeof *dev);
+	memset(rec, 0, sizeof *rec);
 	int rc = b->open(&opts, &bctx, &ctx->err);
 	if (rc == GL_OK)
-		rc = b->describe(bctx, &dev, &ctx->err);
+		rc = b->describe(bctx, dev, &ctx->err);
 	if (rc == GL_OK)
-		rc = gl_run_variant(b, bctx, &dev, t, v, p, "sim", &rec, &out, &ctx->err);
+		rc = gl_run_variant(b, bctx, dev, t, v, p, "sim", rec, &out, &ctx->err);
 	if (bctx)
 		b->close(bctx);
-	if (rc)
-		return rc;
-	if (!rec.verified)
-		fprintf(stderr, "gpulab: %s %s failed on the simulator: %s\n", t->name, v->name, rec.note);
-	if (!rec.ntrace)
-		rc = gl_errf(&ctx->err, GL_EUSAGE, "%s %s made no memory accesses the trace could record", t->name,
-		             v->name);
-	if (rc == GL_OK)
-		rc = store_one(ctx, store, &dev, &rec, launch_id, run_id);
-	gl_launch_record_free(&rec);
+	if (rc == GL_OK && !rec->verified)
+		fprintf(stderr, "gpulab: %s %s failed on the simulator: %s\n", t->name, v->name, rec->note);
 	return rc;
 }

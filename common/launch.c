@@ -37,7 +37,9 @@ int gl_launch_add_buffer(struct gl_launch *l, const char *name, enum gl_dtype t,
 	snprintf(b->name, sizeof b->name, "%s", name);
 	b->dtype = t;
 	b->count = count;
-	b->host = gl_xcalloc(count ? count : 1, gl_dtype_size(t));
+	b->host = calloc(count ? count : 1, gl_dtype_size(t));
+	if (!b->host && !l->oom_buffer)
+		l->oom_buffer = l->nbuffers + 1;
 	b->is_output = is_output;
 	b->device_addr = 0;
 	return l->nbuffers++;
@@ -57,10 +59,21 @@ void gl_launch_arg_scalar(struct gl_launch *l, uint64_t bits, unsigned size)
 	l->args[l->nargs++] = (struct gl_arg){.kind = GL_ARG_SCALAR, .bits = bits, .size = size};
 }
 
+int gl_launch_check(const struct gl_launch *l, struct gl_err *err)
+{
+	if (!l->oom_buffer)
+		return GL_OK;
+	const struct gl_buffer *b = &l->buffers[l->oom_buffer - 1];
+	char what[96];
+	snprintf(what, sizeof what, "buffer '%s' (%zu x %s)", b->name, b->count, gl_dtype_name(b->dtype));
+	return gl_oom_error(err, what, (double)b->count * (double)gl_dtype_size(b->dtype));
+}
+
 void gl_launch_free(struct gl_launch *l)
 {
 	for (int i = 0; i < l->nbuffers; i++)
 		free(l->buffers[i].host);
 	l->nbuffers = 0;
 	l->nargs = 0;
+	l->oom_buffer = 0;
 }

@@ -6,6 +6,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "err.h"
+
 enum gl_dtype { GL_F16, GL_BF16, GL_F32, GL_F64, GL_I8, GL_U8, GL_I16, GL_U16, GL_I32, GL_U32, GL_I64, GL_U64 };
 
 size_t gl_dtype_size(enum gl_dtype t);
@@ -43,10 +45,14 @@ struct gl_launch {
 	int nbuffers;
 	struct gl_arg args[GL_MAX_ARGS];
 	int nargs;
+	int oom_buffer;         /* 1 + index of a buffer the host had no memory for; 0 = none */
 };
 
-/* Add a zeroed buffer and return its index. */
+/* Add a zeroed buffer and return its index.  When the host has no memory for it, its host pointer is
+ * NULL and gl_launch_check says so: check before writing the buffers. */
 int gl_launch_add_buffer(struct gl_launch *l, const char *name, enum gl_dtype t, size_t count, int is_output);
+/* GL_EENV (out of memory, naming the buffer) when a buffer could not be allocated, else GL_OK. */
+int gl_launch_check(const struct gl_launch *l, struct gl_err *err);
 void gl_launch_arg_buffer(struct gl_launch *l, int buffer);
 void gl_launch_arg_scalar(struct gl_launch *l, uint64_t bits, unsigned size);
 void gl_launch_free(struct gl_launch *l);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int gl_parse_long(const char *s, long min, long max, const char *what, long *out, struct gl_err *err)
 {
@@ -114,9 +115,24 @@ void gl_str_free(struct gl_str *s)
 	s->len = s->cap = 0;
 }
 
-/* Out of host memory is not a user error gpulab can recover from: say so and stop. */
+static void (*oom_handler)(size_t);
+
+void gl_set_oom_handler(void (*handler)(size_t bytes))
+{
+	oom_handler = handler;
+}
+
+int gl_oom_error(struct gl_err *err, const char *what, double bytes)
+{
+	return gl_errf(err, GL_EENV, "out of memory: %s needs %.1f MiB of host memory that the system could not "
+		       "give; close other programs or choose a smaller size", what, bytes / 1048576.0);
+}
+
+/* Out of host memory for a small allocation: the program's handler ends the run (exit status 3). */
 static _Noreturn void oom(size_t n)
 {
+	if (oom_handler)
+		oom_handler(n);
 	fprintf(stderr, "gpulab: out of memory allocating %zu bytes\n", n);
 	abort();
 }
@@ -151,6 +167,22 @@ char *gl_xstrdup(const char *s)
 	if (!p)
 		oom(strlen(s) + 1);
 	return p;
+}
+
+double gl_host_memory_limit(void)
+{
+	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
+	return phys > 0 ? phys / 2 : 0;
+}
+
+int gl_check_host_memory(const char *what, double bytes, struct gl_err *err)
+{
+	double limit = gl_host_memory_limit();
+	if (limit > 0 && bytes > limit)
+		return gl_errf(err, GL_EUSAGE, "%s needs %.1f GiB of host memory; gpulab allows itself %.1f GiB (half of "
+			       "this machine's memory): choose a smaller size", what, bytes / 1073741824.0,
+			       limit / 1073741824.0);
+	return GL_OK;
 }
 
 double gl_now(void)

@@ -29,11 +29,21 @@ void gl_str_vaddf(struct gl_str *s, const char *fmt, va_list ap);
 void gl_str_add(struct gl_str *s, const char *text);
 void gl_str_free(struct gl_str *s);
 
-/* Allocation that aborts on failure: out of memory on the host is not a recoverable user error. */
+/* Allocation of small, bounded things (names, lists, records).  On failure they call the handler the
+ * program installed (the CLI's prints one line and exits with status 3, GL_EENV), else abort.  Large
+ * allocations whose size the user chooses (buffers, references, simulator state) use malloc and
+ * return GL_EENV through gl_oom_error instead. */
+void gl_set_oom_handler(void (*handler)(size_t bytes));
+int gl_oom_error(struct gl_err *err, const char *what, double bytes);
 void *gl_xmalloc(size_t n);
 void *gl_xcalloc(size_t n, size_t size);
 void *gl_xrealloc(void *p, size_t n);
 char *gl_xstrdup(const char *s);
+
+/* The one rule for how much host memory gpulab allows itself: half of the machine's physical memory.
+ * Refuses (GL_EUSAGE) when `bytes` is more, with a line naming `what`, the figure and the limit. */
+int gl_check_host_memory(const char *what, double bytes, struct gl_err *err);
+double gl_host_memory_limit(void);
 
 /* Seconds on a monotonic clock. */
 double gl_now(void);

@@ -1,9 +1,9 @@
 -- schema.sql — gpulab's results database, schema version 1.
 --
--- Embedded into the binary (gl_schema_sql) and applied by profiler/store_schema.c as migration
+-- Embedded into the binary (gl_schema_sql) and applied by store/store_schema.c as migration
 -- step 1, inside one transaction; the code then sets PRAGMA user_version = 1.  A database that has
 -- been created must keep working: change the schema by adding a migration step in
--- profiler/store_schema.c, not by editing this file.
+-- store/store_schema.c, not by editing this file.
 --
 -- Conventions: times are UTC ISO-8601 text ("2025-01-31T12:00:00Z"); grid and block are "X,Y,Z";
 -- metric names are Nsight Compute's (see common/metrics.h); unknown values are NULL.

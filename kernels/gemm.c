@@ -95,6 +95,8 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	int c = gl_launch_add_buffer(l, "C", GL_F32, (size_t)m * (size_t)n, 1);
 	int a = gl_launch_add_buffer(l, "A", GL_F32, (size_t)m * (size_t)k, 0);
 	int b = gl_launch_add_buffer(l, "B", GL_F32, (size_t)k * (size_t)n, 0);
+	if (gl_launch_check(l, err))
+		return err->status;
 	gl_fill_random_f32(l->buffers[a].host, l->buffers[a].count, p->seed);
 	gl_fill_random_f32(l->buffers[b].host, l->buffers[b].count, p->seed + 1);
 	gl_fill_random_f32(l->buffers[c].host, l->buffers[c].count, p->seed + 2);
@@ -120,8 +122,8 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 
 static float *absolute_copy(const float *x, size_t n)
 {
-	float *y = gl_xmalloc(n * sizeof *y);
-	for (size_t i = 0; i < n; i++)
+	float *y = malloc(n * sizeof *y);
+	for (size_t i = 0; y && i < n; i++)
 		y[i] = fabsf(x[i]);
 	return y;
 }
@@ -130,17 +132,25 @@ static float *absolute_copy(const float *x, size_t n)
  * about k * 2^-24 * (|alpha| |A||B| + |beta| |C0|) (Higham, gamma_k); the GPU and OpenBLAS may each be
  * that far off in different directions, and the epilogue adds two roundings, so the tolerance is
  * atol + rtol * (k + 2) * bound with rtol = 2^-23. */
-static void verify(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
-		   const struct gl_topic *t, struct gl_verify *out)
+static int verify(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
+		  const struct gl_topic *t, struct gl_verify *out, struct gl_err *err)
 {
 	(void)v;
 	int m = (int)p->v[P_M], n = (int)p->v[P_N], k = (int)p->v[P_K];
 	size_t mn = (size_t)m * (size_t)n;
 	const float *got = l->buffers[0].host, *a = l->buffers[1].host, *b = l->buffers[2].host;
-	float *ref = gl_xmalloc(mn * sizeof *ref);
-	gl_fill_random_f32(ref, mn, p->seed + 2); /* C as it was before the kernel */
-	float *bound = absolute_copy(ref, mn);
+	float *ref = malloc(mn * sizeof *ref);
+	if (ref)
+		gl_fill_random_f32(ref, mn, p->seed + 2); /* C as it was before the kernel */
+	float *bound = ref ? absolute_copy(ref, mn) : NULL;
 	float *abs_a = absolute_copy(a, (size_t)m * (size_t)k), *abs_b = absolute_copy(b, (size_t)k * (size_t)n);
+	if (!ref || !bound || !abs_a || !abs_b) {
+		free(ref);
+		free(bound);
+		free(abs_a);
+		free(abs_b);
+		return gl_oom_error(err, "the CPU reference", 4.0 * (2.0 * (double)mn + (double)m * k + (double)k * n));
+	}
 	gl_gemm_ref(m, n, k, GEMM_ALPHA, a, b, GEMM_BETA, ref);
 	gl_gemm_ref(m, n, k, fabsf(GEMM_ALPHA), abs_a, abs_b, fabsf(GEMM_BETA), bound);
 	memset(out, 0, sizeof *out);
@@ -165,6 +175,7 @@ static void verify(const struct gl_variant *v, const struct gl_problem *p, const
 	free(bound);
 	free(abs_a);
 	free(abs_b);
+	return GL_OK;
 }
 
 /* 2mnk in the K loop, and the epilogue's two multiplies and one add per element of C. */

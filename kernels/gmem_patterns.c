@@ -46,6 +46,8 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 			       "(got %ld)", n);
 	int out = gl_launch_add_buffer(l, "out", GL_F32, (size_t)n, 1);
 	int in = gl_launch_add_buffer(l, "in", GL_F32, input_floats(variant, p), 0);
+	if (gl_launch_check(l, err))
+		return err->status;
 	gl_fill_random_f32(l->buffers[in].host, l->buffers[in].count, p->seed);
 	gl_launch_arg_buffer(l, out);
 	gl_launch_arg_buffer(l, in);
@@ -63,22 +65,21 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	return GL_OK;
 }
 
-static void verify(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
-		   const struct gl_topic *t, struct gl_verify *out)
+static int verify(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
+		  const struct gl_topic *t, struct gl_verify *out, struct gl_err *err)
 {
 	int variant = (int)(v - variants);
 	size_t n = (size_t)p->v[P_N];
 	const float *in = l->buffers[1].host;
 	float *ref = malloc(n * sizeof *ref);
-	if (!ref) {
-		*out = (struct gl_verify){.ok = false, .first_mismatch = "out of memory for the reference"};
-		return;
-	}
+	if (!ref)
+		return gl_oom_error(err, "the CPU reference", (double)n * sizeof *ref);
 	for (size_t i = 0; i < n; i++)
 		ref[i] = variant == V_OFFSET ? in[i + (size_t)p->v[P_OFFSET]]
 		       : variant == V_STRIDE ? in[i * (size_t)p->v[P_STRIDE]] : in[i];
 	gl_verify_f32(l->buffers[0].host, ref, n, t->atol, t->rtol, out);
 	free(ref);
+	return GL_OK;
 }
 
 const struct gl_topic gl_topic_gmem_patterns = {

@@ -1,5 +1,5 @@
 /* harness.c — what every topic's harness shares: parameters and problems, random inputs, verification
- * with absolute + relative tolerance, host-memory checks and ptxas resource lookup. */
+ * with absolute + relative tolerance, and ptxas resource lookup. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,16 +73,6 @@ void gl_verify_f32(const float *out, const float *ref, size_t n, double atol, do
 			v->ok = false;
 		}
 	}
-}
-
-int gl_check_host_memory(const char *what, double bytes, struct gl_err *err)
-{
-	double phys = (double)sysconf(_SC_PHYS_PAGES) * (double)sysconf(_SC_PAGE_SIZE);
-	if (phys > 0 && bytes > phys / 2)
-		return gl_errf(err, GL_EUSAGE, "%s needs %.1f GiB of host memory for its buffers; this machine has "
-			       "%.1f GiB (at most half of it may be used): choose a smaller size", what,
-			       bytes / 1073741824.0, phys / 1073741824.0);
-	return GL_OK;
 }
 
 /* ptxas -v prints, per entry: "Compiling entry function 'NAME' for 'sm_XX'", then

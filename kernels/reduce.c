@@ -47,13 +47,14 @@ static int check(const struct gl_problem *p, struct gl_err *err)
 
 static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
 {
-	(void)err;
 	int variant = (int)(v - variants);
 	long n = p->v[P_N];
 	unsigned grid = grid_for(variant, n);
 	int sum = gl_launch_add_buffer(l, "sum", GL_F32, 1, 1);
 	int best = gl_launch_add_buffer(l, "best", GL_U64, 1, 1);
 	int x = gl_launch_add_buffer(l, "x", GL_F32, (size_t)n, 0);
+	if (gl_launch_check(l, err))
+		return err->status;
 	gl_fill_random_f32(l->buffers[x].host, (size_t)n, p->seed);
 	gl_launch_arg_buffer(l, sum);
 	gl_launch_arg_buffer(l, best);
@@ -63,6 +64,8 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 		gl_launch_arg_buffer(l, gl_launch_add_buffer(l, "partials", GL_F32, grid, 0));
 		gl_launch_arg_buffer(l, gl_launch_add_buffer(l, "keys", GL_U64, grid, 0));
 		gl_launch_arg_buffer(l, gl_launch_add_buffer(l, "ticket", GL_U32, 1, 0));
+		if (gl_launch_check(l, err))
+			return err->status;
 	}
 	l->entry = v->entry;
 	l->grid[0] = grid;
@@ -90,10 +93,11 @@ static double sum_tolerance(const struct gl_topic *t, const float *x, long n)
 	return t->atol + t->rtol * sqrt((double)n) * sqrt(sq);
 }
 
-static void verify(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
-		   const struct gl_topic *t, struct gl_verify *out)
+static int verify(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
+		  const struct gl_topic *t, struct gl_verify *out, struct gl_err *err)
 {
 	(void)v;
+	(void)err; /* no allocation: the reference is one sum */
 	long n = p->v[P_N];
 	const float *x = l->buffers[B_X].host;
 	double ref = 0.0;
@@ -122,6 +126,7 @@ static void verify(const struct gl_variant *v, const struct gl_problem *p, const
 				 "argmax: got index %ld, expected %ld (x[%ld] = %.9g)", got_arg, arg, arg, x[arg]);
 		out->ok = false;
 	}
+	return GL_OK;
 }
 
 static double flops(const struct gl_variant *v, const struct gl_problem *p)

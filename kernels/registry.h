@@ -10,6 +10,7 @@
 
 #include "common/err.h"
 #include "common/launch.h"
+#include "common/util.h" /* gl_check_host_memory */
 
 #define GL_MAX_PARAMS 8
 
@@ -54,8 +55,9 @@ struct gl_topic {
 	/* Build the launch: buffers, inputs, arguments, geometry. */
 	int (*setup)(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err);
 	/* Compare the launch's outputs with the CPU reference. */
-	void (*verify)(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
-		       const struct gl_topic *t, struct gl_verify *out);
+	/* GL_EENV when the host has no memory for the reference (never a verification failure). */
+	int (*verify)(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
+		      const struct gl_topic *t, struct gl_verify *out, struct gl_err *err);
 	/* FLOPs and ideal global bytes of the problem, for derived ratios (may be NULL). */
 	double (*flops)(const struct gl_variant *v, const struct gl_problem *p);
 };
@@ -81,9 +83,6 @@ void gl_topic_resources(const struct gl_topic *t, const char *entry, const char 
 
 /* Shared verification helper: element-wise float comparison with atol + rtol*|ref|. */
 void gl_verify_f32(const float *out, const float *ref, size_t n, double atol, double rtol, struct gl_verify *v);
-
-/* Refuse buffers over half the machine's memory, naming the problem and the sizes. */
-int gl_check_host_memory(const char *what, double bytes, struct gl_err *err);
 
 /* Deterministic random inputs (xorshift), non-uniform: values in [-1, 1) with varied magnitudes. */
 void gl_fill_random_f32(float *a, size_t n, uint64_t seed);

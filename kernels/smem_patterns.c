@@ -43,10 +43,11 @@ static int check(const struct gl_problem *p, struct gl_err *err)
 
 static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
 {
-	(void)err;
 	size_t threads = (size_t)p->v[P_BLOCKS] * THREADS;
 	int out = gl_launch_add_buffer(l, "out", GL_F32, threads, 1);
 	int in = gl_launch_add_buffer(l, "in", GL_F32, WORDS, 0);
+	if (gl_launch_check(l, err))
+		return err->status;
 	gl_fill_random_f32(l->buffers[in].host, WORDS, p->seed);
 	gl_launch_arg_buffer(l, out);
 	gl_launch_arg_buffer(l, in);
@@ -83,20 +84,19 @@ static float reference(int variant, const float *in, int lane)
 	return acc;
 }
 
-static void verify(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
-		   const struct gl_topic *t, struct gl_verify *out)
+static int verify(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
+		  const struct gl_topic *t, struct gl_verify *out, struct gl_err *err)
 {
 	size_t threads = (size_t)p->v[P_BLOCKS] * THREADS;
 	int variant = (int)(v - variants);
 	float *ref = malloc(threads * sizeof *ref);
-	if (!ref) {
-		*out = (struct gl_verify){.ok = false, .first_mismatch = "out of memory for the reference"};
-		return;
-	}
+	if (!ref)
+		return gl_oom_error(err, "the CPU reference", (double)threads * sizeof *ref);
 	for (size_t i = 0; i < threads; i++)
 		ref[i] = reference(variant, l->buffers[1].host, (int)(i % 32));
 	gl_verify_f32(l->buffers[0].host, ref, threads, t->atol, t->rtol, out);
 	free(ref);
+	return GL_OK;
 }
 
 const struct gl_topic gl_topic_smem_patterns = {

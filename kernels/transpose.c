@@ -32,11 +32,12 @@ static int check(const struct gl_problem *p, struct gl_err *err)
 
 static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
 {
-	(void)err;
 	long rows = p->v[P_ROWS], cols = p->v[P_COLS];
 	size_t n = (size_t)rows * (size_t)cols;
 	int out = gl_launch_add_buffer(l, "out", GL_F32, n, 1);
 	int in = gl_launch_add_buffer(l, "in", GL_F32, n, 0);
+	if (gl_launch_check(l, err))
+		return err->status;
 	gl_fill_random_f32(l->buffers[in].host, n, p->seed);
 	gl_launch_arg_buffer(l, out);
 	gl_launch_arg_buffer(l, in);
@@ -52,23 +53,22 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	return GL_OK;
 }
 
-static void verify(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
-		   const struct gl_topic *t, struct gl_verify *out)
+static int verify(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
+		  const struct gl_topic *t, struct gl_verify *out, struct gl_err *err)
 {
 	long rows = p->v[P_ROWS], cols = p->v[P_COLS];
 	size_t n = (size_t)rows * (size_t)cols;
 	const float *in = l->buffers[1].host;
 	float *ref = malloc(n * sizeof *ref);
-	if (!ref) {
-		*out = (struct gl_verify){.ok = false, .first_mismatch = "out of memory for the reference"};
-		return;
-	}
+	if (!ref)
+		return gl_oom_error(err, "the CPU reference", (double)n * sizeof *ref);
 	bool copy = v == &variants[0];
 	for (long r = 0; r < rows; r++)
 		for (long c = 0; c < cols; c++)
 			ref[copy ? (size_t)r * cols + c : (size_t)c * rows + r] = in[(size_t)r * cols + c];
 	gl_verify_f32(l->buffers[0].host, ref, n, t->atol, t->rtol, out);
 	free(ref);
+	return GL_OK;
 }
 
 const struct gl_topic gl_topic_transpose = {

@@ -33,6 +33,7 @@ struct gl_backend_opts {
 	int threads;         /* worker threads, 0 = all cores (sim) */
 	uint64_t max_instructions; /* per-CTA budget, 0 = default (sim) */
 	bool progress;       /* progress bar on stderr */
+	uint64_t printf_buffer; /* device printf buffer in bytes, 0 = the default (sim) */
 };
 
 struct gl_launch_result {
@@ -42,7 +43,14 @@ struct gl_launch_result {
 	char note[256];      /* shown beside the results: fallbacks, sampling, sanitizer findings */
 	long sanitizer_errors; /* simulator only: out-of-bounds, races, barrier divergence, aborts */
 	bool outputs_partial;  /* simulator with --sample-ctas: only the sampled CTAs wrote their outputs */
+	/* cuda: the output buffers of the first (correctness) run, by buffer index, when the last run's
+	 * differ from them bytewise; the caller verifies them too (float atomics may reorder within
+	 * tolerance, a real fault shows as a failed verification).  NULL entries otherwise. */
+	void *first_outputs[GL_MAX_BUFFERS];
 };
+
+/* Free what a collected result owns (metrics, first_outputs). */
+void gl_launch_result_free(struct gl_launch_result *res);
 
 struct gl_backend {
 	const char *name;

@@ -23,7 +23,7 @@ static void cuda_close(void *ctx)
 	gl_cuda_dev_close(&c->dev);
 	gl_metric_list_free(&c->metrics);
 	if (c->have_last)
-		gl_metrics_free(&c->last.metrics);
+		gl_launch_result_free(&c->last);
 	free(c);
 }
 
@@ -71,7 +71,7 @@ static int cuda_collect(void *ctx, struct gl_launch_result *res, struct gl_err *
 	struct gl_cuda_ctx *c = ctx;
 	if (!c || !c->have_last)
 		return gl_errf(err, GL_EINTERNAL, "cuda backend: collect without a successful launch");
-	*res = c->last; /* the caller now owns res->metrics */
+	*res = c->last; /* the caller now owns res->metrics and res->first_outputs */
 	memset(&c->last, 0, sizeof c->last);
 	c->have_last = false;
 	return GL_OK;

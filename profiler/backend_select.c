@@ -1,5 +1,6 @@
 /* backend_select.c — resolves --backend auto|cuda|sim to a backend table, with a one-line reason. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/util.h"
@@ -46,4 +47,13 @@ int gl_backend_select(const char *name, const struct gl_backend **out, char *why
 		return gl_errf(err, GL_EUSAGE, "unknown backend '%s' (did you mean '%s'? choose auto, cuda or sim)",
 			       name, near);
 	return gl_errf(err, GL_EUSAGE, "unknown backend '%s' (choose auto, cuda or sim)", name);
+}
+
+void gl_launch_result_free(struct gl_launch_result *res)
+{
+	gl_metrics_free(&res->metrics);
+	for (int i = 0; i < GL_MAX_BUFFERS; i++) {
+		free(res->first_outputs[i]);
+		res->first_outputs[i] = NULL;
+	}
 }

@@ -75,6 +75,7 @@ static int sim_launch(void *ctx, struct gl_launch *l, struct gl_err *err)
 		.max_instructions = s->opts.max_instructions,
 		.trace = s->opts.trace,
 		.progress = s->opts.progress,
+		.printf_buffer = s->opts.printf_buffer,
 	};
 	rc = gl_sim_run(s->module, l, &o, &s->res, err);
 	s->have_result = rc == GL_OK;
@@ -92,7 +93,7 @@ static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *e
 	res->sanitizer_errors = s->res.nerrors;
 	res->outputs_partial = s->res.ctas_run < s->res.ctas_total;
 	struct gl_str note = {0};
-	if (s->res.ctas_run < s->res.ctas_total)
+	if (s->res.scale != 1.0)
 		gl_str_addf(&note, "sampled %ld of %ld CTAs, counts scaled by %.3g, outputs not verified", s->res.ctas_run,
 			    s->res.ctas_total, s->res.scale);
 	for (int i = 0; i < s->res.nfindings; i++)
@@ -102,6 +103,10 @@ static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *e
 				    s->res.findings[i].line);
 			break;
 		}
+	if (s->res.printf_dropped)
+		gl_str_addf(&note, "%s%llu printf records dropped: buffer of %llu bytes full; use --printf-buffer",
+			    note.len ? "; " : "", (unsigned long long)s->res.printf_dropped,
+			    (unsigned long long)s->res.printf_buffer);
 	if (s->opts.trace)
 		gl_str_addf(&note, "%strace: %u events of the first %u CTA%s%s", note.len ? "; " : "", s->res.ntrace,
 			    GL_SIM_TRACE_CTAS, GL_SIM_TRACE_CTAS == 1 ? "" : "s",

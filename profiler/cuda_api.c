@@ -6,13 +6,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/ptx_version.h"
+
 #define GL_STR2(x) #x
 #define GL_STR(x) GL_STR2(x) /* stringify after expansion: cuMemAlloc -> "cuMemAlloc_v2" */
 
 bool gl_cuda_api_open(struct gl_cuda_api *api, char *why, size_t n)
 {
 	memset(api, 0, sizeof *api);
-	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
 	if (!lib) {
 		const char *e = dlerror();
 		snprintf(why, n, "no CUDA driver: libcuda.so.1 cannot be loaded (%s)", e ? e : "not found");
@@ -26,6 +28,7 @@ bool gl_cuda_api_open(struct gl_cuda_api *api, char *why, size_t n)
 		missing = GL_STR(f);
 	GL_CUDA_FUNCS(GL_CUDA_RESOLVE)
 #undef GL_CUDA_RESOLVE
+	api->cuGetExportTable = (typeof(&cuGetExportTable))dlsym(lib, "cuGetExportTable");
 	if (missing) {
 		gl_cuda_api_unload(api);
 		snprintf(why, n, "the CUDA driver is too old: libcuda.so.1 lacks %s (gpulab needs a CUDA 13 driver, "
@@ -47,7 +50,7 @@ int gl_cuda_api_load(struct gl_cuda_api *api, struct gl_err *err)
 void gl_cuda_api_unload(struct gl_cuda_api *api)
 {
 	if (api->lib)
-		dlclose(api->lib);
+		dlclose(api->lib); /* drops the reference only: RTLD_NODELETE keeps the driver mapped */
 	memset(api, 0, sizeof *api);
 }
 
@@ -118,8 +121,22 @@ bool gl_cuda_probe(char *why, size_t n)
 	struct gl_cuda_api api;
 	if (!gl_cuda_api_open(&api, why, n))
 		return false;
-	int count;
+	int count, driver = 0;
 	bool ok = gl_cuda_usable(&api, &count, why, n);
+	struct gl_err err = {0};
+	if (ok && api.cuDriverGetVersion(&driver) == CUDA_SUCCESS && gl_cuda_ptx_check(driver, NULL, NULL, &err) != GL_OK) {
+		snprintf(why, n, "%s", err.msg);
+		ok = false;
+	}
 	gl_cuda_api_unload(&api);
 	return ok;
+}
+
+bool gl_cuda_profilable(const struct gl_cuda_api *api, char *why, size_t n)
+{
+	if (api->cuGetExportTable)
+		return true;
+	snprintf(why, n, "this libcuda.so.1 is not NVIDIA's driver (it lacks cuGetExportTable, through which CUPTI "
+		 "reaches the GPU; gpulab's test stand-in is such a library), so CUPTI cannot profile with it");
+	return false;
 }

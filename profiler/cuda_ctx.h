@@ -29,7 +29,8 @@ struct gl_cuda_ctx {
 	bool have_last;
 };
 
-/* Run one launch: correctness run, profiled run, timed repeats with L2 flushes, copy back. */
+/* Run one launch: correctness run, profiled run (L2 flushed before each replay pass), timed repeats
+ * with L2 flushes, copy back. */
 int gl_cuda_measure(struct gl_cuda_ctx *c, struct gl_launch *l, struct gl_err *err);
 
 /* Open CUPTI's range profiler and activity for the context, falling back to timings only with a

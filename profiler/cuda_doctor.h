@@ -1,5 +1,6 @@
-/* cuda_doctor.h — the GPU-path checks behind `gpulab doctor`: libcuda, a device, CUPTI library and
- * version, CUPTI's host API, profiling permission, nvcc.  Each gives ok/warn/fail and the fix. */
+/* cuda_doctor.h — the GPU-path checks behind `gpulab doctor`: libcuda (and where it was loaded from),
+ * a device, a driver new enough for gpulab's PTX, whether CUPTI can profile with this driver, CUPTI
+ * library and version, CUPTI's host API, profiling permission, nvcc.  Each gives ok/warn/fail and the fix. */
 #ifndef GL_CUDA_DOCTOR_H
 #define GL_CUDA_DOCTOR_H
 

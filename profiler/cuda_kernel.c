@@ -12,6 +12,11 @@ static int load_module(struct gl_cuda_kernel *k, const struct gl_launch *l, stru
 	char log[4096] = "";
 	CUjit_option opts[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
 	void *vals[] = {log, (void *)(uintptr_t)sizeof log};
+	int driver = 0;
+	/* a driver older than the PTX refuses it in the JIT; say which driver is needed instead */
+	if (k->d->api.cuDriverGetVersion(&driver) == CUDA_SUCCESS &&
+	    gl_cuda_ptx_check(driver, l->module, l->module_name, err) != GL_OK)
+		return err->status;
 	CUresult r = k->d->api.cuModuleLoadDataEx(&k->mod, l->module, 2, opts, vals);
 	if (r != CUDA_SUCCESS) {
 		char what[512];

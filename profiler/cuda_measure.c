@@ -1,6 +1,7 @@
 /* cuda_measure.c — one launch on the GPU, the llm.c way: a correctness run, a profiled run (CUPTI
- * kernel replay), N timed runs each after an L2 flush, then the outputs of the last timed run are
- * copied back so the caller validates again after timing. */
+ * user replay, inputs restored and L2 flushed before every pass), N timed runs each after an L2
+ * flush, then the outputs of the last timed run are copied back so the caller validates again after
+ * timing (and the first run's too, where they differ). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,6 +13,14 @@
 #include "profiler/cupti_golden.h"
 
 static int run_cb(void *arg, struct gl_err *err) { return gl_cuda_kernel_run(arg, err); }
+
+/* Before each profiled pass: the pristine inputs again (kernels may work in place), then a cold L2. */
+static int prepare_cb(void *arg, struct gl_err *err)
+{
+	struct gl_cuda_kernel *k = arg;
+	int rc = gl_cuda_kernel_upload(k, err);
+	return rc == GL_OK ? gl_cuda_l2_flush(k->d, err) : rc;
+}
 
 /* GPULAB_SAVE_COUNTERDATA=DIR keeps the counter-data image, for CPU-side decoding tests. */
 static void save_counterdata(struct gl_cuda_ctx *c, const char *entry, const double *values)
@@ -41,16 +50,16 @@ static int profile(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, struct gl_la
 {
 	double *values = gl_xcalloc(c->metrics.n, sizeof *values);
 	struct gl_err perr = {0};
-	int rc = gl_cuda_kernel_upload(k, err);
-	if (rc == GL_OK && gl_cupti_range_collect(&c->range, run_cb, k, values, &perr) != GL_OK) {
-		if (!gl_cupti_is_fallback(c->range.result)) {
-			free(values);
-			return gl_errf(err, perr.status, "%s", perr.msg);
+	int rc = GL_OK;
+	if (gl_cupti_range_collect(&c->range, prepare_cb, run_cb, k, values, &perr) != GL_OK) {
+		if (gl_cupti_is_fallback(c->range.result)) {
+			c->profiling = false; /* permission or device: carry on with timings, say so */
+			snprintf(c->note, sizeof c->note, "timings only, no CUPTI metrics: %.200s",
+				 gl_cupti_is_permission(c->range.result) ? GL_CUPTI_PERMISSION_SHORT : perr.msg);
+		} else {
+			rc = gl_errf(err, perr.status, "%s", perr.msg);
 		}
-		c->profiling = false; /* permission or device: carry on with timings, say so */
-		snprintf(c->note, sizeof c->note, "timings only, no CUPTI metrics: %.200s",
-			 gl_cupti_is_permission(c->range.result) ? GL_CUPTI_PERMISSION_SHORT : perr.msg);
-	} else if (rc == GL_OK) {
+	} else {
 		for (size_t i = 0; i < c->metrics.n; i++)
 			gl_metrics_set(&res->metrics, c->metrics.names[i], values[i], c->units[i]);
 		res->passes = (int)c->range.passes;
@@ -90,17 +99,16 @@ static int time_runs(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, int repeat
 	return rc;
 }
 
-/* Say so when the outputs of the last timed run differ from the first run's (say, a kernel
- * that accumulates into its output); the caller's verification judges the last ones. */
-static void compare_outputs(const struct gl_launch *l, void **first, struct gl_launch_result *res)
+/* Hand the first run's outputs to the caller where the last timed run's differ from them bytewise
+ * (say, float atomics that added in another order, or a kernel that accumulates into its output);
+ * the caller verifies both with the topic's tolerance. */
+static void pass_first_outputs(const struct gl_launch *l, void **first, struct gl_launch_result *res)
 {
 	for (int i = 0; i < l->nbuffers; i++) {
 		const struct gl_buffer *b = &l->buffers[i];
 		if (b->is_output && first[i] && memcmp(first[i], b->host, b->count * gl_dtype_size(b->dtype)) != 0) {
-			size_t len = strlen(res->note);
-			snprintf(res->note + len, sizeof res->note - len, "%soutput '%s' after timing differs from "
-				 "the first run", len ? "; " : "", b->name);
-			return;
+			res->first_outputs[i] = first[i];
+			first[i] = NULL;
 		}
 	}
 }
@@ -151,13 +159,13 @@ static int measure(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, struct gl_la
 	if (rc == GL_OK)
 		rc = gl_cuda_kernel_download(k, l, err); /* the caller verifies these: after timing */
 	if (res->passes > 0) /* stored with the launch: the store has no column for passes */
-		snprintf(res->note, sizeof res->note, "CUPTI: %d replay pass%s (kernel replay), time: median of %d "
-			 "L2-flushed run%s%s%.120s", res->passes, res->passes == 1 ? "" : "es", repeat,
+		snprintf(res->note, sizeof res->note, "CUPTI: %d replay pass%s (user replay, L2 flushed before "
+			 "each), time: median of %d L2-flushed run%s%s%.120s", res->passes, res->passes == 1 ? "" : "es", repeat,
 			 repeat == 1 ? "" : "s", c->dropped[0] ? "; not on this chip: " : "", c->dropped);
 	else
 		snprintf(res->note, sizeof res->note, "%s", c->note); /* why there are no metrics */
 	if (rc == GL_OK)
-		compare_outputs(l, first, res);
+		pass_first_outputs(l, first, res);
 	free_outputs(first);
 	return rc;
 }
@@ -167,7 +175,7 @@ int gl_cuda_measure(struct gl_cuda_ctx *c, struct gl_launch *l, struct gl_err *e
 	struct gl_cuda_kernel k;
 	struct gl_launch_result res = {.duration_ns = NAN};
 	if (c->have_last)
-		gl_metrics_free(&c->last.metrics);
+		gl_launch_result_free(&c->last);
 	c->have_last = false;
 	int rc = gl_cuda_kernel_load(&k, &c->dev, l, err);
 	if (rc != GL_OK)
@@ -175,7 +183,7 @@ int gl_cuda_measure(struct gl_cuda_ctx *c, struct gl_launch *l, struct gl_err *e
 	rc = measure(c, &k, l, &res, err);
 	gl_cuda_kernel_free(&k);
 	if (rc != GL_OK) {
-		gl_metrics_free(&res.metrics);
+		gl_launch_result_free(&res);
 		return rc;
 	}
 	c->last = res;

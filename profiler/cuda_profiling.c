@@ -71,6 +71,11 @@ int gl_cuda_profiling_open(struct gl_cuda_ctx *c, struct gl_err *err)
 	}
 	c->have_cupti = true;
 	gl_cuda_describe(&c->dev.api, &c->cupti, c->dev.ordinal, &c->info, &lerr);
+	char why[512];
+	if (!gl_cuda_profilable(&c->dev.api, why, sizeof why)) { /* no CUPTI target call at all */
+		fallback(c, why);
+		return GL_OK;
+	}
 	struct gl_err aerr = {0};
 	c->have_activity = gl_cupti_activity_start(&c->activity, &c->cupti, &aerr) == GL_OK;
 	if (!c->info.chip[0]) {

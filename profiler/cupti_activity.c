@@ -74,6 +74,8 @@ int gl_cupti_activity_start(struct gl_cupti_activity *a, const struct gl_cupti_a
 		rc = gl_cupti_fail(api, api->cuptiActivityEnable(CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL),
 				   "cuptiActivityEnable(CONCURRENT_KERNEL)", err);
 	a->enabled = rc == GL_OK;
+	if (rc != GL_OK) /* the caller drops this collector: nothing may point at it afterwards */
+		gl_cupti_activity_stop(a);
 	return rc;
 }
 
@@ -105,7 +107,9 @@ double gl_cupti_activity_median_ns(struct gl_cupti_activity *a, const char *entr
 	size_t n = 0;
 	pthread_mutex_lock(&a->lock);
 	for (size_t i = 0; i < a->n; i++)
-		if (strcmp(a->records[i].name, entry) == 0 && a->records[i].end >= a->records[i].start)
+		/* a record whose timestamps were not filled (0, or end not after start) is no measurement */
+		if (strcmp(a->records[i].name, entry) == 0 && a->records[i].start > 0 &&
+		    a->records[i].end > a->records[i].start)
 			d[n++] = (double)(a->records[i].end - a->records[i].start);
 	pthread_mutex_unlock(&a->lock);
 	qsort(d, n, sizeof *d, cmp_double);

@@ -103,11 +103,18 @@ size_t gl_cupti_base_len(const char *name)
 
 void gl_cupti_short_unit(const char *unit, char *buf, size_t n)
 {
+	/* CUPTI's dimension units carry the hardware unit ("l1tex_request", "l2_sector",
+	 * "l1data_bank_conflict"); Nsight Compute shows the last word, and abbreviates a few. */
+	static const struct {
+		const char *cupti, *shown;
+	} abbrev[] = {{"instruction", "inst"}, {"nanosecond", "nsecond"}, {"microsecond", "usecond"},
+		      {"millisecond", "msecond"}, {"percent", "%"}};
 	const char *u = unit ? unit : "";
-	if (strlen(u) >= 16) {
-		const char *last = strrchr(u, '_');
-		if (last && last[1])
-			u = last + 1;
-	}
+	const char *last = strrchr(u, '_');
+	if (last && last[1])
+		u = last + 1;
+	for (size_t i = 0; i < sizeof abbrev / sizeof abbrev[0]; i++)
+		if (strcmp(u, abbrev[i].cupti) == 0)
+			u = abbrev[i].shown;
 	snprintf(buf, n, "%s", u);
 }

@@ -46,7 +46,10 @@ struct gl_metric_list;
 int gl_cupti_fit_metrics(struct gl_cupti_host *h, struct gl_metric_list *l, char *dropped, size_t n,
 			 struct gl_err *err);
 
-/* A unit short enough for the results store (15 chars): "l1data_bank_conflict" -> "conflict". */
+/* Nsight Compute's spelling of a CUPTI dimension unit, the one both backends store (the simulator
+ * spells its units the same way): the hardware prefix goes ("l1tex_request" -> "request",
+ * "l1data_bank_conflict" -> "conflict"), "instruction" -> "inst", "nanosecond" -> "nsecond",
+ * "percent" -> "%". */
 void gl_cupti_short_unit(const char *unit, char *buf, size_t n);
 
 #endif

@@ -15,6 +15,8 @@ static int need_driver(const struct gl_cuda_api *cu, const char *what, struct gl
 		return gl_errf(err, GL_EENV, "%s needs the CUDA driver, and libcuda.so.1 is not loaded", what);
 	if (!gl_cuda_usable(cu, &count, why, sizeof why))
 		return gl_errf(err, GL_EENV, "%s needs a GPU: %s", what, why);
+	if (!gl_cuda_profilable(cu, why, sizeof why))
+		return gl_errf(err, GL_EENV, "%s: %s", what, why);
 	return GL_OK;
 }
 

@@ -93,8 +93,11 @@ static int set_config(struct gl_cupti_range *r, struct gl_err *err)
 	sc.pConfig = r->config;
 	sc.counterDataImageSize = r->data_size;
 	sc.pCounterDataImage = r->data;
-	sc.range = CUPTI_AutoRange;        /* one range per kernel launch */
-	sc.replayMode = CUPTI_KernelReplay; /* CUPTI replays the kernel, restoring memory, for every pass */
+	sc.range = CUPTI_AutoRange;       /* one range per kernel launch */
+	/* User replay: gpulab launches the kernel once per pass, after restoring its inputs and flushing
+	 * L2, so every pass starts cold like Nsight Compute's default --cache-control all (kernel replay
+	 * restores memory but gives no point to flush between its passes). */
+	sc.replayMode = CUPTI_UserReplay;
 	sc.maxRangesPerPass = 1;
 	sc.numNestingLevels = 1;
 	sc.minNestingLevel = 1;
@@ -103,10 +106,15 @@ static int set_config(struct gl_cupti_range *r, struct gl_err *err)
 	return RP_CALL(r, cuptiRangeProfilerSetConfig, sc, err);
 }
 
-/* Start, launch, stop — repeated only if CUPTI asks for more passes (kernel replay normally doesn't). */
-static int run_passes(struct gl_cupti_range *r, gl_cupti_kernel_fn launch, void *arg, struct gl_err *err)
+/* Prepare (outside the session, so its copies and memset are not profiled), start, launch, stop —
+ * once per pass, until CUPTI says every pass was submitted. */
+static int run_passes(struct gl_cupti_range *r, gl_cupti_kernel_fn prepare, gl_cupti_kernel_fn launch, void *arg,
+		      struct gl_err *err)
 {
 	for (size_t round = 0; round <= r->passes; round++) {
+		int prc = prepare ? prepare(arg, err) : GL_OK;
+		if (prc != GL_OK)
+			return prc;
 		GL_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params, st);
 		st.pRangeProfilerObject = r->obj;
 		int rc = RP_CALL(r, cuptiRangeProfilerStart, st, err);
@@ -145,14 +153,14 @@ static int decode(struct gl_cupti_range *r, double *values, struct gl_err *err)
 	return gl_cupti_host_evaluate(&r->host, r->data, r->data_size, 0, r->names, r->n, values, err);
 }
 
-int gl_cupti_range_collect(struct gl_cupti_range *r, gl_cupti_kernel_fn launch, void *arg, double *values,
-			   struct gl_err *err)
+int gl_cupti_range_collect(struct gl_cupti_range *r, gl_cupti_kernel_fn prepare, gl_cupti_kernel_fn launch,
+			   void *arg, double *values, struct gl_err *err)
 {
 	int rc = enable(r, err);
 	if (rc == GL_OK)
 		rc = set_config(r, err);
 	if (rc == GL_OK)
-		rc = run_passes(r, launch, arg, err);
+		rc = run_passes(r, prepare, launch, arg, err);
 	if (rc == GL_OK)
 		rc = decode(r, values, err);
 	disable(r);

@@ -1,6 +1,6 @@
 /* cupti_range.h — one kernel's metrics through CUPTI's Range Profiler (CUDA 13): counter
- * availability, config image, counter-data image, auto range with kernel replay (CUPTI saves and
- * restores memory between passes), decode and evaluate.  Needs a GPU: opening checks the driver
+ * availability, config image, counter-data image, auto range with user replay (the caller restores
+ * the inputs and flushes L2 before every pass), decode and evaluate.  Needs a GPU: opening checks the driver
  * first, so the calls that crash without one are never reached. */
 #ifndef GL_CUPTI_RANGE_H
 #define GL_CUPTI_RANGE_H
@@ -25,15 +25,15 @@ struct gl_cupti_range {
 	CUptiResult result;              /* last CUPTI result: tells permission failures apart */
 };
 
-/* Launch the kernel once and wait for it; called by collect (CUPTI replays it for every pass). */
+/* Launch the kernel once and wait for it, or prepare a pass (restore inputs, flush L2). */
 typedef int (*gl_cupti_kernel_fn)(void *arg, struct gl_err *err);
 
 int gl_cupti_range_open(struct gl_cupti_range *r, const struct gl_cuda_api *cu, struct gl_cupti_api *api,
 			CUcontext ctx, const char *chip, const char *const *names, size_t n, struct gl_err *err);
-/* Profile one launch (enable, set config, start, launch, stop, decode, evaluate, disable):
- * values[i] for names[i]. */
-int gl_cupti_range_collect(struct gl_cupti_range *r, gl_cupti_kernel_fn launch, void *arg, double *values,
-			   struct gl_err *err);
+/* Profile one launch (enable, set config, then per pass: prepare, start, launch, stop; decode,
+ * evaluate, disable): values[i] for names[i].  `prepare` may be NULL. */
+int gl_cupti_range_collect(struct gl_cupti_range *r, gl_cupti_kernel_fn prepare, gl_cupti_kernel_fn launch,
+			   void *arg, double *values, struct gl_err *err);
 void gl_cupti_range_close(struct gl_cupti_range *r);
 
 #endif

@@ -21,9 +21,12 @@ struct gl_sim_opts {
 	unsigned trace_ctas;     /* CTAs traced (the first N in grid order); 0 = GL_SIM_TRACE_CTAS */
 	uint32_t trace_limit;    /* events kept per traced CTA; 0 = GL_SIM_TRACE_LIMIT */
 	bool progress;           /* progress bar on stderr */
+	uint64_t printf_buffer;  /* bytes of device printf output kept; 0 = GL_SIM_PRINTF_BUFFER */
 };
 
 #define GL_SIM_DEFAULT_BUDGET 20000000ull /* a few seconds of one stuck CTA */
+#define GL_SIM_PRINTF_BUFFER 1048576ull /* the device's printf FIFO by default (cudaLimitPrintfFifoSize) */
+#define GL_SIM_PRINTF_BUFFER_MAX (1ull << 30)
 #define GL_SIM_TRACE_CTAS 2
 #define GL_SIM_TRACE_LIMIT 50000
 #define GL_SIM_GLOBAL_BASE 0x00007f0000000000ull /* first buffer, like a cudaMalloc address */
@@ -61,7 +64,12 @@ struct gl_sim_result {
 	int nfindings, nerrors;   /* stored (capped) and total errors */
 	long findings_total;
 	char *printf_out;
+	uint64_t printf_buffer;   /* its size in bytes */
+	uint64_t printf_dropped;  /* printf records that did not fit in it */
+	uint64_t printf_unsupported; /* conversions gpulab does not support, printed as written */
+	char printf_first_unsupported[24];
 	bool aborted;             /* budget or deadlock stopped the launch */
+	long aborted_cta;         /* grid index of the CTA that stopped it (the first in grid order) */
 	double wall_seconds;
 	int threads;
 	struct gl_trace_event *trace;
@@ -71,7 +79,11 @@ struct gl_sim_result {
 
 /* Run `entry` of `m` with the launch's geometry, buffers and arguments.  Output buffers are written back
  * into the launch.  Sanitizer findings are results, not errors: the return value is GL_OK unless the
- * launch could not start (bad arguments, unknown entry, resources). */
+ * launch could not start (bad arguments, unknown entry, resources: GL_EUSAGE when the launch would need
+ * more host memory than gpulab allows itself, GL_EENV when memory runs out).  CTAs stream through the
+ * workers with a bounded window of finished, not yet merged ones, so memory does not grow with the
+ * grid.  A CTA that aborts (budget, deadlock, trap) stops the launch there: CTAs before it in grid order
+ * complete, later ones are discarded, so counts do not depend on the number of threads. */
 int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_sim_opts *opts,
 	       struct gl_sim_result *res, struct gl_err *err);
 void gl_sim_result_free(struct gl_sim_result *res);

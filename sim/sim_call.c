@@ -4,6 +4,7 @@
 #include <stdio.h>
 
 #include "sim_exec.h"
+#include "sim_printf.h"
 
 /* Read a NUL-terminated string of at most `max` bytes at a generic address. */
 static int read_string(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
@@ -22,87 +23,42 @@ static int read_string(struct sim_cta *cta, struct sim_warp *w, const struct ptx
 	return 0;
 }
 
-/* Fetch the next argument of `size` bytes from the packed argument buffer (each aligned to its size). */
-static int next_arg(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t *cursor,
-		    unsigned size, uint64_t *out)
+/* The formatter reads arguments and %s strings through the sanitizer's checked translation. */
+struct printf_ctx {
+	struct sim_cta *cta;
+	struct sim_warp *w;
+	const struct ptx_insn *ins;
+	int lane;
+};
+
+static int printf_read(void *ctx, uint64_t addr, unsigned size, void *out)
 {
-	*cursor = (*cursor + size - 1) / size * size;
+	struct printf_ctx *c = ctx;
 	enum ptx_space sp = PS_GENERIC;
-	uint8_t *p = sim_translate(cta, w, lane, &sp, *cursor, size, false, ins);
+	uint8_t *p = sim_translate(c->cta, c->w, c->lane, &sp, addr, size, false, c->ins);
 	if (!p)
 		return -1;
-	*out = 0;
 	memcpy(out, p, size);
-	*cursor += size;
 	return 0;
 }
 
-/* Format one conversion `spec` (like "%5.2f") with the next argument. */
-static int format_one(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, const char *spec,
-		      uint64_t *cursor, struct gl_str *out)
-{
-	size_t n = strlen(spec);
-	char conv = spec[n - 1];
-	bool wide = strstr(spec, "l") != NULL || conv == 'p';
-	uint64_t v;
-	switch (conv) {
-	case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c': case 'p':
-		if (next_arg(cta, w, ins, lane, cursor, wide ? 8 : 4, &v))
-			return -1;
-		if (conv == 'p')
-			gl_str_addf(out, "0x%llx", (unsigned long long)v);
-		else if (wide)
-			gl_str_addf(out, spec, (long long)v);
-		else
-			gl_str_addf(out, spec, (int)(uint32_t)v);
-		return 0;
-	case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
-		if (next_arg(cta, w, ins, lane, cursor, 8, &v))
-			return -1;
-		gl_str_addf(out, spec, sim_f64(v));
-		return 0;
-	case 's': {
-		char s[512];
-		if (next_arg(cta, w, ins, lane, cursor, 8, &v) || read_string(cta, w, ins, lane, v, s, sizeof s))
-			return -1;
-		gl_str_addf(out, spec, s);
-		return 0;
-	}
-	default:
-		gl_str_add(out, spec);
-		return 0;
-	}
-}
-
+/* One thread's printf: a record in the CTA's printf buffer, or a dropped one when it does not fit. */
 static int do_printf(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t fmt_addr,
 		     uint64_t args)
 {
-	char fmt[1024];
+	char fmt[4096];
 	if (read_string(cta, w, ins, lane, fmt_addr, fmt, sizeof fmt))
 		return -1;
-	for (const char *p = fmt; *p;) {
-		if (*p != '%') {
-			const char *q = strchr(p, '%');
-			size_t n = q ? (size_t)(q - p) : strlen(p);
-			gl_str_addf(cta->printf_out, "%.*s", (int)n, p);
-			p += n;
-			continue;
-		}
-		if (p[1] == '%') {
-			gl_str_add(cta->printf_out, "%");
-			p += 2;
-			continue;
-		}
-		size_t n = 1 + strspn(p + 1, "-+ #0123456789.hlLqjzt");
-		if (!p[n]) /* a lone trailing % */
-			break;
-		char spec[64];
-		snprintf(spec, sizeof spec, "%.*s", (int)(n + 1 < sizeof spec ? n + 1 : sizeof spec - 1), p);
-		if (format_one(cta, w, ins, lane, spec, &args, cta->printf_out))
-			return -1;
-		p += n + 1;
-	}
-	return 0;
+	struct printf_ctx c = {cta, w, ins, lane};
+	struct sim_printf_reader rd = {printf_read, &c};
+	struct gl_str text = {0};
+	int rc = sim_printf_format(fmt, args, &rd, sim_printf_room(cta->pf), &text, &cta->pf->note);
+	if (rc == 0)
+		sim_printf_record(cta->pf, text.buf ? text.buf : "", text.len);
+	else if (rc == 1)
+		sim_printf_drop(cta->pf);
+	gl_str_free(&text);
+	return rc < 0 ? -1 : 0;
 }
 
 /* One call argument of `size` bytes: the argument list holds the local address of each .param. */
@@ -137,9 +93,11 @@ static int do_assert(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 		    read_string(cta, w, ins, (int)l, pn, func, sizeof func))
 			return -1;
 		unsigned t = w->id * 32 + l;
-		gl_str_addf(cta->printf_out, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
-			    file, (unsigned)line, func, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2], t % L->block[0],
-			    t / L->block[0] % L->block[1], t / (L->block[0] * L->block[1]), msg);
+		char text[1024];
+		int n = snprintf(text, sizeof text, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` "
+				 "failed.\n", file, (unsigned)line, func, cta->ctaid[0], cta->ctaid[1], cta->ctaid[2],
+				 t % L->block[0], t / L->block[0] % L->block[1], t / (L->block[0] * L->block[1]), msg);
+		sim_printf_record(cta->pf, text, n < 0 ? 0 : (size_t)n < sizeof text ? (size_t)n : sizeof text - 1);
 	}
 	sim_finding(cta, ins, __builtin_ctz(mask), "assert", PS_NONE, 0, 0, false, "%s:%u: %s: Assertion `%s` failed",
 		    file, (unsigned)line, func, msg);

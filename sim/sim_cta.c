@@ -107,14 +107,13 @@ static int over_budget(struct sim_cta *cta, struct sim_warp *w, const struct ptx
 {
 	struct sim_launch *L = cta->L;
 	cta->executed += add;
-	if (atomic_load_explicit(&L->stop, memory_order_relaxed))
-		return 1;
+	if (atomic_load_explicit(&L->stop_at, memory_order_relaxed) < cta->run_index)
+		return 1; /* an earlier CTA stopped the launch: this one's results are not used */
 	if (cta->executed <= L->budget)
 		return 0;
 	sim_finding(cta, ins, __builtin_ctz(w->live ? w->live : 1), "budget", PS_NONE, 0, 0, false,
 		    "instruction budget of %llu warp instructions per CTA exhausted (an endless loop? raise it with "
 		    "--max-instructions)", (unsigned long long)L->budget);
-	atomic_store(&L->stop, true);
 	return 1;
 }
 

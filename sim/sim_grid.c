@@ -2,11 +2,14 @@
  * cudaMalloc (256-byte aligned, with unmapped gaps so overruns are caught), runs the CTAs on a pool of
  * worker threads and merges their counts, findings, printf output and traces in grid order, so results
  * do not depend on the number of threads. */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "sim_printf.h"
 #include "sim_trace.h"
 
 #define BUFFER_GAP 0x10000ull /* unmapped bytes between buffers */
@@ -24,23 +27,32 @@ uint64_t gl_sim_buffer_address(const struct gl_launch *l, int i)
 
 /* What each finished CTA hands back; merged in grid order. */
 struct cta_out {
+	struct gl_sim_counters c;
 	struct gl_sim_finding *findings;
 	int nfindings;
 	long findings_total, errors_total;
-	char *printf_out;
+	struct sim_printf_fifo pf;
 	struct gl_trace_event *trace;
 	uint32_t ntrace;
 	uint64_t trace_dropped;
 	bool aborted;
+	bool ready;              /* finished, waiting to be merged */
 };
 
+/* CTAs are handed out in grid order and merged in grid order through a window of `window` slots: a
+ * worker takes CTA k only when k < merged + window, so memory stays bounded for any grid. */
 struct pool {
 	struct sim_launch *L;
 	long nrun;               /* CTAs to run (all, or the sample) */
 	long total;              /* CTAs in the grid */
-	atomic_long next, done;
-	struct cta_out *out;     /* per run index */
-	struct gl_sim_counters *worker_counts;
+	long window;
+	struct cta_out *slots;   /* CTA k in slots[k % window] */
+	pthread_mutex_t mu;
+	pthread_cond_t can_take, ready;
+	long next, merged;       /* under mu */
+	atomic_size_t printf_used; /* bytes of printf text merged so far */
+	int workers;             /* still running, under mu */
+	int failed;              /* a worker could not allocate its CTA state */
 };
 
 static int check_args(const struct ptx_function *fn, const struct gl_launch *l, struct gl_err *err)
@@ -117,16 +129,18 @@ static void setup_memory(struct sim_launch *L, struct gl_launch *l)
 			L->konst[(size_t)i * 32 + k] = fn->consts[i];
 }
 
-static void cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_cap)
+/* One worker's CTA state; GL_EENV when the host has no memory for it. */
+static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_cap)
 {
 	memset(cta, 0, sizeof *cta);
 	cta->L = L;
-	cta->shared = gl_xmalloc(L->shared_size ? L->shared_size : 1);
-	cta->shadow = gl_xcalloc(L->shared_size / 4 + 1, sizeof *cta->shadow); /* one per 4-byte word */
-	cta->local = gl_xmalloc((size_t)L->threads_per_cta * (L->fn->local_size ? L->fn->local_size : 1));
-	cta->warps = gl_xcalloc(L->warps_per_cta, sizeof *cta->warps);
-	cta->regs = gl_xmalloc((size_t)L->fn->nslots * 32 * L->warps_per_cta * sizeof *cta->regs);
+	cta->shared = malloc(L->shared_size ? L->shared_size : 1);
+	cta->shadow = calloc(L->shared_size / 4 + 1, sizeof *cta->shadow); /* one per 4-byte word */
+	cta->local = malloc((size_t)L->threads_per_cta * (L->fn->local_size ? L->fn->local_size : 1));
+	cta->warps = calloc(L->warps_per_cta, sizeof *cta->warps);
+	cta->regs = malloc((size_t)L->fn->nslots * 32 * L->warps_per_cta * sizeof *cta->regs);
 	cta->trace_cap = trace_cap;
+	return cta->shared && cta->shadow && cta->local && cta->warps && cta->regs ? GL_OK : GL_EENV;
 }
 
 static void cta_release(struct sim_cta *cta)
@@ -145,19 +159,25 @@ static long cta_index(const struct pool *p, long k)
 	return p->nrun == p->total ? k : (long)((double)k * (double)p->total / (double)p->nrun);
 }
 
-static void run_one(struct pool *p, struct sim_cta *cta, long k)
+/* Run the k-th CTA into `o`. */
+static void run_one(struct pool *p, struct sim_cta *cta, long k, struct cta_out *o)
 {
 	struct sim_launch *L = p->L;
 	long idx = cta_index(p, k);
 	cta->linear = (unsigned)idx;
+	cta->run_index = k;
 	cta->ctaid[0] = (unsigned)(idx % L->grid[0]);
 	cta->ctaid[1] = (unsigned)(idx / L->grid[0] % L->grid[1]);
 	cta->ctaid[2] = (unsigned)(idx / ((long)L->grid[0] * L->grid[1]));
 	cta->nfindings = 0;
 	cta->findings_total = cta->errors_total = 0;
 	cta->aborted = false;
-	struct gl_str text = {0};
-	cta->printf_out = &text;
+	memset(&cta->c, 0, sizeof cta->c);
+	memset(o, 0, sizeof *o);
+	/* What the merged CTAs left of the buffer bounds this CTA's records: a record that does not fit here
+	 * cannot fit when it is merged either, so formatting stops early once the buffer is full. */
+	o->pf.size = L->printf_buffer - atomic_load(&p->printf_used);
+	cta->pf = &o->pf;
 	bool traced = L->opts->trace && (unsigned)k < L->trace_ctas;
 	struct gl_trace_event *trace = traced ? gl_xmalloc(cta->trace_cap * sizeof *trace) : NULL;
 	cta->trace = trace;
@@ -165,7 +185,12 @@ static void run_one(struct pool *p, struct sim_cta *cta, long k)
 	cta->trace_dropped = 0;
 	cta->trace_seq = 0;
 	sim_cta_run(cta);
-	struct cta_out *o = &p->out[k];
+	if (cta->aborted) { /* the launch stops at the first aborted CTA in grid order */
+		long cur = atomic_load(&L->stop_at);
+		while (k < cur && !atomic_compare_exchange_weak(&L->stop_at, &cur, k))
+			;
+	}
+	o->c = cta->c;
 	o->aborted = cta->aborted;
 	o->findings_total = cta->findings_total;
 	o->errors_total = cta->errors_total;
@@ -174,33 +199,57 @@ static void run_one(struct pool *p, struct sim_cta *cta, long k)
 		memcpy(o->findings, cta->findings, (size_t)cta->nfindings * sizeof *o->findings);
 		o->nfindings = cta->nfindings;
 	}
-	o->printf_out = text.buf;
 	o->trace = trace;
 	o->ntrace = cta->ntrace;
 	o->trace_dropped = cta->trace_dropped;
 	cta->trace = NULL;
+	cta->pf = NULL;
 }
 
-struct worker_arg {
-	struct pool *p;
-	int id;
-};
+static void out_free(struct cta_out *o)
+{
+	free(o->findings);
+	free(o->trace);
+	sim_printf_free(&o->pf);
+	memset(o, 0, sizeof *o);
+}
+
+/* The next CTA to run, waiting for a free slot; -1 when there is none left (or the launch stopped). */
+static long take(struct pool *p)
+{
+	pthread_mutex_lock(&p->mu);
+	while (p->next < p->nrun && p->next <= atomic_load(&p->L->stop_at) && p->next >= p->merged + p->window)
+		pthread_cond_wait(&p->can_take, &p->mu);
+	long k = p->next < p->nrun && p->next <= atomic_load(&p->L->stop_at) ? p->next++ : -1;
+	pthread_mutex_unlock(&p->mu);
+	return k;
+}
 
 static void *worker(void *arg)
 {
-	struct worker_arg *wa = arg;
-	struct pool *p = wa->p;
+	struct pool *p = arg;
 	struct sim_cta cta;
-	cta_alloc(&cta, p->L, p->L->opts->trace_limit ? p->L->opts->trace_limit : GL_SIM_TRACE_LIMIT);
-	for (;;) {
-		long k = atomic_fetch_add(&p->next, 1);
-		if (k >= p->nrun || atomic_load(&p->L->stop))
-			break;
-		run_one(p, &cta, k);
-		atomic_fetch_add(&p->done, 1);
+	if (cta_alloc(&cta, p->L, p->L->opts->trace_limit ? p->L->opts->trace_limit : GL_SIM_TRACE_LIMIT) == GL_OK) {
+		for (long k; (k = take(p)) >= 0;) {
+			struct cta_out out; /* filled outside the lock, handed over under it */
+			run_one(p, &cta, k, &out);
+			pthread_mutex_lock(&p->mu);
+			struct cta_out *o = &p->slots[k % p->window];
+			*o = out;
+			o->ready = true;
+			pthread_cond_broadcast(&p->ready);
+			pthread_mutex_unlock(&p->mu);
+		}
+	} else {
+		pthread_mutex_lock(&p->mu);
+		p->failed = 1;
+		pthread_mutex_unlock(&p->mu);
 	}
-	p->worker_counts[wa->id] = cta.c;
 	cta_release(&cta);
+	pthread_mutex_lock(&p->mu);
+	p->workers--;
+	pthread_cond_broadcast(&p->ready);
+	pthread_mutex_unlock(&p->mu);
 	return NULL;
 }
 
@@ -212,73 +261,118 @@ static void add_counts(struct gl_sim_counters *into, const struct gl_sim_counter
 		a[i] += b[i];
 }
 
-static void progress(const struct pool *p, double start, bool *shown)
+/* Merge one finished CTA into the result (called in grid order). */
+static void merge_one(struct pool *p, struct cta_out *o, struct gl_sim_result *res, struct sim_printf_fifo *pf)
+{
+	add_counts(&res->c, &o->c);
+	res->ctas_run++;
+	if (o->aborted && !res->aborted)
+		res->aborted_cta = cta_index(p, p->merged);
+	res->aborted |= o->aborted;
+	res->findings_total += o->findings_total;
+	res->nerrors += (int)o->errors_total;
+	for (int i = 0; i < o->nfindings && res->nfindings < SIM_FINDINGS_MAX; i++) {
+		res->findings = gl_xrealloc(res->findings, (size_t)(res->nfindings + 1) * sizeof *res->findings);
+		res->findings[res->nfindings++] = o->findings[i];
+	}
+	sim_printf_merge(pf, &o->pf);
+	atomic_store(&p->printf_used, pf->used);
+	if (o->ntrace) {
+		res->trace = gl_xrealloc(res->trace, (size_t)(res->ntrace + o->ntrace) * sizeof *res->trace);
+		memcpy(res->trace + res->ntrace, o->trace, (size_t)o->ntrace * sizeof *o->trace);
+		res->ntrace += o->ntrace;
+	}
+	res->trace_dropped += o->trace_dropped;
+	out_free(o);
+}
+
+static void progress(const struct pool *p, long merged, double start, bool *shown)
 {
 	double t = gl_now() - start;
 	if (t < 1.0)
 		return;
-	long done = atomic_load(&p->done);
-	int width = 30, filled = (int)((double)width * (double)done / (double)p->nrun);
+	int width = 30, filled = (int)((double)width * (double)merged / (double)p->nrun);
 	fprintf(stderr, "\rsimulating [%.*s%*s] %ld/%ld CTAs %.1fs", filled, "##############################",
-		width - filled, "", done, p->nrun, t);
+		width - filled, "", merged, p->nrun, t);
 	*shown = true;
 }
 
-static void run_pool(struct pool *p, int threads, bool show_progress)
+/* The calling thread merges finished CTAs in grid order while the workers run them. */
+static void merge_loop(struct pool *p, struct gl_sim_result *res, struct sim_printf_fifo *pf, bool show_progress)
 {
-	pthread_t tids[256];
-	struct worker_arg args[256];
-	p->worker_counts = gl_xcalloc((size_t)threads, sizeof *p->worker_counts);
-	int started = 0;
-	for (int i = 0; i < threads; i++) {
-		args[i] = (struct worker_arg){p, i};
-		if (pthread_create(&tids[i], NULL, worker, &args[i]) == 0)
-			started++;
-		else
-			break;
-	}
-	if (!started) /* no threads to be had: run on this one */
-		worker(&args[0]);
-	double start = gl_now();
+	double start = gl_now(), shown_at = start;
 	bool shown = false;
-	while (show_progress && atomic_load(&p->done) < p->nrun && !atomic_load(&p->L->stop) &&
-	       atomic_load(&p->next) <= p->nrun) {
-		usleep(100000);
-		progress(p, start, &shown);
+	pthread_mutex_lock(&p->mu);
+	while (p->merged < p->nrun && p->merged <= atomic_load(&p->L->stop_at)) {
+		struct cta_out *o = &p->slots[p->merged % p->window];
+		if (!o->ready) {
+			if (!p->workers)
+				break;
+			struct timespec until;
+			clock_gettime(CLOCK_REALTIME, &until);
+			until.tv_nsec += 100000000;
+			if (until.tv_nsec >= 1000000000) {
+				until.tv_sec++;
+				until.tv_nsec -= 1000000000;
+			}
+			pthread_cond_timedwait(&p->ready, &p->mu, &until);
+		} else {
+			pthread_mutex_unlock(&p->mu);
+			merge_one(p, o, res, pf);
+			pthread_mutex_lock(&p->mu);
+			p->merged++;
+			pthread_cond_broadcast(&p->can_take);
+		}
+		if (show_progress && gl_now() - shown_at >= 0.1) {
+			progress(p, p->merged, start, &shown);
+			shown_at = gl_now();
+		}
 	}
-	for (int i = 0; i < started; i++)
-		pthread_join(tids[i], NULL);
+	pthread_cond_broadcast(&p->can_take);
+	pthread_mutex_unlock(&p->mu);
 	if (shown)
 		fprintf(stderr, "\r%*s\r", 70, "");
 }
 
-static void merge(struct pool *p, struct gl_sim_result *res, int threads)
+/* Start the workers and merge; GL_EENV when no worker could get memory for its CTA state. */
+static int run_pool(struct pool *p, int threads, struct gl_sim_result *res, struct sim_printf_fifo *pf,
+		    bool show_progress, struct gl_err *err)
 {
+	pthread_t tids[256];
+	int started = 0;
+	p->workers = threads;
 	for (int i = 0; i < threads; i++)
-		add_counts(&res->c, &p->worker_counts[i]);
-	struct gl_str text = {0};
-	for (long k = 0; k < p->nrun; k++) {
-		struct cta_out *o = &p->out[k];
-		res->aborted |= o->aborted;
-		res->findings_total += o->findings_total;
-		res->nerrors += (int)o->errors_total;
-		for (int i = 0; i < o->nfindings && res->nfindings < SIM_FINDINGS_MAX; i++) {
-			res->findings = gl_xrealloc(res->findings, (size_t)(res->nfindings + 1) * sizeof *res->findings);
-			res->findings[res->nfindings++] = o->findings[i];
+		if (pthread_create(&tids[started], NULL, worker, p) == 0)
+			started++;
+	pthread_mutex_lock(&p->mu);
+	p->workers = started;
+	pthread_mutex_unlock(&p->mu);
+	if (!started) { /* no threads to be had: run the CTAs on this one, one at a time */
+		p->window = 1;
+		p->workers = 1;
+		struct sim_cta cta;
+		if (cta_alloc(&cta, p->L, p->L->opts->trace_limit ? p->L->opts->trace_limit : GL_SIM_TRACE_LIMIT) == GL_OK) {
+			for (long k; (k = take(p)) >= 0; p->merged++) {
+				run_one(p, &cta, k, &p->slots[0]);
+				merge_one(p, &p->slots[0], res, pf);
+			}
+		} else {
+			p->failed = 1;
 		}
-		if (o->printf_out)
-			gl_str_add(&text, o->printf_out);
-		if (o->ntrace) {
-			res->trace = gl_xrealloc(res->trace, (size_t)(res->ntrace + o->ntrace) * sizeof *res->trace);
-			memcpy(res->trace + res->ntrace, o->trace, (size_t)o->ntrace * sizeof *o->trace);
-			res->ntrace += o->ntrace;
-		}
-		res->trace_dropped += o->trace_dropped;
-		free(o->findings);
-		free(o->printf_out);
-		free(o->trace);
+		cta_release(&cta);
+	} else {
+		merge_loop(p, res, pf, show_progress);
+		for (int i = 0; i < started; i++)
+			pthread_join(tids[i], NULL);
 	}
-	res->printf_out = text.buf ? text.buf : gl_xstrdup("");
+	for (long i = 0; i < p->window; i++) /* CTAs after the one that stopped the launch */
+		out_free(&p->slots[i]);
+	if (p->failed && !res->ctas_run)
+		return gl_errf(err, GL_EENV, "out of memory: no host memory for the state of one CTA (%llu bytes of "
+			       "shared and %llu of local memory); close other programs or use fewer --threads",
+			       (unsigned long long)p->L->shared_size,
+			       (unsigned long long)p->L->threads_per_cta * p->L->fn->local_size);
+	return GL_OK;
 }
 
 static int pick_threads(const struct gl_sim_opts *opts, long nrun)
@@ -289,6 +383,45 @@ static int pick_threads(const struct gl_sim_opts *opts, long nrun)
 	if (n > 256)
 		n = 256;
 	return (int)(n < nrun ? n : nrun);
+}
+
+/* Does the module call the device printf?  Only then does each pending CTA hold a printf buffer. */
+static bool uses_printf(const struct ptx_module *m)
+{
+	for (int i = 0; i < m->nfuncs; i++)
+		if (strcmp(m->funcs[i].name, "vprintf") == 0)
+			return true;
+	return false;
+}
+
+/* What the launch holds in host memory at once, checked against the rule gpulab applies to every
+ * allocation it plans (gl_check_host_memory): the buffers, each worker's CTA state (shared memory and
+ * its shadow, local memory of every thread, registers, a trace buffer), and the window of finished CTAs
+ * waiting to be merged (findings, printf records up to the buffer's size, twice with the merged copy). */
+static int check_launch_memory(const struct sim_launch *L, const struct gl_launch *l, int threads, long window,
+			       struct gl_err *err)
+{
+	double buffers = (double)L->m->global_size;
+	for (int i = 0; i < l->nbuffers; i++)
+		buffers += (double)l->buffers[i].count * gl_dtype_size(l->buffers[i].dtype);
+	double local = (double)L->threads_per_cta * L->fn->local_size;
+	double cta = (double)L->shared_size + (double)(L->shared_size / 4 + 1) * sizeof(struct sim_shadow) + local +
+		     (double)L->fn->nslots * 32 * 8 * L->warps_per_cta + (double)L->warps_per_cta * sizeof(struct sim_warp);
+	if (L->opts->trace)
+		cta += (double)(L->opts->trace_limit ? L->opts->trace_limit : GL_SIM_TRACE_LIMIT) *
+		       sizeof(struct gl_trace_event);
+	double pending = sizeof(struct cta_out) + SIM_FINDINGS_PER_CTA * sizeof(struct gl_sim_finding) +
+			 (uses_printf(L->m) ? 2.0 * (double)L->printf_buffer : 0.0);
+	double total = buffers + threads * cta + (double)(window + 1) * pending;
+	char what[320];
+	snprintf(what, sizeof what, "this launch (%.1f MiB of buffers, %d worker%s x %.1f MiB of CTA state of which "
+		 "%.1f MiB is local memory of %u threads, %ld pending CTAs x %.1f MiB)", buffers / 1048576.0, threads,
+		 threads == 1 ? "" : "s", cta / 1048576.0, local / 1048576.0, L->threads_per_cta, window + 1,
+		 pending / 1048576.0);
+	/* Not counted: each worker's global race table, which grows with the distinct words one CTA touches
+	 * (most touch a few) up to its cap (sim_race.h), so charging the worst case would refuse ordinary
+	 * launches. */
+	return gl_check_host_memory(what, total, err);
 }
 
 int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_sim_opts *opts,
@@ -315,31 +448,52 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	L->shared_size = fn->shared_static + l->dyn_smem;
 	L->budget = opts->max_instructions ? opts->max_instructions : GL_SIM_DEFAULT_BUDGET;
 	L->trace_ctas = opts->trace_ctas ? opts->trace_ctas : GL_SIM_TRACE_CTAS;
-	setup_memory(L, l);
-	L->specials = gl_xmalloc((size_t)L->warps_per_cta * SR_COUNT * 32 * sizeof *L->specials);
-	sim_specials_template(L, L->specials);
+	L->printf_buffer = opts->printf_buffer ? opts->printf_buffer : GL_SIM_PRINTF_BUFFER;
+	atomic_init(&L->stop_at, LONG_MAX);
 
 	struct pool p = {.L = L};
 	p.total = (long)l->grid[0] * l->grid[1] * l->grid[2];
 	p.nrun = opts->sample_ctas > 0 && opts->sample_ctas < p.total ? opts->sample_ctas : p.total;
-	p.out = gl_xcalloc((size_t)p.nrun, sizeof *p.out);
 	int threads = pick_threads(opts, p.nrun);
+	p.window = 2L * threads + 2;
+	if (p.window > p.nrun)
+		p.window = p.nrun;
+	rc = check_launch_memory(L, l, threads, p.window, err);
+	if (rc) {
+		free(L);
+		return rc;
+	}
+	setup_memory(L, l);
+	L->specials = gl_xmalloc((size_t)L->warps_per_cta * SR_COUNT * 32 * sizeof *L->specials);
+	sim_specials_template(L, L->specials);
+	p.slots = gl_xcalloc((size_t)p.window, sizeof *p.slots);
+	pthread_mutex_init(&p.mu, NULL);
+	pthread_cond_init(&p.can_take, NULL);
+	pthread_cond_init(&p.ready, NULL);
+	struct sim_printf_fifo pf = {.size = L->printf_buffer};
 	double t0 = gl_now();
-	run_pool(&p, threads, opts->progress);
+	rc = run_pool(&p, threads, res, &pf, opts->progress, err);
 	res->wall_seconds = gl_now() - t0;
 	res->threads = threads;
 	res->ctas_total = p.total;
-	res->ctas_run = p.nrun;
-	res->scale = (double)p.total / (double)p.nrun;
-	merge(&p, res, threads);
+	res->scale = res->ctas_run ? (double)p.total / (double)p.nrun : 1.0;
+	res->printf_buffer = L->printf_buffer;
+	res->printf_dropped = pf.dropped;
+	res->printf_unsupported = pf.note.unsupported;
+	memcpy(res->printf_first_unsupported, pf.note.first, sizeof res->printf_first_unsupported);
+	res->printf_out = sim_printf_text(&pf);
+	pthread_mutex_destroy(&p.mu);
+	pthread_cond_destroy(&p.can_take);
+	pthread_cond_destroy(&p.ready);
 	if (m->global_size)
 		free(L->regions[L->nregions - 1].host);
-	free(p.out);
-	free(p.worker_counts);
+	free(p.slots);
 	free(L->konst);
 	free(L->specials);
 	free(L);
-	return GL_OK;
+	if (rc)
+		gl_sim_result_free(res);
+	return rc;
 }
 
 void gl_sim_result_free(struct gl_sim_result *res)

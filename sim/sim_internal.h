@@ -22,6 +22,7 @@
 #define SIM_PARAM_BYTES 4096   /* the kernel parameter buffer (CUDA's classic 4 KiB limit) */
 
 struct sim_shadow;
+struct sim_printf_fifo;
 
 /* Everything about the launch that CTAs only read. */
 struct sim_launch {
@@ -38,8 +39,9 @@ struct sim_launch {
 	uint64_t *specials;        /* per warp: the special-register slots that do not depend on the CTA */
 	const struct gl_sim_opts *opts;
 	uint64_t budget;           /* warp instructions per CTA */
+	uint64_t printf_buffer;    /* bytes of device printf output kept */
 	unsigned trace_ctas;       /* CTAs 0..trace_ctas-1 record traces */
-	atomic_bool stop;          /* a CTA aborted the launch */
+	atomic_long stop_at;       /* run index of the first CTA (in grid order) that aborted; LONG_MAX = none */
 };
 
 enum warp_state { W_READY, W_BARRIER, W_DONE };
@@ -70,6 +72,7 @@ struct sim_cta {
 	struct sim_launch *L;
 	unsigned ctaid[3];
 	unsigned linear;      /* CTA index in the grid */
+	long run_index;       /* position among the CTAs run (grid order) */
 	uint8_t *shared;
 	struct sim_shadow *shadow; /* one per 4-byte word of shared memory (sim_trace.h) */
 	struct sim_race race; /* global-memory accesses of this CTA's barrier interval (sim_race.h) */
@@ -87,7 +90,7 @@ struct sim_cta {
 	int nfindings;
 	long findings_total, errors_total;
 	bool aborted;
-	struct gl_str *printf_out;
+	struct sim_printf_fifo *pf; /* this CTA's device printf records (sim_printf.h) */
 	struct gl_trace_event *trace;  /* per worker buffer, appended in CTA order by the grid */
 	uint32_t ntrace, trace_cap;
 	uint64_t trace_dropped;

@@ -12,6 +12,10 @@ struct sim_race {
 	unsigned cap, used;
 };
 
+/* The table stops growing at SIM_RACE_MAX_ENTRIES slots (half of them live): words a CTA touches beyond
+ * that are not checked for races, so its memory stays bounded. */
+#define SIM_RACE_MAX_ENTRIES (1u << 24)
+
 void sim_race_new_cta(struct sim_race *t);
 unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, uint64_t addr, unsigned n,
 			 bool is_store);

@@ -54,5 +54,8 @@ int view_print_frames(const struct view_ops *ops, const void *state, int nframes
 /* The interactive view on the terminal.  Opens paused at step 1 unless `play`.  Returns when the user
  * quits (q), on SIGINT/SIGTERM, or on an error — always after endwin(). */
 int view_tui_run(const struct view_ops *ops, const void *state, bool play, struct gl_err *err);
+/* What view_tui_run needs from the terminal, checked without taking it over: stdin and stdout are
+ * terminals and terminfo knows $TERM.  Lets a command refuse before it computes or records anything. */
+int view_tui_check(struct gl_err *err);
 
 #endif

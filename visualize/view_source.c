@@ -4,7 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "profiler/store.h"
+#include "common/util.h"
+#include "store/store.h"
 #include "view_trace.h"
 
 static int sql_error(struct gl_store *s, const char *what, struct gl_err *err)
@@ -78,6 +79,18 @@ static int load_launch_row(struct gl_store *s, long id, struct view_trace *tr, s
 	return rc == SQLITE_ROW ? GL_OK : sql_error(s, "reading the launch", err);
 }
 
+/* What loading from the store and from a record share: the topic, its problem and the buffers. */
+static int finish(struct view_trace *tr, struct gl_err *err)
+{
+	tr->t = gl_topic_find(tr->topic);
+	if (tr->t)
+		view_params_parse(tr->t, tr->params_json, &tr->problem);
+	int rc = view_buffers_build(tr, err);
+	if (rc)
+		view_trace_free(tr);
+	return rc;
+}
+
 int view_load(struct gl_store *s, long launch_id, struct view_trace *tr, struct gl_err *err)
 {
 	memset(tr, 0, sizeof *tr);
@@ -91,12 +104,25 @@ int view_load(struct gl_store *s, long launch_id, struct view_trace *tr, struct 
 		view_trace_free(tr);
 		return rc;
 	}
-	tr->t = gl_topic_find(tr->topic);
-	if (tr->t)
-		view_params_parse(tr->t, tr->params_json, &tr->problem);
 	snprintf(tr->origin, sizeof tr->origin, "stored trace: run %ld, launch %ld", tr->run_id, launch_id);
-	rc = view_buffers_build(tr, err);
-	if (rc)
-		view_trace_free(tr);
-	return rc;
+	return finish(tr, err);
+}
+
+int view_from_record(const struct gl_launch_record *rec, struct view_trace *tr, struct gl_err *err)
+{
+	memset(tr, 0, sizeof *tr);
+	snprintf(tr->topic, sizeof tr->topic, "%s", rec->topic);
+	snprintf(tr->variant, sizeof tr->variant, "%s", rec->variant);
+	snprintf(tr->params_json, sizeof tr->params_json, "%s", rec->params_json ? rec->params_json : "{}");
+	memcpy(tr->grid, rec->grid, sizeof tr->grid);
+	memcpy(tr->block, rec->block, sizeof tr->block);
+	tr->dyn_smem = rec->dyn_smem;
+	if (!rec->ntrace)
+		return gl_errf(err, GL_EUSAGE, "%s %s made no memory accesses the trace could record", rec->topic,
+		               rec->variant);
+	tr->ev = gl_xmalloc((size_t)rec->ntrace * sizeof *tr->ev);
+	memcpy(tr->ev, rec->trace, (size_t)rec->ntrace * sizeof *tr->ev);
+	tr->n = rec->ntrace;
+	snprintf(tr->origin, sizeof tr->origin, "no stored trace: recorded now on the simulator");
+	return finish(tr, err);
 }

@@ -75,5 +75,9 @@ int view_find_traced_launch(struct gl_store *s, const char *topic, const char *v
                             long *launch_id, struct gl_err *err);
 /* Load launch `launch_id` with its trace, problem, costs and buffers. */
 int view_load(struct gl_store *s, long launch_id, struct view_trace *tr, struct gl_err *err);
+/* The same from a launch just computed and not stored yet (so a view can be checked before anything is
+ * written); the events are copied.  launch_id and run_id stay 0 until the caller stores it. */
+struct gl_launch_record;
+int view_from_record(const struct gl_launch_record *rec, struct view_trace *tr, struct gl_err *err);
 
 #endif

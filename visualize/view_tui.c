@@ -2,6 +2,7 @@
  * (htop's rule): quitting, SIGINT, SIGTERM and errors all leave through tui_end(), which calls endwin()
  * before anything is printed; a crash signal restores the terminal before the default action. */
 #include <curses.h>
+#include <term.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,10 +113,31 @@ static void setup_styles(struct tui *t)
 	}
 }
 
+static int no_terminal(struct gl_err *err)
+{
+	return gl_errf(err, GL_EUSAGE, "the view needs a terminal; use --frames N for plain-text frames");
+}
+
+int view_tui_check(struct gl_err *err)
+{
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
+		return no_terminal(err);
+	int found = 0;
+	TERMINAL *saved = cur_term;
+	if (setupterm(NULL, STDOUT_FILENO, &found) != OK || found != 1) {
+		const char *term = getenv("TERM");
+		return gl_errf(err, GL_EENV, "cannot drive terminal type '%s' (set TERM, or use --frames N)",
+		               term ? term : "");
+	}
+	del_curterm(cur_term);
+	set_curterm(saved);
+	return GL_OK;
+}
+
 static int tui_begin(struct tui *t, struct gl_err *err)
 {
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-		return gl_errf(err, GL_EUSAGE, "the view needs a terminal; use --frames N for plain-text frames");
+		return no_terminal(err);
 	quit_signal = 0;
 	install_signals(t);
 	t->screen = newterm(NULL, stdout, stdin);

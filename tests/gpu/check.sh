@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# tests/gpu/check.sh — the GPU checks, prepared for a machine with an NVIDIA GPU (a few minutes):
-# build, devices, doctor, every topic on --backend cuda, validate, one counter-data image saved as a
-# golden file (then decoded on the host API, as the CPU-only test will), and the GPU-only Bats tests.
-# Every step runs even when an earlier one fails; the summary and the exit status say which failed.
-# Logs go to $OUT/gpu-check/ when OUT is set (else build-check/gpu-check/).
+# tests/gpu/check.sh — the GPU checks, prepared for a machine with an NVIDIA GPU (under 9 minutes in
+# all): build dependencies, build, devices, doctor, every topic on --backend cuda, validate --strict,
+# one counter-data image saved as a golden file (then decoded on the host API, as the CPU-only test
+# will), and the GPU-only Bats tests.  Every step runs even when an earlier one fails (until the
+# overall deadline); the summary and the exit status say which failed or were cut.  Every step's log
+# is kept in $OUT/gpu-check/ when OUT is set (else BUILD_DIR/gpu-check/).
 #   usage: tests/gpu/check.sh [BUILD_DIR]        (default build-check, configured with sanitizers off:
 #                                                 CUPTI's host library cannot load under ASan)
+#   GPU_CHECK_DEADLINE_S=520 (default) bounds the whole script; each step gets the smaller of its own
+#   limit and the time left.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD="${1:-build-check}"
@@ -15,19 +18,63 @@ DB="$LOG/gpu-check.db"
 mkdir -p "$LOG" "$GOLDEN"
 rm -f "$DB" "$DB"-*
 GPULAB="$PWD/$BUILD/gpulab"
+DEADLINE=$((SECONDS + ${GPU_CHECK_DEADLINE_S:-520}))
 failed=()
 
 step() { # step NAME TIMEOUT_S CMD... — run, log to $LOG/NAME.log, remember failures
 	local name=$1 limit=$2
 	shift 2
-	local t0=$SECONDS
+	local left=$((DEADLINE - SECONDS))
 	printf '== %-28s ' "$name"
-	timeout --kill-after=10 "$limit" "$@" >"$LOG/$name.log" 2>&1
+	if ((left < 5)); then
+		echo "not run: the overall deadline is reached" | tee "$LOG/$name.log"
+		failed+=("$name(deadline)")
+		return 0
+	fi
+	((limit > left)) && limit=$left
+	local t0=$SECONDS
+	timeout --kill-after=5 "$limit" "$@" >"$LOG/$name.log" 2>&1
 	local rc=$?
 	printf 'rc=%-3s %3ss\n' "$rc" "$((SECONDS - t0))"
 	[ "$rc" -eq 0 ] || failed+=("$name(rc=$rc)")
 	return 0
 }
+
+# What building and testing need, checked before anything is built: the GPU machine may have no
+# package registry, so a missing piece is named rather than installed.
+check_deps() {
+	local missing=() cuda="${CUDA_HOME:-/usr/local/cuda}"
+	for tool in cmake make cc pkg-config python3 jq bats timeout; do
+		command -v "$tool" >/dev/null || missing+=("$tool")
+	done
+	for pc in sqlite3 ncursesw; do
+		pkg-config --exists "$pc" 2>/dev/null || missing+=("$pc (pkg-config; Debian: lib${pc%w}-dev)")
+	done
+	for f in "$cuda/bin/nvcc" "$cuda/bin/ptxas" "$cuda/include/cuda.h" "$cuda/include/cupti_range_profiler.h"; do
+		[ -e "$f" ] || missing+=("$f")
+	done
+	for f in /usr/lib/bats/bats-support/load.bash /usr/lib/bats/bats-assert/load.bash; do
+		[ -e "$f" ] || missing+=("$f (Debian: bats-support, bats-assert)")
+	done
+	if ((${#missing[@]})); then
+		printf 'missing: %s\n' "${missing[@]}"
+		return 1
+	fi
+	echo "all build and test dependencies present"
+}
+
+# The topics the binary embeds; an empty or unreadable list fails instead of testing fewer.
+list_topics() {
+	"$GPULAB" list --json | python3 -c 'import json,sys
+d = json.load(sys.stdin)
+items = d["topics"] if isinstance(d, dict) else d
+names = [t["name"] if isinstance(t, dict) else t for t in items]
+assert names, "gpulab list --json named no topic"
+print(" ".join(names))'
+}
+
+export -f check_deps list_topics
+export GPULAB
 
 {
 	date -u
@@ -39,40 +86,45 @@ step() { # step NAME TIMEOUT_S CMD... — run, log to $LOG/NAME.log, remember fa
 	ls -l /usr/local/cuda/lib64/libcupti* /usr/local/cuda/extras/CUPTI/lib64/libcupti* 2>/dev/null
 } >"$LOG/environment.log" 2>&1
 
-step build 400 bash -c "cmake -S . -B '$BUILD' -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPULAB_SANITIZE=OFF \
+step deps 30 bash -c check_deps
+if [ -f "$LOG/deps.log" ] && grep -q '^missing:' "$LOG/deps.log"; then
+	cat "$LOG/deps.log"
+	echo "gpu check: FAILED: build dependencies missing (see above); logs in $LOG"
+	exit 1
+fi
+step build 300 bash -c "cmake -S . -B '$BUILD' -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPULAB_SANITIZE=OFF \
 	&& cmake --build '$BUILD' -j \$(nproc)"
-step devices 60 "$GPULAB" devices
-step devices-json 60 "$GPULAB" devices --json
-step doctor 60 "$GPULAB" doctor --db "$DB"
-step metrics-own-chip 60 "$GPULAB" metrics --search bank_conflicts
+step devices 30 "$GPULAB" devices
+step devices-json 30 "$GPULAB" devices --json
+step doctor 30 "$GPULAB" doctor --db "$DB"
+step metrics-own-chip 30 "$GPULAB" metrics --search bank_conflicts
 
 # Every topic on the GPU with every metric (all variants), timed 5 times after L2 flushes; the
 # counter-data images of the profiled launches are kept as golden files.
-topics=$("$GPULAB" list --json 2>/dev/null | python3 -c 'import json,sys
-d = json.load(sys.stdin)
-items = d["topics"] if isinstance(d, dict) else d
-print(" ".join(t["name"] if isinstance(t, dict) else t for t in items))' 2>/dev/null)
-[ -n "$topics" ] || topics="transpose smem_patterns gmem_patterns"
-echo "topics: $topics" >>"$LOG/environment.log"
+step topics 20 bash -c list_topics
+topics=$(tail -n 1 "$LOG/topics.log")
+grep -q '^[a-z_ ]\+$' <<<"$topics" || topics="" # a failed list leaves an error message there
+echo "topics: ${topics:-none (the topics step failed)}" >>"$LOG/environment.log"
 for t in $topics; do
-	step "run-$t" 120 env GPULAB_SAVE_COUNTERDATA="$GOLDEN" \
+	step "run-$t" 60 env GPULAB_SAVE_COUNTERDATA="$GOLDEN" \
 		"$GPULAB" run "$t" --variant all --backend cuda --metrics all --repeat 5 --db "$DB"
 done
-step backend-auto 60 "$GPULAB" run transpose --backend auto --db "$DB"
-step validate 180 "$GPULAB" validate --db "$DB"
-step validate-json 120 "$GPULAB" validate transpose --json --db "$DB"
-step stored-cupti 30 bash -c "'$GPULAB' query --db '$DB' \"SELECT r.backend, l.topic, l.variant, m.name, m.value,
+step backend-auto 30 "$GPULAB" run transpose --backend auto --db "$DB"
+step validate 120 "$GPULAB" validate --strict --db "$DB"
+step validate-json 60 "$GPULAB" validate transpose --json --db "$DB"
+step stored-cupti 20 bash -c "'$GPULAB' query --db '$DB' \"SELECT r.backend, l.topic, l.variant, m.name, m.value,
 	m.unit, m.source, l.duration_ns, l.note FROM metrics m JOIN launches l ON l.id = m.launch_id
 	JOIN runs r ON r.id = l.run_id WHERE m.source = 'cupti' ORDER BY l.id, m.name\" &&
 	n=\$('$GPULAB' query --db '$DB' --csv \"SELECT count(*) FROM metrics WHERE source = 'cupti'\" | tail -1) &&
 	echo \"cupti rows: \$n\" && [ \"\$n\" -gt 0 ]"
 
-# Decode the saved images with the host API only, exactly as the CPU-side test will.
+# Decode the saved images with the host API only, exactly as the CPU-side test will; decoding
+# nothing is a failure here.
 step golden-saved 10 bash -c "ls -l '$GOLDEN'/*.counterdata '$GOLDEN'/*.txt && head -40 '$GOLDEN'/*.txt"
 cp "$GOLDEN"/*.counterdata "$GOLDEN"/*.txt tests/fixtures/cupti/ 2>/dev/null
-step decode-golden 60 "$BUILD/test_profiler_golden"
-step unit-profiler 120 bash -c "cd '$BUILD' && ctest -R profiler --output-on-failure"
-step bats-gpu 180 env GPULAB="$GPULAB" bats tests/cli/devices.bats tests/cli/doctor.bats \
+step decode-golden 60 env GPULAB_GOLDEN_REQUIRED=1 "$BUILD/test_profiler_golden"
+step unit-profiler 90 bash -c "cd '$BUILD' && ctest -R profiler --output-on-failure"
+step bats-gpu 120 env GPULAB="$GPULAB" bats tests/cli/devices.bats tests/cli/doctor.bats \
 	tests/cli/metrics.bats tests/cli/backend_cuda.bats
 
 echo
@@ -81,7 +133,7 @@ for f in devices doctor validate decode-golden; do
 done
 echo
 if [ ${#failed[@]} -eq 0 ]; then
-	echo "gpu check: all steps passed; logs and golden counter data in $LOG"
+	echo "gpu check: all steps passed in ${SECONDS}s; logs and golden counter data in $LOG"
 	exit 0
 fi
 echo "gpu check: FAILED: ${failed[*]}; logs in $LOG"

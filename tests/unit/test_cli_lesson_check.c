@@ -9,7 +9,7 @@
 #include "check.h"
 #include "common/metrics.h"
 #include "lessons/lesson.h"
-#include "profiler/store.h"
+#include "store/store.h"
 
 static void launch(struct gl_store *s, const char *variant, double st_sectors, double st_requests, int regs)
 {

@@ -57,12 +57,12 @@ static void test_gemm(void)
 	CHECK_EQ(l.grid[1], 1);
 	gemm_cpu(&l, 37, 29, 53);
 	struct gl_verify v;
-	t->verify(naive, &p, &l, t, &v);
+	t->verify(naive, &p, &l, t, &v, &err);
 	CHECK(v.ok);
 	CHECK_EQ(v.mismatches, 0);
 	float *c = l.buffers[0].host;
 	c[5 * 29 + 7] += 1e-3f; /* far above the rounding bound of a 53-term dot product */
-	t->verify(naive, &p, &l, t, &v);
+	t->verify(naive, &p, &l, t, &v, &err);
 	CHECK(!v.ok);
 	CHECK_EQ(v.mismatches, 1);
 	CHECK(strstr(v.first_mismatch, "C[5][7]") != NULL);
@@ -105,15 +105,15 @@ static void test_reduce(void)
 	*(float *)l.buffers[0].host = (float)sum;
 	*(uint64_t *)l.buffers[1].host = argmax_key(x[arg], arg);
 	struct gl_verify v;
-	t->verify(two, &p, &l, t, &v);
+	t->verify(two, &p, &l, t, &v, &err);
 	CHECK(v.ok);
 	*(float *)l.buffers[0].host = (float)(sum + 0.5); /* half an average element: a lost element or worse */
-	t->verify(two, &p, &l, t, &v);
+	t->verify(two, &p, &l, t, &v, &err);
 	CHECK(!v.ok);
 	CHECK(strstr(v.first_mismatch, "sum:") != NULL);
 	*(float *)l.buffers[0].host = (float)sum;
 	*(uint64_t *)l.buffers[1].host = argmax_key(x[arg], arg + 1);
-	t->verify(two, &p, &l, t, &v);
+	t->verify(two, &p, &l, t, &v, &err);
 	CHECK(!v.ok);
 	CHECK(strstr(v.first_mismatch, "argmax") != NULL);
 	gl_launch_free(&l);

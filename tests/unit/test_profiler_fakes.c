@@ -6,6 +6,9 @@
 
 #include "check.h"
 #include "profiler/cuda_perm.h"
+#include "profiler/cupti_activity.h"
+#include "profiler/cupti_catalog.h"
+#include "sim/sim.h"
 #include "profiler/cupti_device.h"
 #include "profiler/cupti_errors.h"
 #include "profiler/cupti_range.h"
@@ -22,6 +25,13 @@ static CUresult CUDAAPI fake_error_name(CUresult r, const char **s)
 	return CUDA_SUCCESS;
 }
 
+static CUresult CUDAAPI fake_export_table(const void **table, const CUuuid *id)
+{
+	(void)id;
+	*table = NULL;
+	return CUDA_ERROR_NOT_SUPPORTED;
+}
+
 static struct gl_cuda_api fake_cuda(CUresult init, int count)
 {
 	struct gl_cuda_api api;
@@ -32,11 +42,12 @@ static struct gl_cuda_api fake_cuda(CUresult init, int count)
 	api.cuDeviceGetCount = fake_count;
 	api.cuDriverGetVersion = fake_version;
 	api.cuGetErrorName = fake_error_name;
+	api.cuGetExportTable = fake_export_table; /* NVIDIA's driver has it; the stand-in does not */
 	return api;
 }
 
 /* ---- fake CUPTI: counts the calls that must never happen without a driver */
-static int crashy_calls, start_calls, launches;
+static int crashy_calls, start_calls, stop_calls, passes_needed = 1, launches, prepares;
 static CUptiResult availability_result, start_result;
 
 static CUptiResult CUPTIAPI fake_result_string(CUptiResult r, const char **s)
@@ -99,7 +110,7 @@ static CUptiResult CUPTIAPI fake_image(CUpti_Profiler_Host_GetConfigImage_Params
 }
 static CUptiResult CUPTIAPI fake_passes(CUpti_Profiler_Host_GetNumOfPasses_Params *p)
 {
-	p->numOfPasses = 1;
+	p->numOfPasses = (size_t)passes_needed;
 	return CUPTI_SUCCESS;
 }
 static CUptiResult CUPTIAPI fake_evaluate(CUpti_Profiler_Host_EvaluateToGpuValues_Params *p)
@@ -120,8 +131,8 @@ static CUptiResult CUPTIAPI fake_data_init(CUpti_RangeProfiler_CounterDataImage_
 }
 static CUptiResult CUPTIAPI fake_set_config(CUpti_RangeProfiler_SetConfig_Params *p)
 {
-	return p->range == CUPTI_AutoRange && p->replayMode == CUPTI_KernelReplay ? CUPTI_SUCCESS
-										   : CUPTI_ERROR_INVALID_OPERATION;
+	return p->range == CUPTI_AutoRange && p->replayMode == CUPTI_UserReplay ? CUPTI_SUCCESS
+										 : CUPTI_ERROR_INVALID_OPERATION;
 }
 static CUptiResult CUPTIAPI fake_start(CUpti_RangeProfiler_Start_Params *p)
 {
@@ -131,7 +142,7 @@ static CUptiResult CUPTIAPI fake_start(CUpti_RangeProfiler_Start_Params *p)
 }
 static CUptiResult CUPTIAPI fake_stop(CUpti_RangeProfiler_Stop_Params *p)
 {
-	p->isAllPassSubmitted = 1;
+	p->isAllPassSubmitted = ++stop_calls >= passes_needed;
 	return CUPTI_SUCCESS;
 }
 static CUptiResult CUPTIAPI fake_decode(CUpti_RangeProfiler_DecodeData_Params *p) { (void)p; return 0; }
@@ -228,6 +239,57 @@ static int fake_launch(void *arg, struct gl_err *err)
 	return GL_OK;
 }
 
+static int fake_prepare(void *arg, struct gl_err *err)
+{
+	(void)arg;
+	(void)err;
+	prepares++;
+	return GL_OK;
+}
+
+/* A libcuda.so.1 that runs kernels but is not NVIDIA's (the stand-in): no CUPTI target call. */
+static void test_standin_driver_not_profiled(void)
+{
+	struct gl_cuda_api cu = fake_cuda(CUDA_SUCCESS, 1);
+	struct gl_cupti_api cupti = fake_cupti();
+	struct gl_cupti_range r;
+	struct gl_err err = {0};
+	char chip[32], why[512];
+	const char *names[] = {"dram__bytes_read.sum"};
+	cu.cuGetExportTable = NULL;
+	crashy_calls = 0;
+	CHECK(!gl_cuda_profilable(&cu, why, sizeof why));
+	CHECK(strstr(why, "cuGetExportTable") != NULL);
+	CHECK_EQ(gl_cupti_device_chip(&cu, &cupti, 0, chip, sizeof chip, &err), GL_EENV);
+	CHECK(strstr(err.msg, "not NVIDIA's driver") != NULL);
+	gl_err_clear(&err);
+	CHECK_EQ(gl_cupti_range_open(&r, &cu, &cupti, (CUcontext)&cu, "GH100", names, 1, &err), GL_EENV);
+	CHECK_EQ(crashy_calls, 0);
+	CHECK(!cupti.profiler_initialized);
+}
+
+/* User replay: one prepare (inputs restored, L2 flushed) and one launch per pass CUPTI asks for. */
+static void test_user_replay_prepares_every_pass(void)
+{
+	struct gl_cuda_api cu = fake_cuda(CUDA_SUCCESS, 1);
+	struct gl_cupti_api cupti = fake_cupti();
+	struct gl_cupti_range r;
+	struct gl_err err = {0};
+	const char *names[] = {"dram__bytes_read.sum"};
+	double value;
+	passes_needed = 3;
+	CHECK_EQ(gl_cupti_range_open(&r, &cu, &cupti, (CUcontext)&cu, "GH100", names, 1, &err), GL_OK);
+	CHECK_EQ(r.passes, 3);
+	prepares = launches = start_calls = stop_calls = 0;
+	CHECK_EQ(gl_cupti_range_collect(&r, fake_prepare, fake_launch, NULL, &value, &err), GL_OK);
+	CHECK_EQ(prepares, 3);
+	CHECK_EQ(launches, 3);
+	CHECK_EQ(start_calls, 3);
+	gl_cupti_range_close(&r);
+	passes_needed = 1;
+	stop_calls = 0;
+}
+
 static void test_permission_at_availability(void)
 {
 	struct gl_cuda_api cu = fake_cuda(CUDA_SUCCESS, 1);
@@ -256,18 +318,131 @@ static void test_permission_at_start(void)
 	CHECK_EQ(r.passes, 1);
 	start_result = CUPTI_ERROR_INSUFFICIENT_PRIVILEGES;
 	launches = start_calls = 0;
-	CHECK_EQ(gl_cupti_range_collect(&r, fake_launch, NULL, values, &err), GL_EENV);
+	CHECK_EQ(gl_cupti_range_collect(&r, fake_prepare, fake_launch, NULL, values, &err), GL_EENV);
 	CHECK_EQ(start_calls, 1);
 	CHECK_EQ(launches, 0);
 	CHECK_EQ(r.result, CUPTI_ERROR_INSUFFICIENT_PRIVILEGES); /* not overwritten by a later call */
 	CHECK(strstr(err.msg, "cuptiRangeProfilerStart") && strstr(err.msg, "NVreg_RestrictProfilingToAdminUsers"));
 	start_result = CUPTI_SUCCESS;
 	gl_err_clear(&err);
-	CHECK_EQ(gl_cupti_range_collect(&r, fake_launch, NULL, values, &err), GL_OK);
+	stop_calls = 0;
+	CHECK_EQ(gl_cupti_range_collect(&r, fake_prepare, fake_launch, NULL, values, &err), GL_OK);
 	CHECK_EQ(launches, 1);
 	CHECK_NEAR(values[0], 1.0, 0);
 	CHECK_NEAR(values[1], 2.0, 0);
 	gl_cupti_range_close(&r);
+}
+
+/* ---- fake Activity API: the buffer callbacks are captured and driven by the test */
+static CUpti_BuffersCallbackRequestFunc requested_cb;
+static CUpti_BuffersCallbackCompleteFunc completed_cb;
+static CUptiResult enable_result;
+static int next_record_calls;
+static CUptiResult CUPTIAPI fake_register(CUpti_BuffersCallbackRequestFunc req, CUpti_BuffersCallbackCompleteFunc done)
+{
+	requested_cb = req;
+	completed_cb = done;
+	return CUPTI_SUCCESS;
+}
+static CUptiResult CUPTIAPI fake_activity_enable(CUpti_ActivityKind kind) { (void)kind; return enable_result; }
+static CUptiResult CUPTIAPI fake_activity_disable(CUpti_ActivityKind kind) { (void)kind; return 0; }
+static CUptiResult CUPTIAPI fake_flush_all(uint32_t flag) { (void)flag; return CUPTI_SUCCESS; }
+/* The buffer holds CUpti_ActivityKernel10 records back to back. */
+static CUptiResult CUPTIAPI fake_next_record(uint8_t *buffer, size_t valid, CUpti_Activity **record)
+{
+	next_record_calls++;
+	uint8_t *next = *record ? (uint8_t *)*record + sizeof(CUpti_ActivityKernel10) : buffer;
+	if (next + sizeof(CUpti_ActivityKernel10) > buffer + valid)
+		return CUPTI_ERROR_MAX_LIMIT_REACHED;
+	*record = (CUpti_Activity *)next;
+	return CUPTI_SUCCESS;
+}
+
+static void deliver(const CUpti_ActivityKernel10 *recs, size_t n)
+{
+	uint8_t *buf;
+	size_t size, max;
+	requested_cb(&buf, &size, &max);
+	memcpy(buf, recs, n * sizeof *recs);
+	completed_cb(NULL, 0, buf, size, n * sizeof *recs);
+}
+
+static void test_activity_records(void)
+{
+	struct gl_cupti_api cupti = fake_cupti();
+	struct gl_cupti_activity a;
+	struct gl_err err = {0};
+	size_t count = 0;
+	cupti.cuptiActivityRegisterCallbacks = fake_register;
+	cupti.cuptiActivityEnable = fake_activity_enable;
+	cupti.cuptiActivityDisable = fake_activity_disable;
+	cupti.cuptiActivityFlushAll = fake_flush_all;
+	cupti.cuptiActivityGetNextRecord = fake_next_record;
+	CHECK_EQ(gl_cupti_activity_start(&a, &cupti, &err), GL_OK);
+	CUpti_ActivityKernel10 recs[4];
+	memset(recs, 0, sizeof recs);
+	for (int i = 0; i < 4; i++) {
+		recs[i].kind = CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL;
+		recs[i].name = "k";
+	}
+	recs[0].start = 1000, recs[0].end = 1300; /* 300 ns */
+	recs[1].start = 0, recs[1].end = 0;       /* timestamps never filled */
+	recs[2].start = 2000, recs[2].end = 1900; /* end before start */
+	recs[3].start = 3000, recs[3].end = 3100; /* 100 ns */
+	deliver(recs, 4);
+	CHECK_NEAR(gl_cupti_activity_median_ns(&a, "k", &count), 200.0, 0);
+	CHECK_EQ(count, 2);
+	gl_cupti_activity_stop(&a);
+
+	/* a collector whose start failed is never reached by CUPTI's later callbacks */
+	enable_result = CUPTI_ERROR_NOT_SUPPORTED;
+	CHECK_EQ(gl_cupti_activity_start(&a, &cupti, &err), GL_EENV);
+	enable_result = CUPTI_SUCCESS;
+	memset(&a, 0xab, sizeof a); /* the caller reuses or drops the struct */
+	next_record_calls = 0;
+	deliver(recs, 4);
+	CHECK_EQ(next_record_calls, 0);
+}
+
+/* One spelling per metric: the simulator's unit equals the CUPTI unit (GH100's dimension units, as
+ * `gpulab metrics --chip GH100` lists them) in the form both backends store. */
+static void test_units_agree(void)
+{
+	static const struct {
+		const char *metric, *cupti_unit;
+	} gh100[] = {
+		{GL_M_GLD_REQ, "l1tex_request"},   {GL_M_GLD_SECT, "l2_sector"},
+		{GL_M_GST_REQ, "l1tex_request"},   {GL_M_GST_SECT, "l2_sector"},
+		{GL_M_SLD_INST, "instruction"},    {GL_M_SST_INST, "instruction"},
+		{GL_M_SLD_WF, "l1tex_wavefront"},  {GL_M_SST_WF, "l1tex_wavefront"},
+		{GL_M_SLD_CONF, "l1data_bank_conflict"}, {GL_M_SST_CONF, "l1data_bank_conflict"},
+		{GL_M_INST, "instruction"},        {GL_M_THREAD_INST, "instruction"},
+	};
+	struct gl_sim_result res;
+	struct gl_metrics m = {0};
+	memset(&res, 0, sizeof res);
+	res.scale = 1;
+	gl_sim_metrics(&res, &m);
+	for (size_t i = 0; i < sizeof gh100 / sizeof gh100[0]; i++) {
+		char shown[16];
+		gl_cupti_short_unit(gh100[i].cupti_unit, shown, sizeof shown);
+		const char *sim_unit = "";
+		for (size_t k = 0; k < m.n; k++)
+			if (strcmp(m.items[k].name, gh100[i].metric) == 0)
+				sim_unit = m.items[k].unit;
+		if (strcmp(shown, sim_unit) != 0)
+			fprintf(stderr, "%s: cupti '%s' -> '%s', sim '%s'\n", gh100[i].metric, gh100[i].cupti_unit, shown,
+				sim_unit);
+		CHECK(strcmp(shown, sim_unit) == 0);
+	}
+	char u[16];
+	gl_cupti_short_unit("nanosecond", u, sizeof u);
+	CHECK(strcmp(u, "nsecond") == 0);
+	gl_cupti_short_unit("percent", u, sizeof u);
+	CHECK(strcmp(u, "%") == 0);
+	gl_cupti_short_unit("byte", u, sizeof u);
+	CHECK(strcmp(u, "byte") == 0);
+	gl_metrics_free(&m);
 }
 
 static void test_error_table(void)
@@ -301,6 +476,10 @@ int main(void)
 {
 	test_driver_messages();
 	test_no_driver_never_crashes();
+	test_standin_driver_not_profiled();
+	test_user_replay_prepares_every_pass();
+	test_activity_records();
+	test_units_agree();
 	test_permission_at_availability();
 	test_permission_at_start();
 	test_error_table();

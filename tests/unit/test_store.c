@@ -13,7 +13,7 @@
 
 #include "check.h"
 #include "common/util.h"
-#include "profiler/store.h"
+#include "store/store.h"
 
 static char tmpdir[256];
 

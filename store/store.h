@@ -22,6 +22,10 @@ int gl_store_path(const char *explicit_path, char *buf, size_t n, struct gl_err 
  * exist; writes through it fail). */
 int gl_store_open(const char *path, int readonly, struct gl_store **out, struct gl_err *err);
 void gl_store_close(struct gl_store *s);
+/* The verdict gl_store_open(path, 0) would reach, without writing or creating anything: the path, the
+ * file (a directory, a text file, a damaged, foreign or newer database are refused), whether a missing
+ * one could be created, and write permission.  `resolved` receives the path used. */
+int gl_store_check(const char *path, char *resolved, size_t n, struct gl_err *err);
 /* (Additions.)  gl_store_open resolves `path` by gl_store_path's rules, so NULL means the default;
  * ":memory:" gives a private in-memory store (for tests).  How long to wait for another process's lock
  * (default 5000 ms; $GPULAB_BUSY_TIMEOUT_MS overrides it at open), and the path the store uses. */
@@ -74,6 +78,19 @@ int gl_store_add_launch(struct gl_store *s, long run_id, const struct gl_launch_
 			struct gl_err *err);
 int gl_store_commit_run(struct gl_store *s, long run_id, const char *status, struct gl_err *err);
 void gl_store_abort_run(struct gl_store *s);
+
+/* Store a computed run in one transaction (begin, add each launch, commit), waiting while other gpulab
+ * commands hold the database's lock: up to $GPULAB_LOCK_WAIT_S seconds (default 600), with a line on
+ * stderr every few seconds.  When the wait runs out the run is written to a spool file beside the
+ * database and GL_EENV says where it is and how to import it: a computed run is never lost.
+ * `launch_ids` (NULL or n entries) receives the stored launches' ids. */
+int gl_store_save_run(struct gl_store *s, const struct gl_run_info *info, const struct gl_launch_record *recs,
+		      size_t n, const char *status, long *run_id, long *launch_ids, struct gl_err *err);
+
+/* Copy the runs of another gpulab database `file` (a spool file) into `s` in one transaction, with their
+ * launches, metrics and traces; runs already present (same start, end, host, backend and command
+ * line) are skipped.  `file` is only read. */
+int gl_store_import(struct gl_store *s, const char *file, int *imported, int *skipped, struct gl_err *err);
 
 /* Load a stored run with its launches and metrics; run_id 0 means the latest run. */
 int gl_store_load_run(struct gl_store *s, long run_id, struct gl_run_record *out, struct gl_err *err);

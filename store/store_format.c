@@ -7,7 +7,7 @@
 
 #include "common/json.h"
 #include "common/util.h"
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 /* The shortest %g form that reads back as the same double. */
 static void format_real(double v, char *buf, size_t n)

@@ -5,8 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 static const char *env_nonempty(const char *name)
 {
@@ -84,4 +85,33 @@ int gl_store_make_parent_dirs(const char *path, struct gl_err *err)
 			return rc;
 	}
 	return make_dir(dir, path, err);
+}
+
+int gl_store_check_creatable(const char *path, struct gl_err *err)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+	if (snprintf(dir, sizeof dir, "%s", path) >= (int)sizeof dir)
+		return gl_errf(err, GL_EUSAGE, "database path '%s' is too long", path);
+	/* Walk up to the nearest path component that exists. */
+	for (;;) {
+		char *slash = strrchr(dir, '/');
+		if (!slash)
+			snprintf(dir, sizeof dir, ".");
+		else
+			slash[slash == dir] = '\0';
+		if (stat(dir, &st) == 0 || !slash)
+			break;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return gl_errf(err, GL_EENV,
+			       "cannot create the database %s: '%s' exists and is not a directory; "
+			       "pass --db PATH or set GPULAB_DB to a writable location",
+			       path, dir);
+	if (access(dir, W_OK | X_OK) != 0)
+		return gl_errf(err, GL_EENV,
+			       "cannot create the database %s: directory '%s': %s; "
+			       "pass --db PATH or set GPULAB_DB to a writable location",
+			       path, dir, strerror(errno));
+	return GL_OK;
 }

@@ -5,7 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 static int prepare(struct gl_store *s, const char *sql, sqlite3_stmt **st, struct gl_err *err)
 {

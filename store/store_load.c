@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 static int prepare(struct gl_store *s, const char *sql, sqlite3_stmt **st, struct gl_err *err)
 {

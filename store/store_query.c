@@ -6,7 +6,7 @@
 #include <strings.h>
 
 #include "common/util.h"
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 /* Skip blanks, SQL comments and (when `semicolons`) statement separators. */
 static const char *skip_space(const char *p, int semicolons)

@@ -6,7 +6,7 @@
 #include <limits.h>
 #include <sqlite3.h>
 
-#include "profiler/store.h"
+#include "store/store.h"
 
 #define GL_STORE_BUSY_MS 5000
 #define GL_STORE_APP_ID 1196444738 /* 'GPLB', set by data/schema.sql */
@@ -17,7 +17,21 @@ struct gl_store {
 	int readonly;
 	int busy_ms;
 	long run_id; /* the run whose transaction is open, 0 when none */
+	int busy;    /* the last sqlite failure was a lock held by another connection */
+	long wait_ms; /* how long a write waits out other writers' locks before giving up */
 };
+
+/* One write step retried by gl_store_retry_locked; it must leave no transaction open when it fails. */
+typedef int (*gl_store_step)(struct gl_store *s, void *arg, struct gl_err *err);
+
+/* Run `step` until it succeeds, fails for another reason than a lock, or s->wait_ms passes (then s->busy
+ * is still set), printing a line on stderr every few seconds while it waits.  `what` completes "waiting
+ * to ...". */
+int gl_store_retry_locked(struct gl_store *s, const char *what, gl_store_step step, void *arg,
+			  struct gl_err *err);
+
+/* The wait bound: $GPULAB_LOCK_WAIT_S seconds, default 600. */
+long gl_store_lock_wait_ms(void);
 
 /* Turn a failed sqlite call into a gl_err naming the path, what was being done and what to do.
  * Locks, permissions, full disks and damaged files are GL_EENV; anything else is GL_EINTERNAL. */
@@ -30,11 +44,19 @@ int gl_store_exec(struct gl_store *s, const char *sql, const char *doing, struct
  * read-only stores are checked but never migrated. */
 int gl_store_schema_prepare(struct gl_store *s, struct gl_err *err);
 
+/* The checks of gl_store_schema_prepare alone: is the opened file gpulab's, at a version this binary can
+ * use (an older one is upgraded by writers); reads only. */
+int gl_store_schema_check(struct gl_store *s, struct gl_err *err);
+
 /* The schema version this binary writes. */
 int gl_store_schema_version(void);
 
 /* Create the directories above `path` (mkdir -p of its parent). */
 int gl_store_make_parent_dirs(const char *path, struct gl_err *err);
+
+/* Whether gl_store_make_parent_dirs and creating the file would work, creating nothing: the nearest
+ * existing directory above `path` must be a directory this user can write. */
+int gl_store_check_creatable(const char *path, struct gl_err *err);
 
 /* Step `st` to the end, printing its rows to `out` in `fmt`; returns SQLITE_DONE or the failing code. */
 int gl_store_print_rows(sqlite3_stmt *st, enum gl_query_format fmt, FILE *out);

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 int gl_store_insert_trace(struct gl_store *s, long launch_id, const struct gl_trace_event *ev, uint32_t n,
 			  struct gl_err *err)

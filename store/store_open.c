@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "profiler/store_int.h"
+#include "store/store_int.h"
 
 static const char where_hint[] = "pass --db PATH or set GPULAB_DB to a writable location";
 
@@ -20,6 +20,7 @@ int gl_store_sql_error(struct gl_store *s, int rc, const char *doing, struct gl_
 	const char *msg = s->db ? sqlite3_errmsg(s->db) : sqlite3_errstr(rc);
 	int sys = s->db ? sqlite3_system_errno(s->db) : 0;
 	const char *why = sys ? strerror(sys) : msg;
+	s->busy = (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
 	switch (rc & 0xff) {
 	case SQLITE_BUSY:
 	case SQLITE_LOCKED:
@@ -40,6 +41,9 @@ int gl_store_sql_error(struct gl_store *s, int rc, const char *doing, struct gl_
 			       "cannot use database %s while %s: %s; check the permissions of the file and of its "
 			       "directory, or %s",
 			       path, doing, why, where_hint);
+	case SQLITE_NOMEM:
+		return gl_errf(err, GL_EENV, "out of memory while %s in database %s; close other programs and run again",
+			       doing, path);
 	case SQLITE_FULL:
 		return gl_errf(err, GL_EENV, "disk full while %s in database %s; free some space or %s", doing,
 			       path, where_hint);
@@ -105,15 +109,30 @@ static int no_database(const char *path, struct gl_err *err)
 		       path);
 }
 
+/* How a path is opened: to read, to write (creating it), or to check that a writer could use it. */
+enum open_mode { OPEN_WRITE, OPEN_READ, OPEN_CHECK };
+
+/* A database that does not exist yet: a reader has nothing to read, a writer creates it and the
+ * directories above it, a check asks whether that creation would work. */
+static int missing_file(const char *path, enum open_mode mode, struct gl_err *err)
+{
+	if (mode == OPEN_READ)
+		return no_database(path, err);
+	if (mode == OPEN_WRITE) {
+		/* SQLite's own failure to create the file names the wrong errno; say what is wrong first */
+		int rc = gl_store_make_parent_dirs(path, err);
+		return rc ? rc : gl_store_check_creatable(path, err);
+	}
+	return gl_store_check_creatable(path, err);
+}
+
 /* What can be said about the path before SQLite opens it. */
-static int check_file(const char *path, int readonly, struct gl_err *err)
+static int check_file(const char *path, enum open_mode mode, struct gl_err *err)
 {
 	struct stat st;
 	if (stat(path, &st) != 0) {
-		if (readonly && (errno == ENOENT || errno == ENOTDIR))
-			return no_database(path, err);
-		if (errno == ENOENT)
-			return gl_store_make_parent_dirs(path, err);
+		if (errno == ENOENT || (mode == OPEN_READ && errno == ENOTDIR))
+			return missing_file(path, mode, err);
 		return gl_errf(err, GL_EENV, "cannot use database path %s: %s; %s", path, strerror(errno),
 			       where_hint);
 	}
@@ -124,7 +143,7 @@ static int check_file(const char *path, int readonly, struct gl_err *err)
 		return gl_errf(err, GL_EENV, "database path %s is not a regular file; pass --db with a file path",
 			       path);
 	if (st.st_size == 0)
-		return readonly ? no_database(path, err) : GL_OK;
+		return mode == OPEN_READ ? no_database(path, err) : GL_OK;
 	return check_header(path, err);
 }
 
@@ -180,6 +199,12 @@ static int open_readonly(struct gl_store *s)
 	return SQLITE_OK; /* other errors are reported by the checks that follow */
 }
 
+static int read_only_file(const char *path, struct gl_err *err)
+{
+	return gl_errf(err, GL_EENV, "cannot write database %s: the file is read-only for this user; fix its "
+		       "permissions or %s", path, where_hint);
+}
+
 static int connect(struct gl_store *s, struct gl_err *err)
 {
 	int rc = s->readonly ? open_readonly(s)
@@ -188,28 +213,33 @@ static int connect(struct gl_store *s, struct gl_err *err)
 		return gl_store_sql_error(s, rc, "opening it", err);
 	sqlite3_extended_result_codes(s->db, 1);
 	if (!s->readonly && sqlite3_db_readonly(s->db, "main") == 1)
-		return gl_errf(err, GL_EENV,
-			       "cannot write database %s: the file is read-only for this user; fix its "
-			       "permissions or %s",
-			       s->path, where_hint);
+		return read_only_file(s->path, err);
 	gl_store_set_busy_timeout(s, busy_timeout_ms());
 	if (s->readonly)
 		return gl_store_exec(s, "PRAGMA query_only = 1", "opening it read-only", err);
 	return GL_OK;
 }
 
-int gl_store_open(const char *path, int readonly, struct gl_store **out, struct gl_err *err)
+static struct gl_store *store_new(const char *path, enum open_mode mode, struct gl_err *err, int *rc)
 {
-	*out = NULL;
 	struct gl_store *s = gl_xcalloc(1, sizeof *s);
 	char resolved[PATH_MAX];
-	int rc = gl_store_path(path, resolved, sizeof resolved, err);
-	if (rc == GL_OK && snprintf(s->path, sizeof s->path, "%s", resolved) >= (int)sizeof s->path)
-		rc = gl_errf(err, GL_EUSAGE, "database path '%s' is too long", resolved);
-	s->readonly = readonly;
+	*rc = gl_store_path(path, resolved, sizeof resolved, err);
+	if (*rc == GL_OK && snprintf(s->path, sizeof s->path, "%s", resolved) >= (int)sizeof s->path)
+		*rc = gl_errf(err, GL_EUSAGE, "database path '%s' is too long", resolved);
+	s->readonly = mode != OPEN_WRITE;
 	s->busy_ms = GL_STORE_BUSY_MS;
-	if (rc == GL_OK && !is_memory(s->path))
-		rc = check_file(s->path, readonly, err);
+	s->wait_ms = gl_store_lock_wait_ms();
+	if (*rc == GL_OK && !is_memory(s->path))
+		*rc = check_file(s->path, mode, err);
+	return s;
+}
+
+int gl_store_open(const char *path, int readonly, struct gl_store **out, struct gl_err *err)
+{
+	int rc;
+	*out = NULL;
+	struct gl_store *s = store_new(path, readonly ? OPEN_READ : OPEN_WRITE, err, &rc);
 	if (rc == GL_OK)
 		rc = connect(s, err);
 	if (rc == GL_OK)
@@ -222,6 +252,43 @@ int gl_store_open(const char *path, int readonly, struct gl_store **out, struct 
 	}
 	*out = s;
 	return GL_OK;
+}
+
+/* SQLite writes -wal and -shm files beside the database, so a writer needs its directory too. */
+static int check_writable(const struct gl_store *s, struct gl_err *err)
+{
+	char dir[PATH_MAX];
+	snprintf(dir, sizeof dir, "%s", s->path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, sizeof dir, ".");
+	else
+		slash[slash == dir] = '\0';
+	if (access(s->path, W_OK) != 0)
+		return read_only_file(s->path, err);
+	if (access(dir, W_OK | X_OK) != 0)
+		return gl_errf(err, GL_EENV, "cannot write database %s: its directory %s: %s (SQLite keeps -wal and "
+			       "-shm files beside it); fix the permissions or %s", s->path, dir, strerror(errno),
+			       where_hint);
+	return GL_OK;
+}
+
+int gl_store_check(const char *path, char *resolved, size_t n, struct gl_err *err)
+{
+	int rc;
+	struct stat st;
+	struct gl_store *s = store_new(path, OPEN_CHECK, err, &rc);
+	snprintf(resolved, n, "%s", s->path);
+	int exists = rc == GL_OK && !is_memory(s->path) && stat(s->path, &st) == 0;
+	if (exists && st.st_size > 0) {
+		rc = connect(s, err);
+		if (rc == GL_OK)
+			rc = gl_store_schema_check(s, err);
+	}
+	if (rc == GL_OK && exists)
+		rc = check_writable(s, err);
+	gl_store_close(s);
+	return rc;
 }
 
 void gl_store_set_busy_timeout(struct gl_store *s, int ms)

@@ -1,0 +1,178 @@
+/* store_import.c — `gpulab import`: copy the runs of another gpulab database (a spool file written when
+ * the database stayed locked) into this one, in one transaction, with new ids for runs and launches. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/util.h"
+#include "store/store_int.h"
+
+struct import_args {
+	int imported, skipped;
+};
+
+static const char run_cols[] = "started_at, finished_at, status, backend, device, chip, sm_count, cc, driver, "
+			       "cupti_version, gpulab_version, host, argv";
+static const char launch_cols[] = "topic, variant, params_json, grid, block, dyn_smem, regs, static_smem, "
+				  "verified, max_abs_err, max_rel_err, duration_ns, metric_source, note";
+static const char metric_cols[] = "name, value, unit, source";
+static const char trace_cols[] = "seq, block, warp, pc, line, space, op, bytes, addr_base, addr_stride, mask, "
+				 "buffer, buffer_base, cost, addrs";
+
+/* Run `sql` with ?1 = a and ?2 = b; for an INSERT, *id receives the new rowid. */
+static int exec2(struct gl_store *s, const char *sql, long a, long b, long *id, const char *doing,
+		 struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, a);
+		sqlite3_bind_int64(st, 2, b);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	if (rc != SQLITE_DONE)
+		return gl_store_sql_error(s, rc, doing, err);
+	if (id)
+		*id = (long)sqlite3_last_insert_rowid(s->db);
+	return GL_OK;
+}
+
+/* The ids of `sql`'s first column (with ?1 = a), in order; the caller frees *ids. */
+static int ids_of(struct gl_store *s, const char *sql, long a, long **ids, size_t *n, struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	size_t cap = 0;
+	*ids = NULL;
+	*n = 0;
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return gl_store_sql_error(s, rc, "reading the file to import", err);
+	sqlite3_bind_int64(st, 1, a);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == cap)
+			*ids = gl_xrealloc(*ids, (cap = cap ? 2 * cap : 16) * sizeof **ids);
+		(*ids)[(*n)++] = (long)sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? GL_OK : gl_store_sql_error(s, rc, "reading the file to import", err);
+}
+
+static int copy_launch(struct gl_store *s, long run, long old, struct gl_err *err)
+{
+	char sql[1024];
+	long id;
+	snprintf(sql, sizeof sql, "INSERT INTO main.launches (run_id, %s) SELECT ?1, %s FROM spool.launches WHERE id = ?2",
+		 launch_cols, launch_cols);
+	int rc = exec2(s, sql, run, old, &id, "importing a launch", err);
+	snprintf(sql, sizeof sql,
+		 "INSERT INTO main.metrics (launch_id, %s) SELECT ?1, %s FROM spool.metrics WHERE launch_id = ?2",
+		 metric_cols, metric_cols);
+	if (rc == GL_OK)
+		rc = exec2(s, sql, id, old, NULL, "importing metrics", err);
+	snprintf(sql, sizeof sql,
+		 "INSERT INTO main.trace_events (launch_id, %s) SELECT ?1, %s FROM spool.trace_events "
+		 "WHERE launch_id = ?2 ORDER BY seq",
+		 trace_cols, trace_cols);
+	if (rc == GL_OK)
+		rc = exec2(s, sql, id, old, NULL, "importing trace events", err);
+	return rc;
+}
+
+static int present(struct gl_store *s, long old, int *yes, struct gl_err *err)
+{
+	long *ids;
+	size_t n;
+	int rc = ids_of(s,
+			"SELECT m.id FROM main.runs m JOIN spool.runs r ON r.id = ?1 AND m.started_at = r.started_at "
+			"AND m.finished_at IS r.finished_at AND m.host = r.host AND m.backend = r.backend "
+			"AND m.argv = r.argv",
+			old, &ids, &n, err);
+	*yes = n > 0;
+	free(ids);
+	return rc;
+}
+
+static int copy_run(struct gl_store *s, long old, struct import_args *a, struct gl_err *err)
+{
+	int dup;
+	int rc = present(s, old, &dup, err);
+	if (rc != GL_OK || dup) {
+		a->skipped += dup;
+		return rc;
+	}
+	char sql[512];
+	long run, *launches = NULL;
+	size_t n = 0;
+	snprintf(sql, sizeof sql, "INSERT INTO main.runs (%s) SELECT %s FROM spool.runs WHERE id = ?1", run_cols,
+		 run_cols);
+	rc = exec2(s, sql, old, 0, &run, "importing a run", err);
+	if (rc == GL_OK)
+		rc = ids_of(s, "SELECT id FROM spool.launches WHERE run_id = ?1 ORDER BY id", old, &launches, &n, err);
+	for (size_t i = 0; rc == GL_OK && i < n; i++)
+		rc = copy_launch(s, run, launches[i], err);
+	free(launches);
+	a->imported += rc == GL_OK;
+	return rc;
+}
+
+static int import_once(struct gl_store *s, void *arg, struct gl_err *err)
+{
+	struct import_args *a = arg;
+	long *runs;
+	size_t n;
+	a->imported = a->skipped = 0;
+	int rc = gl_store_exec(s, "BEGIN IMMEDIATE", "starting the import's transaction", err);
+	if (rc != GL_OK)
+		return rc;
+	rc = ids_of(s, "SELECT id FROM spool.runs WHERE finished_at IS NOT NULL ORDER BY id", 0, &runs, &n, err);
+	for (size_t i = 0; rc == GL_OK && i < n; i++)
+		rc = copy_run(s, runs[i], a, err);
+	free(runs);
+	if (rc == GL_OK)
+		rc = gl_store_exec(s, "COMMIT", "committing the import", err);
+	if (rc != GL_OK)
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+static int same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+	return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+static int attach(struct gl_store *s, const char *file, struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "ATTACH DATABASE ?1 AS spool", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, file, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	return rc == SQLITE_DONE ? GL_OK : gl_store_sql_error(s, rc, "opening the file to import", err);
+}
+
+int gl_store_import(struct gl_store *s, const char *file, int *imported, int *skipped, struct gl_err *err)
+{
+	struct gl_store *src = NULL;
+	struct import_args a = {0};
+	if (s->readonly)
+		return gl_errf(err, GL_EINTERNAL, "store %s was opened read-only; runs cannot be imported", s->path);
+	if (same_file(file, s->path))
+		return gl_errf(err, GL_EUSAGE, "%s is the database itself; pass the spool file to import", file);
+	/* The file must be a gpulab database at this binary's schema version: the same checks as any reader. */
+	int rc = gl_store_open(file, 1, &src, err);
+	gl_store_close(src);
+	if (rc == GL_OK)
+		rc = attach(s, file, err);
+	if (rc != GL_OK)
+		return rc;
+	rc = gl_store_retry_locked(s, "import the runs", import_once, &a, err);
+	sqlite3_exec(s->db, "DETACH DATABASE spool", NULL, NULL, NULL);
+	*imported = a.imported;
+	*skipped = a.skipped;
+	return rc;
+}

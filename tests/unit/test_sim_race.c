@@ -1,0 +1,32 @@
+/* test_sim_race.c — the global race table: a race between two warps in one barrier interval is found,
+ * none across a barrier or a new CTA, and the table stops growing at SIM_RACE_MAX_ENTRIES slots (words
+ * beyond go unchecked) so one CTA touching a huge buffer cannot exhaust host memory. */
+#include "check.h"
+#include "sim/sim_race.h"
+
+int main(void)
+{
+	struct sim_race t = {0};
+	sim_race_new_cta(&t);
+	CHECK_EQ(sim_race_access(&t, 1, 0, 0, 0x1000, 4, true), 0);
+	CHECK_EQ(sim_race_access(&t, 1, 0, 1, 0x1000, 4, false), 1); /* warp 1 reads what warp 0 wrote */
+	CHECK_EQ(sim_race_access(&t, 1, 1, 1, 0x1000, 4, false), 0); /* after a barrier */
+	sim_race_new_cta(&t);
+	CHECK_EQ(sim_race_access(&t, 2, 0, 1, 0x1000, 4, false), 0); /* a new CTA starts clean */
+
+	/* one CTA touching more distinct words than the table may hold */
+	sim_race_new_cta(&t);
+	uint32_t gen = 3;
+	CHECK_EQ(sim_race_access(&t, gen, 0, 0, 0, 4, true), 0);
+	for (uint64_t w = 1; w <= SIM_RACE_MAX_ENTRIES; w++)
+		sim_race_access(&t, gen, 0, 0, w * 4, 4, true);
+	CHECK_EQ(t.cap, SIM_RACE_MAX_ENTRIES);
+	CHECK(2 * t.used <= t.cap);
+	CHECK_EQ(sim_race_access(&t, gen, 0, 1, 0, 4, false), 1);       /* recorded early: still checked */
+	uint64_t beyond = (uint64_t)SIM_RACE_MAX_ENTRIES * 4 + 64;
+	CHECK_EQ(sim_race_access(&t, gen, 0, 0, beyond, 4, true), 0);
+	CHECK_EQ(sim_race_access(&t, gen, 0, 1, beyond, 4, false), 0); /* beyond the cap: unchecked */
+	CHECK_EQ(t.cap, SIM_RACE_MAX_ENTRIES);
+	sim_race_free(&t);
+	CHECK_DONE();
+}
