@@ -72,8 +72,9 @@ static int exec_compare(struct gl_ctx *ctx, int argc, char **argv)
 	int rc = gl_run_opts_parse(ctx, self(), argc, argv, true, &o);
 	if (rc)
 		return rc;
+	struct gl_run_env env = gl_cli_run_env(ctx); /* after parsing: --db is known */
 	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)) || (rc = choose_baseline(ctx, &o, &s)) ||
-	    (rc = gl_run_session_execute(ctx, &o, &s, &store)))
+	    (rc = gl_run_session_execute(&env, o.backend, &o.b, &s, &store)))
 		return rc;
 	rc = show(ctx, store, s.run_id, o.baseline);
 	gl_store_close(store);

@@ -105,6 +105,17 @@ static int dispatch(struct lesson_ui *ui, int sub, const char *arg, struct gl_er
 	}
 }
 
+/* The command names a lesson's ```gpulab blocks may use: the command table's. */
+static void hand_commands_to_lessons(void)
+{
+	static const char *names[32];
+	size_t n = 0;
+	for (const struct gl_cmd *const *c = gl_cmd_table; *c && n + 1 < sizeof names / sizeof *names; c++)
+		names[n++] = (*c)->name;
+	names[n] = NULL;
+	lesson_set_commands(names);
+}
+
 static int exec_lesson(struct gl_ctx *ctx, int argc, char **argv)
 {
 	struct lesson_ui ui = {.color = ctx->color, .tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)};
@@ -113,11 +124,12 @@ static int exec_lesson(struct gl_ctx *ctx, int argc, char **argv)
 	int rc = parse(ctx, argc, argv, &ui, &sub, &arg);
 	if (rc)
 		return rc;
+	hand_commands_to_lessons();
 	struct gl_store *store = NULL;
 	char path[1024];
 	if ((rc = open_store(ctx, subs[sub].writes, &store, path, sizeof path)))
 		return rc;
-	ui.db = store ? gl_store_db(store) : NULL;
+	ui.store = store;
 	ui.env.exe = access("/proc/self/exe", X_OK) == 0 ? "/proc/self/exe" : ctx->argv0;
 	ui.env.db_path = path;
 	rc = dispatch(&ui, sub, arg, &ctx->err);

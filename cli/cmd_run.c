@@ -8,12 +8,12 @@
 
 static const struct gl_cmd *self(void);
 
-static int show(struct gl_ctx *ctx, struct gl_store *store, long run_id)
+static int show(struct gl_ctx *ctx, struct gl_store *store, long run_id, int print_limit)
 {
 	struct gl_run_record rec;
 	int rc = gl_store_load_run(store, run_id, &rec, &ctx->err);
 	if (rc == GL_OK) {
-		gl_render_run(stdout, &rec, ctx->format);
+		gl_render_run(stdout, &rec, ctx->format, print_limit);
 		gl_run_record_free(&rec);
 	}
 	return rc;
@@ -27,9 +27,11 @@ static int exec_run(struct gl_ctx *ctx, int argc, char **argv)
 	int rc = gl_run_opts_parse(ctx, self(), argc, argv, false, &o);
 	if (rc)
 		return rc;
-	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)) || (rc = gl_run_session_execute(ctx, &o, &s, &store)))
+	struct gl_run_env env = gl_cli_run_env(ctx); /* after parsing: --db is known */
+	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)) ||
+	    (rc = gl_run_session_execute(&env, o.backend, &o.b, &s, &store)))
 		return rc;
-	rc = show(ctx, store, s.run_id);
+	rc = show(ctx, store, s.run_id, o.print_limit);
 	gl_store_close(store);
 	if (rc == GL_OK && s.failed)
 		rc = GL_EVERIFY;

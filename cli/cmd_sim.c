@@ -11,13 +11,16 @@
 
 #include "common/json.h"
 #include "common/util.h"
+#include "sanitizer_opts.h"
 #include "store/store.h"
 #include "sim_cmd.h"
 
 static const struct gl_cmd *self(void);
 
-enum { OPT_KERNEL = 300, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
-       OPT_PRINTF_BUFFER };
+enum {
+	OPT_KERNEL = 300, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
+	OPT_PRINTF_BUFFER, OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL,
+};
 
 #define MAX_DUMPS 16
 
@@ -28,7 +31,9 @@ struct sim_opts {
 	const char *dumps[MAX_DUMPS];
 	int ndumps;
 	unsigned smem;
+	int print_limit;
 	struct gl_sim_opts sim;
+	struct gl_nvcc_opts nvcc;
 };
 
 static int add_list(struct gl_ctx *ctx, const char *flag, const char **list, int *n, int max)
@@ -39,10 +44,39 @@ static int add_list(struct gl_ctx *ctx, const char *flag, const char **list, int
 	return GL_OK;
 }
 
+/* --arch sm_XX (or compute_XX): digits after the prefix, as nvcc spells them. */
+static int set_arch(struct gl_ctx *ctx, struct sim_opts *o, const char *a)
+{
+	const char *d = strncmp(a, "sm_", 3) == 0 ? a + 3 : strncmp(a, "compute_", 8) == 0 ? a + 8 : NULL;
+	size_t k = d ? strspn(d, "0123456789") : 0;
+	if (!d || k < 2 || (d[k] && strcmp(d + k, "a") != 0 && strcmp(d + k, "f") != 0))
+		return gl_usage_error(ctx, self(), "--arch '%s': expected sm_XX such as sm_80 or sm_90a", a);
+	o->nvcc.arch = a;
+	return GL_OK;
+}
+
+/* -I DIR and -D MACRO[=VALUE], passed to nvcc in order. */
+static int add_nvcc_flag(struct gl_ctx *ctx, struct sim_opts *o, const char *flag, const char *value)
+{
+	if (o->nvcc.nflags + 2 > 2 * GL_NVCC_MAX_FLAGS)
+		return gl_usage_error(ctx, self(), "at most %d -I and -D options", GL_NVCC_MAX_FLAGS);
+	if (!*value || value[0] == '-')
+		return gl_usage_error(ctx, self(), "%s needs a %s, not '%s'", flag, flag[1] == 'I' ? "directory" : "macro",
+				      value);
+	o->nvcc.flags[o->nvcc.nflags++] = flag;
+	o->nvcc.flags[o->nvcc.nflags++] = value;
+	return GL_OK;
+}
+
 static int handle_option(struct gl_ctx *ctx, int c, struct sim_opts *o)
 {
 	long v;
 	switch (c) {
+	case OPT_ARCH: return set_arch(ctx, o, optarg);
+	case 'I': return add_nvcc_flag(ctx, o, "-I", optarg);
+	case 'D': return add_nvcc_flag(ctx, o, "-D", optarg);
+	case OPT_VERBOSE: o->nvcc.verbose = true; return GL_OK;
+	case OPT_NO_CACHE: o->nvcc.no_cache = true; return GL_OK;
 	case OPT_KERNEL: o->kernel = optarg; return GL_OK;
 	case OPT_GRID: o->grid = optarg; return GL_OK;
 	case OPT_BLOCK: o->block = optarg; return GL_OK;
@@ -64,6 +98,8 @@ static int handle_option(struct gl_ctx *ctx, int c, struct sim_opts *o)
 			return ctx->err.status;
 		o->sim.max_instructions = (uint64_t)v;
 		return GL_OK;
+	case OPT_PRINT_LIMIT: return gl_parse_print_limit(ctx, self(), optarg, &o->print_limit);
+	case OPT_TOOL: return gl_parse_tools(ctx, self(), optarg, &o->sim.tools);
 	case OPT_PRINTF_BUFFER:
 		if (gl_parse_long(optarg, 1, (long)GL_SIM_PRINTF_BUFFER_MAX, "--printf-buffer", &v, &ctx->err))
 			return ctx->err.status;
@@ -82,11 +118,14 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 		{"max-instructions", required_argument, NULL, OPT_MAXINST},
 		{"threads", required_argument, NULL, OPT_THREADS}, {"trace", no_argument, NULL, OPT_TRACE},
 		{"printf-buffer", required_argument, NULL, OPT_PRINTF_BUFFER},
+		{"arch", required_argument, NULL, OPT_ARCH}, {"verbose", no_argument, NULL, OPT_VERBOSE},
+		{"no-cache", no_argument, NULL, OPT_NO_CACHE},
+		{"print-limit", required_argument, NULL, OPT_PRINT_LIMIT}, {"tool", required_argument, NULL, OPT_TOOL},
 		{0},
 	};
 	int c;
 	optind = 1;
-	while ((c = gl_getopt(ctx, self(), argc, argv, "", opts)) != -1) {
+	while ((c = gl_getopt(ctx, self(), argc, argv, "I:D:", opts)) != -1) {
 		if (c == 'h')
 			return 'h';
 		if (c == '?' || handle_option(ctx, c, o))
@@ -175,16 +214,23 @@ static void fill_record(struct gl_launch_record *rec, const struct sim_opts *o, 
 	snprintf(rec->metric_source, sizeof rec->metric_source, "sim");
 	for (size_t i = 0; i < m->n; i++)
 		gl_metrics_set(&rec->metrics, m->items[i].name, m->items[i].value, m->items[i].unit);
-	for (int i = 0; i < res->nfindings; i++)
-		if (!res->findings[i].warning) {
-			snprintf(rec->note, sizeof rec->note, "sanitizer: %d error%s, first: %.180s (PTX line %d)",
-				 res->nerrors, res->nerrors == 1 ? "" : "s", res->findings[i].message, res->findings[i].line);
-			break;
-		}
+	if (res->nerrors && res->nfindings && !res->findings[0].warning) /* errors come first */
+		snprintf(rec->note, sizeof rec->note, "sanitizer: %ld error%s, first: %.180s (PTX line %d)", res->nerrors,
+			 res->nerrors == 1 ? "" : "s", res->findings[0].message, res->findings[0].line);
+	rec->sanitized = true;
+	rec->sanitizer_errors = res->nerrors;
+	rec->sanitizer_warnings = res->findings_total - res->nerrors;
+	rec->sanitizer_dropped = res->findings_dropped;
+	if (res->nfindings) {
+		rec->findings = gl_xmalloc((size_t)res->nfindings * sizeof *rec->findings);
+		memcpy(rec->findings, res->findings, (size_t)res->nfindings * sizeof *rec->findings);
+		rec->nfindings = res->nfindings;
+	}
 	if (res->ntrace) {
 		rec->trace = gl_xmalloc((size_t)res->ntrace * sizeof *rec->trace);
 		memcpy(rec->trace, res->trace, (size_t)res->ntrace * sizeof *rec->trace);
 		rec->ntrace = res->ntrace;
+		gl_sim_buffer_map(fn, l, &rec->buffers, &rec->nbuffers); /* names the --arg buffers */
 	}
 }
 
@@ -233,12 +279,20 @@ static int prepare(struct gl_ctx *ctx, const struct sim_opts *o, struct ptx_modu
 	if ((rc = parse_dim(ctx, "--grid", o->grid, l->grid)) || (rc = parse_dim(ctx, "--block", o->block, l->block)))
 		return rc;
 	char *text = NULL;
-	if ((rc = gl_simsrc_load(o->source, &text, &ctx->err)))
+	if ((rc = gl_simsrc_load(o->source, &o->nvcc, &text, &ctx->err)))
 		return rc;
 	l->module = text;
 	l->module_name = o->source;
-	if ((rc = ptx_parse(text, o->source, m, &ctx->err)) || (rc = gl_simsrc_kernel(*m, o->kernel, fn, &ctx->err)))
+	/* lazily: an unsupported construct in another function of the file does not stop this kernel */
+	size_t n = strlen(o->source);
+	unsigned flags = PTX_PARSE_LAZY | (n > 3 && strcmp(o->source + n - 3, ".cu") == 0 ? PTX_PARSE_CUDA_LINES : 0);
+	if ((rc = ptx_parse_ex(text, o->source, flags, m, &ctx->err)) ||
+	    (rc = gl_simsrc_kernel(*m, o->kernel, fn, &ctx->err)) || (rc = ptx_check_function(*m, *fn, &ctx->err)))
 		return rc;
+	char why[160];
+	char *sass = gl_simsrc_sass(text, why, sizeof why);
+	gl_sim_apply_sass(*m, sass, why);
+	free(sass);
 	l->entry = (*fn)->name;
 	l->dyn_smem = o->smem;
 	if ((rc = gl_simarg_build(*fn, o->args, o->nargs, l, &ctx->err)))
@@ -254,7 +308,7 @@ static int prepare(struct gl_ctx *ctx, const struct sim_opts *o, struct ptx_modu
 
 static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 {
-	struct sim_opts o = {0};
+	struct sim_opts o = {.print_limit = GL_PRINT_LIMIT_DEFAULT};
 	int rc = parse(ctx, argc, argv, &o);
 	if (rc)
 		return rc;
@@ -279,7 +333,7 @@ static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 		rc = write_dumps(ctx, &o, &l);
 	}
 	if (rc == GL_OK) {
-		struct gl_sim_report r = {o.source, fn->name, &l, &res, &metrics};
+		struct gl_sim_report r = {o.source, fn->name, &l, &res, &metrics, o.print_limit, m->counts_mode};
 		if (ctx->format == GL_FMT_JSON) {
 			gl_simprint_json(stdout, &r);
 			gl_simprint_printf_notes(stderr, &res);
@@ -322,7 +376,14 @@ const struct gl_cmd gl_cmd_sim_entry = {
 		"  --printf-buffer BYTES  device printf buffer (default 1048576, like the device's); records that do\n"
 		"                         not fit are dropped and counted\n"
 		"  --trace                record warp-level memory events and store them (implies storing the run)\n"
-		"A .cu file is compiled with nvcc -ptx -arch=sm_80 -O3 -lineinfo ($GPULAB_NVCC picks the nvcc).\n"
+		"  --arch sm_XX           nvcc's -arch for a .cu file (default sm_80)\n"
+		"  -I DIR, -D MACRO[=V]   passed to nvcc for a .cu file, in order\n"
+		"  --no-cache             run nvcc even when the PTX cache has this compile\n"
+		"  --verbose              say on stderr whether nvcc ran or the PTX cache answered\n"
+		GL_SANITIZER_OPTIONS_HELP
+		"A .cu file is compiled with nvcc -ptx -arch=sm_80 -O3 -lineinfo ($GPULAB_NVCC picks the nvcc; it\n"
+		"may run $GPULAB_NVCC_TIMEOUT seconds, default 300).  Its PTX is cached in $XDG_CACHE_HOME/gpulab/ptx\n"
+		"(~/.cache/gpulab/ptx), keyed by the source, every file it includes, the flags and nvcc's version.\n"
 		"The run is stored in the database only with --db or --trace.\n"
 		"exit status: 0 clean, 1 sanitizer errors or an aborted kernel (budget, deadlock, unsupported\n"
 		"instruction), 2 usage, source or argument errors, or a launch that needs more host memory than\n"

@@ -15,7 +15,8 @@
 #include "profiler/backend.h"
 #include "profiler/metric_sets.h"
 #include "store/store.h"
-#include "runner.h"
+#include "run/run.h"
+#include "run/runner.h"
 #include "validate_rows.h"
 
 enum { SIM, GPU, NSIDES };
@@ -25,7 +26,6 @@ struct side {
 	const struct gl_backend *b;
 	void *ctx;
 	struct gl_device_info info;
-	const char *source;             /* metric source: "sim", "cupti" */
 	struct gl_launch_record *recs;
 	size_t n;
 };
@@ -74,8 +74,8 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct validate *v)
 static int open_sides(struct validate *v, struct gl_err *err)
 {
 	struct gl_backend_opts sim = {0}, gpu = {.device = v->device, .metrics = "sim", .repeat = 1};
-	v->side[SIM] = (struct side){.b = &gl_backend_sim, .source = "sim"};
-	v->side[GPU] = (struct side){.b = &gl_backend_cuda, .source = "cupti"};
+	v->side[SIM] = (struct side){.b = &gl_backend_sim};
+	v->side[GPU] = (struct side){.b = &gl_backend_cuda};
 	int rc = v->side[SIM].b->open(&sim, &v->side[SIM].ctx, err);
 	if (rc == GL_OK)
 		rc = v->side[GPU].b->open(&gpu, &v->side[GPU].ctx, err);
@@ -95,13 +95,13 @@ static void close_sides(struct validate *v)
 	}
 }
 
-/* ---- one variant on one backend (cli/runner.c: launch, collect, verify, record) */
+/* ---- one variant on one backend (run/runner.c: launch, collect, verify, record) */
 
 static int run_side(struct side *s, const struct gl_topic *t, const struct gl_variant *var,
 		    const struct gl_problem *p, struct gl_launch_record *r, struct gl_err *err)
 {
 	struct gl_variant_outcome out;
-	return gl_run_variant(s->b, s->ctx, &s->info, t, var, p, s->source, r, &out, err);
+	return gl_run_variant(s->b, s->ctx, &s->info, t, var, p, r, &out, err);
 }
 
 static struct gl_launch_record *new_record(struct side *s)
@@ -143,7 +143,7 @@ static void remark(const struct gl_launch_record *r[NSIDES], const char *name, c
 		snprintf(buf, n, "counter reads high on hardware; wavefronts: sim %.0f, cupti %.0f",
 			 value_of(r[SIM], wavefronts_of(name)), value_of(r[GPU], wavefronts_of(name)));
 	else if (gl_validate_kind(name) == GL_VKIND_INFO)
-		snprintf(buf, n, "PTX (sim) vs SASS (GPU): not 1:1");
+		snprintf(buf, n, "%s", gl_validate_info_remark(r[SIM]->note));
 	else if (row == GL_VROW_DIFFERS)
 		snprintf(buf, n, "DIFFERS: should agree exactly");
 }
@@ -245,25 +245,12 @@ static int run_all(struct validate *v, struct gl_err *err)
 
 /* ---- storing both runs, each in its own transaction */
 
-static void run_info(const struct side *s, const char *argv, struct gl_run_info *ri)
-{
-	memset(ri, 0, sizeof *ri);
-	snprintf(ri->backend, sizeof ri->backend, "%s", s->b->name);
-	snprintf(ri->device, sizeof ri->device, "%s", s->info.name);
-	snprintf(ri->chip, sizeof ri->chip, "%s", s->info.chip);
-	ri->sm_count = s->info.sm_count;
-	snprintf(ri->cc, sizeof ri->cc, "%d.%d", s->info.cc_major, s->info.cc_minor);
-	snprintf(ri->driver, sizeof ri->driver, "%s", s->info.driver);
-	snprintf(ri->cupti_version, sizeof ri->cupti_version, "%s", s->info.cupti_version);
-	ri->argv = argv;
-}
-
 static int store_side(struct gl_store *st, const struct side *s, const char *argv, struct gl_err *err)
 {
 	struct gl_run_info ri;
 	long run_id = 0;
 	int failed = 0;
-	run_info(s, argv, &ri);
+	gl_run_info_fill(&ri, s->b, &s->info, argv);
 	for (size_t i = 0; i < s->n; i++)
 		failed += !s->recs[i].verified;
 	return gl_store_save_run(st, &ri, s->recs, s->n, failed ? "failed" : "ok", &run_id, NULL, err);
@@ -353,9 +340,10 @@ const struct gl_cmd gl_cmd_validate_entry = {
 		"  --strict      exit 1 when an exact count differs between the simulator and the GPU\n"
 		"Both runs are stored (backend sim and cuda).  Requests, sectors and shared-memory instructions\n"
 		"and wavefronts should agree exactly; the hardware bank-conflict counter reads high, so the\n"
-		"wavefronts are shown beside it.  A metric the GPU did not collect (no CUPTI metrics, see the\n"
-		"note) is 'not collected', never a difference.  Exit 1 when a variant fails verification on\n"
-		"either backend, or with --strict when an exact count differs.\n",
+		"wavefronts are shown beside it.  Instruction totals are the simulator's estimates of the SASS.\n"
+		"A metric the GPU did not collect (no CUPTI metrics, see the note) is 'not collected', never a\n"
+		"difference.  Exit 1 when a variant fails verification on either backend, or with --strict\n"
+		"when an exact count differs.\n",
 	.exec = validate_exec,
 };
 

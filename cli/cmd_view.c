@@ -10,13 +10,12 @@
 #include "cli.h"
 #include "run_options.h"
 #include "common/util.h"
-#include "view_cmd.h"
 #include "visualize/view.h"
 #include "visualize/view_states.h"
 
 static const struct gl_cmd *self(void);
 
-enum { OPT_TOPIC = 300, OPT_VARIANT, OPT_SIZE, OPT_FRAMES, OPT_PLAY, OPT_BLOCK, OPT_PARAM = 2000 };
+enum { OPT_TOPIC = 300, OPT_VARIANT, OPT_SIZE, OPT_FRAMES, OPT_PLAY, OPT_BLOCK, OPT_RUN, OPT_LAUNCH, OPT_PARAM = 2000 };
 
 #define MAX_PARAM_OPTS GL_RUN_MAX_PARAM_OPTS
 
@@ -37,6 +36,7 @@ struct view_opts {
 	const char *param_names[MAX_PARAM_OPTS], *param_values[MAX_PARAM_OPTS];
 	int nparams;
 	long frames, block;
+	long run, launch; /* --run N [--launch K]: a stored launch, of any kernel (0: not given) */
 	bool play;
 };
 
@@ -49,6 +49,8 @@ static int handle_option(struct gl_ctx *ctx, int c, struct view_opts *o, const c
 	case OPT_PLAY: o->play = true; return GL_OK;
 	case OPT_FRAMES: return gl_parse_long(optarg, 1, 1000000, "--frames", &o->frames, &ctx->err);
 	case OPT_BLOCK: return gl_parse_long(optarg, 0, 1L << 40, "--block", &o->block, &ctx->err);
+	case OPT_RUN: return gl_parse_long(optarg, 1, 1L << 62, "--run", &o->run, &ctx->err);
+	case OPT_LAUNCH: return gl_parse_long(optarg, 1, 1L << 62, "--launch", &o->launch, &ctx->err);
 	default:
 		if (c >= OPT_PARAM && c < OPT_PARAM + MAX_PARAM_OPTS && o->nparams < MAX_PARAM_OPTS) {
 			o->param_names[o->nparams] = names[c - OPT_PARAM];
@@ -65,9 +67,10 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct view_opts *o)
 	    {"topic", required_argument, NULL, OPT_TOPIC}, {"variant", required_argument, NULL, OPT_VARIANT},
 	    {"size", required_argument, NULL, OPT_SIZE},   {"frames", required_argument, NULL, OPT_FRAMES},
 	    {"play", no_argument, NULL, OPT_PLAY},         {"block", required_argument, NULL, OPT_BLOCK},
+	    {"run", required_argument, NULL, OPT_RUN},     {"launch", required_argument, NULL, OPT_LAUNCH},
 	};
 	const char *names[MAX_PARAM_OPTS];
-	gl_topic_param_options(opts, 6, names, OPT_PARAM);
+	gl_topic_param_options(opts, 8, names, OPT_PARAM);
 	o->block = -1;
 	int c;
 	optind = 1;
@@ -120,9 +123,8 @@ static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum view_kind
 		if (o->topic && strcmp(o->topic, o->what) != 0)
 			return gl_usage_error(ctx, self(), "two topics given: '%s' and --topic %s", o->what, o->topic);
 		topic = o->what;
-		*kind = strcmp(topic, "gemm") == 0            ? VIEW_GEMM
-		        : strcmp(topic, "smem_patterns") == 0 ? VIEW_BANKS
-		                                              : VIEW_COALESCE;
+		const struct gl_topic *tt = gl_topic_find(topic);
+		*kind = tt->view == GL_VIEW_GEMM ? VIEW_GEMM : tt->view == GL_VIEW_BANKS ? VIEW_BANKS : VIEW_COALESCE;
 	}
 	if (*kind == VIEW_GEMM && topic && strcmp(topic, "gemm") != 0)
 		return gl_usage_error(ctx, self(), "the gemm view shows the gemm topic, not %s", topic);
@@ -136,7 +138,7 @@ static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum view_kind
 static int build_problem(struct gl_ctx *ctx, const struct gl_topic *t, const struct view_opts *o, struct gl_problem *p,
                          bool *explicit)
 {
-	view_default_problem(t, p);
+	gl_topic_view_problem(t, p);
 	*explicit = o->size || o->nparams;
 	return gl_problem_apply_options(ctx, self(), t, o->size, o->param_names, o->param_values, o->nparams, p);
 }
@@ -155,7 +157,7 @@ static int find_stored(struct gl_ctx *ctx, const char *path, const struct gl_top
 	long id = 0;
 	int rc = gl_store_open(path, 1, &store, &ctx->err);
 	if (rc == GL_OK)
-		rc = view_find_traced_launch(store, t->name, v->name, explicit ? json : NULL, &id, &ctx->err);
+		rc = gl_store_find_traced_launch(store, t->name, v->name, explicit ? json : NULL, &id, &ctx->err);
 	if (rc == GL_OK && id) {
 		rc = view_load(store, id, tr, &ctx->err);
 		*found = rc == GL_OK;
@@ -174,7 +176,8 @@ static int compute(struct gl_ctx *ctx, const struct gl_topic *t, const struct gl
 	fprintf(stderr, "gpulab: no stored trace of %s %s %s; recording one on the simulator\n", t->name, v->name,
 	        json);
 	free(json);
-	int rc = gl_view_compute(ctx, t, v, p, dev, rec);
+	struct gl_run_env env = gl_cli_run_env(ctx);
+	int rc = gl_run_compute_trace(&env, t, v, p, dev, rec);
 	return rc == GL_OK ? view_from_record(rec, tr, &ctx->err) : rc;
 }
 
@@ -182,9 +185,10 @@ static int store(struct gl_ctx *ctx, const char *path, const struct gl_device_in
                  const struct gl_launch_record *rec, struct view_trace *tr)
 {
 	struct gl_store *s = NULL;
+	struct gl_run_env env = gl_cli_run_env(ctx);
 	int rc = gl_store_open(path, 0, &s, &ctx->err);
 	if (rc == GL_OK)
-		rc = gl_view_store(ctx, s, dev, rec, &tr->launch_id, &tr->run_id);
+		rc = gl_run_store_trace(&env, s, dev, rec, &tr->launch_id, &tr->run_id);
 	gl_store_close(s);
 	if (rc == GL_OK)
 		snprintf(tr->origin, sizeof tr->origin,
@@ -272,6 +276,42 @@ static int view_trace_run(struct gl_ctx *ctx, enum view_kind kind, const struct 
 	return rc;
 }
 
+/* --run N [--launch K]: view a stored launch as it is, whatever kernel recorded it (gpulab run --trace,
+ * gpulab sim --trace); nothing is computed or written. */
+static int view_stored_launch(struct gl_ctx *ctx, const struct view_opts *o)
+{
+	enum view_kind kind = VIEW_COALESCE;
+	bool named = false;
+	for (size_t i = 0; i < GL_ARRAY_LEN(view_names) && !named; i++)
+		if (strcmp(view_names[i].name, o->what) == 0)
+			named = true, kind = view_names[i].kind;
+	if (!named)
+		return gl_usage_error(ctx, self(), "with --run, say which view: gemm, banks or coalesce (not '%s')",
+		                      o->what);
+	if (o->topic || o->variant || o->size || o->nparams)
+		return gl_usage_error(ctx, self(), "--run shows a stored launch as it was recorded: no --topic, "
+		                      "--variant, --size or topic parameters with it");
+	if (!o->frames && view_tui_check(&ctx->err))
+		return ctx->err.status;
+	struct gl_store *store = NULL;
+	struct view_trace tr;
+	struct view_state vs;
+	long id = o->launch;
+	memset(&tr, 0, sizeof tr);
+	int rc = gl_store_open(ctx->db_path, 1, &store, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_store_find_run_launch(store, o->run, o->launch, &id, &ctx->err);
+	if (rc == GL_OK)
+		rc = view_load(store, id, &tr, &ctx->err);
+	gl_store_close(store);
+	if (rc == GL_OK && (rc = build(ctx, kind, &tr, o->block, &vs)) == GL_OK) {
+		rc = show(ctx, &vs, o);
+		view_state_free(&vs);
+	}
+	view_trace_free(&tr);
+	return rc;
+}
+
 static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 {
 	struct view_opts o;
@@ -279,6 +319,10 @@ static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 	int rc = parse(ctx, argc, argv, &o);
 	if (rc)
 		return rc;
+	if (o.launch && !o.run)
+		return gl_usage_error(ctx, self(), "--launch K picks a launch of --run N; give --run too");
+	if (o.run)
+		return view_stored_launch(ctx, &o);
 	enum view_kind kind = VIEW_COALESCE;
 	const struct gl_topic *t;
 	const struct gl_variant *v;
@@ -295,7 +339,8 @@ static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 
 const struct gl_cmd gl_cmd_view_entry = {
     .name = "view",
-    .usage = "gemm|banks|coalesce|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]",
+    .usage = "gemm|banks|coalesce|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
+             "       gpulab view gemm|banks|coalesce --run N [--launch K] [--frames N] [--play]",
     .summary = "step through a recorded memory trace: GEMM tiles, shared-memory banks, global coalescing",
     .help = "views:\n"
             "  gemm        the C tile a CTA owns, the A and B tiles it loads at each K step, warp and thread tiles\n"
@@ -309,6 +354,8 @@ const struct gl_cmd gl_cmd_view_entry = {
             "  --block B       only CTA B (traces keep the first 2 CTAs; gemm shows the first by default)\n"
             "  --frames N      print the first N frames as text (80x24, each starting 'step K/TOTAL'), no terminal\n"
             "  --play          start playing instead of paused at step 1\n"
+            "  --run N         show a stored launch of run N as it was recorded, of any kernel (gpulab run\n"
+            "                  --trace, gpulab sim --trace); --launch K picks one (default: its first traced)\n"
             "The latest stored trace of the topic/variant (and sizes, when given) is shown; without one, the variant\n"
             "runs on the simulator with --trace first and that run is stored.\n"
             "keys: space play/pause, n/p step, +/- speed, g go to step, ? help, q quit\n",

@@ -4,9 +4,11 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/csv.h"
 #include "common/json.h"
 #include "common/metrics.h"
 #include "render.h"
+#include "sim_cmd.h"
 
 static double metric(const struct gl_launch_record *l, const char *name)
 {
@@ -68,7 +70,18 @@ static void guidance(FILE *out, const struct gl_launch_record *l)
 	}
 }
 
-static void render_table(FILE *out, const struct gl_run_record *r)
+/* The simulator's sanitizer findings of one launch, in compute-sanitizer's layout. */
+static void table_findings(FILE *out, const struct gl_launch_record *l, int print_limit)
+{
+	if (!l->sanitized || (!l->sanitizer_errors && !l->sanitizer_warnings))
+		return;
+	fprintf(out, "\nsanitizer findings of %s:\n", l->variant);
+	struct gl_sanitizer_summary s = {l->findings, l->nfindings, l->sanitizer_errors, l->sanitizer_warnings,
+					 l->sanitizer_dropped, false, false};
+	gl_simprint_findings(out, &s, print_limit);
+}
+
+static void render_table(FILE *out, const struct gl_run_record *r, int print_limit)
 {
 	table_header(out, r);
 	for (size_t i = 0; i < r->nlaunches; i++) {
@@ -89,6 +102,8 @@ static void render_table(FILE *out, const struct gl_run_record *r)
 		if (l->note[0])
 			fprintf(out, "  note %s: %s\n", l->variant, l->note);
 	}
+	for (size_t i = 0; i < r->nlaunches; i++)
+		table_findings(out, &r->launches[i], print_limit);
 }
 
 static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
@@ -125,6 +140,19 @@ static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
 		gl_json_number(j, l->metrics.items[k].name, l->metrics.items[k].value);
 	gl_json_end_object(j);
 	gl_json_string(j, "note", l->note);
+	if (l->sanitized) { /* every distinct finding, with its count */
+		gl_json_begin_object(j, "sanitizer");
+		gl_json_int(j, "errors", l->sanitizer_errors);
+		gl_json_int(j, "warnings", l->sanitizer_warnings);
+		gl_json_int(j, "findings_dropped", l->sanitizer_dropped);
+		gl_json_begin_array(j, "findings");
+		for (int k = 0; k < l->nfindings; k++)
+			gl_simprint_json_finding(j, &l->findings[k]);
+		gl_json_end_array(j);
+		gl_json_end_object(j);
+	} else {
+		gl_json_null(j, "sanitizer");
+	}
 	gl_json_end_object(j);
 }
 
@@ -146,21 +174,6 @@ static void render_json(FILE *out, const struct gl_run_record *r)
 }
 
 /* CSV: one row per launch, one column per metric name seen in the run (in first-seen order). */
-static void csv_field(FILE *out, const char *s)
-{
-	if (strpbrk(s, ",\"\n")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out); /* quotes double inside a quoted field */
-			fputc(*s, out);
-		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
-	}
-}
-
 static void render_csv(FILE *out, const struct gl_run_record *r)
 {
 	const char *names[256];
@@ -181,26 +194,23 @@ static void render_csv(FILE *out, const struct gl_run_record *r)
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		const struct gl_launch_record *l = &r->launches[i];
 		fprintf(out, "%ld,%s,%s,%s,", r->id, r->info.backend, l->topic, l->variant);
-		csv_field(out, l->params_json ? l->params_json : "");
+		gl_csv_field(out, l->params_json);
 		fprintf(out, ",%s,%.9g,", l->verified < 0 ? "" : l->verified ? "true" : "false", l->max_abs_err);
 		if (!isnan(l->duration_ns))
 			fprintf(out, "%.0f", l->duration_ns);
 		for (size_t q = 0; q < nnames; q++) {
-			double v = metric(l, names[q]);
-			if (isnan(v))
-				fputs(",", out);
-			else
-				fprintf(out, ",%.15g", v);
+			fputc(',', out);
+			gl_csv_number(out, metric(l, names[q]));
 		}
 		fputc('\n', out);
 	}
 }
 
-void gl_render_run(FILE *out, const struct gl_run_record *r, enum gl_format fmt)
+void gl_render_run(FILE *out, const struct gl_run_record *r, enum gl_format fmt, int print_limit)
 {
 	switch (fmt) {
 	case GL_FMT_JSON: render_json(out, r); break;
 	case GL_FMT_CSV: render_csv(out, r); break;
-	default: render_table(out, r); break;
+	default: render_table(out, r, print_limit); break;
 	}
 }

@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "store/store.h"
 
-void gl_render_run(FILE *out, const struct gl_run_record *r, enum gl_format fmt);
+/* print_limit: distinct sanitizer findings printed per launch in the table (0 = all); JSON has all. */
+void gl_render_run(FILE *out, const struct gl_run_record *r, enum gl_format fmt, int print_limit);
 
 #endif

@@ -6,11 +6,13 @@
 #include "common/util.h"
 #include "sim/sim.h" /* GL_SIM_PRINTF_BUFFER_MAX */
 #include "run_options.h"
-#include "runner.h"
+#include "run/runner.h"
+#include "sanitizer_opts.h"
 
 enum {
 	OPT_VARIANT = 300, OPT_SIZE, OPT_BACKEND, OPT_DEVICE, OPT_METRICS, OPT_REPEAT, OPT_TRACE, OPT_SAMPLE,
-	OPT_THREADS, OPT_MAXINST, OPT_SEED, OPT_BASELINE, OPT_PRINTF_BUFFER, OPT_PARAM = 2000,
+	OPT_THREADS, OPT_MAXINST, OPT_SEED, OPT_BASELINE, OPT_PRINTF_BUFFER, OPT_TOOL, OPT_PRINT_LIMIT,
+	OPT_PARAM = 2000,
 };
 
 int gl_topic_param_options(struct option *opts, int n, const char **names, int code)
@@ -36,7 +38,8 @@ static int parse_number_opt(struct gl_ctx *ctx, const char *flag, long min, long
 	return gl_parse_long(optarg, min, max, flag, out, &ctx->err);
 }
 
-static int handle_option(struct gl_ctx *ctx, int c, struct gl_run_opts *o, const char **names)
+static int handle_option(struct gl_ctx *ctx, const struct gl_cmd *cmd, int c, struct gl_run_opts *o,
+			 const char **names)
 {
 	long v;
 	switch (c) {
@@ -71,6 +74,8 @@ static int handle_option(struct gl_ctx *ctx, int c, struct gl_run_opts *o, const
 			return ctx->err.status;
 		o->b.max_instructions = (uint64_t)v;
 		return GL_OK;
+	case OPT_TOOL: return gl_parse_tools(ctx, cmd, optarg, &o->b.sanitizer_tools);
+	case OPT_PRINT_LIMIT: return gl_parse_print_limit(ctx, cmd, optarg, &o->print_limit);
 	case OPT_PRINTF_BUFFER:
 		if (parse_number_opt(ctx, "--printf-buffer", 1, (long)GL_SIM_PRINTF_BUFFER_MAX, &v))
 			return ctx->err.status;
@@ -103,19 +108,21 @@ int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, ch
 		{"max-instructions", required_argument, NULL, OPT_MAXINST},
 		{"seed", required_argument, NULL, OPT_SEED},
 		{"printf-buffer", required_argument, NULL, OPT_PRINTF_BUFFER},
+		{"tool", required_argument, NULL, OPT_TOOL},	   {"print-limit", required_argument, NULL, OPT_PRINT_LIMIT},
 	};
-	int nopts = 12;
+	int nopts = 14;
 	if (with_baseline)
 		opts[nopts++] = (struct option){"baseline", required_argument, NULL, OPT_BASELINE};
 	const char *names[GL_RUN_MAX_PARAM_OPTS];
 	gl_topic_param_options(opts, nopts, names, OPT_PARAM);
 	o->b.repeat = 1;
+	o->print_limit = GL_PRINT_LIMIT_DEFAULT;
 	int c;
 	optind = 1;
 	while ((c = gl_getopt(ctx, cmd, argc, argv, "", opts)) != -1) {
 		if (c == 'h')
 			return 'h';
-		if (c == '?' || handle_option(ctx, c, o, names))
+		if (c == '?' || handle_option(ctx, cmd, c, o, names))
 			return ctx->err.status;
 	}
 	if (optind >= argc)
@@ -176,4 +183,13 @@ int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const s
 				    &ctx->err)))
 		return rc;
 	return build_problem(ctx, cmd, s->topic, o, &s->problem);
+}
+
+struct gl_run_env gl_cli_run_env(struct gl_ctx *ctx)
+{
+	return (struct gl_run_env){.db_path = ctx->db_path,
+				   .argv = ctx->argv_joined,
+				   .announce = ctx->format == GL_FMT_TABLE,
+				   .progress = ctx->stderr_tty,
+				   .err = &ctx->err};
 }

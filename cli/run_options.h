@@ -1,6 +1,6 @@
 /* run_options.h — what `gpulab run` and `gpulab compare` share: their options (variants, sizes and topic
- * parameters, backend, simulator and CUPTI settings), the problem they describe, and the session that
- * runs the chosen variants on the chosen backend and stores them as one run. */
+ * parameters, backend, simulator and CUPTI settings) and the problem they describe; the session that runs
+ * them is run/run.h's. */
 #ifndef GL_RUN_OPTIONS_H
 #define GL_RUN_OPTIONS_H
 
@@ -9,10 +9,10 @@
 #include "cli.h"
 #include "kernels/registry.h"
 #include "profiler/backend.h"
+#include "run/run.h"
 #include "store/store.h"
 
 #define GL_RUN_MAX_PARAM_OPTS 64
-#define GL_RUN_MAX_VARIANTS 32
 
 struct gl_run_opts {
 	const char *topic_name, *variants, *backend;
@@ -22,6 +22,7 @@ struct gl_run_opts {
 	const char *param_values[GL_RUN_MAX_PARAM_OPTS];
 	int nparams;
 	struct gl_backend_opts b;
+	int print_limit;                                  /* --print-limit: sanitizer findings shown */
 	long seed;
 	bool seed_set;
 };
@@ -54,27 +55,17 @@ int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, ch
 	"  --sample-ctas N       simulate N CTAs spread over the grid and scale the counts\n"                  \
 	"  --max-instructions N  simulator budget of warp instructions per CTA\n"                              \
 	"  --printf-buffer BYTES device printf buffer of the simulator (default 1048576)\n"                    \
-	"  --trace               record warp-level memory events (simulator)\n"
-
-/* One run of a topic's variants: what to run, and what came of it. */
-struct gl_run_session {
-	const struct gl_topic *topic;
-	const struct gl_variant *variants[GL_RUN_MAX_VARIANTS];
-	int nvariants;
-	struct gl_problem problem;
-	bool failed;  /* a variant failed verification or the sanitizer found errors */
-	long run_id;  /* the stored run, once gl_run_session_execute succeeded */
-};
+	"  --trace               record warp-level memory events (simulator)\n"                              \
+	"  --tool LIST           simulator sanitizer checks: memcheck, racecheck, initcheck, synccheck, all\n" \
+	"  --print-limit N       sanitizer findings shown per variant by run (default 100, 0 = all)\n"
 
 /* Look up the topic and variants and build the problem (--size sets every size parameter, --NAME one;
  * values are checked against the topic's limits and its check()).  Nothing runs and nothing is written. */
 int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
 			   struct gl_run_session *s);
 
-/* Pick the backend (saying which on stderr for table output), open the store, run every variant,
- * verify it and store them all as one run (s->run_id).  Failed verifications are reported on stderr and
- * set s->failed; they are stored, not errors.  On success the caller owns *store (gl_store_close). */
-int gl_run_session_execute(struct gl_ctx *ctx, struct gl_run_opts *o, struct gl_run_session *s,
-			   struct gl_store **store);
+/* What run/ needs from the command line (--db, the command line, whether stderr is a terminal); call it
+ * after the options are parsed. */
+struct gl_run_env gl_cli_run_env(struct gl_ctx *ctx);
 
 #endif

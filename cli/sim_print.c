@@ -22,17 +22,21 @@ static const char *space_text(const char *space)
 	return space[0] ? space : "generic";
 }
 
-static bool is_write(const struct gl_sim_finding *f)
+static bool is_write(const struct gl_finding *f)
 {
 	return strstr(f->message, " write ") != NULL || strstr(f->message, "write of size") != NULL;
 }
 
-void gl_simprint_headline(const struct gl_sim_finding *f, char *buf, size_t n)
+void gl_simprint_headline(const struct gl_finding *f, char *buf, size_t n)
 {
 	const char *k = f->kind;
 	if (strcmp(k, "out-of-bounds") == 0 || strcmp(k, "misaligned") == 0)
 		snprintf(buf, n, "Invalid %s %s of size %u bytes", space_text(f->space), is_write(f) ? "write" : "read",
 			 f->size);
+	else if (strcmp(k, "race") == 0 && strstr(f->message, "cp.async data in flight") != NULL)
+		snprintf(buf, n, "Race reported on %s memory: %s a cp.async copy in flight (%u bytes at 0x%llx)",
+			 space_text(f->space), strstr(f->message, "(write over") ? "write over" : "read of",
+			 f->size, (unsigned long long)f->address);
 	else if (strcmp(k, "race") == 0)
 		snprintf(buf, n, "Race reported between warps on %s memory (%u bytes at 0x%llx)", space_text(f->space),
 			 f->size, (unsigned long long)f->address);
@@ -40,6 +44,8 @@ void gl_simprint_headline(const struct gl_sim_finding *f, char *buf, size_t n)
 		snprintf(buf, n, "Uninitialized %s memory read of size %u bytes", space_text(f->space), f->size);
 	else if (strcmp(k, "barrier-divergence") == 0)
 		snprintf(buf, n, "Barrier error detected. Divergent thread(s) in warp");
+	else if (strcmp(k, "warp-sync") == 0)
+		snprintf(buf, n, "Warp synchronization error detected. Invalid member mask of a warp collective");
 	else if (strcmp(k, "deadlock") == 0)
 		snprintf(buf, n, "Barrier error detected. Warps wait at different barriers (deadlock)");
 	else if (strcmp(k, "budget") == 0)
@@ -54,33 +60,74 @@ void gl_simprint_headline(const struct gl_sim_finding *f, char *buf, size_t n)
 		snprintf(buf, n, "%s", k);
 }
 
-static void where(const struct gl_sim_finding *f, char *buf, size_t n)
+/* For a .cu source the PTX is nvcc's temporary output: the CUDA file and line come first. */
+static void where(const struct gl_finding *f, bool cuda, char *buf, size_t n)
 {
-	char src[48] = "";
-	if (f->src_line > 0)
-		snprintf(src, sizeof src, " (CUDA line %d)", f->src_line);
-	snprintf(buf, n, "at PTX line %d%s in block (%u,%u,%u) thread (%u,%u,%u)", f->line, src, f->block[0],
-		 f->block[1], f->block[2], f->thread[0], f->thread[1], f->thread[2]);
+	char src[240] = "";
+	if (cuda && f->src_line > 0 && f->src_file[0])
+		snprintf(src, sizeof src, "at %s:%d (PTX line %d)", f->src_file, f->src_line, f->line);
+	else if (f->src_line > 0)
+		snprintf(src, sizeof src, "at PTX line %d (CUDA line %d)", f->line, f->src_line);
+	else
+		snprintf(src, sizeof src, "at PTX line %d", f->line);
+	snprintf(buf, n, "%s in block (%u,%u,%u) thread (%u,%u,%u)", src, f->block[0], f->block[1], f->block[2],
+		 f->thread[0], f->thread[1], f->thread[2]);
 }
 
-static void print_findings(FILE *out, const struct gl_sim_result *res)
+static bool is_cuda(const char *source)
 {
-	fprintf(out, "========= COMPUTE-SANITIZER (gpulab simulator)\n");
-	for (int i = 0; i < res->nfindings; i++) {
-		const struct gl_sim_finding *f = &res->findings[i];
-		char head[256], at[160];
+	size_t n = strlen(source);
+	return n > 3 && strcmp(source + n - 3, ".cu") == 0;
+}
+
+static void print_occurrences(FILE *out, const struct gl_finding *f)
+{
+	if (f->count < 2)
+		return;
+	fprintf(out, "=========     %ld occurrences; first in", f->count);
+	for (int i = 0; i < f->nsamples; i++) {
+		const struct gl_finding_site *p = &f->samples[i];
+		fprintf(out, "%s block (%u,%u,%u) thread (%u,%u,%u)", i ? "," : "", p->block[0], p->block[1], p->block[2],
+			p->thread[0], p->thread[1], p->thread[2]);
+	}
+	fprintf(out, "%s\n", f->count > f->nsamples ? ", ..." : "");
+}
+
+void gl_simprint_findings(FILE *out, const struct gl_sanitizer_summary *s, int print_limit)
+{
+	int shown = print_limit > 0 && print_limit < s->nfindings ? print_limit : s->nfindings;
+	for (int i = 0; i < shown; i++) {
+		const struct gl_finding *f = &s->findings[i];
+		char head[256], at[320];
 		gl_simprint_headline(f, head, sizeof head);
-		where(f, at, sizeof at);
+		where(f, s->cuda_places, at, sizeof at);
 		fprintf(out, "========= %s%s %s\n", f->warning ? "Warning: " : "", head, at);
 		fprintf(out, "=========     %s\n", f->message);
+		print_occurrences(out, f);
 	}
-	if (res->findings_total > res->nfindings)
-		fprintf(out, "=========     (%ld further findings not shown)\n", res->findings_total - res->nfindings);
-	long warnings = res->findings_total - res->nerrors;
-	fprintf(out, "========= ERROR SUMMARY: %d error%s", res->nerrors, res->nerrors == 1 ? "" : "s");
-	if (warnings > 0)
-		fprintf(out, ", %ld warning%s", warnings, warnings == 1 ? "" : "s");
-	fprintf(out, "%s\n", res->aborted ? " (the launch was aborted)" : "");
+	if (shown < s->nfindings) {
+		long hidden = 0;
+		for (int i = shown; i < s->nfindings; i++)
+			hidden += s->findings[i].count;
+		fprintf(out, "=========     (%d more distinct finding%s with %ld occurrence%s not shown: --print-limit N shows "
+			     "more, 0 all)\n", s->nfindings - shown, s->nfindings - shown == 1 ? "" : "s", hidden,
+			hidden == 1 ? "" : "s");
+	}
+	if (s->dropped > 0)
+		fprintf(out, "=========     (%ld further occurrence%s at other lines not kept: more than %d distinct "
+			     "findings)\n", s->dropped, s->dropped == 1 ? "" : "s", GL_FINDINGS_MAX);
+	fprintf(out, "========= ERROR SUMMARY: %ld error%s", s->errors, s->errors == 1 ? "" : "s");
+	if (s->warnings > 0)
+		fprintf(out, ", %ld warning%s", s->warnings, s->warnings == 1 ? "" : "s");
+	fprintf(out, "%s\n", s->aborted ? " (the launch was aborted)" : "");
+}
+
+static void print_findings(FILE *out, const struct gl_sim_result *res, int print_limit, bool cuda)
+{
+	fprintf(out, "========= COMPUTE-SANITIZER (gpulab simulator)\n");
+	struct gl_sanitizer_summary s = {res->findings, res->nfindings, res->nerrors, res->findings_total - res->nerrors,
+					 res->findings_dropped, res->aborted, cuda};
+	gl_simprint_findings(out, &s, print_limit);
 }
 
 static void print_value(FILE *out, double v)
@@ -109,7 +156,7 @@ void gl_simprint_text(FILE *out, const struct gl_sim_report *r)
 		res->threads, res->threads == 1 ? "" : "s", res->wall_seconds);
 	if (res->aborted)
 		fprintf(out, "; CTA %ld, the first in grid order to abort, stopped the launch", res->aborted_cta);
-	fprintf(out, "\n\n");
+	fprintf(out, "\ncounts: %s\n\n", r->counts_mode ? r->counts_mode : "PTX-level");
 	fprintf(out, "%-64s %16s  %s\n", "metric", "value", "unit");
 	for (size_t i = 0; i < r->metrics->n; i++) {
 		const struct gl_metric *m = &r->metrics->items[i];
@@ -123,7 +170,7 @@ void gl_simprint_text(FILE *out, const struct gl_sim_report *r)
 	}
 	gl_simprint_printf_notes(out, res);
 	fprintf(out, "\n");
-	print_findings(out, res);
+	print_findings(out, res, r->print_limit, is_cuda(r->source));
 }
 
 void gl_simprint_printf_notes(FILE *out, const struct gl_sim_result *res)
@@ -147,10 +194,11 @@ static void json_dim(struct gl_json *j, const char *key, const unsigned v[3])
 	gl_json_end_array(j);
 }
 
-static void json_finding(struct gl_json *j, const struct gl_sim_finding *f)
+void gl_simprint_json_finding(struct gl_json *j, const struct gl_finding *f)
 {
 	gl_json_begin_object(j, NULL);
 	gl_json_string(j, "kind", f->kind);
+	gl_json_string(j, "tool", gl_tool_name(gl_finding_tool(f->kind)));
 	gl_json_string(j, "space", f->space);
 	char addr[24]; /* unsigned: addresses at or above 2^63 are not negative */
 	snprintf(addr, sizeof addr, "%llu", (unsigned long long)f->address);
@@ -163,7 +211,20 @@ static void json_finding(struct gl_json *j, const struct gl_sim_finding *f)
 		gl_json_int(j, "cuda_line", f->src_line);
 	else
 		gl_json_null(j, "cuda_line");
+	if (f->src_line > 0 && f->src_file[0])
+		gl_json_string(j, "cuda_file", f->src_file);
+	else
+		gl_json_null(j, "cuda_file");
 	gl_json_bool(j, "warning", f->warning);
+	gl_json_int(j, "count", f->count);
+	gl_json_begin_array(j, "samples");
+	for (int i = 0; i < f->nsamples; i++) {
+		gl_json_begin_object(j, NULL);
+		json_dim(j, "block", f->samples[i].block);
+		json_dim(j, "thread", f->samples[i].thread);
+		gl_json_end_object(j);
+	}
+	gl_json_end_array(j);
 	gl_json_string(j, "message", f->message);
 	gl_json_end_object(j);
 }
@@ -177,6 +238,7 @@ void gl_simprint_json(FILE *out, const struct gl_sim_report *r)
 	gl_json_begin_object(&j, NULL);
 	gl_json_string(&j, "kernel", r->kernel);
 	gl_json_string(&j, "source", r->source);
+	gl_json_string(&j, "counts", r->counts_mode ? r->counts_mode : "PTX-level");
 	json_dim(&j, "grid", l->grid);
 	json_dim(&j, "block", l->block);
 	gl_json_int(&j, "dyn_smem", l->dyn_smem);
@@ -186,9 +248,11 @@ void gl_simprint_json(FILE *out, const struct gl_sim_report *r)
 	gl_json_end_object(&j);
 	gl_json_begin_array(&j, "sanitizer");
 	for (int i = 0; i < res->nfindings; i++)
-		json_finding(&j, &res->findings[i]);
+		gl_simprint_json_finding(&j, &res->findings[i]);
 	gl_json_end_array(&j);
 	gl_json_int(&j, "errors", res->nerrors);
+	gl_json_int(&j, "warnings", res->findings_total - res->nerrors);
+	gl_json_int(&j, "findings_dropped", res->findings_dropped);
 	gl_json_string(&j, "printf", res->printf_out ? res->printf_out : "");
 	gl_json_int(&j, "printf_buffer", (long long)res->printf_buffer);
 	gl_json_int(&j, "printf_dropped", (long long)res->printf_dropped);

@@ -36,6 +36,13 @@ const char *gl_validate_row_word(enum gl_vrow row)
 	return words[row];
 }
 
+const char *gl_validate_info_remark(const char *sim_note)
+{
+	if (sim_note && strstr(sim_note, "counts: SASS-mapped"))
+		return "estimate: SASS per executed PTX instruction, by line info (docs/sim.md)";
+	return "PTX (sim) vs SASS (GPU): not 1:1";
+}
+
 void gl_validate_count(const struct gl_metrics *sim, const struct gl_metrics *gpu, struct gl_vcount *count)
 {
 	size_t n;

@@ -22,6 +22,9 @@ double gl_validate_value(const struct gl_metrics *m, const char *name);
 enum gl_vrow gl_validate_row(const char *name, double sim, double gpu);
 /* "agree", "DIFFERS", "not collected", "shown" */
 const char *gl_validate_row_word(enum gl_vrow row);
+/* The remark of an instruction-total row: an estimate of the SASS when the simulator's run was
+ * SASS-mapped (its note says "counts: SASS-mapped", docs/sim.md), else PTX beside SASS. */
+const char *gl_validate_info_remark(const char *sim_note);
 /* Judge every name of the simulator's metric set; adds to *count. */
 void gl_validate_count(const struct gl_metrics *sim, const struct gl_metrics *gpu, struct gl_vcount *count);
 

@@ -39,6 +39,8 @@ struct gl_launch {
 	const char *module;     /* PTX text */
 	const char *module_name;/* for messages: "transpose.ptx" */
 	const char *entry;      /* .entry name */
+	const char *sass;       /* nvdisasm -gp text of the module's SASS (sass_map.h), or NULL */
+	const char *sass_why;   /* why there is none, for the note: "nvdisasm not found" */
 	unsigned grid[3], block[3];
 	unsigned dyn_smem;
 	struct gl_buffer buffers[GL_MAX_BUFFERS];

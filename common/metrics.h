@@ -35,4 +35,20 @@ void gl_metrics_free(struct gl_metrics *m);
 #define GL_M_INST "smsp__inst_executed.sum"
 #define GL_M_THREAD_INST "smsp__thread_inst_executed.sum"
 
+/* gpulab's own metrics, not Nsight Compute's: the simulator's counts once per PTX instruction, before
+ * ptxas merges, splits or removes accesses (docs/sim.md).  The names above follow the SASS. */
+#define GL_M_PTX_PREFIX "gpulab__ptx_"
+#define GL_M_PTX_GLD_REQ "gpulab__ptx_t_requests_pipe_lsu_mem_global_op_ld.sum"
+#define GL_M_PTX_GLD_SECT "gpulab__ptx_t_sectors_pipe_lsu_mem_global_op_ld.sum"
+#define GL_M_PTX_GST_REQ "gpulab__ptx_t_requests_pipe_lsu_mem_global_op_st.sum"
+#define GL_M_PTX_GST_SECT "gpulab__ptx_t_sectors_pipe_lsu_mem_global_op_st.sum"
+#define GL_M_PTX_SLD_INST "gpulab__ptx_inst_executed_op_shared_ld.sum"
+#define GL_M_PTX_SST_INST "gpulab__ptx_inst_executed_op_shared_st.sum"
+#define GL_M_PTX_SLD_WF "gpulab__ptx_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"
+#define GL_M_PTX_SST_WF "gpulab__ptx_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"
+#define GL_M_PTX_SLD_CONF "gpulab__ptx_data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"
+#define GL_M_PTX_SST_CONF "gpulab__ptx_data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
+#define GL_M_PTX_INST "gpulab__ptx_inst_executed.sum"
+#define GL_M_PTX_THREAD_INST "gpulab__ptx_thread_inst_executed.sum"
+
 #endif

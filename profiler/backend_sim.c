@@ -1,6 +1,6 @@
 /* backend_sim.c — the simulator as a backend: parses the launch's PTX (once per module), runs it with
- * gl_sim_run and reports the counts under Nsight Compute's names.  Sanitizer findings are kept for
- * callers that print them (gl_backend_sim_last). */
+ * gl_sim_run and reports the counts under Nsight Compute's names; sanitizer findings go into the note and
+ * the trace travels back in the launch result. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 #include "common/util.h"
 #include "profiler/backend.h"
-#include "profiler/backend_sim.h"
+#include "sim/sim.h"
 
 struct sim_backend {
 	struct gl_backend_opts opts;
@@ -17,6 +17,7 @@ struct sim_backend {
 	struct ptx_module *module;
 	struct gl_sim_result res;
 	bool have_result;
+	struct gl_launch last; /* the last launch's geometry and buffer descriptions (no host memory) */
 };
 
 static bool sim_probe(char *why, size_t n)
@@ -54,9 +55,11 @@ static int load_module(struct sim_backend *s, const struct gl_launch *l, struct 
 	ptx_module_free(s->module);
 	s->module = NULL;
 	s->module_text = NULL;
-	int rc = ptx_parse(l->module, l->module_name ? l->module_name : "kernel.ptx", &s->module, err);
-	if (rc == GL_OK)
+	int rc = ptx_parse_lazy(l->module, l->module_name ? l->module_name : "kernel.ptx", &s->module, err);
+	if (rc == GL_OK) {
 		s->module_text = l->module;
+		gl_sim_apply_sass(s->module, l->sass, l->sass_why ? l->sass_why : "no SASS for this module");
+	}
 	return rc;
 }
 
@@ -75,10 +78,14 @@ static int sim_launch(void *ctx, struct gl_launch *l, struct gl_err *err)
 		.max_instructions = s->opts.max_instructions,
 		.trace = s->opts.trace,
 		.progress = s->opts.progress,
+		.tools = s->opts.sanitizer_tools,
 		.printf_buffer = s->opts.printf_buffer,
 	};
 	rc = gl_sim_run(s->module, l, &o, &s->res, err);
 	s->have_result = rc == GL_OK;
+	s->last = *l; /* for the buffer map: names, types, counts and entry, never the host pointers */
+	for (int i = 0; i < s->last.nbuffers; i++)
+		s->last.buffers[i].host = NULL;
 	return rc;
 }
 
@@ -90,19 +97,25 @@ static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *e
 	memset(res, 0, sizeof *res);
 	gl_sim_metrics(&s->res, &res->metrics);
 	res->duration_ns = NAN;
+	res->sanitized = true;
 	res->sanitizer_errors = s->res.nerrors;
+	res->sanitizer_warnings = s->res.findings_total - s->res.nerrors;
+	res->findings_dropped = s->res.findings_dropped;
+	if (s->res.nfindings) {
+		res->findings = gl_xmalloc((size_t)s->res.nfindings * sizeof *res->findings);
+		memcpy(res->findings, s->res.findings, (size_t)s->res.nfindings * sizeof *res->findings);
+		res->nfindings = s->res.nfindings;
+	}
 	res->outputs_partial = s->res.ctas_run < s->res.ctas_total;
 	struct gl_str note = {0};
+	gl_str_addf(&note, "counts: %s", s->module->counts_mode);
 	if (s->res.scale != 1.0)
-		gl_str_addf(&note, "sampled %ld of %ld CTAs, counts scaled by %.3g, outputs not verified", s->res.ctas_run,
+		gl_str_addf(&note, "; sampled %ld of %ld CTAs, counts scaled by %.3g, outputs not verified", s->res.ctas_run,
 			    s->res.ctas_total, s->res.scale);
-	for (int i = 0; i < s->res.nfindings; i++)
-		if (!s->res.findings[i].warning) {
-			gl_str_addf(&note, "%ssanitizer: %d error%s, first: %s (PTX line %d)", note.len ? "; " : "",
-				    s->res.nerrors, s->res.nerrors == 1 ? "" : "s", s->res.findings[i].message,
-				    s->res.findings[i].line);
-			break;
-		}
+	if (s->res.nerrors && s->res.nfindings && !s->res.findings[0].warning) /* errors come first */
+		gl_str_addf(&note, "%ssanitizer: %ld error%s, first: %s (PTX line %d)", note.len ? "; " : "",
+			    s->res.nerrors, s->res.nerrors == 1 ? "" : "s", s->res.findings[0].message,
+			    s->res.findings[0].line);
 	if (s->res.printf_dropped)
 		gl_str_addf(&note, "%s%llu printf records dropped: buffer of %llu bytes full; use --printf-buffer",
 			    note.len ? "; " : "", (unsigned long long)s->res.printf_dropped,
@@ -112,6 +125,13 @@ static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *e
 			    GL_SIM_TRACE_CTAS, GL_SIM_TRACE_CTAS == 1 ? "" : "s",
 			    s->res.trace_dropped ? " (limit reached, later events dropped)" : "");
 	snprintf(res->note, sizeof res->note, "%s", note.buf ? note.buf : "");
+	if (s->res.ntrace) {
+		res->trace = gl_xmalloc((size_t)s->res.ntrace * sizeof *res->trace);
+		memcpy(res->trace, s->res.trace, (size_t)s->res.ntrace * sizeof *res->trace);
+		res->ntrace = s->res.ntrace;
+		gl_sim_buffer_map(s->last.entry ? ptx_find_function(s->module, s->last.entry) : NULL, &s->last,
+				  &res->buffers, &res->nbuffers);
+	}
 	gl_str_free(&note);
 	return GL_OK;
 }
@@ -127,14 +147,9 @@ static void sim_close(void *ctx)
 	free(s);
 }
 
-const struct gl_sim_result *gl_backend_sim_last(void *ctx)
-{
-	struct sim_backend *s = ctx;
-	return s && s->have_result ? &s->res : NULL;
-}
-
 const struct gl_backend gl_backend_sim = {
 	.name = "sim",
+	.metric_source = "sim",
 	.probe = sim_probe,
 	.open = sim_open,
 	.describe = sim_describe,

@@ -69,6 +69,7 @@ enum {
 	PM_RELU = 1u << 14, PM_NAN = 1u << 15, PM_XORSIGN = 1u << 16, PM_ABS = 1u << 17, PM_CC = 1u << 18,
 	PM_CA = 1u << 19, PM_CG = 1u << 20, PM_ALIGNED = 1u << 21, PM_LEFT = 1u << 22, PM_RIGHT = 1u << 23,
 	PM_CALLPARAM = 1u << 24, /* ld/st.param on a call-site .param: register passing, not memory traffic */
+	PM_STRONG = 1u << 25,    /* .relaxed/.acquire/.release: with .volatile, a morally strong access */
 };
 
 /* Rounding modes (ptx_insn.rnd). */
@@ -87,11 +88,35 @@ struct ptx_insn {
 	uint8_t nops;
 	int32_t guard;     /* predicate slot, -1 when unguarded */
 	uint8_t guard_neg;
+	uint16_t src_file; /* .file number of src_line (ptx_source_file), 0 when unknown */
 	uint32_t mods;
 	int line;          /* PTX source line */
 	int src_line;      /* CUDA source line from .loc, 0 when unknown */
 	struct ptx_operand ops[PTX_MAX_OPS];
 };
+
+/* What ptxas made of one PTX ld/st (sass_map.c derives it from nvdisasm's line info). */
+enum ptx_sass_kind {
+	SASS_NONE,    /* not a ld/st, or no mapping: counted as PTX */
+	SASS_SAME,    /* one SASS access of the PTX width */
+	SASS_VECTOR,  /* the access that carries a merged vector: `width` bytes starting `delta` bytes before it */
+	SASS_MEMBER,  /* merged into another PTX access's vector: counts nothing */
+	SASS_REMOVED, /* no SASS access (folded, forwarded or dead): counts nothing */
+	SASS_SPLIT,   /* `count` SASS accesses of `width` bytes each, one after another */
+	SASS_DUP,     /* `count` SASS copies of the same access on different paths (ptxas duplicated code) */
+};
+
+struct ptx_sass {
+	uint8_t kind;    /* enum ptx_sass_kind */
+	uint8_t width;   /* bytes of each SASS access */
+	uint8_t count;   /* SASS accesses (SPLIT, DUP) */
+	int16_t delta;   /* VECTOR: this PTX access's offset minus the vector's first byte */
+	uint8_t span;    /* VECTOR: loop iterations one SASS access covers (ptxas unrolled and merged across
+			  * them): it executes on every span-th execution of the PTX access; else 1 */
+	uint32_t weight; /* SASS instructions per execution, in 1/PTX_SASS_WEIGHT_ONE: those the line info
+			  * attributes to this PTX instruction over the copies ptxas made of its block */
+};
+#define PTX_SASS_WEIGHT_ONE 256u
 
 /* A variable in .shared/.local/.global/.const space. */
 struct ptx_var {
@@ -130,6 +155,9 @@ struct ptx_function {
 	uint64_t shared_static; /* bytes of static shared memory (module + function scope) */
 	uint64_t local_size;    /* bytes of local memory per thread */
 	int ptx_line;        /* line of the .entry/.func */
+	char *error;         /* lazy parse: why this body cannot run ("name:line:col: ..."), else NULL */
+	int error_status;
+	struct ptx_sass *sass; /* per instruction: what ptxas made of it (sass_map.h); NULL = PTX-level counts */
 };
 
 struct ptx_module {
@@ -142,6 +170,9 @@ struct ptx_module {
 	struct ptx_var *vars; /* module-scope variables */
 	int nvars;
 	uint64_t global_size; /* bytes of module .global/.const data */
+	struct ptx_src_file { int id; char *path; } *files; /* .file directives: number -> path */
+	int nfiles;
+	char counts_mode[128]; /* "SASS-mapped (ptxas 13.0)" or "PTX-level (why)"; set by sass_map_apply */
 };
 
 /* Generic address windows of the simulated device (cudaMalloc'd buffers start at GL_SIM_GLOBAL_BASE).
@@ -164,8 +195,25 @@ enum ptx_special {
 	SR_LANEMASK_GT, SR_LANEMASK_GE, SR_CLOCK, SR_CLOCK64, SR_GLOBALTIMER, SR_DYNSMEM, SR_COUNT
 };
 
+/* Flags of ptx_parse_ex. */
+enum {
+	PTX_PARSE_LAZY = 1,       /* as ptx_parse_lazy */
+	PTX_PARSE_CUDA_LINES = 2, /* the text is nvcc's output for a .cu file called `name`: errors in a body
+				   * with .loc line info say "FILE:LINE: ... (nvcc's PTX line L:C)" */
+};
+int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_module **out, struct gl_err *err);
+/* The path a .file directive gave number `id`, or NULL. */
+const char *ptx_source_file(const struct ptx_module *m, int id);
+
 /* Parse PTX text.  Errors carry name:line:col. */
 int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err);
+/* The same, but a function body that cannot be decoded or validated (an unsupported instruction or
+ * directive, a bad operand) does not stop the module: the function keeps its header, no code, and
+ * the message in ->error, and the rest of the file loads.  Only module-level problems fail. */
+int ptx_parse_lazy(const char *text, const char *name, struct ptx_module **out, struct gl_err *err);
+/* GL_OK when `fn` and every function it calls, directly or through other functions, decoded; else the
+ * first problem found, naming the function that has it (GL_EUSAGE). */
+int ptx_check_function(const struct ptx_module *m, const struct ptx_function *fn, struct gl_err *err);
 void ptx_module_free(struct ptx_module *m);
 const struct ptx_function *ptx_find_function(const struct ptx_module *m, const char *name);
 

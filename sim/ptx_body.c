@@ -187,6 +187,13 @@ static int parse_value(struct parser *ps, struct ptx_insn *ins, struct ptx_opera
 							   t.col, ps->block};
 		return 0;
 	}
+	/* WARP_SZ, the predefined identifier nvcc emits for warpSize: the constant 32 (PTX ISA, "Predefined
+	 * Identifiers"), unless the file declares a symbol of that name itself */
+	if (ptx_tok_is(&t, "WARP_SZ") && ptx_names_lookup(&ps->vars, t.start, t.len, NULL) < 0 &&
+	    ptx_strmap_find(&ps->module_vars, t.start, t.len, 0) < 0) {
+		o->slot = const_slot(ps, 32, -1);
+		return 0;
+	}
 	int ref;
 	int64_t param_offset = 0;
 	if (lookup_symbol(ps, &t, &ref, &param_offset))
@@ -289,7 +296,8 @@ static int append_insn(struct parser *ps, const struct ptx_insn *ins)
 
 static int parse_instruction(struct parser *ps)
 {
-	struct ptx_insn ins = {.guard = -1, .line = ps->tok.line, .src_line = ps->src_line};
+	struct ptx_insn ins = {.guard = -1, .line = ps->tok.line, .src_line = ps->src_line,
+			       .src_file = (uint16_t)ps->src_file};
 	if (ptx_accept(ps, "@")) {
 		ins.guard_neg = (uint8_t)ptx_accept(ps, "!");
 		if (ps->tok.kind != TK_IDENT || lookup_reg(ps, &ps->tok, &ins.guard))
@@ -431,9 +439,21 @@ static int parse_statement(struct parser *ps, int *depth)
 		if (ptx_parse_int(ps, &file) || ptx_parse_int(ps, &line))
 			return -1;
 		ps->src_line = line > 0 && line <= INT32_MAX ? (int)line : 0;
+		ps->src_file = file > 0 && file <= UINT16_MAX ? (int)file : 0;
+		ps->src_at_file = ps->src_at_line = 0;
 		int l = ps->tok.line; /* the column and inlining details that may follow */
-		while (ps->tok.kind != TK_EOF && ps->tok.line == l && !ptx_tok_is(&ps->tok, "}"))
+		while (ps->tok.kind != TK_EOF && ps->tok.line == l && !ptx_tok_is(&ps->tok, "}")) {
+			if (ptx_accept(ps, "inlined_at")) { /* inlined_at FILE LINE COL: the call site */
+				int64_t f, n;
+				if (ps->tok.kind == TK_NUMBER && ptx_parse_int(ps, &f) == 0 && ps->tok.kind == TK_NUMBER &&
+				    ptx_parse_int(ps, &n) == 0 && f > 0 && f <= UINT16_MAX && n > 0 && n <= INT32_MAX) {
+					ps->src_at_file = (int)f;
+					ps->src_at_line = (int)n;
+				}
+				continue;
+			}
 			ptx_advance(ps);
+		}
 		return 0;
 	}
 	if (ptx_accept(ps, ".pragma")) {
@@ -472,8 +492,9 @@ static int resolve_refs(struct parser *ps)
 			found = k >= 0 ? ps->funcs.keys[k].value : -1;
 		}
 		if (found < 0)
-			return gl_errf(ps->err, GL_EUSAGE, "%s:%d:%d: unknown %s '%s'", ps->name, r->line, r->col,
-				       o->kind == PO_LABEL ? "label" : "function", r->name);
+			return ptx_error_loc(ps, r->line, r->col, ps->fn->code[r->insn].src_file,
+					     ps->fn->code[r->insn].src_line, "unknown %s '%s'",
+					     o->kind == PO_LABEL ? "label" : "function", r->name);
 		o->offset = found;
 	}
 	return 0;
@@ -617,6 +638,7 @@ int ptx_parse_body(struct parser *ps, struct ptx_function *fn)
 {
 	ptx_parser_reset_function(ps);
 	ps->fn = fn;
+	ps->src_line = ps->src_file = ps->src_at_line = ps->src_at_file = 0;
 	for (int i = 0; i < fn->nparams; i++) /* names: parameters first, as a lookup tries them */
 		ptx_strmap_add(&ps->params, fn->params[i].name, (int)strlen(fn->params[i].name), 0, (int)fn->params[i].offset);
 	for (int i = 0; i < fn->nrets; i++)
@@ -638,11 +660,11 @@ int ptx_parse_body(struct parser *ps, struct ptx_function *fn)
 	append_insn(ps, &ret);
 	layout(ps);
 	ptx_parser_reset_function(ps);
-	if (ptx_validate_function(ps->name, fn, ps->err))
+	if (ptx_validate_function(ps, fn))
 		return -1;
 	if (fn->local_size > PTX_MAX_LOCAL)
-		return gl_errf(ps->err, GL_EUSAGE, "%s:%d:1: function '%s' needs %llu bytes of local memory per thread; "
-			       "the limit is %llu", ps->name, fn->ptx_line, fn->name,
-			       (unsigned long long)fn->local_size, (unsigned long long)PTX_MAX_LOCAL);
+		return ptx_error_loc(ps, fn->ptx_line, 1, 0, 0, "function '%s' needs %llu bytes of local memory per "
+				     "thread; the limit is %llu", fn->name, (unsigned long long)fn->local_size,
+				     (unsigned long long)PTX_MAX_LOCAL);
 	return 0;
 }

@@ -111,8 +111,8 @@ static const struct {
 	{"warp", MC_BAR, 102}, {"to", MC_TO, 1},
 	/* hints and orderings that do not change single-CTA semantics in the simulator */
 	{"row", MC_IGNORE, 0}, {"col", MC_IGNORE, 0}, {"cs", MC_IGNORE, 0}, {"lu", MC_IGNORE, 0},
-	{"cv", MC_IGNORE, 0}, {"wb", MC_IGNORE, 0}, {"wt", MC_IGNORE, 0}, {"relaxed", MC_IGNORE, 0},
-	{"acquire", MC_IGNORE, 0}, {"release", MC_IGNORE, 0}, {"acq_rel", MC_IGNORE, 0}, {"sc", MC_IGNORE, 0},
+	{"cv", MC_IGNORE, 0}, {"wb", MC_IGNORE, 0}, {"wt", MC_IGNORE, 0}, {"relaxed", MC_FLAG, PM_STRONG},
+	{"acquire", MC_FLAG, PM_STRONG}, {"release", MC_FLAG, PM_STRONG}, {"acq_rel", MC_IGNORE, 0}, {"sc", MC_IGNORE, 0},
 	{"cta", MC_IGNORE, 0}, {"gpu", MC_IGNORE, 0}, {"sys", MC_IGNORE, 0}, {"gl", MC_IGNORE, 0},
 	{"weak", MC_IGNORE, 0}, {"noftz", MC_IGNORE, 0}, {"async", MC_IGNORE, 0}, {"mmio", MC_IGNORE, 0},
 	{"L1::evict_last", MC_IGNORE, 0}, {"L1::evict_first", MC_IGNORE, 0}, {"L1::evict_normal", MC_IGNORE, 0},

@@ -46,14 +46,20 @@ struct parser {
 	int nblocks, block;         /* count, and the block being read */
 	struct label_ref *refs;
 	int nrefs, refs_cap;
-	int src_line;
+	int src_line, src_file;     /* the current .loc */
+	int src_at_line, src_at_file; /* its inlined_at call site, 0 when not inlined */
 	/* module */
 	struct ptx_strmap module_vars; /* first declaration of each name -> index in m->vars */
 	struct ptx_strmap funcs;       /* first declaration of each name -> index in m->funcs */
 	int funcs_cap, mvars_cap;
+	bool lazy;                     /* ptx_parse_lazy: a body's error stays with its function */
+	bool cuda_lines;               /* PTX_PARSE_CUDA_LINES */
 };
 
 int ptx_error(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* An error at PTX line:col whose CUDA location is src_file:src_line (0: unknown). */
+int ptx_error_loc(struct parser *ps, int line, int col, int src_file, int src_line, const char *fmt, ...)
+	__attribute__((format(printf, 6, 7)));
 /* The same, at token t rather than the current one. */
 int ptx_error_at(struct parser *ps, const struct ptx_token *t, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -68,6 +74,6 @@ int ptx_parse_var(struct parser *ps, enum ptx_space space, bool is_extern, bool 
 int ptx_parse_body(struct parser *ps, struct ptx_function *fn);
 void ptx_parser_reset_function(struct parser *ps);
 /* ptx_validate.c: operand shapes of every instruction of a laid-out function. */
-int ptx_validate_function(const char *name, const struct ptx_function *fn, struct gl_err *err);
+int ptx_validate_function(struct parser *ps, const struct ptx_function *fn);
 
 #endif

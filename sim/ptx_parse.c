@@ -8,14 +8,46 @@
 #include "common/util.h"
 #include "ptx_internal.h"
 
-int ptx_error_at(struct parser *ps, const struct ptx_token *t, const char *fmt, ...)
+/* "name:line:col: msg" for PTX input; for nvcc's output of a .cu file, the CUDA place first. */
+static int error_v(struct parser *ps, int line, int col, int src_file, int src_line, int at_file, int at_line,
+		   const char *fmt, va_list ap)
 {
-	char msg[512];
+	char msg[512], ptx[64];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	if (col > 0)
+		snprintf(ptx, sizeof ptx, "%d:%d", line, col);
+	else
+		snprintf(ptx, sizeof ptx, "%d", line);
+	if (!ps->cuda_lines)
+		return gl_errf(ps->err, GL_EUSAGE, "%s:%s: %s", ps->name, ptx, msg);
+	const char *file = src_line > 0 ? ptx_source_file(ps->m, src_file) : NULL;
+	const char *at = at_line > 0 ? ptx_source_file(ps->m, at_file) : NULL;
+	if (file && at) /* inlined: the call site, then the inlined line */
+		return gl_errf(ps->err, GL_EUSAGE, "%s:%d: %s (in %s:%d, inlined here; nvcc's PTX line %s)", at, at_line, msg,
+			       file, src_line, ptx);
+	if (file)
+		return gl_errf(ps->err, GL_EUSAGE, "%s:%d: %s (nvcc's PTX line %s)", file, src_line, msg, ptx);
+	return gl_errf(ps->err, GL_EUSAGE, "%s: nvcc's PTX line %s: %s", ps->name, ptx, msg);
+}
+
+int ptx_error_loc(struct parser *ps, int line, int col, int src_file, int src_line, const char *fmt, ...)
+{
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	int rc = error_v(ps, line, col, src_file, src_line, 0, 0, fmt, ap);
 	va_end(ap);
-	return gl_errf(ps->err, GL_EUSAGE, "%s:%d:%d: %s", ps->name, t->line, t->col, msg);
+	return rc;
+}
+
+int ptx_error_at(struct parser *ps, const struct ptx_token *t, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	bool body = ps->fn != NULL; /* the last .loc describes this token only inside a body */
+	int rc = error_v(ps, t->line, t->col, body ? ps->src_file : 0, body ? ps->src_line : 0,
+			 body ? ps->src_at_file : 0, body ? ps->src_at_line : 0, fmt, ap);
+	va_end(ap);
+	return rc;
 }
 
 int ptx_error(struct parser *ps, const char *fmt, ...)
@@ -330,6 +362,48 @@ static int parse_params(struct parser *ps, struct ptx_param **out, int *n)
 	return 0;
 }
 
+/* Drop what a failed body decoded, keeping the header (name, parameters) for lookups and calls. */
+static void discard_body(struct ptx_function *fn)
+{
+	free(fn->code);
+	free(fn->consts);
+	for (int i = 0; i < fn->nvars; i++) {
+		free(fn->vars[i].name);
+		free(fn->vars[i].init);
+	}
+	free(fn->vars);
+	fn->code = NULL;
+	fn->consts = NULL;
+	fn->vars = NULL;
+	fn->ncode = fn->nconsts = fn->nvars = 0;
+}
+
+/* A body whose error is kept on the function: the parser goes back to the body's '{' and skips the
+ * balanced block, so the next function starts clean.  Only a block that never closes fails the module. */
+static int parse_body_lazily(struct parser *ps, struct ptx_function *fn)
+{
+	struct ptx_lexer lx = ps->lx;
+	struct ptx_token tok = ps->tok;
+	struct gl_err ferr = {0}, *outer = ps->err;
+	ps->err = &ferr;
+	int rc = ptx_parse_body(ps, fn);
+	ps->err = outer;
+	if (rc == 0)
+		return 0;
+	ptx_parser_reset_function(ps);
+	discard_body(fn);
+	fn->error = gl_xstrdup(ferr.msg[0] ? ferr.msg : "this function could not be decoded");
+	fn->error_status = ferr.status ? ferr.status : GL_EUSAGE;
+	ps->lx = lx;
+	ps->tok = tok;
+	struct gl_err skip_err = {0};
+	ps->err = &skip_err;
+	rc = ptx_tok_is(&ps->tok, "{") ? skip_block(ps) : -1;
+	ps->err = outer;
+	/* a body with no end is reported as its first problem, as the strict parse would */
+	return rc ? gl_errf(ps->err, fn->error_status, "%s", fn->error) : 0;
+}
+
 /* .entry/.func header and body. */
 static int parse_function(struct parser *ps, bool is_entry)
 {
@@ -358,7 +432,9 @@ static int parse_function(struct parser *ps, bool is_entry)
 	}
 	if (ptx_accept(ps, ";"))
 		return 0; /* a declaration only */
-	return ptx_parse_body(ps, fn);
+	if (!ps->lazy)
+		return ptx_parse_body(ps, fn);
+	return parse_body_lazily(ps, fn);
 }
 
 /* The leading decimal digits of s[0..len), saturating at 1000000 (version and target numbers). */
@@ -427,12 +503,50 @@ static int parse_module_item(struct parser *ps)
 	return ptx_error_at(ps, &t, "unexpected '%.*s' at module level", t.len, t.start);
 }
 
-int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err)
+static int small_int(const char *s, int len);
+
+/* .file directives (nvcc writes them after the functions that use them): read them all first, so that
+ * errors and findings can name a CUDA file.  `.file N "path"[, timestamp, size]`. */
+static void scan_files(struct ptx_module *m)
 {
-	struct parser ps = {.err = err, .name = name};
+	struct ptx_lexer lx;
+	ptx_lex_init(&lx, m->text);
+	int cap = 0;
+	for (struct ptx_token t = ptx_lex_next(&lx); t.kind != TK_EOF; t = ptx_lex_next(&lx)) {
+		if (!ptx_tok_is(&t, ".file"))
+			continue;
+		struct ptx_token num = ptx_lex_next(&lx), path = ptx_lex_next(&lx);
+		if (num.kind != TK_NUMBER || path.kind != TK_STRING || path.len < 2 || num.line != t.line)
+			continue;
+		int id = small_int(num.start, num.len);
+		if (m->nfiles == cap) {
+			cap = cap ? 2 * cap : 8;
+			m->files = gl_xrealloc(m->files, (size_t)cap * sizeof *m->files);
+		}
+		char *copy = gl_xmalloc((size_t)path.len - 1);
+		memcpy(copy, path.start + 1, (size_t)path.len - 2);
+		copy[path.len - 2] = '\0';
+		m->files[m->nfiles].id = id;
+		m->files[m->nfiles++].path = copy;
+	}
+}
+
+const char *ptx_source_file(const struct ptx_module *m, int id)
+{
+	for (int i = m->nfiles - 1; i >= 0 && id > 0; i--)
+		if (m->files[i].id == id)
+			return m->files[i].path;
+	return NULL;
+}
+
+int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_module **out, struct gl_err *err)
+{
+	struct parser ps = {.err = err, .name = name, .lazy = flags & PTX_PARSE_LAZY,
+			    .cuda_lines = flags & PTX_PARSE_CUDA_LINES};
 	ps.m = gl_xcalloc(1, sizeof *ps.m);
 	ps.m->name = gl_xstrdup(name);
 	ps.m->text = gl_xstrdup(text);
+	scan_files(ps.m);
 	ptx_lex_init(&ps.lx, ps.m->text);
 	ptx_advance(&ps);
 	int rc = 0;
@@ -449,6 +563,54 @@ int ptx_parse(const char *text, const char *name, struct ptx_module **out, struc
 	}
 	*out = ps.m;
 	return GL_OK;
+}
+
+int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err)
+{
+	return ptx_parse_ex(text, name, 0, out, err);
+}
+
+int ptx_parse_lazy(const char *text, const char *name, struct ptx_module **out, struct gl_err *err)
+{
+	return ptx_parse_ex(text, name, PTX_PARSE_LAZY, out, err);
+}
+
+/* Depth-first over the call graph from `fn`; `seen` marks visited functions (recursion terminates). */
+static int check_calls(const struct ptx_module *m, int fi, int root, bool *seen, struct gl_err *err)
+{
+	const struct ptx_function *fn = &m->funcs[fi];
+	seen[fi] = true;
+	if (fn->error) {
+		if (fi == root)
+			return gl_errf(err, fn->error_status, "%s '%s' cannot run: %s", fn->is_entry ? "kernel" : "function",
+				       fn->name, fn->error);
+		return gl_errf(err, fn->error_status, "kernel '%s' calls '%s', which cannot run: %s", m->funcs[root].name,
+			       fn->name, fn->error);
+	}
+	for (int i = 0; i < fn->ncode; i++) {
+		const struct ptx_insn *ins = &fn->code[i];
+		if (ins->op != OP_CALL)
+			continue;
+		for (int k = 0; k < ins->nops; k++) {
+			const struct ptx_operand *o = &ins->ops[k];
+			if (o->kind != PO_FUNC || o->offset < 0 || o->offset >= m->nfuncs)
+				continue;
+			/* a call names the first declaration; the definition may come later in the file */
+			int callee = (int)(ptx_find_function(m, m->funcs[o->offset].name) - m->funcs);
+			if (!seen[callee] && check_calls(m, callee, root, seen, err))
+				return err->status;
+		}
+	}
+	return 0;
+}
+
+int ptx_check_function(const struct ptx_module *m, const struct ptx_function *fn, struct gl_err *err)
+{
+	bool *seen = gl_xcalloc((size_t)m->nfuncs, sizeof *seen);
+	int fi = (int)(fn - m->funcs);
+	int rc = check_calls(m, fi, fi, seen, err);
+	free(seen);
+	return rc;
 }
 
 static void free_vars(struct ptx_var *vars, int n)
@@ -477,11 +639,16 @@ void ptx_module_free(struct ptx_module *m)
 		free_params(f->params, f->nparams);
 		free_params(f->rets, f->nrets);
 		free(f->code);
+		free(f->sass);
 		free(f->consts);
 		free_vars(f->vars, f->nvars);
+		free(f->error);
 	}
 	free(m->funcs);
 	free_vars(m->vars, m->nvars);
+	for (int i = 0; i < m->nfiles; i++)
+		free(m->files[i].path);
+	free(m->files);
 	free(m->name);
 	free(m->text);
 	free(m);
@@ -490,7 +657,7 @@ void ptx_module_free(struct ptx_module *m)
 const struct ptx_function *ptx_find_function(const struct ptx_module *m, const char *name)
 {
 	for (int i = 0; i < m->nfuncs; i++)
-		if (strcmp(m->funcs[i].name, name) == 0 && m->funcs[i].code)
+		if (strcmp(m->funcs[i].name, name) == 0 && (m->funcs[i].code || m->funcs[i].error))
 			return &m->funcs[i];
 	for (int i = 0; i < m->nfuncs; i++)
 		if (strcmp(m->funcs[i].name, name) == 0)

@@ -68,41 +68,40 @@ static int check_source(const struct ptx_operand *o)
 	return 0;
 }
 
-static int insn_error(const char *name, const struct ptx_insn *ins, const char *what, struct gl_err *err)
+static int insn_error(struct parser *ps, const struct ptx_insn *ins, const char *what)
 {
-	return gl_errf(err, GL_EUSAGE, "%s:%d: '%s' %s", name, ins->line, ptx_op_name((enum ptx_op)ins->op), what);
+	return ptx_error_loc(ps, ins->line, 0, ins->src_file, ins->src_line, "'%s' %s",
+			     ptx_op_name((enum ptx_op)ins->op), what);
 }
 
-static int check_insn(const char *name, const struct ptx_function *fn, const struct ptx_insn *ins,
-		      struct gl_err *err)
+static int check_insn(struct parser *ps, const struct ptx_function *fn, const struct ptx_insn *ins)
 {
 	struct op_shape s = shape_of((enum ptx_op)ins->op);
 	if (ins->nops < s.min_ops) {
 		char what[64];
 		snprintf(what, sizeof what, "needs at least %u operands, has %u", s.min_ops, ins->nops);
-		return insn_error(name, ins, what, err);
+		return insn_error(ps, ins, what);
 	}
 	for (int k = 0; k < ins->nops; k++) {
 		const struct ptx_operand *o = &ins->ops[k];
 		bool want_mem = k == s.mem_at || k == s.mem_at2;
 		if (want_mem != (o->kind == PO_MEM) && ins->op != OP_CALL)
-			return insn_error(name, ins, want_mem ? "expects an [address] operand there"
-							    : "takes an [address] only where it reads or writes memory",
-					  err);
+			return insn_error(ps, ins, want_mem ? "expects an [address] operand there"
+							  : "takes an [address] only where it reads or writes memory");
 		if (k == 0 && s.writes_first) {
 			if (check_dest(fn, o))
-				return insn_error(name, ins, "needs a register (or _) as its destination", err);
+				return insn_error(ps, ins, "needs a register (or _) as its destination");
 		} else if (o->kind != PO_LABEL && o->kind != PO_FUNC && ins->op != OP_CALL && check_source(o)) {
-			return insn_error(name, ins, "cannot read the sink '_'", err);
+			return insn_error(ps, ins, "cannot read the sink '_'");
 		}
 	}
 	return 0;
 }
 
-int ptx_validate_function(const char *name, const struct ptx_function *fn, struct gl_err *err)
+int ptx_validate_function(struct parser *ps, const struct ptx_function *fn)
 {
 	for (int i = 0; i < fn->ncode; i++)
-		if (check_insn(name, fn, &fn->code[i], err))
-			return err->status;
+		if (check_insn(ps, fn, &fn->code[i]))
+			return ps->err->status;
 	return 0;
 }

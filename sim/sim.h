@@ -7,7 +7,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/buffers.h"
 #include "common/err.h"
+#include "common/findings.h"
 #include "common/launch.h"
 #include "common/metrics.h"
 #include "common/trace.h"
@@ -21,6 +23,7 @@ struct gl_sim_opts {
 	unsigned trace_ctas;     /* CTAs traced (the first N in grid order); 0 = GL_SIM_TRACE_CTAS */
 	uint32_t trace_limit;    /* events kept per traced CTA; 0 = GL_SIM_TRACE_LIMIT */
 	bool progress;           /* progress bar on stderr */
+	int tools;               /* sanitizer checks run (GL_TOOL_* mask); 0 = all */
 	uint64_t printf_buffer;  /* bytes of device printf output kept; 0 = GL_SIM_PRINTF_BUFFER */
 };
 
@@ -41,28 +44,25 @@ struct gl_sim_counters {
 	uint64_t ldgsts_inst, ldgsts_sect, ldgsts_req, ldgsts_sst_wf;
 	uint64_t gatom_req, gatom_sect, gred_req, gred_sect, satom_inst;
 	uint64_t lld_req, lld_sect, lst_req, lst_sect;
+	/* The same accesses counted once per PTX instruction, whatever ptxas made of them (sass_map.h); the
+	 * fields above follow the SASS when the module has a mapping.  sass_inst*: SASS instructions
+	 * estimated from the executed PTX instructions and the SASS the line info attributes to each. */
+	uint64_t ptx_gld_req, ptx_gld_sect, ptx_gst_req, ptx_gst_sect;
+	uint64_t ptx_sld_inst, ptx_sst_inst, ptx_sld_wf, ptx_sst_wf, ptx_sld_conf, ptx_sst_conf;
+	uint64_t sass_inst, sass_thread_inst;
 };
 
-struct gl_sim_finding {
-	char kind[24];        /* out-of-bounds, misaligned, race, barrier-divergence, deadlock, budget, uninit ... */
-	char space[8];        /* global, shared, local, "" */
-	bool warning;         /* warnings do not fail a run */
-	uint64_t address;
-	unsigned size;
-	unsigned block[3], thread[3];
-	int line;             /* PTX line */
-	int src_line;         /* CUDA line when the PTX has .loc */
-	char message[256];
-};
 
 
 struct gl_sim_result {
 	struct gl_sim_counters c;
 	double scale;             /* counts multiply by this when CTAs were sampled */
 	long ctas_total, ctas_run;
-	struct gl_sim_finding *findings;
-	int nfindings, nerrors;   /* stored (capped) and total errors */
-	long findings_total;
+	struct gl_finding *findings; /* distinct findings, errors first (common/findings.h) */
+	int nfindings;
+	long nerrors;             /* error occurrences (every one counted) */
+	long findings_total;      /* occurrences of errors and warnings */
+	long findings_dropped;    /* occurrences of distinct findings beyond GL_FINDINGS_MAX */
 	char *printf_out;
 	uint64_t printf_buffer;   /* its size in bytes */
 	uint64_t printf_dropped;  /* printf records that did not fit in it */
@@ -75,6 +75,7 @@ struct gl_sim_result {
 	struct gl_trace_event *trace;
 	uint32_t ntrace;
 	uint64_t trace_dropped;
+	bool sass_mapped;         /* the counts follow a SASS mapping (ptx_module.counts_mode says which) */
 };
 
 /* Run `entry` of `m` with the launch's geometry, buffers and arguments.  Output buffers are written back
@@ -88,10 +89,26 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	       struct gl_sim_result *res, struct gl_err *err);
 void gl_sim_result_free(struct gl_sim_result *res);
 
+/* Count memory accesses as the SASS in `sass_text` (nvdisasm -gp output, sass_map.h) executes them; with
+ * no text, or none of the module's functions in it, counts stay PTX-level and `why` goes into
+ * m->counts_mode. */
+void gl_sim_apply_sass(struct ptx_module *m, const char *sass_text, const char *why);
+
 /* Counters -> metrics under Nsight Compute's names (scaled when sampled). */
 void gl_sim_metrics(const struct gl_sim_result *res, struct gl_metrics *out);
+/* The name of the i-th metric the simulator can store (NULL past the last): the one list of them. */
+const char *gl_sim_metric_name(size_t i);
 
 /* Device address of buffer i as the simulator lays them out (256-byte aligned, guard gaps between). */
 uint64_t gl_sim_buffer_address(const struct gl_launch *l, int i);
+
+/* A shared array's name as traces and buffer maps show it: "tile" for nvcc's _ZZ19transpose_coalescedE4tile. */
+void gl_sim_plain_name(const char *name, char *out, size_t n);
+
+/* The launch's buffer map: its global buffers where the simulator places them (vectors of their element
+ * type), then the .shared arrays of `fn` (the entry; NULL: none) (offset, bytes, 4-byte words).  The
+ * caller frees *map. */
+void gl_sim_buffer_map(const struct ptx_function *fn, const struct gl_launch *l, struct gl_buffer_desc **map,
+		       int *n);
 
 #endif

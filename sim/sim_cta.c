@@ -80,6 +80,8 @@ static void init_warps(struct sim_cta *cta)
 	sim_race_new_cta(&cta->race);
 	if (L->fn->local_size)
 		memset(cta->local, 0, (size_t)L->threads_per_cta * L->fn->local_size);
+	if (cta->sass_phase)
+		memset(cta->sass_phase, 0, (size_t)L->fn->ncode * L->warps_per_cta);
 }
 
 /* After the active lanes moved on, pick the lanes at the minimum PC among all live lanes. */
@@ -129,12 +131,19 @@ static uint32_t guard_mask(const struct sim_cta *cta, const struct sim_warp *w, 
 	return ins->guard_neg ? mask & ~on : on;
 }
 
-/* Run one warp until it blocks, exits or the CTA aborts.  Returns -1 on abort. */
+/* Backward branches a warp may execute before the next ready warp of its CTA gets a turn. */
+#define SIM_WARP_QUANTUM 64
+
+/* Run one warp until it blocks, exits, has looped SIM_WARP_QUANTUM times (so that a warp spinning on a
+ * flag another warp of the CTA sets lets that warp run: warps are scheduled fairly, and the switch
+ * points depend only on the instructions executed, so counts stay deterministic) or the CTA aborts.
+ * Returns -1 on abort. */
 static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 {
 	const struct ptx_insn *code = cta->L->fn->code;
 	int ncode = cta->L->fn->ncode;
 	uint64_t pending = 0;
+	unsigned loops = 0;
 	const struct ptx_insn *ins = &code[0];
 	while (w->state == W_READY) {
 		if (w->pc < 0 || w->pc >= ncode) {
@@ -143,8 +152,16 @@ static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 			return -1;
 		}
 		ins = &code[w->pc];
+		if (ins->op == OP_BRA && ins->ops[0].kind == PO_LABEL && ins->ops[0].offset <= w->pc &&
+		    ++loops > SIM_WARP_QUANTUM && cta->L->warps_per_cta > 1)
+			break; /* its turn is over; it resumes here (nothing of this branch ran yet) */
 		cta->c.inst++;
 		cta->c.thread_inst += (uint64_t)__builtin_popcount(w->active);
+		if (cta->L->fn->sass) { /* the SASS estimate: what the line info attributes to this instruction */
+			uint64_t sw = cta->L->fn->sass[w->pc].weight; /* in 1/PTX_SASS_WEIGHT_ONE */
+			cta->c.sass_inst += sw;
+			cta->c.sass_thread_inst += sw * (uint64_t)__builtin_popcount(w->active);
+		}
 		w->executed++;
 		int rc = sim_exec(cta, w, ins, guard_mask(cta, w, ins));
 		if (rc < 0)

@@ -2,6 +2,7 @@
  * arithmetic, moves, comparisons and control flow.  Floats and conversions are in sim_exec_float.c,
  * memory in sim_mem.c, warp collectives in sim_warpops.c. */
 #include "sim_exec.h"
+#include "sim_trace.h"
 
 uint64_t sim_trunc(uint64_t v, unsigned bytes)
 {
@@ -549,6 +550,11 @@ static int exec_bar_red(struct sim_cta *cta, struct sim_warp *w, const struct pt
 		FOR_LANES(mask, l) d[l] = v;
 		cta->c.inst--;
 		cta->c.thread_inst -= (uint64_t)__builtin_popcount(w->active);
+		if (cta->L->fn->sass) {
+			uint64_t sw = cta->L->fn->sass[ins - cta->L->fn->code].weight;
+			cta->c.sass_inst -= sw;
+			cta->c.sass_thread_inst -= sw * (uint64_t)__builtin_popcount(w->active);
+		}
 		w->executed--;
 		return 0;
 	}
@@ -606,6 +612,19 @@ static int exec_bar(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 	w->bar_count = (unsigned)count;
 	w->state = W_BARRIER;
 	return 1;
+}
+
+/* cp.async copies complete when issued here; the groups are still tracked so that racecheck sees reads
+ * of data a copy on the device might still be writing (sim_async.c). */
+static int exec_cp_async_group(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	if (ins->op == OP_CP_ASYNC_COMMIT)
+		sim_async_commit(cta, w, mask);
+	else if (ins->op == OP_CP_ASYNC_WAIT_ALL)
+		sim_async_wait(cta, w, mask, true, 0);
+	else if (mask) /* wait_group N: N is an immediate */
+		sim_async_wait(cta, w, mask, false, ins->nops ? SRC(0)[__builtin_ctz(mask)] : 0);
+	return 0;
 }
 
 static int exec_control(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
@@ -672,8 +691,10 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 	}
 	case OP_LD: case OP_ST: case OP_CP_ASYNC: return sim_exec_mem(cta, w, ins, mask);
 	case OP_ATOM: case OP_RED: return sim_exec_atom(cta, w, ins, mask);
-	case OP_CP_ASYNC_COMMIT: case OP_CP_ASYNC_WAIT: case OP_CP_ASYNC_WAIT_ALL: case OP_MEMBAR: case OP_NOP:
-		return 0; /* cp.async copies complete when issued here, so waits have nothing to wait for */
+	case OP_CP_ASYNC_COMMIT: case OP_CP_ASYNC_WAIT: case OP_CP_ASYNC_WAIT_ALL:
+		return exec_cp_async_group(cta, w, ins, mask);
+	case OP_MEMBAR: case OP_NOP:
+		return 0;
 	case OP_BRA: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BAR: case OP_CALL:
 		return exec_control(cta, w, ins, mask);
 	case OP_ISSPACEP: return exec_isspacep(cta, w, ins, mask);

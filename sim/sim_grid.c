@@ -28,9 +28,7 @@ uint64_t gl_sim_buffer_address(const struct gl_launch *l, int i)
 /* What each finished CTA hands back; merged in grid order. */
 struct cta_out {
 	struct gl_sim_counters c;
-	struct gl_sim_finding *findings;
-	int nfindings;
-	long findings_total, errors_total;
+	struct gl_findings findings; /* the CTA's, without its index */
 	struct sim_printf_fifo pf;
 	struct gl_trace_event *trace;
 	uint32_t ntrace;
@@ -53,6 +51,7 @@ struct pool {
 	atomic_size_t printf_used; /* bytes of printf text merged so far */
 	int workers;             /* still running, under mu */
 	int failed;              /* a worker could not allocate its CTA state */
+	struct gl_findings findings; /* of the CTAs merged so far (common/findings.h) */
 };
 
 static int check_args(const struct ptx_function *fn, const struct gl_launch *l, struct gl_err *err)
@@ -139,8 +138,12 @@ static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_c
 	cta->local = malloc((size_t)L->threads_per_cta * (L->fn->local_size ? L->fn->local_size : 1));
 	cta->warps = calloc(L->warps_per_cta, sizeof *cta->warps);
 	cta->regs = malloc((size_t)L->fn->nslots * 32 * L->warps_per_cta * sizeof *cta->regs);
+	cta->sass_phase = L->sass_phases ? calloc((size_t)L->fn->ncode * L->warps_per_cta, 1) : NULL;
 	cta->trace_cap = trace_cap;
-	return cta->shared && cta->shadow && cta->local && cta->warps && cta->regs ? GL_OK : GL_EENV;
+	gl_findings_init(&cta->findings, SIM_FINDINGS_PER_CTA);
+	return cta->shared && cta->shadow && cta->local && cta->warps && cta->regs && (cta->sass_phase || !L->sass_phases)
+		       ? GL_OK
+		       : GL_EENV;
 }
 
 static void cta_release(struct sim_cta *cta)
@@ -148,9 +151,12 @@ static void cta_release(struct sim_cta *cta)
 	free(cta->shared);
 	free(cta->shadow);
 	sim_race_free(&cta->race);
+	sim_async_free(cta);
 	free(cta->local);
 	free(cta->warps);
 	free(cta->regs);
+	gl_findings_free(&cta->findings);
+	free(cta->sass_phase);
 }
 
 /* The grid index of the k-th CTA run: all of them, or nrun spread evenly over the grid. */
@@ -169,8 +175,7 @@ static void run_one(struct pool *p, struct sim_cta *cta, long k, struct cta_out 
 	cta->ctaid[0] = (unsigned)(idx % L->grid[0]);
 	cta->ctaid[1] = (unsigned)(idx / L->grid[0] % L->grid[1]);
 	cta->ctaid[2] = (unsigned)(idx / ((long)L->grid[0] * L->grid[1]));
-	cta->nfindings = 0;
-	cta->findings_total = cta->errors_total = 0;
+	gl_findings_clear(&cta->findings);
 	cta->aborted = false;
 	memset(&cta->c, 0, sizeof cta->c);
 	memset(o, 0, sizeof *o);
@@ -192,12 +197,12 @@ static void run_one(struct pool *p, struct sim_cta *cta, long k, struct cta_out 
 	}
 	o->c = cta->c;
 	o->aborted = cta->aborted;
-	o->findings_total = cta->findings_total;
-	o->errors_total = cta->errors_total;
-	if (cta->nfindings) {
-		o->findings = gl_xmalloc((size_t)cta->nfindings * sizeof *o->findings);
-		memcpy(o->findings, cta->findings, (size_t)cta->nfindings * sizeof *o->findings);
-		o->nfindings = cta->nfindings;
+	if (cta->findings.occurrences) { /* hand the findings over; the worker starts a fresh set */
+		o->findings = cta->findings;
+		free(o->findings.index);
+		o->findings.index = NULL;
+		o->findings.index_size = 0;
+		gl_findings_init(&cta->findings, SIM_FINDINGS_PER_CTA);
 	}
 	o->trace = trace;
 	o->ntrace = cta->ntrace;
@@ -208,7 +213,7 @@ static void run_one(struct pool *p, struct sim_cta *cta, long k, struct cta_out 
 
 static void out_free(struct cta_out *o)
 {
-	free(o->findings);
+	gl_findings_free(&o->findings);
 	free(o->trace);
 	sim_printf_free(&o->pf);
 	memset(o, 0, sizeof *o);
@@ -269,12 +274,7 @@ static void merge_one(struct pool *p, struct cta_out *o, struct gl_sim_result *r
 	if (o->aborted && !res->aborted)
 		res->aborted_cta = cta_index(p, p->merged);
 	res->aborted |= o->aborted;
-	res->findings_total += o->findings_total;
-	res->nerrors += (int)o->errors_total;
-	for (int i = 0; i < o->nfindings && res->nfindings < SIM_FINDINGS_MAX; i++) {
-		res->findings = gl_xrealloc(res->findings, (size_t)(res->nfindings + 1) * sizeof *res->findings);
-		res->findings[res->nfindings++] = o->findings[i];
-	}
+	gl_findings_merge(&p->findings, &o->findings);
 	sim_printf_merge(pf, &o->pf);
 	atomic_store(&p->printf_used, pf->used);
 	if (o->ntrace) {
@@ -394,6 +394,14 @@ static bool uses_printf(const struct ptx_module *m)
 	return false;
 }
 
+static bool uses_cp_async(const struct ptx_function *fn)
+{
+	for (int i = 0; i < fn->ncode; i++)
+		if (fn->code[i].op == OP_CP_ASYNC)
+			return true;
+	return false;
+}
+
 /* What the launch holds in host memory at once, checked against the rule gpulab applies to every
  * allocation it plans (gl_check_host_memory): the buffers, each worker's CTA state (shared memory and
  * its shadow, local memory of every thread, registers, a trace buffer), and the window of finished CTAs
@@ -410,7 +418,10 @@ static int check_launch_memory(const struct sim_launch *L, const struct gl_launc
 	if (L->opts->trace)
 		cta += (double)(L->opts->trace_limit ? L->opts->trace_limit : GL_SIM_TRACE_LIMIT) *
 		       sizeof(struct gl_trace_event);
-	double pending = sizeof(struct cta_out) + SIM_FINDINGS_PER_CTA * sizeof(struct gl_sim_finding) +
+	if (uses_cp_async(L->fn)) /* cp.async bookkeeping for racecheck (sim_async.c) */
+		cta += (double)(L->shared_size / 4 + 1) * sizeof(struct sim_async_word) +
+		       (double)L->threads_per_cta * sizeof(struct sim_async_thread);
+	double pending = sizeof(struct cta_out) + SIM_FINDINGS_PER_CTA * sizeof(struct gl_finding) +
 			 (uses_printf(L->m) ? 2.0 * (double)L->printf_buffer : 0.0);
 	double total = buffers + threads * cta + (double)(window + 1) * pending;
 	char what[320];
@@ -429,6 +440,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 {
 	memset(res, 0, sizeof *res);
 	const struct ptx_function *fn = ptx_find_function(m, l->entry);
+	if (fn && ptx_check_function(m, fn, err)) /* a lazily parsed module: this kernel or a callee failed */
+		return err->status;
 	if (!fn || !fn->code)
 		return gl_errf(err, GL_EUSAGE, "no kernel named '%s' in %s", l->entry, m->name);
 	int rc = check_args(fn, l, err);
@@ -440,6 +453,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	L->m = m;
 	L->fn = fn;
 	L->opts = opts;
+	for (int i = 0; fn->sass && i < fn->ncode; i++)
+		L->sass_phases |= fn->sass[i].span > 1;
 	memcpy(L->grid, l->grid, sizeof L->grid);
 	memcpy(L->block, l->block, sizeof L->block);
 	L->threads_per_cta = l->block[0] * l->block[1] * l->block[2];
@@ -448,12 +463,14 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	L->shared_size = fn->shared_static + l->dyn_smem;
 	L->budget = opts->max_instructions ? opts->max_instructions : GL_SIM_DEFAULT_BUDGET;
 	L->trace_ctas = opts->trace_ctas ? opts->trace_ctas : GL_SIM_TRACE_CTAS;
+	L->tools = opts->tools ? opts->tools : GL_TOOL_ALL;
 	L->printf_buffer = opts->printf_buffer ? opts->printf_buffer : GL_SIM_PRINTF_BUFFER;
 	atomic_init(&L->stop_at, LONG_MAX);
 
 	struct pool p = {.L = L};
 	p.total = (long)l->grid[0] * l->grid[1] * l->grid[2];
 	p.nrun = opts->sample_ctas > 0 && opts->sample_ctas < p.total ? opts->sample_ctas : p.total;
+	gl_findings_init(&p.findings, GL_FINDINGS_MAX);
 	int threads = pick_threads(opts, p.nrun);
 	p.window = 2L * threads + 2;
 	if (p.window > p.nrun)
@@ -475,6 +492,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	rc = run_pool(&p, threads, res, &pf, opts->progress, err);
 	res->wall_seconds = gl_now() - t0;
 	res->threads = threads;
+	res->sass_mapped = fn->sass != NULL;
 	res->ctas_total = p.total;
 	res->scale = res->ctas_run ? (double)p.total / (double)p.nrun : 1.0;
 	res->printf_buffer = L->printf_buffer;
@@ -482,6 +500,13 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	res->printf_unsupported = pf.note.unsupported;
 	memcpy(res->printf_first_unsupported, pf.note.first, sizeof res->printf_first_unsupported);
 	res->printf_out = sim_printf_text(&pf);
+	gl_findings_order(&p.findings); /* errors first */
+	res->findings = p.findings.items;
+	res->nfindings = p.findings.n;
+	res->nerrors = p.findings.errors;
+	res->findings_total = p.findings.occurrences;
+	res->findings_dropped = p.findings.dropped;
+	free(p.findings.index);
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.can_take);
 	pthread_cond_destroy(&p.ready);

@@ -15,14 +15,32 @@
 #include "sim.h"
 
 #define SIM_MAX_REGIONS (GL_MAX_BUFFERS + 1)
-#define SIM_FINDINGS_PER_CTA 16
-#define SIM_FINDINGS_MAX 200
+#define SIM_FINDINGS_PER_CTA 256 /* distinct findings one CTA keeps; further ones are only counted */
 #define SIM_BARRIERS 16 /* named barriers 0..15 */
 #define SIM_SHARED_POISON 0xA5 /* shared memory at CTA start: a recognisable garbage pattern */
 #define SIM_PARAM_BYTES 4096   /* the kernel parameter buffer (CUDA's classic 4 KiB limit) */
 
 struct sim_shadow;
 struct sim_printf_fifo;
+
+/* cp.async bookkeeping of one CTA (sim_async.c): per shared word, the copy that last wrote it; per
+ * thread, its groups.  Valid while gen matches the CTA's. */
+struct sim_async_word {
+	uint32_t gen, group;
+	uint32_t thread;      /* issuing thread + 1; 0 = landed and visible to all */
+};
+struct sim_async_thread {
+	uint32_t committed;   /* groups closed by commit_group (the open group has this number) */
+	uint32_t completed;   /* groups 0..completed-1 are complete for the thread itself */
+	uint32_t completed_before; /* ... as of the start of wait_epoch's barrier interval */
+	uint32_t wait_epoch;  /* the barrier interval of the thread's last wait */
+	bool waited;
+};
+struct sim_async {
+	uint32_t gen;
+	struct sim_async_word *words;
+	struct sim_async_thread *threads;
+};
 
 /* Everything about the launch that CTAs only read. */
 struct sim_launch {
@@ -41,7 +59,9 @@ struct sim_launch {
 	uint64_t budget;           /* warp instructions per CTA */
 	uint64_t printf_buffer;    /* bytes of device printf output kept */
 	unsigned trace_ctas;       /* CTAs 0..trace_ctas-1 record traces */
+	int tools;                 /* sanitizer checks that run (GL_TOOL_* mask) */
 	atomic_long stop_at;       /* run index of the first CTA (in grid order) that aborted; LONG_MAX = none */
+	bool sass_phases;          /* some SASS vector covers several loop iterations (sim_cta.sass_phase) */
 };
 
 enum warp_state { W_READY, W_BARRIER, W_DONE };
@@ -76,6 +96,7 @@ struct sim_cta {
 	uint8_t *shared;
 	struct sim_shadow *shadow; /* one per 4-byte word of shared memory (sim_trace.h) */
 	struct sim_race race; /* global-memory accesses of this CTA's barrier interval (sim_race.h) */
+	struct sim_async async; /* cp.async groups and the shared words they write (sim_async.c) */
 	uint32_t gen;         /* CTA generation: shadow entries of older CTAs are stale */
 	uint32_t epoch;       /* barrier intervals completed in this CTA */
 	struct sim_bar_red bar_red[2]; /* bar.red.{popc,and,or} accumulators by epoch parity (sim_exec.c) */
@@ -85,10 +106,9 @@ struct sim_cta {
 	uint8_t *local;       /* threads_per_cta * fn->local_size */
 	struct sim_warp *warps;
 	uint64_t *regs;
+	uint8_t *sass_phase;  /* per warp and instruction: executions mod the SASS span (ptx_sass.span) */
 	struct gl_sim_counters c;
-	struct gl_sim_finding findings[SIM_FINDINGS_PER_CTA];
-	int nfindings;
-	long findings_total, errors_total;
+	struct gl_findings findings; /* deduplicated by (kind, PTX line); cleared for each CTA */
 	bool aborted;
 	struct sim_printf_fifo *pf; /* this CTA's device printf records (sim_printf.h) */
 	struct gl_trace_event *trace;  /* per worker buffer, appended in CTA order by the grid */

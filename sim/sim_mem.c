@@ -103,53 +103,109 @@ uint8_t *sim_translate(struct sim_cta *cta, struct sim_warp *w, int lane, enum p
 	return x.host;
 }
 
-/* Counts of one warp-level access in one space. */
-static void count_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
-			 const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store)
+/* Counts of one warp-level access: requests and sectors (global, local) or one instruction and its
+ * wavefronts (shared).  Returns false for spaces that are not counted (param, const). */
+struct access_cost {
+	unsigned units, conflicts;
+};
+
+static bool access_cost(enum ptx_space sp, const uint64_t addr[32], uint32_t mask, unsigned size,
+			struct access_cost *out)
 {
-	if (!mask || (ins->mods & PM_CALLPARAM))
-		return;
-	struct gl_sim_counters *c = &cta->c;
-	unsigned units = 0;
+	out->conflicts = 0;
 	if (sp == PS_SHARED) {
 		uint32_t a32[32];
 		FOR_LANES(mask, l) a32[l] = (uint32_t)addr[l];
-		unsigned wf = gl_mm_shared_wavefronts(a32, mask, size);
+		out->units = gl_mm_shared_wavefronts(a32, mask, size);
 		unsigned ideal = gl_mm_shared_ideal_wavefronts(mask, size);
-		unsigned conflicts = wf > ideal ? wf - ideal : 0;
-		units = wf;
-		if (is_store) {
-			c->sst_inst++;
-			c->sst_wf += wf;
-			c->sst_conf += conflicts;
-		} else {
-			c->sld_inst++;
-			c->sld_wf += wf;
-			c->sld_conf += conflicts;
-		}
+		out->conflicts = out->units > ideal ? out->units - ideal : 0;
 	} else if (sp == PS_GLOBAL) { /* ld.const goes through the constant cache, not this pipe */
-		units = gl_mm_global_sectors(addr, mask, size);
-		if (is_store) {
-			c->gst_req++;
-			c->gst_sect += units;
-		} else {
-			c->gld_req++;
-			c->gld_sect += units;
-		}
+		out->units = gl_mm_global_sectors(addr, mask, size);
 	} else if (sp == PS_LOCAL) {
-		units = gl_mm_local_sectors(addr, mask, size);
-		if (is_store) {
-			c->lst_req++;
-			c->lst_sect += units;
-		} else {
-			c->lld_req++;
-			c->lld_sect += units;
-		}
+		out->units = gl_mm_local_sectors(addr, mask, size);
 	} else {
+		return false;
+	}
+	return true;
+}
+
+/* Add one access to the counters under Nsight Compute's names. */
+static void add_access(struct gl_sim_counters *c, enum ptx_space sp, bool is_store, const struct access_cost *a)
+{
+	uint64_t *inst = sp == PS_SHARED ? (is_store ? &c->sst_inst : &c->sld_inst)
+			 : sp == PS_GLOBAL ? (is_store ? &c->gst_req : &c->gld_req)
+					   : (is_store ? &c->lst_req : &c->lld_req);
+	uint64_t *units = sp == PS_SHARED ? (is_store ? &c->sst_wf : &c->sld_wf)
+			  : sp == PS_GLOBAL ? (is_store ? &c->gst_sect : &c->gld_sect)
+					    : (is_store ? &c->lst_sect : &c->lld_sect);
+	*inst += 1;
+	*units += a->units;
+	if (sp == PS_SHARED)
+		*(is_store ? &c->sst_conf : &c->sld_conf) += a->conflicts;
+}
+
+/* The same, once per PTX instruction (gpulab__ptx_* metrics). */
+static void add_ptx_access(struct gl_sim_counters *c, enum ptx_space sp, bool is_store, const struct access_cost *a)
+{
+	if (sp == PS_SHARED) {
+		*(is_store ? &c->ptx_sst_inst : &c->ptx_sld_inst) += 1;
+		*(is_store ? &c->ptx_sst_wf : &c->ptx_sld_wf) += a->units;
+		*(is_store ? &c->ptx_sst_conf : &c->ptx_sld_conf) += a->conflicts;
+	} else if (sp == PS_GLOBAL) {
+		*(is_store ? &c->ptx_gst_req : &c->ptx_gld_req) += 1;
+		*(is_store ? &c->ptx_gst_sect : &c->ptx_gld_sect) += a->units;
+	}
+}
+
+/* What ptxas made of this instruction, or NULL when the module has no SASS mapping. */
+static const struct ptx_sass *sass_of(const struct sim_cta *cta, const struct ptx_insn *ins)
+{
+	const struct ptx_function *fn = cta->L->fn;
+	uintptr_t p = (uintptr_t)ins, lo = (uintptr_t)fn->code, hi = (uintptr_t)(fn->code + fn->ncode);
+	return fn->sass && p >= lo && p < hi ? &fn->sass[ins - fn->code] : NULL;
+}
+
+/* Count the SASS access(es) this PTX access stands for (sass_map.h): a vector carrying merged neighbours
+ * is one access of its width starting `delta` bytes lower; a split is several narrower ones; members of
+ * a vector and removed accesses count nothing. */
+static void add_sass_access(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
+			    const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, const struct access_cost *ptx)
+{
+	const struct ptx_sass *m = sass_of(cta, ins);
+	if (!m || m->kind == SASS_NONE || m->kind == SASS_SAME) {
+		add_access(&cta->c, sp, is_store, ptx);
 		return;
 	}
+	if (m->kind != SASS_VECTOR && m->kind != SASS_SPLIT)
+		return;
+	if (m->span > 1 && cta->sass_phase) { /* one SASS access every span-th execution, from the first */
+		uint8_t *phase = &cta->sass_phase[(size_t)w->id * cta->L->fn->ncode + (size_t)(ins - cta->L->fn->code)];
+		bool issue = *phase == 0;
+		*phase = (uint8_t)((*phase + 1) % m->span);
+		if (!issue)
+			return;
+	}
+	unsigned parts = m->kind == SASS_SPLIT ? size / m->width : 1;
+	uint64_t shifted[32];
+	for (unsigned k = 0; k < parts; k++) {
+		uint64_t move = m->kind == SASS_VECTOR ? (uint64_t)0 - (uint64_t)(int64_t)m->delta : (uint64_t)k * m->width;
+		FOR_LANES(mask, l) shifted[l] = addr[l] + move;
+		struct access_cost a;
+		access_cost(sp, shifted, mask, m->width, &a);
+		add_access(&cta->c, sp, is_store, &a);
+	}
+}
+
+static void count_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
+			 const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store)
+{
+	struct access_cost a;
+	if (!mask || (ins->mods & PM_CALLPARAM) || !access_cost(sp, addr, mask, size, &a))
+		return;
+	add_ptx_access(&cta->c, sp, is_store, &a);
+	add_sass_access(cta, w, ins, sp, addr, mask, size, is_store, &a);
 	if (cta->trace)
-		sim_trace_record(cta, w, ins, sp, addr, mask, size, is_store, units);
+		sim_trace_record(cta, w, ins, sp, addr, mask, size, is_store, a.units);
 }
 
 /* Split the lanes of a generic access by the space each address falls in, and count each part. */
@@ -242,8 +298,8 @@ static uint64_t load_element(const uint8_t *p, unsigned esz, bool sign)
 static void check_global_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned l,
 			      uint64_t addr, unsigned n, bool is_store)
 {
-	if (cta->L->warps_per_cta < 2)
-		return;
+	if (cta->L->warps_per_cta < 2 || !(cta->L->tools & GL_TOOL_RACECHECK) || (ins->mods & (PM_VOLATILE | PM_STRONG)))
+		return; /* strong accesses (volatile, relaxed, acquire, release) never form a data race (PTX ISA) */
 	unsigned other = sim_race_access(&cta->race, cta->gen, cta->epoch, w->id, addr, n, is_store);
 	if (other)
 		sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr, n, false,
@@ -353,6 +409,7 @@ static int exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct p
 			memcpy(buf, s, n < size ? n : size);
 		memcpy(d, buf, size);
 		sim_shadow_write(cta, w, ins, (int)l, dst[l], size);
+		sim_async_copy(cta, w, (int)l, dst[l], size);
 	}
 	return 0;
 }

@@ -38,12 +38,36 @@ static void report_race(struct sim_cta *cta, struct sim_warp *w, const struct pt
 		    (unsigned long long)addr, (unsigned)other - 1, w->id);
 }
 
+/* An access to bytes a cp.async may still be writing (sim_async.c): a read may see them before the copy
+ * lands, a write may be overwritten by it. */
+static bool async_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
+		       unsigned n, bool is_write)
+{
+	unsigned issuer;
+	bool waited;
+	if (cta->async.gen != cta->gen || !(cta->L->tools & GL_TOOL_RACECHECK) ||
+	    !sim_async_in_flight(cta, w, lane, addr, n, &issuer, &waited))
+		return false;
+	const struct sim_launch *L = cta->L;
+	sim_finding(cta, ins, lane, "race", PS_SHARED, addr, n, false,
+		    "shared-memory race (%s cp.async data in flight) at 0x%llx: thread (%u,%u,%u) copies into it with "
+		    "cp.async and %s", is_write ? "write over" : "read of", (unsigned long long)addr,
+		    issuer % L->block[0], issuer / L->block[0] % L->block[1], issuer / (L->block[0] * L->block[1]),
+		    !waited ? "has not waited for that group (cp.async.wait_group/wait_all)"
+			    : "no barrier follows its cp.async.wait_group/wait_all for that group yet");
+	return true;
+}
+
 /* Races are between different warps inside one barrier interval (lanes of one warp run in order). */
 void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
 		      unsigned n)
 {
+	if (ins && (ins->mods & (PM_VOLATILE | PM_STRONG))) {
+		sim_shadow_atomic(cta, w, addr, n); /* a strong write: like an atomic's */
+		return;
+	}
 	uint16_t me = (uint16_t)(w->id + 1);
-	bool reported = false;
+	bool reported = async_race(cta, w, ins, lane, addr, n, true);
 	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
 		struct sim_shadow *s = shadow_word(cta, word);
 		uint8_t mask = bytes_in(word, addr, n);
@@ -63,17 +87,22 @@ void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
 		     unsigned n)
 {
+	bool strong = ins && (ins->mods & (PM_VOLATILE | PM_STRONG));
 	uint16_t me = (uint16_t)(w->id + 1);
-	bool reported = false;
+	bool reported = async_race(cta, w, ins, lane, addr, n, false);
+	bool initcheck = cta->L->tools & GL_TOOL_INITCHECK;
 	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
 		struct sim_shadow *s = shadow_word(cta, word);
 		uint8_t mask = bytes_in(word, addr, n);
-		if (!reported && (s->init & mask) != mask) {
+		if (!reported && initcheck && (s->init & mask) != mask) {
 			sim_finding(cta, ins, lane, "uninitialized", PS_SHARED, addr, n, true,
 				    "read of uninitialized shared memory at 0x%llx (nothing was stored there since the "
 				    "CTA started)", (unsigned long long)addr);
 			s->init |= mask; /* report each location once */
 			reported = true;
+		} else if (strong) {
+			continue; /* a strong read (a flag polled by a spin-wait) races with nothing, and is no reader a
+				   * later write would race with either */
 		} else if (!reported && s->writer && s->writer != me && (s->wbytes & mask)) {
 			report_race(cta, w, ins, lane, addr, n, "read after write", s->writer);
 			reported = true;
@@ -114,7 +143,7 @@ void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t a
 }
 
 /* "_ZZ19transpose_coalescedE4tile" (a demoted function-scope array) -> "tile". */
-static void plain_name(const char *name, char *out, size_t n)
+void gl_sim_plain_name(const char *name, char *out, size_t n)
 {
 	const char *e = strncmp(name, "_ZZ", 3) == 0 ? strrchr(name, 'E') : NULL;
 	if (e && e[1] >= '0' && e[1] <= '9') {
@@ -148,7 +177,7 @@ static void name_buffer(const struct sim_cta *cta, enum ptx_space sp, uint64_t a
 		const struct ptx_var *v = &fn->vars[i];
 		uint64_t size = v->is_extern ? L->dyn_smem : v->size;
 		if (v->space == PS_SHARED && addr - v->offset < size) {
-			plain_name(v->name, e->buffer, sizeof e->buffer);
+			gl_sim_plain_name(v->name, e->buffer, sizeof e->buffer);
 			e->buffer_base = v->offset;
 			return;
 		}

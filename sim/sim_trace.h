@@ -24,6 +24,16 @@ void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 		     const uint64_t addr[32], unsigned n, bool is_store);
 void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t addr, unsigned n);
 
+/* sim_async.c: cp.async groups per thread; a read of a word that a copy may still be writing. */
+void sim_async_copy(struct sim_cta *cta, const struct sim_warp *w, int lane, uint64_t dst, unsigned n);
+void sim_async_commit(struct sim_cta *cta, const struct sim_warp *w, uint32_t mask);
+void sim_async_wait(struct sim_cta *cta, const struct sim_warp *w, uint32_t mask, bool all, uint64_t n);
+/* Is any of [addr, addr+n) written by a cp.async that thread `lane` of `w` may not rely on yet?  Then
+ * *issuer is the copying thread and *issuer_waited whether its own wait covered the copy. */
+bool sim_async_in_flight(struct sim_cta *cta, const struct sim_warp *w, int lane, uint64_t addr, unsigned n,
+			 unsigned *issuer, bool *issuer_waited);
+void sim_async_free(struct sim_cta *cta);
+
 void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
 		      const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, unsigned units);
 

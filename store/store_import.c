@@ -1,5 +1,6 @@
 /* store_import.c — `gpulab import`: copy the runs of another gpulab database (a spool file written when
  * the database stayed locked) into this one, in one transaction, with new ids for runs and launches. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,13 @@ struct import_args {
 static const char run_cols[] = "started_at, finished_at, status, backend, device, chip, sm_count, cc, driver, "
 			       "cupti_version, gpulab_version, host, argv";
 static const char launch_cols[] = "topic, variant, params_json, grid, block, dyn_smem, regs, static_smem, "
-				  "verified, max_abs_err, max_rel_err, duration_ns, metric_source, note";
+				  "verified, max_abs_err, max_rel_err, duration_ns, metric_source, note, "
+				  "sanitizer_errors, sanitizer_warnings, sanitizer_dropped";
 static const char metric_cols[] = "name, value, unit, source";
 static const char trace_cols[] = "seq, block, warp, pc, line, space, op, bytes, addr_base, addr_stride, mask, "
 				 "buffer, buffer_base, cost, addrs";
+static const char finding_cols[] = "seq, kind, tool, severity, space, line, cuda_line, count, address, size, "
+				   "block, thread, samples, message";
 
 /* Run `sql` with ?1 = a and ?2 = b; for an INSERT, *id receives the new rowid. */
 static int exec2(struct gl_store *s, const char *sql, long a, long b, long *id, const char *doing,
@@ -59,6 +63,19 @@ static int ids_of(struct gl_store *s, const char *sql, long a, long **ids, size_
 	return rc == SQLITE_DONE ? GL_OK : gl_store_sql_error(s, rc, "reading the file to import", err);
 }
 
+/* A file written before schema 3 has no launch_buffers table: its launches come without a buffer map. */
+static bool spool_has_buffer_map(struct gl_store *s)
+{
+	sqlite3_stmt *st;
+	bool yes = false;
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM spool.sqlite_master WHERE name = 'launch_buffers'", -1, &st,
+			       NULL) == SQLITE_OK) {
+		yes = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	return yes;
+}
+
 static int copy_launch(struct gl_store *s, long run, long old, struct gl_err *err)
 {
 	char sql[1024];
@@ -77,6 +94,18 @@ static int copy_launch(struct gl_store *s, long run, long old, struct gl_err *er
 		 trace_cols, trace_cols);
 	if (rc == GL_OK)
 		rc = exec2(s, sql, id, old, NULL, "importing trace events", err);
+	snprintf(sql, sizeof sql,
+		 "INSERT INTO main.sanitizer_findings (launch_id, %s) SELECT ?1, %s FROM spool.sanitizer_findings "
+		 "WHERE launch_id = ?2 ORDER BY seq",
+		 finding_cols, finding_cols);
+	if (rc == GL_OK)
+		rc = exec2(s, sql, id, old, NULL, "importing sanitizer findings", err);
+	if (rc == GL_OK && spool_has_buffer_map(s))
+		rc = exec2(s,
+			   "INSERT INTO main.launch_buffers (launch_id, seq, name, shared, base, bytes, dtype, elem, rows, "
+			   "cols) SELECT ?1, seq, name, shared, base, bytes, dtype, elem, rows, cols "
+			   "FROM spool.launch_buffers WHERE launch_id = ?2 ORDER BY seq",
+			   id, old, NULL, "importing the buffer map", err);
 	return rc;
 }
 

@@ -6,10 +6,14 @@
 #include "store/store_int.h"
 
 extern const char gl_schema_sql[]; /* data/schema.sql, embedded at build time */
+extern const char gl_migrate_2_sql[]; /* data/migrate_2.sql */
+extern const char gl_migrate_3_sql[]; /* data/migrate_3.sql */
 
 /* Migration step N brings a database from user_version N-1 to N.  Append steps; never edit old ones. */
 static const char *const migrations[] = {
 	gl_schema_sql, /* 1: the schema of data/schema.sql */
+	gl_migrate_2_sql, /* 2: sanitizer findings (data/migrate_2.sql) */
+	gl_migrate_3_sql, /* 3: each launch's buffer map (data/migrate_3.sql) */
 };
 
 int gl_store_schema_version(void)
@@ -41,6 +45,9 @@ static int read_int(struct gl_store *s, const char *sql, int *out, struct gl_err
 
 static int read_facts(struct gl_store *s, struct db_facts *f, struct gl_err *err)
 {
+	/* One read snapshot: another process may commit a new schema between two of these reads, and a
+	 * version read before its commit with tables read after it would look like a half-written file. */
+	sqlite3_exec(s->db, "SAVEPOINT gl_facts", NULL, NULL, NULL);
 	int rc = read_int(s, "PRAGMA user_version", &f->user_version, err);
 	if (rc == GL_OK)
 		rc = read_int(s, "PRAGMA application_id", &f->app_id, err);
@@ -51,6 +58,7 @@ static int read_facts(struct gl_store *s, struct db_facts *f, struct gl_err *err
 			      "SELECT count(*) FROM sqlite_master WHERE type = 'table' "
 			      "AND name IN ('runs', 'launches', 'metrics')",
 			      &f->gpulab_tables, err);
+	sqlite3_exec(s->db, "RELEASE gl_facts", NULL, NULL, NULL);
 	return rc;
 }
 
@@ -164,12 +172,13 @@ static int judge(struct gl_store *s, const struct db_facts *f, int writer, struc
 			       "database %s has gpulab tables but no schema version (PRAGMA user_version is 0), so "
 			       "gpulab did not finish writing it; move it away or pass --db PATH",
 			       s->path);
-	if (f->user_version < known && !writer)
+	int rc = check_tables(s, f->user_version, err); /* a forged file is foreign, whatever its version */
+	if (rc == GL_OK && f->user_version < known && !writer)
 		return gl_errf(err, GL_EENV,
 			       "database %s has schema version %d, older than this gpulab's %d; run a command "
 			       "that records results (e.g. 'gpulab run') once to upgrade it",
 			       s->path, f->user_version, known);
-	return check_tables(s, f->user_version, err);
+	return rc;
 }
 
 static int set_version(struct gl_store *s, int version, struct gl_err *err)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bats
 # gpulab query: read-only SQL on the results database, its output formats and its refusals.
-# The fixture database is made with the sqlite3 CLI from data/schema.sql, so these tests need no `gpulab run`.
+# The fixture database is made with the sqlite3 CLI from data/schema.sql and the migration steps after it
+# (data/migrate_*.sql), so these tests need no `gpulab run`.
 
 bats_require_minimum_version 1.5.0
 
@@ -19,8 +20,13 @@ setup() {
 make_fixture() {
 	local db="${1:-$DB}"
 	sqlite3 "$db" <"$SCHEMA"
+	local step version=1
+	for step in "$(dirname "$SCHEMA")"/migrate_*.sql; do # the steps in order: migrate_2, migrate_3, ...
+		sqlite3 "$db" <"$step"
+		version=$((version + 1))
+	done
+	sqlite3 "$db" "PRAGMA user_version = $version;"
 	sqlite3 "$db" <<'SQL'
-PRAGMA user_version = 1;
 INSERT INTO runs (id, started_at, finished_at, status, backend, device, cc, gpulab_version, host, argv)
 VALUES (1, '2025-01-31T12:00:00Z', '2025-01-31T12:00:05Z', 'ok', 'sim', 'PTX simulator', '8.0', '0.1.0',
         'box', 'gpulab run transpose');

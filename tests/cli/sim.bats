@@ -164,14 +164,17 @@ EOF
 	run --separate-stderr "$GPULAB" sim "$FX/sanitizer.ptx" --kernel oob_read --grid 1 --block 64 \
 		--arg buf:in:f32:60 --arg buf:out:f32:64 --arg i32:60 --json
 	[ "$status" -eq 1 ]
-	[ "$(jq '.sanitizer | length' <<<"$output")" = 4 ]
-	[ "$(jq -r '.sanitizer[3].kind' <<<"$output")" = out-of-bounds ]
-	[ "$(jq -r '.sanitizer[3].space' <<<"$output")" = global ]
-	[ "$(jq -c '.sanitizer[3].thread' <<<"$output")" = "[63,0,0]" ]
-	[ "$(jq -c '.sanitizer[3].block' <<<"$output")" = "[0,0,0]" ]
-	[ "$(jq '.sanitizer[3].line' <<<"$output")" = 53 ]
-	[ "$(jq '.sanitizer[3].size' <<<"$output")" = 4 ]
-	[ "$(jq '.sanitizer[3].address' <<<"$output")" = $((0x7f00000000fc)) ]
+	# one distinct finding (kind, PTX line) seen 4 times, with the first occurrence's details
+	[ "$(jq '.sanitizer | length' <<<"$output")" = 1 ]
+	[ "$(jq -r '.sanitizer[0].kind' <<<"$output")" = out-of-bounds ]
+	[ "$(jq -r '.sanitizer[0].space' <<<"$output")" = global ]
+	[ "$(jq '.sanitizer[0].count' <<<"$output")" = 4 ]
+	[ "$(jq -c '.sanitizer[0].thread' <<<"$output")" = "[60,0,0]" ]
+	[ "$(jq -c '[.sanitizer[0].samples[].thread[0]]' <<<"$output")" = "[60,61,62,63]" ]
+	[ "$(jq -c '.sanitizer[0].block' <<<"$output")" = "[0,0,0]" ]
+	[ "$(jq '.sanitizer[0].line' <<<"$output")" = 53 ]
+	[ "$(jq '.sanitizer[0].size' <<<"$output")" = 4 ]
+	[ "$(jq '.sanitizer[0].address' <<<"$output")" = $((0x7f00000000f0)) ]
 	[ "$(jq '.errors' <<<"$output")" = 4 ]
 }
 
@@ -218,7 +221,7 @@ thread 0 of 32: x=0.00"
 	run "$GPULAB" sim "$FX/names.ptx" --kernel scale --grid 1 --block 4 --arg buf:x:f32:4 --arg f32:2
 	[ "$status" -eq 2 ]
 	assert_output --partial "kernel name 'scale' is ambiguous"
-	assert_output --partial "_Z5scalePff, _Z5scalePdd"
+	assert_output --partial "_Z5scalePff (scale(float*, float)), _Z5scalePdd (scale(double*, double))"
 	run "$GPULAB" sim "$FX/names.ptx" --kernel _Z5scalePdd --grid 1 --block 4 --arg buf:x:f64:4:seq --arg f64:3 \
 		--dump "x=$OUT/x.bin"
 	assert_success
@@ -233,7 +236,7 @@ thread 0 of 32: x=0.00"
 	[ "$status" -eq 2 ]
 	assert_output --partial "no kernel named 'negat'"
 	assert_output --partial "(did you mean 'negate'?)"
-	assert_output --partial "_ZN3ops6negateEPi (ops::negate)"
+	assert_output --partial "_ZN3ops6negateEPi (ops::negate(int*))"
 	run "$GPULAB" sim "$FX/names.ptx" --kernel twice --grid 1 --block 4 --arg buf:x:i32:4
 	[ "$status" -eq 2 ]
 	assert_output --partial "'twice' (_Z5twicei) is a device function (.func), not a kernel"

@@ -208,7 +208,7 @@ static CUresult marshal(struct gl_launch *l, const struct ptx_param *p, const vo
 static CUresult fault_of(const struct gl_sim_result *res)
 {
 	for (int i = 0; i < res->nfindings; i++) {
-		const struct gl_sim_finding *f = &res->findings[i];
+		const struct gl_finding *f = &res->findings[i];
 		if (f->warning)
 			continue;
 		if (strcmp(f->kind, "out-of-bounds") == 0)

@@ -112,7 +112,7 @@ static inline double fx_metric(const struct gl_sim_result *res, const char *name
 }
 
 /* The first finding of `kind`, or NULL. */
-static inline const struct gl_sim_finding *fx_finding(const struct gl_sim_result *res, const char *kind)
+static inline const struct gl_finding *fx_finding(const struct gl_sim_result *res, const char *kind)
 {
 	for (int i = 0; i < res->nfindings; i++)
 		if (strcmp(res->findings[i].kind, kind) == 0)

@@ -25,6 +25,12 @@ static void test_rows(void)
 	CHECK_EQ(gl_validate_row(GL_M_INST, 100, NAN), GL_VROW_NOT_COLLECTED);
 	CHECK_EQ(gl_validate_kind(GL_M_SST_WF), GL_VKIND_EXACT);
 	CHECK(strcmp(gl_validate_row_word(GL_VROW_NOT_COLLECTED), "not collected") == 0);
+	/* instruction totals: an estimate of the SASS when the simulator mapped it, else PTX */
+	CHECK(strncmp(gl_validate_info_remark("counts: SASS-mapped (ptxas 13.0 sm_80); sampled 8 of 64 CTAs"),
+		      "estimate: SASS", 14) == 0);
+	CHECK(strcmp(gl_validate_info_remark("counts: PTX-level (nvdisasm not found)"),
+		     "PTX (sim) vs SASS (GPU): not 1:1") == 0);
+	CHECK(strcmp(gl_validate_info_remark(""), "PTX (sim) vs SASS (GPU): not 1:1") == 0);
 }
 
 static void test_counts(void)

@@ -187,7 +187,7 @@ static void test_dynamic_shared(void)
 			CHECK_EQ(fx_metric(&res, GL_M_SST_WF), 2);
 			CHECK_EQ(fx_metric(&res, GL_M_SLD_WF), 2);
 		} else {
-			const struct gl_sim_finding *f = fx_finding(&res, "out-of-bounds");
+			const struct gl_finding *f = fx_finding(&res, "out-of-bounds");
 			CHECK(f != NULL);
 			if (f) {
 				CHECK_STR(f->space, "shared");
@@ -456,17 +456,21 @@ static void test_out_of_bounds(void)
 	struct gl_sim_result res;
 	CHECK_EQ(fx_run(san, &l, &res), GL_OK);
 	CHECK_EQ(res.nerrors, 4);
-	CHECK_EQ(res.nfindings, 4);
-	for (int i = 0; i < res.nfindings && i < 4; i++) {
-		const struct gl_sim_finding *f = &res.findings[i];
+	CHECK_EQ(res.nfindings, 1); /* one line: one distinct finding seen 4 times */
+	if (res.nfindings == 1) {
+		const struct gl_finding *f = &res.findings[0];
 		CHECK_STR(f->kind, "out-of-bounds");
 		CHECK_STR(f->space, "global");
 		CHECK_EQ(f->size, 4);
-		CHECK_EQ(f->thread[0], 60 + i);
-		CHECK_EQ(f->address, gl_sim_buffer_address(&l, 0) + 240 + 4 * (unsigned)i);
+		CHECK_EQ(f->count, 4);
+		CHECK_EQ(f->thread[0], 60);
+		CHECK_EQ(f->address, gl_sim_buffer_address(&l, 0) + 240);
 		CHECK_EQ(f->line, 53);     /* ld.global.f32 in sanitizer.ptx */
 		CHECK_EQ(f->src_line, 10); /* out[t] = in[t]; in sanitizer.cu */
 		CHECK(strstr(f->message, "after the end of buffer 'in'") != NULL);
+		CHECK_EQ(f->nsamples, 4);
+		for (int i = 0; i < f->nsamples; i++)
+			CHECK_EQ(f->samples[i].thread[0], 60 + i);
 	}
 	CHECK(!res.aborted);
 	gl_sim_result_free(&res);
@@ -478,7 +482,7 @@ static void test_out_of_bounds(void)
 	fx_buffer(&l, "out", GL_F32, 32);
 	CHECK_EQ(fx_run(san, &l, &res), GL_OK);
 	CHECK_EQ(res.nerrors, 32);
-	const struct gl_sim_finding *f = fx_finding(&res, "misaligned");
+	const struct gl_finding *f = fx_finding(&res, "misaligned");
 	CHECK(f && f->address == gl_sim_buffer_address(&l, 0) + 2 && f->size == 4);
 	gl_sim_result_free(&res);
 	gl_launch_free(&l);
@@ -492,7 +496,7 @@ static void test_races_and_barriers(void)
 	fx_buffer(&l, "out", GL_F32, 128);
 	struct gl_sim_result res;
 	CHECK_EQ(fx_run(san, &l, &res), GL_OK);
-	const struct gl_sim_finding *f = fx_finding(&res, "race");
+	const struct gl_finding *f = fx_finding(&res, "race");
 	CHECK(f != NULL && res.nerrors >= 1);
 	if (f)
 		CHECK_STR(f->space, "shared");
@@ -535,7 +539,7 @@ static void test_budget_and_assert(void)
 	double t0 = gl_now();
 	CHECK_EQ(fx_run_opts(san, &l, &res, &o), GL_OK);
 	CHECK(gl_now() - t0 < 5.0);
-	const struct gl_sim_finding *f = fx_finding(&res, "budget");
+	const struct gl_finding *f = fx_finding(&res, "budget");
 	CHECK(f != NULL && res.aborted && res.nerrors >= 1);
 	if (f)
 		CHECK(strstr(f->message, "50000") && strstr(f->message, "--max-instructions"));
@@ -622,7 +626,7 @@ static void test_unsupported(void)
 	fx_buffer(&l, "p", GL_U32, 1);
 	struct gl_sim_result res;
 	CHECK_EQ(fx_run(m, &l, &res), GL_OK);
-	const struct gl_sim_finding *f = fx_finding(&res, "unsupported");
+	const struct gl_finding *f = fx_finding(&res, "unsupported");
 	CHECK(f != NULL && res.aborted);
 	if (f) {
 		CHECK_EQ(f->line, 9);

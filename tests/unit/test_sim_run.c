@@ -155,8 +155,9 @@ static void test_findings(void)
 	gl_sim_result_free(&o.res);
 
 	launch(misaligned, 32, 1, 1, &o);
-	CHECK_EQ(count_kind(&o.res, "misaligned"), 16); /* stored findings per CTA are capped at 16 */
+	CHECK_EQ(count_kind(&o.res, "misaligned"), 1); /* one distinct finding per (kind, PTX line) */
 	CHECK_EQ(o.res.nerrors, 32);
+	CHECK_EQ(o.res.findings[0].count, 32);
 	gl_sim_result_free(&o.res);
 
 	launch(race, 64, 1, 1, &o);

@@ -14,6 +14,7 @@
 #include "check.h"
 #include "common/util.h"
 #include "store/store.h"
+#include "store/store_int.h"
 
 static char tmpdir[256];
 
@@ -75,7 +76,7 @@ static long long sql_int(struct gl_store *s, const char *sql)
 {
 	sqlite3_stmt *st;
 	long long v = -12345;
-	if (sqlite3_prepare_v2(gl_store_db(s), sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return v;
@@ -85,7 +86,7 @@ static char *sql_text(struct gl_store *s, const char *sql)
 {
 	sqlite3_stmt *st;
 	char *v = NULL;
-	if (sqlite3_prepare_v2(gl_store_db(s), sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		v = strdup((const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
 	return v;
@@ -187,7 +188,7 @@ static void test_create(void)
 	if (!s)
 		return;
 	CHECK_STR(gl_store_file(s), path);
-	CHECK_EQ(sql_int(s, "PRAGMA user_version"), 1);
+	CHECK_EQ(sql_int(s, "PRAGMA user_version"), gl_store_schema_version());
 	CHECK_EQ(sql_int(s, "PRAGMA application_id"), 1196444738);
 	CHECK_EQ(sql_int(s, "PRAGMA foreign_keys"), 1);
 	char *mode = sql_text(s, "PRAGMA journal_mode");
@@ -199,7 +200,7 @@ static void test_create(void)
 	gl_store_close(s);
 	/* Opening again is a no-op on the schema. */
 	CHECK_EQ(gl_store_open(path, 0, &s, &err), GL_OK);
-	CHECK_EQ(sql_int(s, "PRAGMA user_version"), 1);
+	CHECK_EQ(sql_int(s, "PRAGMA user_version"), gl_store_schema_version());
 	gl_store_close(s);
 }
 
@@ -210,7 +211,7 @@ static void test_empty_files_get_schema(void)
 	const char *zero = tmp_path("zero.db");
 	write_file(zero, "");
 	CHECK_EQ(gl_store_open(zero, 0, &s, &err), GL_OK);
-	CHECK_EQ(s ? sql_int(s, "PRAGMA user_version") : -1, 1);
+	CHECK_EQ(s ? sql_int(s, "PRAGMA user_version") : -1, gl_store_schema_version());
 	gl_store_close(s);
 	/* A valid SQLite file with nothing in it is also empty. */
 	const char *blank = tmp_path("blank.db");
@@ -308,7 +309,7 @@ static void test_roundtrip(void)
 	CHECK_EQ(sql_int(s, "SELECT sld_conflicts_per_instruction IS NULL FROM launch_summary LIMIT 1"), 1);
 
 	/* Deleting a run cascades to its launches and metrics. */
-	CHECK_EQ(sqlite3_exec(gl_store_db(s), "DELETE FROM runs WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
+	CHECK_EQ(sqlite3_exec(s->db, "DELETE FROM runs WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
 	CHECK_EQ(sql_int(s, "SELECT count(*) FROM launches WHERE run_id = 1"), 0);
 	CHECK_EQ(sql_int(s, "SELECT count(*) FROM metrics"), 8);
 	gl_store_close(s);
@@ -357,7 +358,7 @@ static void test_failed_launch_is_left_out(void)
 	CHECK_EQ(gl_store_open(tmp_path("partial.db"), 0, &s, &err), GL_OK);
 	if (!s)
 		return;
-	CHECK_EQ(sqlite3_exec(gl_store_db(s),
+	CHECK_EQ(sqlite3_exec(s->db,
 			      "CREATE TEMP TRIGGER boom BEFORE INSERT ON main.metrics WHEN NEW.name = 'boom' "
 			      "BEGIN SELECT RAISE(ABORT, 'boom refused'); END",
 			      NULL, NULL, NULL),
@@ -654,7 +655,9 @@ static void test_query(void)
 		    "runs\n1\n");
 	check_query(s, "SELECT variant, gst_sectors_per_request FROM latest_launches ORDER BY launch_id",
 		    GL_QUERY_CSV, "variant,gst_sectors_per_request\nnaive,32\nsmem,4\n");
-	check_query(s, "PRAGMA user_version", GL_QUERY_CSV, "user_version\n1\n");
+	char version_csv[64];
+	snprintf(version_csv, sizeof version_csv, "user_version\n%d\n", gl_store_schema_version());
+	check_query(s, "PRAGMA user_version", GL_QUERY_CSV, version_csv);
 	check_query(s, "SELECT name FROM pragma_table_info('runs') WHERE cid = 0", GL_QUERY_CSV, "name\nid\n");
 	check_query(s, "SELECT x'00ff' AS b", GL_QUERY_JSON, "[{\"b\":\"X'00FF'\"}]\n");
 
@@ -688,7 +691,7 @@ static void test_query(void)
 		fill_info(&info);
 		long id;
 		CHECK(gl_store_begin_run(s, &info, &id, &err) != GL_OK);
-		CHECK(sqlite3_exec(gl_store_db(s), "DELETE FROM runs", NULL, NULL, NULL) != SQLITE_OK);
+		CHECK(sqlite3_exec(s->db, "DELETE FROM runs", NULL, NULL, NULL) != SQLITE_OK);
 		gl_store_close(s);
 	}
 	CHECK(same_file(path, before, n));

@@ -1,0 +1,101 @@
+/* sim_async.c — cp.async groups per thread, for racecheck.  The simulator copies at issue, but on the
+ * device the bytes land some time before the issuing thread's cp.async.wait_group/wait_all returns.
+ * So a shared word written by a copy remembers the issuing thread and the copy's group; a read of it is
+ * a race unless that group is complete: for the issuing thread, once its wait covered the group; for
+ * every other thread, once a barrier followed that wait (PTX ISA, "Completion mechanisms for
+ * asynchronous copy operations"). */
+#include <stdlib.h>
+
+#include "sim_trace.h"
+
+/* Lazily allocated on a CTA's first cp.async, so kernels without cp.async pay nothing. */
+static void async_begin(struct sim_cta *cta)
+{
+	struct sim_async *a = &cta->async;
+	const struct sim_launch *L = cta->L;
+	if (!a->words) {
+		a->words = gl_xcalloc(L->shared_size / 4 + 1, sizeof *a->words);
+		a->threads = gl_xcalloc(L->threads_per_cta, sizeof *a->threads);
+	}
+	if (a->gen != cta->gen) { /* the first cp.async of this CTA: every thread starts with no groups */
+		memset(a->threads, 0, L->threads_per_cta * sizeof *a->threads);
+		a->gen = cta->gen;
+	}
+}
+
+void sim_async_free(struct sim_cta *cta)
+{
+	free(cta->async.words);
+	free(cta->async.threads);
+	memset(&cta->async, 0, sizeof cta->async);
+}
+
+void sim_async_copy(struct sim_cta *cta, const struct sim_warp *w, int lane, uint64_t dst, unsigned n)
+{
+	async_begin(cta);
+	unsigned t = w->id * 32 + (unsigned)lane;
+	uint32_t group = cta->async.threads[t].committed; /* the open group */
+	for (uint64_t word = dst / 4; word <= (dst + n - 1) / 4; word++)
+		cta->async.words[word] = (struct sim_async_word){cta->gen, group, t + 1};
+}
+
+void sim_async_commit(struct sim_cta *cta, const struct sim_warp *w, uint32_t mask)
+{
+	if (cta->async.gen != cta->gen)
+		return; /* no cp.async yet in this CTA: empty groups change nothing */
+	FOR_LANES(mask, l) cta->async.threads[w->id * 32 + l].committed++;
+}
+
+/* wait_group N: every group but the N most recent committed ones is complete; wait_all commits the
+ * open group and waits for all. */
+void sim_async_wait(struct sim_cta *cta, const struct sim_warp *w, uint32_t mask, bool all, uint64_t n)
+{
+	if (cta->async.gen != cta->gen)
+		return;
+	FOR_LANES(mask, l)
+	{
+		struct sim_async_thread *th = &cta->async.threads[w->id * 32 + l];
+		if (all)
+			th->committed++;
+		uint32_t done = all ? th->committed : n >= th->committed ? 0 : th->committed - (uint32_t)n;
+		if (th->wait_epoch != cta->epoch || !th->waited) { /* the first wait of this barrier interval */
+			th->completed_before = th->completed;
+			th->wait_epoch = cta->epoch;
+			th->waited = true;
+		}
+		if (done > th->completed)
+			th->completed = done;
+	}
+}
+
+/* Groups of thread `th` that thread `reader` may rely on: all its completed ones for itself, for others
+ * only those completed before the current barrier interval began. */
+static uint32_t visible_groups(const struct sim_cta *cta, const struct sim_async_thread *th, bool self)
+{
+	if (self || !th->waited || th->wait_epoch != cta->epoch)
+		return th->completed;
+	return th->completed_before;
+}
+
+bool sim_async_in_flight(struct sim_cta *cta, const struct sim_warp *w, int lane, uint64_t addr, unsigned n,
+                         unsigned *issuer, bool *issuer_waited)
+{
+	struct sim_async *a = &cta->async;
+	if (a->gen != cta->gen)
+		return false;
+	unsigned reader = w->id * 32 + (unsigned)lane;
+	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
+		struct sim_async_word *e = &a->words[word];
+		if (e->gen != cta->gen || !e->thread)
+			continue;
+		const struct sim_async_thread *th = &a->threads[e->thread - 1];
+		if (e->group >= visible_groups(cta, th, e->thread - 1 == reader)) {
+			*issuer = e->thread - 1;
+			*issuer_waited = e->group < th->completed;
+			return true;
+		}
+		if (e->group < visible_groups(cta, th, false))
+			e->thread = 0; /* landed and visible to every thread: forget it */
+	}
+	return false;
+}
