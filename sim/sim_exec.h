@@ -31,8 +31,16 @@ int sim_exec_packed(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 /* sim_atom.c: atom / red */
 int sim_exec_atom(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
 
-/* sim_mma.c: mma.sync */
+/* sim_mma.c: mma.sync; sim_wmma.c: wmma.load, wmma.store, wmma.mma */
 int sim_exec_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
+int sim_exec_wmma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
+
+/* sim_mem.c: one warp-level access of `size` (1, 2, 4 or 8) bytes per lane in `mask` for an instruction
+ * that is not a ld/st itself (wmma.load/store), in the instruction's state space: counted, checked
+ * (bounds, alignment, races) and moved like a ld/st of that size.  Loads fill val[lane]; lanes whose
+ * access failed a check keep their value and add a finding. */
+void sim_warp_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const uint64_t addr[32],
+		     uint32_t mask, unsigned size, bool is_store, uint64_t val[32]);
 
 /* sim_call.c: call (device printf through vprintf) */
 int sim_exec_call(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);

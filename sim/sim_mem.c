@@ -371,6 +371,30 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	return 0;
 }
 
+void sim_warp_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const uint64_t addr[32],
+		     uint32_t mask, unsigned size, bool is_store, uint64_t val[32])
+{
+	uint64_t a[32];
+	FOR_LANES(mask, l) a[l] = addr[l];
+	count_by_space(cta, w, ins, a, mask, size, is_store);
+	FOR_LANES(mask, l) {
+		enum ptx_space sp = (enum ptx_space)ins->space;
+		uint8_t *p = sim_translate(cta, w, (int)l, &sp, addr[l], size, is_store, ins);
+		if (!p)
+			continue;
+		if (is_store)
+			store_element(p, val[l], size);
+		else
+			val[l] = load_element(p, size, false);
+		if (sp == PS_GLOBAL)
+			check_global_race(cta, w, ins, l, addr[l], size, is_store);
+		else if (sp == PS_SHARED && is_store)
+			sim_shadow_write(cta, w, ins, (int)l, (uint64_t)(p - cta->shared), size);
+		else if (sp == PS_SHARED)
+			sim_shadow_read(cta, w, ins, (int)l, (uint64_t)(p - cta->shared), size);
+	}
+}
+
 /* cp.async.{ca,cg}.shared.global [dst], [src], cp-size[, src-size]: the copy completes at issue here. */
 static int exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
