@@ -552,9 +552,12 @@ static int exec_bar(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 		return -1;
 	}
 	int lane = __builtin_ctz(mask);
-	uint64_t id = ins->nops > 0 ? sim_src(cta, w, ins->ops[0].slot)[lane] : 0;
-	uint64_t count = ins->nops > 1 && ins->sub != BAR_RED_POPC && ins->sub != BAR_RED_AND &&
-				 ins->sub != BAR_RED_OR ? sim_src(cta, w, ins->ops[1].slot)[lane] : 0;
+	/* bar.red's barrier id is its second operand (the first is the destination); it indexes the CTA's
+	 * barrier arrays, so it is checked like bar.sync's */
+	bool red = ins->sub == BAR_RED_POPC || ins->sub == BAR_RED_AND || ins->sub == BAR_RED_OR;
+	int id_op = red ? 1 : 0;
+	uint64_t id = ins->nops > id_op ? sim_src(cta, w, ins->ops[id_op].slot)[lane] : 0;
+	uint64_t count = ins->nops > 1 && !red ? sim_src(cta, w, ins->ops[1].slot)[lane] : 0;
 	if (id >= SIM_BARRIERS || count % 32 || count > 32ull * cta->L->warps_per_cta)
 		return sim_unsupported(cta, w, ins, "a barrier id above 15 or a thread count that is not a multiple "
 						    "of 32 up to the CTA's size");
@@ -563,7 +566,7 @@ static int exec_bar(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 		return 0;
 	}
 	w->bar_count = (unsigned)count;
-	if (ins->sub == BAR_RED_POPC || ins->sub == BAR_RED_AND || ins->sub == BAR_RED_OR)
+	if (red)
 		return exec_bar_red(cta, w, ins, mask);
 	w->bar_id = (int)id;
 	w->bar_count = (unsigned)count;

@@ -222,13 +222,14 @@ void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 			second = (int)l;
 	}
 	int64_t stride = second < 0 ? 0 : (int64_t)(addr[second] - addr[first]) / (second - first);
+	/* products in uint64_t: addresses are modulo 2^64, and a signed product of a huge stride overflows */
 	bool strided = true;
 	FOR_LANES(mask, l)
-		if (addr[l] != addr[first] + (uint64_t)(stride * ((int)l - first)))
+		if (addr[l] != addr[first] + (uint64_t)stride * (uint64_t)(int64_t)((int)l - first))
 			strided = false;
 	e->strided = strided;
 	e->addr_stride = strided ? stride : 0;
-	e->addr_base = strided ? addr[first] - (uint64_t)(stride * first) : addr[first];
+	e->addr_base = strided ? addr[first] - (uint64_t)stride * (uint64_t)first : addr[first];
 	FOR_LANES(mask, l) e->addrs[l] = addr[l];
 	name_buffer(cta, sp, addr[first], e);
 }

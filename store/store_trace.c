@@ -75,7 +75,7 @@ static void row_to_event(sqlite3_stmt *st, struct gl_trace_event *e)
 		memcpy(e->addrs, blob, sizeof e->addrs);
 	else
 		for (int l = 0; l < 32; l++)
-			e->addrs[l] = e->addr_base + (uint64_t)(e->addr_stride * l);
+			e->addrs[l] = e->addr_base + (uint64_t)e->addr_stride * (uint64_t)l; /* modulo 2^64, like the simulator */
 }
 
 int gl_store_load_trace(struct gl_store *s, long launch_id, struct gl_trace_event **events, uint32_t *n,
