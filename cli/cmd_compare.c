@@ -10,33 +10,16 @@
 
 static const struct gl_cmd *self(void);
 
-static int unknown_baseline(struct gl_ctx *ctx, const struct gl_topic *t, const char *name)
-{
-	const char *names[64];
-	size_t n = 0;
-	struct gl_str all = {0};
-	for (int i = 0; i < t->nvariants && n < 64; i++) {
-		names[n++] = t->variants[i].name;
-		gl_str_addf(&all, "%s%s", i ? ", " : "", t->variants[i].name);
-	}
-	const char *near = gl_suggest(name, names, n);
-	if (near)
-		gl_usage_error(ctx, self(), "unknown baseline '%s' for topic %s (did you mean '%s'?)", name, t->name, near);
-	else
-		gl_usage_error(ctx, self(), "unknown baseline '%s' for topic %s (variants: %s)", name, t->name, all.buf);
-	gl_str_free(&all);
-	return ctx->err.status;
-}
-
 /* The baseline is the first variant run unless --baseline names one; a baseline left out of --variant
  * runs first, so that every ratio has its reference. */
 static int choose_baseline(struct gl_ctx *ctx, const struct gl_run_opts *o, struct gl_run_session *s)
 {
 	if (!o->baseline)
 		return GL_OK;
-	const struct gl_variant *b = gl_variant_find(s->topic, o->baseline);
-	if (!b)
-		return unknown_baseline(ctx, s->topic, o->baseline);
+	const struct gl_variant *b;
+	int rc = gl_variant_lookup_as(s->topic, o->baseline, "baseline", &b, &ctx->err);
+	if (rc)
+		return rc;
 	for (int i = 0; i < s->nvariants; i++)
 		if (s->variants[i] == b)
 			return GL_OK;

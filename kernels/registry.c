@@ -58,6 +58,12 @@ int gl_topic_lookup(const char *name, const struct gl_topic **out, struct gl_err
 
 int gl_variant_lookup(const struct gl_topic *t, const char *name, const struct gl_variant **out, struct gl_err *err)
 {
+	return gl_variant_lookup_as(t, name, "variant", out, err);
+}
+
+int gl_variant_lookup_as(const struct gl_topic *t, const char *name, const char *role, const struct gl_variant **out,
+			 struct gl_err *err)
+{
 	*out = gl_variant_find(t, name);
 	if (*out)
 		return GL_OK;
@@ -70,9 +76,9 @@ int gl_variant_lookup(const struct gl_topic *t, const char *name, const struct g
 	}
 	const char *near = gl_suggest(name, names, n);
 	if (near)
-		gl_errf(err, GL_EUSAGE, "unknown variant '%s' for topic %s (did you mean '%s'?)", name, t->name, near);
+		gl_errf(err, GL_EUSAGE, "unknown %s '%s' for topic %s (did you mean '%s'?)", role, name, t->name, near);
 	else
-		gl_errf(err, GL_EUSAGE, "unknown variant '%s' for topic %s (variants: %s)", name, t->name, all.buf);
+		gl_errf(err, GL_EUSAGE, "unknown %s '%s' for topic %s (variants: %s)", role, name, t->name, all.buf);
 	gl_str_free(&all);
 	return GL_EUSAGE;
 }

@@ -87,6 +87,9 @@ const struct gl_variant *gl_variant_find(const struct gl_topic *t, const char *n
 /* Messages with "did you mean" for unknown names. */
 int gl_topic_lookup(const char *name, const struct gl_topic **out, struct gl_err *err);
 int gl_variant_lookup(const struct gl_topic *t, const char *name, const struct gl_variant **out, struct gl_err *err);
+/* The same, naming the variant's role in the message ("unknown baseline 'x' for topic ..."). */
+int gl_variant_lookup_as(const struct gl_topic *t, const char *name, const char *role, const struct gl_variant **out,
+			 struct gl_err *err);
 
 /* Defaults for every parameter, then a fixed seed. */
 void gl_problem_defaults(const struct gl_topic *t, struct gl_problem *p);
