@@ -96,10 +96,15 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 		print_time(out, r, l);
 		fputc('\n', out);
 	}
+	bool same_note = r->nlaunches > 1;
+	for (size_t i = 1; i < r->nlaunches && same_note; i++)
+		same_note = strcmp(r->launches[i].note, r->launches[0].note) == 0;
+	if (same_note && r->launches[0].note[0])
+		fprintf(out, "  note (every variant): %s\n", r->launches[0].note);
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		const struct gl_launch_record *l = &r->launches[i];
 		guidance(out, &r->launches[i]);
-		if (l->note[0])
+		if (l->note[0] && !same_note)
 			fprintf(out, "  note %s: %s\n", l->variant, l->note);
 	}
 	for (size_t i = 0; i < r->nlaunches; i++)
