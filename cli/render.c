@@ -37,11 +37,11 @@ static void print_count(FILE *out, double v, int width)
 		fprintf(out, "%*.0f", width, v);
 }
 
-static void print_time(FILE *out, const struct gl_run_record *r, const struct gl_launch_record *l)
+static void print_time(FILE *out, const struct gl_launch_record *l)
 {
 	if (!isnan(l->duration_ns))
 		fprintf(out, "  %10.3f us", l->duration_ns / 1000.0);
-	else if (strcmp(r->info.backend, "sim") == 0)
+	else if (strcmp(l->metric_source, "sim") == 0) /* the launch was simulated: there is no time to show */
 		fprintf(out, "  n/a (simulated)");
 	else
 		fprintf(out, "  n/a");
@@ -93,7 +93,7 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 		print_ratio(out, ratio(metric(l, GL_M_SST_WF), metric(l, GL_M_SST_INST)), 10);
 		print_count(out, metric(l, GL_M_SLD_CONF), 13);
 		print_count(out, metric(l, GL_M_SST_CONF), 13);
-		print_time(out, r, l);
+		print_time(out, l);
 		fputc('\n', out);
 	}
 	bool same_note = r->nlaunches > 1;
