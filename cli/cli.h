@@ -3,7 +3,6 @@
 #ifndef GL_CLI_H
 #define GL_CLI_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -21,11 +20,55 @@ struct gl_ctx {
 	struct gl_err err;
 };
 
+/* One option of a command's table entry.  The one parser (gl_cmd_parse) reads them; `gpulab CMD --help`
+ * prints them, so a man page or completions could be generated from the same table. */
+enum gl_opt_kind {
+	GL_OPT_FLAG,   /* takes no value */
+	GL_OPT_STRING, /* takes a value, checked by the command */
+	GL_OPT_LONG,   /* takes an integer value in [min, max], checked by the parser */
+};
+
+struct gl_opt {
+	const char *name;  /* long name without "--"; NULL for a short-only option (-I) */
+	char short_name;   /* 0 when none */
+	enum gl_opt_kind kind;
+	const char *value; /* the value's name in help ("N", "PATH"); NULL for a flag */
+	const char *help;  /* one line */
+	long min, max;     /* GL_OPT_LONG only */
+	int code;          /* what the command's option handler switches on (0 if it only looks options up) */
+};
+
+/* Table rows: a flag, an option with a value (VAL names it in help), an integer option in [LO, HI]. */
+#define GL_FLAG(NAME, CODE, HELP) {.name = NAME, .kind = GL_OPT_FLAG, .help = HELP, .code = CODE}
+#define GL_STR(NAME, VAL, CODE, HELP) {.name = NAME, .kind = GL_OPT_STRING, .value = VAL, .help = HELP, .code = CODE}
+#define GL_NUM(NAME, VAL, LO, HI, CODE, HELP)                                                                \
+	{.name = NAME, .kind = GL_OPT_LONG, .value = VAL, .min = LO, .max = HI, .help = HELP, .code = CODE}
+
+#define GL_ARGS_MAX 256
+
+struct gl_optval {
+	const struct gl_opt *opt;
+	const char *value; /* NULL for a flag */
+};
+
+/* A parsed command line: options in the order given (a repeated option appears each time), then the
+ * positional arguments. */
+struct gl_args {
+	struct gl_optval opts[GL_ARGS_MAX];
+	int nopts;
+	char *pos[GL_ARGS_MAX];
+	int npos;
+};
+
 struct gl_cmd {
 	const char *name;
 	const char *usage;   /* arguments after the name */
 	const char *summary; /* one line for `gpulab --help` */
-	const char *help;    /* option details for `gpulab CMD --help`, may be NULL */
+	const char *help;    /* prose after the generated option lines in `gpulab CMD --help`, may be NULL */
+	const struct gl_opt *opts; /* the command's options, ended by an entry without name and short_name */
+	int min_args, max_args;    /* positional arguments (max_args < 0: any number) */
+	const char *args_missing;  /* the message when fewer than min_args are given */
+	const char *args_name;     /* what the arguments are, for too many: "one TOPIC", "no arguments" */
 	int (*exec)(struct gl_ctx *ctx, int argc, char **argv);
 };
 
@@ -33,14 +76,25 @@ extern const struct gl_cmd *const gl_cmd_table[];
 const struct gl_cmd *gl_cmd_find(const char *name);
 void gl_cmd_print_help(const struct gl_cmd *cmd, FILE *out);
 
-/* getopt_long with gpulab's error messages: unknown options are reported with the nearest valid one.
- * Returns the option value, -1 at the end, or '?' after recording a usage error in ctx->err.
- * Handles --db, --json, --csv and --help (prints help, returns 'h') for every command. */
-int gl_getopt(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, char **argv, const char *shortopts,
-	      const struct option *longopts);
+/* Parse argv[1..argc) (argv[0] is the command's name) against the command's options and `extra`
+ * (options made at run time, e.g. topic parameters; may be NULL), filling *out.  --db, --json, --csv and
+ * --help are every command's and set ctx; "--opt=value", "-Ivalue" and "--" (the rest are positional) are
+ * understood, options and positional arguments may mix.  Returns 0, 'h' after printing --help, or a usage
+ * error recorded in ctx->err: an unknown option (with the nearest known one), a missing or unwanted value,
+ * a number out of range, or a positional count outside the command's min_args..max_args. */
+int gl_cmd_parse_extra(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_opt *extra, int argc,
+		       char **argv, struct gl_args *out);
+int gl_cmd_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, char **argv, struct gl_args *out);
 
-/* Options every command accepts; long option codes above 256 for command-specific ones. */
-enum { GL_OPT_DB = 1000, GL_OPT_JSON, GL_OPT_CSV, GL_OPT_HELP };
+/* The last value of option `name` (long name, or the letter of a short-only option), else NULL. */
+const char *gl_args_get(const struct gl_args *a, const char *name);
+bool gl_args_has(const struct gl_args *a, const char *name);
+/* An integer option the parser checked (GL_OPT_LONG); `def` when absent. */
+long gl_args_long(const struct gl_args *a, const char *name, long def);
+/* The values of a repeatable option in order: up to max into vals; returns how many were given. */
+int gl_args_list(const struct gl_args *a, const char *name, const char **vals, int max);
+/* The value of one parsed option as a number (GL_OPT_LONG, already checked). */
+long gl_optval_long(const struct gl_optval *a);
 
 /* Record a usage error that ends with a hint: "(see 'gpulab CMD --help')". */
 int gl_usage_error(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *fmt, ...)

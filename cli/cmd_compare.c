@@ -10,33 +10,16 @@
 
 static const struct gl_cmd *self(void);
 
-static int unknown_baseline(struct gl_ctx *ctx, const struct gl_topic *t, const char *name)
-{
-	const char *names[64];
-	size_t n = 0;
-	struct gl_str all = {0};
-	for (int i = 0; i < t->nvariants && n < 64; i++) {
-		names[n++] = t->variants[i].name;
-		gl_str_addf(&all, "%s%s", i ? ", " : "", t->variants[i].name);
-	}
-	const char *near = gl_suggest(name, names, n);
-	if (near)
-		gl_usage_error(ctx, self(), "unknown baseline '%s' for topic %s (did you mean '%s'?)", name, t->name, near);
-	else
-		gl_usage_error(ctx, self(), "unknown baseline '%s' for topic %s (variants: %s)", name, t->name, all.buf);
-	gl_str_free(&all);
-	return ctx->err.status;
-}
-
 /* The baseline is the first variant run unless --baseline names one; a baseline left out of --variant
  * runs first, so that every ratio has its reference. */
 static int choose_baseline(struct gl_ctx *ctx, const struct gl_run_opts *o, struct gl_run_session *s)
 {
 	if (!o->baseline)
 		return GL_OK;
-	const struct gl_variant *b = gl_variant_find(s->topic, o->baseline);
-	if (!b)
-		return unknown_baseline(ctx, s->topic, o->baseline);
+	const struct gl_variant *b;
+	int rc = gl_variant_lookup_as(s->topic, o->baseline, "baseline", &b, &ctx->err);
+	if (rc)
+		return rc;
 	for (int i = 0; i < s->nvariants; i++)
 		if (s->variants[i] == b)
 			return GL_OK;
@@ -69,11 +52,12 @@ static int exec_compare(struct gl_ctx *ctx, int argc, char **argv)
 	struct gl_run_opts o = {0};
 	struct gl_run_session s = {0};
 	struct gl_store *store = NULL;
-	int rc = gl_run_opts_parse(ctx, self(), argc, argv, true, &o);
+	int rc = gl_run_opts_parse(ctx, self(), argc, argv, &o);
 	if (rc)
 		return rc;
+	struct gl_run_env env = gl_cli_run_env(ctx); /* after parsing: --db is known */
 	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)) || (rc = choose_baseline(ctx, &o, &s)) ||
-	    (rc = gl_run_session_execute(ctx, &o, &s, &store)))
+	    (rc = gl_run_session_execute(&env, o.backend, &o.b, &s, &store)))
 		return rc;
 	rc = show(ctx, store, s.run_id, o.baseline);
 	gl_store_close(store);
@@ -81,6 +65,13 @@ static int exec_compare(struct gl_ctx *ctx, int argc, char **argv)
 		rc = GL_EVERIFY;
 	return rc;
 }
+
+static const struct gl_opt compare_opts[] = {
+	GL_STR("baseline", "VARIANT", GL_RUN_OPT_BASELINE,
+	       "the reference of the ratios (default: the first variant run)"),
+	GL_RUN_OPT_ROWS,
+	{0},
+};
 
 const struct gl_cmd gl_cmd_compare_entry = {
 	.name = "compare",
@@ -90,12 +81,15 @@ const struct gl_cmd gl_cmd_compare_entry = {
 	.help = "Runs the variants as 'gpulab run' does (and stores the run), then shows per variant: global load and\n"
 		"store sectors, shared-memory wavefronts (loads + stores), bank conflicts (loads + stores), FLOPs\n"
 		"(2*FFMA + FADD + FMUL thread instructions) and FLOP per global byte (32 bytes per load, store and\n"
-		"atomic sector), each also as variant / baseline.\n\n"
-		"options:\n"
-		"  --baseline VARIANT    the reference of the ratios (default: the first variant run); run first\n"
-		"                        when --variant leaves it out\n" GL_RUN_OPTIONS_HELP
+		"atomic sector), each also as variant / baseline.  The baseline is run first when --variant\n"
+		"leaves it out.\n" GL_RUN_PARAMS_HELP
 		"exit status: 0 all verified, 1 a variant failed verification or the sanitizer found errors,\n"
 		"2 usage, 3 environment (no GPU for --backend cuda, unwritable database)\n",
+	.opts = compare_opts,
+	.min_args = 1,
+	.max_args = 1,
+	.args_missing = "compare needs a TOPIC (see 'gpulab list')",
+	.args_name = "one TOPIC",
 	.exec = exec_compare,
 };
 

@@ -95,13 +95,10 @@ static int list_devices(struct gl_ctx *ctx, const struct gl_cuda_api *cu, int co
 
 static int devices_exec(struct gl_ctx *ctx, int argc, char **argv)
 {
-	int c;
-	optind = 1;
-	while ((c = gl_getopt(ctx, self(), argc, argv, "", NULL)) != -1)
-		if (c == 'h' || c == '?')
-			return c == 'h' ? 'h' : ctx->err.status;
-	if (optind < argc)
-		return gl_usage_error(ctx, self(), "unexpected argument '%s'", argv[optind]);
+	struct gl_args args;
+	int prc = gl_cmd_parse(ctx, self(), argc, argv, &args);
+	if (prc)
+		return prc;
 	struct gl_cuda_api cu;
 	struct gl_cupti_api cupti;
 	char why[512];
@@ -127,6 +124,7 @@ const struct gl_cmd gl_cmd_devices_entry = {
 	.usage = "[--json]",
 	.summary = "the GPUs the CUDA driver sees: chip, SMs, memory, clocks, driver and CUPTI versions",
 	.help = "Exits 3 with one line saying why when there is no CUDA driver or no device.\n",
+	.max_args = 0,
 	.exec = devices_exec,
 };
 

@@ -63,13 +63,10 @@ static void print_checks(struct gl_ctx *ctx, const struct gl_doctor_check *check
 
 static int doctor_exec(struct gl_ctx *ctx, int argc, char **argv)
 {
-	int c;
-	optind = 1;
-	while ((c = gl_getopt(ctx, self(), argc, argv, "", NULL)) != -1)
-		if (c == 'h' || c == '?')
-			return c == 'h' ? 'h' : ctx->err.status;
-	if (optind < argc)
-		return gl_usage_error(ctx, self(), "unexpected argument '%s'", argv[optind]);
+	struct gl_args args;
+	int prc = gl_cmd_parse(ctx, self(), argc, argv, &args);
+	if (prc)
+		return prc;
 	struct gl_doctor_check checks[GL_DOCTOR_MAX];
 	size_t n = gl_cuda_doctor(checks, GL_DOCTOR_MAX - 1);
 	check_db(ctx->db_path, &checks[n++]);
@@ -89,6 +86,7 @@ const struct gl_cmd gl_cmd_doctor_entry = {
 	.summary = "check the GPU path: driver, device, CUPTI, profiling permission, nvcc, database",
 	.help = "One line per check: ok, warn or fail, with the fix.  Exits 3 when any check fails\n"
 		"(on a machine without a GPU the simulator still works: gpulab run --backend sim).\n",
+	.max_args = 0,
 	.exec = doctor_exec,
 };
 

@@ -9,22 +9,18 @@ static const struct gl_cmd *self(void);
 
 static int exec_import(struct gl_ctx *ctx, int argc, char **argv)
 {
-	int c;
-	optind = 1;
-	while ((c = gl_getopt(ctx, self(), argc, argv, "", NULL)) != -1)
-		if (c == 'h' || c == '?')
-			return c == 'h' ? 'h' : ctx->err.status;
-	if (optind >= argc)
-		return gl_usage_error(ctx, self(), "import needs the FILE to import (a spool file named in the "
-				      "message of the command that wrote it)");
+	struct gl_args args;
+	int prc = gl_cmd_parse(ctx, self(), argc, argv, &args);
+	if (prc)
+		return prc;
 	struct gl_store *store = NULL;
 	int rc = gl_store_open(ctx->db_path, 0, &store, &ctx->err);
-	for (int i = optind; rc == GL_OK && i < argc; i++) {
+	for (int i = 0; rc == GL_OK && i < args.npos; i++) {
 		int imported = 0, skipped = 0;
-		rc = gl_store_import(store, argv[i], &imported, &skipped, &ctx->err);
+		rc = gl_store_import(store, args.pos[i], &imported, &skipped, &ctx->err);
 		if (rc == GL_OK)
 			printf("imported %d run%s from %s into %s (%d already stored)\n", imported,
-			       imported == 1 ? "" : "s", argv[i], gl_store_file(store), skipped);
+			       imported == 1 ? "" : "s", args.pos[i], gl_store_file(store), skipped);
 	}
 	gl_store_close(store);
 	return rc;
@@ -39,6 +35,10 @@ const struct gl_cmd gl_cmd_import_entry = {
 		"message names it.  'gpulab import FILE' stores its runs (with their launches, metrics and\n"
 		"traces) in one transaction; runs already stored are skipped, so importing twice is harmless.\n"
 		"FILE is only read: remove it afterwards.\n",
+	.min_args = 1,
+	.max_args = -1,
+	.args_missing = "import needs the FILE to import (a spool file named in the message of the command that "
+			"wrote it)",
 	.exec = exec_import,
 };
 

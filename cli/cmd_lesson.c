@@ -11,7 +11,6 @@
 
 static const struct gl_cmd *self(void);
 
-enum { OPT_RUN = 300, OPT_NO_RUN, OPT_ANSWER, OPT_BACKEND };
 
 static const struct {
 	const char *name;
@@ -40,43 +39,32 @@ static int find_sub(struct gl_ctx *ctx, const char *name, int *index)
 
 static int parse(struct gl_ctx *ctx, int argc, char **argv, struct lesson_ui *ui, int *sub, char **arg)
 {
-	static const struct option opts[] = {
-		{"run", no_argument, NULL, OPT_RUN},
-		{"no-run", no_argument, NULL, OPT_NO_RUN},
-		{"answer", no_argument, NULL, OPT_ANSWER},
-		{"backend", required_argument, NULL, OPT_BACKEND},
-		{0},
-	};
-	int c;
-	optind = 1;
-	while ((c = gl_getopt(ctx, self(), argc, argv, "", opts)) != -1) {
-		switch (c) {
-		case 'h': return 'h';
-		case '?': return ctx->err.status;
-		case OPT_RUN: ui->run = true; break;
-		case OPT_NO_RUN: ui->no_run = true; break;
-		case OPT_ANSWER: ui->answer = true; break;
-		case OPT_BACKEND: ui->env.backend = optarg; break;
-		}
-	}
+	struct gl_args args;
+	int rc = gl_cmd_parse(ctx, self(), argc, argv, &args);
+	if (rc)
+		return rc;
+	ui->run = gl_args_has(&args, "run");
+	ui->no_run = gl_args_has(&args, "no-run");
+	ui->answer = gl_args_has(&args, "answer");
+	if (gl_args_has(&args, "backend"))
+		ui->env.backend = gl_args_get(&args, "backend");
 	if (ctx->format != GL_FMT_TABLE)
 		return gl_usage_error(ctx, self(), "lesson prints text only (no --json or --csv)");
 	if (ui->run && ui->no_run)
 		return gl_usage_error(ctx, self(), "--run and --no-run contradict each other");
-	if (optind >= argc)
+	if (args.npos == 0)
 		return gl_usage_error(ctx, self(), "lesson needs a command: list, start NAME, next, prev, show, check, "
 						   "reset or status");
-	int rc = find_sub(ctx, argv[optind], sub);
-	if (rc)
+	if ((rc = find_sub(ctx, args.pos[0], sub)))
 		return rc;
-	int nargs = argc - optind - 1;
+	int nargs = args.npos - 1;
 	if (nargs < subs[*sub].min_args)
 		return gl_usage_error(ctx, self(), "lesson %s needs a lesson NAME ('gpulab lesson list' shows them)",
 				      subs[*sub].name);
 	if (nargs > subs[*sub].max_args)
 		return gl_usage_error(ctx, self(), "unexpected argument '%s' after 'lesson %s'",
-				      argv[optind + 1 + subs[*sub].max_args], subs[*sub].name);
-	*arg = nargs ? argv[optind + 1] : NULL;
+				      args.pos[1 + subs[*sub].max_args], subs[*sub].name);
+	*arg = nargs ? args.pos[1] : NULL;
 	return GL_OK;
 }
 
@@ -105,6 +93,17 @@ static int dispatch(struct lesson_ui *ui, int sub, const char *arg, struct gl_er
 	}
 }
 
+/* The command names a lesson's ```gpulab blocks may use: the command table's. */
+static void hand_commands_to_lessons(void)
+{
+	static const char *names[32];
+	size_t n = 0;
+	for (const struct gl_cmd *const *c = gl_cmd_table; *c && n + 1 < sizeof names / sizeof *names; c++)
+		names[n++] = (*c)->name;
+	names[n] = NULL;
+	lesson_set_commands(names);
+}
+
 static int exec_lesson(struct gl_ctx *ctx, int argc, char **argv)
 {
 	struct lesson_ui ui = {.color = ctx->color, .tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)};
@@ -113,11 +112,12 @@ static int exec_lesson(struct gl_ctx *ctx, int argc, char **argv)
 	int rc = parse(ctx, argc, argv, &ui, &sub, &arg);
 	if (rc)
 		return rc;
+	hand_commands_to_lessons();
 	struct gl_store *store = NULL;
 	char path[1024];
 	if ((rc = open_store(ctx, subs[sub].writes, &store, path, sizeof path)))
 		return rc;
-	ui.db = store ? gl_store_db(store) : NULL;
+	ui.store = store;
 	ui.env.exe = access("/proc/self/exe", X_OK) == 0 ? "/proc/self/exe" : ctx->argv0;
 	ui.env.db_path = path;
 	rc = dispatch(&ui, sub, arg, &ctx->err);
@@ -125,6 +125,14 @@ static int exec_lesson(struct gl_ctx *ctx, int argc, char **argv)
 	gl_store_close(store);
 	return rc;
 }
+
+static const struct gl_opt lesson_opts[] = {
+	GL_FLAG("run", 0, "run the step's gpulab commands (and then its checks) without asking"),
+	GL_FLAG("no-run", 0, "never ask to run the commands"),
+	GL_FLAG("answer", 0, "show the step's answer to its question"),
+	GL_STR("backend", "NAME", 0, "--backend for the lesson's 'gpulab run' commands that name none"),
+	{0},
+};
 
 const struct gl_cmd gl_cmd_lesson_entry = {
 	.name = "lesson",
@@ -138,15 +146,12 @@ const struct gl_cmd gl_cmd_lesson_entry = {
 		"  check [NAME]    evaluate the checks of the current step, or of every step of lesson NAME\n"
 		"  reset [NAME]    forget the progress in NAME (default: the current lesson)\n"
 		"  status          where you are: the current lesson and step, steps seen and passed\n"
-		"options:\n"
-		"  --run           run the step's gpulab commands (and then its checks) without asking;\n"
-		"                  with check: run every step's commands first (what CI does)\n"
-		"  --no-run        never ask to run the commands\n"
-		"  --answer        show the step's answer to its question\n"
-		"  --backend NAME  --backend for the lesson's 'gpulab run' commands that name none\n"
+		"--run with check runs every step's commands first (what CI does).\n"
 		"lessons are built in; GPULAB_LESSONS=DIR reads DIR/*.md instead (for authors).  A step's\n"
 		"commands run with this --db.  Without a terminal, views print 3 frames.  See docs/lessons.md.\n"
 		"exit status: 0 ok, 1 a check or a command failed, 2 usage or a malformed lesson (file:line)\n",
+	.opts = lesson_opts,
+	.max_args = -1, /* the lesson command counts its own arguments */
 	.exec = exec_lesson,
 };
 

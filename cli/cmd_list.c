@@ -89,18 +89,12 @@ static void topic_json(struct gl_json *j, const struct gl_topic *t)
 
 static int exec_list(struct gl_ctx *ctx, int argc, char **argv)
 {
-	int c;
-	optind = 1;
-	while ((c = gl_getopt(ctx, self(), argc, argv, "", NULL)) != -1) {
-		if (c == 'h')
-			return 'h';
-		if (c == '?')
-			return ctx->err.status;
-	}
-	if (optind + 1 < argc)
-		return gl_usage_error(ctx, self(), "list takes one TOPIC at most, got '%s' too", argv[optind + 1]);
+	struct gl_args args;
+	int prc = gl_cmd_parse(ctx, self(), argc, argv, &args);
+	if (prc)
+		return prc;
 	const struct gl_topic *one = NULL;
-	if (optind < argc && gl_topic_lookup(argv[optind], &one, &ctx->err))
+	if (args.npos && gl_topic_lookup(args.pos[0], &one, &ctx->err))
 		return ctx->err.status;
 	if (ctx->format == GL_FMT_JSON) {
 		struct gl_json j;
@@ -129,6 +123,8 @@ const struct gl_cmd gl_cmd_list_entry = {
 	.usage = "[TOPIC] [--json]",
 	.summary = "list the topics, or a topic's variants and parameters",
 	.help = NULL,
+	.max_args = 1,
+	.args_name = "one TOPIC at most",
 	.exec = exec_list,
 };
 

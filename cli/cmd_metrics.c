@@ -11,7 +11,6 @@
 #include "profiler/cupti_device.h"
 #include "profiler/metric_sets.h"
 
-enum { OPT_CHIP = 300, OPT_SEARCH, OPT_PASSES, OPT_SAVE_CONFIG };
 
 struct metrics_args {
 	const char *chip, *search, *passes, *save_config;
@@ -21,31 +20,14 @@ static const struct gl_cmd *self(void);
 
 static int parse(struct gl_ctx *ctx, int argc, char **argv, struct metrics_args *a)
 {
-	static const struct option opts[] = {
-		{"chip", required_argument, NULL, OPT_CHIP},
-		{"search", required_argument, NULL, OPT_SEARCH},
-		{"passes", required_argument, NULL, OPT_PASSES},
-		{"save-config", required_argument, NULL, OPT_SAVE_CONFIG},
-		{0},
-	};
-	int c;
-	optind = 1;
-	while ((c = gl_getopt(ctx, self(), argc, argv, "", opts)) != -1) {
-		if (c == 'h')
-			return 'h';
-		if (c == '?')
-			return ctx->err.status;
-		if (c == OPT_CHIP)
-			a->chip = optarg;
-		else if (c == OPT_SEARCH)
-			a->search = optarg;
-		else if (c == OPT_PASSES)
-			a->passes = optarg;
-		else if (c == OPT_SAVE_CONFIG)
-			a->save_config = optarg;
-	}
-	if (optind < argc)
-		return gl_usage_error(ctx, self(), "unexpected argument '%s'", argv[optind]);
+	struct gl_args args;
+	int rc = gl_cmd_parse(ctx, self(), argc, argv, &args);
+	if (rc)
+		return rc;
+	a->chip = gl_args_get(&args, "chip");
+	a->search = gl_args_get(&args, "search");
+	a->passes = gl_args_get(&args, "passes");
+	a->save_config = gl_args_get(&args, "save-config");
 	if (a->save_config && !a->passes)
 		return gl_usage_error(ctx, self(), "--save-config needs --passes LIST (the metrics to configure)");
 	return GL_OK;
@@ -272,17 +254,23 @@ static int metrics_exec(struct gl_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
+static const struct gl_opt metrics_opts[] = {
+	GL_STR("chip", "NAME", 0, "chip to describe, exact upper case (GH100, AD102, GA100, ...)"),
+	GL_STR("search", "WORD", 0, "only metrics whose name or description contains WORD (any case)"),
+	GL_STR("passes", "LIST", 0, "replay passes needed to collect LIST"),
+	GL_STR("save-config", "F", 0, "with --passes: also write CUPTI's config image for LIST to file F"),
+	{0},
+};
+
 const struct gl_cmd gl_cmd_metrics_entry = {
 	.name = "metrics",
 	.usage = "[--chip NAME] [--search WORD] [--passes SET|NAMES [--save-config FILE]] [--json]",
 	.summary = "list CUPTI metrics for a chip, search them, count replay passes (no GPU needed)",
-	.help = "options:\n"
-		"  --chip NAME      chip to describe, exact upper case (GH100, AD102, GA100, ...);\n"
-		"                   default: the GPU's own chip; without a GPU, lists the valid chips\n"
-		"  --search WORD    only metrics whose name or description contains WORD (any case)\n"
-		"  --passes LIST    replay passes needed to collect LIST: a set (memory, compute, all, sim)\n"
-		"                   or comma-separated metric names with rollups (dram__bytes_read.sum)\n"
-		"  --save-config F  with --passes: also write CUPTI's config image for LIST to file F\n",
+	.help = "--chip defaults to the GPU's own chip; without a GPU, metrics lists the valid chips.\n"
+		"--passes takes a set (memory, compute, all, sim) or comma-separated metric names with rollups\n"
+		"(dram__bytes_read.sum).\n",
+	.opts = metrics_opts,
+	.max_args = 0,
 	.exec = metrics_exec,
 };
 

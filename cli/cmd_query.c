@@ -26,6 +26,10 @@ const struct gl_cmd gl_cmd_query_entry = {
 		"  gpulab query 'SELECT * FROM run_summary'\n"
 		"  gpulab query 'SELECT variant, gst_sectors_per_request FROM latest_launches' --csv\n"
 		"  gpulab query \"SELECT name, value FROM metrics WHERE launch_id = 3\" --json\n",
+	.min_args = 1,
+	.max_args = 1,
+	.args_missing = "query needs one SQL statement, e.g. gpulab query 'SELECT * FROM run_summary'",
+	.args_name = "one SQL argument",
 	.exec = query_exec,
 };
 
@@ -60,24 +64,12 @@ static int run_query(struct gl_ctx *ctx, const char *sql)
 static int query_exec(struct gl_ctx *ctx, int argc, char **argv)
 {
 	const struct gl_cmd *cmd = &gl_cmd_query_entry;
-	static const struct option longopts[] = {{0}};
-	int c;
-	optind = 0; /* GNU getopt: rescan from the start */
-	while ((c = gl_getopt(ctx, cmd, argc, argv, "", longopts)) != -1) {
-		if (c == 'h')
-			return 'h';
-		return ctx->err.status ? ctx->err.status : gl_usage_error(ctx, cmd, "unexpected option");
-	}
-	if (optind >= argc)
-		return gl_usage_error(ctx, cmd, "query needs one SQL statement, e.g. gpulab query 'SELECT * FROM "
-					   "run_summary'");
-	if (argc - optind > 1)
-		return gl_usage_error(ctx, cmd,
-				      "query takes one SQL argument but got %d (quote the whole statement: "
-				      "gpulab query 'SELECT ...')",
-				      argc - optind);
-	if (strcmp(argv[optind], "-") != 0)
-		return run_query(ctx, argv[optind]);
+	struct gl_args args;
+	int prc = gl_cmd_parse(ctx, cmd, argc, argv, &args);
+	if (prc)
+		return prc;
+	if (strcmp(args.pos[0], "-") != 0)
+		return run_query(ctx, args.pos[0]);
 	char *sql = read_stdin();
 	int rc = run_query(ctx, sql);
 	free(sql);

@@ -11,21 +11,17 @@ static const struct gl_cmd *self(void);
 
 static int exec_report(struct gl_ctx *ctx, int argc, char **argv)
 {
-	enum { OPT_PRINT_LIMIT = 300 };
-	static const struct option opts[] = {{"print-limit", required_argument, NULL, OPT_PRINT_LIMIT}, {0}};
-	int c, print_limit = GL_PRINT_LIMIT_DEFAULT;
-	optind = 1;
-	while ((c = gl_getopt(ctx, self(), argc, argv, "", opts)) != -1) {
-		if (c == 'h')
-			return 'h';
-		if (c == '?' || (c == OPT_PRINT_LIMIT && gl_parse_print_limit(ctx, self(), optarg, &print_limit)))
-			return ctx->err.status;
-	}
-	if (optind + 1 < argc)
-		return gl_usage_error(ctx, self(), "report takes one RUN at most, got '%s' too", argv[optind + 1]);
+	struct gl_args args;
+	int print_limit = GL_PRINT_LIMIT_DEFAULT;
+	int prc = gl_cmd_parse(ctx, self(), argc, argv, &args);
+	if (prc)
+		return prc;
+	const char *limit = gl_args_get(&args, "print-limit");
+	if (limit && gl_parse_print_limit(ctx, self(), limit, &print_limit))
+		return ctx->err.status;
 	long id = 0;
-	if (optind < argc && strcmp(argv[optind], "last") != 0 &&
-	    gl_parse_long(argv[optind], 1, 1L << 62, "run id", &id, &ctx->err))
+	if (args.npos && strcmp(args.pos[0], "last") != 0 &&
+	    gl_parse_long(args.pos[0], 1, 1L << 62, "run id", &id, &ctx->err))
 		return ctx->err.status;
 	struct gl_store *store;
 	int rc = gl_store_open(ctx->db_path, 1, &store, &ctx->err);
@@ -41,12 +37,19 @@ static int exec_report(struct gl_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
+static const struct gl_opt report_opts[] = {
+	GL_STR("print-limit", "N", 0, "distinct sanitizer findings shown per launch (default 100, 0 = all)"),
+	{0},
+};
+
 const struct gl_cmd gl_cmd_report_entry = {
 	.name = "report",
 	.usage = "[RUN|last] [--print-limit N] [--json|--csv]",
 	.summary = "show a stored run: metrics, derived ratios and guidance",
-	.help = "RUN is a run id from 'gpulab run' or 'gpulab query \"SELECT id FROM runs\"'; default: last\n"
-		"  --print-limit N   distinct sanitizer findings shown per launch (default 100, 0 = all)\n",
+	.help = "RUN is a run id from 'gpulab run' or 'gpulab query \"SELECT id FROM runs\"'; default: last\n",
+	.opts = report_opts,
+	.max_args = 1,
+	.args_name = "one RUN at most",
 	.exec = exec_report,
 };
 

@@ -24,10 +24,12 @@ static int exec_run(struct gl_ctx *ctx, int argc, char **argv)
 	struct gl_run_opts o = {0};
 	struct gl_run_session s = {0};
 	struct gl_store *store = NULL;
-	int rc = gl_run_opts_parse(ctx, self(), argc, argv, false, &o);
+	int rc = gl_run_opts_parse(ctx, self(), argc, argv, &o);
 	if (rc)
 		return rc;
-	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)) || (rc = gl_run_session_execute(ctx, &o, &s, &store)))
+	struct gl_run_env env = gl_cli_run_env(ctx); /* after parsing: --db is known */
+	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)) ||
+	    (rc = gl_run_session_execute(&env, o.backend, &o.b, &s, &store)))
 		return rc;
 	rc = show(ctx, store, s.run_id, o.print_limit);
 	gl_store_close(store);
@@ -36,13 +38,20 @@ static int exec_run(struct gl_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
+static const struct gl_opt run_opts[] = {GL_RUN_OPT_ROWS, {0}};
+
 const struct gl_cmd gl_cmd_run_entry = {
 	.name = "run",
 	.usage = "TOPIC [--variant A,B|all] [--size N | --PARAM V ...] [--backend auto|cuda|sim] [options]",
 	.summary = "run a topic's kernel variants, verify them, store and show the metrics",
-	.help = "options:\n" GL_RUN_OPTIONS_HELP
+	.help = GL_RUN_PARAMS_HELP
 		"exit status: 0 all verified, 1 a variant failed verification or the sanitizer found errors,\n"
 		"2 usage, 3 environment (no GPU for --backend cuda, unwritable database)\n",
+	.opts = run_opts,
+	.min_args = 1,
+	.max_args = 1,
+	.args_missing = "run needs a TOPIC (see 'gpulab list')",
+	.args_name = "one TOPIC",
 	.exec = exec_run,
 };
 

@@ -18,7 +18,7 @@
 static const struct gl_cmd *self(void);
 
 enum {
-	OPT_KERNEL = 300, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
+	OPT_KERNEL = 1, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
 	OPT_PRINTF_BUFFER, OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL,
 };
 
@@ -36,11 +36,11 @@ struct sim_opts {
 	struct gl_nvcc_opts nvcc;
 };
 
-static int add_list(struct gl_ctx *ctx, const char *flag, const char **list, int *n, int max)
+static int add_list(struct gl_ctx *ctx, const char *flag, const char *value, const char **list, int *n, int max)
 {
 	if (*n >= max)
 		return gl_usage_error(ctx, self(), "at most %d %s options", max, flag);
-	list[(*n)++] = optarg;
+	list[(*n)++] = value;
 	return GL_OK;
 }
 
@@ -68,76 +68,43 @@ static int add_nvcc_flag(struct gl_ctx *ctx, struct sim_opts *o, const char *fla
 	return GL_OK;
 }
 
-static int handle_option(struct gl_ctx *ctx, int c, struct sim_opts *o)
+static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct sim_opts *o)
 {
-	long v;
-	switch (c) {
-	case OPT_ARCH: return set_arch(ctx, o, optarg);
-	case 'I': return add_nvcc_flag(ctx, o, "-I", optarg);
-	case 'D': return add_nvcc_flag(ctx, o, "-D", optarg);
+	const char *v = a->value;
+	switch (a->opt->code) {
+	case OPT_ARCH: return set_arch(ctx, o, v);
+	case 'I': return add_nvcc_flag(ctx, o, "-I", v);
+	case 'D': return add_nvcc_flag(ctx, o, "-D", v);
 	case OPT_VERBOSE: o->nvcc.verbose = true; return GL_OK;
 	case OPT_NO_CACHE: o->nvcc.no_cache = true; return GL_OK;
-	case OPT_KERNEL: o->kernel = optarg; return GL_OK;
-	case OPT_GRID: o->grid = optarg; return GL_OK;
-	case OPT_BLOCK: o->block = optarg; return GL_OK;
+	case OPT_KERNEL: o->kernel = v; return GL_OK;
+	case OPT_GRID: o->grid = v; return GL_OK;
+	case OPT_BLOCK: o->block = v; return GL_OK;
 	case OPT_TRACE: o->sim.trace = true; return GL_OK;
-	case OPT_ARG: return add_list(ctx, "--arg", (const char **)o->args, &o->nargs, GL_MAX_ARGS + 1);
-	case OPT_DUMP: return add_list(ctx, "--dump", o->dumps, &o->ndumps, MAX_DUMPS);
-	case OPT_SMEM:
-		if (gl_parse_long(optarg, 0, 227 * 1024, "--smem", &v, &ctx->err))
-			return ctx->err.status;
-		o->smem = (unsigned)v;
-		return GL_OK;
-	case OPT_THREADS:
-		if (gl_parse_long(optarg, 1, 256, "--threads", &v, &ctx->err))
-			return ctx->err.status;
-		o->sim.threads = (int)v;
-		return GL_OK;
-	case OPT_MAXINST:
-		if (gl_parse_long(optarg, 1, 1L << 62, "--max-instructions", &v, &ctx->err))
-			return ctx->err.status;
-		o->sim.max_instructions = (uint64_t)v;
-		return GL_OK;
-	case OPT_PRINT_LIMIT: return gl_parse_print_limit(ctx, self(), optarg, &o->print_limit);
-	case OPT_TOOL: return gl_parse_tools(ctx, self(), optarg, &o->sim.tools);
-	case OPT_PRINTF_BUFFER:
-		if (gl_parse_long(optarg, 1, (long)GL_SIM_PRINTF_BUFFER_MAX, "--printf-buffer", &v, &ctx->err))
-			return ctx->err.status;
-		o->sim.printf_buffer = (uint64_t)v;
-		return GL_OK;
-	default: return gl_errf(&ctx->err, GL_EINTERNAL, "unhandled option %d", c);
+	case OPT_ARG: return add_list(ctx, "--arg", v, (const char **)o->args, &o->nargs, GL_MAX_ARGS + 1);
+	case OPT_DUMP: return add_list(ctx, "--dump", v, o->dumps, &o->ndumps, MAX_DUMPS);
+	case OPT_SMEM: o->smem = (unsigned)gl_optval_long(a); return GL_OK;
+	case OPT_THREADS: o->sim.threads = (int)gl_optval_long(a); return GL_OK;
+	case OPT_MAXINST: o->sim.max_instructions = (uint64_t)gl_optval_long(a); return GL_OK;
+	case OPT_PRINT_LIMIT: return gl_parse_print_limit(ctx, self(), v, &o->print_limit);
+	case OPT_TOOL: return gl_parse_tools(ctx, self(), v, &o->sim.tools);
+	case OPT_PRINTF_BUFFER: o->sim.printf_buffer = (uint64_t)gl_optval_long(a); return GL_OK;
+	default: return gl_errf(&ctx->err, GL_EINTERNAL, "unhandled option --%s", a->opt->name);
 	}
 }
 
 static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 {
-	static const struct option opts[] = {
-		{"kernel", required_argument, NULL, OPT_KERNEL}, {"grid", required_argument, NULL, OPT_GRID},
-		{"block", required_argument, NULL, OPT_BLOCK},	 {"smem", required_argument, NULL, OPT_SMEM},
-		{"arg", required_argument, NULL, OPT_ARG},	 {"dump", required_argument, NULL, OPT_DUMP},
-		{"max-instructions", required_argument, NULL, OPT_MAXINST},
-		{"threads", required_argument, NULL, OPT_THREADS}, {"trace", no_argument, NULL, OPT_TRACE},
-		{"printf-buffer", required_argument, NULL, OPT_PRINTF_BUFFER},
-		{"arch", required_argument, NULL, OPT_ARCH}, {"verbose", no_argument, NULL, OPT_VERBOSE},
-		{"no-cache", no_argument, NULL, OPT_NO_CACHE},
-		{"print-limit", required_argument, NULL, OPT_PRINT_LIMIT}, {"tool", required_argument, NULL, OPT_TOOL},
-		{0},
-	};
-	int c;
-	optind = 1;
-	while ((c = gl_getopt(ctx, self(), argc, argv, "I:D:", opts)) != -1) {
-		if (c == 'h')
-			return 'h';
-		if (c == '?' || handle_option(ctx, c, o))
-			return ctx->err.status;
-	}
+	struct gl_args args;
+	int rc = gl_cmd_parse(ctx, self(), argc, argv, &args);
+	if (rc)
+		return rc;
+	for (int i = 0; i < args.nopts; i++)
+		if ((rc = handle_option(ctx, &args.opts[i], o)))
+			return rc;
 	if (ctx->format == GL_FMT_CSV)
 		return gl_usage_error(ctx, self(), "sim prints a table or --json, not --csv");
-	if (optind >= argc)
-		return gl_usage_error(ctx, self(), "sim needs a SOURCE file (.cu or .ptx)");
-	if (optind + 1 < argc)
-		return gl_usage_error(ctx, self(), "unexpected argument '%s' after the source file", argv[optind + 1]);
-	o->source = argv[optind];
+	o->source = args.pos[0];
 	if (!o->kernel)
 		return gl_usage_error(ctx, self(), "sim needs --kernel NAME");
 	if (!o->grid || !o->block)
@@ -230,6 +197,7 @@ static void fill_record(struct gl_launch_record *rec, const struct sim_opts *o, 
 		rec->trace = gl_xmalloc((size_t)res->ntrace * sizeof *rec->trace);
 		memcpy(rec->trace, res->trace, (size_t)res->ntrace * sizeof *rec->trace);
 		rec->ntrace = res->ntrace;
+		gl_sim_buffer_map(fn, l, &rec->buffers, &rec->nbuffers); /* names the --arg buffers */
 	}
 }
 
@@ -353,33 +321,44 @@ static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
+static const struct gl_opt sim_table[] = {
+	GL_STR("kernel", "NAME", OPT_KERNEL, "the kernel: extern \"C\" name, mangled name, or a unique C++ base name"),
+	GL_STR("grid", "X[,Y[,Z]]", OPT_GRID, "CTAs in the grid"),
+	GL_STR("block", "X[,Y[,Z]]", OPT_BLOCK, "threads in a CTA"),
+	GL_NUM("smem", "BYTES", 0, 227 * 1024, OPT_SMEM, "dynamic shared memory (extern __shared__)"),
+	GL_STR("arg", "SPEC", OPT_ARG, "one per kernel parameter, in order (SPEC below)"),
+	GL_STR("dump", "NAME=PATH", OPT_DUMP, "write buffer NAME's final contents (raw little-endian) to PATH"),
+	GL_NUM("max-instructions", "N", 1, 1L << 62, OPT_MAXINST,
+	       "budget of warp instructions per CTA (endless loops stop there)"),
+	GL_NUM("threads", "N", 1, 256, OPT_THREADS, "CPU threads (default: all cores)"),
+	GL_NUM("printf-buffer", "BYTES", 1, (long)GL_SIM_PRINTF_BUFFER_MAX, OPT_PRINTF_BUFFER,
+	       "device printf buffer (default 1048576, like the device's)"),
+	GL_FLAG("trace", OPT_TRACE, "record warp-level memory events and store them (implies storing the run)"),
+	GL_STR("arch", "sm_XX", OPT_ARCH, "nvcc's -arch for a .cu file (default sm_80)"),
+	{.short_name = 'I', .kind = GL_OPT_STRING, .value = "DIR", .help = "passed to nvcc for a .cu file, in order",
+	 .code = 'I'},
+	{.short_name = 'D', .kind = GL_OPT_STRING, .value = "MACRO[=V]",
+	 .help = "passed to nvcc for a .cu file, in order", .code = 'D'},
+	GL_FLAG("no-cache", OPT_NO_CACHE, "run nvcc even when the PTX cache has this compile"),
+	GL_FLAG("verbose", OPT_VERBOSE, "say on stderr whether nvcc ran or the PTX cache answered"),
+	GL_STR("tool", "LIST", OPT_TOOL, "sanitizer checks, comma-separated (below); default all"),
+	GL_STR("print-limit", "N", OPT_PRINT_LIMIT,
+	       "distinct findings printed (default 100, 0 = all); the ERROR SUMMARY and --json count every one"),
+	{0},
+};
+
 const struct gl_cmd gl_cmd_sim_entry = {
 	.name = "sim",
 	.usage = "SOURCE.cu|SOURCE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] --arg SPEC... [options]",
 	.summary = "run one kernel of a .cu or .ptx file in the simulator: counts, printf, sanitizer findings",
-	.help = "options:\n"
-		"  --kernel NAME          the kernel: extern \"C\" name, mangled name, or a unique C++ base name\n"
-		"  --grid X[,Y[,Z]]       CTAs in the grid\n"
-		"  --block X[,Y[,Z]]      threads in a CTA\n"
-		"  --smem BYTES           dynamic shared memory (extern __shared__)\n"
-		"  --arg SPEC             one per kernel parameter, in order:\n"
-		"                           i32:V u32:V i64:V u64:V f32:V f64:V\n"
-		"                           buf:NAME:DTYPE:COUNT[:INIT]  DTYPE f16 bf16 f32 f64 i8 u8 i16 u16 i32 u32\n"
-		"                           i64 u64; INIT zero (default), seq, rand[:SEED] (floats in [0,1), integers\n"
-		"                           in [0,100), splitmix64), const:V (must fit DTYPE: no truncation,\n"
-		"                           overflow or underflow), file:PATH (a regular file of raw little-endian\n"
-		"                           values, exactly COUNT of them)\n"
-		"  --dump NAME=PATH       write buffer NAME's final contents (raw little-endian) to PATH\n"
-		"  --max-instructions N   budget of warp instructions per CTA (endless loops stop there)\n"
-		"  --threads N            CPU threads (default: all cores)\n"
-		"  --printf-buffer BYTES  device printf buffer (default 1048576, like the device's); records that do\n"
-		"                         not fit are dropped and counted\n"
-		"  --trace                record warp-level memory events and store them (implies storing the run)\n"
-		"  --arch sm_XX           nvcc's -arch for a .cu file (default sm_80)\n"
-		"  -I DIR, -D MACRO[=V]   passed to nvcc for a .cu file, in order\n"
-		"  --no-cache             run nvcc even when the PTX cache has this compile\n"
-		"  --verbose              say on stderr whether nvcc ran or the PTX cache answered\n"
-		GL_SANITIZER_OPTIONS_HELP
+	.help = "--arg SPEC, one per kernel parameter, in order:\n"
+		"  i32:V u32:V i64:V u64:V f32:V f64:V\n"
+		"  buf:NAME:DTYPE:COUNT[:INIT]  DTYPE f16 bf16 f32 f64 i8 u8 i16 u16 i32 u32 i64 u64; INIT zero\n"
+		"  (default), seq, rand[:SEED] (floats in [0,1), integers in [0,100), splitmix64), const:V (must fit\n"
+		"  DTYPE: no truncation, overflow or underflow), file:PATH (a regular file of raw little-endian\n"
+		"  values, exactly COUNT of them)\n"
+		"printf records that do not fit the --printf-buffer are dropped and counted.\n"
+		GL_SANITIZER_TOOLS_HELP
 		"A .cu file is compiled with nvcc -ptx -arch=sm_80 -O3 -lineinfo ($GPULAB_NVCC picks the nvcc; it\n"
 		"may run $GPULAB_NVCC_TIMEOUT seconds, default 300).  Its PTX is cached in $XDG_CACHE_HOME/gpulab/ptx\n"
 		"(~/.cache/gpulab/ptx), keyed by the source, every file it includes, the flags and nvcc's version.\n"
@@ -387,6 +366,11 @@ const struct gl_cmd gl_cmd_sim_entry = {
 		"exit status: 0 clean, 1 sanitizer errors or an aborted kernel (budget, deadlock, unsupported\n"
 		"instruction), 2 usage, source or argument errors, or a launch that needs more host memory than\n"
 		"gpulab allows itself (half of this machine's), 3 environment (no nvcc, out of memory)\n",
+	.opts = sim_table,
+	.min_args = 1,
+	.max_args = 1,
+	.args_missing = "sim needs a SOURCE file (.cu or .ptx)",
+	.args_name = "one SOURCE file",
 	.exec = exec_sim,
 };
 

@@ -15,17 +15,16 @@
 #include "profiler/backend.h"
 #include "profiler/metric_sets.h"
 #include "store/store.h"
-#include "runner.h"
+#include "run/run.h"
+#include "run/runner.h"
 #include "validate_rows.h"
 
 enum { SIM, GPU, NSIDES };
-enum { OPT_DEVICE = 300, OPT_STRICT };
 
 struct side {
 	const struct gl_backend *b;
 	void *ctx;
 	struct gl_device_info info;
-	const char *source;             /* metric source: "sim", "cupti" */
 	struct gl_launch_record *recs;
 	size_t n;
 };
@@ -47,25 +46,13 @@ static const struct gl_cmd *self(void);
 
 static int parse(struct gl_ctx *ctx, int argc, char **argv, struct validate *v)
 {
-	static const struct option opts[] = {{"device", required_argument, NULL, OPT_DEVICE},
-					     {"strict", no_argument, NULL, OPT_STRICT}, {0}};
-	long device = 0;
-	int c;
-	optind = 1;
-	while ((c = gl_getopt(ctx, self(), argc, argv, "", opts)) != -1) {
-		if (c == 'h')
-			return 'h';
-		if (c == '?')
-			return ctx->err.status;
-		if (c == OPT_DEVICE && gl_parse_long(optarg, 0, 63, "--device", &device, &ctx->err) != GL_OK)
-			return ctx->err.status;
-		if (c == OPT_STRICT)
-			v->strict = true;
-	}
-	if (optind < argc - 1)
-		return gl_usage_error(ctx, self(), "validate takes one TOPIC at most, got '%s' too", argv[optind + 1]);
-	v->device = (int)device;
-	v->topic = optind < argc ? argv[optind] : NULL;
+	struct gl_args args;
+	int rc = gl_cmd_parse(ctx, self(), argc, argv, &args);
+	if (rc)
+		return rc;
+	v->strict = gl_args_has(&args, "strict");
+	v->device = (int)gl_args_long(&args, "device", 0);
+	v->topic = args.npos ? args.pos[0] : NULL;
 	return GL_OK;
 }
 
@@ -74,8 +61,8 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct validate *v)
 static int open_sides(struct validate *v, struct gl_err *err)
 {
 	struct gl_backend_opts sim = {0}, gpu = {.device = v->device, .metrics = "sim", .repeat = 1};
-	v->side[SIM] = (struct side){.b = &gl_backend_sim, .source = "sim"};
-	v->side[GPU] = (struct side){.b = &gl_backend_cuda, .source = "cupti"};
+	v->side[SIM] = (struct side){.b = &gl_backend_sim};
+	v->side[GPU] = (struct side){.b = &gl_backend_cuda};
 	int rc = v->side[SIM].b->open(&sim, &v->side[SIM].ctx, err);
 	if (rc == GL_OK)
 		rc = v->side[GPU].b->open(&gpu, &v->side[GPU].ctx, err);
@@ -95,13 +82,13 @@ static void close_sides(struct validate *v)
 	}
 }
 
-/* ---- one variant on one backend (cli/runner.c: launch, collect, verify, record) */
+/* ---- one variant on one backend (run/runner.c: launch, collect, verify, record) */
 
 static int run_side(struct side *s, const struct gl_topic *t, const struct gl_variant *var,
 		    const struct gl_problem *p, struct gl_launch_record *r, struct gl_err *err)
 {
 	struct gl_variant_outcome out;
-	return gl_run_variant(s->b, s->ctx, &s->info, t, var, p, s->source, r, &out, err);
+	return gl_run_variant(s->b, s->ctx, &s->info, t, var, p, r, &out, err);
 }
 
 static struct gl_launch_record *new_record(struct side *s)
@@ -245,25 +232,12 @@ static int run_all(struct validate *v, struct gl_err *err)
 
 /* ---- storing both runs, each in its own transaction */
 
-static void run_info(const struct side *s, const char *argv, struct gl_run_info *ri)
-{
-	memset(ri, 0, sizeof *ri);
-	snprintf(ri->backend, sizeof ri->backend, "%s", s->b->name);
-	snprintf(ri->device, sizeof ri->device, "%s", s->info.name);
-	snprintf(ri->chip, sizeof ri->chip, "%s", s->info.chip);
-	ri->sm_count = s->info.sm_count;
-	snprintf(ri->cc, sizeof ri->cc, "%d.%d", s->info.cc_major, s->info.cc_minor);
-	snprintf(ri->driver, sizeof ri->driver, "%s", s->info.driver);
-	snprintf(ri->cupti_version, sizeof ri->cupti_version, "%s", s->info.cupti_version);
-	ri->argv = argv;
-}
-
 static int store_side(struct gl_store *st, const struct side *s, const char *argv, struct gl_err *err)
 {
 	struct gl_run_info ri;
 	long run_id = 0;
 	int failed = 0;
-	run_info(s, argv, &ri);
+	gl_run_info_fill(&ri, s->b, &s->info, argv);
 	for (size_t i = 0; i < s->n; i++)
 		failed += !s->recs[i].verified;
 	return gl_store_save_run(st, &ri, s->recs, s->n, failed ? "failed" : "ok", &run_id, NULL, err);
@@ -344,14 +318,20 @@ static int validate_exec(struct gl_ctx *ctx, int argc, char **argv)
 	return rc;
 }
 
+static const struct gl_opt validate_opts[] = {
+	GL_NUM("device", "N", 0, 63, 0, "the GPU to use (see 'gpulab devices'), default 0"),
+	GL_FLAG("strict", 0, "exit 1 when an exact count differs between the simulator and the GPU"),
+	{0},
+};
+
 const struct gl_cmd gl_cmd_validate_entry = {
 	.name = "validate",
 	.usage = "[TOPIC] [--device N] [--strict] [--json]",
 	.summary = "GPU only: every variant on the simulator and the GPU, counts side by side with ratios",
-	.help = "options:\n"
-		"  --device N    the GPU to use (see 'gpulab devices'), default 0\n"
-		"  --strict      exit 1 when an exact count differs between the simulator and the GPU\n"
-		"Both runs are stored (backend sim and cuda).  Requests, sectors and shared-memory instructions\n"
+	.opts = validate_opts,
+	.max_args = 1,
+	.args_name = "one TOPIC at most",
+	.help = "Both runs are stored (backend sim and cuda).  Requests, sectors and shared-memory instructions\n"
 		"and wavefronts should agree exactly; the hardware bank-conflict counter reads high, so the\n"
 		"wavefronts are shown beside it.  Instruction totals are the simulator's estimates of the SASS.\n"
 		"A metric the GPU did not collect (no CUPTI metrics, see the note) is 'not collected', never a\n"

@@ -10,78 +10,58 @@
 #include "cli.h"
 #include "run_options.h"
 #include "common/util.h"
-#include "view_cmd.h"
 #include "visualize/view.h"
 #include "visualize/view_states.h"
 
 static const struct gl_cmd *self(void);
 
-enum { OPT_TOPIC = 300, OPT_VARIANT, OPT_SIZE, OPT_FRAMES, OPT_PLAY, OPT_BLOCK, OPT_PARAM = 2000 };
+enum { OPT_TOPIC = 1, OPT_VARIANT, OPT_SIZE, OPT_FRAMES, OPT_PLAY, OPT_BLOCK, OPT_RUN, OPT_LAUNCH, OPT_PARAM };
 
 #define MAX_PARAM_OPTS GL_RUN_MAX_PARAM_OPTS
-
-enum view_kind { VIEW_COALESCE, VIEW_BANKS, VIEW_GEMM };
-
-static const struct {
-	const char *name;
-	enum view_kind kind;
-	const char *topic; /* the topic it implies, or NULL (--topic needed) */
-} view_names[] = {
-    {"coalesce", VIEW_COALESCE, NULL},
-    {"banks", VIEW_BANKS, NULL},
-    {"gemm", VIEW_GEMM, "gemm"},
-};
 
 struct view_opts {
 	const char *what, *topic, *variant, *size;
 	const char *param_names[MAX_PARAM_OPTS], *param_values[MAX_PARAM_OPTS];
 	int nparams;
 	long frames, block;
+	long run, launch; /* --run N [--launch K]: a stored launch, of any kernel (0: not given) */
 	bool play;
 };
 
-static int handle_option(struct gl_ctx *ctx, int c, struct view_opts *o, const char **names)
+static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct view_opts *o)
 {
-	switch (c) {
-	case OPT_TOPIC: o->topic = optarg; return GL_OK;
-	case OPT_VARIANT: o->variant = optarg; return GL_OK;
-	case OPT_SIZE: o->size = optarg; return GL_OK;
+	switch (a->opt->code) {
+	case OPT_TOPIC: o->topic = a->value; return GL_OK;
+	case OPT_VARIANT: o->variant = a->value; return GL_OK;
+	case OPT_SIZE: o->size = a->value; return GL_OK;
 	case OPT_PLAY: o->play = true; return GL_OK;
-	case OPT_FRAMES: return gl_parse_long(optarg, 1, 1000000, "--frames", &o->frames, &ctx->err);
-	case OPT_BLOCK: return gl_parse_long(optarg, 0, 1L << 40, "--block", &o->block, &ctx->err);
-	default:
-		if (c >= OPT_PARAM && c < OPT_PARAM + MAX_PARAM_OPTS && o->nparams < MAX_PARAM_OPTS) {
-			o->param_names[o->nparams] = names[c - OPT_PARAM];
-			o->param_values[o->nparams++] = optarg;
-			return GL_OK;
-		}
-		return gl_errf(&ctx->err, GL_EINTERNAL, "unhandled option %d", c);
+	case OPT_FRAMES: o->frames = gl_optval_long(a); return GL_OK;
+	case OPT_BLOCK: o->block = gl_optval_long(a); return GL_OK;
+	case OPT_RUN: o->run = gl_optval_long(a); return GL_OK;
+	case OPT_LAUNCH: o->launch = gl_optval_long(a); return GL_OK;
+	case OPT_PARAM:
+		if (o->nparams >= MAX_PARAM_OPTS)
+			return gl_usage_error(ctx, self(), "too many topic parameters (at most %d)", MAX_PARAM_OPTS);
+		o->param_names[o->nparams] = a->opt->name;
+		o->param_values[o->nparams++] = a->value;
+		return GL_OK;
+	default: return gl_errf(&ctx->err, GL_EINTERNAL, "unhandled option --%s", a->opt->name);
 	}
 }
 
 static int parse(struct gl_ctx *ctx, int argc, char **argv, struct view_opts *o)
 {
-	struct option opts[8 + MAX_PARAM_OPTS + 1] = {
-	    {"topic", required_argument, NULL, OPT_TOPIC}, {"variant", required_argument, NULL, OPT_VARIANT},
-	    {"size", required_argument, NULL, OPT_SIZE},   {"frames", required_argument, NULL, OPT_FRAMES},
-	    {"play", no_argument, NULL, OPT_PLAY},         {"block", required_argument, NULL, OPT_BLOCK},
-	};
-	const char *names[MAX_PARAM_OPTS];
-	gl_topic_param_options(opts, 6, names, OPT_PARAM);
+	struct gl_opt params[MAX_PARAM_OPTS + 1];
+	struct gl_args args;
+	gl_topic_param_options(params, MAX_PARAM_OPTS + 1, OPT_PARAM);
+	int rc = gl_cmd_parse_extra(ctx, self(), params, argc, argv, &args);
+	if (rc)
+		return rc;
 	o->block = -1;
-	int c;
-	optind = 1;
-	while ((c = gl_getopt(ctx, self(), argc, argv, "", opts)) != -1) {
-		if (c == 'h')
-			return 'h';
-		if (c == '?' || handle_option(ctx, c, o, names))
-			return ctx->err.status;
-	}
-	if (optind >= argc)
-		return gl_usage_error(ctx, self(), "view needs what to show: gemm, banks, coalesce or a TOPIC");
-	if (optind + 1 < argc)
-		return gl_usage_error(ctx, self(), "unexpected argument '%s'", argv[optind + 1]);
-	o->what = argv[optind];
+	for (int i = 0; i < args.nopts; i++)
+		if ((rc = handle_option(ctx, &args.opts[i], o)))
+			return rc;
+	o->what = args.pos[0];
 	return GL_OK;
 }
 
@@ -89,8 +69,8 @@ static int unknown_view(struct gl_ctx *ctx, const char *what)
 {
 	const char *names[64];
 	size_t n = 0;
-	for (size_t i = 0; i < GL_ARRAY_LEN(view_names); i++)
-		names[n++] = view_names[i].name;
+	for (const struct view_entry *v = view_table; v->name; v++)
+		names[n++] = v->name;
 	for (const struct gl_topic *const *t = gl_topics; *t && n < GL_ARRAY_LEN(names); t++)
 		names[n++] = (*t)->name;
 	const char *near = gl_suggest(what, names, n);
@@ -103,32 +83,28 @@ static int unknown_view(struct gl_ctx *ctx, const char *what)
 }
 
 /* "banks"/"coalesce"/"gemm" name a view; a topic name picks that topic's natural view. */
-static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum view_kind *kind, const struct gl_topic **t)
+static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum gl_topic_view *kind, const struct gl_topic **t)
 {
 	const char *topic = o->topic;
-	bool found = false;
-	for (size_t i = 0; i < GL_ARRAY_LEN(view_names) && !found; i++)
-		if (strcmp(view_names[i].name, o->what) == 0) {
-			found = true;
-			*kind = view_names[i].kind;
-			if (!topic)
-				topic = view_names[i].topic;
-		}
-	if (!found) {
+	const struct view_entry *named = view_find(o->what);
+	if (named) {
+		*kind = named->kind;
+		if (!topic)
+			topic = named->topic;
+	} else {
 		if (!gl_topic_find(o->what))
 			return unknown_view(ctx, o->what);
 		if (o->topic && strcmp(o->topic, o->what) != 0)
 			return gl_usage_error(ctx, self(), "two topics given: '%s' and --topic %s", o->what, o->topic);
 		topic = o->what;
-		*kind = strcmp(topic, "gemm") == 0            ? VIEW_GEMM
-		        : strcmp(topic, "smem_patterns") == 0 ? VIEW_BANKS
-		                                              : VIEW_COALESCE;
+		const struct gl_topic *tt = gl_topic_find(topic);
+		*kind = tt->view;
 	}
-	if (*kind == VIEW_GEMM && topic && strcmp(topic, "gemm") != 0)
+	if (*kind == GL_VIEW_GEMM && topic && strcmp(topic, "gemm") != 0)
 		return gl_usage_error(ctx, self(), "the gemm view shows the gemm topic, not %s", topic);
 	if (!topic)
 		return gl_usage_error(ctx, self(), "view %s needs --topic T (e.g. --topic transpose --variant %s)",
-		                      o->what, *kind == VIEW_BANKS ? "coalesced" : "naive");
+		                      o->what, *kind == GL_VIEW_BANKS ? "coalesced" : "naive");
 	return gl_topic_lookup(topic, t, &ctx->err);
 }
 
@@ -136,7 +112,7 @@ static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum view_kind
 static int build_problem(struct gl_ctx *ctx, const struct gl_topic *t, const struct view_opts *o, struct gl_problem *p,
                          bool *explicit)
 {
-	view_default_problem(t, p);
+	gl_topic_view_problem(t, p);
 	*explicit = o->size || o->nparams;
 	return gl_problem_apply_options(ctx, self(), t, o->size, o->param_names, o->param_values, o->nparams, p);
 }
@@ -155,7 +131,7 @@ static int find_stored(struct gl_ctx *ctx, const char *path, const struct gl_top
 	long id = 0;
 	int rc = gl_store_open(path, 1, &store, &ctx->err);
 	if (rc == GL_OK)
-		rc = view_find_traced_launch(store, t->name, v->name, explicit ? json : NULL, &id, &ctx->err);
+		rc = gl_store_find_traced_launch(store, t->name, v->name, explicit ? json : NULL, &id, &ctx->err);
 	if (rc == GL_OK && id) {
 		rc = view_load(store, id, tr, &ctx->err);
 		*found = rc == GL_OK;
@@ -174,7 +150,8 @@ static int compute(struct gl_ctx *ctx, const struct gl_topic *t, const struct gl
 	fprintf(stderr, "gpulab: no stored trace of %s %s %s; recording one on the simulator\n", t->name, v->name,
 	        json);
 	free(json);
-	int rc = gl_view_compute(ctx, t, v, p, dev, rec);
+	struct gl_run_env env = gl_cli_run_env(ctx);
+	int rc = gl_run_compute_trace(&env, t, v, p, dev, rec);
 	return rc == GL_OK ? view_from_record(rec, tr, &ctx->err) : rc;
 }
 
@@ -182,9 +159,10 @@ static int store(struct gl_ctx *ctx, const char *path, const struct gl_device_in
                  const struct gl_launch_record *rec, struct view_trace *tr)
 {
 	struct gl_store *s = NULL;
+	struct gl_run_env env = gl_cli_run_env(ctx);
 	int rc = gl_store_open(path, 0, &s, &ctx->err);
 	if (rc == GL_OK)
-		rc = gl_view_store(ctx, s, dev, rec, &tr->launch_id, &tr->run_id);
+		rc = gl_run_store_trace(&env, s, dev, rec, &tr->launch_id, &tr->run_id);
 	gl_store_close(s);
 	if (rc == GL_OK)
 		snprintf(tr->origin, sizeof tr->origin,
@@ -194,7 +172,7 @@ static int store(struct gl_ctx *ctx, const char *path, const struct gl_device_in
 }
 
 struct view_state {
-	enum view_kind kind;
+	enum gl_topic_view kind;
 	struct view_coalesce co;
 	struct view_banks ba;
 	struct view_gemm ge;
@@ -204,16 +182,16 @@ struct view_state {
 
 /* Build the view's steps from the trace: this refuses a CTA outside the trace and a variant without the
  * accesses the view shows. */
-static int build(struct gl_ctx *ctx, enum view_kind kind, const struct view_trace *tr, long block,
+static int build(struct gl_ctx *ctx, enum gl_topic_view kind, const struct view_trace *tr, long block,
                  struct view_state *vs)
 {
 	memset(vs, 0, sizeof *vs);
 	vs->kind = kind;
-	if (kind == VIEW_GEMM) {
+	if (kind == GL_VIEW_GEMM) {
 		vs->ops = &view_gemm_ops, vs->state = &vs->ge;
 		return view_gemm_build(tr, block, &vs->ge, &ctx->err);
 	}
-	if (kind == VIEW_BANKS) {
+	if (kind == GL_VIEW_BANKS) {
 		vs->ops = &view_banks_ops, vs->state = &vs->ba;
 		return view_banks_build(tr, block, &vs->ba, &ctx->err);
 	}
@@ -223,9 +201,9 @@ static int build(struct gl_ctx *ctx, enum view_kind kind, const struct view_trac
 
 static void view_state_free(struct view_state *vs)
 {
-	if (vs->kind == VIEW_GEMM)
+	if (vs->kind == GL_VIEW_GEMM)
 		view_gemm_free(&vs->ge);
-	else if (vs->kind == VIEW_BANKS)
+	else if (vs->kind == GL_VIEW_BANKS)
 		view_banks_free(&vs->ba);
 	else
 		view_coalesce_free(&vs->co);
@@ -241,7 +219,7 @@ static int show(struct gl_ctx *ctx, const struct view_state *vs, const struct vi
 /* Everything that can refuse the request is checked before anything is written: the terminal, the view,
  * topic, variant and sizes, the database (gl_store_check writes nothing), and the view built from the
  * trace (CTA in range, the accesses it shows); only then is a newly computed trace stored. */
-static int view_trace_run(struct gl_ctx *ctx, enum view_kind kind, const struct gl_topic *t,
+static int view_trace_run(struct gl_ctx *ctx, enum gl_topic_view kind, const struct gl_topic *t,
                           const struct gl_variant *v, const struct gl_problem *p, bool explicit,
                           const struct view_opts *o)
 {
@@ -272,6 +250,38 @@ static int view_trace_run(struct gl_ctx *ctx, enum view_kind kind, const struct 
 	return rc;
 }
 
+/* --run N [--launch K]: view a stored launch as it is, whatever kernel recorded it (gpulab run --trace,
+ * gpulab sim --trace); nothing is computed or written. */
+static int view_stored_launch(struct gl_ctx *ctx, const struct view_opts *o)
+{
+	const struct view_entry *named = view_find(o->what);
+	if (!named)
+		return gl_usage_error(ctx, self(), "with --run, say which view: gemm, banks or coalesce (not '%s')",
+		                      o->what);
+	if (o->topic || o->variant || o->size || o->nparams)
+		return gl_usage_error(ctx, self(), "--run shows a stored launch as it was recorded: no --topic, "
+		                      "--variant, --size or topic parameters with it");
+	if (!o->frames && view_tui_check(&ctx->err))
+		return ctx->err.status;
+	struct gl_store *store = NULL;
+	struct view_trace tr;
+	struct view_state vs;
+	long id = o->launch;
+	memset(&tr, 0, sizeof tr);
+	int rc = gl_store_open(ctx->db_path, 1, &store, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_store_find_run_launch(store, o->run, o->launch, &id, &ctx->err);
+	if (rc == GL_OK)
+		rc = view_load(store, id, &tr, &ctx->err);
+	gl_store_close(store);
+	if (rc == GL_OK && (rc = build(ctx, named->kind, &tr, o->block, &vs)) == GL_OK) {
+		rc = show(ctx, &vs, o);
+		view_state_free(&vs);
+	}
+	view_trace_free(&tr);
+	return rc;
+}
+
 static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 {
 	struct view_opts o;
@@ -279,7 +289,11 @@ static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 	int rc = parse(ctx, argc, argv, &o);
 	if (rc)
 		return rc;
-	enum view_kind kind = VIEW_COALESCE;
+	if (o.launch && !o.run)
+		return gl_usage_error(ctx, self(), "--launch K picks a launch of --run N; give --run too");
+	if (o.run)
+		return view_stored_launch(ctx, &o);
+	enum gl_topic_view kind = GL_VIEW_COALESCE;
 	const struct gl_topic *t;
 	const struct gl_variant *v;
 	struct gl_problem p;
@@ -293,25 +307,40 @@ static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 	return view_trace_run(ctx, kind, t, v, &p, explicit, &o);
 }
 
+static const struct gl_opt view_opts[] = {
+	GL_STR("topic", "T", OPT_TOPIC, "the topic (banks, coalesce; gemm implies gemm)"),
+	GL_STR("variant", "V", OPT_VARIANT, "the variant (default: the topic's first)"),
+	GL_STR("size", "N", OPT_SIZE, "set every size parameter"),
+	GL_NUM("block", "B", 0, 1L << 40, OPT_BLOCK,
+	       "only CTA B (traces keep the first 2 CTAs; gemm shows the first by default)"),
+	GL_NUM("frames", "N", 1, 1000000, OPT_FRAMES,
+	       "print the first N frames as text (80x24, each starting 'step K/TOTAL'), no terminal"),
+	GL_FLAG("play", OPT_PLAY, "start playing instead of paused at step 1"),
+	GL_NUM("run", "N", 1, 1L << 62, OPT_RUN, "show a stored launch of run N as it was recorded"),
+	GL_NUM("launch", "K", 1, 1L << 62, OPT_LAUNCH, "with --run: the launch (default: its first traced)"),
+	{0},
+};
+
 const struct gl_cmd gl_cmd_view_entry = {
     .name = "view",
-    .usage = "gemm|banks|coalesce|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]",
+    .usage = "gemm|banks|coalesce|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
+             "       gpulab view gemm|banks|coalesce --run N [--launch K] [--frames N] [--play]",
     .summary = "step through a recorded memory trace: GEMM tiles, shared-memory banks, global coalescing",
     .help = "views:\n"
             "  gemm        the C tile a CTA owns, the A and B tiles it loads at each K step, warp and thread tiles\n"
             "  banks       one warp's shared-memory access per step: 32 banks, the wavefront serving each lane\n"
             "  coalesce    one warp's global access per step: its lanes, 32-byte sectors and 128-byte lines\n"
             "  TOPIC       shorthand: gemm -> gemm, smem_patterns -> banks, others -> coalesce\n"
-            "options:\n"
-            "  --topic T       the topic (banks, coalesce; gemm implies gemm)\n"
-            "  --variant V     the variant (default: the topic's first)\n"
-            "  --size N        set every size parameter; --PARAM V sets one (default: small sizes, e.g. gemm 128)\n"
-            "  --block B       only CTA B (traces keep the first 2 CTAs; gemm shows the first by default)\n"
-            "  --frames N      print the first N frames as text (80x24, each starting 'step K/TOTAL'), no terminal\n"
-            "  --play          start playing instead of paused at step 1\n"
+            "--PARAM V sets one topic parameter (default: small sizes, e.g. gemm 128).  --run shows a launch of\n"
+            "any kernel as it was recorded (gpulab run --trace, gpulab sim --trace).\n"
             "The latest stored trace of the topic/variant (and sizes, when given) is shown; without one, the variant\n"
             "runs on the simulator with --trace first and that run is stored.\n"
             "keys: space play/pause, n/p step, +/- speed, g go to step, ? help, q quit\n",
+    .opts = view_opts,
+    .min_args = 1,
+    .max_args = 1,
+    .args_missing = "view needs what to show: gemm, banks, coalesce or a TOPIC",
+    .args_name = "one view or TOPIC",
     .exec = exec_view,
 };
 

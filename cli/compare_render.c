@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/csv.h"
 #include "common/json.h"
 #include "common/metrics.h"
 #include "common/util.h"
@@ -162,10 +163,8 @@ static void render_json(FILE *out, const struct gl_run_record *r, const struct g
 
 static void csv_value(FILE *out, double v)
 {
-	if (isnan(v))
-		fputs(",", out);
-	else
-		fprintf(out, ",%.15g", v);
+	fputc(',', out);
+	gl_csv_number(out, v);
 }
 
 static void render_csv(FILE *out, const struct gl_run_record *r, const struct gl_cmp_row *rows, size_t base)

@@ -1,21 +1,68 @@
-/* options.c — option parsing shared by all commands: common options, unknown-option suggestions. */
+/* options.c — the one option parser of every command (tmux's cmd_entry.args idea): each command declares
+ * its options and positional counts in its table entry; parsing, checking, "did you mean" and the option
+ * lines of --help all come from that table. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "common/util.h"
 
+enum { COMMON_DB = -1, COMMON_JSON = -2, COMMON_CSV = -3, COMMON_HELP = -4 };
+
+static const struct gl_opt common_opts[] = {
+	GL_STR("db", "PATH", COMMON_DB, "results database (default: $GPULAB_DB, else $XDG_DATA_HOME/gpulab/gpulab.db)"),
+	GL_FLAG("json", COMMON_JSON, "machine-readable JSON output"),
+	GL_FLAG("csv", COMMON_CSV, "CSV output"),
+	GL_FLAG("help", COMMON_HELP, "this help"),
+	{0},
+};
+
+static bool opt_end(const struct gl_opt *o)
+{
+	return !o->name && !o->short_name;
+}
+
+static void opt_left(const struct gl_opt *o, char *left, size_t size)
+{
+	int n;
+	if (o->short_name && o->name)
+		n = snprintf(left, size, "-%c, --%s", o->short_name, o->name);
+	else if (o->short_name)
+		n = snprintf(left, size, "-%c", o->short_name);
+	else
+		n = snprintf(left, size, "--%s", o->name);
+	if (o->value && n > 0 && (size_t)n < size)
+		snprintf(left + n, size - (size_t)n, " %s", o->value);
+}
+
+/* One line per option, the help texts in one column (as wide as the widest option needs). */
+static void print_opts(const struct gl_opt *opts, FILE *out)
+{
+	char left[64];
+	int width = 12;
+	for (const struct gl_opt *o = opts; o && !opt_end(o); o++) {
+		opt_left(o, left, sizeof left);
+		width = (int)strlen(left) > width ? (int)strlen(left) : width;
+	}
+	for (const struct gl_opt *o = opts; o && !opt_end(o); o++) {
+		opt_left(o, left, sizeof left);
+		fprintf(out, "  %-*s  %s\n", width, left, o->help ? o->help : "");
+	}
+}
+
 void gl_cmd_print_help(const struct gl_cmd *cmd, FILE *out)
 {
 	fprintf(out, "usage: gpulab %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->summary);
+	if (cmd->opts && !opt_end(cmd->opts)) {
+		fprintf(out, "\noptions:\n");
+		print_opts(cmd->opts, out);
+	}
 	if (cmd->help)
 		fprintf(out, "\n%s", cmd->help);
-	fprintf(out, "\ncommon options:\n"
-		     "  --db PATH     results database (default: $GPULAB_DB, else $XDG_DATA_HOME/gpulab/gpulab.db)\n"
-		     "  --json        machine-readable JSON output\n"
-		     "  --csv         CSV output\n"
-		     "  --help        this help\n");
+	fprintf(out, "\ncommon options:\n");
+	print_opts(common_opts, out);
 }
 
 int gl_usage_error(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *fmt, ...)
@@ -28,24 +75,23 @@ int gl_usage_error(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *fmt
 	return gl_errf(&ctx->err, GL_EUSAGE, "%s (see 'gpulab %s --help')", msg, cmd->name);
 }
 
-static int unknown_option(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *arg,
-			  const struct option *longopts)
+/* The option tables a command line is read against, in lookup order. */
+struct tables {
+	const struct gl_opt *t[3];
+};
+
+/* The one "did you mean" of options: the nearest long name over every table. */
+static int unknown_option(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *arg, const struct tables *ts)
 {
-	const char *names[128];
+	const char *names[256];
 	size_t n = 0;
-	static const char *const common[] = {"db", "json", "csv", "help"};
-	for (size_t i = 0; i < GL_ARRAY_LEN(common); i++)
-		names[n++] = common[i];
-	for (const struct option *o = longopts; o && o->name && n < GL_ARRAY_LEN(names); o++)
-		names[n++] = o->name;
-	const char *word = arg;
-	while (*word == '-')
-		word++;
+	for (int k = 0; k < 3; k++)
+		for (const struct gl_opt *o = ts->t[k]; o && !opt_end(o) && n < GL_ARRAY_LEN(names); o++)
+			if (o->name)
+				names[n++] = o->name;
 	char bare[128];
-	snprintf(bare, sizeof bare, "%s", word);
-	char *eq = strchr(bare, '=');
-	if (eq)
-		*eq = '\0';
+	snprintf(bare, sizeof bare, "%s", arg + strspn(arg, "-"));
+	bare[strcspn(bare, "=")] = '\0';
 	const char *near = gl_suggest(bare, names, n);
 	if (near)
 		return gl_usage_error(ctx, cmd, "unknown option '%s' for %s (did you mean '--%s'?)", arg, cmd->name,
@@ -53,47 +99,189 @@ static int unknown_option(struct gl_ctx *ctx, const struct gl_cmd *cmd, const ch
 	return gl_usage_error(ctx, cmd, "unknown option '%s' for %s", arg, cmd->name);
 }
 
-int gl_getopt(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, char **argv, const char *shortopts,
-	      const struct option *longopts)
+/* A long option by its exact name, else by a prefix that names exactly one (as getopt_long allows). */
+static const struct gl_opt *find_long(const struct tables *ts, const char *name, size_t len)
 {
-	struct option all[128];
-	size_t n = 0;
-	for (const struct option *o = longopts; o && o->name && n < GL_ARRAY_LEN(all) - 5; o++)
-		all[n++] = *o;
-	all[n++] = (struct option){"db", required_argument, NULL, GL_OPT_DB};
-	all[n++] = (struct option){"json", no_argument, NULL, GL_OPT_JSON};
-	all[n++] = (struct option){"csv", no_argument, NULL, GL_OPT_CSV};
-	all[n++] = (struct option){"help", no_argument, NULL, GL_OPT_HELP};
-	all[n] = (struct option){0};
+	const struct gl_opt *prefix = NULL;
+	int nprefix = 0;
+	for (int k = 0; k < 3; k++)
+		for (const struct gl_opt *o = ts->t[k]; o && !opt_end(o); o++) {
+			if (!o->name || strncmp(o->name, name, len) != 0)
+				continue;
+			if (o->name[len] == '\0')
+				return o;
+			if (!prefix || strcmp(prefix->name, o->name) != 0)
+				nprefix++;
+			prefix = o;
+		}
+	return nprefix == 1 ? prefix : NULL;
+}
 
-	char shorts[64];
-	snprintf(shorts, sizeof shorts, ":%s", shortopts ? shortopts : "");
-	opterr = 0;
-	for (;;) {
-		int c = getopt_long(argc, argv, shorts, all, NULL);
-		switch (c) {
-		case GL_OPT_DB:
-			ctx->db_path = optarg;
-			continue;
-		case GL_OPT_JSON:
-			ctx->format = GL_FMT_JSON;
-			continue;
-		case GL_OPT_CSV:
-			ctx->format = GL_FMT_CSV;
-			continue;
-		case GL_OPT_HELP:
-			gl_cmd_print_help(cmd, stdout);
-			return 'h';
-		case ':':
-			gl_usage_error(ctx, cmd, "option '%s' needs a value", argv[optind - 1]);
-			return '?';
-		case '?': {
-			char shortbad[3] = {'-', (char)optopt, '\0'};
-			unknown_option(ctx, cmd, optopt ? shortbad : argv[optind - 1], longopts);
-			return '?';
-		}
-		default:
-			return c;
-		}
+static const struct gl_opt *find_short(const struct tables *ts, char c)
+{
+	for (int k = 0; k < 3; k++)
+		for (const struct gl_opt *o = ts->t[k]; o && !opt_end(o); o++)
+			if (o->short_name == c)
+				return o;
+	return NULL;
+}
+
+/* Apply one option: the common ones set ctx, the others are recorded (numbers checked first). */
+static int take(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_opt *o, const char *value,
+		struct gl_args *out)
+{
+	switch (o->code) {
+	case COMMON_DB: ctx->db_path = value; return GL_OK;
+	case COMMON_JSON: ctx->format = GL_FMT_JSON; return GL_OK;
+	case COMMON_CSV: ctx->format = GL_FMT_CSV; return GL_OK;
+	case COMMON_HELP: gl_cmd_print_help(cmd, stdout); return 'h';
+	default: break;
 	}
+	if (o->kind == GL_OPT_LONG) {
+		char flag[80];
+		long v;
+		if (o->name)
+			snprintf(flag, sizeof flag, "--%s", o->name);
+		else
+			snprintf(flag, sizeof flag, "-%c", o->short_name);
+		if (gl_parse_long(value, o->min, o->max, flag, &v, &ctx->err))
+			return ctx->err.status;
+	}
+	if (out->nopts >= GL_ARGS_MAX)
+		return gl_usage_error(ctx, cmd, "too many options (at most %d)", GL_ARGS_MAX);
+	out->opts[out->nopts++] = (struct gl_optval){o, value};
+	return GL_OK;
+}
+
+static int parse_long_opt(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct tables *ts, int argc,
+			  char **argv, int *i, struct gl_args *out)
+{
+	const char *arg = argv[*i], *name = arg + 2, *eq = strchr(name, '=');
+	const struct gl_opt *o = find_long(ts, name, eq ? (size_t)(eq - name) : strlen(name));
+	if (!o)
+		return unknown_option(ctx, cmd, arg, ts);
+	if (o->kind == GL_OPT_FLAG) {
+		if (eq)
+			return gl_usage_error(ctx, cmd, "option '--%s' takes no value", o->name);
+		return take(ctx, cmd, o, NULL, out);
+	}
+	if (eq)
+		return take(ctx, cmd, o, eq + 1, out);
+	if (*i + 1 >= argc)
+		return gl_usage_error(ctx, cmd, "option '%s' needs a value", arg);
+	return take(ctx, cmd, o, argv[++*i], out);
+}
+
+/* -abc is -a -b -c; a short option that takes a value takes the rest of the word or the next one. */
+static int parse_short_opts(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct tables *ts, int argc,
+			    char **argv, int *i, struct gl_args *out)
+{
+	for (const char *p = argv[*i] + 1; *p; p++) {
+		const struct gl_opt *o = find_short(ts, *p);
+		char flag[3] = {'-', *p, '\0'};
+		if (!o)
+			return unknown_option(ctx, cmd, flag, ts);
+		int rc;
+		if (o->kind == GL_OPT_FLAG) {
+			if ((rc = take(ctx, cmd, o, NULL, out)))
+				return rc;
+			continue;
+		}
+		if (p[1])
+			return take(ctx, cmd, o, p + 1, out);
+		if (*i + 1 >= argc)
+			return gl_usage_error(ctx, cmd, "option '%s' needs a value", flag);
+		return take(ctx, cmd, o, argv[++*i], out);
+	}
+	return GL_OK;
+}
+
+static int check_counts(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_args *out)
+{
+	if (out->npos < cmd->min_args)
+		return cmd->args_missing ? gl_usage_error(ctx, cmd, "%s", cmd->args_missing)
+					 : gl_usage_error(ctx, cmd, "%s needs %s", cmd->name, cmd->args_name);
+	if (cmd->max_args >= 0 && out->npos > cmd->max_args) {
+		const char *extra = out->pos[cmd->max_args];
+		if (cmd->max_args == 0)
+			return gl_usage_error(ctx, cmd, "unexpected argument '%s'", extra);
+		return gl_usage_error(ctx, cmd, "%s takes %s but got %d: unexpected argument '%s'", cmd->name,
+				      cmd->args_name ? cmd->args_name : "fewer arguments", out->npos, extra);
+	}
+	return GL_OK;
+}
+
+int gl_cmd_parse_extra(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_opt *extra, int argc,
+		       char **argv, struct gl_args *out)
+{
+	struct tables ts = {{cmd->opts, extra, common_opts}};
+	out->nopts = out->npos = 0;
+	bool only_positional = false;
+	for (int i = 1; i < argc; i++) {
+		const char *arg = argv[i];
+		int rc = GL_OK;
+		if (!only_positional && strcmp(arg, "--") == 0)
+			only_positional = true;
+		else if (!only_positional && arg[0] == '-' && arg[1] == '-')
+			rc = parse_long_opt(ctx, cmd, &ts, argc, argv, &i, out);
+		else if (!only_positional && arg[0] == '-' && arg[1])
+			rc = parse_short_opts(ctx, cmd, &ts, argc, argv, &i, out);
+		else if (out->npos < GL_ARGS_MAX)
+			out->pos[out->npos++] = argv[i];
+		else
+			rc = gl_usage_error(ctx, cmd, "too many arguments (at most %d)", GL_ARGS_MAX);
+		if (rc)
+			return rc;
+	}
+	return check_counts(ctx, cmd, out);
+}
+
+int gl_cmd_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, char **argv, struct gl_args *out)
+{
+	return gl_cmd_parse_extra(ctx, cmd, NULL, argc, argv, out);
+}
+
+static bool arg_is(const struct gl_optval *a, const char *name)
+{
+	if (a->opt->name)
+		return strcmp(a->opt->name, name) == 0;
+	return name[0] == a->opt->short_name && name[1] == '\0';
+}
+
+const char *gl_args_get(const struct gl_args *a, const char *name)
+{
+	for (int i = a->nopts - 1; i >= 0; i--)
+		if (arg_is(&a->opts[i], name))
+			return a->opts[i].value ? a->opts[i].value : "";
+	return NULL;
+}
+
+bool gl_args_has(const struct gl_args *a, const char *name)
+{
+	return gl_args_get(a, name) != NULL;
+}
+
+long gl_optval_long(const struct gl_optval *a)
+{
+	return strtol(a->value, NULL, 10);
+}
+
+long gl_args_long(const struct gl_args *a, const char *name, long def)
+{
+	for (int i = a->nopts - 1; i >= 0; i--)
+		if (arg_is(&a->opts[i], name))
+			return gl_optval_long(&a->opts[i]);
+	return def;
+}
+
+int gl_args_list(const struct gl_args *a, const char *name, const char **vals, int max)
+{
+	int n = 0;
+	for (int i = 0; i < a->nopts; i++)
+		if (arg_is(&a->opts[i], name)) {
+			if (n < max)
+				vals[n] = a->opts[i].value;
+			n++;
+		}
+	return n;
 }

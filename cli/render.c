@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/csv.h"
 #include "common/json.h"
 #include "common/metrics.h"
 #include "render.h"
@@ -36,11 +37,11 @@ static void print_count(FILE *out, double v, int width)
 		fprintf(out, "%*.0f", width, v);
 }
 
-static void print_time(FILE *out, const struct gl_run_record *r, const struct gl_launch_record *l)
+static void print_time(FILE *out, const struct gl_launch_record *l)
 {
 	if (!isnan(l->duration_ns))
 		fprintf(out, "  %10.3f us", l->duration_ns / 1000.0);
-	else if (strcmp(r->info.backend, "sim") == 0)
+	else if (strcmp(l->metric_source, "sim") == 0) /* the launch was simulated: there is no time to show */
 		fprintf(out, "  n/a (simulated)");
 	else
 		fprintf(out, "  n/a");
@@ -92,13 +93,18 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 		print_ratio(out, ratio(metric(l, GL_M_SST_WF), metric(l, GL_M_SST_INST)), 10);
 		print_count(out, metric(l, GL_M_SLD_CONF), 13);
 		print_count(out, metric(l, GL_M_SST_CONF), 13);
-		print_time(out, r, l);
+		print_time(out, l);
 		fputc('\n', out);
 	}
+	bool same_note = r->nlaunches > 1;
+	for (size_t i = 1; i < r->nlaunches && same_note; i++)
+		same_note = strcmp(r->launches[i].note, r->launches[0].note) == 0;
+	if (same_note && r->launches[0].note[0])
+		fprintf(out, "  note (every variant): %s\n", r->launches[0].note);
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		const struct gl_launch_record *l = &r->launches[i];
 		guidance(out, &r->launches[i]);
-		if (l->note[0])
+		if (l->note[0] && !same_note)
 			fprintf(out, "  note %s: %s\n", l->variant, l->note);
 	}
 	for (size_t i = 0; i < r->nlaunches; i++)
@@ -173,21 +179,6 @@ static void render_json(FILE *out, const struct gl_run_record *r)
 }
 
 /* CSV: one row per launch, one column per metric name seen in the run (in first-seen order). */
-static void csv_field(FILE *out, const char *s)
-{
-	if (strpbrk(s, ",\"\n")) {
-		fputc('"', out);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', out); /* quotes double inside a quoted field */
-			fputc(*s, out);
-		}
-		fputc('"', out);
-	} else {
-		fputs(s, out);
-	}
-}
-
 static void render_csv(FILE *out, const struct gl_run_record *r)
 {
 	const char *names[256];
@@ -208,16 +199,13 @@ static void render_csv(FILE *out, const struct gl_run_record *r)
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		const struct gl_launch_record *l = &r->launches[i];
 		fprintf(out, "%ld,%s,%s,%s,", r->id, r->info.backend, l->topic, l->variant);
-		csv_field(out, l->params_json ? l->params_json : "");
+		gl_csv_field(out, l->params_json);
 		fprintf(out, ",%s,%.9g,", l->verified < 0 ? "" : l->verified ? "true" : "false", l->max_abs_err);
 		if (!isnan(l->duration_ns))
 			fprintf(out, "%.0f", l->duration_ns);
 		for (size_t q = 0; q < nnames; q++) {
-			double v = metric(l, names[q]);
-			if (isnan(v))
-				fputs(",", out);
-			else
-				fprintf(out, ",%.15g", v);
+			fputc(',', out);
+			gl_csv_number(out, metric(l, names[q]));
 		}
 		fputc('\n', out);
 	}

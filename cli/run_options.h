@@ -1,6 +1,6 @@
 /* run_options.h — what `gpulab run` and `gpulab compare` share: their options (variants, sizes and topic
- * parameters, backend, simulator and CUPTI settings), the problem they describe, and the session that
- * runs the chosen variants on the chosen backend and stores them as one run. */
+ * parameters, backend, simulator and CUPTI settings) and the problem they describe; the session that runs
+ * them is run/run.h's. */
 #ifndef GL_RUN_OPTIONS_H
 #define GL_RUN_OPTIONS_H
 
@@ -9,10 +9,11 @@
 #include "cli.h"
 #include "kernels/registry.h"
 #include "profiler/backend.h"
+#include "run/run.h"
+#include "sim/sim.h" /* GL_SIM_PRINTF_BUFFER_MAX */
 #include "store/store.h"
 
 #define GL_RUN_MAX_PARAM_OPTS 64
-#define GL_RUN_MAX_VARIANTS 32
 
 struct gl_run_opts {
 	const char *topic_name, *variants, *backend;
@@ -27,57 +28,61 @@ struct gl_run_opts {
 	bool seed_set;
 };
 
-/* Topic parameters as long options (the union over all topics), appended at opts[n]; option codes
- * are code + index into names.  Returns how many; opts[n + count] is the terminator. */
-int gl_topic_param_options(struct option *opts, int n, const char **names, int code);
+/* Option codes of `run` and `compare` (their handler switches on them). */
+enum {
+	GL_RUN_OPT_VARIANT = 1, GL_RUN_OPT_SIZE, GL_RUN_OPT_BACKEND, GL_RUN_OPT_DEVICE, GL_RUN_OPT_METRICS,
+	GL_RUN_OPT_REPEAT, GL_RUN_OPT_TRACE, GL_RUN_OPT_SAMPLE, GL_RUN_OPT_THREADS, GL_RUN_OPT_MAXINST,
+	GL_RUN_OPT_SEED, GL_RUN_OPT_BASELINE, GL_RUN_OPT_PRINTF_BUFFER, GL_RUN_OPT_TOOL, GL_RUN_OPT_PRINT_LIMIT,
+	GL_RUN_OPT_PARAM,
+};
+
+/* The option rows `run` and `compare` share (a table entry's .opts lists them, compare adds --baseline). */
+#define GL_RUN_OPT_ROWS                                                                                       \
+	GL_STR("variant", "LIST", GL_RUN_OPT_VARIANT, "variants to run, comma-separated, or 'all' (default)"),  \
+	GL_STR("size", "N", GL_RUN_OPT_SIZE, "set every size parameter of the topic (see 'gpulab list TOPIC')"), \
+	GL_STR("backend", "NAME", GL_RUN_OPT_BACKEND,                                                          \
+	       "auto (default: cuda when a GPU is usable, else sim), cuda or sim"),                             \
+	GL_NUM("seed", "S", 0, 1L << 62, GL_RUN_OPT_SEED, "seed of the random inputs"),                        \
+	GL_NUM("device", "N", 0, 63, GL_RUN_OPT_DEVICE, "GPU to use (cuda)"),                                   \
+	GL_STR("metrics", "SET", GL_RUN_OPT_METRICS, "memory, compute, all, or metric names (cuda)"),           \
+	GL_NUM("repeat", "N", 1, 10000, GL_RUN_OPT_REPEAT, "timed launches, with an L2 flush between them (cuda)"), \
+	GL_NUM("threads", "N", 1, 256, GL_RUN_OPT_THREADS, "CPU threads of the simulator (default: all cores)"), \
+	GL_NUM("sample-ctas", "N", 1, 1L << 30, GL_RUN_OPT_SAMPLE,                                             \
+	       "simulate N CTAs spread over the grid and scale the counts"),                                   \
+	GL_NUM("max-instructions", "N", 1, 1L << 62, GL_RUN_OPT_MAXINST,                                      \
+	       "simulator budget of warp instructions per CTA"),                                               \
+	GL_NUM("printf-buffer", "BYTES", 1, (long)GL_SIM_PRINTF_BUFFER_MAX, GL_RUN_OPT_PRINTF_BUFFER,          \
+	       "device printf buffer of the simulator (default 1048576)"),                                     \
+	GL_FLAG("trace", GL_RUN_OPT_TRACE, "record warp-level memory events (simulator)"),                     \
+	GL_STR("tool", "LIST", GL_RUN_OPT_TOOL,                                                                \
+	       "simulator sanitizer checks: memcheck, racecheck, initcheck, synccheck, all"),                  \
+	GL_STR("print-limit", "N", GL_RUN_OPT_PRINT_LIMIT,                                                     \
+	       "sanitizer findings shown per variant by run (default 100, 0 = all)")
+
+/* The prose after the option lines: topic parameters are options too, one per parameter name. */
+#define GL_RUN_PARAMS_HELP                                                                                   \
+	"--PARAM V sets one topic parameter, e.g. --rows 512 --cols 2048 (see 'gpulab list TOPIC').\n"
+
+/* Topic parameters as options (the union over all topics, checked later against the chosen one), code
+ * `code`; writes up to max - 1 rows and the terminator into opts. */
+void gl_topic_param_options(struct gl_opt *opts, int max, int code);
 
 /* --size sets every size parameter of `t`, each --NAME V one (names/values from the options above);
  * values are checked against the topic's limits, then the topic's check() runs. */
 int gl_problem_apply_options(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_topic *t, const char *size,
 			     const char *const *names, const char *const *values, int n, struct gl_problem *p);
 
-/* Parse `cmd TOPIC [options]`; with_baseline also accepts --baseline V.  Returns 0, 'h' after --help,
- * or an error status recorded in ctx->err. */
-int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, char **argv, bool with_baseline,
-		      struct gl_run_opts *o);
-
-/* The option lines `run` and `compare` both print in their --help. */
-#define GL_RUN_OPTIONS_HELP                                                                                  \
-	"  --variant LIST        variants to run, comma-separated, or 'all' (default)\n"                       \
-	"  --size N              set every size parameter of the topic (see 'gpulab list TOPIC')\n"            \
-	"  --PARAM V             set one topic parameter, e.g. --rows 512 --cols 2048\n"                       \
-	"  --backend NAME        auto (default: cuda when a GPU is usable, else sim), cuda or sim\n"           \
-	"  --seed S              seed of the random inputs\n"                                                  \
-	"  --device N            GPU to use (cuda)\n"                                                          \
-	"  --metrics SET         memory, compute, all, or metric names (cuda)\n"                               \
-	"  --repeat N            timed launches, with an L2 flush between them (cuda)\n"                       \
-	"  --threads N           CPU threads of the simulator (default: all cores)\n"                          \
-	"  --sample-ctas N       simulate N CTAs spread over the grid and scale the counts\n"                  \
-	"  --max-instructions N  simulator budget of warp instructions per CTA\n"                              \
-	"  --printf-buffer BYTES device printf buffer of the simulator (default 1048576)\n"                    \
-	"  --trace               record warp-level memory events (simulator)\n"                              \
-	"  --tool LIST           simulator sanitizer checks: memcheck, racecheck, initcheck, synccheck, all\n" \
-	"  --print-limit N       sanitizer findings shown per variant by run (default 100, 0 = all)\n"
-
-/* One run of a topic's variants: what to run, and what came of it. */
-struct gl_run_session {
-	const struct gl_topic *topic;
-	const struct gl_variant *variants[GL_RUN_MAX_VARIANTS];
-	int nvariants;
-	struct gl_problem problem;
-	bool failed;  /* a variant failed verification or the sanitizer found errors */
-	long run_id;  /* the stored run, once gl_run_session_execute succeeded */
-};
+/* Parse `cmd TOPIC [options]` (cmd's table holds GL_RUN_OPT_ROWS, compare's also --baseline).  Returns 0,
+ * 'h' after --help, or an error status recorded in ctx->err. */
+int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, char **argv, struct gl_run_opts *o);
 
 /* Look up the topic and variants and build the problem (--size sets every size parameter, --NAME one;
  * values are checked against the topic's limits and its check()).  Nothing runs and nothing is written. */
 int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
 			   struct gl_run_session *s);
 
-/* Pick the backend (saying which on stderr for table output), open the store, run every variant,
- * verify it and store them all as one run (s->run_id).  Failed verifications are reported on stderr and
- * set s->failed; they are stored, not errors.  On success the caller owns *store (gl_store_close). */
-int gl_run_session_execute(struct gl_ctx *ctx, struct gl_run_opts *o, struct gl_run_session *s,
-			   struct gl_store **store);
+/* What run/ needs from the command line (--db, the command line, whether stderr is a terminal); call it
+ * after the options are parsed. */
+struct gl_run_env gl_cli_run_env(struct gl_ctx *ctx);
 
 #endif

@@ -11,12 +11,10 @@ int gl_parse_print_limit(struct gl_ctx *ctx, const struct gl_cmd *cmd, const cha
 /* --tool memcheck|racecheck|initcheck|synccheck|all, or several comma-separated: a GL_TOOL_* mask. */
 int gl_parse_tools(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *text, int *out);
 
-#define GL_SANITIZER_OPTIONS_HELP                                                                                      \
-	"  --tool LIST            sanitizer checks (compute-sanitizer's tools), comma-separated: memcheck\n"           \
-	"                         (out of bounds, misaligned), racecheck (shared/global races, reads of\n"             \
-	"                         cp.async data in flight), initcheck (uninitialised shared reads),\n"                 \
-	"                         synccheck (barrier divergence, deadlock), all (default)\n"                           \
-	"  --print-limit N        distinct findings printed (default 100, 0 = all); the ERROR SUMMARY\n"               \
-	"                         and --json count every one\n"
+/* What --tool's names check, for the help of the commands that take it. */
+#define GL_SANITIZER_TOOLS_HELP                                                                              \
+	"--tool names compute-sanitizer's tools: memcheck (out of bounds, misaligned), racecheck (shared/global\n" \
+	"races, reads of cp.async data in flight), initcheck (uninitialised shared reads), synccheck (barrier\n"    \
+	"divergence, deadlock), all (default).\n"
 
 #endif

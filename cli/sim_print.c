@@ -17,6 +17,8 @@ static const char *space_text(const char *space)
 		return "__local__";
 	if (strcmp(space, "param") == 0)
 		return "kernel-parameter";
+	if (strcmp(space, "const") == 0)
+		return "__constant__";
 	return space[0] ? space : "generic";
 }
 
@@ -198,7 +200,9 @@ void gl_simprint_json_finding(struct gl_json *j, const struct gl_finding *f)
 	gl_json_string(j, "kind", f->kind);
 	gl_json_string(j, "tool", gl_tool_name(gl_finding_tool(f->kind)));
 	gl_json_string(j, "space", f->space);
-	gl_json_int(j, "address", (long long)f->address);
+	char addr[24]; /* unsigned: addresses at or above 2^63 are not negative */
+	snprintf(addr, sizeof addr, "%llu", (unsigned long long)f->address);
+	gl_json_raw(j, "address", addr);
 	gl_json_int(j, "size", f->size);
 	json_dim(j, "block", f->block);
 	json_dim(j, "thread", f->thread);

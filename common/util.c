@@ -23,17 +23,6 @@ int gl_parse_long(const char *s, long min, long max, const char *what, long *out
 	return GL_OK;
 }
 
-int gl_parse_double(const char *s, const char *what, double *out, struct gl_err *err)
-{
-	char *end;
-	errno = 0;
-	double v = strtod(s, &end);
-	if (!*s || *end || errno == ERANGE)
-		return gl_errf(err, GL_EUSAGE, "invalid %s '%s' (expected a number)", what, s);
-	*out = v;
-	return GL_OK;
-}
-
 size_t gl_edit_distance(const char *a, const char *b)
 {
 	size_t la = strlen(a), lb = strlen(b);

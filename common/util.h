@@ -13,7 +13,6 @@
 
 /* Parse a whole string as a decimal integer in [min, max]; `what` names it in the error. */
 int gl_parse_long(const char *s, long min, long max, const char *what, long *out, struct gl_err *err);
-int gl_parse_double(const char *s, const char *what, double *out, struct gl_err *err);
 
 /* The candidate closest to `word` by edit distance, or NULL when none is close enough to suggest. */
 const char *gl_suggest(const char *word, const char *const *candidates, size_t n);

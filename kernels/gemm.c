@@ -186,6 +186,8 @@ static double flops(const struct gl_variant *v, const struct gl_problem *p)
 	return 2.0 * m * n * k + 3.0 * m * n;
 }
 
+static const struct gl_buffer_shape shapes[] = {{"A", "m", "k"}, {"B", "k", "n"}, {"C", "m", "n"}, {0}};
+
 const struct gl_topic gl_topic_gemm = {
 	.name = "gemm",
 	.summary = "SGEMM C = 1.0*A*B + 0.5*C, naive to warp tiles: coalescing, shared-memory tiling, register "
@@ -203,4 +205,7 @@ const struct gl_topic gl_topic_gemm = {
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,
+	.shapes = shapes,
+	.view_size = 128,
+	.view = GL_VIEW_GEMM,
 };

@@ -97,4 +97,6 @@ const struct gl_topic gl_topic_gmem_patterns = {
 	.check = check,
 	.setup = setup,
 	.verify = verify,
+	.view_size = 8192,
+	.view = GL_VIEW_COALESCE,
 };

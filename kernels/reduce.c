@@ -151,4 +151,6 @@ const struct gl_topic gl_topic_reduce = {
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,
+	.view_size = 8192,
+	.view = GL_VIEW_COALESCE,
 };

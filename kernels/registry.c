@@ -58,6 +58,12 @@ int gl_topic_lookup(const char *name, const struct gl_topic **out, struct gl_err
 
 int gl_variant_lookup(const struct gl_topic *t, const char *name, const struct gl_variant **out, struct gl_err *err)
 {
+	return gl_variant_lookup_as(t, name, "variant", out, err);
+}
+
+int gl_variant_lookup_as(const struct gl_topic *t, const char *name, const char *role, const struct gl_variant **out,
+			 struct gl_err *err)
+{
 	*out = gl_variant_find(t, name);
 	if (*out)
 		return GL_OK;
@@ -70,9 +76,34 @@ int gl_variant_lookup(const struct gl_topic *t, const char *name, const struct g
 	}
 	const char *near = gl_suggest(name, names, n);
 	if (near)
-		gl_errf(err, GL_EUSAGE, "unknown variant '%s' for topic %s (did you mean '%s'?)", name, t->name, near);
+		gl_errf(err, GL_EUSAGE, "unknown %s '%s' for topic %s (did you mean '%s'?)", role, name, t->name, near);
 	else
-		gl_errf(err, GL_EUSAGE, "unknown variant '%s' for topic %s (variants: %s)", name, t->name, all.buf);
+		gl_errf(err, GL_EUSAGE, "unknown %s '%s' for topic %s (variants: %s)", role, name, t->name, all.buf);
 	gl_str_free(&all);
 	return GL_EUSAGE;
+}
+
+bool gl_topic_buffer_shape(const struct gl_topic *t, const struct gl_problem *p, const char *buffer, long *rows,
+			   long *cols)
+{
+	for (const struct gl_buffer_shape *sh = t ? t->shapes : NULL; sh && sh->buffer; sh++) {
+		if (strcmp(sh->buffer, buffer) != 0)
+			continue;
+		int r = gl_param_index(t, sh->rows), c = gl_param_index(t, sh->cols);
+		if (r < 0 || c < 0)
+			return false;
+		*rows = p->v[r];
+		*cols = p->v[c];
+		return true;
+	}
+	return false;
+}
+
+void gl_topic_view_problem(const struct gl_topic *t, struct gl_problem *p)
+{
+	gl_problem_defaults(t, p);
+	long size = t->view_size ? t->view_size : 128;
+	for (int i = 0; i < t->nparams; i++)
+		if (t->params[i].is_size && p->v[i] > size)
+			p->v[i] = size < t->params[i].min ? t->params[i].min : size;
 }

@@ -39,6 +39,14 @@ struct gl_verify {
 	char first_mismatch[256];
 };
 
+/* A buffer's logical row-major shape, as the topic's parameter names: rows x cols. */
+struct gl_buffer_shape {
+	const char *buffer, *rows, *cols;
+};
+
+/* Which view shows a topic best. */
+enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM };
+
 struct gl_topic {
 	const char *name;
 	const char *summary;
@@ -60,14 +68,28 @@ struct gl_topic {
 		      const struct gl_topic *t, struct gl_verify *out, struct gl_err *err);
 	/* FLOPs and ideal global bytes of the problem, for derived ratios (may be NULL). */
 	double (*flops)(const struct gl_variant *v, const struct gl_problem *p);
+	/* What the views need to know of the topic: the buffers that are matrices (NULL-terminated; the
+	 * others are vectors), the size a view records at when nothing is stored (a few CTAs, traces of a
+	 * few thousand events; 0: 128), and the view that fits it. */
+	const struct gl_buffer_shape *shapes;
+	long view_size;
+	enum gl_topic_view view;
 };
 
 extern const struct gl_topic *const gl_topics[];
+/* Buffer `buffer`'s rows x cols under problem p from the topic's shapes; false for a vector. */
+bool gl_topic_buffer_shape(const struct gl_topic *t, const struct gl_problem *p, const char *buffer, long *rows,
+			   long *cols);
+/* The problem a view records with: the topic's defaults with every size parameter at most view_size. */
+void gl_topic_view_problem(const struct gl_topic *t, struct gl_problem *p);
 const struct gl_topic *gl_topic_find(const char *name);
 const struct gl_variant *gl_variant_find(const struct gl_topic *t, const char *name);
 /* Messages with "did you mean" for unknown names. */
 int gl_topic_lookup(const char *name, const struct gl_topic **out, struct gl_err *err);
 int gl_variant_lookup(const struct gl_topic *t, const char *name, const struct gl_variant **out, struct gl_err *err);
+/* The same, naming the variant's role in the message ("unknown baseline 'x' for topic ..."). */
+int gl_variant_lookup_as(const struct gl_topic *t, const char *name, const char *role, const struct gl_variant **out,
+			 struct gl_err *err);
 
 /* Defaults for every parameter, then a fixed seed. */
 void gl_problem_defaults(const struct gl_topic *t, struct gl_problem *p);

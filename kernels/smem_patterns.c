@@ -114,4 +114,6 @@ const struct gl_topic gl_topic_smem_patterns = {
 	.check = check,
 	.setup = setup,
 	.verify = verify,
+	.view_size = 2,
+	.view = GL_VIEW_BANKS,
 };

@@ -71,6 +71,8 @@ static int verify(const struct gl_variant *v, const struct gl_problem *p, const 
 	return GL_OK;
 }
 
+static const struct gl_buffer_shape shapes[] = {{"in", "rows", "cols"}, {"out", "cols", "rows"}, {0}};
+
 const struct gl_topic gl_topic_transpose = {
 	.name = "transpose",
 	.summary = "matrix transpose: global-memory coalescing and shared-memory bank conflicts",
@@ -86,4 +88,7 @@ const struct gl_topic gl_topic_transpose = {
 	.check = check,
 	.setup = setup,
 	.verify = verify,
+	.shapes = shapes,
+	.view_size = 64,
+	.view = GL_VIEW_COALESCE,
 };

@@ -9,7 +9,7 @@
 
 #include "common/err.h"
 
-struct sqlite3;
+struct gl_store;
 
 /* ---- the files (lesson_source.c) */
 
@@ -63,8 +63,6 @@ int lesson_check_parse(const char *text, const char *path, int line, struct less
 void lesson_check_free(struct lesson_check *c);
 /* Is `name` a value a check may read: a launch_summary column, a launches column or a metric name? */
 bool lesson_metric_known(const char *name, const char **suggestion);
-/* Where a check reads `name`: "launch_summary" or "launches" (a column), or NULL (a metrics row). */
-const char *lesson_metric_table(const char *name);
 const char *lesson_cmp_str(enum lesson_cmp cmp);
 
 struct lesson_check_result {
@@ -73,7 +71,7 @@ struct lesson_check_result {
 	char why[256]; /* why it could not be evaluated ("no launch of transpose.naive recorded yet"), or "" */
 };
 /* Evaluate a check against the learner's latest launch of each variant it names. */
-int lesson_check_eval(struct sqlite3 *db, const struct lesson_check *c, struct lesson_check_result *r,
+int lesson_check_eval(struct gl_store *store, const struct lesson_check *c, struct lesson_check_result *r,
 		      struct gl_err *err);
 
 /* ---- the Markdown (lesson_parse.c) */
@@ -107,6 +105,10 @@ struct lesson {
 	int nsteps;
 };
 
+/* The gpulab commands a ```gpulab block may name (NULL-terminated; the array must outlive the parses),
+ * handed in by the command layer before lessons are parsed.  Until then every command is refused. */
+void lesson_set_commands(const char *const *names);
+
 /* Parse a lesson file.  A malformed file (no title, a step without a title or out of order, an
  * unterminated fence or <details>, a command that is not gpulab's, a check that does not parse or names
  * an unknown topic, variant or metric) is refused with GL_EUSAGE and "path:line: what". */
@@ -133,25 +135,7 @@ void lesson_render_step(FILE *out, const struct lesson *l, int step, const struc
 FILE *lesson_pager_open(bool *paged);
 void lesson_pager_close(FILE *out, bool paged);
 
-/* ---- progress in the database (lesson_progress.c) */
-
-/* lesson_progress rows: (LESSON, N, 'seen'|'passed'|'failed', at) per step N >= 1, and one bookmark row
- * (LESSON, 0, 'current N'|'paused N', at): the step the learner is at; 'current' marks the current
- * lesson (at most one). */
-enum lesson_step_status { LESSON_UNSEEN, LESSON_SEEN, LESSON_PASSED, LESSON_FAILED };
-
-int lesson_progress_current(struct sqlite3 *db, char *lesson, size_t n, int *step, struct gl_err *err);
-/* The step the learner is at in `lesson` (0 when not started). */
-int lesson_progress_bookmark(struct sqlite3 *db, const char *lesson, int *step, bool *current, struct gl_err *err);
-/* Make `lesson` the current lesson, at `step`, and mark that step seen (unless already checked). */
-int lesson_progress_goto(struct sqlite3 *db, const char *lesson, int step, struct gl_err *err);
-int lesson_progress_mark(struct sqlite3 *db, const char *lesson, int step, enum lesson_step_status st,
-			 struct gl_err *err);
-/* Status of steps 1..n into st[0..n-1]. */
-int lesson_progress_steps(struct sqlite3 *db, const char *lesson, enum lesson_step_status *st, int n,
-			  struct gl_err *err);
-int lesson_progress_reset(struct sqlite3 *db, const char *lesson, struct gl_err *err);
-const char *lesson_status_str(enum lesson_step_status st);
+/* Progress lives in the results store: gl_store_lesson_* (store/store.h). */
 
 /* ---- running a step (lesson_exec.c, lesson_step.c) */
 
@@ -171,7 +155,7 @@ int lesson_cmd_run(const struct lesson_env *env, const struct lesson_cmd *c, FIL
 /* Run a step's commands (when run_cmds), then its checks; print what happened to `out` and record the
  * step passed or failed.  Returns GL_OK when every command and check passed, GL_EVERIFY when one failed,
  * GL_EUSAGE when a command of the lesson was refused as a usage error (the lesson is malformed). */
-int lesson_step_check(const struct lesson_env *env, struct sqlite3 *db, const struct lesson *l, int step,
+int lesson_step_check(const struct lesson_env *env, struct gl_store *store, const struct lesson *l, int step,
 		      bool run_cmds, FILE *out, int *passed, int *failed, struct gl_err *err);
 
 #endif

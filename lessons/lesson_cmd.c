@@ -2,11 +2,11 @@
  * (a gpulab command that exists; for `run` and `compare`, a known topic and known variant names), so a
  * typo in a lesson is an authoring error with path:line, not a failure in front of the learner. */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli/cli.h"
 #include "common/util.h"
 #include "kernels/registry.h"
 #include "lessons/lesson_int.h"
@@ -24,13 +24,28 @@ static int bad(const char *path, int line, struct gl_err *err, const char *fmt, 
 	return gl_errf(err, GL_EUSAGE, "%s:%d: %s", path, line, msg);
 }
 
+/* The command names, handed in by the command layer (lessons sit below it and cannot read its table). */
+static const char *const *known_commands;
+
+void lesson_set_commands(const char *const *names)
+{
+	known_commands = names;
+}
+
+static bool command_known(const char *name)
+{
+	for (const char *const *c = known_commands; c && *c; c++)
+		if (strcmp(*c, name) == 0)
+			return true;
+	return false;
+}
+
 static int unknown_command(const char *path, int line, const char *name, struct gl_err *err)
 {
-	const char *names[64];
 	size_t n = 0;
-	for (const struct gl_cmd *const *c = gl_cmd_table; *c && n < 64; c++)
-		names[n++] = (*c)->name;
-	const char *near = gl_suggest(name, names, n);
+	while (known_commands && known_commands[n])
+		n++;
+	const char *near = gl_suggest(name, known_commands, n);
 	return near ? bad(path, line, err, "unknown gpulab command '%s' (did you mean '%s'?)", name, near)
 		    : bad(path, line, err, "unknown gpulab command '%s' (see 'gpulab --help')", name);
 }
@@ -88,7 +103,7 @@ int lesson_cmd_parse(const char *text, const char *path, int line, struct lesson
 			 text);
 	else if (strcmp(words[1], "lesson") == 0)
 		rc = bad(path, line, err, "a lesson cannot run 'gpulab lesson' commands");
-	else if (!gl_cmd_find(words[1]))
+	else if (!command_known(words[1]))
 		rc = unknown_command(path, line, words[1], err);
 	if (rc) {
 		lesson_words_free(words);

@@ -1,73 +1,24 @@
 /* lesson_eval.c — evaluating a check against the database: each TOPIC.VARIANT METRIC reads the
- * learner's latest launch of that variant (the highest launch id), from launch_summary, launches or
- * the metrics table; the arithmetic and the comparison are done here, so both sides can be shown. */
+ * learner's latest launch of that variant (the highest launch id), through the store's value reads
+ * (a launch_summary or launches column, or a metric); the arithmetic and the comparison are done here, so both sides can be shown. */
 #include <math.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "lessons/lesson.h"
+#include "store/store.h"
 
 struct eval {
-	sqlite3 *db;
+	struct gl_store *store;
 	struct lesson_check_result *r;
 	struct gl_err *err;
 };
-
-static int sql_error(struct eval *e, const char *doing)
-{
-	return gl_errf(e->err, GL_EENV, "%s: %s", doing, sqlite3_errmsg(e->db));
-}
-
-/* The id of the latest launch of topic.variant, 0 when there is none. */
-static int latest_launch(struct eval *e, const struct lesson_node *n, long *id)
-{
-	sqlite3_stmt *st;
-	*id = 0;
-	if (sqlite3_prepare_v2(e->db,
-			       "SELECT id FROM launches WHERE topic = ?1 AND variant = ?2 ORDER BY id DESC LIMIT 1", -1,
-			       &st, NULL) != SQLITE_OK)
-		return sql_error(e, "finding the latest launch");
-	sqlite3_bind_text(st, 1, n->topic, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, n->variant, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*id = (long)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? GL_OK : sql_error(e, "finding the latest launch");
-}
-
-/* One value of launch `id`; *have is false when it is NULL or absent. */
-static int read_value(struct eval *e, const struct lesson_node *n, long id, double *v, bool *have)
-{
-	char sql[256];
-	const char *table = lesson_metric_table(n->metric);
-	if (table) /* the column name comes from lesson_expr.c's fixed list, never from the file */
-		snprintf(sql, sizeof sql, "SELECT %s FROM %s WHERE %s = ?1", n->metric, table,
-			 strcmp(table, "launches") == 0 ? "id" : "launch_id");
-	else
-		snprintf(sql, sizeof sql,
-			 "SELECT value FROM metrics WHERE launch_id = ?1 AND name = ?2 "
-			 "ORDER BY source = 'cupti' DESC LIMIT 1");
-	sqlite3_stmt *st;
-	if (sqlite3_prepare_v2(e->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return sql_error(e, "reading a metric");
-	sqlite3_bind_int64(st, 1, id);
-	if (!table)
-		sqlite3_bind_text(st, 2, n->metric, -1, SQLITE_STATIC);
-	int rc = sqlite3_step(st);
-	*have = rc == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL;
-	if (*have)
-		*v = sqlite3_column_double(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? GL_OK : sql_error(e, "reading a metric");
-}
 
 static int eval_ref(struct eval *e, const struct lesson_node *n, double *v)
 {
 	long id;
 	bool have = false;
-	int rc = latest_launch(e, n, &id);
+	int rc = gl_store_latest_launch(e->store, n->topic, n->variant, &id, e->err);
 	if (rc)
 		return rc;
 	if (!id) {
@@ -75,7 +26,7 @@ static int eval_ref(struct eval *e, const struct lesson_node *n, double *v)
 			 n->topic, n->variant);
 		return GL_OK;
 	}
-	if ((rc = read_value(e, n, id, v, &have)))
+	if ((rc = gl_store_launch_value(e->store, id, n->metric, v, &have, e->err)))
 		return rc;
 	if (!have)
 		snprintf(e->r->why, sizeof e->r->why, "launch %ld (%s.%s) has no value for %s", id, n->topic,
@@ -125,11 +76,12 @@ static bool compare(double a, double b, enum lesson_cmp cmp)
 	return false;
 }
 
-int lesson_check_eval(sqlite3 *db, const struct lesson_check *c, struct lesson_check_result *r, struct gl_err *err)
+int lesson_check_eval(struct gl_store *store, const struct lesson_check *c, struct lesson_check_result *r,
+		      struct gl_err *err)
 {
 	memset(r, 0, sizeof *r);
 	r->lhs = r->rhs = NAN;
-	struct eval e = {.db = db, .r = r, .err = err};
+	struct eval e = {.store = store, .r = r, .err = err};
 	int rc = eval_node(&e, c->lhs, &r->lhs);
 	if (rc == GL_OK && !r->why[0])
 		rc = eval_node(&e, c->rhs, &r->rhs);

@@ -16,92 +16,34 @@
 #include "kernels/registry.h"
 #include "lessons/lesson.h"
 #include "profiler/metric_sets.h"
+#include "sim/sim.h"
+#include "store/store.h"
 
-/* Columns of the launch_summary view (data/schema.sql) and of launches that hold numbers. */
-static const char *const columns[] = {
-	"launch_id", "run_id", "verified", "duration_ns", "gld_requests", "gld_sectors",
-	"gld_sectors_per_request", "gst_requests", "gst_sectors", "gst_sectors_per_request",
-	"sld_instructions", "sld_wavefronts", "sld_conflicts", "sld_wavefronts_per_instruction",
-	"sld_conflicts_per_instruction", "sst_instructions", "sst_wavefronts", "sst_conflicts",
-	"sst_wavefronts_per_instruction", "sst_conflicts_per_instruction", "instructions",
-	"thread_instructions", "simt_efficiency", "global_bytes", "global_gbps",
-	/* launches */
-	"regs", "static_smem", "dyn_smem", "max_abs_err", "max_rel_err",
-};
-#define N_LAUNCH_COLUMNS 5 /* the last ones, read from launches */
-
-/* Metrics the simulator reports beyond the `all` set, when a kernel uses them (sim/sim_metrics.c). */
-static const char *const sim_extra[] = {
-	GL_M_PTX_SLD_INST, GL_M_PTX_SST_INST, GL_M_PTX_SLD_WF, GL_M_PTX_SST_WF, GL_M_PTX_GLD_REQ, GL_M_PTX_GST_REQ,
-	GL_M_PTX_INST,
-	"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum",
-	"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum",
-	"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum",
-	"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum",
-	"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum",
-	"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum",
-	"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum",
-	"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum",
-	"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum",
-	"smsp__inst_executed_pipe_tensor_op_hmma.sum",
-	"smsp__inst_executed_op_ldsm.sum",
-	"smsp__inst_executed_op_ldgsts.sum",
-	"l1tex__t_requests_pipe_lsu_mem_global_op_ldgsts.sum",
-	"l1tex__t_sectors_pipe_lsu_mem_global_op_ldgsts.sum",
-	"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum",
-	"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum",
-	"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum",
-	"l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum",
-	"smsp__inst_executed_op_shared_atom.sum",
-	"l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum",
-	"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum",
-	"l1tex__t_requests_pipe_lsu_mem_local_op_st.sum",
-	"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum",
-};
-
-const char *lesson_metric_table(const char *name)
+/* The names a check may read, each from its one list: the store's numeric launch columns, the metrics
+ * the simulator stores (sim/sim_metrics.c) and the CUPTI metric sets.  The strings are static. */
+static size_t check_names(const char **names, size_t max)
 {
-	for (size_t i = 0; i < GL_ARRAY_LEN(columns); i++)
-		if (strcmp(columns[i], name) == 0)
-			return i < GL_ARRAY_LEN(columns) - N_LAUNCH_COLUMNS ? "launch_summary" : "launches";
-	return NULL;
+	size_t n = 0, ncol = 0;
+	const char *const *cols = gl_store_value_columns(&ncol);
+	for (size_t i = 0; i < ncol && n < max; i++)
+		names[n++] = cols[i];
+	for (size_t i = 0; gl_sim_metric_name(i) && n < max; i++)
+		names[n++] = gl_sim_metric_name(i);
+	for (size_t i = 0; gl_metric_sets_name(i) && n < max; i++)
+		names[n++] = gl_metric_sets_name(i);
+	return n;
 }
 
 bool lesson_metric_known(const char *name, const char **suggestion)
 {
-	struct gl_metric_list all;
-	struct gl_err ignored = {0};
-	const char *names[128];
-	size_t n = 0;
-	bool found = false;
-	if (gl_metric_list_parse("memory,compute,all", &all, &ignored) != GL_OK)
-		memset(&all, 0, sizeof all);
-	for (size_t i = 0; i < GL_ARRAY_LEN(columns); i++)
-		names[n++] = columns[i];
-	for (size_t i = 0; i < GL_ARRAY_LEN(sim_extra); i++)
-		names[n++] = sim_extra[i];
-	for (size_t i = 0; i < all.n && n < GL_ARRAY_LEN(names); i++)
-		names[n++] = all.names[i];
-	for (size_t i = 0; i < n && !found; i++)
-		found = strcmp(names[i], name) == 0;
-	if (!found && suggestion) {
-		const char *near = gl_suggest(name, names, n);
-		/* the suggestion must outlive the list: point into our static tables or the name itself */
-		*suggestion = NULL;
-		for (size_t i = 0; near && i < GL_ARRAY_LEN(columns); i++)
-			if (strcmp(near, columns[i]) == 0)
-				*suggestion = columns[i];
-		for (size_t i = 0; near && !*suggestion && i < GL_ARRAY_LEN(sim_extra); i++)
-			if (strcmp(near, sim_extra[i]) == 0)
-				*suggestion = sim_extra[i];
-		size_t nsim = 0;
-		const char *const *sim = gl_metric_set_sim(&nsim);
-		for (size_t i = 0; near && !*suggestion && i < nsim; i++)
-			if (strcmp(near, sim[i]) == 0)
-				*suggestion = sim[i];
-	}
-	gl_metric_list_free(&all);
-	return found;
+	const char *names[256];
+	size_t n = check_names(names, GL_ARRAY_LEN(names));
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return true;
+	if (suggestion)
+		*suggestion = gl_suggest(name, names, n);
+	return false;
 }
 
 const char *lesson_cmp_str(enum lesson_cmp cmp)

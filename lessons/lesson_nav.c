@@ -65,7 +65,7 @@ static int maybe_run(struct lesson_ui *ui, const struct lesson *l, int step, str
 	env.interactive = ui->tty;
 	env.quiet = false;
 	putchar('\n');
-	int rc = lesson_step_check(&env, ui->db, l, step, true, stdout, &passed, &failed, err);
+	int rc = lesson_step_check(&env, ui->store, l, step, true, stdout, &passed, &failed, err);
 	if (rc == GL_EVERIFY)
 		gl_errf(err, GL_EVERIFY, "step %d: %d of %d checks failed (look at the numbers above, then "
 					 "'gpulab lesson check' again)", step, failed, passed + failed);
@@ -74,7 +74,7 @@ static int maybe_run(struct lesson_ui *ui, const struct lesson *l, int step, str
 
 static int go(struct lesson_ui *ui, const struct lesson *l, int step, bool intro, struct gl_err *err)
 {
-	int rc = lesson_progress_goto(ui->db, l->name, step, err);
+	int rc = gl_store_lesson_goto(ui->store, l->name, step, err);
 	if (rc)
 		return rc;
 	show(ui, l, step, intro);
@@ -84,7 +84,7 @@ static int go(struct lesson_ui *ui, const struct lesson *l, int step, bool intro
 int lesson_current(struct lesson_ui *ui, struct lesson *l, int *step, struct gl_err *err)
 {
 	char name[64] = "";
-	int rc = ui->db ? lesson_progress_current(ui->db, name, sizeof name, step, err) : GL_OK;
+	int rc = ui->store ? gl_store_lesson_current(ui->store, name, sizeof name, step, err) : GL_OK;
 	if (rc)
 		return rc;
 	if (!name[0])
@@ -107,7 +107,7 @@ int lesson_do_start(struct lesson_ui *ui, const char *name, struct gl_err *err)
 	int rc = lesson_load(name, &l, err);
 	if (rc)
 		return rc;
-	rc = lesson_progress_bookmark(ui->db, l.name, &at, &current, err);
+	rc = gl_store_lesson_bookmark(ui->store, l.name, &at, &current, err);
 	if (rc == GL_OK) {
 		bool resume = at > 1;
 		if (at > l.nsteps)
@@ -195,7 +195,7 @@ int lesson_do_reset(struct lesson_ui *ui, const char *name, struct gl_err *err)
 	int rc = name ? lesson_load(name, &l, err) : lesson_current(ui, &l, &step, err);
 	if (rc)
 		return rc;
-	rc = lesson_progress_reset(ui->db, l.name, err);
+	rc = gl_store_lesson_reset(ui->store, l.name, err);
 	if (rc == GL_OK)
 		printf("%s: progress cleared ('gpulab lesson start %s' begins again at step 1)\n", l.name, l.name);
 	lesson_free(&l);

@@ -14,16 +14,16 @@ struct tally {
 static int tally(struct lesson_ui *ui, const struct lesson *l, struct tally *t, struct gl_err *err)
 {
 	memset(t, 0, sizeof *t);
-	if (!ui->db)
+	if (!ui->store)
 		return GL_OK;
-	int rc = lesson_progress_bookmark(ui->db, l->name, &t->at, &t->current, err);
-	enum lesson_step_status *st = calloc((size_t)l->nsteps, sizeof *st);
+	int rc = gl_store_lesson_bookmark(ui->store, l->name, &t->at, &t->current, err);
+	enum gl_lesson_status *st = calloc((size_t)l->nsteps, sizeof *st);
 	if (rc == GL_OK && st)
-		rc = lesson_progress_steps(ui->db, l->name, st, l->nsteps, err);
+		rc = gl_store_lesson_steps(ui->store, l->name, st, l->nsteps, err);
 	for (int i = 0; rc == GL_OK && st && i < l->nsteps; i++) {
-		t->seen += st[i] != LESSON_UNSEEN;
-		t->passed += st[i] == LESSON_PASSED;
-		t->failed += st[i] == LESSON_FAILED;
+		t->seen += st[i] != GL_LESSON_UNSEEN;
+		t->passed += st[i] == GL_LESSON_PASSED;
+		t->failed += st[i] == GL_LESSON_FAILED;
 	}
 	free(st);
 	return rc;

@@ -1,10 +1,10 @@
 /* lesson_step.c — checking one step: run its commands (optionally), evaluate its checks against the
  * database, print a PASS/FAIL line per check with both sides' values, and record the outcome. */
 #include <math.h>
-#include <sqlite3.h>
 #include <string.h>
 
 #include "lessons/lesson.h"
+#include "store/store.h"
 
 static void print_value(FILE *out, double v)
 {
@@ -53,8 +53,8 @@ static int run_commands(const struct lesson_env *env, const struct lesson *l, co
 	return worst;
 }
 
-int lesson_step_check(const struct lesson_env *env, sqlite3 *db, const struct lesson *l, int step, bool run_cmds,
-		      FILE *out, int *passed, int *failed, struct gl_err *err)
+int lesson_step_check(const struct lesson_env *env, struct gl_store *store, const struct lesson *l, int step,
+		      bool run_cmds, FILE *out, int *passed, int *failed, struct gl_err *err)
 {
 	const struct lesson_step *st = &l->steps[step - 1];
 	bool ok = true;
@@ -66,7 +66,7 @@ int lesson_step_check(const struct lesson_env *env, sqlite3 *db, const struct le
 		return rc;
 	for (int i = 0; i < st->nchecks; i++) {
 		struct lesson_check_result r;
-		int erc = lesson_check_eval(db, &st->checks[i], &r, err);
+		int erc = lesson_check_eval(store, &st->checks[i], &r, err);
 		if (erc)
 			return erc;
 		print_result(out, &st->checks[i], &r);
@@ -76,7 +76,7 @@ int lesson_step_check(const struct lesson_env *env, sqlite3 *db, const struct le
 	if (!st->nchecks)
 		fprintf(out, "  (no checks in this step)\n");
 	if (st->nchecks || run_cmds) {
-		int mrc = lesson_progress_mark(db, l->name, step, ok ? LESSON_PASSED : LESSON_FAILED, err);
+		int mrc = gl_store_lesson_mark(store, l->name, step, ok ? GL_LESSON_PASSED : GL_LESSON_FAILED, err);
 		if (mrc && !rc)
 			rc = mrc;
 	}

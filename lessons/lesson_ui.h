@@ -3,9 +3,10 @@
 #define GL_LESSON_UI_H
 
 #include "lessons/lesson.h"
+#include "store/store.h"
 
 struct lesson_ui {
-	struct sqlite3 *db;    /* NULL when there is no database yet (list, status and show only) */
+	struct gl_store *store; /* NULL when there is no database yet (list, status and show only) */
 	struct lesson_env env; /* how commands run */
 	bool run;              /* --run: run the step's commands without asking */
 	bool no_run;           /* --no-run: never ask */

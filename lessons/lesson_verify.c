@@ -12,7 +12,7 @@ static int check_steps(struct lesson_ui *ui, const struct lesson *l, int from, i
 	env.interactive = false; /* views print frames */
 	int passed = 0, failed = 0, worst = GL_OK;
 	for (int s = from; s <= to; s++) {
-		int rc = lesson_step_check(&env, ui->db, l, s, ui->run, stdout, &passed, &failed, err);
+		int rc = lesson_step_check(&env, ui->store, l, s, ui->run, stdout, &passed, &failed, err);
 		if (rc == GL_EVERIFY || rc == GL_EUSAGE) {
 			if (worst != GL_EUSAGE)
 				worst = rc;

@@ -12,6 +12,7 @@
 #include "common/findings.h"
 #include "common/launch.h"
 #include "common/metrics.h"
+#include "common/trace.h"
 
 struct gl_device_info {
 	char name[128];
@@ -50,6 +51,10 @@ struct gl_launch_result {
 	int nfindings;
 	long findings_dropped; /* occurrences beyond GL_FINDINGS_MAX distinct findings */
 	bool outputs_partial;  /* simulator with --sample-ctas: only the sampled CTAs wrote their outputs */
+	struct gl_trace_event *trace; /* --trace events (simulator), owned by the caller; NULL when none */
+	uint32_t ntrace;
+	struct gl_buffer_desc *buffers; /* with a trace: the buffer map (simulator), owned by the caller */
+	int nbuffers;
 	/* cuda: the output buffers of the first (correctness) run, by buffer index, when the last run's
 	 * differ from them bytewise; the caller verifies them too (float atomics may reorder within
 	 * tolerance, a real fault shows as a failed verification).  NULL entries otherwise. */
@@ -61,13 +66,14 @@ void gl_launch_result_free(struct gl_launch_result *res);
 
 struct gl_backend {
 	const char *name;
+	const char *metric_source; /* stored with each metric value: "sim" or "cupti" */
 	/* Is this backend usable here?  Writes why (or why not) to `why`. */
 	bool (*probe)(char *why, size_t n);
 	int (*open)(const struct gl_backend_opts *opts, void **ctx, struct gl_err *err);
 	int (*describe)(void *ctx, struct gl_device_info *info, struct gl_err *err);
 	/* Run the kernel; output buffers are copied back into l->buffers[i].host. */
 	int (*launch)(void *ctx, struct gl_launch *l, struct gl_err *err);
-	/* Metrics and time of the last launch; the caller frees res->metrics. */
+	/* Metrics, time and trace of the last launch; the caller frees res->metrics and res->trace. */
 	int (*collect)(void *ctx, struct gl_launch_result *res, struct gl_err *err);
 	void (*close)(void *ctx);
 };

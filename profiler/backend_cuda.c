@@ -79,6 +79,7 @@ static int cuda_collect(void *ctx, struct gl_launch_result *res, struct gl_err *
 
 const struct gl_backend gl_backend_cuda = {
 	.name = "cuda",
+	.metric_source = "cupti",
 	.probe = cuda_probe,
 	.open = cuda_open,
 	.describe = cuda_describe,

@@ -1,6 +1,6 @@
 /* backend_sim.c — the simulator as a backend: parses the launch's PTX (once per module), runs it with
- * gl_sim_run and reports the counts under Nsight Compute's names.  Sanitizer findings are kept for
- * callers that print them (gl_backend_sim_last). */
+ * gl_sim_run and reports the counts under Nsight Compute's names; sanitizer findings go into the note and
+ * the trace travels back in the launch result. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +9,7 @@
 
 #include "common/util.h"
 #include "profiler/backend.h"
-#include "profiler/backend_sim.h"
+#include "sim/sim.h"
 
 struct sim_backend {
 	struct gl_backend_opts opts;
@@ -17,6 +17,7 @@ struct sim_backend {
 	struct ptx_module *module;
 	struct gl_sim_result res;
 	bool have_result;
+	struct gl_launch last; /* the last launch's geometry and buffer descriptions (no host memory) */
 };
 
 static bool sim_probe(char *why, size_t n)
@@ -82,6 +83,9 @@ static int sim_launch(void *ctx, struct gl_launch *l, struct gl_err *err)
 	};
 	rc = gl_sim_run(s->module, l, &o, &s->res, err);
 	s->have_result = rc == GL_OK;
+	s->last = *l; /* for the buffer map: names, types, counts and entry, never the host pointers */
+	for (int i = 0; i < s->last.nbuffers; i++)
+		s->last.buffers[i].host = NULL;
 	return rc;
 }
 
@@ -121,6 +125,13 @@ static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *e
 			    GL_SIM_TRACE_CTAS, GL_SIM_TRACE_CTAS == 1 ? "" : "s",
 			    s->res.trace_dropped ? " (limit reached, later events dropped)" : "");
 	snprintf(res->note, sizeof res->note, "%s", note.buf ? note.buf : "");
+	if (s->res.ntrace) {
+		res->trace = gl_xmalloc((size_t)s->res.ntrace * sizeof *res->trace);
+		memcpy(res->trace, s->res.trace, (size_t)s->res.ntrace * sizeof *res->trace);
+		res->ntrace = s->res.ntrace;
+		gl_sim_buffer_map(s->last.entry ? ptx_find_function(s->module, s->last.entry) : NULL, &s->last,
+				  &res->buffers, &res->nbuffers);
+	}
 	gl_str_free(&note);
 	return GL_OK;
 }
@@ -136,14 +147,9 @@ static void sim_close(void *ctx)
 	free(s);
 }
 
-const struct gl_sim_result *gl_backend_sim_last(void *ctx)
-{
-	struct sim_backend *s = ctx;
-	return s && s->have_result ? &s->res : NULL;
-}
-
 const struct gl_backend gl_backend_sim = {
 	.name = "sim",
+	.metric_source = "sim",
 	.probe = sim_probe,
 	.open = sim_open,
 	.describe = sim_describe,

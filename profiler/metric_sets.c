@@ -42,15 +42,17 @@ const char *const *gl_metric_set_sim(size_t *n)
 	return sim_set;
 }
 
-const char *gl_metric_set_help(void) { return "memory, compute, all, sim"; }
-
-bool gl_metric_list_has(const struct gl_metric_list *l, const char *name)
+const char *gl_metric_sets_name(size_t i)
 {
-	for (size_t i = 0; i < l->n; i++)
-		if (strcmp(l->names[i], name) == 0)
-			return true;
-	return false;
+	for (size_t k = 0; k < GL_ARRAY_LEN(sets); k++) {
+		if (i < sets[k].n)
+			return sets[k].names[i];
+		i -= sets[k].n;
+	}
+	return i < GL_ARRAY_LEN(extra_set) ? extra_set[i] : NULL;
 }
+
+const char *gl_metric_set_help(void) { return "memory, compute, all, sim"; }
 
 void gl_metric_list_add(struct gl_metric_list *l, const char *name, bool named)
 {

@@ -28,7 +28,6 @@ int gl_metric_list_parse(const char *spec, struct gl_metric_list *out, struct gl
 void gl_metric_list_add(struct gl_metric_list *l, const char *name, bool named);
 /* Remove entry i (keeping the order). */
 void gl_metric_list_remove(struct gl_metric_list *l, size_t i);
-bool gl_metric_list_has(const struct gl_metric_list *l, const char *name);
 void gl_metric_list_free(struct gl_metric_list *l);
 
 /* The metrics the simulator reports (common/metrics.h), in a stable order. */
@@ -36,5 +35,7 @@ const char *const *gl_metric_set_sim(size_t *n);
 
 /* "memory, compute, all, sim" for help texts. */
 const char *gl_metric_set_help(void);
+/* The i-th name over every set (a name in two sets comes twice); NULL past the last. */
+const char *gl_metric_sets_name(size_t i);
 
 #endif

@@ -86,6 +86,7 @@ struct ptx_insn {
 	uint8_t sub;       /* op-specific: compare op, shfl mode, atom op, bool op, prmt mode... */
 	uint8_t sub2;      /* op-specific second selector (setp's and/or/xor combiner, mma shape...) */
 	uint8_t nops;
+	uint8_t btype;     /* mma / wmma.mma B type */
 	int32_t guard;     /* predicate slot, -1 when unguarded */
 	uint8_t guard_neg;
 	uint16_t src_file; /* .file number of src_line (ptx_source_file), 0 when unknown */

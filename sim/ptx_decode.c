@@ -24,7 +24,12 @@ static const char *const op_names[OP_COUNT] = {
 	[OP_CP_ASYNC_WAIT_ALL] = "cp.async.wait_all", [OP_SHFL] = "shfl", [OP_VOTE] = "vote", [OP_MATCH] = "match",
 	[OP_REDUX] = "redux", [OP_ACTIVEMASK] = "activemask", [OP_MMA] = "mma", [OP_LDMATRIX] = "ldmatrix",
 	[OP_STMATRIX] = "stmatrix", [OP_VABSDIFF2] = "vabsdiff2", [OP_VABSDIFF4] = "vabsdiff4",
+<<<<<<< HEAD
 	[OP_ISSPACEP] = "isspacep", [OP_MBARRIER] = "mbarrier", [OP_CP_ASYNC_MBAR_ARRIVE] = "cp.async.mbarrier.arrive",
+=======
+	[OP_ISSPACEP] = "isspacep", [OP_WMMA_LOAD] = "wmma.load", [OP_WMMA_STORE] = "wmma.store",
+	[OP_WMMA_MMA] = "wmma.mma",
+>>>>>>> main
 };
 
 const char *ptx_op_name(enum ptx_op op)
@@ -54,13 +59,21 @@ static const struct {
 	{"vote", OP_VOTE},	 {"match", OP_MATCH},	{"redux", OP_REDUX},	 {"activemask", OP_ACTIVEMASK},
 	{"mma", OP_MMA},	 {"ldmatrix", OP_LDMATRIX}, {"stmatrix", OP_STMATRIX}, {"discard", OP_NOP},
 	{"applypriority", OP_NOP}, {"createpolicy", OP_INVALID}, {"vabsdiff2", OP_VABSDIFF2},
+<<<<<<< HEAD
 	{"vabsdiff4", OP_VABSDIFF4}, {"isspacep", OP_ISSPACEP},
 	{"mbarrier", OP_MBARRIER},
+=======
+	{"vabsdiff4", OP_VABSDIFF4}, {"isspacep", OP_ISSPACEP}, {"wmma", OP_WMMA_MMA},
+>>>>>>> main
 };
 
 enum mod_class {
 	MC_TYPE, MC_SPACE, MC_VEC, MC_RND, MC_CMP, MC_BOOL, MC_ATOMOP, MC_SHFL, MC_VOTE, MC_FLAG, MC_SHAPE,
+<<<<<<< HEAD
 	MC_NUM, MC_TESTP, MC_PRMT, MC_BAR, MC_IGNORE, MC_TO, MC_MBAR,
+=======
+	MC_NUM, MC_TESTP, MC_PRMT, MC_BAR, MC_IGNORE, MC_TO, MC_LAYOUT, MC_SATFINITE,
+>>>>>>> main
 };
 
 static const struct {
@@ -92,7 +105,7 @@ static const struct {
 	{"up", MC_SHFL, SHFL_UP}, {"down", MC_SHFL, SHFL_DOWN}, {"bfly", MC_SHFL, SHFL_BFLY}, {"idx", MC_SHFL, SHFL_IDX},
 	{"all", MC_VOTE, VOTE_ALL}, {"any", MC_VOTE, VOTE_ANY}, {"uni", MC_VOTE, VOTE_UNI},
 	{"ballot", MC_VOTE, VOTE_BALLOT},
-	/* .satfinite (clamp to the largest finite value, not to [0, 1]) is not modelled: refused, not mistaken */
+	/* .satfinite on float results (clamp to the largest finite value) is not modelled: refused, not mistaken */
 	{"wide", MC_FLAG, PM_WIDE}, {"ftz", MC_FLAG, PM_FTZ}, {"sat", MC_FLAG, PM_SAT},
 	{"approx", MC_FLAG, PM_APPROX}, {"full", MC_FLAG, PM_FULL}, {"nc", MC_FLAG, PM_NC},
 	{"trans", MC_FLAG, PM_TRANS}, {"shiftamt", MC_FLAG, PM_SHIFTAMT}, {"clamp", MC_FLAG, PM_CLAMP},
@@ -101,6 +114,9 @@ static const struct {
 	{"cg", MC_FLAG, PM_CG}, {"aligned", MC_FLAG, PM_ALIGNED}, {"l", MC_FLAG, PM_LEFT}, {"r", MC_FLAG, PM_RIGHT},
 	{"m16n8k16", MC_SHAPE, MMA_M16N8K16}, {"m16n8k8", MC_SHAPE, MMA_M16N8K8}, {"m8n8k4", MC_SHAPE, MMA_M8N8K4},
 	{"m16n8k4", MC_SHAPE, MMA_M16N8K4}, {"m8n8k16", MC_SHAPE, MMA_M8N8K16}, {"m16n8k32", MC_SHAPE, MMA_M16N8K32},
+	{"m16n16k16", MC_SHAPE, MMA_M16N16K16}, {"m32n8k16", MC_SHAPE, MMA_M32N8K16},
+	{"m8n32k16", MC_SHAPE, MMA_M8N32K16}, {"m16n16k8", MC_SHAPE, MMA_M16N16K8},
+	{"satfinite", MC_SATFINITE, 1}, /* integer mma / wmma.mma only; refused elsewhere */
 	{"m8n8", MC_IGNORE, 0},
 	{"x1", MC_NUM, 1}, {"x2", MC_NUM, 2}, {"x4", MC_NUM, 4},
 	{"finite", MC_TESTP, TESTP_FINITE}, {"infinite", MC_TESTP, TESTP_INFINITE},
@@ -111,7 +127,7 @@ static const struct {
 	{"sync", MC_BAR, BAR_SYNC}, {"arrive", MC_BAR, BAR_ARRIVE}, {"red", MC_BAR, 100}, {"popc", MC_BAR, 101},
 	{"warp", MC_BAR, 102}, {"to", MC_TO, 1},
 	/* hints and orderings that do not change single-CTA semantics in the simulator */
-	{"row", MC_IGNORE, 0}, {"col", MC_IGNORE, 0}, {"cs", MC_IGNORE, 0}, {"lu", MC_IGNORE, 0},
+	{"row", MC_LAYOUT, 0}, {"col", MC_LAYOUT, 1}, {"cs", MC_IGNORE, 0}, {"lu", MC_IGNORE, 0},
 	{"cv", MC_IGNORE, 0}, {"wb", MC_IGNORE, 0}, {"wt", MC_IGNORE, 0}, {"relaxed", MC_FLAG, PM_STRONG},
 	{"acquire", MC_FLAG, PM_STRONG}, {"release", MC_FLAG, PM_STRONG}, {"acq_rel", MC_IGNORE, 0}, {"sc", MC_IGNORE, 0},
 	{"cta", MC_IGNORE, 0}, {"gpu", MC_IGNORE, 0}, {"sys", MC_IGNORE, 0}, {"gl", MC_IGNORE, 0},
@@ -131,7 +147,11 @@ struct decoded_mods {
 	int cmp, boolop, atomop, shfl, vote, testp, prmt, shape, num;
 	int bar_kind, bar_red, bar_popc, bar_warp;
 	int to;
+<<<<<<< HEAD
 	unsigned mbar; /* MBAR_F_* */
+=======
+	int layouts[2], nlayouts, satfinite;
+>>>>>>> main
 };
 
 static int classify(const char *m, size_t len, struct ptx_insn *ins, struct decoded_mods *d)
@@ -162,12 +182,38 @@ static int classify(const char *m, size_t len, struct ptx_insn *ins, struct deco
 			else d->bar_kind = (int)v;
 			break;
 		case MC_TO: d->to = 1; break;
+<<<<<<< HEAD
 		case MC_MBAR: d->mbar |= v; break;
+=======
+		case MC_LAYOUT: if (d->nlayouts < 2) d->layouts[d->nlayouts++] = (int)v; break;
+		case MC_SATFINITE: d->satfinite = 1; break;
+>>>>>>> main
 		case MC_IGNORE: break;
 		}
 		return 0;
 	}
 	return -1;
+}
+
+/* mma / wmma: shape, layouts, .satfinite and the four types (d, a, b, c).  The f16 forms of wmma.mma
+ * name only d and c; wmma.load/store keep their matrix in sub2 (ptx_ops.h). */
+static void finish_mma(struct ptx_insn *ins, const struct decoded_mods *d)
+{
+	ins->sub = (uint8_t)(d->shape < 0 ? MMA_NO_SHAPE : d->shape);
+	unsigned flags = d->satfinite ? MMA_SATFINITE : 0;
+	if (ins->op == OP_WMMA_MMA || ins->op == OP_MMA) {
+		flags |= (d->nlayouts > 0 && d->layouts[0]) ? MMA_A_COL : 0;
+		flags |= (d->nlayouts > 1 && d->layouts[1]) ? MMA_B_COL : 0;
+		ins->btype = d->ntypes > 2 ? d->types[2] : PT_F16;
+		if (d->ntypes == 2) { /* wmma.mma .f16 forms: .dtype.ctype */
+			ins->type2 = PT_F16;
+			ins->type3 = d->types[1];
+		}
+	} else {
+		flags |= (d->nlayouts > 0 && d->layouts[0]) ? MMA_A_COL : 0;
+		flags |= (unsigned)ins->sub2 << MMA_MATRIX_SHIFT; /* the matrix decode_wmma found */
+	}
+	ins->sub2 = (uint8_t)flags;
 }
 
 /* Pick the op-specific selectors once all modifiers are known. */
@@ -203,7 +249,7 @@ static void finish(struct ptx_insn *ins, const struct decoded_mods *d)
 	case OP_VOTE: case OP_MATCH: ins->sub = (uint8_t)d->vote; break;
 	case OP_TESTP: ins->sub = (uint8_t)d->testp; break;
 	case OP_PRMT: ins->sub = (uint8_t)d->prmt; break;
-	case OP_MMA: ins->sub = (uint8_t)d->shape; break;
+	case OP_MMA: case OP_WMMA_MMA: case OP_WMMA_LOAD: case OP_WMMA_STORE: finish_mma(ins, d); break;
 	case OP_LDMATRIX: case OP_STMATRIX: ins->sub = (uint8_t)(d->num ? d->num : 1); break;
 	case OP_BAR:
 		ins->sub = d->bar_warp ? BAR_WARP_SYNC
@@ -214,6 +260,29 @@ static void finish(struct ptx_insn *ins, const struct decoded_mods *d)
 	case OP_MBARRIER: case OP_CP_ASYNC_MBAR_ARRIVE: ins->sub2 = (uint8_t)d->mbar; break;
 	default: break;
 	}
+}
+
+/* wmma.load.{a,b,c}, wmma.store.d and wmma.mma: the words after "wmma." up to the first modifier.
+ * Returns the rest (at its '.'), or NULL when the form is not one of these. */
+static char *decode_wmma(char *rest, struct ptx_insn *ins)
+{
+	static const struct {
+		const char *word;
+		enum ptx_op op;
+		enum ptx_wmma_matrix matrix;
+	} forms[] = {
+		{"load.a", OP_WMMA_LOAD, WMMA_A}, {"load.b", OP_WMMA_LOAD, WMMA_B}, {"load.c", OP_WMMA_LOAD, WMMA_C},
+		{"store.d", OP_WMMA_STORE, WMMA_D}, {"mma", OP_WMMA_MMA, WMMA_D},
+	};
+	for (size_t i = 0; i < GL_ARRAY_LEN(forms); i++) {
+		size_t n = strlen(forms[i].word);
+		if (strncmp(rest, forms[i].word, n) == 0 && (rest[n] == '.' || rest[n] == '\0')) {
+			ins->op = (uint16_t)forms[i].op;
+			ins->sub2 = (uint8_t)forms[i].matrix;
+			return rest + n;
+		}
+	}
+	return NULL;
 }
 
 /* cp.async has sub-forms spelled as further dotted words. */
@@ -281,6 +350,7 @@ int ptx_decode_opcode(const char *text, int len, struct ptx_insn *ins, char *msg
 		snprintf(msg, msgn, "unsupported instruction '%s'", buf);
 		return -1;
 	}
+<<<<<<< HEAD
 	if (ins->op == OP_MBARRIER) {
 		const char *after = dot ? decode_mbarrier(dot + 1, ins) : NULL;
 		if (!after) {
@@ -290,6 +360,17 @@ int ptx_decode_opcode(const char *text, int len, struct ptx_insn *ins, char *msg
 		dot = buf + (after - buf); /* the modifiers after the operation */
 	}
 	struct decoded_mods d = {.cmp = -1};
+=======
+	if (ins->op == OP_WMMA_MMA) {
+		char *rest = dot ? decode_wmma(dot + 1, ins) : NULL;
+		if (!rest) {
+			snprintf(msg, msgn, "unsupported instruction '%s' (wmma forms: load.a, load.b, load.c, store.d, mma)", buf);
+			return -1;
+		}
+		dot = *rest ? rest : NULL;
+	}
+	struct decoded_mods d = {.cmp = -1, .shape = -1};
+>>>>>>> main
 	for (char *m = dot; m && *m;) {
 		char *start = m + 1;
 		char *next = strchr(start, '.');
@@ -301,5 +382,9 @@ int ptx_decode_opcode(const char *text, int len, struct ptx_insn *ins, char *msg
 		m = next;
 	}
 	finish(ins, &d);
+	if (d.satfinite && ins->op != OP_MMA && ins->op != OP_WMMA_MMA) {
+		snprintf(msg, msgn, "unsupported modifier '.satfinite' in '%s' (only integer mma and wmma.mma)", buf);
+		return -1;
+	}
 	return 0;
 }

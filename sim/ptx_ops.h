@@ -24,6 +24,7 @@ enum ptx_op {
 	OP_MBARRIER, OP_CP_ASYNC_MBAR_ARRIVE,
 	/* warp collectives */
 	OP_SHFL, OP_VOTE, OP_MATCH, OP_REDUX, OP_ACTIVEMASK, OP_MMA, OP_LDMATRIX, OP_STMATRIX,
+	OP_WMMA_LOAD, OP_WMMA_STORE, OP_WMMA_MMA,
 	/* SIMD video (what libdevice's __vabsdiff*, __vsad* emit) */
 	OP_VABSDIFF2, OP_VABSDIFF4,
 	OP_ISSPACEP,
@@ -47,6 +48,7 @@ enum ptx_vote { VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
 enum ptx_bar { BAR_SYNC, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR, BAR_WARP_SYNC };
 /* ptx_insn.sub for testp. */
 enum ptx_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL, TESTP_SUBNORMAL };
+<<<<<<< HEAD
 /* ptx_insn.sub for mma: shape. */
 enum ptx_mma_shape { MMA_M16N8K16, MMA_M16N8K8, MMA_M8N8K4, MMA_M16N8K4, MMA_M8N8K16, MMA_M16N8K32 };
 /* ptx_insn.sub for mbarrier: the operation; sub2: MBAR_F_* flags (also cp.async.mbarrier.arrive's .noinc). */
@@ -55,6 +57,22 @@ enum ptx_mbar {
 	MBAR_PENDING_COUNT, MBAR_INVAL
 };
 enum { MBAR_F_PARITY = 1, MBAR_F_EXPECT_TX = 2, MBAR_F_NOINC = 4, MBAR_F_NOCOMPLETE = 8 };
+=======
+/* ptx_insn.sub for mma and wmma: shape. */
+enum ptx_mma_shape {
+	MMA_M16N8K16, MMA_M16N8K8, MMA_M8N8K4, MMA_M16N8K4, MMA_M8N8K16, MMA_M16N8K32,
+	MMA_M16N16K16, MMA_M32N8K16, MMA_M8N32K16, MMA_M16N16K8, /* wmma */
+	MMA_NO_SHAPE = 255
+};
+/* ptx_insn.sub2 for mma / wmma: flags; for wmma.load / wmma.store the matrix in the low bits. */
+enum {
+	MMA_SATFINITE = 1u << 0, /* mma, wmma.mma: integer results saturate to s32 */
+	MMA_A_COL = 1u << 1,	 /* wmma.mma: A is .col; wmma.load/store: the matrix is .col */
+	MMA_B_COL = 1u << 2,	 /* wmma.mma: B is .col */
+	MMA_MATRIX_SHIFT = 4,	 /* wmma.load/store: (sub2 >> 4) is enum ptx_wmma_matrix */
+};
+enum ptx_wmma_matrix { WMMA_A, WMMA_B, WMMA_C, WMMA_D };
+>>>>>>> main
 /* ptx_insn.sub for prmt. */
 enum ptx_prmt { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
 

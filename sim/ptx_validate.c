@@ -35,7 +35,8 @@ static struct op_shape shape_of(const struct ptx_insn *ins)
 	case OP_ATOM: return (struct op_shape){3, true, 1, -1};
 	case OP_RED: return (struct op_shape){2, false, 0, -1};
 	case OP_CP_ASYNC: return (struct op_shape){3, false, 0, 1};
-	case OP_STMATRIX: return (struct op_shape){2, false, 0, -1};
+	case OP_STMATRIX: case OP_WMMA_STORE: return (struct op_shape){2, false, 0, -1};
+	case OP_WMMA_LOAD: return (struct op_shape){2, true, 1, -1};
 	case OP_BRA: return (struct op_shape){1, false, -1, -1};
 	case OP_CALL: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BAR: case OP_MEMBAR: case OP_NOP:
 	case OP_CP_ASYNC_COMMIT: case OP_CP_ASYNC_WAIT: case OP_CP_ASYNC_WAIT_ALL:
@@ -48,6 +49,7 @@ static struct op_shape shape_of(const struct ptx_insn *ins)
 		return (struct op_shape){2, true, -1, -1};
 	case OP_MAD: case OP_MAD24: case OP_FMA: case OP_SAD: case OP_SELP: case OP_SLCT: case OP_PRMT: case OP_SHF:
 	case OP_BFE: case OP_MADC: case OP_DP4A: case OP_DP2A: case OP_FNS: case OP_SHFL: case OP_MMA:
+	case OP_WMMA_MMA:
 	case OP_VABSDIFF2: case OP_VABSDIFF4:
 		return (struct op_shape){4, true, -1, -1};
 	case OP_BFI: return (struct op_shape){5, true, -1, -1};

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/buffers.h"
 #include "common/err.h"
 #include "common/findings.h"
 #include "common/launch.h"
@@ -40,6 +41,7 @@ struct gl_sim_counters {
 	uint64_t inst, thread_inst;
 	uint64_t ffma, fadd, fmul, dfma, dadd, dmul, hfma, hadd, hmul; /* thread-level, predicate on */
 	uint64_t mma_inst, ldsm_inst, ldsm_wf;
+	uint64_t imma_inst, dmma_inst; /* integer and f64 tensor-core instructions (mma_inst: HMMA) */
 	uint64_t ldgsts_inst, ldgsts_sect, ldgsts_req, ldgsts_sst_wf;
 	uint64_t gatom_req, gatom_sect, gred_req, gred_sect, satom_inst;
 	uint64_t lld_req, lld_sect, lst_req, lst_sect;
@@ -95,8 +97,19 @@ void gl_sim_apply_sass(struct ptx_module *m, const char *sass_text, const char *
 
 /* Counters -> metrics under Nsight Compute's names (scaled when sampled). */
 void gl_sim_metrics(const struct gl_sim_result *res, struct gl_metrics *out);
+/* The name of the i-th metric the simulator can store (NULL past the last): the one list of them. */
+const char *gl_sim_metric_name(size_t i);
 
 /* Device address of buffer i as the simulator lays them out (256-byte aligned, guard gaps between). */
 uint64_t gl_sim_buffer_address(const struct gl_launch *l, int i);
+
+/* A shared array's name as traces and buffer maps show it: "tile" for nvcc's _ZZ19transpose_coalescedE4tile. */
+void gl_sim_plain_name(const char *name, char *out, size_t n);
+
+/* The launch's buffer map: its global buffers where the simulator places them (vectors of their element
+ * type), then the .shared arrays of `fn` (the entry; NULL: none) (offset, bytes, 4-byte words).  The
+ * caller frees *map. */
+void gl_sim_buffer_map(const struct ptx_function *fn, const struct gl_launch *l, struct gl_buffer_desc **map,
+		       int *n);
 
 #endif

@@ -4,19 +4,6 @@
 #include "sim_exec.h"
 #include "sim_trace.h"
 
-uint64_t sim_trunc(uint64_t v, unsigned bytes)
-{
-	return bytes >= 8 ? v : v & ((1ull << (bytes * 8)) - 1);
-}
-
-int64_t sim_sext(uint64_t v, unsigned bytes)
-{
-	if (bytes >= 8)
-		return (int64_t)v;
-	unsigned s = 64 - 8 * bytes;
-	return (int64_t)(v << s) >> s;
-}
-
 /* add/sub/mul/mad/min/max/div/rem/abs/neg on integers of 16, 32 or 64 bits. */
 static uint64_t int_arith(const struct ptx_insn *ins, uint64_t a, uint64_t b, uint64_t c, unsigned n, bool sgn)
 {
@@ -380,33 +367,6 @@ static int exec_isspacep(struct sim_cta *cta, struct sim_warp *w, const struct p
 	return 0;
 }
 
-static bool compare_int(enum ptx_cmp cmp, uint64_t a, uint64_t b, unsigned n, bool sgn)
-{
-	int64_t sa = sim_sext(a, n), sb = sim_sext(b, n);
-	uint64_t ua = sim_trunc(a, n), ub = sim_trunc(b, n);
-	switch (cmp) {
-	case CMP_EQ: return ua == ub;
-	case CMP_NE: return ua != ub;
-	case CMP_LT: return sgn ? sa < sb : ua < ub;
-	case CMP_LE: return sgn ? sa <= sb : ua <= ub;
-	case CMP_GT: return sgn ? sa > sb : ua > ub;
-	case CMP_GE: return sgn ? sa >= sb : ua >= ub;
-	case CMP_LO: return ua < ub;
-	case CMP_LS: return ua <= ub;
-	case CMP_HI: return ua > ub;
-	case CMP_HS: return ua >= ub;
-	default: return false;
-	}
-}
-
-bool sim_compare(const struct ptx_insn *ins, enum ptx_type t, uint64_t a, uint64_t b)
-{
-	if (ptx_type_is_float(t))
-		return sim_compare_float((enum ptx_cmp)ins->sub, t, a, b);
-	return compare_int((enum ptx_cmp)ins->sub, a, b, ptx_type_bytes(t) ? ptx_type_bytes(t) : 1,
-			   ptx_type_is_signed(t));
-}
-
 static bool combine(const struct ptx_insn *ins, bool r, const uint64_t *c, unsigned l)
 {
 	if (!c)
@@ -592,9 +552,12 @@ static int exec_bar(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 		return -1;
 	}
 	int lane = __builtin_ctz(mask);
-	uint64_t id = ins->nops > 0 ? sim_src(cta, w, ins->ops[0].slot)[lane] : 0;
-	uint64_t count = ins->nops > 1 && ins->sub != BAR_RED_POPC && ins->sub != BAR_RED_AND &&
-				 ins->sub != BAR_RED_OR ? sim_src(cta, w, ins->ops[1].slot)[lane] : 0;
+	/* bar.red's barrier id is its second operand (the first is the destination); it indexes the CTA's
+	 * barrier arrays, so it is checked like bar.sync's */
+	bool red = ins->sub == BAR_RED_POPC || ins->sub == BAR_RED_AND || ins->sub == BAR_RED_OR;
+	int id_op = red ? 1 : 0;
+	uint64_t id = ins->nops > id_op ? sim_src(cta, w, ins->ops[id_op].slot)[lane] : 0;
+	uint64_t count = ins->nops > 1 && !red ? sim_src(cta, w, ins->ops[1].slot)[lane] : 0;
 	if (id >= SIM_BARRIERS || count % 32 || count > 32ull * cta->L->warps_per_cta)
 		return sim_unsupported(cta, w, ins, "a barrier id above 15 or a thread count that is not a multiple "
 						    "of 32 up to the CTA's size");
@@ -603,7 +566,7 @@ static int exec_bar(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 		return 0;
 	}
 	w->bar_count = (unsigned)count;
-	if (ins->sub == BAR_RED_POPC || ins->sub == BAR_RED_AND || ins->sub == BAR_RED_OR)
+	if (red)
 		return exec_bar_red(cta, w, ins, mask);
 	w->bar_id = (int)id;
 	w->bar_count = (unsigned)count;
@@ -644,13 +607,6 @@ static int exec_control(struct sim_cta *cta, struct sim_warp *w, const struct pt
 	case OP_CALL: return sim_exec_call(cta, w, ins, mask);
 	default: return 0;
 	}
-}
-
-int sim_unsupported(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const char *what)
-{
-	sim_finding(cta, ins, __builtin_ctz(w->active ? w->active : 1), "unsupported", PS_NONE, 0, 0, false,
-		    "the simulator does not support %s (PTX line %d)", what, ins->line);
-	return -1;
 }
 
 int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
@@ -696,6 +652,7 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 	case OP_BRA: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BAR: case OP_CALL:
 		return exec_control(cta, w, ins, mask);
 	case OP_ISSPACEP: return exec_isspacep(cta, w, ins, mask);
+	case OP_WMMA_LOAD: case OP_WMMA_STORE: case OP_WMMA_MMA: return sim_exec_wmma(cta, w, ins, mask);
 	case OP_DP4A: case OP_DP2A: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_FNS:
 		return sim_exec_packed(cta, w, ins, mask);
 	case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_REDUX: case OP_ACTIVEMASK: case OP_MMA:

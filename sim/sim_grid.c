@@ -64,6 +64,11 @@ static int check_args(const struct ptx_function *fn, const struct gl_launch *l, 
 	for (int i = 0; i < l->nargs; i++) {
 		const struct ptx_param *p = &fn->params[i];
 		const struct gl_arg *a = &l->args[i];
+		if (!sim_span_in(p->offset, p->size, SIM_PARAM_BYTES)) /* .align can push a parameter past it */
+			return gl_errf(err, GL_EUSAGE, "parameter %d '%s' of '%s' lies at bytes %u..%llu of the parameter "
+				       "buffer, past its %u bytes (check the parameters' sizes and .align)", i + 1,
+				       p->name, fn->name, p->offset, (unsigned long long)p->offset + p->size - 1,
+				       SIM_PARAM_BYTES);
 		if (a->kind == GL_ARG_BUFFER && p->size != 8)
 			return gl_errf(err, GL_EUSAGE, "parameter %d '%s' of '%s' is a %u-byte value, not a pointer: "
 				       "pass a scalar", i + 1, p->name, fn->name, p->size);

@@ -10,6 +10,7 @@
 #include "common/util.h"
 #include "memmodel.h"
 #include "ptx_ops.h"
+#include "sim_addr.h"
 #include "sim_race.h"
 #include "sim.h"
 
@@ -17,6 +18,7 @@
 #define SIM_FINDINGS_PER_CTA 256 /* distinct findings one CTA keeps; further ones are only counted */
 #define SIM_BARRIERS 16 /* named barriers 0..15 */
 #define SIM_SHARED_POISON 0xA5 /* shared memory at CTA start: a recognisable garbage pattern */
+#define SIM_PARAM_BYTES 4096   /* the kernel parameter buffer (CUDA's classic 4 KiB limit) */
 
 struct sim_shadow;
 struct sim_printf_fifo;
@@ -40,19 +42,13 @@ struct sim_async {
 	struct sim_async_thread *threads;
 };
 
-struct sim_region {
-	uint64_t base, size;
-	uint8_t *host;
-	const char *name;
-};
-
 /* Everything about the launch that CTAs only read. */
 struct sim_launch {
 	const struct ptx_module *m;
 	const struct ptx_function *fn;
 	struct sim_region regions[SIM_MAX_REGIONS];
 	int nregions;
-	uint8_t params[4096];
+	uint8_t params[SIM_PARAM_BYTES];
 	unsigned grid[3], block[3];
 	unsigned threads_per_cta, warps_per_cta;
 	uint64_t shared_size;      /* static + dynamic */
@@ -139,7 +135,7 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 int sim_exec_mem(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
 
 /* Host pointer for `size` bytes at a generic/space address of one lane, or NULL after recording a
- * finding.  `space` is updated to the resolved space. */
+ * finding.  `space` is updated to the resolved space.  The check is sim_addr_translate's (sim_addr.h). */
 uint8_t *sim_translate(struct sim_cta *cta, struct sim_warp *w, int lane, enum ptx_space *space, uint64_t addr,
 		       unsigned size, bool is_store, const struct ptx_insn *ins);
 

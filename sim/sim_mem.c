@@ -15,102 +15,92 @@ const char *sim_space_name(enum ptx_space s)
 	}
 }
 
-/* Generic addresses fall in one window per space; anything else is global. */
-static enum ptx_space resolve_generic(uint64_t *addr)
+/* The memory lane `lane` of warp `w` reaches (sim_addr.h). */
+static struct sim_memmap lane_memmap(const struct sim_cta *cta, const struct sim_warp *w, int lane)
 {
-	if (*addr - PTX_SHARED_WINDOW < PTX_WINDOW_SIZE) {
-		*addr -= PTX_SHARED_WINDOW;
-		return PS_SHARED;
-	}
-	if (*addr - PTX_LOCAL_WINDOW < PTX_WINDOW_SIZE) {
-		*addr -= PTX_LOCAL_WINDOW;
-		return PS_LOCAL;
-	}
-	if (*addr - PTX_PARAM_WINDOW < PTX_WINDOW_SIZE) {
-		*addr -= PTX_PARAM_WINDOW;
-		return PS_PARAM;
-	}
-	return PS_GLOBAL;
+	const struct sim_launch *L = cta->L;
+	uint64_t n = L->fn->local_size;
+	return (struct sim_memmap){
+		.regions = L->regions, .nregions = L->nregions,
+		.shared = cta->shared, .shared_size = L->shared_size,
+		.local = n ? cta->local + (size_t)(w->id * 32 + (unsigned)lane) * n : NULL, .local_size = n,
+		.params = L->params, .params_size = sizeof L->params,
+	};
 }
 
-static const struct sim_region *find_region(const struct sim_launch *L, uint64_t addr, const struct sim_region **near)
+/* The finding for a global or constant access outside every allocation it may use. */
+static void global_finding(struct sim_cta *cta, const struct ptx_insn *ins, int lane, const struct sim_xlat *x,
+			   uint64_t addr, unsigned size, const char *what)
 {
-	*near = NULL;
-	for (int i = 0; i < L->nregions; i++) {
-		const struct sim_region *r = &L->regions[i];
-		if (addr >= r->base && addr < r->base + r->size)
-			return r;
-		if (addr >= r->base && (!*near || r->base > (*near)->base))
-			*near = r;
-	}
-	return NULL;
-}
-
-static uint8_t *global_ptr(struct sim_cta *cta, int lane, uint64_t addr, unsigned size, bool is_store,
-			   const struct ptx_insn *ins)
-{
-	const struct sim_region *near;
-	const struct sim_region *r = find_region(cta->L, addr, &near);
-	if (r && addr + size <= r->base + r->size)
-		return r->host + (addr - r->base);
-	const char *what = is_store ? "write" : "read";
-	if (r)
-		sim_finding(cta, ins, lane, "out-of-bounds", PS_GLOBAL, addr, size, false,
-			    "invalid __global__ %s of size %u at 0x%llx: runs %llu bytes past the end of buffer '%s' "
-			    "(%llu bytes)", what, size, (unsigned long long)addr,
-			    (unsigned long long)(addr + size - r->base - r->size), r->name, (unsigned long long)r->size);
+	const struct sim_region *r = x->region, *near = x->near;
+	const char *sp = x->space == PS_CONST ? "__constant__" : "__global__";
+	if (x->space == PS_CONST && (!r || r->base != PTX_MODULE_BASE))
+		sim_finding(cta, ins, lane, "out-of-bounds", PS_CONST, addr, size, false,
+			    "invalid %s %s of size %u at 0x%llx: not inside the module's .const data", sp, what, size,
+			    (unsigned long long)addr);
+	else if (r) /* addr - base < size, so this difference cannot wrap */
+		sim_finding(cta, ins, lane, "out-of-bounds", x->space, addr, size, false,
+			    "invalid %s %s of size %u at 0x%llx: runs %llu bytes past the end of buffer '%s' "
+			    "(%llu bytes)", sp, what, size, (unsigned long long)addr,
+			    (unsigned long long)(size - (r->size - (addr - r->base))), r->name,
+			    (unsigned long long)r->size);
 	else if (near)
-		sim_finding(cta, ins, lane, "out-of-bounds", PS_GLOBAL, addr, size, false,
-			    "invalid __global__ %s of size %u at 0x%llx: %llu bytes after the end of buffer '%s'", what,
+		sim_finding(cta, ins, lane, "out-of-bounds", x->space, addr, size, false,
+			    "invalid %s %s of size %u at 0x%llx: %llu bytes after the end of buffer '%s'", sp, what,
 			    size, (unsigned long long)addr, (unsigned long long)(addr - near->base - near->size),
 			    near->name);
 	else
-		sim_finding(cta, ins, lane, "out-of-bounds", PS_GLOBAL, addr, size, false,
-			    "invalid __global__ %s of size %u at 0x%llx: not inside any allocation", what, size,
+		sim_finding(cta, ins, lane, "out-of-bounds", x->space, addr, size, false,
+			    "invalid %s %s of size %u at 0x%llx: not inside any allocation", sp, what, size,
 			    (unsigned long long)addr);
-	return NULL;
+}
+
+static void miss_finding(struct sim_cta *cta, const struct ptx_insn *ins, int lane, const struct sim_xlat *x,
+			 unsigned size, bool is_store)
+{
+	const struct sim_launch *L = cta->L;
+	const char *what = is_store ? "write" : "read";
+	unsigned long long a = x->offset;
+	if (x->miss == SIM_MISALIGNED) {
+		sim_finding(cta, ins, lane, "misaligned", x->space, a, size, false,
+			    "misaligned %s %s of size %u at 0x%llx (must be a multiple of %u)",
+			    sim_space_name(x->space), what, size, a, size);
+		return;
+	}
+	switch (x->space) {
+	case PS_SHARED:
+		sim_finding(cta, ins, lane, "out-of-bounds", PS_SHARED, a, size, false,
+			    "invalid __shared__ %s of size %u at 0x%llx: the CTA has %llu bytes of shared memory",
+			    what, size, a, (unsigned long long)L->shared_size);
+		return;
+	case PS_LOCAL:
+		sim_finding(cta, ins, lane, "out-of-bounds", PS_LOCAL, a, size, false,
+			    "invalid __local__ %s of size %u at 0x%llx: the thread has %llu bytes of local memory",
+			    what, size, a, (unsigned long long)L->fn->local_size);
+		return;
+	case PS_PARAM:
+		sim_finding(cta, ins, lane, "out-of-bounds", PS_PARAM, a, size, false,
+			    "invalid kernel-parameter %s of size %u at offset %llu", what, size, a);
+		return;
+	default:
+		if (x->miss == SIM_READ_ONLY)
+			sim_finding(cta, ins, lane, "out-of-bounds", PS_CONST, a, size, false,
+				    "invalid __constant__ write of size %u at 0x%llx: constant memory is read-only",
+				    size, a);
+		else
+			global_finding(cta, ins, lane, x, a, size, what);
+	}
 }
 
 uint8_t *sim_translate(struct sim_cta *cta, struct sim_warp *w, int lane, enum ptx_space *space, uint64_t addr,
 		       unsigned size, bool is_store, const struct ptx_insn *ins)
 {
-	const struct sim_launch *L = cta->L;
-	if (*space == PS_GENERIC || *space == PS_NONE)
-		*space = resolve_generic(&addr);
-	if (size > 1 && (addr & (size - 1)) && *space != PS_PARAM) {
-		sim_finding(cta, ins, lane, "misaligned", *space, addr, size, false,
-			    "misaligned %s %s of size %u at 0x%llx (must be a multiple of %u)",
-			    sim_space_name(*space), is_store ? "write" : "read", size, (unsigned long long)addr, size);
-		return NULL;
-	}
-	switch (*space) {
-	case PS_SHARED:
-		if (addr + size <= L->shared_size && addr < L->shared_size)
-			return cta->shared + addr;
-		sim_finding(cta, ins, lane, "out-of-bounds", PS_SHARED, addr, size, false,
-			    "invalid __shared__ %s of size %u at 0x%llx: the CTA has %llu bytes of shared memory",
-			    is_store ? "write" : "read", size, (unsigned long long)addr,
-			    (unsigned long long)L->shared_size);
-		return NULL;
-	case PS_LOCAL: {
-		uint64_t n = L->fn->local_size;
-		if (addr + size <= n && addr < n)
-			return cta->local + (size_t)(w->id * 32 + (unsigned)lane) * n + addr;
-		sim_finding(cta, ins, lane, "out-of-bounds", PS_LOCAL, addr, size, false,
-			    "invalid __local__ %s of size %u at 0x%llx: the thread has %llu bytes of local memory",
-			    is_store ? "write" : "read", size, (unsigned long long)addr, (unsigned long long)n);
-		return NULL;
-	}
-	case PS_PARAM:
-		if (!is_store && addr + size <= sizeof L->params && addr < sizeof L->params)
-			return (uint8_t *)L->params + addr;
-		sim_finding(cta, ins, lane, "out-of-bounds", PS_PARAM, addr, size, false,
-			    "invalid kernel-parameter %s of size %u at offset %llu", is_store ? "write" : "read", size,
-			    (unsigned long long)addr);
-		return NULL;
-	default:
-		return global_ptr(cta, lane, addr, size, is_store, ins);
-	}
+	struct sim_memmap m = lane_memmap(cta, w, lane);
+	struct sim_xlat x = sim_addr_translate(&m, *space, addr, size, is_store);
+	*space = x.space;
+	if (x.miss != SIM_HIT)
+		miss_finding(cta, ins, lane, &x, size, is_store);
+	return x.host;
 }
 
 /* Counts of one warp-level access: requests and sectors (global, local) or one instruction and its
@@ -231,7 +221,7 @@ static void count_by_space(struct sim_cta *cta, struct sim_warp *w, const struct
 	uint32_t masks[PS_CONST + 1] = {0};
 	FOR_LANES(mask, l) {
 		local[l] = addr[l];
-		masks[resolve_generic(&local[l])] |= 1u << l;
+		masks[sim_resolve_generic(&local[l])] |= 1u << l;
 	}
 	for (int s = PS_GLOBAL; s <= PS_CONST; s++)
 		count_access(cta, w, ins, (enum ptx_space)s, local, masks[s], size, is_store);
@@ -254,13 +244,19 @@ static int element_slot(const struct ptx_operand *o, int k)
 	return o->kind == PO_VEC ? (k < o->nvec ? o->vec[k] : -1) : (k == 0 ? o->slot : -1);
 }
 
-/* Host address of byte 0 of the space when every active lane's access is aligned and inside one
- * allocation (the common case), so lanes need no translation of their own; NULL otherwise. */
-static uint8_t *fast_base(struct sim_cta *cta, enum ptx_space sp, const uint64_t addr[32], uint32_t mask,
-			  unsigned size)
+/* The warp fast path: when every active lane's access is aligned and the lowest and the highest lane
+ * both translate (sim_addr_translate, the same check as a single lane) into the same allocation, every
+ * lane between them is inside it too, and lane l's bytes are at host + (addr[l] - first). */
+struct fast_span {
+	uint8_t *host;
+	uint64_t first;
+};
+
+static bool fast_span(struct sim_cta *cta, struct sim_warp *w, enum ptx_space sp, const uint64_t addr[32],
+		      uint32_t mask, unsigned size, bool is_store, struct fast_span *out)
 {
-	if (sp != PS_GLOBAL && sp != PS_SHARED)
-		return NULL;
+	if ((sp != PS_GLOBAL && sp != PS_SHARED) || !mask)
+		return false;
 	uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
 	FOR_LANES(mask, l) {
 		lo = addr[l] < lo ? addr[l] : lo;
@@ -268,15 +264,14 @@ static uint8_t *fast_base(struct sim_cta *cta, enum ptx_space sp, const uint64_t
 		bits |= addr[l];
 	}
 	if (bits & (size - 1))
-		return NULL;
-	const struct sim_launch *L = cta->L;
-	if (sp == PS_SHARED)
-		return hi + size <= L->shared_size ? cta->shared : NULL;
-	const struct sim_region *near;
-	const struct sim_region *r = find_region(L, lo, &near);
-	if (!r || hi + size > r->base + r->size || hi < lo)
-		return NULL;
-	return r->host - r->base;
+		return false;
+	struct sim_memmap m = lane_memmap(cta, w, 0);
+	struct sim_xlat a = sim_addr_translate(&m, sp, lo, size, is_store);
+	struct sim_xlat b = sim_addr_translate(&m, sp, hi, size, is_store);
+	if (a.miss != SIM_HIT || b.miss != SIM_HIT || a.region != b.region)
+		return false;
+	*out = (struct fast_span){a.host, lo};
+	return true;
 }
 
 static void store_element(uint8_t *p, uint64_t v, unsigned esz)
@@ -346,15 +341,16 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	sim_lane_addresses(cta, w, mo, mask, addr);
 	count_by_space(cta, w, ins, addr, mask, size, is_store);
 	enum ptx_space space = (enum ptx_space)ins->space;
-	uint8_t *base = fast_base(cta, space, addr, mask, size);
-	if (base && ro->kind == PO_SLOT && ro->slot >= 0 && size == 4) { /* scalar 32-bit: the hot form */
+	struct fast_span f;
+	bool fast = fast_span(cta, w, space, addr, mask, size, is_store, &f);
+	if (fast && ro->kind == PO_SLOT && ro->slot >= 0 && size == 4) { /* scalar 32-bit: the hot form */
 		if (is_store) {
 			const uint64_t *v = sim_src(cta, w, ro->slot);
-			FOR_LANES(mask, l) store_element(base + addr[l], v[l], 4);
+			FOR_LANES(mask, l) store_element(f.host + (addr[l] - f.first), v[l], 4);
 		} else {
 			uint64_t *d = sim_reg(w, ro->slot);
 			bool sign = ptx_type_is_signed((enum ptx_type)ins->type);
-			FOR_LANES(mask, l) d[l] = load_element(base + addr[l], 4, sign);
+			FOR_LANES(mask, l) d[l] = load_element(f.host + (addr[l] - f.first), 4, sign);
 		}
 		if (space == PS_SHARED)
 			sim_shadow_warp(cta, w, ins, mask, addr, 4, is_store);
@@ -362,8 +358,8 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 			FOR_LANES(mask, l) check_global_race(cta, w, ins, l, addr[l], 4, is_store);
 		return 0;
 	}
-	if (base) {
-		FOR_LANES(mask, l) move_lane(cta, w, ins, ro, space, base + addr[l], addr[l], l);
+	if (fast) {
+		FOR_LANES(mask, l) move_lane(cta, w, ins, ro, space, f.host + (addr[l] - f.first), addr[l], l);
 		return 0;
 	}
 	FOR_LANES(mask, l) {
@@ -373,6 +369,30 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 			move_lane(cta, w, ins, ro, sp, p, sp == PS_SHARED ? (uint64_t)(p - cta->shared) : addr[l], l);
 	}
 	return 0;
+}
+
+void sim_warp_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const uint64_t addr[32],
+		     uint32_t mask, unsigned size, bool is_store, uint64_t val[32])
+{
+	uint64_t a[32];
+	FOR_LANES(mask, l) a[l] = addr[l];
+	count_by_space(cta, w, ins, a, mask, size, is_store);
+	FOR_LANES(mask, l) {
+		enum ptx_space sp = (enum ptx_space)ins->space;
+		uint8_t *p = sim_translate(cta, w, (int)l, &sp, addr[l], size, is_store, ins);
+		if (!p)
+			continue;
+		if (is_store)
+			store_element(p, val[l], size);
+		else
+			val[l] = load_element(p, size, false);
+		if (sp == PS_GLOBAL)
+			check_global_race(cta, w, ins, l, addr[l], size, is_store);
+		else if (sp == PS_SHARED && is_store)
+			sim_shadow_write(cta, w, ins, (int)l, (uint64_t)(p - cta->shared), size);
+		else if (sp == PS_SHARED)
+			sim_shadow_read(cta, w, ins, (int)l, (uint64_t)(p - cta->shared), size);
+	}
 }
 
 /* cp.async.{ca,cg}.shared.global [dst], [src], cp-size[, src-size]: the copy completes at issue here. */

@@ -3,73 +3,98 @@
 #include "sim.h"
 
 #include <math.h>
+#include <string.h>
 
-static void put(struct gl_metrics *out, const char *name, uint64_t v, double scale, const char *unit)
+#include <stddef.h>
+#include <stdint.h>
+
+/* Every metric the simulator stores, with its counter: the one list of them (lessons check names
+ * against it).  `sass`: with a SASS mapping the value is that counter's SASS estimate instead
+ * (docs/sim.md); `used`: reported only when the kernel used it (tensor cores, cp.async, atomics, local). */
+#define NONE SIZE_MAX
+static const struct {
+	const char *name;
+	size_t counter, sass; /* offsetof(struct gl_sim_counters, ...) */
+	bool used;
+	const char *unit;
+} metrics[] = {
+#define C(f) offsetof(struct gl_sim_counters, f)
+	{GL_M_GLD_REQ, C(gld_req), NONE, false, "request"},
+	{GL_M_GLD_SECT, C(gld_sect), NONE, false, "sector"},
+	{GL_M_GST_REQ, C(gst_req), NONE, false, "request"},
+	{GL_M_GST_SECT, C(gst_sect), NONE, false, "sector"},
+	{GL_M_SLD_INST, C(sld_inst), NONE, false, "inst"},
+	{GL_M_SST_INST, C(sst_inst), NONE, false, "inst"},
+	{GL_M_SLD_WF, C(sld_wf), NONE, false, "wavefront"},
+	{GL_M_SST_WF, C(sst_wf), NONE, false, "wavefront"},
+	{GL_M_SLD_CONF, C(sld_conf), NONE, false, "conflict"},
+	{GL_M_SST_CONF, C(sst_conf), NONE, false, "conflict"},
+	/* With a SASS mapping the instruction totals are estimates of the SASS ones (docs/sim.md) */
+	{GL_M_INST, C(inst), C(sass_inst), false, "inst"},
+	{GL_M_THREAD_INST, C(thread_inst), C(sass_thread_inst), false, "inst"},
+	/* gpulab's own names (not Nsight Compute metrics): the counts once per PTX instruction */
+	{GL_M_PTX_GLD_REQ, C(ptx_gld_req), NONE, false, "request"},
+	{GL_M_PTX_GLD_SECT, C(ptx_gld_sect), NONE, false, "sector"},
+	{GL_M_PTX_GST_REQ, C(ptx_gst_req), NONE, false, "request"},
+	{GL_M_PTX_GST_SECT, C(ptx_gst_sect), NONE, false, "sector"},
+	{GL_M_PTX_SLD_INST, C(ptx_sld_inst), NONE, false, "inst"},
+	{GL_M_PTX_SST_INST, C(ptx_sst_inst), NONE, false, "inst"},
+	{GL_M_PTX_SLD_WF, C(ptx_sld_wf), NONE, false, "wavefront"},
+	{GL_M_PTX_SST_WF, C(ptx_sst_wf), NONE, false, "wavefront"},
+	{GL_M_PTX_SLD_CONF, C(ptx_sld_conf), NONE, false, "conflict"},
+	{GL_M_PTX_SST_CONF, C(ptx_sst_conf), NONE, false, "conflict"},
+	{GL_M_PTX_INST, C(inst), NONE, false, "inst"},
+	{GL_M_PTX_THREAD_INST, C(thread_inst), NONE, false, "inst"},
+	{"smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", C(ffma), NONE, false, "inst"},
+	{"smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", C(fadd), NONE, false, "inst"},
+	{"smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", C(fmul), NONE, false, "inst"},
+	{"smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", C(dfma), NONE, true, "inst"},
+	{"smsp__sass_thread_inst_executed_op_dadd_pred_on.sum", C(dadd), NONE, true, "inst"},
+	{"smsp__sass_thread_inst_executed_op_dmul_pred_on.sum", C(dmul), NONE, true, "inst"},
+	{"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum", C(hfma), NONE, true, "inst"},
+	{"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum", C(hadd), NONE, true, "inst"},
+	{"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum", C(hmul), NONE, true, "inst"},
+	{"smsp__inst_executed_pipe_tensor_op_hmma.sum", C(mma_inst), NONE, true, "inst"},
+	{"smsp__inst_executed_pipe_tensor_op_imma.sum", C(imma_inst), NONE, true, "inst"},
+	{"smsp__inst_executed_pipe_tensor_op_dmma.sum", C(dmma_inst), NONE, true, "inst"},
+	{"smsp__inst_executed_op_ldsm.sum", C(ldsm_inst), NONE, true, "inst"},
+	{"smsp__inst_executed_op_ldgsts.sum", C(ldgsts_inst), NONE, true, "inst"},
+	/* LDGSTS (cp.async): the l1tex__t_* forms exist only per cache mode; the sass forms cover both */
+	{"smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum", C(ldgsts_req), NONE, true, "request"},
+	{"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", C(ldgsts_sect), NONE, true, "sector"},
+	{"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", C(ldgsts_sst_wf), NONE, true, "wavefront"},
+	{"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", C(gatom_req), NONE, true, "request"},
+	{"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", C(gatom_sect), NONE, true, "sector"},
+	{"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", C(gred_req), NONE, true, "request"},
+	{"l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", C(gred_sect), NONE, true, "sector"},
+	{"smsp__inst_executed_op_shared_atom.sum", C(satom_inst), NONE, true, "inst"},
+	{"l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", C(lld_req), NONE, true, "request"},
+	{"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", C(lld_sect), NONE, true, "sector"},
+	{"l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", C(lst_req), NONE, true, "request"},
+	{"l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", C(lst_sect), NONE, true, "sector"},
+#undef C
+};
+
+const char *gl_sim_metric_name(size_t i)
 {
-	gl_metrics_set(out, name, scale == 1.0 ? (double)v : round((double)v * scale), unit);
+	return i < sizeof metrics / sizeof metrics[0] ? metrics[i].name : NULL;
 }
 
-static void put_used(struct gl_metrics *out, const char *name, uint64_t v, double scale, const char *unit)
+static uint64_t counter(const struct gl_sim_counters *c, size_t offset)
 {
-	if (v)
-		put(out, name, v, scale, unit);
+	uint64_t v;
+	memcpy(&v, (const char *)c + offset, sizeof v);
+	return v;
 }
 
 void gl_sim_metrics(const struct gl_sim_result *res, struct gl_metrics *out)
 {
-	const struct gl_sim_counters *c = &res->c;
 	double s = res->scale > 0 ? res->scale : 1.0;
-	put(out, GL_M_GLD_REQ, c->gld_req, s, "request");
-	put(out, GL_M_GLD_SECT, c->gld_sect, s, "sector");
-	put(out, GL_M_GST_REQ, c->gst_req, s, "request");
-	put(out, GL_M_GST_SECT, c->gst_sect, s, "sector");
-	put(out, GL_M_SLD_INST, c->sld_inst, s, "inst");
-	put(out, GL_M_SST_INST, c->sst_inst, s, "inst");
-	put(out, GL_M_SLD_WF, c->sld_wf, s, "wavefront");
-	put(out, GL_M_SST_WF, c->sst_wf, s, "wavefront");
-	put(out, GL_M_SLD_CONF, c->sld_conf, s, "conflict");
-	put(out, GL_M_SST_CONF, c->sst_conf, s, "conflict");
-	/* With a SASS mapping the instruction totals are estimates of the SASS ones (docs/sim.md) */
-	uint64_t one = PTX_SASS_WEIGHT_ONE, half = one / 2;
-	put(out, GL_M_INST, res->sass_mapped ? (c->sass_inst + half) / one : c->inst, s, "inst");
-	put(out, GL_M_THREAD_INST, res->sass_mapped ? (c->sass_thread_inst + half) / one : c->thread_inst, s, "inst");
-	/* gpulab's own names (not Nsight Compute metrics): the counts once per PTX instruction */
-	put(out, GL_M_PTX_GLD_REQ, c->ptx_gld_req, s, "request");
-	put(out, GL_M_PTX_GLD_SECT, c->ptx_gld_sect, s, "sector");
-	put(out, GL_M_PTX_GST_REQ, c->ptx_gst_req, s, "request");
-	put(out, GL_M_PTX_GST_SECT, c->ptx_gst_sect, s, "sector");
-	put(out, GL_M_PTX_SLD_INST, c->ptx_sld_inst, s, "inst");
-	put(out, GL_M_PTX_SST_INST, c->ptx_sst_inst, s, "inst");
-	put(out, GL_M_PTX_SLD_WF, c->ptx_sld_wf, s, "wavefront");
-	put(out, GL_M_PTX_SST_WF, c->ptx_sst_wf, s, "wavefront");
-	put(out, GL_M_PTX_SLD_CONF, c->ptx_sld_conf, s, "conflict");
-	put(out, GL_M_PTX_SST_CONF, c->ptx_sst_conf, s, "conflict");
-	put(out, GL_M_PTX_INST, c->inst, s, "inst");
-	put(out, GL_M_PTX_THREAD_INST, c->thread_inst, s, "inst");
-	put(out, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum", c->ffma, s, "inst");
-	put(out, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum", c->fadd, s, "inst");
-	put(out, "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum", c->fmul, s, "inst");
-	put_used(out, "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum", c->dfma, s, "inst");
-	put_used(out, "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum", c->dadd, s, "inst");
-	put_used(out, "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum", c->dmul, s, "inst");
-	put_used(out, "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum", c->hfma, s, "inst");
-	put_used(out, "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum", c->hadd, s, "inst");
-	put_used(out, "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum", c->hmul, s, "inst");
-	put_used(out, "smsp__inst_executed_pipe_tensor_op_hmma.sum", c->mma_inst, s, "inst");
-	put_used(out, "smsp__inst_executed_op_ldsm.sum", c->ldsm_inst, s, "inst");
-	put_used(out, "smsp__inst_executed_op_ldgsts.sum", c->ldgsts_inst, s, "inst");
-	/* LDGSTS (cp.async): the l1tex__t_* forms exist only per cache mode; the sass forms cover both */
-	put_used(out, "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum", c->ldgsts_req, s, "request");
-	put_used(out, "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", c->ldgsts_sect, s, "sector");
-	put_used(out, "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", c->ldgsts_sst_wf, s,
-		 "wavefront");
-	put_used(out, "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", c->gatom_req, s, "request");
-	put_used(out, "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", c->gatom_sect, s, "sector");
-	put_used(out, "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", c->gred_req, s, "request");
-	put_used(out, "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", c->gred_sect, s, "sector");
-	put_used(out, "smsp__inst_executed_op_shared_atom.sum", c->satom_inst, s, "inst");
-	put_used(out, "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", c->lld_req, s, "request");
-	put_used(out, "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", c->lld_sect, s, "sector");
-	put_used(out, "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", c->lst_req, s, "request");
-	put_used(out, "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum", c->lst_sect, s, "sector");
+	for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++) {
+		uint64_t v = counter(&res->c, metrics[i].counter);
+		if (res->sass_mapped && metrics[i].sass != NONE) /* sass counters are in PTX_SASS_WEIGHT_ONE units */
+			v = (counter(&res->c, metrics[i].sass) + PTX_SASS_WEIGHT_ONE / 2) / PTX_SASS_WEIGHT_ONE;
+		if (v || !metrics[i].used)
+			gl_metrics_set(out, metrics[i].name, s == 1.0 ? (double)v : round((double)v * s), metrics[i].unit);
+	}
 }

@@ -1,96 +1,61 @@
-/* sim_mma.c — mma.sync.aligned m16n8k16 / m16n8k8 with f16 or bf16 inputs and f32 or f16 accumulators,
- * using the PTX ISA fragment layouts (g = lane>>2, t = lane%4; see shared/reference/memory-model.md §4). */
-#include "sim_exec.h"
+/* sim_mma.c — mma.sync.aligned with the PTX ISA's fragment layouts (sim_mma_frag.c):
+ *   m16n8k16, m16n8k8           f16 / bf16 inputs, f32 or f16 accumulators
+ *   m16n8k8, m16n8k4            tf32 inputs, f32 accumulators
+ *   m8n8k4                      f64
+ *   m16n8k16, m16n8k32, m8n8k16 s8 / u8 inputs, s32 accumulators, optional .satfinite
+ * One instruction is one tensor-pipe instruction (HMMA, IMMA or DMMA). */
+#include "sim_mma.h"
 
-/* Element i of the A fragment (m16 x k): row and column inside the tile. */
-static void a_pos(unsigned lane, unsigned i, unsigned k, unsigned *row, unsigned *col)
+struct mma_shape {
+	unsigned m, n, k;
+};
+
+/* The shape, or {0} when the ISA does not define mma.sync for it with these input types. */
+static struct mma_shape shape_of(unsigned sub, enum ptx_type at, enum ptx_type dt)
 {
-	unsigned g = lane >> 2, t = lane & 3;
-	if (k == 16) {
-		*row = (i == 0 || i == 1 || i == 4 || i == 5) ? g : g + 8;
-		*col = 2 * t + (i & 1) + (i >= 4 ? 8 : 0);
-	} else {
-		*row = i < 2 ? g : g + 8;
-		*col = 2 * t + (i & 1);
+	bool half = at == PT_F16 || at == PT_BF16, tf32 = at == PT_TF32, i8 = at == PT_S8 || at == PT_U8;
+	bool facc = dt == PT_F32 || (dt == PT_F16 && at == PT_F16);
+	switch (sub) {
+	case MMA_M16N8K16: return (half && facc) || (i8 && dt == PT_S32) ? (struct mma_shape){16, 8, 16} : (struct mma_shape){0};
+	case MMA_M16N8K8: return (half && facc) || (tf32 && dt == PT_F32) ? (struct mma_shape){16, 8, 8} : (struct mma_shape){0};
+	case MMA_M16N8K4: return tf32 && dt == PT_F32 ? (struct mma_shape){16, 8, 4} : (struct mma_shape){0};
+	case MMA_M8N8K4: return at == PT_F64 && dt == PT_F64 ? (struct mma_shape){8, 8, 4} : (struct mma_shape){0};
+	case MMA_M16N8K32: return i8 && dt == PT_S32 ? (struct mma_shape){16, 8, 32} : (struct mma_shape){0};
+	case MMA_M8N8K16: return i8 && dt == PT_S32 ? (struct mma_shape){8, 8, 16} : (struct mma_shape){0};
+	default: return (struct mma_shape){0};
 	}
 }
 
-static void b_pos(unsigned lane, unsigned i, unsigned *kk, unsigned *n)
+static bool vec_of(const struct ptx_operand *o, unsigned n)
 {
-	unsigned g = lane >> 2, t = lane & 3;
-	*kk = 2 * t + (i & 1) + (i >= 2 ? 8 : 0);
-	*n = g;
-}
-
-static void c_pos(unsigned lane, unsigned i, unsigned *row, unsigned *col)
-{
-	unsigned g = lane >> 2, t = lane & 3;
-	*row = g + (i >= 2 ? 8 : 0);
-	*col = 2 * t + (i & 1);
-}
-
-static double half_elem(const uint64_t *reg, unsigned i, enum ptx_type t)
-{
-	return sim_to_double((uint16_t)(reg[i / 2] >> (16 * (i & 1))), t);
+	return o->kind == PO_VEC && o->nvec == n;
 }
 
 int sim_exec_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
-	unsigned k = ins->sub == MMA_M16N8K16 ? 16 : ins->sub == MMA_M16N8K8 ? 8 : 0;
 	enum ptx_type dt = (enum ptx_type)ins->type, at = (enum ptx_type)ins->type2, ct = (enum ptx_type)ins->type3;
-	if (!k || (at != PT_F16 && at != PT_BF16) || (dt != PT_F32 && dt != PT_F16))
-		return sim_unsupported(cta, w, ins, "this mma shape or type (m16n8k16/m16n8k8 with f16/bf16 inputs)");
+	enum ptx_type bt = (enum ptx_type)ins->btype;
+	struct mma_shape s = shape_of(ins->sub, at, dt);
+	bool i8 = at == PT_S8 || at == PT_U8;
+	bool c_ok = ct == dt || (at == PT_F16 && (ct == PT_F16 || ct == PT_F32) && (dt == PT_F16 || dt == PT_F32));
+	if (!s.m || (bt != at && !(i8 && (bt == PT_S8 || bt == PT_U8))) || !c_ok)
+		return sim_unsupported(cta, w, ins, "this mma shape or type combination (see docs/sim.md: f16/bf16 "
+						    "m16n8k16/k8, tf32 m16n8k8/k4, f64 m8n8k4, s8/u8 m16n8k16/k32 and m8n8k16)");
+	if ((ins->sub2 & MMA_SATFINITE) && dt != PT_S32)
+		return sim_unsupported(cta, w, ins, "mma .satfinite other than with integer inputs");
 	if (mask != 0xffffffffu)
 		return sim_unsupported(cta, w, ins, "mma.sync with inactive lanes");
+	struct sim_frag fa = sim_frag_make(FRAG_A, s.m, s.k, at), fb = sim_frag_make(FRAG_B, s.k, s.n, bt);
+	struct sim_frag fc = sim_frag_make(FRAG_C, s.m, s.n, ct), fd = sim_frag_make(FRAG_C, s.m, s.n, dt);
 	const struct ptx_operand *D = &ins->ops[0], *A = &ins->ops[1], *B = &ins->ops[2], *C = &ins->ops[3];
-	unsigned na = k / 4, nb = k / 8, nc = dt == PT_F32 ? 4 : 2;
-	if (D->kind != PO_VEC || A->kind != PO_VEC || B->kind != PO_VEC || C->kind != PO_VEC || A->nvec != na ||
-	    B->nvec != nb || D->nvec != nc || C->nvec != (ct == PT_F32 ? 4 : 2))
-		return sim_unsupported(cta, w, ins, "mma operands of this shape");
-	double a[16][16], b[16][8], c[16][8];
-	for (unsigned lane = 0; lane < 32; lane++) {
-		uint64_t ar[4], br[2];
-		for (unsigned r = 0; r < na; r++)
-			ar[r] = sim_src(cta, w, A->vec[r])[lane];
-		for (unsigned r = 0; r < nb; r++)
-			br[r] = sim_src(cta, w, B->vec[r])[lane];
-		for (unsigned i = 0; i < 2 * na; i++) {
-			unsigned row, col;
-			a_pos(lane, i, k, &row, &col);
-			a[row][col] = half_elem(ar, i, at);
-		}
-		for (unsigned i = 0; i < 2 * nb; i++) {
-			unsigned kk, n;
-			b_pos(lane, i, &kk, &n);
-			b[kk][n] = half_elem(br, i, at);
-		}
-		for (unsigned i = 0; i < 4; i++) {
-			unsigned row, col;
-			c_pos(lane, i, &row, &col);
-			c[row][col] = ct == PT_F32 ? sim_f32(sim_src(cta, w, C->vec[i])[lane])
-						   : sim_to_double((uint16_t)(sim_src(cta, w, C->vec[i / 2])[lane] >> (16 * (i & 1))), PT_F16);
-		}
-	}
-	cta->c.mma_inst++;
-	uint64_t out[4][32] = {{0}};
-	for (unsigned lane = 0; lane < 32; lane++)
-		for (unsigned i = 0; i < 4; i++) {
-			unsigned row, col;
-			c_pos(lane, i, &row, &col);
-			double acc = c[row][col];
-			for (unsigned kk = 0; kk < k; kk++)
-				acc += a[row][kk] * b[kk][col];
-			if (dt == PT_F32)
-				out[i][lane] = sim_f32_bits((float)acc);
-			else
-				out[i / 2][lane] |= (sim_from_double(acc, PT_F16, PR_RN) & 0xffff) << (16 * (i & 1));
-		}
-	for (unsigned r = 0; r < nc; r++) {
-		if (D->vec[r] < 0)
-			continue;
-		uint64_t *d = sim_reg(w, D->vec[r]);
-		for (unsigned lane = 0; lane < 32; lane++)
-			d[lane] = out[r][lane];
-	}
+	if (!vec_of(D, fd.unique) || !vec_of(A, fa.unique) || !vec_of(B, fb.unique) || !vec_of(C, fc.unique))
+		return sim_unsupported(cta, w, ins, "mma operands with the wrong number of registers for the shape");
+	static _Thread_local sim_mat a, b, c, d;
+	sim_frag_gather(cta, w, &fa, A->vec, a);
+	sim_frag_gather(cta, w, &fb, B->vec, b);
+	sim_frag_gather(cta, w, &fc, C->vec, c);
+	sim_mma_compute(s.m, s.n, s.k, at, bt, ct, dt, ins->sub2 & MMA_SATFINITE, a, b, c, d);
+	sim_frag_scatter(w, &fd, D->vec, fd.unique, d);
+	sim_mma_count(cta, at, 1);
 	return 0;
 }

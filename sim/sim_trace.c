@@ -143,7 +143,7 @@ void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t a
 }
 
 /* "_ZZ19transpose_coalescedE4tile" (a demoted function-scope array) -> "tile". */
-static void plain_name(const char *name, char *out, size_t n)
+void gl_sim_plain_name(const char *name, char *out, size_t n)
 {
 	const char *e = strncmp(name, "_ZZ", 3) == 0 ? strrchr(name, 'E') : NULL;
 	if (e && e[1] >= '0' && e[1] <= '9') {
@@ -177,7 +177,7 @@ static void name_buffer(const struct sim_cta *cta, enum ptx_space sp, uint64_t a
 		const struct ptx_var *v = &fn->vars[i];
 		uint64_t size = v->is_extern ? L->dyn_smem : v->size;
 		if (v->space == PS_SHARED && addr - v->offset < size) {
-			plain_name(v->name, e->buffer, sizeof e->buffer);
+			gl_sim_plain_name(v->name, e->buffer, sizeof e->buffer);
 			e->buffer_base = v->offset;
 			return;
 		}
@@ -222,13 +222,14 @@ void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 			second = (int)l;
 	}
 	int64_t stride = second < 0 ? 0 : (int64_t)(addr[second] - addr[first]) / (second - first);
+	/* products in uint64_t: addresses are modulo 2^64, and a signed product of a huge stride overflows */
 	bool strided = true;
 	FOR_LANES(mask, l)
-		if (addr[l] != addr[first] + (uint64_t)(stride * ((int)l - first)))
+		if (addr[l] != addr[first] + (uint64_t)stride * (uint64_t)(int64_t)((int)l - first))
 			strided = false;
 	e->strided = strided;
 	e->addr_stride = strided ? stride : 0;
-	e->addr_base = strided ? addr[first] - (uint64_t)(stride * first) : addr[first];
+	e->addr_base = strided ? addr[first] - (uint64_t)stride * (uint64_t)first : addr[first];
 	FOR_LANES(mask, l) e->addrs[l] = addr[l];
 	name_buffer(cta, sp, addr[first], e);
 }

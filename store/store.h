@@ -4,9 +4,12 @@
 #ifndef GL_STORE_H
 #define GL_STORE_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
+#include "common/buffers.h"
 #include "common/err.h"
 #include "common/findings.h"
 #include "common/metrics.h"
@@ -60,6 +63,8 @@ struct gl_launch_record {
 	struct gl_metrics metrics;
 	char note[256];        /* e.g. "sampled 64 of 1024 CTAs, counts scaled" */
 	struct gl_trace_event *trace; /* simulator --trace events, owned; NULL when none */
+	struct gl_buffer_desc *buffers; /* the buffer map (with a trace), owned; NULL when none */
+	int nbuffers;
 	uint32_t ntrace;
 	bool sanitized;        /* the simulator's sanitizer ran: the counts and findings below apply */
 	long sanitizer_errors, sanitizer_warnings; /* occurrences, every one counted */
@@ -112,7 +117,56 @@ int gl_store_query(struct gl_store *s, const char *sql, enum gl_query_format fmt
 int gl_store_load_trace(struct gl_store *s, long launch_id, struct gl_trace_event **events, uint32_t *n,
 			struct gl_err *err);
 
-/* The underlying handle, for modules that add their own tables (traces, lessons). */
-struct sqlite3 *gl_store_db(struct gl_store *s);
+/* The latest launch of topic/variant (and params_json, when not NULL) that has a trace; 0 when none. */
+int gl_store_find_traced_launch(struct gl_store *s, const char *topic, const char *variant, const char *params_json,
+				long *launch_id, struct gl_err *err);
+
+/* Launch `launch_id` of run `run_id` (0: the run's first launch that has a trace); GL_EUSAGE naming what
+ * is missing when the run, the launch or a trace is not there. */
+int gl_store_find_run_launch(struct gl_store *s, long run_id, long launch_id, long *id, struct gl_err *err);
+
+/* A stored launch as a reader of its trace sees it: the launch row and its events, in one call. */
+struct gl_traced_launch {
+	long launch_id, run_id;
+	char topic[32], variant[32];
+	char params_json[256];
+	unsigned grid[3], block[3], dyn_smem;
+	struct gl_trace_event *ev; /* owned */
+	uint32_t n;
+	struct gl_buffer_desc *buffers; /* the stored buffer map, owned; none for launches stored before it */
+	int nbuffers;
+};
+/* GL_EUSAGE when there is no such launch; a launch without a trace loads with n = 0. */
+int gl_store_load_traced_launch(struct gl_store *s, long launch_id, struct gl_traced_launch *out, struct gl_err *err);
+void gl_traced_launch_free(struct gl_traced_launch *l);
+
+/* ---- values of a launch (store_values.c): what lesson checks read */
+
+/* The numeric columns a reader may ask of a launch (launch_summary's, then launches' own), by name;
+ * metric names are the other values (gl_store_launch_value). */
+const char *const *gl_store_value_columns(size_t *n);
+/* The id of the latest launch of topic.variant, 0 when there is none. */
+int gl_store_latest_launch(struct gl_store *s, const char *topic, const char *variant, long *id, struct gl_err *err);
+/* `name` of launch `id`: a column of gl_store_value_columns, else a metric (the CUPTI value before the
+ * simulator's when both exist).  *have is false when it is NULL or absent. */
+int gl_store_launch_value(struct gl_store *s, long id, const char *name, double *v, bool *have, struct gl_err *err);
+
+/* ---- lesson progress (store_lesson.c): rows of lesson_progress
+ * (LESSON, N, 'seen'|'passed'|'failed', at) per step N >= 1, and one bookmark row (LESSON, 0,
+ * 'current N'|'paused N', at): the step the learner is at; 'current' marks the current lesson. */
+enum gl_lesson_status { GL_LESSON_UNSEEN, GL_LESSON_SEEN, GL_LESSON_PASSED, GL_LESSON_FAILED };
+
+/* The current lesson and its step; lesson = "" when none. */
+int gl_store_lesson_current(struct gl_store *s, char *lesson, size_t n, int *step, struct gl_err *err);
+/* The step the learner is at in `lesson` (0 when not started). */
+int gl_store_lesson_bookmark(struct gl_store *s, const char *lesson, int *step, bool *current, struct gl_err *err);
+/* Make `lesson` the current lesson, at `step`, and mark that step seen (unless already checked). */
+int gl_store_lesson_goto(struct gl_store *s, const char *lesson, int step, struct gl_err *err);
+int gl_store_lesson_mark(struct gl_store *s, const char *lesson, int step, enum gl_lesson_status st,
+			 struct gl_err *err);
+/* Status of steps 1..n into out[0..n-1]. */
+int gl_store_lesson_steps(struct gl_store *s, const char *lesson, enum gl_lesson_status *out, int n,
+			  struct gl_err *err);
+int gl_store_lesson_reset(struct gl_store *s, const char *lesson, struct gl_err *err);
 
 #endif

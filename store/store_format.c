@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/csv.h"
 #include "common/json.h"
 #include "common/util.h"
 #include "store/store_int.h"
@@ -112,23 +113,6 @@ static int print_json(sqlite3_stmt *st, FILE *out)
 
 /* ---- CSV */
 
-static void csv_field(FILE *out, const char *text)
-{
-	if (!text)
-		return;
-	if (!strpbrk(text, ",\"\r\n")) {
-		fputs(text, out);
-		return;
-	}
-	fputc('"', out);
-	for (const char *p = text; *p; p++) {
-		if (*p == '"')
-			fputc('"', out);
-		fputc(*p, out);
-	}
-	fputc('"', out);
-}
-
 static int print_csv(sqlite3_stmt *st, FILE *out)
 {
 	int ncol = sqlite3_column_count(st);
@@ -138,7 +122,7 @@ static int print_csv(sqlite3_stmt *st, FILE *out)
 	for (int i = 0; i < ncol; i++) {
 		if (i)
 			fputc(',', out);
-		csv_field(out, sqlite3_column_name(st, i));
+		gl_csv_field(out, sqlite3_column_name(st, i));
 	}
 	if (ncol)
 		fputc('\n', out);
@@ -147,7 +131,7 @@ static int print_csv(sqlite3_stmt *st, FILE *out)
 			char *t = cell_text(st, i);
 			if (i)
 				fputc(',', out);
-			csv_field(out, t);
+			gl_csv_field(out, t);
 			free(t);
 		}
 		fputc('\n', out);

@@ -1,5 +1,6 @@
 /* store_import.c — `gpulab import`: copy the runs of another gpulab database (a spool file written when
  * the database stayed locked) into this one, in one transaction, with new ids for runs and launches. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +63,19 @@ static int ids_of(struct gl_store *s, const char *sql, long a, long **ids, size_
 	return rc == SQLITE_DONE ? GL_OK : gl_store_sql_error(s, rc, "reading the file to import", err);
 }
 
+/* A file written before schema 3 has no launch_buffers table: its launches come without a buffer map. */
+static bool spool_has_buffer_map(struct gl_store *s)
+{
+	sqlite3_stmt *st;
+	bool yes = false;
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM spool.sqlite_master WHERE name = 'launch_buffers'", -1, &st,
+			       NULL) == SQLITE_OK) {
+		yes = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	return yes;
+}
+
 static int copy_launch(struct gl_store *s, long run, long old, struct gl_err *err)
 {
 	char sql[1024];
@@ -86,6 +100,12 @@ static int copy_launch(struct gl_store *s, long run, long old, struct gl_err *er
 		 finding_cols, finding_cols);
 	if (rc == GL_OK)
 		rc = exec2(s, sql, id, old, NULL, "importing sanitizer findings", err);
+	if (rc == GL_OK && spool_has_buffer_map(s))
+		rc = exec2(s,
+			   "INSERT INTO main.launch_buffers (launch_id, seq, name, shared, base, bytes, dtype, elem, rows, "
+			   "cols) SELECT ?1, seq, name, shared, base, bytes, dtype, elem, rows, cols "
+			   "FROM spool.launch_buffers WHERE launch_id = ?2 ORDER BY seq",
+			   id, old, NULL, "importing the buffer map", err);
 	return rc;
 }
 

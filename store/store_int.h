@@ -69,6 +69,16 @@ int gl_store_insert_trace(struct gl_store *s, long launch_id, const struct gl_tr
 int gl_store_insert_findings(struct gl_store *s, long launch_id, const struct gl_launch_record *l, struct gl_err *err);
 int gl_store_load_findings(struct gl_store *s, long launch_id, struct gl_launch_record *l, struct gl_err *err);
 
+/* Write / read a launch's buffer map (store_buffers.c); a launch stored before schema 3 reads as none. */
+int gl_store_insert_buffers(struct gl_store *s, long launch_id, const struct gl_buffer_desc *b, int n,
+			    struct gl_err *err);
+int gl_store_load_buffers(struct gl_store *s, long launch_id, struct gl_buffer_desc **out, int *n,
+			  struct gl_err *err);
+
+/* Column i as text into buf ("" for NULL); column i as "x,y,z" into v (1 for what is missing). */
+void gl_store_col_text(sqlite3_stmt *st, int i, char *buf, size_t n);
+void gl_store_col_xyz(sqlite3_stmt *st, int i, unsigned v[3]);
+
 /* The current UTC time as ISO-8601 ("2025-01-31T12:00:00Z"). */
 void gl_store_utc_now(char *buf, size_t n);
 

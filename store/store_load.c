@@ -14,7 +14,7 @@ static int prepare(struct gl_store *s, const char *sql, sqlite3_stmt **st, struc
 	return rc == SQLITE_OK ? GL_OK : gl_store_sql_error(s, rc, "preparing a query", err);
 }
 
-static void col_text(sqlite3_stmt *st, int i, char *buf, size_t n)
+void gl_store_col_text(sqlite3_stmt *st, int i, char *buf, size_t n)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
 	snprintf(buf, n, "%s", t ? (const char *)t : "");
@@ -30,8 +30,9 @@ static int col_int_or(sqlite3_stmt *st, int i, int fallback)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? fallback : sqlite3_column_int(st, i);
 }
 
-static void parse_xyz(const char *text, unsigned v[3])
+void gl_store_col_xyz(sqlite3_stmt *st, int i, unsigned v[3])
 {
+	const char *text = (const char *)sqlite3_column_text(st, i);
 	v[0] = v[1] = v[2] = 1;
 	if (text)
 		sscanf(text, "%u,%u,%u", &v[0], &v[1], &v[2]);
@@ -75,18 +76,18 @@ static int load_run_row(struct gl_store *s, long id, struct gl_run_record *r, st
 	int step = sqlite3_step(st);
 	if (step == SQLITE_ROW) {
 		r->id = id;
-		col_text(st, 0, r->started_at, sizeof r->started_at);
-		col_text(st, 1, r->finished_at, sizeof r->finished_at);
-		col_text(st, 2, r->status, sizeof r->status);
-		col_text(st, 3, r->info.backend, sizeof r->info.backend);
-		col_text(st, 4, r->info.device, sizeof r->info.device);
-		col_text(st, 5, r->info.chip, sizeof r->info.chip);
+		gl_store_col_text(st, 0, r->started_at, sizeof r->started_at);
+		gl_store_col_text(st, 1, r->finished_at, sizeof r->finished_at);
+		gl_store_col_text(st, 2, r->status, sizeof r->status);
+		gl_store_col_text(st, 3, r->info.backend, sizeof r->info.backend);
+		gl_store_col_text(st, 4, r->info.device, sizeof r->info.device);
+		gl_store_col_text(st, 5, r->info.chip, sizeof r->info.chip);
 		r->info.sm_count = col_int_or(st, 6, 0);
-		col_text(st, 7, r->info.cc, sizeof r->info.cc);
-		col_text(st, 8, r->info.driver, sizeof r->info.driver);
-		col_text(st, 9, r->info.cupti_version, sizeof r->info.cupti_version);
-		col_text(st, 10, r->info.host, sizeof r->info.host);
-		col_text(st, 11, r->argv, sizeof r->argv);
+		gl_store_col_text(st, 7, r->info.cc, sizeof r->info.cc);
+		gl_store_col_text(st, 8, r->info.driver, sizeof r->info.driver);
+		gl_store_col_text(st, 9, r->info.cupti_version, sizeof r->info.cupti_version);
+		gl_store_col_text(st, 10, r->info.host, sizeof r->info.host);
+		gl_store_col_text(st, 11, r->argv, sizeof r->argv);
 		r->info.argv = r->argv;
 	} else {
 		rc = gl_store_sql_error(s, step == SQLITE_DONE ? SQLITE_INTERNAL : step, "reading the run", err);
@@ -98,12 +99,12 @@ static int load_run_row(struct gl_store *s, long id, struct gl_run_record *r, st
 static void fill_launch(sqlite3_stmt *st, struct gl_launch_record *l)
 {
 	memset(l, 0, sizeof *l);
-	col_text(st, 1, l->topic, sizeof l->topic);
-	col_text(st, 2, l->variant, sizeof l->variant);
+	gl_store_col_text(st, 1, l->topic, sizeof l->topic);
+	gl_store_col_text(st, 2, l->variant, sizeof l->variant);
 	const unsigned char *params = sqlite3_column_text(st, 3);
 	l->params_json = gl_xstrdup(params ? (const char *)params : "{}");
-	parse_xyz((const char *)sqlite3_column_text(st, 4), l->grid);
-	parse_xyz((const char *)sqlite3_column_text(st, 5), l->block);
+	gl_store_col_xyz(st, 4, l->grid);
+	gl_store_col_xyz(st, 5, l->block);
 	l->dyn_smem = (unsigned)sqlite3_column_int64(st, 6);
 	l->regs = col_int_or(st, 7, -1);
 	l->static_smem = col_int_or(st, 8, -1);
@@ -111,8 +112,8 @@ static void fill_launch(sqlite3_stmt *st, struct gl_launch_record *l)
 	l->max_abs_err = col_real_or_nan(st, 10);
 	l->max_rel_err = col_real_or_nan(st, 11);
 	l->duration_ns = col_real_or_nan(st, 12);
-	col_text(st, 13, l->metric_source, sizeof l->metric_source);
-	col_text(st, 14, l->note, sizeof l->note);
+	gl_store_col_text(st, 13, l->metric_source, sizeof l->metric_source);
+	gl_store_col_text(st, 14, l->note, sizeof l->note);
 }
 
 static int load_metrics(struct gl_store *s, long launch_id, struct gl_launch_record *l, struct gl_err *err)
@@ -129,7 +130,7 @@ static int load_metrics(struct gl_store *s, long launch_id, struct gl_launch_rec
 		const char *unit = (const char *)sqlite3_column_text(st, 2);
 		gl_metrics_set(&l->metrics, name ? name : "", col_real_or_nan(st, 1), unit);
 		if (!l->metric_source[0])
-			col_text(st, 3, l->metric_source, sizeof l->metric_source);
+			gl_store_col_text(st, 3, l->metric_source, sizeof l->metric_source);
 	}
 	if (step != SQLITE_DONE)
 		rc = gl_store_sql_error(s, step, "reading metrics", err);
@@ -196,6 +197,9 @@ void gl_launch_record_free(struct gl_launch_record *l)
 	free(l->trace);
 	l->trace = NULL;
 	l->ntrace = 0;
+	free(l->buffers);
+	l->buffers = NULL;
+	l->nbuffers = 0;
 	free(l->findings);
 	l->findings = NULL;
 	l->nfindings = 0;

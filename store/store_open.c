@@ -309,11 +309,6 @@ void gl_store_close(struct gl_store *s)
 	free(s);
 }
 
-struct sqlite3 *gl_store_db(struct gl_store *s)
-{
-	return s->db;
-}
-
 const char *gl_store_file(const struct gl_store *s)
 {
 	return s->path;

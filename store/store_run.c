@@ -183,6 +183,8 @@ int gl_store_add_launch(struct gl_store *s, long run_id, const struct gl_launch_
 		rc = insert_metrics(s, id, l, err);
 	if (rc == GL_OK && l->ntrace)
 		rc = gl_store_insert_trace(s, id, l->trace, l->ntrace, err);
+	if (rc == GL_OK && l->nbuffers)
+		rc = gl_store_insert_buffers(s, id, l->buffers, l->nbuffers, err);
 	if (rc == GL_OK)
 		rc = gl_store_insert_findings(s, id, l, err);
 	if (rc != GL_OK)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "common/err.h"
+#include "kernels/registry.h"
 #include "view_canvas.h"
 
 struct view_ops {
@@ -18,6 +19,17 @@ struct view_ops {
 };
 
 extern const struct view_ops view_coalesce_ops, view_banks_ops, view_gemm_ops;
+
+/* The one table of views (view_table.c), ended by an entry without name. */
+struct view_entry {
+	const char *name;          /* as `gpulab view NAME` names it */
+	enum gl_topic_view kind;   /* the kind a topic's natural view has (kernels/registry.h) */
+	const char *topic;         /* the topic the view implies, or NULL (--topic needed) */
+	const struct view_ops *ops;
+};
+extern const struct view_entry view_table[];
+/* The view called `name`, else NULL. */
+const struct view_entry *view_find(const char *name);
 
 #define VIEW_MIN_W 80
 #define VIEW_MIN_H 24

@@ -1,5 +1,6 @@
 /* view_buffers.c — where a launch's buffers and shared arrays lie, so the views can turn addresses
- * into elements.  Global buffers: the harness's own setup replayed for the stored problem, placed by
+ * into elements.  A launch stored with its buffer map (schema 3) is read from it; for older launches,
+ * global buffers: the harness's own setup replayed for the stored problem, placed by
  * gl_sim_buffer_address exactly as the simulator placed them.  Shared arrays: the entry's .shared
  * variables (offset and size), named after the trace events that touch them. */
 #include <stdio.h>
@@ -22,7 +23,7 @@ static struct view_buffer *add_buffer(struct view_trace *tr, const char *name, b
 
 static void shape(struct view_trace *tr, struct view_buffer *b)
 {
-	if (!view_buffer_shape(tr->topic, b->name, tr->t, &tr->problem, &b->rows, &b->cols)) {
+	if (b->shared || !gl_topic_buffer_shape(tr->t, &tr->problem, b->name, &b->rows, &b->cols)) {
 		b->rows = 1;
 		b->cols = (long)(b->bytes / (b->elem ? b->elem : 1));
 	}
@@ -109,6 +110,21 @@ static void from_trace(struct view_trace *tr, int space)
 	for (int i = 0; i < tr->nbufs; i++)
 		if (tr->bufs[i].shared == (space == GL_TRACE_SHARED))
 			shape(tr, &tr->bufs[i]);
+}
+
+void view_buffers_from_map(struct view_trace *tr, const struct gl_buffer_desc *map, int n)
+{
+	tr->nbufs = 0;
+	for (int i = 0; i < n; i++) {
+		struct view_buffer *b = add_buffer(tr, map[i].name, map[i].shared != 0);
+		if (!b)
+			break;
+		b->base = map[i].base;
+		b->bytes = map[i].bytes;
+		b->elem = map[i].elem ? map[i].elem : 4;
+		b->rows = map[i].rows; /* the logical shape the topic gave when it was recorded */
+		b->cols = map[i].cols;
+	}
 }
 
 int view_buffers_build(struct view_trace *tr, struct gl_err *err)

@@ -8,6 +8,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "common/buffers.h"
 #include "common/err.h"
 #include "common/trace.h"
 #include "kernels/registry.h"
@@ -53,27 +54,18 @@ const struct view_buffer *view_buffer_find(const struct view_trace *tr, const ch
 /* "A[3][17]", "in[40]", "tile +1152", or the raw address in hex. */
 void view_loc_format(const struct view_loc *loc, uint64_t addr, char *buf, size_t n);
 
-/* Recompute each event's cost (sectors or wavefronts) with sim/memmodel.h: the store keeps addresses,
- * not costs. */
-void view_fill_costs(struct gl_trace_event *ev, uint32_t n);
-
 /* Parse {"rows":64,"cols":64} into the topic's parameter values (defaults for missing ones). */
 void view_params_parse(const struct gl_topic *t, const char *json, struct gl_problem *p);
-/* Row-major shape of a topic's buffer from the problem (e.g. gemm A is m x k); false when unknown. */
-bool view_buffer_shape(const char *topic, const char *buffer, const struct gl_topic *t, const struct gl_problem *p,
-                       long *rows, long *cols);
-/* Small sizes the views record with when the database has no trace (e.g. gemm 128, transpose 64). */
-void view_default_problem(const struct gl_topic *t, struct gl_problem *p);
 
-/* Fill tr->bufs: global buffers where the simulator placed them for this launch (the harness's setup
+/* For launches stored without a buffer map (before schema 3): fill tr->bufs with global buffers where the simulator placed them for this launch (the harness's setup
  * and gl_sim_buffer_address), shared arrays from the entry's .shared variables, named after the events
  * that touch them.  Falls back to the extent of the traced addresses when the topic is unknown. */
 int view_buffers_build(struct view_trace *tr, struct gl_err *err);
+/* Fill tr->bufs from a stored buffer map, as it is (the shapes were the topic's when it was recorded). */
+void view_buffers_from_map(struct view_trace *tr, const struct gl_buffer_desc *map, int n);
 
-/* The latest launch of topic/variant (and params_json, when not NULL) that has a trace; 0 when none. */
-int view_find_traced_launch(struct gl_store *s, const char *topic, const char *variant, const char *params_json,
-                            long *launch_id, struct gl_err *err);
-/* Load launch `launch_id` with its trace, problem, costs and buffers. */
+/* Load launch `launch_id` with its trace, problem, costs and buffers (the store's
+ * gl_store_find_traced_launch finds the latest traced launch of a variant). */
 int view_load(struct gl_store *s, long launch_id, struct view_trace *tr, struct gl_err *err);
 /* The same from a launch just computed and not stored yet (so a view can be checked before anything is
  * written); the events are copied.  launch_id and run_id stay 0 until the caller stores it. */

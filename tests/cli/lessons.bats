@@ -247,7 +247,6 @@ check_lesson() {
 }
 
 @test "views in a lesson print frames when there is no terminal" {
-	"$GPULAB" --help | grep -q '^  view ' || skip "gpulab view is not built yet"
 	export GPULAB_LESSONS="$TINY"
 	bad_lesson $'## Step 1: look\n```gpulab\ngpulab view smem_patterns --variant stride2 --size 4\n```\ncheck: smem_patterns.stride2 sld_wavefronts_per_instruction == 2'
 	run "$GPULAB" lesson check bad --run --db "$DB"
@@ -304,7 +303,6 @@ wait_screen() {
 
 @test "in tmux: a step's view opens full screen, q returns to the lesson and its checks run" {
 	command -v tmux >/dev/null || skip "tmux is not installed"
-	"$GPULAB" --help | grep -q '^  view ' || skip "gpulab view is not built yet"
 	bad_lesson $'## Step 1: look\n```gpulab\ngpulab view smem_patterns --variant stride4 --size 4\n```\ncheck: smem_patterns.stride4 sld_wavefronts_per_instruction == 4'
 	SOCK="$BATS_TEST_TMPDIR/tmux.sock"
 	tmux -S "$SOCK" new-session -d -s lesson -x 120 -y 40 \

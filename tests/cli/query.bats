@@ -20,9 +20,13 @@ setup() {
 make_fixture() {
 	local db="${1:-$DB}"
 	sqlite3 "$db" <"$SCHEMA"
-	sqlite3 "$db" <"$(dirname "$SCHEMA")/migrate_2.sql"
+	local step version=1
+	for step in "$(dirname "$SCHEMA")"/migrate_*.sql; do # the steps in order: migrate_2, migrate_3, ...
+		sqlite3 "$db" <"$step"
+		version=$((version + 1))
+	done
+	sqlite3 "$db" "PRAGMA user_version = $version;"
 	sqlite3 "$db" <<'SQL'
-PRAGMA user_version = 2;
 INSERT INTO runs (id, started_at, finished_at, status, backend, device, cc, gpulab_version, host, argv)
 VALUES (1, '2025-01-31T12:00:00Z', '2025-01-31T12:00:05Z', 'ok', 'sim', 'PTX simulator', '8.0', '0.1.0',
         'box', 'gpulab run transpose');

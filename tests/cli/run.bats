@@ -52,6 +52,16 @@ setup() {
 	assert_output --partial "WRN coalesced: shared loads average 32.0 wavefronts"
 }
 
+@test "a note every variant shares is printed once; a single variant keeps its own" {
+	run "$GPULAB" run transpose --variant coalesced,padded --size 64 --backend sim --db "$DB"
+	assert_success
+	[ "$(grep -c 'note' <<<"$output")" = 1 ]
+	assert_line --regexp "^  note \(every variant\): counts: (SASS-mapped|PTX-level)"
+	run "$GPULAB" run transpose --variant naive --size 64 --backend sim --db "$DB"
+	assert_success
+	assert_line --regexp "^  note naive: counts: "
+}
+
 @test "sizes that are not multiples of 32 are guarded and verified" {
 	run --separate-stderr "$GPULAB" run transpose --rows 100 --cols 37 --backend sim --db "$DB" --json
 	assert_success

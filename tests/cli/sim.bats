@@ -394,3 +394,69 @@ EOF
 	run "$GPULAB" query --db "$DB" "select status from runs where id = 2"
 	assert_output --partial failed
 }
+
+# wrap KERNEL BAD: run a wrap.ptx kernel whose lanes 1..31 use the 64-bit address BAD (lane 0 a valid one)
+wrap() {
+	run "$GPULAB" sim "$FX/wrap.ptx" --kernel "$1" --grid 1 --block 32 --arg buf:b:i32:128 --arg "u64:$2"
+}
+
+@test "addresses within an access of 2^64 are sanitizer errors in every memory path, never a crash" {
+	for bad in 0xFFFFFFFFFFFFFFFC 0xFFFFFFFFFFFFFFF0; do
+		wrap wrap_global $bad
+		[ "$status" -eq 1 ]
+		assert_output --partial "Invalid __global__ write of size 4 bytes"
+		assert_output --partial "invalid __global__ write of size 4 at $(printf 0x%x $bad)"
+		wrap wrap_shared $bad
+		[ "$status" -eq 1 ]
+		assert_output --partial "Invalid __shared__ write of size 4 bytes"
+		assert_output --partial "invalid __shared__ write of size 4 at $(printf 0x%x $bad): the CTA has 128 bytes of shared memory"
+		wrap wrap_atomic $bad
+		[ "$status" -eq 1 ]
+		assert_output --partial "invalid __global__ write of size 4 at $(printf 0x%x $bad)"
+		wrap wrap_atomic_shared $bad
+		[ "$status" -eq 1 ]
+		assert_output --partial "invalid __shared__ write of size 4 at $(printf 0x%x $bad)"
+		wrap wrap_local $bad
+		[ "$status" -eq 1 ]
+		assert_output --partial "Invalid __local__ read of size 4 bytes"
+		wrap wrap_const $bad
+		[ "$status" -eq 1 ]
+		assert_output --partial "Invalid __constant__ read of size 4 bytes"
+		wrap wrap_generic $bad
+		[ "$status" -eq 1 ]
+		assert_output --partial "Invalid __global__ write of size 4 bytes"
+	done
+	wrap wrap_global_v4 0xFFFFFFFFFFFFFFF0
+	[ "$status" -eq 1 ]
+	assert_output --partial "invalid __global__ read of size 16 at 0xfffffffffffffff0"
+	wrap wrap_ldmatrix 0xFFFFFFFFFFFFFFF0
+	[ "$status" -eq 1 ]
+	assert_output --partial "invalid __shared__ read of size 16 at 0xfffffffffffffff0"
+	wrap wrap_cp_async 0xFFFFFFFFFFFFFFF0
+	[ "$status" -eq 1 ]
+	assert_output --partial "invalid __shared__ write of size 16 at 0xfffffffffffffff0"
+	# a generic address at the top of the shared window is a shared offset just below 2^40
+	wrap wrap_generic $((0x500000000000 + 0x10000000000 - 4))
+	[ "$status" -eq 1 ]
+	assert_output --partial "invalid __shared__ write of size 4 at 0xfffffffffc"
+}
+
+@test "a wrapped address leaves the buffer as the valid lanes wrote it (JSON findings name the space)" {
+	run --separate-stderr "$GPULAB" sim "$FX/wrap.ptx" --kernel wrap_shared --grid 1 --block 32 \
+		--arg buf:b:i32:128 --arg u64:0xFFFFFFFFFFFFFFFC --dump "b=$OUT/b.bin" --json
+	[ "$status" -eq 1 ]
+	[ "$(jq -r '[.sanitizer[] | select(.kind == "out-of-bounds") | .space] | unique | join(",")' <<<"$output")" = shared ]
+	# the address as an unsigned integer (jq would round it to a double, so the text is checked)
+	assert_output --partial '"space":"shared","address":18446744073709551612,"size":4'
+	[ "$(jq '.errors' <<<"$output")" = 31 ]
+	# lane 0 stored 0 at shared offset 0; every thread reads s[tid % 32]: offset 0 holds 0, the rest the poison
+	run python3 -c 'import struct,sys; d=struct.unpack("<128i", open(sys.argv[1],"rb").read()); print(d[0], len(set(d[1:32])), d[32:])' "$OUT/b.bin"
+	assert_output --partial "0 1 (0, 0,"
+}
+
+@test "a parameter that .align pushes past the 4 KiB parameter buffer is refused (exit 2), never copied" {
+	printf '.version 8.0\n.target sm_80\n.address_size 64\n.visible .entry k(.param .u32 a, .param .align 4096 .u64 c, .param .align 4096 .u64 b)\n{\n\tret;\n}\n' >"$OUT/p.ptx"
+	run "$GPULAB" sim "$OUT/p.ptx" --kernel k --grid 1 --block 32 --arg u32:1 --arg u64:1 --arg u64:0x4141414141414141
+	[ "$status" -eq 2 ]
+	assert_output --partial "parameter 2 'c' of 'k' lies at bytes 4096..4103 of the parameter buffer, past its 4096 bytes"
+}

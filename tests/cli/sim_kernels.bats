@@ -109,12 +109,15 @@ EOF2
 	assert_success
 	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel wmma_tile --grid 1 --block 32 \
 		--arg buf:a:f16:256 --arg buf:b:f16:256 --arg buf:c:f32:256
+	assert_success
+	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel tex_tile --grid 1 --block 32 \
+		--arg u64:0 --arg buf:c:f32:32
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"kernel 'wmma_tile' cannot run: "*"multi.ptx:"*"unsupported instruction 'wmma.load.a"* ]]
+	[[ "$stderr" == *"kernel 'tex_tile' cannot run: "*"multi.ptx:"*"unsupported instruction 'tex.1d"* ]]
 	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel via_helper --grid 1 --block 32 \
-		--arg buf:a:f16:256 --arg buf:c:f32:256
+		--arg u64:0 --arg buf:c:f32:32
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"kernel 'via_helper' calls '_Z10store_tilePK6__halfPf', which cannot run: "*"wmma.load"* ]]
+	[[ "$stderr" == *"kernel 'via_helper' calls '_Z10store_tileyPf', which cannot run: "*"tex.1d"* ]]
 }
 
 @test "C++ template names: MatrixMulCUDA<16>, reduce<float, 256>, c++filt's signature; ambiguity lists the candidates" {
@@ -163,11 +166,15 @@ EOF2
 		--arg buf:in:f32:40 --arg buf:out:f32:64 --arg i32:64 --json
 	[ "$(jq -r '.sanitizer[0].cuda_file' <<<"$output")" = "$OUT/multi.cu" ]
 	[ "$(jq -r '.sanitizer[0].cuda_line' <<<"$output")" = "$line" ]
-	wline=$(grep -n 'load_matrix_sync(fa, a, 16);' "$OUT/multi.cu" | head -1 | cut -d: -f1)
-	run --separate-stderr "$GPULAB" sim "$OUT/multi.cu" --kernel wmma_tile --grid 1 --block 32 \
-		--arg buf:a:f16:256 --arg buf:b:f16:256 --arg buf:c:f32:256
+	wline=$(grep -n 'tex1Dfetch<float>(t, threadIdx.x);' "$OUT/multi.cu" | head -1 | cut -d: -f1)
+	run --separate-stderr "$GPULAB" sim "$OUT/multi.cu" --kernel tex_tile --grid 1 --block 32 \
+		--arg u64:0 --arg buf:c:f32:32
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"kernel 'wmma_tile' cannot run: $OUT/multi.cu:$wline: unsupported instruction 'wmma.load.a"*"mma.hpp:"*"inlined here; nvcc's PTX line "* ]]
+	[[ "$stderr" == *"kernel 'tex_tile' cannot run: "*"texture_indirect_functions.h:"*"unsupported instruction 'tex.1d"*"inlined here; nvcc's PTX line "* ]]
+	bline=$(grep -n 'asm volatile("brkpt;");' "$OUT/multi.cu" | cut -d: -f1)
+	run --separate-stderr "$GPULAB" sim "$OUT/multi.cu" --kernel stop_here --grid 1 --block 32 --arg buf:c:f32:32
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"kernel 'stop_here' cannot run: $OUT/multi.cu:$bline: unsupported instruction 'brkpt'"* ]]
 }
 
 @test "nvcc once: the second run of a .cu file takes its PTX from the cache; a changed header, flag or arch runs nvcc again" {

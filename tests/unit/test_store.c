@@ -76,7 +76,7 @@ static long long sql_int(struct gl_store *s, const char *sql)
 {
 	sqlite3_stmt *st;
 	long long v = -12345;
-	if (sqlite3_prepare_v2(gl_store_db(s), sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return v;
@@ -86,7 +86,7 @@ static char *sql_text(struct gl_store *s, const char *sql)
 {
 	sqlite3_stmt *st;
 	char *v = NULL;
-	if (sqlite3_prepare_v2(gl_store_db(s), sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		v = strdup((const char *)sqlite3_column_text(st, 0));
 	sqlite3_finalize(st);
 	return v;
@@ -309,7 +309,7 @@ static void test_roundtrip(void)
 	CHECK_EQ(sql_int(s, "SELECT sld_conflicts_per_instruction IS NULL FROM launch_summary LIMIT 1"), 1);
 
 	/* Deleting a run cascades to its launches and metrics. */
-	CHECK_EQ(sqlite3_exec(gl_store_db(s), "DELETE FROM runs WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
+	CHECK_EQ(sqlite3_exec(s->db, "DELETE FROM runs WHERE id = 1", NULL, NULL, NULL), SQLITE_OK);
 	CHECK_EQ(sql_int(s, "SELECT count(*) FROM launches WHERE run_id = 1"), 0);
 	CHECK_EQ(sql_int(s, "SELECT count(*) FROM metrics"), 8);
 	gl_store_close(s);
@@ -358,7 +358,7 @@ static void test_failed_launch_is_left_out(void)
 	CHECK_EQ(gl_store_open(tmp_path("partial.db"), 0, &s, &err), GL_OK);
 	if (!s)
 		return;
-	CHECK_EQ(sqlite3_exec(gl_store_db(s),
+	CHECK_EQ(sqlite3_exec(s->db,
 			      "CREATE TEMP TRIGGER boom BEFORE INSERT ON main.metrics WHEN NEW.name = 'boom' "
 			      "BEGIN SELECT RAISE(ABORT, 'boom refused'); END",
 			      NULL, NULL, NULL),
@@ -691,7 +691,7 @@ static void test_query(void)
 		fill_info(&info);
 		long id;
 		CHECK(gl_store_begin_run(s, &info, &id, &err) != GL_OK);
-		CHECK(sqlite3_exec(gl_store_db(s), "DELETE FROM runs", NULL, NULL, NULL) != SQLITE_OK);
+		CHECK(sqlite3_exec(s->db, "DELETE FROM runs", NULL, NULL, NULL) != SQLITE_OK);
 		gl_store_close(s);
 	}
 	CHECK(same_file(path, before, n));

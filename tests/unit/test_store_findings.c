@@ -19,7 +19,7 @@ static long long sql_int(struct gl_store *s, const char *sql)
 {
 	sqlite3_stmt *st;
 	long long v = -12345;
-	if (sqlite3_prepare_v2(gl_store_db(s), sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+	if (sqlite3_prepare_v2(s->db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
 		v = sqlite3_column_type(st, 0) == SQLITE_NULL ? -1 : sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return v;
@@ -162,7 +162,8 @@ static void test_migrate_from_1(void)
 	gl_err_clear(&err);
 	CHECK_EQ(gl_store_open(path, 0, &s, &err), GL_OK);
 	if (s) {
-		CHECK_EQ(sql_int(s, "PRAGMA user_version"), 2);
+		CHECK_EQ(sql_int(s, "PRAGMA user_version"), gl_store_schema_version()); /* every step applied */
+		CHECK_EQ(sql_int(s, "SELECT count(*) FROM launch_buffers"), 0);
 		CHECK_EQ(sql_int(s, "SELECT count(*) FROM sanitizer_findings"), 0);
 		CHECK_EQ(sql_int(s, "SELECT count(*) FROM launches WHERE sanitizer_errors IS NULL"), 1);
 		struct gl_run_record r;

@@ -7,7 +7,26 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "sim/memmodel.h"
 #include "visualize/view_trace.h"
+
+/* Each hand-built event's cost (global sectors, shared wavefronts) by the simulator's own rules, as the
+ * simulator stores it with a recorded trace. */
+static inline void view_fill_costs(struct gl_trace_event *ev, uint32_t n)
+{
+	for (uint32_t i = 0; i < n; i++) {
+		struct gl_trace_event *e = &ev[i];
+		uint32_t a32[GL_WARP];
+		for (int l = 0; l < GL_WARP; l++)
+			a32[l] = (uint32_t)e->addrs[l];
+		if (e->space != GL_TRACE_SHARED)
+			e->cost = gl_mm_global_sectors(e->addrs, e->mask, e->bytes);
+		else if (e->op == GL_TRACE_LDMATRIX)
+			e->cost = gl_mm_ldmatrix_wavefronts(a32, (unsigned)__builtin_popcount(e->mask) / 8);
+		else
+			e->cost = gl_mm_shared_wavefronts(a32, e->mask, e->bytes);
+	}
+}
 
 static inline struct view_buffer *fx_buffer(struct view_trace *tr, const char *name, bool shared, uint64_t base,
                                             long rows, long cols)

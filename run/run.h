@@ -1,0 +1,52 @@
+/* run.h — run orchestration below the commands: a session runs a topic's chosen variants on one backend
+ * and stores them as one run; a view's trace is recorded the same way.  Commands hand in what they
+ * parsed (struct gl_run_env); nothing here parses options or prints results. */
+#ifndef GL_RUN_H
+#define GL_RUN_H
+
+#include <stdbool.h>
+
+#include "kernels/registry.h"
+#include "profiler/backend.h"
+#include "store/store.h"
+
+#define GL_RUN_MAX_VARIANTS 32
+
+/* What a run needs from the command that asks for it. */
+struct gl_run_env {
+	const char *db_path; /* --db, else NULL: the store resolves $GPULAB_DB / XDG */
+	const char *argv;    /* the command line, stored with the run */
+	bool announce;       /* say on stderr which backend was picked and why */
+	bool progress;       /* progress bars on stderr */
+	struct gl_err *err;
+};
+
+/* One run of a topic's variants: what to run, and what came of it. */
+struct gl_run_session {
+	const struct gl_topic *topic;
+	const struct gl_variant *variants[GL_RUN_MAX_VARIANTS];
+	int nvariants;
+	struct gl_problem problem;
+	bool failed;  /* a variant failed verification or the sanitizer found errors */
+	long run_id;  /* the stored run, once gl_run_session_execute succeeded */
+};
+
+/* Pick the backend `backend` (auto|sim|cuda), open the store, run every variant, verify it and store them
+ * all as one run (s->run_id).  Failed verifications are reported on stderr and set s->failed; they are
+ * stored, not errors.  On success the caller owns *store (gl_store_close). */
+int gl_run_session_execute(const struct gl_run_env *env, const char *backend, struct gl_backend_opts *bo,
+			   struct gl_run_session *s, struct gl_store **store);
+
+/* A view's trace: run variant v of topic t on problem p on the simulator with the trace on, in memory
+ * only (on success the caller owns rec: gl_launch_record_free); then, once the view accepts it, store it
+ * as one run as `gpulab run` would and return the launch's and run's ids. */
+int gl_run_compute_trace(const struct gl_run_env *env, const struct gl_topic *t, const struct gl_variant *v,
+			 const struct gl_problem *p, struct gl_device_info *dev, struct gl_launch_record *rec);
+int gl_run_store_trace(const struct gl_run_env *env, struct gl_store *store, const struct gl_device_info *dev,
+		       const struct gl_launch_record *rec, long *launch_id, long *run_id);
+
+/* The run row for a backend and the device it describes. */
+void gl_run_info_fill(struct gl_run_info *info, const struct gl_backend *b, const struct gl_device_info *dev,
+		      const char *argv);
+
+#endif

@@ -1,0 +1,87 @@
+/* run_session.c — one run of a topic's variants: pick the backend, run and verify each variant
+ * (run/runner.c), and store them all in one transaction.  Shared by `gpulab run` and `gpulab compare`. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run/run.h"
+#include "run/runner.h"
+
+struct session_state {
+	const struct gl_backend *backend;
+	void *bctx;
+	struct gl_device_info dev;
+	struct gl_launch_record recs[GL_RUN_MAX_VARIANTS];
+	int nrecs;
+};
+
+void gl_run_info_fill(struct gl_run_info *info, const struct gl_backend *b, const struct gl_device_info *dev,
+		      const char *argv)
+{
+	memset(info, 0, sizeof *info);
+	snprintf(info->backend, sizeof info->backend, "%s", b->name);
+	snprintf(info->device, sizeof info->device, "%s", dev->name);
+	snprintf(info->chip, sizeof info->chip, "%s", dev->chip);
+	info->sm_count = dev->sm_count;
+	snprintf(info->cc, sizeof info->cc, "%d.%d", dev->cc_major, dev->cc_minor);
+	snprintf(info->driver, sizeof info->driver, "%s", dev->driver);
+	snprintf(info->cupti_version, sizeof info->cupti_version, "%s", dev->cupti_version);
+	gethostname(info->host, sizeof info->host - 1);
+	info->argv = argv;
+}
+
+static int run_all(const struct gl_run_env *env, struct gl_run_session *s, struct session_state *st)
+{
+	for (int i = 0; i < s->nvariants; i++) {
+		struct gl_variant_outcome out;
+		struct gl_launch_record *rec = &st->recs[st->nrecs];
+		int rc = gl_run_variant(st->backend, st->bctx, &st->dev, s->topic, s->variants[i], &s->problem, rec,
+					&out, env->err);
+		if (rc)
+			return rc;
+		if (rec->verified == 0) {
+			s->failed = true;
+			fprintf(stderr, "gpulab: %s %s failed: %s\n", s->topic->name, s->variants[i]->name, rec->note);
+		}
+		st->nrecs++;
+	}
+	return GL_OK;
+}
+
+int gl_run_session_execute(const struct gl_run_env *env, const char *backend, struct gl_backend_opts *bo,
+			   struct gl_run_session *s, struct gl_store **store)
+{
+	struct session_state st = {0};
+	char why[512];
+	int rc = gl_backend_select(backend, &st.backend, why, sizeof why, env->err);
+	if (rc)
+		return rc;
+	if (env->announce)
+		fprintf(stderr, "gpulab: %s\n", why);
+	/* the database is opened (and created) only once the request is known to be valid */
+	*store = NULL;
+	if ((rc = gl_store_open(env->db_path, 0, store, env->err)))
+		return rc;
+	bo->progress = env->progress;
+	rc = st.backend->open(bo, &st.bctx, env->err);
+	if (rc == GL_OK)
+		rc = st.backend->describe(st.bctx, &st.dev, env->err);
+	if (rc == GL_OK)
+		rc = run_all(env, s, &st);
+	if (rc == GL_OK) {
+		struct gl_run_info info;
+		gl_run_info_fill(&info, st.backend, &st.dev, env->argv);
+		rc = gl_store_save_run(*store, &info, st.recs, (size_t)st.nrecs, s->failed ? "failed" : "ok",
+				       &s->run_id, NULL, env->err);
+	}
+	if (st.bctx)
+		st.backend->close(st.bctx);
+	for (int i = 0; i < st.nrecs; i++)
+		gl_launch_record_free(&st.recs[i]);
+	if (rc) {
+		gl_store_close(*store);
+		*store = NULL;
+	}
+	return rc;
+}

@@ -1,0 +1,43 @@
+/* sim_mma.h — the warp-level matrix instructions (mma.sync, wmma.*) share one description of a matrix
+ * operand's fragment (which matrix element each register of each lane holds) and one
+ * multiply-accumulate.  Layouts: docs/sim.md, "Tensor-core fragments". */
+#ifndef GL_SIM_MMA_H
+#define GL_SIM_MMA_H
+
+#include "sim_exec.h"
+
+#define SIM_MMA_MAX 32 /* largest M, N or K of a supported shape */
+
+enum sim_frag_role { FRAG_A, FRAG_B, FRAG_C };
+
+/* One matrix operand: A is rows x cols = M x K, B is K x N, C/D is M x N. */
+struct sim_frag {
+	enum sim_frag_role role;
+	unsigned rows, cols;
+	enum ptx_type type; /* element type (f16, bf16, tf32, s8, u8, f32, s32, f64) */
+	unsigned per_reg;   /* elements packed in one register: 2 for 16-bit, 4 for 8-bit, else 1 */
+	unsigned unique;    /* registers per lane that hold distinct elements */
+};
+
+/* The fragment of `role` for a rows x cols matrix of `type`. */
+struct sim_frag sim_frag_make(enum sim_frag_role role, unsigned rows, unsigned cols, enum ptx_type type);
+/* Row and column of element j (< per_reg) of register r (< unique) of `lane`. */
+void sim_frag_pos(const struct sim_frag *f, unsigned lane, unsigned r, unsigned j, unsigned *row, unsigned *col);
+
+/* Element bits of a matrix, row-major, SIM_MMA_MAX wide. */
+typedef uint64_t sim_mat[SIM_MMA_MAX][SIM_MMA_MAX];
+
+/* Gather the matrix held by registers `regs[0..f->unique)` of all 32 lanes; scatter it back. */
+void sim_frag_gather(struct sim_cta *cta, struct sim_warp *w, const struct sim_frag *f, const int32_t *regs, sim_mat m);
+void sim_frag_scatter(struct sim_warp *w, const struct sim_frag *f, const int32_t *regs, unsigned nregs, const sim_mat m);
+
+/* D = A * B + C for an M x N x K product; d_type is D's element type.  Floating-point products are
+ * summed exactly (in double, f64 with fma in k order) and rounded once; integers wrap to s32, or
+ * saturate with `satfinite`. */
+void sim_mma_compute(unsigned M, unsigned N, unsigned K, enum ptx_type at, enum ptx_type bt, enum ptx_type ct,
+		     enum ptx_type dt, bool satfinite, const sim_mat a, const sim_mat b, const sim_mat c, sim_mat d);
+
+/* Count tensor-pipe instructions: `units` m16n8kK (or m8n8k4 f64) operations of input type `at`. */
+void sim_mma_count(struct sim_cta *cta, enum ptx_type at, unsigned units);
+
+#endif

@@ -1,0 +1,141 @@
+/* sim_mma_frag.c — fragment layouts and the multiply-accumulate shared by mma.sync and wmma.
+ *
+ * With g = lane / 4 and t = lane % 4, each register holds per_reg = e consecutive elements along K
+ * (A, B) or N (C in f16).  The PTX ISA's mma layouts are all instances of one rule, applied per
+ * 16-row (or, for 8-row matrices, 8-row) block of A and per 8-column block of B:
+ *   A register r of a block: row g + 8 * (r % 2), columns (r / 2) * 4e + e * t + j   (8-row: row g,
+ *                            columns r * 4e + e * t + j)
+ *   B register r of a block: column g, rows r * 4e + e * t + j
+ *   C element q of a 16x8 (8x8) tile: row g + 8 * (q / 2), column 2t + q % 2; tiles in row-major order.
+ * wmma shapes are covered by tiling these blocks (docs/sim.md). */
+#include <math.h>
+
+#include "sim_mma.h"
+
+static unsigned elems_per_reg(enum ptx_type t)
+{
+	unsigned bits = 8 * ptx_type_bytes(t);
+	return bits < 32 ? 32 / bits : 1;
+}
+
+struct sim_frag sim_frag_make(enum sim_frag_role role, unsigned rows, unsigned cols, enum ptx_type type)
+{
+	struct sim_frag f = {role, rows, cols, type, elems_per_reg(type), 0};
+	f.unique = rows * cols / (32 * f.per_reg);
+	return f;
+}
+
+void sim_frag_pos(const struct sim_frag *f, unsigned lane, unsigned r, unsigned j, unsigned *row, unsigned *col)
+{
+	unsigned g = lane >> 2, t = lane & 3, e = f->per_reg;
+	if (f->role == FRAG_A) {
+		unsigned bh = f->rows >= 16 ? 16 : 8, rb = bh * f->cols / (32 * e), blk = r / rb, rr = r % rb;
+		*row = blk * bh + g + (bh == 16 ? 8 * (rr % 2) : 0);
+		*col = (bh == 16 ? rr / 2 : rr) * 4 * e + e * t + j;
+	} else if (f->role == FRAG_B) {
+		unsigned rb = f->rows * 8 / (32 * e), blk = r / rb, rr = r % rb;
+		*row = rr * 4 * e + e * t + j;
+		*col = blk * 8 + g;
+	} else {
+		unsigned bh = f->rows >= 16 ? 16 : 8, per_tile = bh * 8 / 32, i = r * e + j;
+		unsigned tile = i / per_tile, q = i % per_tile, tiles_n = f->cols / 8;
+		*row = (tile / tiles_n) * bh + g + 8 * (q / 2);
+		*col = (tile % tiles_n) * 8 + 2 * t + q % 2;
+	}
+}
+
+void sim_frag_gather(struct sim_cta *cta, struct sim_warp *w, const struct sim_frag *f, const int32_t *regs, sim_mat m)
+{
+	unsigned bits = 8 * ptx_type_bytes(f->type);
+	uint64_t emask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+	for (unsigned r = 0; r < f->unique; r++) {
+		const uint64_t *v = sim_src(cta, w, regs[r]);
+		for (unsigned lane = 0; lane < 32; lane++)
+			for (unsigned j = 0; j < f->per_reg; j++) {
+				unsigned row, col;
+				sim_frag_pos(f, lane, r, j, &row, &col);
+				m[row][col] = f->per_reg > 1 ? (v[lane] >> (bits * j)) & emask : v[lane];
+			}
+	}
+}
+
+void sim_frag_scatter(struct sim_warp *w, const struct sim_frag *f, const int32_t *regs, unsigned nregs, const sim_mat m)
+{
+	unsigned bits = 8 * ptx_type_bytes(f->type);
+	uint64_t emask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+	for (unsigned r = 0; r < nregs; r++) {
+		if (regs[r] < 0)
+			continue;
+		uint64_t *d = sim_reg(w, regs[r]);
+		for (unsigned lane = 0; lane < 32; lane++) {
+			uint64_t v = 0;
+			for (unsigned j = 0; j < f->per_reg; j++) {
+				unsigned row, col;
+				sim_frag_pos(f, lane, r % f->unique, j, &row, &col); /* replicas repeat the unique ones */
+				v |= (m[row][col] & emask) << (bits * j);
+			}
+			d[lane] = v;
+		}
+	}
+}
+
+static double float_elem(uint64_t bits, enum ptx_type t)
+{
+	if (t == PT_TF32) /* tensor cores read the sign, exponent and top 10 mantissa bits of a .tf32 operand */
+		return sim_f32(bits & 0xffffe000u);
+	if (t == PT_F32)
+		return sim_f32(bits);
+	if (t == PT_F64)
+		return sim_f64(bits);
+	return sim_to_double(bits, t);
+}
+
+static int64_t int_elem(uint64_t bits, enum ptx_type t)
+{
+	switch (t) {
+	case PT_S8: return (int8_t)bits;
+	case PT_U8: return (uint8_t)bits;
+	default: return (int32_t)bits;
+	}
+}
+
+static uint64_t int_result(int64_t v, bool satfinite)
+{
+	if (satfinite)
+		v = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : v;
+	return (uint32_t)v;
+}
+
+void sim_mma_compute(unsigned M, unsigned N, unsigned K, enum ptx_type at, enum ptx_type bt, enum ptx_type ct,
+		     enum ptx_type dt, bool satfinite, const sim_mat a, const sim_mat b, const sim_mat c, sim_mat d)
+{
+	for (unsigned i = 0; i < M; i++)
+		for (unsigned n = 0; n < N; n++) {
+			if (dt == PT_S32) {
+				int64_t acc = int_elem(c[i][n], ct);
+				for (unsigned k = 0; k < K; k++)
+					acc += int_elem(a[i][k], at) * int_elem(b[k][n], bt);
+				d[i][n] = int_result(acc, satfinite);
+			} else if (dt == PT_F64) {
+				double acc = float_elem(c[i][n], ct);
+				for (unsigned k = 0; k < K; k++)
+					acc = fma(float_elem(a[i][k], at), float_elem(b[k][n], bt), acc);
+				d[i][n] = sim_f64_bits(acc);
+			} else {
+				double acc = float_elem(c[i][n], ct);
+				for (unsigned k = 0; k < K; k++)
+					acc += float_elem(a[i][k], at) * float_elem(b[k][n], bt);
+				d[i][n] = dt == PT_F32 ? sim_f32_bits((float)acc) : sim_from_double(acc, PT_F16, PR_RN) & 0xffff;
+			}
+		}
+}
+
+void sim_mma_count(struct sim_cta *cta, enum ptx_type at, unsigned units)
+{
+	if (at == PT_S8 || at == PT_U8)
+		cta->c.imma_inst += units;
+	else if (at == PT_F64)
+		cta->c.dmma_inst += units;
+	else
+		cta->c.mma_inst += units;
+}

@@ -1,0 +1,24 @@
+/* test_visualize_table.c — the one table of views: each name finds its entry, the kind and engine
+ * table agree, only gemm implies a topic, and an unknown name finds nothing. */
+#include "check.h"
+#include "visualize/view.h"
+
+int main(void)
+{
+	const struct view_entry *g = view_find("gemm"), *b = view_find("banks"), *c = view_find("coalesce");
+	CHECK(g && b && c);
+	if (g && b && c) {
+		CHECK_EQ(g->kind, GL_VIEW_GEMM);
+		CHECK(g->ops == &view_gemm_ops && strcmp(g->topic, "gemm") == 0);
+		CHECK_EQ(b->kind, GL_VIEW_BANKS);
+		CHECK(b->ops == &view_banks_ops && b->topic == NULL);
+		CHECK_EQ(c->kind, GL_VIEW_COALESCE);
+		CHECK(c->ops == &view_coalesce_ops && c->topic == NULL);
+	}
+	CHECK(view_find("bank") == NULL);
+	int n = 0;
+	for (const struct view_entry *v = view_table; v->name; v++)
+		n++;
+	CHECK_EQ(n, 3);
+	CHECK_DONE();
+}
