@@ -24,12 +24,9 @@ static const char *const op_names[OP_COUNT] = {
 	[OP_CP_ASYNC_WAIT_ALL] = "cp.async.wait_all", [OP_SHFL] = "shfl", [OP_VOTE] = "vote", [OP_MATCH] = "match",
 	[OP_REDUX] = "redux", [OP_ACTIVEMASK] = "activemask", [OP_MMA] = "mma", [OP_LDMATRIX] = "ldmatrix",
 	[OP_STMATRIX] = "stmatrix", [OP_VABSDIFF2] = "vabsdiff2", [OP_VABSDIFF4] = "vabsdiff4",
-<<<<<<< HEAD
-	[OP_ISSPACEP] = "isspacep", [OP_MBARRIER] = "mbarrier", [OP_CP_ASYNC_MBAR_ARRIVE] = "cp.async.mbarrier.arrive",
-=======
 	[OP_ISSPACEP] = "isspacep", [OP_WMMA_LOAD] = "wmma.load", [OP_WMMA_STORE] = "wmma.store",
 	[OP_WMMA_MMA] = "wmma.mma",
->>>>>>> main
+	[OP_MBARRIER] = "mbarrier", [OP_CP_ASYNC_MBAR_ARRIVE] = "cp.async.mbarrier.arrive",
 };
 
 const char *ptx_op_name(enum ptx_op op)
@@ -59,21 +56,13 @@ static const struct {
 	{"vote", OP_VOTE},	 {"match", OP_MATCH},	{"redux", OP_REDUX},	 {"activemask", OP_ACTIVEMASK},
 	{"mma", OP_MMA},	 {"ldmatrix", OP_LDMATRIX}, {"stmatrix", OP_STMATRIX}, {"discard", OP_NOP},
 	{"applypriority", OP_NOP}, {"createpolicy", OP_INVALID}, {"vabsdiff2", OP_VABSDIFF2},
-<<<<<<< HEAD
-	{"vabsdiff4", OP_VABSDIFF4}, {"isspacep", OP_ISSPACEP},
-	{"mbarrier", OP_MBARRIER},
-=======
 	{"vabsdiff4", OP_VABSDIFF4}, {"isspacep", OP_ISSPACEP}, {"wmma", OP_WMMA_MMA},
->>>>>>> main
+	{"mbarrier", OP_MBARRIER},
 };
 
 enum mod_class {
 	MC_TYPE, MC_SPACE, MC_VEC, MC_RND, MC_CMP, MC_BOOL, MC_ATOMOP, MC_SHFL, MC_VOTE, MC_FLAG, MC_SHAPE,
-<<<<<<< HEAD
-	MC_NUM, MC_TESTP, MC_PRMT, MC_BAR, MC_IGNORE, MC_TO, MC_MBAR,
-=======
-	MC_NUM, MC_TESTP, MC_PRMT, MC_BAR, MC_IGNORE, MC_TO, MC_LAYOUT, MC_SATFINITE,
->>>>>>> main
+	MC_NUM, MC_TESTP, MC_PRMT, MC_BAR, MC_IGNORE, MC_TO, MC_LAYOUT, MC_SATFINITE, MC_MBAR,
 };
 
 static const struct {
@@ -147,11 +136,8 @@ struct decoded_mods {
 	int cmp, boolop, atomop, shfl, vote, testp, prmt, shape, num;
 	int bar_kind, bar_red, bar_popc, bar_warp;
 	int to;
-<<<<<<< HEAD
-	unsigned mbar; /* MBAR_F_* */
-=======
 	int layouts[2], nlayouts, satfinite;
->>>>>>> main
+	unsigned mbar; /* MBAR_F_* */
 };
 
 static int classify(const char *m, size_t len, struct ptx_insn *ins, struct decoded_mods *d)
@@ -182,12 +168,9 @@ static int classify(const char *m, size_t len, struct ptx_insn *ins, struct deco
 			else d->bar_kind = (int)v;
 			break;
 		case MC_TO: d->to = 1; break;
-<<<<<<< HEAD
-		case MC_MBAR: d->mbar |= v; break;
-=======
 		case MC_LAYOUT: if (d->nlayouts < 2) d->layouts[d->nlayouts++] = (int)v; break;
 		case MC_SATFINITE: d->satfinite = 1; break;
->>>>>>> main
+		case MC_MBAR: d->mbar |= v; break;
 		case MC_IGNORE: break;
 		}
 		return 0;
@@ -350,7 +333,6 @@ int ptx_decode_opcode(const char *text, int len, struct ptx_insn *ins, char *msg
 		snprintf(msg, msgn, "unsupported instruction '%s'", buf);
 		return -1;
 	}
-<<<<<<< HEAD
 	if (ins->op == OP_MBARRIER) {
 		const char *after = dot ? decode_mbarrier(dot + 1, ins) : NULL;
 		if (!after) {
@@ -359,8 +341,6 @@ int ptx_decode_opcode(const char *text, int len, struct ptx_insn *ins, char *msg
 		}
 		dot = buf + (after - buf); /* the modifiers after the operation */
 	}
-	struct decoded_mods d = {.cmp = -1};
-=======
 	if (ins->op == OP_WMMA_MMA) {
 		char *rest = dot ? decode_wmma(dot + 1, ins) : NULL;
 		if (!rest) {
@@ -370,7 +350,6 @@ int ptx_decode_opcode(const char *text, int len, struct ptx_insn *ins, char *msg
 		dot = *rest ? rest : NULL;
 	}
 	struct decoded_mods d = {.cmp = -1, .shape = -1};
->>>>>>> main
 	for (char *m = dot; m && *m;) {
 		char *start = m + 1;
 		char *next = strchr(start, '.');

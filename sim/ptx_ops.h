@@ -48,16 +48,6 @@ enum ptx_vote { VOTE_ALL, VOTE_ANY, VOTE_UNI, VOTE_BALLOT };
 enum ptx_bar { BAR_SYNC, BAR_ARRIVE, BAR_RED_POPC, BAR_RED_AND, BAR_RED_OR, BAR_WARP_SYNC };
 /* ptx_insn.sub for testp. */
 enum ptx_testp { TESTP_FINITE, TESTP_INFINITE, TESTP_NUMBER, TESTP_NOTANUMBER, TESTP_NORMAL, TESTP_SUBNORMAL };
-<<<<<<< HEAD
-/* ptx_insn.sub for mma: shape. */
-enum ptx_mma_shape { MMA_M16N8K16, MMA_M16N8K8, MMA_M8N8K4, MMA_M16N8K4, MMA_M8N8K16, MMA_M16N8K32 };
-/* ptx_insn.sub for mbarrier: the operation; sub2: MBAR_F_* flags (also cp.async.mbarrier.arrive's .noinc). */
-enum ptx_mbar {
-	MBAR_INIT, MBAR_ARRIVE, MBAR_ARRIVE_DROP, MBAR_EXPECT_TX, MBAR_COMPLETE_TX, MBAR_TEST_WAIT, MBAR_TRY_WAIT,
-	MBAR_PENDING_COUNT, MBAR_INVAL
-};
-enum { MBAR_F_PARITY = 1, MBAR_F_EXPECT_TX = 2, MBAR_F_NOINC = 4, MBAR_F_NOCOMPLETE = 8 };
-=======
 /* ptx_insn.sub for mma and wmma: shape. */
 enum ptx_mma_shape {
 	MMA_M16N8K16, MMA_M16N8K8, MMA_M8N8K4, MMA_M16N8K4, MMA_M8N8K16, MMA_M16N8K32,
@@ -72,7 +62,12 @@ enum {
 	MMA_MATRIX_SHIFT = 4,	 /* wmma.load/store: (sub2 >> 4) is enum ptx_wmma_matrix */
 };
 enum ptx_wmma_matrix { WMMA_A, WMMA_B, WMMA_C, WMMA_D };
->>>>>>> main
+/* ptx_insn.sub for mbarrier: the operation; sub2: MBAR_F_* flags (also cp.async.mbarrier.arrive's .noinc). */
+enum ptx_mbar {
+	MBAR_INIT, MBAR_ARRIVE, MBAR_ARRIVE_DROP, MBAR_EXPECT_TX, MBAR_COMPLETE_TX, MBAR_TEST_WAIT, MBAR_TRY_WAIT,
+	MBAR_PENDING_COUNT, MBAR_INVAL
+};
+enum { MBAR_F_PARITY = 1, MBAR_F_EXPECT_TX = 2, MBAR_F_NOINC = 4, MBAR_F_NOCOMPLETE = 8 };
 /* ptx_insn.sub for prmt. */
 enum ptx_prmt { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
 
