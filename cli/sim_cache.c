@@ -26,23 +26,16 @@
 /* The whole file, NUL-terminated; -1 when it cannot be read or holds NUL bytes. */
 static int slurp(const char *path, char **text, size_t *len)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
+	size_t n;
+	if (gl_read_file(path, text, &n))
 		return -1;
-	struct gl_str s = {0};
-	char buf[65536];
-	size_t got;
-	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-		gl_str_addf(&s, "%.*s", (int)got, buf);
-	bool bad = ferror(f) != 0;
-	fclose(f);
-	if (bad || (s.buf && strlen(s.buf) != s.len)) {
-		gl_str_free(&s);
+	if (strlen(*text) != n) {
+		free(*text);
+		*text = NULL;
 		return -1;
 	}
-	*text = s.buf ? s.buf : gl_xstrdup("");
 	if (len)
-		*len = s.len;
+		*len = n;
 	return 0;
 }
 

@@ -52,16 +52,8 @@ static int run_tool(char *const argv[], const char *out)
 
 static char *slurp(const char *path)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	struct gl_str s = {0};
-	char buf[65536];
-	size_t got;
-	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-		gl_str_addf(&s, "%.*s", (int)got, buf);
-	fclose(f);
-	return s.buf ? s.buf : gl_xstrdup("");
+	char *text;
+	return gl_read_file(path, &text, NULL) ? NULL : text;
 }
 
 /* "release 13.0" in `ptxas --version`'s output. */

@@ -3,6 +3,7 @@
 #include "util.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -179,4 +180,31 @@ double gl_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int gl_read_file(const char *path, char **text, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return -1;
+	size_t cap = 4096, n = 0, got;
+	char *buf = gl_xmalloc(cap);
+	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+		n += got;
+		if (cap - n - 1 == 0)
+			buf = gl_xrealloc(buf, cap *= 2);
+	}
+	int saved = errno;
+	bool bad = ferror(f) != 0;
+	fclose(f);
+	if (bad) {
+		free(buf);
+		errno = saved ? saved : EIO;
+		return -1;
+	}
+	buf[n] = '\0';
+	*text = buf;
+	if (len)
+		*len = n;
+	return 0;
 }

@@ -28,6 +28,10 @@ void gl_str_vaddf(struct gl_str *s, const char *fmt, va_list ap);
 void gl_str_add(struct gl_str *s, const char *text);
 void gl_str_free(struct gl_str *s);
 
+/* The whole file at `path`, NUL-terminated (*len, when asked, counts every byte read, so a caller can
+ * tell a file that holds NUL bytes: strlen(*text) != *len).  -1 with errno set when it cannot be read. */
+int gl_read_file(const char *path, char **text, size_t *len);
+
 /* Allocation of small, bounded things (names, lists, records).  On failure they call the handler the
  * program installed (the CLI's prints one line and exits with status 3, GL_EENV), else abort.  Large
  * allocations whose size the user chooses (buffers, references, simulator state) use malloc and

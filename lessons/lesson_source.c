@@ -10,18 +10,12 @@
 
 static char *read_file(const char *path, struct gl_err *err)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
+	char *text;
+	if (gl_read_file(path, &text, NULL)) {
 		gl_errf(err, GL_EENV, "cannot read lesson %s: %s", path, strerror(errno));
 		return NULL;
 	}
-	struct gl_str s = {0};
-	char buf[4096];
-	size_t n;
-	while ((n = fread(buf, 1, sizeof buf, f)) > 0)
-		gl_str_addf(&s, "%.*s", (int)n, buf);
-	fclose(f);
-	return s.buf ? s.buf : gl_xstrdup("");
+	return text;
 }
 
 static int by_name(const void *a, const void *b)
