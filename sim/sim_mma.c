@@ -26,11 +26,6 @@ static struct mma_shape shape_of(unsigned sub, enum ptx_type at, enum ptx_type d
 	}
 }
 
-static bool vec_of(const struct ptx_operand *o, unsigned n)
-{
-	return o->kind == PO_VEC && o->nvec == n;
-}
-
 int sim_exec_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	enum ptx_type dt = (enum ptx_type)ins->type, at = (enum ptx_type)ins->type2, ct = (enum ptx_type)ins->type3;
@@ -48,14 +43,9 @@ int sim_exec_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn 
 	struct sim_frag fa = sim_frag_make(FRAG_A, s.m, s.k, at), fb = sim_frag_make(FRAG_B, s.k, s.n, bt);
 	struct sim_frag fc = sim_frag_make(FRAG_C, s.m, s.n, ct), fd = sim_frag_make(FRAG_C, s.m, s.n, dt);
 	const struct ptx_operand *D = &ins->ops[0], *A = &ins->ops[1], *B = &ins->ops[2], *C = &ins->ops[3];
-	if (!vec_of(D, fd.unique) || !vec_of(A, fa.unique) || !vec_of(B, fb.unique) || !vec_of(C, fc.unique))
+	if (!sim_vec_of(D, fd.unique) || !sim_vec_of(A, fa.unique) || !sim_vec_of(B, fb.unique) || !sim_vec_of(C, fc.unique))
 		return sim_unsupported(cta, w, ins, "mma operands with the wrong number of registers for the shape");
-	static _Thread_local sim_mat a, b, c, d;
-	sim_frag_gather(cta, w, &fa, A->vec, a);
-	sim_frag_gather(cta, w, &fb, B->vec, b);
-	sim_frag_gather(cta, w, &fc, C->vec, c);
-	sim_mma_compute(s.m, s.n, s.k, at, bt, ct, dt, ins->sub2 & MMA_SATFINITE, a, b, c, d);
-	sim_frag_scatter(w, &fd, D->vec, fd.unique, d);
+	sim_frag_mma(cta, w, ins, s.m, s.n, s.k, &fa, &fb, &fc, &fd);
 	sim_mma_count(cta, at, 1);
 	return 0;
 }

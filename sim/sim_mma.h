@@ -37,6 +37,18 @@ void sim_frag_scatter(struct sim_warp *w, const struct sim_frag *f, const int32_
 void sim_mma_compute(unsigned M, unsigned N, unsigned K, enum ptx_type at, enum ptx_type bt, enum ptx_type ct,
 		     enum ptx_type dt, bool satfinite, const sim_mat a, const sim_mat b, const sim_mat c, sim_mat d);
 
+/* Is operand `o` a vector of n registers? */
+static inline bool sim_vec_of(const struct ptx_operand *o, unsigned n)
+{
+	return o->kind == PO_VEC && o->nvec == n;
+}
+
+/* D = A * B + C (M x N x K) on the fragments that the vector operands D, A, B, C (ins->ops[0..3]) hold:
+ * gather, multiply-accumulate (sim_mma_compute, .satfinite from the instruction), scatter D. */
+void sim_frag_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned M, unsigned N,
+		  unsigned K, const struct sim_frag *fa, const struct sim_frag *fb, const struct sim_frag *fc,
+		  const struct sim_frag *fd);
+
 /* Count tensor-pipe instructions: `units` m16n8kK (or m8n8k4 f64) operations of input type `at`. */
 void sim_mma_count(struct sim_cta *cta, enum ptx_type at, unsigned units);
 

@@ -130,6 +130,18 @@ void sim_mma_compute(unsigned M, unsigned N, unsigned K, enum ptx_type at, enum 
 		}
 }
 
+void sim_frag_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned M, unsigned N,
+		  unsigned K, const struct sim_frag *fa, const struct sim_frag *fb, const struct sim_frag *fc,
+		  const struct sim_frag *fd)
+{
+	static _Thread_local sim_mat a, b, c, d;
+	sim_frag_gather(cta, w, fa, ins->ops[1].vec, a);
+	sim_frag_gather(cta, w, fb, ins->ops[2].vec, b);
+	sim_frag_gather(cta, w, fc, ins->ops[3].vec, c);
+	sim_mma_compute(M, N, K, fa->type, fb->type, fc->type, fd->type, ins->sub2 & MMA_SATFINITE, a, b, c, d);
+	sim_frag_scatter(w, fd, ins->ops[0].vec, fd->unique, d);
+}
+
 void sim_mma_count(struct sim_cta *cta, enum ptx_type at, unsigned units)
 {
 	if (at == PT_S8 || at == PT_U8)

@@ -50,11 +50,6 @@ static unsigned operand_regs(const struct sim_frag *f)
 	return f->role != FRAG_C && f->type == PT_F16 ? 8 : f->unique;
 }
 
-static bool vec_of(const struct ptx_operand *o, unsigned n)
-{
-	return o->kind == PO_VEC && o->nvec == n;
-}
-
 /* Each lane's element (row, col) of the matrix in memory: base + (row-major ? row * ld + col : col * ld +
  * row) elements; ld is the stride operand, or the matrix's width (row) / height (col) without one. */
 struct wmma_mem {
@@ -168,7 +163,7 @@ static int exec_load_store(struct sim_cta *cta, struct sim_warp *w, const struct
 	struct sim_frag f = frag_of(s, mx, t);
 	const struct ptx_operand *frag = &ins->ops[is_store ? 1 : 0];
 	unsigned nregs = operand_regs(&f);
-	if (!vec_of(frag, nregs))
+	if (!sim_vec_of(frag, nregs))
 		return sim_unsupported(cta, w, ins, "a wmma fragment with the wrong number of registers for its shape");
 	struct wmma_mem m;
 	mem_of(cta, w, ins, is_store ? 0 : 1, &f, &m);
@@ -207,15 +202,10 @@ static int exec_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 	struct sim_frag fa = frag_of(s, WMMA_A, at), fb = frag_of(s, WMMA_B, bt);
 	struct sim_frag fc = frag_of(s, WMMA_C, ct), fd = frag_of(s, WMMA_D, dt);
 	const struct ptx_operand *D = &ins->ops[0], *A = &ins->ops[1], *B = &ins->ops[2], *C = &ins->ops[3];
-	if (!vec_of(D, fd.unique) || !vec_of(A, operand_regs(&fa)) || !vec_of(B, operand_regs(&fb)) ||
-	    !vec_of(C, fc.unique))
+	if (!sim_vec_of(D, fd.unique) || !sim_vec_of(A, operand_regs(&fa)) || !sim_vec_of(B, operand_regs(&fb)) ||
+	    !sim_vec_of(C, fc.unique))
 		return sim_unsupported(cta, w, ins, "wmma.mma fragments with the wrong number of registers for the shape");
-	static _Thread_local sim_mat a, b, c, d;
-	sim_frag_gather(cta, w, &fa, A->vec, a);
-	sim_frag_gather(cta, w, &fb, B->vec, b);
-	sim_frag_gather(cta, w, &fc, C->vec, c);
-	sim_mma_compute(s.m, s.n, s.k, at, bt, ct, dt, ins->sub2 & MMA_SATFINITE, a, b, c, d);
-	sim_frag_scatter(w, &fd, D->vec, fd.unique, d);
+	sim_frag_mma(cta, w, ins, s.m, s.n, s.k, &fa, &fb, &fc, &fd);
 	/* ptxas (sm_80) runs the product as HMMA/IMMA.16816 (tf32: HMMA.1684) or DMMA.884 instructions:
 	 * as many as their multiply-adds divide into (m8n32k16 as the transposed m32n8k16: two) */
 	unsigned per = at == PT_F64 ? 8 * 8 * 4 : at == PT_TF32 ? 16 * 8 * 4 : 16 * 8 * 16;
