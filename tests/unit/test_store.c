@@ -12,36 +12,10 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "tmp_fixture.h"
 #include "common/util.h"
 #include "store/store.h"
 #include "store/store_int.h"
-
-static char tmpdir[256];
-
-static const char *tmp_path(const char *name)
-{
-	static char buf[8][512];
-	static int k;
-	char *p = buf[k++ % 8];
-	snprintf(p, 512, "%s/%s", tmpdir, name);
-	return p;
-}
-
-/* Whole file in memory, for byte-identical comparisons. */
-static char *slurp(const char *path, size_t *n)
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = malloc((size_t)len + 1);
-	*n = fread(buf, 1, (size_t)len, f);
-	buf[*n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 static int same_file(const char *path, const char *before, size_t nbefore)
 {

@@ -11,37 +11,9 @@
 #include <unistd.h>
 
 #include "check.h"
+#include "tmp_fixture.h"
 #include "common/util.h"
 #include "store/store.h"
-
-static char tmpdir[256];
-
-static const char *tmp_path(const char *name)
-{
-	static char buf[8][512];
-	static int k;
-	char *p = buf[k++ % 8];
-	snprintf(p, 512, "%s/%s", tmpdir, name);
-	return p;
-}
-
-static char *slurp(const char *path, size_t *n)
-{
-	struct stat st;
-	*n = 0;
-	if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-		return NULL;
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return NULL;
-	fseek(f, 0, SEEK_END);
-	long len = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	char *buf = malloc((size_t)len + 1);
-	*n = fread(buf, 1, (size_t)len, f);
-	fclose(f);
-	return buf;
-}
 
 static void sql_exec(const char *path, const char *sql)
 {
