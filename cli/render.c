@@ -8,6 +8,7 @@
 #include "common/json.h"
 #include "common/metrics.h"
 #include "render.h"
+#include "render_insights.h"
 #include "sim_cmd.h"
 
 static double metric(const struct gl_launch_record *l, const char *name)
@@ -55,21 +56,6 @@ static void table_header(FILE *out, const struct gl_run_record *r)
 		"sld wf/i", "sst wf/i", "ld conflicts", "st conflicts", "time");
 }
 
-/* A rule like Nsight Compute's SharedMemoryConflicts: conflicts are at least 10% of the wavefronts. */
-static void guidance(FILE *out, const struct gl_launch_record *l)
-{
-	static const struct {
-		const char *wf, *conf, *inst, *what;
-	} sides[] = {{GL_M_SLD_WF, GL_M_SLD_CONF, GL_M_SLD_INST, "loads"}, {GL_M_SST_WF, GL_M_SST_CONF, GL_M_SST_INST, "stores"}};
-	for (size_t i = 0; i < 2; i++) {
-		double wf = metric(l, sides[i].wf), conf = metric(l, sides[i].conf), inst = metric(l, sides[i].inst);
-		if (wf > 0 && conf / wf >= 0.10)
-			fprintf(out, "  WRN %s: shared %s average %.1f wavefronts per instruction; %.0f%% of the wavefronts are "
-				     "bank conflicts (pad or swizzle the array)\n",
-				l->variant, sides[i].what, wf / inst, 100.0 * conf / wf);
-	}
-}
-
 /* The simulator's sanitizer findings of one launch, in compute-sanitizer's layout. */
 static void table_findings(FILE *out, const struct gl_launch_record *l, int print_limit)
 {
@@ -103,7 +89,7 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 		fprintf(out, "  note (every variant): %s\n", r->launches[0].note);
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		const struct gl_launch_record *l = &r->launches[i];
-		guidance(out, &r->launches[i]);
+		gl_render_guidance(out, &r->launches[i]);
 		if (l->note[0] && !same_note)
 			fprintf(out, "  note %s: %s\n", l->variant, l->note);
 	}
@@ -111,7 +97,7 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 		table_findings(out, &r->launches[i], print_limit);
 }
 
-static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
+static void json_launch(struct gl_json *j, const struct gl_launch_record *l, const struct gl_gpu_model *g)
 {
 	gl_json_begin_object(j, NULL);
 	gl_json_string(j, "topic", l->topic);
@@ -145,6 +131,7 @@ static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
 		gl_json_number(j, l->metrics.items[k].name, l->metrics.items[k].value);
 	gl_json_end_object(j);
 	gl_json_string(j, "note", l->note);
+	gl_render_json_insights(j, l, g);
 	if (l->sanitized) { /* every distinct finding, with its count */
 		gl_json_begin_object(j, "sanitizer");
 		gl_json_int(j, "errors", l->sanitizer_errors);
@@ -173,7 +160,7 @@ static void render_json(FILE *out, const struct gl_run_record *r)
 	gl_json_string(&j, "started_at", r->started_at);
 	gl_json_begin_array(&j, "launches");
 	for (size_t i = 0; i < r->nlaunches; i++)
-		json_launch(&j, &r->launches[i]);
+		json_launch(&j, &r->launches[i], gl_render_gpu_of(r));
 	gl_json_end_array(&j);
 	gl_json_end_object(&j);
 }

@@ -48,6 +48,16 @@ struct gl_run_info {
 	const char *argv;      /* the command line */
 };
 
+/* One guidance rule that fired on a launch (insights/guidance.h; stored in launch_guidance). */
+struct gl_guidance {
+	char rule[40];
+	char severity[4];        /* "OPT", "WRN" or "INF" */
+	char message[384];
+	char metric[96];
+	double value;
+	double estimated_speedup; /* NAN where the rule cannot bound one */
+};
+
 struct gl_launch_record {
 	char topic[32];
 	char variant[32];
@@ -71,6 +81,8 @@ struct gl_launch_record {
 	long sanitizer_dropped; /* occurrences of distinct findings beyond GL_FINDINGS_MAX */
 	struct gl_finding *findings; /* distinct findings, errors first, owned; NULL when none */
 	int nfindings;
+	struct gl_guidance *guidance; /* the rules that fired, owned; NULL when none (or stored before them) */
+	int nguidance;
 };
 
 struct gl_run_record {

@@ -187,6 +187,8 @@ int gl_store_add_launch(struct gl_store *s, long run_id, const struct gl_launch_
 		rc = gl_store_insert_buffers(s, id, l->buffers, l->nbuffers, err);
 	if (rc == GL_OK)
 		rc = gl_store_insert_findings(s, id, l, err);
+	if (rc == GL_OK && l->nguidance)
+		rc = gl_store_insert_guidance(s, id, l, err);
 	if (rc != GL_OK)
 		sqlite3_exec(s->db, "ROLLBACK TO gl_launch", NULL, NULL, NULL);
 	sqlite3_exec(s->db, "RELEASE gl_launch", NULL, NULL, NULL);
