@@ -152,6 +152,19 @@ struct gl_traced_launch {
 int gl_store_load_traced_launch(struct gl_store *s, long launch_id, struct gl_traced_launch *out, struct gl_err *err);
 void gl_traced_launch_free(struct gl_traced_launch *l);
 
+/* ---- stored runs, newest first (store_runs.c): run_summary's rows */
+struct gl_run_row {
+	long id;
+	char started_at[32], status[16], backend[16], device[128];
+	char topic[32];
+	char variants[256];    /* "naive,padded" */
+	char params_json[128];
+	long launches, failed;
+};
+/* Runs newest first, of `topic` only when not NULL, at most `limit` (0: all); the caller frees *rows. */
+int gl_store_list_runs(struct gl_store *s, const char *topic, long limit, struct gl_run_row **rows, size_t *n,
+		       struct gl_err *err);
+
 /* ---- values of a launch (store_values.c): what lesson checks read */
 
 /* The numeric columns a reader may ask of a launch (launch_summary's, then launches' own), by name;
