@@ -148,7 +148,7 @@ static void json_launch(struct gl_json *j, const struct gl_launch_record *l, con
 	gl_json_end_object(j);
 }
 
-static void render_json(FILE *out, const struct gl_run_record *r)
+static void render_json(FILE *out, const struct gl_run_record *r, const struct gl_gpu_model *g)
 {
 	struct gl_json j;
 	gl_json_init(&j, out);
@@ -160,7 +160,7 @@ static void render_json(FILE *out, const struct gl_run_record *r)
 	gl_json_string(&j, "started_at", r->started_at);
 	gl_json_begin_array(&j, "launches");
 	for (size_t i = 0; i < r->nlaunches; i++)
-		json_launch(&j, &r->launches[i], gl_render_gpu_of(r));
+		json_launch(&j, &r->launches[i], g ? g : gl_render_gpu_of(r));
 	gl_json_end_array(&j);
 	gl_json_end_object(&j);
 }
@@ -200,8 +200,14 @@ static void render_csv(FILE *out, const struct gl_run_record *r)
 
 void gl_render_run(FILE *out, const struct gl_run_record *r, enum gl_format fmt, int print_limit)
 {
+	gl_render_run_gpu(out, r, fmt, print_limit, NULL);
+}
+
+void gl_render_run_gpu(FILE *out, const struct gl_run_record *r, enum gl_format fmt, int print_limit,
+		       const struct gl_gpu_model *g)
+{
 	switch (fmt) {
-	case GL_FMT_JSON: render_json(out, r); break;
+	case GL_FMT_JSON: render_json(out, r, g); break;
 	case GL_FMT_CSV: render_csv(out, r); break;
 	default: render_table(out, r, print_limit); break;
 	}

@@ -16,4 +16,7 @@ void gl_render_guidance(FILE *out, const struct gl_launch_record *l);
 /* "guidance": [...], "shared_bytes", "occupancy": {...}, "estimate": {...} of one launch. */
 void gl_render_json_insights(struct gl_json *j, const struct gl_launch_record *l, const struct gl_gpu_model *g);
 
+/* `report --details`: per launch, Nsight Compute-like sections, estimates for g (render_details.c). */
+void gl_render_details(FILE *out, const struct gl_run_record *r, const struct gl_gpu_model *g);
+
 #endif

@@ -33,10 +33,15 @@ struct gl_gpu_model {
 	double tensor_tflops;       /* dense FP16/BF16 tensor with FP32 accumulate; 0 when none */
 	double dram_gbs;            /* GB/s */
 	double l2_bytes;            /* L2 capacity */
-	double l2_bytes_per_clk;    /* L2 bandwidth per SM clock, whole GPU; 0 when not published */
+	double l2_bytes_per_clk;    /* L2 bandwidth per SM clock, whole GPU (gl_gpu_l2_bytes_per_clk) */
+	bool l2_bw_assumed;         /* not published: A100's 5120 B/clk per SM, times this GPU's SMs */
 	double smem_bytes_per_clk_sm; /* shared/L1 data path: 32 banks x 4 B */
 	double issue_per_clk_sm;    /* warp instructions issued per clock per SM (4 schedulers) */
 };
+
+/* NVIDIA publishes the L2 bandwidth of the A100 only (5120 B/clk for 108 SMs); for the others the
+ * model assumes the same bytes per clock per SM (docs/insights.md). */
+#define GL_L2_BYTES_PER_CLK_PER_SM (5120.0 / 108)
 
 /* The table, terminated by a zeroed entry. */
 extern const struct gl_gpu_model gl_gpu_models[];
