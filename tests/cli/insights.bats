@@ -186,3 +186,15 @@ rule() {
 	run "$GPULAB" plot roofline --db "$DB" --run 7
 	assert_failure 2
 }
+
+@test "validate prints the estimate (model) beside the measured time (the stand-in driver)" {
+	STANDIN="${GPULAB_STANDIN_DIR:-$(dirname "$GPULAB")/standin}"
+	[ -e "$STANDIN/libcuda.so.1" ] || skip "no stand-in driver built"
+	export LD_LIBRARY_PATH="$STANDIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	run "$GPULAB" validate reduce --db "$DB"
+	assert_success
+	assert_output --regexp "time: measured [0-9.]+ us; estimate \(model\) on H100 from the simulator's counts [0-9.]+ us"
+	run --separate-stderr "$GPULAB" validate reduce --json --db "$DB"
+	[ "$(jq -r '.variants[0].estimate_gpu' <<<"$output")" = H100 ]
+	[ "$(jq -r '.variants[0].estimate_us > 0' <<<"$output")" = true ]
+}
