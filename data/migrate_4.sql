@@ -1,31 +1,11 @@
--- migrate_4.sql — schema version 4: the guidance each launch earned (the rules of docs/insights.md), and
--- run_summary with the topic and parameters of a run, for `gpulab runs`.
+-- migrate_4.sql — schema version 4: variants made of several kernel launches.
 --
 -- Applied by store/store_schema.c as migration step 4, in the same transaction as the steps before it;
--- additive only.  Launches stored before version 4 have no guidance rows, and readers say so.
+-- additive only: every launch stored before it is a single-launch variant (part 0).
 
--- One row per rule that fired on a launch, in the order the rules table lists them.
-CREATE TABLE launch_guidance (
-	launch_id         INTEGER NOT NULL REFERENCES launches(id) ON DELETE CASCADE,
-	seq               INTEGER NOT NULL,
-	rule              TEXT NOT NULL,            -- 'uncoalesced_global_stores', ...
-	severity          TEXT NOT NULL CHECK (severity IN ('OPT', 'WRN', 'INF')),
-	message           TEXT NOT NULL,            -- with the numbers
-	metric            TEXT NOT NULL DEFAULT '', -- the metric (or derived ratio) the rule judged
-	value             REAL,                     -- its value
-	estimated_speedup REAL,                     -- NULL where the rule cannot bound one
-	PRIMARY KEY (launch_id, seq)
-);
-
-DROP VIEW run_summary;
--- One row per run: when, where, what (topic, variants, parameters of its first launch), how many
--- launches and how many failed verification.
-CREATE VIEW run_summary AS
-SELECT r.id AS run_id, r.started_at, r.finished_at, r.status, r.backend, r.device, r.host, r.argv,
-	(SELECT COUNT(*) FROM launches l WHERE l.run_id = r.id) AS launches,
-	(SELECT COUNT(*) FROM launches l WHERE l.run_id = r.id AND l.verified = 0) AS failed,
-	(SELECT l.topic FROM launches l WHERE l.run_id = r.id ORDER BY l.id LIMIT 1) AS topic,
-	(SELECT GROUP_CONCAT(variant, ',') FROM (SELECT l.variant FROM launches l WHERE l.run_id = r.id ORDER BY l.id))
-		AS variants,
-	(SELECT l.params_json FROM launches l WHERE l.run_id = r.id ORDER BY l.id LIMIT 1) AS params_json
-FROM runs r;
+-- 0 for a variant's row (a single launch, or the total of a multi-launch variant); k >= 1 for the k-th
+-- kernel launch of the multi-launch variant whose part-0 row precedes it in the same run (id order).
+-- Readers that want one row per variant select part = 0.
+ALTER TABLE launches ADD COLUMN part INTEGER NOT NULL DEFAULT 0;
+-- The PTX entry the row launched; '' for a multi-launch total and for rows stored before version 4.
+ALTER TABLE launches ADD COLUMN entry TEXT NOT NULL DEFAULT '';

@@ -98,7 +98,7 @@ static void waves(const struct gl_gpu_model *g, double grid, struct gl_estimate 
 		e->wave_factor = ceil(e->waves) / e->waves;
 }
 
-void gl_estimate_launch(const struct gl_gpu_model *g, const struct gl_launch_record *l, struct gl_estimate *e)
+static void estimate_one(const struct gl_gpu_model *g, const struct gl_launch_record *l, struct gl_estimate *e)
 {
 	memset(e, 0, sizeof *e);
 	e->gpu = g;
@@ -124,6 +124,36 @@ void gl_estimate_launch(const struct gl_gpu_model *g, const struct gl_launch_rec
 		}
 	}
 	e->time_us = worst * e->wave_factor;
+}
+
+/* A variant of several kernel launches takes the sum of its launches' times; its occupancy, bound and
+ * waves are those of the launch that takes longest, its work the sum of theirs. */
+void gl_estimate_launch(const struct gl_gpu_model *g, const struct gl_launch_record *l, struct gl_estimate *e)
+{
+	if (!l->nparts) {
+		estimate_one(g, l, e);
+		return;
+	}
+	struct gl_estimate sum = {0}, part, longest = {0};
+	longest.time_us = -1;
+	for (int k = 0; k < l->nparts; k++) {
+		estimate_one(g, &l->parts[k], &part);
+		sum.time_us += part.time_us;
+		sum.flops += part.flops, sum.fp32_flops += part.fp32_flops, sum.tensor_flops += part.tensor_flops;
+		sum.dram_bytes += part.dram_bytes, sum.l2_bytes += part.l2_bytes, sum.l1_wavefronts += part.l1_wavefronts;
+		for (int b = 0; b < GL_BOUND_N; b++)
+			sum.bound_us[b] += part.bound_us[b];
+		if (part.time_us > longest.time_us)
+			longest = part;
+	}
+	*e = longest;
+	e->time_us = sum.time_us;
+	e->flops = sum.flops, e->fp32_flops = sum.fp32_flops, e->tensor_flops = sum.tensor_flops;
+	e->dram_bytes = sum.dram_bytes, e->l2_bytes = sum.l2_bytes, e->l1_wavefronts = sum.l1_wavefronts;
+	memcpy(e->bound_us, sum.bound_us, sizeof e->bound_us);
+	e->intensity = e->dram_bytes > 0 ? e->flops / e->dram_bytes : NAN;
+	double peak = (e->tensor_flops > 0 ? g->tensor_tflops : g->fp32_tflops) * 1e3;
+	e->attainable_gflops = isnan(e->intensity) ? peak : fmin(peak, e->intensity * g->dram_gbs);
 }
 
 int gl_estimate_pick_gpu(const char *flag, const char *device, const struct gl_gpu_model **out, struct gl_err *err)
