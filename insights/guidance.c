@@ -38,7 +38,8 @@ void gl_guidance_apply(const struct gl_gpu_model *g, struct gl_launch_record *l)
 		snprintf(out->rule, sizeof out->rule, "%s", r->name);
 		snprintf(out->severity, sizeof out->severity, "%s", r->severity);
 		size_t len = strlen(out->message);
-		snprintf(out->message + len, sizeof out->message - len, "; fix: %s", r->fix);
+		if (strcmp(r->severity, "INF") != 0) /* information has nothing to fix */
+			snprintf(out->message + len, sizeof out->message - len, "; fix: %s", r->fix);
 		l->nguidance++;
 	}
 	if (!l->nguidance) {
