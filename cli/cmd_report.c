@@ -35,8 +35,11 @@ static int exec_report(struct gl_ctx *ctx, int argc, char **argv)
 	if (rc == GL_OK)
 		rc = gl_store_load_run(store, id, &rec, &ctx->err);
 	if (rc == GL_OK) {
-		if (gl_args_has(&args, "details") && ctx->format == GL_FMT_TABLE)
+		bool details = gl_args_has(&args, "details");
+		if (details && ctx->format == GL_FMT_TABLE)
 			gl_render_details(stdout, &rec, g ? g : gl_render_gpu_of(&rec));
+		else if (details && ctx->format == GL_FMT_CSV)
+			gl_render_details_csv(stdout, &rec, g ? g : gl_render_gpu_of(&rec));
 		else
 			gl_render_run_gpu(stdout, &rec, ctx->format, print_limit, g);
 		gl_run_record_free(&rec);

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/csv.h"
 #include "common/metrics.h"
 #include "render_insights.h"
 
@@ -125,5 +126,55 @@ void gl_render_details(FILE *out, const struct gl_run_record *r, const struct gl
 		gl_render_guidance(out, l);
 		if (l->note[0])
 			fprintf(out, "  note: %s\n", l->note);
+	}
+}
+
+static void csv_num(FILE *out, double v)
+{
+	fputc(',', out);
+	gl_csv_number(out, v);
+}
+
+/* `report --details --csv`: one row per launch with the sections' figures and the rules that fired. */
+void gl_render_details_csv(FILE *out, const struct gl_run_record *r, const struct gl_gpu_model *g)
+{
+	fputs("run_id,topic,variant,grid,block,registers,shared_bytes,gld_sectors_per_request,gld_ideal_per_request,"
+	      "gst_sectors_per_request,gst_ideal_per_request,threads_per_instruction,flops,gpu,blocks_per_sm,"
+	      "theoretical_warps_per_sm,theoretical_pct,limiter,dram_bytes,intensity,estimate_us,bound,measured_us,"
+	      "guidance\n",
+	      out);
+	for (size_t i = 0; i < r->nlaunches; i++) {
+		const struct gl_launch_record *l = &r->launches[i];
+		struct gl_estimate e;
+		char buf[128], lim[64];
+		gl_estimate_launch(g, l, &e);
+		fprintf(out, "%ld,%s,%s,%u:%u:%u,%u:%u:%u", r->id, l->topic, l->variant, l->grid[0], l->grid[1], l->grid[2],
+			l->block[0], l->block[1], l->block[2]);
+		csv_num(out, l->regs >= 0 ? l->regs : NAN);
+		csv_num(out, l->static_smem >= 0 ? (double)l->static_smem + l->dyn_smem : NAN);
+		csv_num(out, per(mv(l, GL_M_GLD_SECT), mv(l, GL_M_GLD_REQ)));
+		csv_num(out, per(mv(l, GL_M_GLD_IDEAL), mv(l, GL_M_GLD_REQ)));
+		csv_num(out, per(mv(l, GL_M_GST_SECT), mv(l, GL_M_GST_REQ)));
+		csv_num(out, per(mv(l, GL_M_GST_IDEAL), mv(l, GL_M_GST_REQ)));
+		csv_num(out, mv(l, GL_M_THREADS_PER_INST));
+		csv_num(out, e.flops);
+		fprintf(out, ",%s,%d,%d", g->name, e.occ.blocks_per_sm, e.occ.warps_per_sm);
+		csv_num(out, e.occ.pct);
+		fputc(',', out);
+		gl_csv_field(out, gl_occupancy_limiter_name(e.occ.limiter, lim, sizeof lim));
+		csv_num(out, e.dram_bytes);
+		csv_num(out, e.intensity);
+		csv_num(out, e.time_us);
+		fprintf(out, ",%s", gl_bound_name(e.bound));
+		csv_num(out, l->duration_ns / 1000);
+		fputc(',', out);
+		size_t at = 0;
+		buf[0] = '\0';
+		for (int k = 0; k < l->nguidance && at < sizeof buf; k++) {
+			int w = snprintf(buf + at, sizeof buf - at, "%s%s", k ? " " : "", l->guidance[k].rule);
+			at += w > 0 ? (size_t)w : 0;
+		}
+		gl_csv_field(out, buf);
+		fputc('\n', out);
 	}
 }

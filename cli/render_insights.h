@@ -18,5 +18,7 @@ void gl_render_json_insights(struct gl_json *j, const struct gl_launch_record *l
 
 /* `report --details`: per launch, Nsight Compute-like sections, estimates for g (render_details.c). */
 void gl_render_details(FILE *out, const struct gl_run_record *r, const struct gl_gpu_model *g);
+/* `report --details --csv`: one row per launch (JSON: the run's JSON carries every section). */
+void gl_render_details_csv(FILE *out, const struct gl_run_record *r, const struct gl_gpu_model *g);
 
 #endif

@@ -47,6 +47,9 @@ void gl_metrics_total_finish(struct gl_metrics *total, double total_weight_ns);
 /* gpulab's own metrics, not Nsight Compute's: the simulator's counts once per PTX instruction, before
  * ptxas merges, splits or removes accesses (docs/sim.md).  The names above follow the SASS. */
 #define GL_M_PTX_PREFIX "gpulab__ptx_"
+/* Every metric of gpulab's own (the PTX-level counts, the ideal sectors, the footprint) starts so: CUPTI
+ * has no such metric and never collects one. */
+#define GL_M_OWN_PREFIX "gpulab__"
 #define GL_M_PTX_GLD_REQ "gpulab__ptx_t_requests_pipe_lsu_mem_global_op_ld.sum"
 #define GL_M_PTX_GLD_SECT "gpulab__ptx_t_sectors_pipe_lsu_mem_global_op_ld.sum"
 #define GL_M_PTX_GST_REQ "gpulab__ptx_t_requests_pipe_lsu_mem_global_op_st.sum"

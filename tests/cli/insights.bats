@@ -198,3 +198,14 @@ rule() {
 	[ "$(jq -r '.variants[0].estimate_gpu' <<<"$output")" = H100 ]
 	[ "$(jq -r '.variants[0].estimate_us > 0' <<<"$output")" = true ]
 }
+
+@test "report --details --csv: one row per launch with occupancy, estimate and the rules; --json carries them" {
+	"$GPULAB" run transpose --variant naive,padded --size 128 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" report --details --csv --db "$DB"
+	assert_success
+	[[ "${lines[0]}" == run_id,topic,variant,grid,block,registers,shared_bytes,* ]]
+	[ "${#lines[@]}" = 3 ]
+	[[ "${lines[1]}" == 1,transpose,naive,4:4:1,32:8:1,18,0,4,4,32,4,*,H100,*uncoalesced_global_stores* ]]
+	run --separate-stderr "$GPULAB" report --details --json --db "$DB"
+	[ "$(jq -r '.launches[1].estimate.label' <<<"$output")" = "estimate (model)" ]
+}
