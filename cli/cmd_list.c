@@ -38,6 +38,10 @@ static void show_topic_table(const struct gl_topic *t)
 	printf("\nparameters:\n");
 	for (int i = 0; i < t->nparams; i++) {
 		const struct gl_param *p = &t->params[i];
+		if (p->choices) {
+			printf("  --%-10s %s (default %s)\n", p->name, p->help, p->choices[p->def]);
+			continue;
+		}
 		printf("  --%-10s %s (default %ld, %ld to %ld)%s\n", p->name, p->help, p->def, p->min, p->max,
 		       p->is_size ? "; set by --size" : "");
 	}
@@ -77,6 +81,16 @@ static void topic_json(struct gl_json *j, const struct gl_topic *t)
 		gl_json_begin_object(j, NULL);
 		gl_json_string(j, "name", p->name);
 		gl_json_string(j, "help", p->help);
+		if (p->choices) {
+			gl_json_string(j, "default", p->choices[p->def]);
+			gl_json_begin_array(j, "choices");
+			for (int c = 0; p->choices[c]; c++)
+				gl_json_string(j, NULL, p->choices[c]);
+			gl_json_end_array(j);
+			gl_json_bool(j, "size", false);
+			gl_json_end_object(j);
+			continue;
+		}
 		gl_json_int(j, "default", p->def);
 		gl_json_int(j, "min", p->min);
 		gl_json_int(j, "max", p->max);
