@@ -11,7 +11,7 @@
 
 #include "common/half.h"
 #include "common/util.h"
-#include "registry.h"
+#include "conv2d.h"
 
 extern const char gl_ptx_conv2d[], gl_res_sm80_conv2d[], gl_res_sm90_conv2d[];
 
@@ -50,11 +50,6 @@ static const struct gl_variant variants[] = {
 				 "implicit GEMM on tensor cores: fp16 x and w, mma.sync m16n8k16, ldmatrix (best in nhwc)"},
 };
 
-struct conv_dims {
-	long n, c, h, w, k, r, s, stride, pad, dil, p, q;
-	bool nhwc;
-};
-
 /* P = (H + 2 pad - dil (R - 1) - 1) / stride + 1, and the same for Q; <= 0 when the filter does not fit. */
 static long out_extent(long in, long pad, long dil, long taps, long stride)
 {
@@ -62,25 +57,39 @@ static long out_extent(long in, long pad, long dil, long taps, long stride)
 	return span < 0 ? 0 : span / stride + 1;
 }
 
-static struct conv_dims dims_of(const struct gl_problem *pb)
+struct gl_conv_dims gl_conv_dims_of(const struct gl_problem *pb)
 {
 	const long *v = pb->v;
-	struct conv_dims d = {v[P_N], v[P_C], v[P_H], v[P_W], v[P_K], v[P_R], v[P_S], v[P_STRIDE], v[P_PAD], v[P_DIL],
+	struct gl_conv_dims d = {v[P_N], v[P_C], v[P_H], v[P_W], v[P_K], v[P_R], v[P_S], v[P_STRIDE], v[P_PAD], v[P_DIL],
 			      0, 0, v[P_LAYOUT] == LAYOUT_NHWC};
 	d.p = out_extent(d.h, d.pad, d.dil, d.r, d.stride);
 	d.q = out_extent(d.w, d.pad, d.dil, d.s, d.stride);
 	return d;
 }
 
+void gl_conv_x_coords(const struct gl_conv_dims *d, long i, long *n, long *c, long *h, long *w)
+{
+	if (d->nhwc) {
+		*c = i % d->c, *w = i / d->c % d->w, *h = i / (d->c * d->w) % d->h, *n = i / (d->c * d->w * d->h);
+	} else {
+		*w = i % d->w, *h = i / d->w % d->h, *c = i / (d->w * d->h) % d->c, *n = i / (d->w * d->h * d->c);
+	}
+}
+
+long gl_conv_tap_index(const struct gl_conv_dims *d, long c, long r, long s)
+{
+	return d->nhwc ? (r * d->s + s) * d->c + c : (c * d->r + r) * d->s + s;
+}
+
 /* Elements of x, w, y and of the im2col matrix; the kernels index with 32-bit ints. */
-static double count_x(const struct conv_dims *d) { return (double)d->n * d->c * d->h * d->w; }
-static double count_w(const struct conv_dims *d) { return (double)d->k * d->c * d->r * d->s; }
-static double count_y(const struct conv_dims *d) { return (double)d->n * d->k * d->p * d->q; }
-static double count_col(const struct conv_dims *d) { return (double)d->n * d->p * d->q * d->c * d->r * d->s; }
+static double count_x(const struct gl_conv_dims *d) { return (double)d->n * d->c * d->h * d->w; }
+static double count_w(const struct gl_conv_dims *d) { return (double)d->k * d->c * d->r * d->s; }
+static double count_y(const struct gl_conv_dims *d) { return (double)d->n * d->k * d->p * d->q; }
+static double count_col(const struct gl_conv_dims *d) { return (double)d->n * d->p * d->q * d->c * d->r * d->s; }
 
 static int check(const struct gl_problem *pb, struct gl_err *err)
 {
-	struct conv_dims d = dims_of(pb);
+	struct gl_conv_dims d = gl_conv_dims_of(pb);
 	if (d.p < 1 || d.q < 1)
 		return gl_errf(err, GL_EUSAGE, "conv2d: a %ldx%ld filter with dilation %ld does not fit a %ldx%ld input "
 			       "padded by %ld (the output would be empty): use a larger --h/--w or --pad, or a smaller "
@@ -98,7 +107,7 @@ static int check(const struct gl_problem *pb, struct gl_err *err)
 }
 
 /* The thirteen shape arguments every kernel takes after its pointers (CONV_PARAMS in conv2d.cu). */
-static void shape_args(struct gl_launch *l, const struct conv_dims *d)
+static void shape_args(struct gl_launch *l, const struct gl_conv_dims *d)
 {
 	const long v[] = {d->n, d->c, d->h, d->w, d->k, d->r, d->s, d->p, d->q, d->stride, d->pad, d->dil, d->nhwc};
 	for (size_t i = 0; i < GL_ARRAY_LEN(v); i++)
@@ -130,7 +139,7 @@ static void grid_1d(struct gl_launch *l, double threads)
 	l->block[1] = l->block[2] = 1;
 }
 
-static void grid_gemm(struct gl_launch *l, const struct conv_dims *d, unsigned threads)
+static void grid_gemm(struct gl_launch *l, const struct gl_conv_dims *d, unsigned threads)
 {
 	long m = d->n * d->p * d->q;
 	l->grid[0] = (unsigned)((d->k + 63) / 64);
@@ -140,7 +149,7 @@ static void grid_gemm(struct gl_launch *l, const struct conv_dims *d, unsigned t
 	l->block[1] = l->block[2] = 1;
 }
 
-static int grid_direct_smem(struct gl_launch *l, const struct conv_dims *d, struct gl_err *err)
+static int grid_direct_smem(struct gl_launch *l, const struct gl_conv_dims *d, struct gl_err *err)
 {
 	long ph = 15 * d->stride + (d->r - 1) * d->dil + 1, pw = 15 * d->stride + (d->s - 1) * d->dil + 1;
 	long pitch = d->stride == 1 ? pw + (48 - pw % 32) % 32 : pw | 1; /* ds_pitch in conv2d.cu */
@@ -165,7 +174,7 @@ static int grid_direct_smem(struct gl_launch *l, const struct conv_dims *d, stru
 
 static int setup(const struct gl_variant *v, const struct gl_problem *pb, struct gl_launch *l, struct gl_err *err)
 {
-	struct conv_dims d = dims_of(pb);
+	struct gl_conv_dims d = gl_conv_dims_of(pb);
 	int vi = (int)(v - variants);
 	enum gl_dtype in = vi == V_IMPLICIT_GEMM_MMA ? GL_F16 : GL_F32;
 	int y = gl_launch_add_buffer(l, "y", GL_F32, (size_t)count_y(&d), 1);
@@ -215,7 +224,7 @@ static double input_at(const struct gl_buffer *b, size_t i)
 
 /* The direct convolution in double of output (n, k, p, q), and the sum of |x w| over its taps (the
  * scale of its rounding error). */
-static double reference_at(const struct conv_dims *d, const struct gl_buffer *x, const struct gl_buffer *w, long n,
+static double reference_at(const struct gl_conv_dims *d, const struct gl_buffer *x, const struct gl_buffer *w, long n,
 			   long k, long p, long q, double *bound)
 {
 	double acc = 0, mag = 0;
@@ -227,7 +236,7 @@ static double reference_at(const struct conv_dims *d, const struct gl_buffer *x,
 				if (h < 0 || h >= d->h || wi < 0 || wi >= d->w)
 					continue;
 				long xi = d->nhwc ? ((n * d->h + h) * d->w + wi) * d->c + c : ((n * d->c + c) * d->h + h) * d->w + wi;
-				long kk = d->nhwc ? (r * d->s + s) * d->c + c : (c * d->r + r) * d->s + s;
+				long kk = gl_conv_tap_index(d, c, r, s);
 				double prod = input_at(x, (size_t)xi) * input_at(w, (size_t)(k * kd + kk));
 				acc += prod;
 				mag += fabs(prod);
@@ -236,7 +245,7 @@ static double reference_at(const struct conv_dims *d, const struct gl_buffer *x,
 	return acc;
 }
 
-static void note_mismatch(struct gl_verify *out, const struct conv_dims *d, long n, long k, long p, long q, float got,
+static void note_mismatch(struct gl_verify *out, const struct gl_conv_dims *d, long n, long k, long p, long q, float got,
 			  double want)
 {
 	out->ok = false;
@@ -255,7 +264,7 @@ static int verify(const struct gl_variant *v, const struct gl_problem *pb, const
 {
 	(void)v;
 	(void)err;
-	struct conv_dims d = dims_of(pb);
+	struct gl_conv_dims d = gl_conv_dims_of(pb);
 	const float *y = l->buffers[0].host;
 	const struct gl_buffer *x = &l->buffers[1], *w = &l->buffers[2];
 	double kd = (double)(d.c * d.r * d.s);
@@ -284,7 +293,7 @@ static int verify(const struct gl_variant *v, const struct gl_problem *pb, const
 static double flops(const struct gl_variant *v, const struct gl_problem *pb)
 {
 	(void)v;
-	struct conv_dims d = dims_of(pb);
+	struct gl_conv_dims d = gl_conv_dims_of(pb);
 	return 2.0 * count_y(&d) * (double)(d.c * d.r * d.s);
 }
 
@@ -306,5 +315,5 @@ const struct gl_topic gl_topic_conv2d = {
 	.verify = verify,
 	.flops = flops,
 	.view_size = 16,
-	.view = GL_VIEW_COALESCE,
+	.view = GL_VIEW_CONV,
 };
