@@ -1,5 +1,6 @@
 /* cmd_list.c — `gpulab list [TOPIC]`: the topics, or one topic's variants and parameters. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "common/json.h"
@@ -19,14 +20,25 @@ static void list_topics_table(void)
 	printf("\n'gpulab list TOPIC' shows a topic's variants and parameters.\n");
 }
 
+/* The width of the topic's longest variant name, at least 12, so the columns line up. */
+static int variant_width(const struct gl_topic *t)
+{
+	int w = 12;
+	for (int i = 0; i < t->nvariants; i++)
+		if ((int)strlen(t->variants[i].name) > w)
+			w = (int)strlen(t->variants[i].name);
+	return w;
+}
+
 static void show_topic_table(const struct gl_topic *t)
 {
+	int w = variant_width(t);
 	printf("%s — %s\n\nvariants:\n", t->name, t->summary);
 	for (int i = 0; i < t->nvariants; i++)
-		printf("  %-12s %s\n", t->variants[i].name, t->variants[i].summary);
-	printf("\nresources (ptxas -v):      sm_80                       sm_90\n");
+		printf("  %-*s %s\n", w, t->variants[i].name, t->variants[i].summary);
+	printf("\nresources (ptxas -v): %*ssm_80%*ssm_90\n", w - 7, "", 23, "");
 	for (int i = 0; i < t->nvariants; i++) {
-		printf("  %-12s", t->variants[i].name);
+		printf("  %-*s", w, t->variants[i].name);
 		static const char *const arches[] = {"sm_80", "sm_90"};
 		for (int a = 0; a < 2; a++) {
 			struct gl_resources r;
