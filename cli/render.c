@@ -55,6 +55,32 @@ static void table_header(FILE *out, const struct gl_run_record *r)
 		"sld wf/i", "sst wf/i", "ld conflicts", "st conflicts", "time");
 }
 
+/* Shared-load requests as Nsight Compute's SharedMemoryConflicts rule counts them: LDS instructions plus
+ * LDSM (ldmatrix), whose wavefronts are in the same ..._shared_op_ld metric. */
+static double shared_load_requests(const struct gl_launch_record *l)
+{
+	double lds = metric(l, GL_M_SLD_INST), ldsm = metric(l, GL_M_LDSM_INST);
+	if (isnan(ldsm))
+		return lds;
+	return isnan(lds) ? ldsm : lds + ldsm;
+}
+
+/* Tensor-core launches: HMMA instructions, their FLOPs, ldmatrix and cp.async (LDGSTS) traffic. */
+static void tensor_line(FILE *out, const struct gl_launch_record *l)
+{
+	double hmma = metric(l, GL_M_HMMA_INST), ops = metric(l, GL_M_TENSOR_OPS_F16_F32);
+	double ldsm = metric(l, GL_M_LDSM_INST), req = metric(l, GL_M_LDGSTS_REQ), sect = metric(l, GL_M_LDGSTS_SECT);
+	if (isnan(hmma) && isnan(ldsm) && isnan(req))
+		return;
+	fprintf(out, "  TC  %s: HMMA %.0f", l->variant, isnan(hmma) ? 0.0 : hmma);
+	if (!isnan(ops))
+		fprintf(out, " (%.4g tensor FLOP fp16->fp32)", ops);
+	fprintf(out, ", LDSM %.0f", isnan(ldsm) ? 0.0 : ldsm);
+	if (!isnan(req))
+		fprintf(out, ", LDGSTS %.0f requests %.0f sectors", req, isnan(sect) ? 0.0 : sect);
+	fputc('\n', out);
+}
+
 /* A rule like Nsight Compute's SharedMemoryConflicts: conflicts are at least 10% of the wavefronts. */
 static void guidance(FILE *out, const struct gl_launch_record *l)
 {
@@ -62,7 +88,8 @@ static void guidance(FILE *out, const struct gl_launch_record *l)
 		const char *wf, *conf, *inst, *what;
 	} sides[] = {{GL_M_SLD_WF, GL_M_SLD_CONF, GL_M_SLD_INST, "loads"}, {GL_M_SST_WF, GL_M_SST_CONF, GL_M_SST_INST, "stores"}};
 	for (size_t i = 0; i < 2; i++) {
-		double wf = metric(l, sides[i].wf), conf = metric(l, sides[i].conf), inst = metric(l, sides[i].inst);
+		double wf = metric(l, sides[i].wf), conf = metric(l, sides[i].conf);
+		double inst = i == 0 ? shared_load_requests(l) : metric(l, sides[i].inst);
 		if (wf > 0 && conf / wf >= 0.10)
 			fprintf(out, "  WRN %s: shared %s average %.1f wavefronts per instruction; %.0f%% of the wavefronts are "
 				     "bank conflicts (pad or swizzle the array)\n",
@@ -89,7 +116,7 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 		fprintf(out, "%-12s %-8s", l->variant, l->verified < 0 ? "n/a" : l->verified ? "yes" : "NO");
 		print_ratio(out, ratio(metric(l, GL_M_GLD_SECT), metric(l, GL_M_GLD_REQ)), 10);
 		print_ratio(out, ratio(metric(l, GL_M_GST_SECT), metric(l, GL_M_GST_REQ)), 10);
-		print_ratio(out, ratio(metric(l, GL_M_SLD_WF), metric(l, GL_M_SLD_INST)), 10);
+		print_ratio(out, ratio(metric(l, GL_M_SLD_WF), shared_load_requests(l)), 10);
 		print_ratio(out, ratio(metric(l, GL_M_SST_WF), metric(l, GL_M_SST_INST)), 10);
 		print_count(out, metric(l, GL_M_SLD_CONF), 13);
 		print_count(out, metric(l, GL_M_SST_CONF), 13);
@@ -104,6 +131,7 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		const struct gl_launch_record *l = &r->launches[i];
 		guidance(out, &r->launches[i]);
+		tensor_line(out, &r->launches[i]);
 		if (l->note[0] && !same_note)
 			fprintf(out, "  note %s: %s\n", l->variant, l->note);
 	}
