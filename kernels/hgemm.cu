@@ -10,8 +10,8 @@
 //                 from a row-major A tile and a transposed B tile
 //   mma_ldmatrix  fragments loaded by ldmatrix.x4 (A) and ldmatrix.x4.trans (B) from row-major tiles:
 //                 the rows of one 8x8 matrix sit 64 or 128 bytes apart and share bank groups
-//   mma_swizzle   the same tiles with their 16-byte chunks XOR-swizzled by row (as CUTLASS lays them
-//                 out), so the 8 rows of every 8x8 matrix hit 8 different bank groups
+//   mma_swizzle   the same tiles with each 16-byte chunk XORed with its 128-byte line number (CUTLASS's
+//                 Swizzle<3,4,3>), so the 8 rows of every 8x8 matrix hit 8 different bank groups
 //   mma_pipeline  mma_swizzle fed by cp.async into a 3-stage ring of shared tiles: tiles k+1 and k+2
 //                 are in flight while the tensor cores work on tile k
 //
@@ -239,16 +239,20 @@ __device__ __forceinline__ void hg_ldmatrix_x4_trans(uint32_t r[4], const __half
 		     : "r"(s));
 }
 
-// Where element (r, c) of a tile with `ld` halves per row lives.  Plain: r * ld + c.  Swizzled: the
-// 16-byte chunk c/8 is XORed with a function of the row that gives the 8 rows of any 8x8 matrix 8
-// different bank groups ((address / 16) % 8): 64-byte rows (4 chunks, two rows per 128 bytes) XOR
-// with (r/2)%4, 128-byte rows (8 chunks) with r%8.
+// Where element (r, c) of a tile with `ld` halves per row lives.  Plain: r * ld + c.  Swizzled, as
+// CUTLASS's Swizzle<3,4,3> does it on byte offsets: the 16-byte chunk (bits 4-6) is XORed with the
+// 128-byte line (bits 7-9), o ^ (((o >> 7) & 7) << 4).  Chunks move only inside their 128-byte line, and
+// the 8 rows of any 8x8 matrix (8 consecutive rows of 128 bytes, or of 64 bytes: 4 lines) land in 8
+// different bank groups ((address / 16) % 8), so ldmatrix needs one wavefront per matrix.
+__device__ __forceinline__ int hg_swizzle(int byte)
+{
+	return byte ^ (((byte >> 7) & 7) << 4);
+}
+
 template <int LD, bool SWIZZLE> __device__ __forceinline__ int hg_at(int r, int c)
 {
-	if (!SWIZZLE)
-		return r * LD + c;
-	int chunks = LD / 8, x = chunks == 4 ? (r / 2) % 4 : r % 8;
-	return r * LD + (((c / 8) ^ x) * 8) + c % 8;
+	int e = r * LD + c;
+	return SWIZZLE ? hg_swizzle(2 * e) / 2 : e;
 }
 
 // The same chunk copies as hg_stage_plain, to swizzled (or plain) addresses.
