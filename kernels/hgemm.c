@@ -198,5 +198,5 @@ const struct gl_topic gl_topic_hgemm = {
 	.flops = flops,
 	.shapes = shapes,
 	.view_size = 64,
-	.view = GL_VIEW_GEMM,
+	.view = GL_VIEW_MMA,
 };
