@@ -128,6 +128,12 @@ static float *widen(const uint16_t *h, size_t n, bool absolute)
 	return f;
 }
 
+static void free_all(float **p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(p[i]);
+}
+
 /* A product of two fp16 values is exact in fp32 (11 + 11 significant bits), so the kernel and the
  * reference differ only in how their fp32 sums round: a k-term sum is off by at most about
  * k * 2^-24 * sum |a||b| (Higham, gamma_k), each side in its own direction, so the tolerance is
@@ -143,8 +149,9 @@ static int verify(const struct gl_variant *v, const struct gl_problem *p, const 
 	float *a = widen(a16, mk, false), *b = widen(b16, kn, false);
 	float *abs_a = widen(a16, mk, true), *abs_b = widen(b16, kn, true);
 	float *ref = calloc(mn ? mn : 1, sizeof *ref), *bound = calloc(mn ? mn : 1, sizeof *bound);
+	float *all[] = {a, b, abs_a, abs_b, ref, bound};
 	if (!a || !b || !abs_a || !abs_b || !ref || !bound) {
-		free(a), free(b), free(abs_a), free(abs_b), free(ref), free(bound);
+		free_all(all, GL_ARRAY_LEN(all));
 		return gl_oom_error(err, "the CPU reference", 4.0 * (2.0 * (double)(mk + kn) + 2.0 * (double)mn));
 	}
 	gl_gemm_ref(m, n, k, 1.0f, a, b, 0.0f, ref);
@@ -167,7 +174,7 @@ static int verify(const struct gl_variant *v, const struct gl_problem *p, const 
 				 i % (size_t)n, got[i], ref[i], gl_gemm_ref_name());
 		out->ok = false;
 	}
-	free(a), free(b), free(abs_a), free(abs_b), free(ref), free(bound);
+	free_all(all, GL_ARRAY_LEN(all));
 	return GL_OK;
 }
 

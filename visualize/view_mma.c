@@ -13,6 +13,7 @@
 
 #include "common/util.h"
 #include "sim/memmodel.h"
+#include "sim/sim.h"
 #include "sim/sim_mma.h"
 #include "view_states.h"
 
@@ -132,7 +133,7 @@ int view_mma_build(const struct view_trace *tr, long block, struct view_mma *v, 
 	if (!n) {
 		view_mma_free(v);
 		return gl_errf(err, GL_EUSAGE, "the trace of %s %s has no accesses by CTA %ld: the trace keeps the "
-			       "first %d CTAs", tr->topic, tr->variant, block, 2);
+			       "first %d CTAs", tr->topic, tr->variant, block, GL_SIM_TRACE_CTAS);
 	}
 	fill_fragments(v);
 	find_ldmatrix(v);
