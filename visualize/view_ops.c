@@ -32,6 +32,18 @@ static void gemm_draw(const void *s, int step, struct view_canvas *cv)
 	view_gemm_draw(s, step, cv);
 }
 
+static int conv_steps(const void *s)
+{
+	return ((const struct view_conv *)s)->nsteps;
+}
+
+static void conv_draw(const void *s, int step, struct view_canvas *cv)
+{
+	view_conv_draw(s, step, cv);
+}
+
+const struct view_ops view_conv_ops = {"conv", conv_steps, conv_draw};
+
 static int mma_steps(const void *s)
 {
 	return ((const struct view_mma *)s)->nsteps;

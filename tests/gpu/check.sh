@@ -110,6 +110,9 @@ for t in $topics; do
 		"$GPULAB" run "$t" --variant all --backend cuda --metrics all --repeat 5 --db "$DB"
 done
 step backend-auto 30 "$GPULAB" run transpose --backend auto --db "$DB"
+# conv2d beyond its default: the real ResNet-18 conv2_x layer (56x56) in NHWC, where the implicit GEMM
+# on tensor cores loads 16-byte vectors
+step conv2d-nhwc-56 60 "$GPULAB" run conv2d --variant all --layout nhwc --size 56 --backend cuda --repeat 5 --db "$DB"
 # hgemm: TFLOP/s of every variant beside cuBLAS cublasGemmEx (fp16 in, fp32 compute) on 4096^3.
 hgemm_vs_cublas() {
 	local run base
