@@ -60,9 +60,9 @@ static bool rule_gst(const struct gl_rule_input *in, struct gl_guidance *out)
 /* Shared bank conflicts, as Nsight Compute's SharedMemoryConflicts: conflicts are at least 10% of the
  * wavefronts; removing them saves that share of the shared-memory wavefronts. */
 static bool conflicts(const struct gl_rule_input *in, struct gl_guidance *out, const char *wf_m, const char *conf_m,
-		      const char *inst_m, const char *what)
+		      double inst, const char *what)
 {
-	double wf = mv(in, wf_m), conf = mv(in, conf_m), inst = mv(in, inst_m);
+	double wf = mv(in, wf_m), conf = mv(in, conf_m);
 	if (!(wf > 0) || !(inst > 0) || !(conf >= 0.10 * wf))
 		return false;
 	snprintf(out->metric, sizeof out->metric, "%s", conf_m);
@@ -77,12 +77,13 @@ static bool conflicts(const struct gl_rule_input *in, struct gl_guidance *out, c
 
 static bool rule_sld(const struct gl_rule_input *in, struct gl_guidance *out)
 {
-	return conflicts(in, out, GL_M_SLD_WF, GL_M_SLD_CONF, GL_M_SLD_INST, "loads");
+	/* ldmatrix (LDSM) wavefronts are counted with the loads, so are its instructions */
+	return conflicts(in, out, GL_M_SLD_WF, GL_M_SLD_CONF, gl_metrics_shared_ld_requests(&in->l->metrics), "loads");
 }
 
 static bool rule_sst(const struct gl_rule_input *in, struct gl_guidance *out)
 {
-	return conflicts(in, out, GL_M_SST_WF, GL_M_SST_CONF, GL_M_SST_INST, "stores");
+	return conflicts(in, out, GL_M_SST_WF, GL_M_SST_CONF, mv(in, GL_M_SST_INST), "stores");
 }
 
 /* Global atomics serialize per address at the L2: many atomic requests on few distinct sectors (the
