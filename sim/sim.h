@@ -25,11 +25,14 @@ struct gl_sim_opts {
 	bool progress;           /* progress bar on stderr */
 	int tools;               /* sanitizer checks run (GL_TOOL_* mask); 0 = all */
 	uint64_t printf_buffer;  /* bytes of device printf output kept; 0 = GL_SIM_PRINTF_BUFFER */
+	uint64_t stack_size;     /* call-stack bytes per thread for .func calls; 0 = GL_SIM_STACK_SIZE */
 };
 
 #define GL_SIM_DEFAULT_BUDGET 20000000ull /* a few seconds of one stuck CTA */
 #define GL_SIM_PRINTF_BUFFER 1048576ull /* the device's printf FIFO by default (cudaLimitPrintfFifoSize) */
 #define GL_SIM_PRINTF_BUFFER_MAX (1ull << 30)
+#define GL_SIM_STACK_SIZE 1024ull /* call stack per thread by default (cudaLimitStackSize's default) */
+#define GL_SIM_STACK_SIZE_MAX (64ull << 10)
 #define GL_SIM_TRACE_CTAS 2
 #define GL_SIM_TRACE_LIMIT 50000
 #define GL_SIM_GLOBAL_BASE 0x00007f0000000000ull /* first buffer, like a cudaMalloc address */

@@ -65,6 +65,11 @@ static void init_warps(struct sim_cta *cta)
 		memset(w, 0, sizeof *w);
 		w->r = cta->regs + slots * i;
 		memset(w->r, 0, regs * sizeof *w->r);
+		w->r0 = w->r;
+		w->fn = L->fn;
+		w->fi = (int)(L->fn - L->m->funcs);
+		w->konst = L->konst;
+		w->nslots = L->fn->nslots;
 		w->id = i;
 		unsigned first = i * 32, n = L->threads_per_cta - first;
 		w->live = n >= 32 ? 0xffffffffu : (1u << n) - 1;
@@ -79,8 +84,8 @@ static void init_warps(struct sim_cta *cta)
 	cta->executed = 0;
 	memset(cta->bar_arrived, 0, sizeof cta->bar_arrived);
 	sim_race_new_cta(&cta->race);
-	if (L->fn->local_size)
-		memset(cta->local, 0, (size_t)L->threads_per_cta * L->fn->local_size);
+	if (L->local_per_thread) /* frames of calls too: what a callee reads never depends on the last CTA */
+		memset(cta->local, 0, (size_t)L->threads_per_cta * L->local_per_thread);
 	if (cta->sass_phase)
 		memset(cta->sass_phase, 0, (size_t)L->fn->ncode * L->warps_per_cta);
 }
@@ -91,7 +96,10 @@ static void reconverge(struct sim_warp *w, uint32_t moved, int next_pc)
 	uint32_t waiting = w->live & ~w->active;
 	FOR_LANES(moved, l)
 		w->lane_pc[l] = next_pc;
-	(void)moved;
+	if (w->calls) { /* lanes may be in different functions and call depths */
+		sim_frame_pick(w);
+		return;
+	}
 	int min = next_pc;
 	uint32_t all = w->live;
 	FOR_LANES(waiting, l)
@@ -103,6 +111,11 @@ static void reconverge(struct sim_warp *w, uint32_t moved, int next_pc)
 			at |= 1u << l;
 	w->pc = min;
 	w->active = at;
+}
+
+void sim_reschedule(struct sim_warp *w, int next_pc)
+{
+	reconverge(w, w->active, next_pc);
 }
 
 /* The budget is per CTA: CTAs are independent, and a stuck one loops forever on its own. */
@@ -141,12 +154,14 @@ static uint32_t guard_mask(const struct sim_cta *cta, const struct sim_warp *w, 
  * Returns -1 on abort. */
 static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 {
-	const struct ptx_insn *code = cta->L->fn->code;
-	int ncode = cta->L->fn->ncode;
 	uint64_t pending = 0;
 	unsigned loops = 0;
-	const struct ptx_insn *ins = &code[0];
+	const struct ptx_insn *ins = &w->fn->code[0];
 	while (w->state == W_READY) {
+		if (w->reload && sim_frame_switch(cta, w))
+			return -1;
+		const struct ptx_insn *code = w->fn->code;
+		int ncode = w->fn->ncode;
 		if (w->pc < 0 || w->pc >= ncode) {
 			sim_finding(cta, &code[ncode - 1], __builtin_ctz(w->active), "invalid-pc", PS_NONE, 0, 0, false,
 				    "control reached instruction %d outside the function", w->pc);
@@ -158,8 +173,8 @@ static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 			break; /* its turn is over; it resumes here (nothing of this branch ran yet) */
 		cta->c.inst++;
 		cta->c.thread_inst += (uint64_t)__builtin_popcount(w->active);
-		if (cta->L->fn->sass) { /* the SASS estimate: what the line info attributes to this instruction */
-			uint64_t sw = cta->L->fn->sass[w->pc].weight; /* in 1/PTX_SASS_WEIGHT_ONE */
+		if (w->fn->sass) { /* the SASS estimate: what the line info attributes to this instruction */
+			uint64_t sw = w->fn->sass[w->pc].weight; /* in 1/PTX_SASS_WEIGHT_ONE */
 			cta->c.sass_inst += sw;
 			cta->c.sass_thread_inst += sw * (uint64_t)__builtin_popcount(w->active);
 		}
@@ -290,7 +305,7 @@ static void report_deadlock(struct sim_cta *cta)
 		unsigned waiting = 0;
 		for (unsigned k = 0; k < L->warps_per_cta; k++)
 			waiting += cta->warps[k].state == W_BARRIER && cta->warps[k].bar_id == w->bar_id;
-		sim_finding(cta, &L->fn->code[w->pc], __builtin_ctz(w->active), "deadlock", PS_NONE, 0, 0, false,
+		sim_finding(cta, &w->fn->code[w->pc], __builtin_ctz(w->active), "deadlock", PS_NONE, 0, 0, false,
 			    "deadlock: warp %u waits at barrier %d, which %u of the %u warps it needs have reached, and no "
 			    "other warp can run", i, w->bar_id, waiting + cta->bar_arrived[w->bar_id],
 			    expected_warps(cta, w->bar_id));

@@ -128,6 +128,79 @@ static void setup_memory(struct sim_launch *L, struct gl_launch *l)
 			L->konst[(size_t)i * 32 + k] = fn->consts[i];
 }
 
+static bool is_builtin_call(const struct ptx_module *m, const struct ptx_operand *target)
+{
+	const char *name = m->funcs[target->offset].name;
+	return strcmp(name, "vprintf") == 0 || strcmp(name, "__assertfail") == 0;
+}
+
+/* Whether the kernel reaches a call to a .func body (directly, through other functions, or through a
+ * function pointer); marks reached functions in `seen`. */
+static bool reaches_calls(const struct sim_launch *L, int fi, bool *seen)
+{
+	const struct ptx_module *m = L->m;
+	seen[fi] = true;
+	const struct ptx_function *f = &m->funcs[fi];
+	bool calls = false;
+	for (int i = 0; i < f->ncode; i++) {
+		const struct ptx_insn *ins = &f->code[i];
+		if (ins->op != OP_CALL)
+			continue;
+		const struct ptx_operand *t = NULL;
+		for (int k = 0; k < ins->nops && !t; k++)
+			if (ins->ops[k].kind == PO_FUNC || ins->ops[k].kind == PO_SLOT)
+				t = &ins->ops[k];
+		if (!t || t->kind == PO_SLOT) {
+			calls = true;
+			continue;
+		}
+		if (is_builtin_call(m, t))
+			continue;
+		calls = true;
+		int d = L->definition[t->offset];
+		if (d >= 0 && !seen[d])
+			reaches_calls(L, d, seen);
+	}
+	return calls;
+}
+
+/* Calls to .func bodies (sim_frame.c): each function's definition, the call stack and its size. */
+static void setup_calls(struct sim_launch *L)
+{
+	const struct ptx_module *m = L->m;
+	L->definition = gl_xmalloc((size_t)(m->nfuncs ? m->nfuncs : 1) * sizeof *L->definition);
+	for (int i = 0; i < m->nfuncs; i++) {
+		const struct ptx_function *d = ptx_find_function(m, m->funcs[i].name);
+		L->definition[i] = d ? (int)(d - m->funcs) : -1;
+		if (m->funcs[i].code && m->funcs[i].nslots > L->max_slots)
+			L->max_slots = m->funcs[i].nslots;
+	}
+	bool *seen = gl_xcalloc((size_t)m->nfuncs + 1, sizeof *seen);
+	L->calls = reaches_calls(L, (int)(L->fn - m->funcs), seen);
+	free(seen);
+	L->stack_size = L->opts->stack_size ? L->opts->stack_size : GL_SIM_STACK_SIZE;
+	L->stack_base = (L->fn->local_size + 15) & ~(uint64_t)15;
+	L->local_per_thread = L->fn->local_size;
+	L->frame_size = gl_xcalloc((size_t)m->nfuncs + 1, sizeof *L->frame_size);
+	L->stack_cost = gl_xcalloc((size_t)m->nfuncs + 1, sizeof *L->stack_cost);
+	uint64_t extra = 0; /* the most frame bytes beyond what a call charges to the stack */
+	for (int i = 0; i < m->nfuncs; i++) {
+		const struct ptx_function *f = &m->funcs[i];
+		uint64_t vars = 0;
+		for (int k = 0; k < f->nvars; k++)
+			if (f->vars[k].space == PS_LOCAL && !f->vars[k].call_param)
+				vars = (vars + f->vars[k].align - 1) / f->vars[k].align * f->vars[k].align + f->vars[k].size;
+		L->frame_size[i] = (uint32_t)((f->local_size + 15) & ~(uint64_t)15);
+		L->stack_cost[i] = (uint32_t)(((vars + 15) & ~(uint64_t)15) + SIM_CALL_OVERHEAD);
+		if (L->frame_size[i] + SIM_CALL_OVERHEAD > L->stack_cost[i] &&
+		    L->frame_size[i] + SIM_CALL_OVERHEAD - L->stack_cost[i] > extra)
+			extra = L->frame_size[i] + SIM_CALL_OVERHEAD - L->stack_cost[i];
+	}
+	/* every call charges at least SIM_CALL_OVERHEAD, so no stack holds more than this many frames */
+	if (L->calls)
+		L->local_per_thread = L->stack_base + L->stack_size + L->stack_size / SIM_CALL_OVERHEAD * extra;
+}
+
 /* One worker's CTA state; GL_EENV when the host has no memory for it. */
 static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_cap)
 {
@@ -135,7 +208,7 @@ static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_c
 	cta->L = L;
 	cta->shared = malloc(L->shared_size ? L->shared_size : 1);
 	cta->shadow = calloc(L->shared_size / 4 + 1, sizeof *cta->shadow); /* one per 4-byte word */
-	cta->local = malloc((size_t)L->threads_per_cta * (L->fn->local_size ? L->fn->local_size : 1));
+	cta->local = malloc((size_t)L->threads_per_cta * (L->local_per_thread ? L->local_per_thread : 1));
 	cta->warps = calloc(L->warps_per_cta, sizeof *cta->warps);
 	cta->regs = malloc((size_t)L->fn->nslots * 32 * L->warps_per_cta * sizeof *cta->regs);
 	cta->sass_phase = L->sass_phases ? calloc((size_t)L->fn->ncode * L->warps_per_cta, 1) : NULL;
@@ -152,6 +225,7 @@ static void cta_release(struct sim_cta *cta)
 	free(cta->shadow);
 	sim_race_free(&cta->race);
 	sim_async_free(cta);
+	sim_frame_release(cta);
 	free(cta->local);
 	free(cta->warps);
 	free(cta->regs);
@@ -412,7 +486,7 @@ static int check_launch_memory(const struct sim_launch *L, const struct gl_launc
 	double buffers = (double)L->m->global_size;
 	for (int i = 0; i < l->nbuffers; i++)
 		buffers += (double)l->buffers[i].count * gl_dtype_size(l->buffers[i].dtype);
-	double local = (double)L->threads_per_cta * L->fn->local_size;
+	double local = (double)L->threads_per_cta * L->local_per_thread;
 	double cta = (double)L->shared_size + (double)(L->shared_size / 4 + 1) * sizeof(struct sim_shadow) + local +
 		     (double)L->fn->nslots * 32 * 8 * L->warps_per_cta + (double)L->warps_per_cta * sizeof(struct sim_warp);
 	if (L->opts->trace)
@@ -453,6 +527,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	L->m = m;
 	L->fn = fn;
 	L->opts = opts;
+	setup_calls(L);
 	for (int i = 0; fn->sass && i < fn->ncode; i++)
 		L->sass_phases |= fn->sass[i].span > 1;
 	memcpy(L->grid, l->grid, sizeof L->grid);
@@ -515,6 +590,9 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	free(p.slots);
 	free(L->konst);
 	free(L->specials);
+	free(L->definition);
+	free(L->frame_size);
+	free(L->stack_cost);
 	free(L);
 	if (rc)
 		gl_sim_result_free(res);

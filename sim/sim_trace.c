@@ -208,7 +208,7 @@ void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	e->seq = cta->trace_seq++;
 	e->block = cta->linear;
 	e->warp = w->id;
-	e->pc = (uint32_t)(ins - cta->L->fn->code);
+	e->pc = (uint32_t)(ins - w->fn->code); /* in the function the warp runs */
 	e->line = (uint32_t)ins->line;
 	e->space = sp == PS_SHARED ? GL_TRACE_SHARED : sp == PS_LOCAL ? GL_TRACE_LOCAL : GL_TRACE_GLOBAL;
 	e->op = trace_op(ins, is_store);
