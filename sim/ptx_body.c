@@ -22,6 +22,10 @@ static const struct {
 	{"%lanemask_le", SR_LANEMASK_LE}, {"%lanemask_gt", SR_LANEMASK_GT}, {"%lanemask_ge", SR_LANEMASK_GE},
 	{"%clock", SR_CLOCK},	    {"%clock64", SR_CLOCK64},	    {"%globaltimer", SR_GLOBALTIMER},
 	{"%dynamic_smem_size", SR_DYNSMEM},
+	{"%envreg1", SR_ENVREG1},   {"%envreg2", SR_ENVREG2},
+	{"%reserved_smem_offset_begin", SR_RSMEM_BEGIN}, {"%reserved_smem_offset_end", SR_RSMEM_END},
+	{"%reserved_smem_offset_cap", SR_RSMEM_CAP}, {"%reserved_smem_offset_0", SR_RSMEM_0},
+	{"%reserved_smem_offset_1", SR_RSMEM_1},
 };
 
 static int special_of(const struct ptx_token *t)

@@ -62,6 +62,7 @@ struct gl_sim_result {
 	struct gl_sim_counters c;
 	double scale;             /* counts multiply by this when CTAs were sampled */
 	long ctas_total, ctas_run;
+	bool cooperative;         /* the kernel used the grid workspace: all CTAs ran co-resident */
 	struct gl_finding *findings; /* distinct findings, errors first (common/findings.h) */
 	int nfindings;
 	long nerrors;             /* error occurrences (every one counted) */

@@ -28,6 +28,12 @@ static uint64_t special_value(const struct sim_launch *L, unsigned warp, unsigne
 	case SR_LANEMASK_GT: return ~(uint32_t)((2ull << l) - 1);
 	case SR_LANEMASK_GE: return ~((1u << l) - 1);
 	case SR_DYNSMEM: return L->dyn_smem;
+	case SR_ENVREG1: return L->grid_ws >> 32;
+	case SR_ENVREG2: return L->grid_ws & 0xffffffffu;
+	case SR_RSMEM_BEGIN: case SR_RSMEM_0: return L->reserved_smem;
+	case SR_RSMEM_1: return L->reserved_smem + SIM_RESERVED_SMEM / 2;
+	case SR_RSMEM_END: return L->reserved_smem + SIM_RESERVED_SMEM;
+	case SR_RSMEM_CAP: return SIM_RESERVED_SMEM;
 	default: return 0; /* ctaid and smid are per CTA; clocks are read by OP_CLOCK */
 	}
 }
@@ -169,7 +175,7 @@ static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 		}
 		ins = &code[w->pc];
 		if (ins->op == OP_BRA && ins->ops[0].kind == PO_LABEL && ins->ops[0].offset <= w->pc &&
-		    ++loops > SIM_WARP_QUANTUM && cta->L->warps_per_cta > 1)
+		    ++loops > SIM_WARP_QUANTUM && (cta->L->warps_per_cta > 1 || cta->L->cooperative))
 			break; /* its turn is over; it resumes here (nothing of this branch ran yet) */
 		cta->c.inst++;
 		cta->c.thread_inst += (uint64_t)__builtin_popcount(w->active);
@@ -313,11 +319,24 @@ static void report_deadlock(struct sim_cta *cta)
 	}
 }
 
+void sim_cta_start(struct sim_cta *cta)
+{
+	init_warps(cta);
+}
+
 int sim_cta_run(struct sim_cta *cta)
 {
-	struct sim_launch *L = cta->L;
 	init_warps(cta);
-	for (;;) {
+	int rc;
+	while ((rc = sim_cta_resume(cta)) == 0)
+		;
+	return rc < 0 ? -1 : 0;
+}
+
+int sim_cta_resume(struct sim_cta *cta)
+{
+	struct sim_launch *L = cta->L;
+	{
 		bool any_ready = false, any_barrier = false;
 		for (unsigned i = 0; i < L->warps_per_cta; i++) {
 			struct sim_warp *w = &cta->warps[i];
@@ -332,11 +351,12 @@ int sim_cta_run(struct sim_cta *cta)
 			any_barrier |= w->state == W_BARRIER;
 		}
 		if (!any_ready && !any_barrier)
-			return 0;
+			return 1;
 		if (any_barrier && release_barriers(cta) == 0 && !any_ready) {
 			report_deadlock(cta);
 			cta->aborted = true;
 			return -1;
 		}
 	}
+	return 0;
 }

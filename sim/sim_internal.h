@@ -14,7 +14,15 @@
 #include "sim_race.h"
 #include "sim.h"
 
-#define SIM_MAX_REGIONS (GL_MAX_BUFFERS + 1)
+#define SIM_MAX_REGIONS (GL_MAX_BUFFERS + 2) /* the buffers, module globals, the grid workspace */
+/* A cooperative launch's grid workspace (cooperative_groups::this_grid(): the barrier word of
+ * grid.sync()), outside every other window of sim_addr.h. */
+#define SIM_GRID_WS_BASE 0x0000320000000000ull
+#define SIM_GRID_WS_SIZE 64u
+/* Reserved shared memory (sm_80's 1 KiB per CTA), where cooperative_groups keeps the barriers and the
+ * exchange slots of thread-block tiles wider than a warp: after the CTA's own shared memory, in two
+ * halves that %reserved_smem_offset_0 and _1 name. */
+#define SIM_RESERVED_SMEM 1024u
 #define SIM_FINDINGS_PER_CTA 256 /* distinct findings one CTA keeps; further ones are only counted */
 #define SIM_BARRIERS 16 /* named barriers 0..15 */
 #define SIM_SHARED_POISON 0xA5 /* shared memory at CTA start: a recognisable garbage pattern */
@@ -65,6 +73,10 @@ struct sim_launch {
 	int tools;                 /* sanitizer checks that run (GL_TOOL_* mask) */
 	atomic_long stop_at;       /* run index of the first CTA (in grid order) that aborted; LONG_MAX = none */
 	bool sass_phases;          /* some SASS vector covers several loop iterations (sim_cta.sass_phase) */
+	bool cooperative;          /* the kernel reads the grid workspace (%envreg1/2): all CTAs run co-resident */
+	uint64_t grid_ws;          /* its address (0 when not cooperative) */
+	bool reserved_used;        /* the kernel reads %reserved_smem_offset_*: the CTA gets the reserved region */
+	uint64_t reserved_smem;    /* its shared offset */
 	/* calls to .func bodies (sim_frame.c) */
 	bool calls;                /* the module has code that calls a .func (or takes a function's address) */
 	uint64_t local_per_thread; /* the kernel's frame, then (with calls) the call stacks' frames */
@@ -165,6 +177,10 @@ struct sim_cta {
 
 /* sim_cta.c: CTA scheduling and per-warp control flow */
 int sim_cta_run(struct sim_cta *cta);
+/* The same in steps, for CTAs that run co-resident (a cooperative launch): start, then resume until it
+ * returns 1 (finished) or -1 (aborted); 0 means every warp had a turn and the CTA can wait. */
+void sim_cta_start(struct sim_cta *cta);
+int sim_cta_resume(struct sim_cta *cta);
 void sim_specials_template(const struct sim_launch *L, uint64_t *out);
 void sim_branch(struct sim_warp *w, uint32_t taken, int target);
 void sim_exit_lanes(struct sim_warp *w, uint32_t gone);
