@@ -153,6 +153,12 @@ void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t a
 	}
 }
 
+void sim_shadow_init(struct sim_cta *cta, uint64_t addr, unsigned n)
+{
+	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++)
+		shadow_word(cta, word)->init |= bytes_in(word, addr, n);
+}
+
 /* "_ZZ19transpose_coalescedE4tile" (a demoted function-scope array) -> "tile". */
 void gl_sim_plain_name(const char *name, char *out, size_t n)
 {
