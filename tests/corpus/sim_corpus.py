@@ -223,7 +223,8 @@ def main():
         text = r.stdout + r.stderr
         if r.returncode in (1, 2) and feature in text:
             line = next((l for l in text.splitlines() if feature in l), "")
-            refused.append("%s (%s)" % (kernel, line.strip().lstrip("=").strip()[:120]))
+            reason = line[line.find("unsupported"):] if "unsupported" in line else line.strip()
+            refused.append("%s (%s)" % (kernel, reason[:100]))
             print("ref  %s/%s refused: %s" % (fixture, kernel, line.strip()[:160]))
         else:
             failed.append(kernel)
