@@ -122,3 +122,18 @@ print(sum(o[i] != (fact(i) if i < 20 else 0) for i in range(32)), o[12], o[13])'
 	assert_failure 2
 	assert_output --partial "stack-size"
 }
+
+@test "calls.cu compiled by nvcc: the stack overflow points at the CUDA line of the recursive call" {
+	command -v nvcc >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ] || skip "no nvcc"
+	export XDG_CACHE_HOME="$OUT/cache"
+	cp "$FX/calls.cu" "$OUT/calls.cu"
+	run "$GPULAB" sim "$OUT/calls.cu" --kernel runaway --grid 1 --block 32 --arg buf:in:i32:32:seq \
+		--arg buf:out:i32:32
+	assert_failure 1
+	assert_output --regexp "stack-overflow at .*calls.cu:66"
+	run "$GPULAB" sim "$OUT/calls.cu" --kernel fibonacci --grid 1 --block 32 --arg buf:in:i32:32:seq \
+		--arg buf:out:i32:32 --arg i32:20 --dump "out=$OUT/out.bin"
+	assert_success
+	run python3 -c 'import struct, sys; print(struct.unpack("<20i", open(sys.argv[1], "rb").read()[:80])[19])' "$OUT/out.bin"
+	assert_output "4181"
+}
