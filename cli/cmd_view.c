@@ -77,7 +77,7 @@ static int unknown_view(struct gl_ctx *ctx, const char *what)
 	if (near)
 		return gl_usage_error(ctx, self(), "no view or topic '%s' (did you mean '%s'?)", what, near);
 	return gl_usage_error(ctx, self(),
-	                      "no view or topic '%s': views are gemm, banks, coalesce; topics in "
+	                      "no view or topic '%s': views are gemm, banks, coalesce, flash; topics in "
 	                      "'gpulab list'",
 	                      what);
 }
@@ -102,6 +102,8 @@ static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum gl_topic_
 	}
 	if (*kind == GL_VIEW_GEMM && topic && strcmp(topic, "gemm") != 0)
 		return gl_usage_error(ctx, self(), "the gemm view shows the gemm topic, not %s", topic);
+	if (*kind == GL_VIEW_FLASH && topic && strcmp(topic, "attention") != 0)
+		return gl_usage_error(ctx, self(), "the flash view shows the attention topic, not %s", topic);
 	if (!topic)
 		return gl_usage_error(ctx, self(), "view %s needs --topic T (e.g. --topic transpose --variant %s)",
 		                      o->what, *kind == GL_VIEW_BANKS ? "coalesced" : "naive");
@@ -176,6 +178,7 @@ struct view_state {
 	struct view_coalesce co;
 	struct view_banks ba;
 	struct view_gemm ge;
+	struct view_flash fl;
 	const struct view_ops *ops;
 	const void *state;
 };
@@ -191,6 +194,10 @@ static int build(struct gl_ctx *ctx, enum gl_topic_view kind, const struct view_
 		vs->ops = &view_gemm_ops, vs->state = &vs->ge;
 		return view_gemm_build(tr, block, &vs->ge, &ctx->err);
 	}
+	if (kind == GL_VIEW_FLASH) {
+		vs->ops = &view_flash_ops, vs->state = &vs->fl;
+		return view_flash_build(tr, block, &vs->fl, &ctx->err);
+	}
 	if (kind == GL_VIEW_BANKS) {
 		vs->ops = &view_banks_ops, vs->state = &vs->ba;
 		return view_banks_build(tr, block, &vs->ba, &ctx->err);
@@ -203,6 +210,8 @@ static void view_state_free(struct view_state *vs)
 {
 	if (vs->kind == GL_VIEW_GEMM)
 		view_gemm_free(&vs->ge);
+	else if (vs->kind == GL_VIEW_FLASH)
+		view_flash_free(&vs->fl);
 	else if (vs->kind == GL_VIEW_BANKS)
 		view_banks_free(&vs->ba);
 	else
@@ -256,7 +265,7 @@ static int view_stored_launch(struct gl_ctx *ctx, const struct view_opts *o)
 {
 	const struct view_entry *named = view_find(o->what);
 	if (!named)
-		return gl_usage_error(ctx, self(), "with --run, say which view: gemm, banks or coalesce (not '%s')",
+		return gl_usage_error(ctx, self(), "with --run, say which view: gemm, banks, coalesce or flash (not '%s')",
 		                      o->what);
 	if (o->topic || o->variant || o->size || o->nparams)
 		return gl_usage_error(ctx, self(), "--run shows a stored launch as it was recorded: no --topic, "
@@ -282,6 +291,12 @@ static int view_stored_launch(struct gl_ctx *ctx, const struct view_opts *o)
 	return rc;
 }
 
+/* The variant a view shows when none is named: the topic's first, except FlashAttention-2 for flash. */
+static const char *default_variant(enum gl_topic_view kind, const struct gl_topic *t)
+{
+	return kind == GL_VIEW_FLASH && gl_variant_find(t, "flash2") ? "flash2" : t->variants[0].name;
+}
+
 static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 {
 	struct view_opts o;
@@ -299,9 +314,12 @@ static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 	struct gl_problem p;
 	bool explicit;
 	if ((rc = resolve(ctx, &o, &kind, &t)) ||
-	    (rc = gl_variant_lookup(t, o.variant ? o.variant : t->variants[0].name, &v, &ctx->err)) ||
+	    (rc = gl_variant_lookup(t, o.variant ? o.variant : default_variant(kind, t), &v, &ctx->err)) ||
 	    (rc = build_problem(ctx, t, &o, &p, &explicit)))
 		return rc;
+	if (kind == GL_VIEW_FLASH && strncmp(v->name, "flash", 5) != 0)
+		return gl_usage_error(ctx, self(), "the flash view steps through flash1, flash2 or flash2_mma, not %s "
+		                      "(its traffic: gpulab run attention --variant %s)", v->name, v->name);
 	if (!o.frames && (rc = view_tui_check(&ctx->err)))
 		return rc;
 	return view_trace_run(ctx, kind, t, v, &p, explicit, &o);
@@ -323,14 +341,16 @@ static const struct gl_opt view_opts[] = {
 
 const struct gl_cmd gl_cmd_view_entry = {
     .name = "view",
-    .usage = "gemm|banks|coalesce|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
+    .usage = "gemm|banks|coalesce|flash|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
              "       gpulab view gemm|banks|coalesce --run N [--launch K] [--frames N] [--play]",
     .summary = "step through a recorded memory trace: GEMM tiles, shared-memory banks, global coalescing",
     .help = "views:\n"
             "  gemm        the C tile a CTA owns, the A and B tiles it loads at each K step, warp and thread tiles\n"
             "  banks       one warp's shared-memory access per step: 32 banks, the wavefront serving each lane\n"
             "  coalesce    one warp's global access per step: its lanes, 32-byte sectors and 128-byte lines\n"
-            "  TOPIC       shorthand: gemm -> gemm, smem_patterns -> banks, others -> coalesce\n"
+            "  flash       a FlashAttention CTA (--variant flash1|flash2|flash2_mma, default flash2): the Q and K/V\n"
+            "              blocks combined per step, running max m and sum l before/after, O's rescale, traffic\n"
+            "  TOPIC       shorthand: gemm -> gemm, smem_patterns -> banks, attention -> flash, others -> coalesce\n"
             "--PARAM V sets one topic parameter (default: small sizes, e.g. gemm 128).  --run shows a launch of\n"
             "any kernel as it was recorded (gpulab run --trace, gpulab sim --trace).\n"
             "The latest stored trace of the topic/variant (and sizes, when given) is shown; without one, the variant\n"

@@ -46,7 +46,7 @@ struct gl_buffer_shape {
 };
 
 /* Which view shows a topic best. */
-enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM };
+enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM, GL_VIEW_FLASH };
 
 struct gl_topic {
 	const char *name;

@@ -1,5 +1,5 @@
 /* test_visualize_table.c — the one table of views: each name finds its entry, the kind and engine
- * table agree, only gemm implies a topic, and an unknown name finds nothing. */
+ * table agree, only gemm and flash imply a topic, and an unknown name finds nothing. */
 #include "check.h"
 #include "visualize/view.h"
 
@@ -15,10 +15,12 @@ int main(void)
 		CHECK_EQ(c->kind, GL_VIEW_COALESCE);
 		CHECK(c->ops == &view_coalesce_ops && c->topic == NULL);
 	}
+	const struct view_entry *f = view_find("flash");
+	CHECK(f && f->kind == GL_VIEW_FLASH && f->ops == &view_flash_ops && f->topic && strcmp(f->topic, "attention") == 0);
 	CHECK(view_find("bank") == NULL);
 	int n = 0;
 	for (const struct view_entry *v = view_table; v->name; v++)
 		n++;
-	CHECK_EQ(n, 3);
+	CHECK_EQ(n, 4);
 	CHECK_DONE();
 }
