@@ -325,6 +325,11 @@ static double flops(const struct gl_variant *v, const struct gl_problem *p)
 	return 4.0 * (double)g.d * pairs(&g) * (double)g.bh;
 }
 
+#define M_TENSOR_FLOPS "gpulab__attention_tensor_flops.sum"
+#define M_FLOPS "gpulab__attention_flops.sum"
+#define M_BYTES_PER_OUTPUT "gpulab__attention_global_bytes_per_output.ratio"
+static const char *const derived_names[] = {M_TENSOR_FLOPS, M_FLOPS, M_BYTES_PER_OUTPUT, NULL};
+
 static double metric_or_zero(const struct gl_metrics *m, const char *name)
 {
 	const double *x = gl_metrics_get(m, name);
@@ -343,10 +348,10 @@ static void derive(const struct gl_variant *v, const struct gl_problem *p, struc
 		      metric_or_zero(m, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum") +
 		      metric_or_zero(m, "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum");
 	const double *ld = gl_metrics_get(m, GL_M_GLD_SECT), *st = gl_metrics_get(m, GL_M_GST_SECT);
-	gl_metrics_set(m, "gpulab__attention_tensor_flops.sum", tensor, "flop");
-	gl_metrics_set(m, "gpulab__attention_flops.sum", tensor + fp32, "flop");
+	gl_metrics_set(m, M_TENSOR_FLOPS, tensor, "flop");
+	gl_metrics_set(m, M_FLOPS, tensor + fp32, "flop");
 	if (ld && st)
-		gl_metrics_set(m, "gpulab__attention_global_bytes_per_output.ratio",
+		gl_metrics_set(m, M_BYTES_PER_OUTPUT,
 			       32.0 * (*ld + *st) / ((double)g.bh * (double)g.nq * (double)g.d), "byte");
 }
 
@@ -373,4 +378,5 @@ const struct gl_topic gl_topic_attention = {
 	.view_size = 64, /* flash1: 4 Q blocks x 2 K/V blocks, within the trace's 50,000 events per CTA */
 	.view = GL_VIEW_FLASH,
 	.derive = derive,
+	.derived_names = derived_names,
 };

@@ -78,6 +78,7 @@ struct gl_topic {
 	/* Topic-specific values derived from a launch's metrics, added to them under gpulab__TOPIC_ names
 	 * (may be NULL); called for each launch and for a multi-launch variant's total. */
 	void (*derive)(const struct gl_variant *v, const struct gl_problem *p, struct gl_metrics *m);
+	const char *const *derived_names; /* the names derive sets, NULL-terminated (lesson checks read them) */
 };
 
 extern const struct gl_topic *const gl_topics[];
