@@ -96,3 +96,12 @@ all_verified() { # JSON: every variant verified, with an error below the stated 
 	assert_failure 2
 	[[ "$stderr" == *"--seq-k at most"* ]]
 }
+
+@test "a view of naive shows its first launch, recorded and then read back as the same launch" {
+	run -0 --separate-stderr "$GPULAB" view coalesce --topic attention --variant naive --frames 1 --db "$DB"
+	assert_output --partial "recorded now on the simulator (run 1, launch 2)" # launch 1 is the variant's total
+	run -0 --separate-stderr "$GPULAB" query --csv --db "$DB" "SELECT part, entry FROM launches WHERE id = 2"
+	assert_line "1,attention_naive_scores"
+	run -0 --separate-stderr "$GPULAB" view coalesce --topic attention --variant naive --frames 1 --db "$DB"
+	assert_output --partial "stored trace: run 1, launch 2"
+}
