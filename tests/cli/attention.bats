@@ -41,8 +41,12 @@ all_verified() { # JSON: every variant verified, with an error below the stated 
 	# tensor cores: 4 N^2 d FLOPs, 4096 per mma.sync m16n8k16
 	[ "$(metric "$json" flash2_mma $TENSOR)" = 16777216 ]
 	[ "$(metric "$json" flash2 $TENSOR)" = 0 ]
-	# the ldmatrix-read swizzled tiles have no bank conflicts
+	# the swizzled tiles: stores and ldmatrix reads without bank conflicts, each ldmatrix.x4 in 4 wavefronts
 	[ "$(metric "$json" flash2_mma l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum)" = 0 ]
+	[ "$(metric "$json" flash2_mma l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum)" = 0 ]
+	ldsm=$(metric "$json" flash2_mma smsp__inst_executed_op_ldsm.sum)
+	((ldsm > 0))
+	[ "$(metric "$json" flash2_mma l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum)" = $((4 * ldsm)) ]
 	# global bytes per output element: naive's N^2 traffic against flash2's
 	awk -v a="$(metric "$json" naive $BPO)" -v b="$(metric "$json" flash2 $BPO)" 'BEGIN { exit !(a > 50 * b) }'
 }
