@@ -65,6 +65,15 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct view_opts *o)
 	return GL_OK;
 }
 
+/* "coalesce, banks, gemm, conv": the view table's names, for messages. */
+static void view_names(char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (const struct view_entry *v = view_table; v->name && len < n; v++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", v == view_table ? "" : ", ", v->name);
+}
+
 static int unknown_view(struct gl_ctx *ctx, const char *what)
 {
 	const char *names[64];
@@ -76,10 +85,9 @@ static int unknown_view(struct gl_ctx *ctx, const char *what)
 	const char *near = gl_suggest(what, names, n);
 	if (near)
 		return gl_usage_error(ctx, self(), "no view or topic '%s' (did you mean '%s'?)", what, near);
-	return gl_usage_error(ctx, self(),
-	                      "no view or topic '%s': views are gemm, banks, coalesce, flash; topics in "
-	                      "'gpulab list'",
-	                      what);
+	char views[256];
+	view_names(views, sizeof views);
+	return gl_usage_error(ctx, self(), "no view or topic '%s': views are %s; topics in 'gpulab list'", what, views);
 }
 
 /* "banks"/"coalesce"/"gemm" name a view; a topic name picks that topic's natural view. */
@@ -102,6 +110,8 @@ static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum gl_topic_
 	}
 	if (*kind == GL_VIEW_GEMM && topic && strcmp(topic, "gemm") != 0)
 		return gl_usage_error(ctx, self(), "the gemm view shows the gemm topic, not %s", topic);
+	if (*kind == GL_VIEW_CONV && topic && strcmp(topic, "conv2d") != 0)
+		return gl_usage_error(ctx, self(), "the conv view shows the conv2d topic, not %s", topic);
 	if (*kind == GL_VIEW_FLASH && topic && strcmp(topic, "attention") != 0)
 		return gl_usage_error(ctx, self(), "the flash view shows the attention topic, not %s", topic);
 	if (!topic)
@@ -178,6 +188,7 @@ struct view_state {
 	struct view_coalesce co;
 	struct view_banks ba;
 	struct view_gemm ge;
+	struct view_conv cn;
 	struct view_flash fl;
 	const struct view_ops *ops;
 	const void *state;
@@ -193,6 +204,10 @@ static int build(struct gl_ctx *ctx, enum gl_topic_view kind, const struct view_
 	if (kind == GL_VIEW_GEMM) {
 		vs->ops = &view_gemm_ops, vs->state = &vs->ge;
 		return view_gemm_build(tr, block, &vs->ge, &ctx->err);
+	}
+	if (kind == GL_VIEW_CONV) {
+		vs->ops = &view_conv_ops, vs->state = &vs->cn;
+		return view_conv_build(tr, block, &vs->cn, &ctx->err);
 	}
 	if (kind == GL_VIEW_FLASH) {
 		vs->ops = &view_flash_ops, vs->state = &vs->fl;
@@ -210,6 +225,8 @@ static void view_state_free(struct view_state *vs)
 {
 	if (vs->kind == GL_VIEW_GEMM)
 		view_gemm_free(&vs->ge);
+	else if (vs->kind == GL_VIEW_CONV)
+		view_conv_free(&vs->cn);
 	else if (vs->kind == GL_VIEW_FLASH)
 		view_flash_free(&vs->fl);
 	else if (vs->kind == GL_VIEW_BANKS)
@@ -265,8 +282,11 @@ static int view_stored_launch(struct gl_ctx *ctx, const struct view_opts *o)
 {
 	const struct view_entry *named = view_find(o->what);
 	if (!named)
-		return gl_usage_error(ctx, self(), "with --run, say which view: gemm, banks, coalesce or flash (not '%s')",
-		                      o->what);
+	{
+		char views[256];
+		view_names(views, sizeof views);
+		return gl_usage_error(ctx, self(), "with --run, say which view: %s (not '%s')", views, o->what);
+	}
 	if (o->topic || o->variant || o->size || o->nparams)
 		return gl_usage_error(ctx, self(), "--run shows a stored launch as it was recorded: no --topic, "
 		                      "--variant, --size or topic parameters with it");
@@ -341,7 +361,7 @@ static const struct gl_opt view_opts[] = {
 
 const struct gl_cmd gl_cmd_view_entry = {
     .name = "view",
-    .usage = "gemm|banks|coalesce|flash|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
+    .usage = "gemm|banks|coalesce|conv|flash|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
              "       gpulab view gemm|banks|coalesce --run N [--launch K] [--frames N] [--play]",
     .summary = "step through a recorded memory trace: GEMM tiles, shared-memory banks, global coalescing",
     .help = "views:\n"
@@ -350,7 +370,7 @@ const struct gl_cmd gl_cmd_view_entry = {
             "  coalesce    one warp's global access per step: its lanes, 32-byte sectors and 128-byte lines\n"
             "  flash       a FlashAttention CTA (--variant flash1|flash2|flash2_mma, default flash2): the Q and K/V\n"
             "              blocks combined per step, running max m and sum l before/after, O's rescale, traffic\n"
-            "  TOPIC       shorthand: gemm -> gemm, smem_patterns -> banks, attention -> flash, others -> coalesce\n"
+            "  TOPIC       shorthand: gemm -> gemm, smem_patterns -> banks, conv2d -> conv, attention -> flash, else coalesce\n"
             "--PARAM V sets one topic parameter (default: small sizes, e.g. gemm 128).  --run shows a launch of\n"
             "any kernel as it was recorded (gpulab run --trace, gpulab sim --trace).\n"
             "The latest stored trace of the topic/variant (and sizes, when given) is shown; without one, the variant\n"

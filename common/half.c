@@ -1,8 +1,7 @@
-/* half.c — binary16 <-> binary32 (IEEE 754-2008 §3.6: 1 sign, 5 exponent bits biased by 15, 10 fraction bits). */
-#include "half.h"
-
-#include <math.h>
+/* half.c — binary16 conversions by bit manipulation (no compiler _Float16 needed). */
 #include <string.h>
+
+#include "half.h"
 
 static uint32_t bits_of(float f)
 {
@@ -11,26 +10,64 @@ static uint32_t bits_of(float f)
 	return u;
 }
 
-uint16_t gl_half_from_float(float f)
+static float float_of(uint32_t u)
 {
-	uint32_t x = bits_of(f), sign = (x >> 16) & 0x8000u, ax = x & 0x7fffffffu;
-	if (ax > 0x7f800000u) /* NaN: keep it quiet */
-		return (uint16_t)(sign | 0x7e00u);
-	if (ax >= 0x477ff000u) /* rounds to 65536 or more: infinity */
-		return (uint16_t)(sign | 0x7c00u);
-	if (ax < 0x38800000u) /* below 2^-14: a subnormal half, a multiple of 2^-24, rounded to nearest even */
-		return (uint16_t)(sign | (uint32_t)nearbyintf(fabsf(f) * 16777216.0f));
-	uint32_t h = (((ax >> 23) - 112) << 10) | ((ax >> 13) & 0x3ffu), rest = ax & 0x1fffu;
-	if (rest > 0x1000u || (rest == 0x1000u && (h & 1u)))
-		h++; /* a carry into the exponent is the right rounding too */
-	return (uint16_t)(sign | h);
+	float f;
+	memcpy(&f, &u, sizeof f);
+	return f;
 }
 
-float gl_half_to_float(uint16_t h)
+/* Shift a mantissa right by `shift` bits, rounding to nearest even on the bits shifted out. */
+static uint32_t shift_round_even(uint32_t mant, int shift)
 {
-	uint32_t exp = (h >> 10) & 0x1fu, mant = h & 0x3ffu;
-	float v = exp == 0    ? ldexpf((float)mant, -24)
-		  : exp == 31 ? (mant ? NAN : INFINITY)
-			      : ldexpf((float)(mant | 0x400u), (int)exp - 25);
-	return h & 0x8000u ? -v : v;
+	if (shift > 31)
+		return 0;
+	uint32_t kept = mant >> shift;
+	uint32_t rest = mant & ((1u << shift) - 1);
+	uint32_t half = 1u << (shift - 1);
+	if (rest > half || (rest == half && (kept & 1)))
+		kept++;
+	return kept;
+}
+
+uint16_t gl_f32_to_f16(float f)
+{
+	uint32_t u = bits_of(f);
+	uint16_t sign = (uint16_t)((u >> 16) & 0x8000);
+	int exp = (int)((u >> 23) & 0xff);
+	uint32_t mant = u & 0x7fffff;
+	if (exp == 0xff) /* infinity, or NaN kept quiet with its top payload bit */
+		return (uint16_t)(sign | 0x7c00 | (mant ? 0x200 | (mant >> 13) : 0));
+	int e = exp - 127 + 15;
+	if (e >= 31)
+		return (uint16_t)(sign | 0x7c00);
+	if (e <= 0) { /* subnormal (or zero) in binary16: the implicit 1 joins the mantissa */
+		if (e < -10)
+			return sign;
+		uint32_t m = shift_round_even(mant | 0x800000, 14 - e);
+		return (uint16_t)(sign | m); /* a carry into bit 10 is the smallest normal, correctly */
+	}
+	uint32_t m = shift_round_even(mant, 13);
+	/* a carry out of the mantissa bumps the exponent, and past 30 becomes infinity, as it should */
+	return (uint16_t)(sign | (((uint32_t)e << 10) + m));
+}
+
+float gl_f16_to_f32(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+	int exp = (h >> 10) & 0x1f;
+	uint32_t mant = h & 0x3ff;
+	if (exp == 0x1f)
+		return float_of(sign | 0x7f800000 | (mant << 13));
+	if (exp == 0) { /* zero or subnormal: mant * 2^-24 */
+		float v = (float)mant * (1.0f / 16777216.0f);
+		return sign ? -v : v;
+	}
+	return float_of(sign | ((uint32_t)(exp - 15 + 127) << 23) | (mant << 13));
+}
+
+void gl_f32_to_f16_array(const float *in, uint16_t *out, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		out[i] = gl_f32_to_f16(in[i]);
 }

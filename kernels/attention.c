@@ -194,10 +194,10 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	if (half) {
 		uint16_t *hq = l->buffers[q].host, *hk = l->buffers[k].host, *hv = l->buffers[vb].host;
 		for (size_t i = 0; i < nq; i++)
-			hq[i] = gl_half_from_float(fq[i]);
+			hq[i] = gl_f32_to_f16(fq[i]);
 		for (size_t i = 0; i < nk; i++) {
-			hk[i] = gl_half_from_float(fk[i]);
-			hv[i] = gl_half_from_float(fv[i]);
+			hk[i] = gl_f32_to_f16(fk[i]);
+			hv[i] = gl_f32_to_f16(fv[i]);
 		}
 		free(fq);
 		free(fk);
@@ -243,7 +243,7 @@ static float *input_f32(const struct gl_buffer *b)
 		return NULL;
 	if (b->dtype == GL_F16)
 		for (size_t i = 0; i < b->count; i++)
-			x[i] = gl_half_to_float(((const uint16_t *)b->host)[i]);
+			x[i] = gl_f16_to_f32(((const uint16_t *)b->host)[i]);
 	else
 		memcpy(x, b->host, b->count * sizeof *x);
 	return x;

@@ -158,7 +158,7 @@ static float *input(const struct gl_launch *l, const char *name)
 			continue;
 		float *x = gl_xmalloc(b->count * sizeof *x);
 		for (size_t k = 0; k < b->count; k++)
-			x[k] = b->dtype == GL_F16 ? gl_half_to_float(((const uint16_t *)b->host)[k]) : ((const float *)b->host)[k];
+			x[k] = b->dtype == GL_F16 ? gl_f16_to_f32(((const uint16_t *)b->host)[k]) : ((const float *)b->host)[k];
 		return x;
 	}
 	return NULL;

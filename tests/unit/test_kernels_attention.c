@@ -99,7 +99,7 @@ static void test_fp16_inputs(const struct gl_topic *t)
 		CHECK(fa->dtype == GL_F32 && fh->dtype == GL_F16 && fa->count == fh->count);
 		size_t bad = 0;
 		for (size_t i = 0; i < fa->count; i++)
-			bad += ((const uint16_t *)fh->host)[i] != gl_half_from_float(((const float *)fa->host)[i]);
+			bad += ((const uint16_t *)fh->host)[i] != gl_f32_to_f16(((const float *)fa->host)[i]);
 		CHECK_EQ(bad, 0);
 	}
 	gl_launch_free(&a);

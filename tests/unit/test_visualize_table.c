@@ -1,5 +1,5 @@
 /* test_visualize_table.c — the one table of views: each name finds its entry, the kind and engine
- * table agree, only gemm and flash imply a topic, and an unknown name finds nothing. */
+ * table agree, gemm, conv and flash imply their topics, kinds are distinct, and an unknown name finds nothing. */
 #include "check.h"
 #include "visualize/view.h"
 
@@ -18,9 +18,15 @@ int main(void)
 	const struct view_entry *f = view_find("flash");
 	CHECK(f && f->kind == GL_VIEW_FLASH && f->ops == &view_flash_ops && f->topic && strcmp(f->topic, "attention") == 0);
 	CHECK(view_find("bank") == NULL);
+	const struct view_entry *cv = view_find("conv");
+	CHECK(cv && cv->kind == GL_VIEW_CONV && cv->ops == &view_conv_ops && strcmp(cv->topic, "conv2d") == 0);
+	/* every entry: its engine table is the view of that name, and no two entries share a kind */
 	int n = 0;
-	for (const struct view_entry *v = view_table; v->name; v++)
-		n++;
-	CHECK_EQ(n, 4);
+	for (const struct view_entry *v = view_table; v->name; v++, n++) {
+		CHECK_STR(v->ops->name, v->name);
+		for (const struct view_entry *u = view_table; u != v; u++)
+			CHECK(u->kind != v->kind);
+	}
+	CHECK(n >= 5);
 	CHECK_DONE();
 }
