@@ -114,6 +114,8 @@ static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum gl_topic_
 		return gl_usage_error(ctx, self(), "the mma view shows the hgemm topic, not %s", topic);
 	if (*kind == GL_VIEW_CONV && topic && strcmp(topic, "conv2d") != 0)
 		return gl_usage_error(ctx, self(), "the conv view shows the conv2d topic, not %s", topic);
+	if (*kind == GL_VIEW_FLASH && topic && strcmp(topic, "attention") != 0)
+		return gl_usage_error(ctx, self(), "the flash view shows the attention topic, not %s", topic);
 	if (!topic)
 		return gl_usage_error(ctx, self(), "view %s needs --topic T (e.g. --topic transpose --variant %s)",
 		                      o->what, *kind == GL_VIEW_BANKS ? "coalesced" : "naive");
@@ -190,6 +192,7 @@ struct view_state {
 	struct view_gemm ge;
 	struct view_mma mm;
 	struct view_conv cn;
+	struct view_flash fl;
 	const struct view_ops *ops;
 	const void *state;
 };
@@ -213,6 +216,10 @@ static int build(struct gl_ctx *ctx, enum gl_topic_view kind, const struct view_
 		vs->ops = &view_conv_ops, vs->state = &vs->cn;
 		return view_conv_build(tr, block, &vs->cn, &ctx->err);
 	}
+	if (kind == GL_VIEW_FLASH) {
+		vs->ops = &view_flash_ops, vs->state = &vs->fl;
+		return view_flash_build(tr, block, &vs->fl, &ctx->err);
+	}
 	if (kind == GL_VIEW_BANKS) {
 		vs->ops = &view_banks_ops, vs->state = &vs->ba;
 		return view_banks_build(tr, block, &vs->ba, &ctx->err);
@@ -229,6 +236,8 @@ static void view_state_free(struct view_state *vs)
 		view_mma_free(&vs->mm);
 	else if (vs->kind == GL_VIEW_CONV)
 		view_conv_free(&vs->cn);
+	else if (vs->kind == GL_VIEW_FLASH)
+		view_flash_free(&vs->fl);
 	else if (vs->kind == GL_VIEW_BANKS)
 		view_banks_free(&vs->ba);
 	else
@@ -311,13 +320,15 @@ static int view_stored_launch(struct gl_ctx *ctx, const struct view_opts *o)
 	return rc;
 }
 
-/* The variant shown without --variant: the named view's own default, else the topic's first. */
+/* The variant shown without --variant: the named view's own default (or that of the view the topic
+ * opens), else the topic's first. */
 static const char *default_variant(const struct view_opts *o, const struct gl_topic *t)
 {
 	const struct view_entry *named = view_find(o->what);
-	if (!named && t->view == GL_VIEW_MMA)
-		named = view_find("mma");
-	return named && named->variant ? named->variant : t->variants[0].name;
+	for (const struct view_entry *v = view_table; !named && v->name; v++)
+		if (v->kind == t->view)
+			named = v;
+	return named && named->variant && gl_variant_find(t, named->variant) ? named->variant : t->variants[0].name;
 }
 
 static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
@@ -340,6 +351,9 @@ static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 	    (rc = gl_variant_lookup(t, o.variant ? o.variant : default_variant(&o, t), &v, &ctx->err)) ||
 	    (rc = build_problem(ctx, t, &o, &p, &explicit)))
 		return rc;
+	if (kind == GL_VIEW_FLASH && strncmp(v->name, "flash", 5) != 0)
+		return gl_usage_error(ctx, self(), "the flash view steps through flash1, flash2 or flash2_mma, not %s "
+		                      "(its traffic: gpulab run attention --variant %s)", v->name, v->name);
 	if (!o.frames && (rc = view_tui_check(&ctx->err)))
 		return rc;
 	return view_trace_run(ctx, kind, t, v, &p, explicit, &o);
@@ -361,8 +375,8 @@ static const struct gl_opt view_opts[] = {
 
 const struct gl_cmd gl_cmd_view_entry = {
     .name = "view",
-    .usage = "gemm|mma|banks|coalesce|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
-             "       gpulab view gemm|mma|banks|coalesce --run N [--launch K] [--frames N] [--play]",
+    .usage = "gemm|mma|banks|coalesce|conv|flash|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
+             "       gpulab view gemm|mma|banks|coalesce|conv|flash --run N [--launch K] [--frames N] [--play]",
     .summary = "step through a recorded memory trace: GEMM tiles, shared-memory banks, global coalescing",
     .help = "views:\n"
             "  gemm        the C tile a CTA owns, the A and B tiles it loads at each K step, warp and thread tiles\n"
@@ -370,7 +384,11 @@ const struct gl_cmd gl_cmd_view_entry = {
             "              warp beside its swizzled counterpart, the CTA's K loop down to its warps' mma tiles\n"
             "  banks       one warp's shared-memory access per step: 32 banks, the wavefront serving each lane\n"
             "  coalesce    one warp's global access per step: its lanes, 32-byte sectors and 128-byte lines\n"
-            "  TOPIC       shorthand: gemm -> gemm, hgemm -> mma, smem_patterns -> banks, others -> coalesce\n"
+            "  flash       a FlashAttention CTA (--variant flash1|flash2|flash2_mma, default flash2): the Q and K/V\n"
+            "              blocks combined per step, running max m and sum l before/after, O's rescale, traffic\n"
+            "  conv        conv2d's implicit GEMM: a lane's input pixel, the im2col elements A(m, kk) that are it, loads so far\n"
+            "  TOPIC       shorthand: gemm -> gemm, hgemm -> mma, smem_patterns -> banks, conv2d -> conv,\n"
+            "              attention -> flash, others -> coalesce\n"
             "--PARAM V sets one topic parameter (default: small sizes, e.g. gemm 128).  --run shows a launch of\n"
             "any kernel as it was recorded (gpulab run --trace, gpulab sim --trace).\n"
             "The latest stored trace of the topic/variant (and sizes, when given) is shown; without one, the variant\n"

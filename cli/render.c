@@ -112,11 +112,35 @@ static void table_row(FILE *out, const struct gl_launch_record *l)
 	}
 }
 
+/* The values the topic derives (kernels/registry.h: derive), gpulab__TOPIC_NAME.ROLLUP, as "NAME value". */
+static void table_derived(FILE *out, const struct gl_launch_record *l)
+{
+	char prefix[64];
+	snprintf(prefix, sizeof prefix, "gpulab__%s_", l->topic);
+	size_t n = strlen(prefix);
+	bool any = false;
+	for (size_t k = 0; k < l->metrics.n; k++) {
+		const struct gl_metric *m = &l->metrics.items[k];
+		if (strncmp(m->name, prefix, n) != 0)
+			continue;
+		const char *dot = strrchr(m->name, '.');
+		int len = (int)((dot ? (size_t)(dot - m->name) : strlen(m->name)) - n);
+		if (!any)
+			fprintf(out, "  %s %-12s", l->topic, l->variant);
+		fprintf(out, "%s%.*s %.6g", any ? ", " : " ", len, m->name + n, m->value);
+		any = true;
+	}
+	if (any)
+		fputc('\n', out);
+}
+
 static void render_table(FILE *out, const struct gl_run_record *r, int print_limit)
 {
 	table_header(out, r);
 	for (size_t i = 0; i < r->nlaunches; i++)
 		table_row(out, &r->launches[i]);
+	for (size_t i = 0; i < r->nlaunches; i++)
+		table_derived(out, &r->launches[i]);
 	bool same_note = r->nlaunches > 1;
 	for (size_t i = 1; i < r->nlaunches && same_note; i++)
 		same_note = strcmp(r->launches[i].note, r->launches[0].note) == 0;

@@ -11,6 +11,7 @@ extern const struct gl_topic gl_topic_gemm;
 extern const struct gl_topic gl_topic_reduce;
 extern const struct gl_topic gl_topic_hgemm;
 extern const struct gl_topic gl_topic_conv2d;
+extern const struct gl_topic gl_topic_attention;
 
 const struct gl_topic *const gl_topics[] = {
 	&gl_topic_transpose,
@@ -20,6 +21,7 @@ const struct gl_topic *const gl_topics[] = {
 	&gl_topic_reduce,
 	&gl_topic_hgemm,
 	&gl_topic_conv2d,
+	&gl_topic_attention,
 	NULL,
 };
 

@@ -10,6 +10,7 @@
 
 #include "common/err.h"
 #include "common/launch.h"
+#include "common/metrics.h"
 #include "common/util.h" /* gl_check_host_memory */
 
 #define GL_MAX_PARAMS 16
@@ -54,7 +55,7 @@ struct gl_buffer_shape {
 };
 
 /* Which view shows a topic best. */
-enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM, GL_VIEW_CONV, GL_VIEW_MMA };
+enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM, GL_VIEW_CONV, GL_VIEW_MMA, GL_VIEW_FLASH };
 
 struct gl_topic {
 	const char *name;
@@ -83,6 +84,10 @@ struct gl_topic {
 	const struct gl_buffer_shape *shapes;
 	long view_size;
 	enum gl_topic_view view;
+	/* Topic-specific values derived from a launch's metrics, added to them under gpulab__TOPIC_ names
+	 * (may be NULL); called for each launch and for a multi-launch variant's total. */
+	void (*derive)(const struct gl_variant *v, const struct gl_problem *p, struct gl_metrics *m);
+	const char *const *derived_names; /* the names derive sets, NULL-terminated (lesson checks read them) */
 };
 
 extern const struct gl_topic *const gl_topics[];

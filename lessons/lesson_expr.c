@@ -20,7 +20,8 @@
 #include "store/store.h"
 
 /* The names a check may read, each from its one list: the store's numeric launch columns, the metrics
- * the simulator stores (sim/sim_metrics.c) and the CUPTI metric sets.  The strings are static. */
+ * the simulator stores (sim/sim_metrics.c), the CUPTI metric sets and the values topics derive.  The
+ * strings are static. */
 static size_t check_names(const char **names, size_t max)
 {
 	size_t n = 0, ncol = 0;
@@ -31,12 +32,15 @@ static size_t check_names(const char **names, size_t max)
 		names[n++] = gl_sim_metric_name(i);
 	for (size_t i = 0; gl_metric_sets_name(i) && n < max; i++)
 		names[n++] = gl_metric_sets_name(i);
+	for (const struct gl_topic *const *t = gl_topics; *t; t++) /* what topics derive (registry.h) */
+		for (const char *const *d = (*t)->derived_names; d && *d && n < max; d++)
+			names[n++] = *d;
 	return n;
 }
 
 bool lesson_metric_known(const char *name, const char **suggestion)
 {
-	const char *names[256];
+	const char *names[384];
 	size_t n = check_names(names, GL_ARRAY_LEN(names));
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(names[i], name) == 0)

@@ -183,6 +183,10 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 			}
 			total_of_parts(rec);
 		}
+		for (int k = 0; t->derive && k < rec->nparts; k++)
+			t->derive(v, p, &rec->parts[k].metrics);
+		if (t->derive)
+			t->derive(v, p, &rec->metrics);
 		set_verdict(rec, partial, &out->verify, &first);
 		out->verify.ok = out->verify.ok && first.ok;
 		out->sanitizer_errors = rec->sanitizer_errors;

@@ -137,7 +137,8 @@ int gl_store_query(struct gl_store *s, const char *sql, enum gl_query_format fmt
 int gl_store_load_trace(struct gl_store *s, long launch_id, struct gl_trace_event **events, uint32_t *n,
 			struct gl_err *err);
 
-/* The latest launch of topic/variant (and params_json, when not NULL) that has a trace; 0 when none. */
+/* The latest launch of topic/variant (and params_json, when not NULL) that has a trace (of a multi-launch
+ * variant, the first traced launch of the latest run that has one); 0 when none. */
 int gl_store_find_traced_launch(struct gl_store *s, const char *topic, const char *variant, const char *params_json,
 				long *launch_id, struct gl_err *err);
 

@@ -123,7 +123,7 @@ int gl_store_find_traced_launch(struct gl_store *s, const char *topic, const cha
 			       "SELECT l.id FROM launches l WHERE l.topic = ?1 AND l.variant = ?2 "
 			       "AND (?3 IS NULL OR l.params_json = ?3) "
 			       "AND EXISTS (SELECT 1 FROM trace_events t WHERE t.launch_id = l.id) "
-			       "ORDER BY l.id DESC LIMIT 1",
+			       "ORDER BY l.run_id DESC, l.id LIMIT 1", /* a multi-launch variant: its first launch */
 			       -1, &st, NULL) != SQLITE_OK)
 		return read_error(s, "looking for a stored trace", err);
 	sqlite3_bind_text(st, 1, topic, -1, SQLITE_STATIC);

@@ -58,3 +58,15 @@ const struct view_ops view_coalesce_ops = {"coalesce", coalesce_steps, coalesce_
 const struct view_ops view_banks_ops = {"banks", banks_steps, banks_draw};
 const struct view_ops view_gemm_ops = {"gemm", gemm_steps, gemm_draw};
 const struct view_ops view_mma_ops = {"mma", mma_steps, mma_draw};
+
+static int flash_steps(const void *s)
+{
+	return ((const struct view_flash *)s)->nsteps;
+}
+
+static void flash_draw(const void *s, int step, struct view_canvas *cv)
+{
+	view_flash_draw(s, step, cv);
+}
+
+const struct view_ops view_flash_ops = {"flash", flash_steps, flash_draw};

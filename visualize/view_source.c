@@ -57,19 +57,23 @@ int view_load(struct gl_store *s, long launch_id, struct view_trace *tr, struct 
 
 int view_from_record(const struct gl_launch_record *rec, struct view_trace *tr, struct gl_err *err)
 {
+	const struct gl_launch_record *src = rec; /* a multi-launch variant: its first traced launch */
+	for (int k = 0; !rec->ntrace && k < rec->nparts && src == rec; k++)
+		if (rec->parts[k].ntrace)
+			src = &rec->parts[k];
 	memset(tr, 0, sizeof *tr);
 	snprintf(tr->topic, sizeof tr->topic, "%s", rec->topic);
 	snprintf(tr->variant, sizeof tr->variant, "%s", rec->variant);
 	snprintf(tr->params_json, sizeof tr->params_json, "%s", rec->params_json ? rec->params_json : "{}");
-	memcpy(tr->grid, rec->grid, sizeof tr->grid);
-	memcpy(tr->block, rec->block, sizeof tr->block);
-	tr->dyn_smem = rec->dyn_smem;
-	if (!rec->ntrace)
+	memcpy(tr->grid, src->grid, sizeof tr->grid);
+	memcpy(tr->block, src->block, sizeof tr->block);
+	tr->dyn_smem = src->dyn_smem;
+	if (!src->ntrace)
 		return gl_errf(err, GL_EUSAGE, "%s %s made no memory accesses the trace could record", rec->topic,
 		               rec->variant);
-	tr->ev = gl_xmalloc((size_t)rec->ntrace * sizeof *tr->ev);
-	memcpy(tr->ev, rec->trace, (size_t)rec->ntrace * sizeof *tr->ev);
-	tr->n = rec->ntrace;
+	tr->ev = gl_xmalloc((size_t)src->ntrace * sizeof *tr->ev);
+	memcpy(tr->ev, src->trace, (size_t)src->ntrace * sizeof *tr->ev);
+	tr->n = src->ntrace;
 	snprintf(tr->origin, sizeof tr->origin, "no stored trace: recorded now on the simulator");
-	return finish(tr, rec->buffers, rec->nbuffers, err);
+	return finish(tr, src->buffers, src->nbuffers, err);
 }

@@ -200,6 +200,43 @@ void view_conv_frame(const struct view_conv *v, int step, struct view_conv_frame
 void view_conv_frame_free(struct view_conv_frame *f);
 void view_conv_draw(const struct view_conv *v, int step, struct view_canvas *cv);
 
+/* ---- flash: one CTA of a FlashAttention kernel (flash1, flash2, flash2_mma), one step per Q block x K/V
+ * block combined (flash2: then the epilogue that writes O).  The steps come from the trace: a step
+ * starts at a load of the loop's driving matrix (flash1: Q, the inner loop; flash2: K) once the step
+ * before has read shared memory.  m and l are recomputed in double from the harness's inputs. */
+#define VIEW_FLASH_BUFS 6 /* Q K V O m l */
+#define VIEW_FLASH_ROWS 4 /* rows of the Q block whose m and l are shown */
+
+struct view_flash_step {
+	int qb, kb;          /* the Q block and K/V block combined; kb -1 in the epilogue */
+	bool epilogue;       /* flash2: O divided by l and written */
+	uint32_t first, end; /* the CTA's global events [first, end) */
+};
+
+struct view_flash {
+	const struct view_trace *tr;
+	long block, head;
+	long nq, nk, d;
+	int causal;
+	bool v1;                 /* flash1's loop order: O goes back to global memory every step */
+	long br, bc;             /* rows per Q block, keys per K/V block (from the loads) */
+	int nqb, nkb;
+	const struct view_buffer *buf[VIEW_FLASH_BUFS]; /* NULL when absent (m and l: flash1 only) */
+	uint32_t *idx, nidx;     /* the CTA's global events */
+	struct view_flash_step *steps;
+	int nsteps;
+	uint64_t (*ld)[VIEW_FLASH_BUFS], (*st)[VIEW_FLASH_BUFS]; /* sectors through step k, per buffer */
+	double *m, *l;           /* [nq][nkb + 1]: after K/V blocks 0..kb-1 (index kb), natural units */
+	double *s;               /* [nq][nk]: scores / sqrt(d) of the head (masked: -inf) */
+};
+
+int view_flash_build(const struct view_trace *tr, long block, struct view_flash *f, struct gl_err *err);
+void view_flash_free(struct view_flash *f);
+void view_flash_draw(const struct view_flash *f, int step, struct view_canvas *cv);
+/* The cell of the S block grid: 'N' now, 'D' done earlier, 'x' skipped (causal), 'o' another CTA's
+ * (flash2), '.' later. */
+char view_flash_cell(const struct view_flash *f, int step, int qb, int kb);
+
 /* Shared drawing helpers: the title rows every view starts with. */
 int view_draw_header(struct view_canvas *cv, const struct view_trace *tr, const char *view);
 /* "a lanes" strip: label then one base-32 character per lane, styled. */

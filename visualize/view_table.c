@@ -10,6 +10,7 @@ const struct view_entry view_table[] = {
 	{"gemm", GL_VIEW_GEMM, "gemm", &view_gemm_ops, NULL},
 	{"conv", GL_VIEW_CONV, "conv2d", &view_conv_ops, NULL},
 	{"mma", GL_VIEW_MMA, "hgemm", &view_mma_ops, "mma_ldmatrix"},
+	{"flash", GL_VIEW_FLASH, "attention", &view_flash_ops, "flash2"},
 	{0},
 };
 

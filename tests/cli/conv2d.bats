@@ -41,6 +41,10 @@ global_sectors() { # JSON VARIANT: global load + store sectors of the variant (i
 	json="$output"
 	[ "$(jq -r '.launches[] | select(.variant == "im2col_gemm") | .parts | map(.entry) | join(",")' <<<"$json")" = \
 		conv2d_im2col,conv2d_gemm ]
+	[ "$(metric "$json" im2col_gemm gpulab__conv2d_im2col_buffer_bytes.sum)" = 1806336 ]
+	[ "$(metric "$json" implicit_gemm gpulab__conv2d_im2col_buffer_bytes.sum)" = null ]
+	# FLOPs with tensor cores: 2 x FFMA for the SIMT GEMM, 4096 x HMMA for the mma variant
+	[ "$(metric "$json" implicit_gemm gpulab__conv2d_flops.sum)" = $((2 * 13 * 64 * 64 * 576)) ]
 	# 784 x 576 floats written whole: 1,806,336 bytes in 56,448 sectors
 	[ "$(jq '.launches[] | select(.variant == "im2col_gemm") | .parts[0].metrics["'$ST'"]' <<<"$json")" = 56448 ]
 	im2col=$(global_sectors "$json" im2col_gemm)

@@ -109,6 +109,24 @@ for t in $topics; do
 	step "run-$t" 60 env GPULAB_SAVE_COUNTERDATA="$GOLDEN" \
 		"$GPULAB" run "$t" --variant all --backend cuda --metrics all --repeat 5 --db "$DB"
 done
+# Attention at seq 4096, d 128 (flash2_mma in fp16), causal and not: TFLOP/s per variant from the timed
+# launches, counting the 4 N^2 d FLOPs of the attention (half of them, N(N+1)/2 pairs, when causal).
+attention_tflops() {
+	for causal in 0 1; do
+		"$GPULAB" run attention --variant all --seq 4096 --dim 128 --heads 2 --causal $causal --backend cuda \
+			--metrics memory --repeat 5 --db "$DB" --json | python3 -c 'import json, sys
+r = json.load(sys.stdin)
+for l in r["launches"]:
+    p = l["params"]; n, nk, d = p["seq"], p["seq-k"] or p["seq"], p["dim"]
+    pairs = sum(min(i + 1, nk) for i in range(n)) if p["causal"] else n * nk
+    flops = 4.0 * d * pairs * p["batch"] * p["heads"]
+    t = l["duration_ns"]
+    print("attention causal=%d %-11s %s  verified=%s" % (p["causal"], l["variant"],
+          "%8.2f TFLOP/s" % (flops / t / 1e3) if t else "not timed", l["verified"]))' || return 1
+	done
+}
+export -f attention_tflops
+step attention-tflops 240 bash -c attention_tflops
 step backend-auto 30 "$GPULAB" run transpose --backend auto --db "$DB"
 # conv2d beyond its default: the real ResNet-18 conv2_x layer (56x56) in NHWC, where the implicit GEMM
 # on tensor cores loads 16-byte vectors
@@ -161,7 +179,7 @@ step bats-gpu 120 env GPULAB="$GPULAB" bats tests/cli/devices.bats tests/cli/doc
 	tests/cli/metrics.bats tests/cli/backend_cuda.bats
 
 echo
-for f in devices doctor validate estimate-error-transpose estimate-error-gemm decode-golden hgemm-vs-cublas; do
+for f in devices doctor validate estimate-error-transpose estimate-error-gemm decode-golden hgemm-vs-cublas attention-tflops; do
 	[ -f "$LOG/$f.log" ] && { echo "---- $f"; head -60 "$LOG/$f.log"; }
 done
 echo

@@ -1,6 +1,6 @@
 /* test_visualize_table.c — the one table of views: each name finds its entry, the kind and engine
- * table agree, gemm, conv and mma imply their topics (mma also a variant), kinds are distinct, and an
- * unknown name finds nothing. */
+ * table agree, gemm, conv, mma and flash imply their topics (mma and flash also a variant), kinds are
+ * distinct, and an unknown name finds nothing. */
 #include "check.h"
 #include "visualize/view.h"
 
@@ -23,6 +23,9 @@ int main(void)
 		CHECK(m->ops == &view_mma_ops && strcmp(m->topic, "hgemm") == 0 && strcmp(m->variant, "mma_ldmatrix") == 0);
 	}
 	CHECK(g && g->variant == NULL);
+	const struct view_entry *f = view_find("flash");
+	CHECK(f && f->kind == GL_VIEW_FLASH && f->ops == &view_flash_ops && f->topic && strcmp(f->topic, "attention") == 0 &&
+	      strcmp(f->variant, "flash2") == 0);
 	CHECK(view_find("bank") == NULL);
 	const struct view_entry *cv = view_find("conv");
 	CHECK(cv && cv->kind == GL_VIEW_CONV && cv->ops == &view_conv_ops && strcmp(cv->topic, "conv2d") == 0);
@@ -33,6 +36,6 @@ int main(void)
 		for (const struct view_entry *u = view_table; u != v; u++)
 			CHECK(u->kind != v->kind);
 	}
-	CHECK(n >= 4);
+	CHECK(n >= 5);
 	CHECK_DONE();
 }
