@@ -75,6 +75,8 @@ static int sim_launch(void *ctx, struct gl_launch *l, struct gl_err *err)
 	struct gl_sim_opts o = {
 		.threads = s->opts.threads,
 		.sample_ctas = s->opts.sample_ctas,
+		.cta_first = s->opts.cta_first,
+		.cta_end = s->opts.cta_end,
 		.max_instructions = s->opts.max_instructions,
 		.trace = s->opts.trace,
 		.progress = s->opts.progress,
@@ -107,8 +109,13 @@ static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *e
 		res->nfindings = s->res.nfindings;
 	}
 	res->outputs_partial = s->res.ctas_run < s->res.ctas_total;
+	res->cta_first = s->res.cta_first;
+	res->cta_end = s->res.cta_end;
 	struct gl_str note = {0};
 	gl_str_addf(&note, "counts: %s", s->module->counts_mode);
+	if (s->res.cta_end > 0)
+		gl_str_addf(&note, "; CTAs %ld..%ld of %ld only (--cta-range): partial counts, outputs not verified",
+			    s->res.cta_first, s->res.cta_end - 1, s->res.ctas_total);
 	if (s->res.scale != 1.0)
 		gl_str_addf(&note, "; sampled %ld of %ld CTAs, counts scaled by %.3g, outputs not verified", s->res.ctas_run,
 			    s->res.ctas_total, s->res.scale);

@@ -87,6 +87,8 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 	rec->max_abs_err = out->verify.max_abs_err;
 	rec->max_rel_err = out->verify.max_rel_err;
 	rec->duration_ns = res.duration_ns;
+	rec->cta_first = res.cta_first;
+	rec->cta_end = res.cta_end;
 	rec->metrics = res.metrics; /* moved to the record */
 	memset(&res.metrics, 0, sizeof res.metrics);
 	out->sanitizer_errors = res.sanitizer_errors;

@@ -41,7 +41,9 @@ struct cta_out {
  * worker takes CTA k only when k < merged + window, so memory stays bounded for any grid. */
 struct pool {
 	struct sim_launch *L;
-	long nrun;               /* CTAs to run (all, or the sample) */
+	long nrun;               /* CTAs to run (all, the sample, or the range) */
+	long first;              /* with a CTA range: its first CTA, and nrun its length */
+	bool ranged;
 	long total;              /* CTAs in the grid */
 	long window;
 	struct cta_out *slots;   /* CTA k in slots[k % window] */
@@ -159,9 +161,11 @@ static void cta_release(struct sim_cta *cta)
 	free(cta->sass_phase);
 }
 
-/* The grid index of the k-th CTA run: all of them, or nrun spread evenly over the grid. */
+/* The grid index of the k-th CTA run: all of them, those of the range, or nrun spread evenly over the grid. */
 static long cta_index(const struct pool *p, long k)
 {
+	if (p->ranged)
+		return p->first + k;
 	return p->nrun == p->total ? k : (long)((double)k * (double)p->total / (double)p->nrun);
 }
 
@@ -470,6 +474,17 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	struct pool p = {.L = L};
 	p.total = (long)l->grid[0] * l->grid[1] * l->grid[2];
 	p.nrun = opts->sample_ctas > 0 && opts->sample_ctas < p.total ? opts->sample_ctas : p.total;
+	if (opts->cta_end > 0) {
+		if (opts->cta_first < 0 || opts->cta_first >= opts->cta_end || opts->cta_end > p.total) {
+			free(L);
+			return gl_errf(err, GL_EUSAGE, "CTA range %ld:%ld does not fit the grid of %ld CTA%s (%u,%u,%u): "
+				       "pass A:B with 0 <= A < B <= %ld", opts->cta_first, opts->cta_end, p.total,
+				       p.total == 1 ? "" : "s", l->grid[0], l->grid[1], l->grid[2], p.total);
+		}
+		p.ranged = true;
+		p.first = opts->cta_first;
+		p.nrun = opts->cta_end - opts->cta_first;
+	}
 	gl_findings_init(&p.findings, GL_FINDINGS_MAX);
 	int threads = pick_threads(opts, p.nrun);
 	p.window = 2L * threads + 2;
@@ -494,7 +509,9 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	res->threads = threads;
 	res->sass_mapped = fn->sass != NULL;
 	res->ctas_total = p.total;
-	res->scale = res->ctas_run ? (double)p.total / (double)p.nrun : 1.0;
+	res->scale = res->ctas_run && !p.ranged ? (double)p.total / (double)p.nrun : 1.0;
+	res->cta_first = p.ranged ? p.first : 0;
+	res->cta_end = p.ranged ? p.first + p.nrun : 0;
 	res->printf_buffer = L->printf_buffer;
 	res->printf_dropped = pf.dropped;
 	res->printf_unsupported = pf.note.unsupported;
