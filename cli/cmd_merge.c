@@ -4,20 +4,21 @@
 
 #include "cli.h"
 #include "store/store.h"
+#include "sweep.h"
 
 static const struct gl_cmd *self(void);
 
 /* Every shard must be a gpulab database this binary reads, checked before the target is opened: a
  * refused shard leaves the target exactly as it was. */
-static int check_shards(struct gl_ctx *ctx, const struct gl_args *args)
+static int check_shards(struct gl_ctx *ctx, const char *const *shards, int n)
 {
-	for (int i = 0; i < args->npos; i++) {
+	for (int i = 0; i < n; i++) {
 		struct gl_store *s = NULL;
 		struct gl_err e = {0};
-		int rc = gl_store_open(args->pos[i], 1, &s, &e);
+		int rc = gl_store_open(shards[i], 1, &s, &e);
 		gl_store_close(s);
 		if (rc != GL_OK)
-			return gl_errf(&ctx->err, rc, "shard %s refused, nothing was merged: %s", args->pos[i], e.msg);
+			return gl_errf(&ctx->err, rc, "shard %s refused, nothing was merged: %s", shards[i], e.msg);
 	}
 	return GL_OK;
 }
@@ -32,26 +33,19 @@ static void say_assembly(const struct gl_assembly *a)
 		       a->incomplete, a->incomplete == 1 ? " is" : "es are");
 }
 
-static int exec_merge(struct gl_ctx *ctx, int argc, char **argv)
+int gl_merge_shards(struct gl_ctx *ctx, const char *const *shards, int n, const char *into)
 {
-	struct gl_args args;
-	int prc = gl_cmd_parse(ctx, self(), argc, argv, &args);
-	if (prc)
-		return prc;
-	const char *into = gl_args_get(&args, "into");
-	if (!into)
-		return gl_errf(&ctx->err, GL_EUSAGE, "merge needs --into DB: the database the shards are merged into");
-	int rc = check_shards(ctx, &args);
+	int rc = check_shards(ctx, shards, n);
 	struct gl_store *store = NULL;
 	if (rc == GL_OK)
 		rc = gl_store_open(into, 0, &store, &ctx->err);
 	int total = 0;
-	for (int i = 0; rc == GL_OK && i < args.npos; i++) {
+	for (int i = 0; rc == GL_OK && i < n; i++) {
 		int merged = 0, skipped = 0;
-		rc = gl_store_import(store, args.pos[i], &merged, &skipped, &ctx->err);
+		rc = gl_store_import(store, shards[i], &merged, &skipped, &ctx->err);
 		if (rc == GL_OK)
-			printf("merged %d run%s from %s (%d already there)\n", merged, merged == 1 ? "" : "s",
-			       args.pos[i], skipped);
+			printf("merged %d run%s from %s (%d already there)\n", merged, merged == 1 ? "" : "s", shards[i],
+			       skipped);
 		total += merged;
 	}
 	struct gl_assembly a = {0};
@@ -63,6 +57,18 @@ static int exec_merge(struct gl_ctx *ctx, int argc, char **argv)
 	}
 	gl_store_close(store);
 	return rc;
+}
+
+static int exec_merge(struct gl_ctx *ctx, int argc, char **argv)
+{
+	struct gl_args args;
+	int prc = gl_cmd_parse(ctx, self(), argc, argv, &args);
+	if (prc)
+		return prc;
+	const char *into = gl_args_get(&args, "into");
+	if (!into)
+		return gl_errf(&ctx->err, GL_EUSAGE, "merge needs --into DB: the database the shards are merged into");
+	return gl_merge_shards(ctx, (const char *const *)args.pos, args.npos, into);
 }
 
 static const struct gl_opt merge_opts[] = {
