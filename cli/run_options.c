@@ -89,6 +89,9 @@ int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, ch
 	if (o->b.cta_end && o->b.sample_ctas)
 		return gl_usage_error(ctx, cmd, "--cta-range and --sample-ctas exclude each other: a shard runs "
 				      "every CTA of its range");
+	if (o->b.cta_end && o->backend && strcmp(o->backend, "sim") != 0)
+		return gl_usage_error(ctx, cmd, "--cta-range simulates part of a grid: it needs --backend sim, not %s",
+				      o->backend);
 	return GL_OK;
 }
 
