@@ -107,7 +107,8 @@ static int follow(struct gl_ctx *ctx, const struct gl_args *args)
 	const char *verb = args->pos[0];
 	if (args->npos < 2)
 		return gl_usage_error(ctx, self(), "sweep %s needs the sweep's DIR", verb);
-	const char *dir = args->pos[1];
+	char abs[PATH_MAX];
+	const char *dir = realpath(args->pos[1], abs) ? abs : args->pos[1]; /* logs and shards named in full */
 	if (strcmp(verb, "task") == 0) {
 		long index;
 		if (args->npos != 3 || gl_parse_long(args->pos[2], 0, 1L << 30, "the task index", &index, &ctx->err))

@@ -66,7 +66,6 @@ JobAcctGatherType=jobacct_gather/none
 AccountingStorageType=accounting_storage/none
 JobCompType=jobcomp/none
 SwitchType=switch/none
-SlurmctldParameters=enable_configless
 NodeName=$host CPUs=2 State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP
 CONF
