@@ -227,7 +227,7 @@ static int spec_line(struct gl_sweep_spec *s, char *line, char *table, size_t nt
 	int rc = !table[0] ? sweep_key(s, key, &v) : strcmp(table, "slurm") == 0 ? slurm_key(s, key, &v)
 										    : param_key(s, key, &v, err);
 	if (rc == -2)
-		gl_errf(err, GL_EUSAGE, "unknown key '%s'%s%s", key, table[0] ? " in [" : "", table[0] ? table : "");
+		gl_errf(err, GL_EUSAGE, "unknown key '%s'%s%s%s", key, table[0] ? " in [" : "", table, table[0] ? "]" : "");
 	return rc;
 }
 
