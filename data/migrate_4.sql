@@ -1,25 +1,11 @@
--- migrate_4.sql — schema version 4: runs that travel between databases (`gpulab merge`, sweeps) and
--- launches that cover only part of their grid (`--cta-range`).
+-- migrate_4.sql — schema version 4: variants made of several kernel launches.
 --
 -- Applied by store/store_schema.c as migration step 4, in the same transaction as the steps before it;
--- additive only.  Runs stored before version 4 get a fresh UUID here, so every run has one.
+-- additive only: every launch stored before it is a single-launch variant (part 0).
 
--- A run's identity across databases: a random UUID (version 4) given when the run is stored and copied
--- unchanged by `gpulab merge` and `gpulab import`, so merging a shard twice adds nothing.
-ALTER TABLE runs ADD COLUMN uuid TEXT;
-UPDATE runs SET uuid = lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
-	substr(lower(hex(randomblob(2))), 2) || '-' || substr('89ab', 1 + (abs(random()) % 4), 1) ||
-	substr(lower(hex(randomblob(2))), 2) || '-' || lower(hex(randomblob(6)))
-	WHERE uuid IS NULL;
-CREATE UNIQUE INDEX runs_uuid ON runs(uuid);
--- Where the run came from: the sweep it belongs to (`gpulab sweep`), the Slurm job and array task that
--- ran it ('' outside Slurm), and the file it was merged from ('' for a run stored here directly).
-ALTER TABLE runs ADD COLUMN sweep_id TEXT NOT NULL DEFAULT '';
-ALTER TABLE runs ADD COLUMN slurm_job_id TEXT NOT NULL DEFAULT '';
-ALTER TABLE runs ADD COLUMN slurm_task_id TEXT NOT NULL DEFAULT '';
-ALTER TABLE runs ADD COLUMN merged_from TEXT NOT NULL DEFAULT '';
-
--- A launch that simulated only CTAs cta_first .. cta_end-1 of its grid (in grid order): partial counts,
--- outputs not verified.  NULL for a launch of the whole grid (every launch before version 4).
-ALTER TABLE launches ADD COLUMN cta_first INTEGER;
-ALTER TABLE launches ADD COLUMN cta_end INTEGER;
+-- 0 for a variant's row (a single launch, or the total of a multi-launch variant); k >= 1 for the k-th
+-- kernel launch of the multi-launch variant whose part-0 row precedes it in the same run (id order).
+-- Readers that want one row per variant select part = 0.
+ALTER TABLE launches ADD COLUMN part INTEGER NOT NULL DEFAULT 0;
+-- The PTX entry the row launched; '' for a multi-launch total and for rows stored before version 4.
+ALTER TABLE launches ADD COLUMN entry TEXT NOT NULL DEFAULT '';

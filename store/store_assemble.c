@@ -4,7 +4,8 @@
  * the sums of theirs.  Every simulator metric is a sum over CTAs, so the sum over disjoint ranges that
  * cover the grid is the whole launch's count; the SASS instruction estimates, stored unrounded in a
  * partial launch, are rounded once here as the whole launch rounds them.  The assembled run's UUID is
- * derived from its parts' UUIDs, so assembling twice adds nothing. */
+ * derived from its parts' UUIDs, so assembling twice adds nothing.  A multi-launch variant is assembled
+ * from its total rows (part 0) only: the assembled launch has no per-launch rows under it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,7 +41,7 @@ static int load_parts(struct gl_store *s, sqlite3_stmt *group, struct parts *p, 
 	sqlite3_stmt *st;
 	int rc = sqlite3_prepare_v2(s->db,
 				    "SELECT l.id, l.cta_first, l.cta_end, r.uuid FROM launches l JOIN runs r ON r.id = l.run_id "
-				    "WHERE l.cta_end IS NOT NULL AND r.sweep_id = ?1 AND r.backend = ?2 AND l.topic = ?3 "
+				    "WHERE l.cta_end IS NOT NULL AND l.part = 0 AND r.sweep_id = ?1 AND r.backend = ?2 AND l.topic = ?3 "
 				    "AND l.variant = ?4 AND l.params_json = ?5 AND l.grid = ?6 AND l.block = ?7 "
 				    "AND l.dyn_smem = ?8 ORDER BY l.cta_first, l.cta_end, r.uuid",
 				    -1, &st, NULL);
@@ -155,9 +156,9 @@ static int write_whole(struct gl_store *s, const struct parts *p, const char *uu
 	gl_str_addf(&sql,
 		    "INSERT INTO launches (run_id, topic, variant, params_json, grid, block, dyn_smem, regs, "
 		    "static_smem, verified, metric_source, note, sanitizer_errors, sanitizer_warnings, "
-		    "sanitizer_dropped) SELECT ?1, topic, variant, params_json, grid, block, dyn_smem, MAX(regs), "
+		    "sanitizer_dropped, entry) SELECT ?1, topic, variant, params_json, grid, block, dyn_smem, MAX(regs), "
 		    "MAX(static_smem), NULL, MAX(metric_source), ?3, SUM(sanitizer_errors), SUM(sanitizer_warnings), "
-		    "SUM(sanitizer_dropped) FROM launches WHERE id IN (%s)", ids.buf);
+		    "SUM(sanitizer_dropped), MAX(entry) FROM launches WHERE id IN (%s)", ids.buf);
 	if (rc == GL_OK)
 		rc = exec_it(s, sql.buf, run, 0, note.buf, &launch, "recording an assembled launch", err);
 	sql.len = 0;
@@ -209,7 +210,7 @@ static int assemble_once(struct gl_store *s, void *arg, struct gl_err *err)
 		return rc;
 	int src = sqlite3_prepare_v2(s->db,
 				     "SELECT DISTINCT " GROUP_COLS " FROM launches l JOIN runs r ON r.id = l.run_id "
-				     "WHERE l.cta_end IS NOT NULL ORDER BY 1, 2, 3, 4, 5, 6, 7, 8",
+				     "WHERE l.cta_end IS NOT NULL AND l.part = 0 ORDER BY 1, 2, 3, 4, 5, 6, 7, 8",
 				     -1, &st, NULL);
 	if (src != SQLITE_OK)
 		rc = gl_store_sql_error(s, src, "finding partial launches", err);
