@@ -190,6 +190,36 @@ static void test_assemble(void)
 	CHECK_EQ(a.already, 1);
 }
 
+extern const char gl_schema_sql[];
+
+/* Runs stored before schema 5 get a UUID each when the file is upgraded, so they merge once too. */
+static void test_old_runs_get_uuids(void)
+{
+	const char *old = tmp_path("v1.db"), *into = tmp_path("from_v1.db");
+	sqlite3 *db;
+	int merged = 0, skipped = 0;
+	struct gl_err err = {0};
+	CHECK_EQ(sqlite3_open(old, &db), SQLITE_OK);
+	CHECK_EQ(sqlite3_exec(db, gl_schema_sql, NULL, NULL, NULL), SQLITE_OK);
+	CHECK_EQ(sqlite3_exec(db,
+			      "PRAGMA user_version = 1; INSERT INTO runs (started_at, finished_at, status, backend, "
+			      "gpulab_version) VALUES ('x', 'y', 'ok', 'sim', '0.1.0'), ('x', 'y', 'ok', 'sim', '0.1.0');",
+			      NULL, NULL, NULL),
+		 SQLITE_OK);
+	sqlite3_close(db);
+	struct gl_store *s = NULL;
+	CHECK_EQ(gl_store_open(old, 0, &s, &err), GL_OK); /* a writer upgrades it */
+	gl_store_close(s);
+	CHECK_EQ(value(old, "SELECT count(DISTINCT uuid) FROM runs WHERE length(uuid) = 36 "
+			    "AND substr(uuid, 15, 1) = '4' AND substr(uuid, 20, 1) IN ('8', '9', 'a', 'b')"),
+		 2);
+	CHECK_EQ(merge(into, old, &merged, &skipped, &err), GL_OK);
+	CHECK_EQ(merge(into, old, &merged, &skipped, &err), GL_OK);
+	CHECK_EQ(merged, 0);
+	CHECK_EQ(skipped, 2);
+	CHECK_EQ(value(into, "SELECT count(*) FROM runs"), 2);
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/gl_test_store_merge_XXXXXX");
@@ -203,6 +233,7 @@ int main(void)
 	test_merge_idempotent();
 	test_refusals_leave_target();
 	test_assemble();
+	test_old_runs_get_uuids();
 	if (!check_failures) {
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
