@@ -45,6 +45,9 @@ int gl_sweep_dir_create(struct gl_ctx *ctx, const char *dir, const struct gl_swe
 			size_t n)
 {
 	char path[PATH_MAX], exe[PATH_MAX];
+	if (strpbrk(dir, "'\"\n\\$`"))
+		return gl_errf(&ctx->err, GL_EUSAGE, "--dir '%s': the sweep directory goes into a shell script; pick a "
+			       "path without quotes, backslashes, '$', '`' or newlines", dir);
 	snprintf(path, sizeof path, "%s/sweep.conf", dir);
 	if (access(path, F_OK) == 0)
 		return gl_errf(&ctx->err, GL_EUSAGE, "%s holds a sweep already: pass another --dir, or follow it with "

@@ -121,4 +121,8 @@ TOML
 	grep -q '^#SBATCH --array=0-0$' sl/sweep.sbatch
 	run "$GPULAB" sweep --topic transpose --param size=32 --slurm --partition 'a b' --dir sl2
 	assert_failure 2
+	run "$GPULAB" sweep --topic transpose --param size=32 --local --dir "it's"
+	assert_failure 2
+	assert_output --partial "pick a path without quotes"
+	[ ! -e "it's" ]
 }
