@@ -157,7 +157,9 @@ static int write_whole(struct gl_store *s, const struct parts *p, const char *uu
 		    "INSERT INTO launches (run_id, topic, variant, params_json, grid, block, dyn_smem, regs, "
 		    "static_smem, verified, metric_source, note, sanitizer_errors, sanitizer_warnings, "
 		    "sanitizer_dropped, entry) SELECT ?1, topic, variant, params_json, grid, block, dyn_smem, MAX(regs), "
-		    "MAX(static_smem), NULL, MAX(metric_source), ?3, SUM(sanitizer_errors), SUM(sanitizer_warnings), "
+		    "MAX(static_smem), NULL, MAX(metric_source), CASE WHEN MIN(note) LIKE 'counts: %%' THEN "
+		    "substr(MIN(note), 1, instr(MIN(note) || ';', ';') - 1) || '; ' ELSE '' END || ?3, "
+		    "SUM(sanitizer_errors), SUM(sanitizer_warnings), "
 		    "SUM(sanitizer_dropped), MAX(entry) FROM launches WHERE id IN (%s)", ids.buf);
 	if (rc == GL_OK)
 		rc = exec_it(s, sql.buf, run, 0, note.buf, &launch, "recording an assembled launch", err);
