@@ -163,7 +163,8 @@ static void task_states(const char *dir, struct task *t, long n)
 		snprintf(path, sizeof path, "%s/status/task-%ld", dir, i);
 		FILE *f = fopen(path, "r");
 		if (f && fscanf(f, "%d", &t[i].code) == 1)
-			t[i].state = t[i].code == 0 ? T_DONE : T_FAILED;
+			/* exit 1: the run was stored and a variant failed verification (a result, not a failure) */
+			t[i].state = t[i].code == 0 || t[i].code == GL_EVERIFY ? T_DONE : T_FAILED;
 		else if (jobs[0])
 			t[i].state = T_LOST; /* unless squeue or sacct knows it */
 		if (f)
@@ -271,8 +272,13 @@ int gl_sweep_collect(struct gl_ctx *ctx, const char *dir, const char *into, bool
 		return rc;
 	char **shards = gl_xcalloc((size_t)n + 1, sizeof *shards);
 	int nshards = 0;
-	long failed = 0;
+	long failed = 0, unverified = 0;
 	for (long i = 0; i < n; i++) {
+		if (t[i].state == T_DONE && t[i].code == GL_EVERIFY) {
+			unverified++;
+			printf("task %ld: a variant failed verification or the sanitizer found errors (stored; log "
+			       "%s/logs/task-%ld.log)\n", i, dir, i);
+		}
 		if (t[i].state == T_DONE) {
 			shards[nshards] = gl_xmalloc(PATH_MAX);
 			snprintf(shards[nshards++], PATH_MAX, "%s/shard-%ld.db", dir, i);
@@ -299,6 +305,9 @@ int gl_sweep_collect(struct gl_ctx *ctx, const char *dir, const char *into, bool
 	else if (rc == GL_OK && failed)
 		rc = gl_errf(&ctx->err, GL_EVERIFY, "%ld of %ld tasks failed (logs above); resubmit them with 'gpulab "
 			     "sweep collect %s --retry-failed'", failed, n, dir);
+	else if (rc == GL_OK && unverified)
+		rc = gl_errf(&ctx->err, GL_EVERIFY, "%ld of %ld tasks stored runs that failed verification or had "
+			     "sanitizer errors (listed above)", unverified, n);
 	for (int i = 0; i < nshards; i++)
 		free(shards[i]);
 	free(shards);

@@ -126,3 +126,16 @@ TOML
 	assert_output --partial "pick a path without quotes"
 	[ ! -e "it's" ]
 }
+
+@test "sweep collect: a task that exited 1 stored its run (failed verification): merged, named, exit 1" {
+	"$GPULAB" sweep --topic transpose --variant copy --param size=32,64 --backend sim --local --dir sw \
+		--into "$T/a.db" >/dev/null
+	echo 1 > sw/status/task-1 # as `gpulab run` exits when a variant fails verification
+	run "$GPULAB" sweep collect sw --into "$T/b.db"
+	assert_failure 1
+	assert_line "task 1: a variant failed verification or the sanitizer found errors (stored; log $T/sw/logs/task-1.log)"
+	assert_line "2 runs merged into $T/b.db"
+	assert_output --partial "1 of 2 tasks stored runs that failed verification"
+	run "$GPULAB" sweep status sw
+	assert_line "2 tasks: 2 done, 0 failed, 0 running, 0 pending, 0 lost, 0 not run"
+}
