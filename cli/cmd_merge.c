@@ -3,6 +3,7 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "run/run.h"
 #include "store/store.h"
 #include "sweep.h"
 
@@ -26,7 +27,7 @@ static int check_shards(struct gl_ctx *ctx, const char *const *shards, int n)
 static void say_assembly(const struct gl_assembly *a)
 {
 	if (a->assembled)
-		printf("assembled %d sharded launch%s from their CTA ranges (counts summed, outputs not verified)\n",
+		printf("assembled %d sharded launch%s from their CTA ranges (counts summed)\n",
 		       a->assembled, a->assembled == 1 ? "" : "es");
 	if (a->incomplete)
 		printf("%d sharded launch%s not assembled: the CTA ranges merged so far leave gaps or overlap\n",
@@ -51,11 +52,23 @@ int gl_merge_shards(struct gl_ctx *ctx, const char *const *shards, int n, const 
 	struct gl_assembly a = {0};
 	if (rc == GL_OK)
 		rc = gl_store_assemble(store, &a, &ctx->err);
+	int failed = 0;
+	for (int i = 0; rc == GL_OK && i < a.nverify; i++) {
+		int verdict = -1;
+		rc = gl_run_verify_assembled(store, a.verify[i], &verdict, &ctx->err);
+		if (rc == GL_OK && verdict >= 0)
+			printf("launch %ld: outputs joined from CTA-disjoint writes %s verification\n", a.verify[i],
+			       verdict ? "passed" : "FAILED");
+		failed += verdict == 0;
+	}
 	if (rc == GL_OK) {
 		say_assembly(&a);
 		printf("%d run%s merged into %s\n", total, total == 1 ? "" : "s", gl_store_file(store));
 	}
 	gl_store_close(store);
+	if (rc == GL_OK && failed)
+		rc = gl_errf(&ctx->err, GL_EVERIFY, "%d assembled launch%s failed verification", failed,
+			     failed == 1 ? "" : "es");
 	return rc;
 }
 

@@ -23,3 +23,14 @@ ALTER TABLE runs ADD COLUMN merged_from TEXT NOT NULL DEFAULT '';
 -- outputs not verified.  NULL for a launch of the whole grid (every launch before version 5).
 ALTER TABLE launches ADD COLUMN cta_first INTEGER;
 ALTER TABLE launches ADD COLUMN cta_end INTEGER;
+
+-- What a partial launch wrote to each output buffer: the bytes that differ from the buffer before the
+-- launch, as segments (8-byte offset, 4-byte length, the bytes; little-endian).  `gpulab merge` joins the
+-- shards' segments when their writes are CTA-disjoint, so the whole launch's outputs can be verified.
+CREATE TABLE launch_outputs (
+	launch_id INTEGER NOT NULL REFERENCES launches(id) ON DELETE CASCADE,
+	name      TEXT NOT NULL,           -- the output buffer
+	bytes     INTEGER NOT NULL,        -- its size
+	segments  BLOB NOT NULL,
+	PRIMARY KEY (launch_id, name)
+);

@@ -55,6 +55,10 @@ static void take_result(struct gl_launch_record *rec, const struct gl_topic *t, 
 	snprintf(rec->note, sizeof rec->note, "%s", res->note);
 	rec->cta_first = res->cta_first; /* --cta-range: a shard of the launch */
 	rec->cta_end = res->cta_end;
+	rec->outputs = res->outputs; /* and what it wrote */
+	rec->noutputs = res->noutputs;
+	res->outputs = NULL;
+	res->noutputs = 0;
 }
 
 /* A multi-launch variant's total: metrics rolled up by their names, times and sanitizer counts added;

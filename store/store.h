@@ -13,6 +13,7 @@
 #include "common/err.h"
 #include "common/findings.h"
 #include "common/metrics.h"
+#include "common/outputs.h"
 #include "common/trace.h"
 
 struct gl_store; /* opaque */
@@ -83,6 +84,8 @@ struct gl_launch_record {
 	struct gl_launch_record *parts;
 	int nparts;
 	long cta_first, cta_end; /* --cta-range: only CTAs cta_first..cta_end-1 ran (partial counts); 0, 0: all */
+	struct gl_output_bytes *outputs; /* --cta-range: the bytes the range wrote per output buffer, owned */
+	int noutputs;
 };
 
 struct gl_run_record {
@@ -120,12 +123,21 @@ int gl_store_import(struct gl_store *s, const char *file, int *imported, int *sk
 /* Partial launches (--cta-range) made whole (store_assemble.c): for each group of launches with the same
  * sweep, backend, topic, variant, parameters and geometry whose CTA ranges tile the grid, one new run with
  * one launch holding the summed counts (outputs not verified), once: its UUID derives from the parts'. */
+#define GL_MAX_ASSEMBLED 256
 struct gl_assembly {
 	int assembled;  /* new whole launches */
+	long verify[GL_MAX_ASSEMBLED]; /* those whose outputs were joined (CTA-disjoint writes): to verify */
+	int nverify;
 	int already;    /* groups assembled before */
 	int incomplete; /* groups whose ranges leave gaps or overlap: left partial */
 };
 int gl_store_assemble(struct gl_store *s, struct gl_assembly *out, struct gl_err *err);
+/* An assembled launch's topic, variant, parameters and joined outputs (into rec: topic, variant,
+ * params_json, outputs), for verifying them; and recording the verdict (verified 1/0, errors, a note
+ * appended). */
+int gl_store_load_outputs(struct gl_store *s, long launch_id, struct gl_launch_record *rec, struct gl_err *err);
+int gl_store_set_verified(struct gl_store *s, long launch_id, int verified, double max_abs, double max_rel,
+			  const char *note, struct gl_err *err);
 
 /* Load a stored run with its launches and metrics; run_id 0 means the latest run. */
 int gl_store_load_run(struct gl_store *s, long run_id, struct gl_run_record *out, struct gl_err *err);

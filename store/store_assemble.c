@@ -5,7 +5,9 @@
  * cover the grid is the whole launch's count; the SASS instruction estimates, stored unrounded in a
  * partial launch, are rounded once here as the whole launch rounds them.  The assembled run's UUID is
  * derived from its parts' UUIDs, so assembling twice adds nothing.  A multi-launch variant is assembled
- * from its total rows (part 0) only: the assembled launch has no per-launch rows under it. */
+ * from its total rows (part 0) only: the assembled launch has no per-launch rows under it.  The parts'
+ * output writes (launch_outputs) are joined when no two parts wrote a byte differently (CTA-disjoint
+ * writes); the caller then verifies them (run/run_assembled.c), otherwise the note says why not. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -137,13 +139,101 @@ static void id_list(const struct parts *p, struct gl_str *ids)
 		gl_str_addf(ids, "%s%ld", i ? "," : "", p->v[i].launch);
 }
 
-static int write_whole(struct gl_store *s, const struct parts *p, const char *uuid, struct gl_err *err)
+int gl_store_insert_outputs(struct gl_store *s, long launch_id, const struct gl_output_bytes *o, int n,
+			    struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "INSERT INTO launch_outputs (launch_id, name, bytes, segments) "
+				    "VALUES (?1, ?2, ?3, ?4)", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return gl_store_sql_error(s, rc, "recording a shard's outputs", err);
+	for (int i = 0; rc == SQLITE_OK && i < n; i++) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, launch_id);
+		sqlite3_bind_text(st, 2, o[i].name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)o[i].bytes);
+		sqlite3_bind_blob64(st, 4, o[i].segs ? (const void *)o[i].segs : "", o[i].nsegs_bytes, SQLITE_STATIC);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_OK ? GL_OK : gl_store_sql_error(s, rc, "recording a shard's outputs", err);
+}
+
+/* The parts' outputs, buffer by buffer, joined when their writes are CTA-disjoint; *why says otherwise. */
+static int join_outputs(struct gl_store *s, const struct parts *p, const char *ids, long launch, const char **why,
+			struct gl_err *err)
+{
+	struct gl_str sql = {0};
+	sqlite3_stmt *st;
+	*why = NULL;
+	gl_str_addf(&sql, "SELECT o.name, o.bytes, o.segments, r.argv LIKE '%% --seed%%' FROM launch_outputs o "
+			  "JOIN launches l ON l.id = o.launch_id JOIN runs r ON r.id = l.run_id "
+			  "WHERE o.launch_id IN (%s) ORDER BY o.name, o.launch_id", ids);
+	int rc = sqlite3_prepare_v2(s->db, sql.buf, -1, &st, NULL);
+	gl_str_free(&sql);
+	if (rc != SQLITE_OK)
+		return gl_store_sql_error(s, rc, "reading the shards' outputs", err);
+	const uint8_t **segs = gl_xcalloc(p->n, sizeof *segs);
+	size_t *lens = gl_xcalloc(p->n, sizeof *lens);
+	struct gl_output_bytes joined[GL_MAX_OUTPUTS_JOINED];
+	int nj = 0, status = GL_OK;
+	char name[32] = "";
+	size_t k = 0, bytes = 0;
+	/* rows come grouped by buffer; a group is complete when every part wrote its list */
+	for (bool more = true; more && !*why;) {
+		more = sqlite3_step(st) == SQLITE_ROW;
+		const char *nm = more ? (const char *)sqlite3_column_text(st, 0) : "";
+		if (k && (!more || strcmp(nm, name) != 0)) {
+			if (k != p->n || nj == GL_MAX_OUTPUTS_JOINED)
+				*why = "a shard did not keep its outputs";
+			else {
+				snprintf(joined[nj].name, sizeof joined[nj].name, "%s", name);
+				joined[nj].bytes = bytes;
+				if (gl_outputs_join(bytes, segs, lens, (int)k, &joined[nj].segs, &joined[nj].nsegs_bytes))
+					*why = "the shards' writes overlap, not CTA-disjoint";
+				else
+					nj++;
+			}
+			for (size_t i = 0; i < k; i++)
+				free((void *)segs[i]);
+			k = 0;
+		}
+		if (!more || *why)
+			break;
+		if (sqlite3_column_int(st, 3))
+			*why = "the shards' inputs came from --seed";
+		snprintf(name, sizeof name, "%s", nm);
+		bytes = (size_t)sqlite3_column_int64(st, 1);
+		if (k < p->n) {
+			size_t n = (size_t)sqlite3_column_bytes(st, 2);
+			uint8_t *copy = gl_xmalloc(n ? n : 1);
+			memcpy(copy, sqlite3_column_blob(st, 2), n);
+			segs[k] = copy;
+			lens[k++] = n;
+		}
+	}
+	for (size_t i = 0; i < k; i++)
+		free((void *)segs[i]);
+	sqlite3_finalize(st);
+	if (!*why && nj == 0)
+		*why = "the shards kept no outputs";
+	if (!*why)
+		status = gl_store_insert_outputs(s, launch, joined, nj, err);
+	for (int i = 0; i < nj; i++)
+		free(joined[i].segs);
+	free(segs);
+	free(lens);
+	return status;
+}
+
+static int write_whole(struct gl_store *s, const struct parts *p, const char *uuid, struct gl_assembly *out,
+		       struct gl_err *err)
 {
 	struct gl_str ids = {0}, sql = {0}, note = {0};
 	long run = 0, launch = 0;
 	id_list(p, &ids);
-	gl_str_addf(&note, "assembled from %zu partial launches (CTA ranges); counts summed; outputs not verified "
-			   "(each shard's outputs stay in its own process)", p->n);
+	gl_str_addf(&note, "assembled from %zu partial launches (CTA ranges); counts summed; outputs not verified",
+		    p->n);
 	gl_str_addf(&sql,
 		    "INSERT INTO runs (started_at, finished_at, status, backend, device, chip, sm_count, cc, driver, "
 		    "cupti_version, gpulab_version, host, argv, uuid, sweep_id, merged_from) "
@@ -171,6 +261,18 @@ static int write_whole(struct gl_store *s, const struct parts *p, const char *uu
 		    "GROUP BY name, source", ids.buf);
 	if (rc == GL_OK)
 		rc = exec_it(s, sql.buf, launch, 0, "", NULL, "summing the partial counts", err);
+	const char *why = NULL;
+	if (rc == GL_OK)
+		rc = join_outputs(s, p, ids.buf, launch, &why, err);
+	if (rc == GL_OK && why) { /* say why in the note: the outputs stay unverified */
+		sql.len = 0;
+		gl_str_addf(&sql, "UPDATE launches SET note = note || ?3 WHERE id = ?1");
+		char because[160];
+		snprintf(because, sizeof because, ": %s", why);
+		rc = exec_it(s, sql.buf, launch, 0, because, NULL, "noting the assembly", err);
+	} else if (rc == GL_OK && out->nverify < GL_MAX_ASSEMBLED) {
+		out->verify[out->nverify++] = launch;
+	}
 	gl_str_free(&ids);
 	gl_str_free(&sql);
 	gl_str_free(&note);
@@ -196,7 +298,7 @@ static int assemble_group(struct gl_store *s, sqlite3_stmt *group, struct parts 
 		out->already += dup;
 		return rc;
 	}
-	rc = write_whole(s, p, uuid, err);
+	rc = write_whole(s, p, uuid, out, err);
 	out->assembled += rc == GL_OK;
 	return rc;
 }
@@ -234,4 +336,60 @@ int gl_store_assemble(struct gl_store *s, struct gl_assembly *out, struct gl_err
 	if (s->readonly)
 		return gl_errf(err, GL_EINTERNAL, "store %s was opened read-only; nothing can be assembled", s->path);
 	return gl_store_retry_locked(s, "assemble partial launches", assemble_once, out, err);
+}
+
+int gl_store_load_outputs(struct gl_store *s, long launch_id, struct gl_launch_record *rec, struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	memset(rec, 0, sizeof *rec);
+	int rc = sqlite3_prepare_v2(s->db, "SELECT topic, variant, params_json FROM launches WHERE id = ?1", -1, &st,
+				    NULL);
+	if (rc != SQLITE_OK)
+		return gl_store_sql_error(s, rc, "reading an assembled launch", err);
+	sqlite3_bind_int64(st, 1, launch_id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		gl_store_col_text(st, 0, rec->topic, sizeof rec->topic);
+		gl_store_col_text(st, 1, rec->variant, sizeof rec->variant);
+		rec->params_json = gl_xstrdup(sqlite3_column_text(st, 2) ? (const char *)sqlite3_column_text(st, 2) : "{}");
+	}
+	sqlite3_finalize(st);
+	if (!rec->params_json)
+		return gl_errf(err, GL_EUSAGE, "no launch %ld in %s", launch_id, s->path);
+	rc = sqlite3_prepare_v2(s->db, "SELECT name, bytes, segments FROM launch_outputs WHERE launch_id = ?1 "
+				"ORDER BY name", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return gl_store_sql_error(s, rc, "reading an assembled launch's outputs", err);
+	sqlite3_bind_int64(st, 1, launch_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		rec->outputs = gl_xrealloc(rec->outputs, (size_t)(rec->noutputs + 1) * sizeof *rec->outputs);
+		struct gl_output_bytes *o = &rec->outputs[rec->noutputs++];
+		memset(o, 0, sizeof *o);
+		gl_store_col_text(st, 0, o->name, sizeof o->name);
+		o->bytes = (size_t)sqlite3_column_int64(st, 1);
+		o->nsegs_bytes = (size_t)sqlite3_column_bytes(st, 2);
+		o->segs = gl_xmalloc(o->nsegs_bytes ? o->nsegs_bytes : 1);
+		memcpy(o->segs, sqlite3_column_blob(st, 2), o->nsegs_bytes);
+	}
+	sqlite3_finalize(st);
+	return GL_OK;
+}
+
+int gl_store_set_verified(struct gl_store *s, long launch_id, int verified, double max_abs, double max_rel,
+			  const char *note, struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db,
+				    "UPDATE launches SET verified = ?2, max_abs_err = ?3, max_rel_err = ?4, "
+				    "note = replace(note, 'outputs not verified', ?5) WHERE id = ?1",
+				    -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return gl_store_sql_error(s, rc, "recording the assembled outputs' verification", err);
+	sqlite3_bind_int64(st, 1, launch_id);
+	sqlite3_bind_int(st, 2, verified ? 1 : 0);
+	sqlite3_bind_double(st, 3, max_abs);
+	sqlite3_bind_double(st, 4, max_rel);
+	sqlite3_bind_text(st, 5, note, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? GL_OK : gl_store_sql_error(s, rc, "recording the assembled outputs' verification", err);
 }

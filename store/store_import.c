@@ -120,6 +120,11 @@ static int copy_launch(struct gl_store *s, long run, long old, struct gl_err *er
 		 finding_cols, finding_cols);
 	if (rc == GL_OK)
 		rc = exec2(s, sql, id, old, NULL, "importing sanitizer findings", err);
+	if (rc == GL_OK)
+		rc = exec2(s,
+			   "INSERT INTO main.launch_outputs (launch_id, name, bytes, segments) SELECT ?1, name, bytes, "
+			   "segments FROM spool.launch_outputs WHERE launch_id = ?2",
+			   id, old, NULL, "importing a shard's outputs", err);
 	if (rc == GL_OK && spool_has_buffer_map(s))
 		rc = exec2(s,
 			   "INSERT INTO main.launch_buffers (launch_id, seq, name, shared, base, bytes, dtype, elem, rows, "

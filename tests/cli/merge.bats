@@ -83,7 +83,9 @@ metrics() {
 	[ "$(sqlite3 "$T/s0:1.db" 'SELECT cta_first, cta_end, verified IS NULL FROM launches')" = "0|1|1" ]
 	run "$GPULAB" merge "$T"/s*.db --into "$T/all.db"
 	assert_success
-	assert_line "assembled 1 sharded launch from their CTA ranges (counts summed, outputs not verified)"
+	assert_line "assembled 1 sharded launch from their CTA ranges (counts summed)"
+	assert_line --regexp "^launch [0-9]+: outputs joined from CTA-disjoint writes passed verification$"
+	[ "$(sqlite3 "$T/all.db" 'SELECT verified FROM launches WHERE cta_end IS NULL')" = 1 ]
 	metrics "$T/whole.db" > "$T/whole.txt"
 	metrics "$T/all.db" "WHERE cta_end IS NULL" > "$T/assembled.txt"
 	[ "$(wc -l < "$T/whole.txt")" -gt 20 ]
@@ -93,6 +95,17 @@ metrics() {
 	run "$GPULAB" merge "$T"/s*.db --into "$T/all.db"
 	assert_line "merged 0 runs from $T/s0:1.db (1 already there)"
 	[ "$(sqlite3 "$T/all.db" 'SELECT count(*) FROM launches WHERE cta_end IS NULL')" = 1 ]
+}
+
+@test "--cta-range: shards of an atomic reduction write the same words: counts assembled, outputs not verified" {
+	for r in 0:8 8:16; do # 16 CTAs
+		"$GPULAB" run reduce --variant atomic --n 4096 --backend sim --cta-range "$r" --db "$T/r$r.db" >/dev/null 2>&1
+	done
+	run "$GPULAB" merge "$T"/r*.db --into "$T/r.db"
+	assert_success
+	refute_output --partial "outputs joined"
+	[ "$(sqlite3 "$T/r.db" 'SELECT verified IS NULL FROM launches WHERE cta_end IS NULL')" = 1 ]
+	sqlite3 "$T/r.db" 'SELECT note FROM launches WHERE cta_end IS NULL' | grep -q "outputs not verified: the shards' writes overlap, not CTA-disjoint"
 }
 
 @test "--cta-range: refused when malformed, outside the grid, with sampling or on the GPU backend" {

@@ -62,7 +62,8 @@ TOML
 		--dir sw --into "$T/all.db"
 	assert_success
 	assert_line "  job 3: gpulab run gemm --backend sim --size 128 --variant smem --cta-range 12:16"
-	assert_line "assembled 1 sharded launch from their CTA ranges (counts summed, outputs not verified)"
+	assert_line "assembled 1 sharded launch from their CTA ranges (counts summed)"
+	assert_line --regexp "^launch [0-9]+: outputs joined from CTA-disjoint writes passed verification$"
 	assert_line "4 runs merged into $T/all.db"
 	"$GPULAB" run gemm --variant smem --size 128 --backend sim --db "$T/whole.db" >/dev/null 2>&1
 	metrics "$T/whole.db" > whole.txt
