@@ -136,11 +136,13 @@ static int set_param(struct gl_sweep_spec *s, const char *name, const char *cons
 		return gl_errf(err, GL_EUSAGE, "parameter %s needs 1 to %d values", name, GL_SWEEP_MAX_VALUES);
 	if (strlen(name) >= sizeof s->param_names[0])
 		return gl_errf(err, GL_EUSAGE, "parameter name '%.40s...' is too long", name);
+	/* numbers or a choice's name (--layout nchw); the topic's rules check them when the sweep expands */
 	for (int k = 0; k < n; k++) {
-		long v;
-		if (gl_parse_long(vals[k], 0, 1L << 40, name, &v, err))
-			return err->status;
-		snprintf(s->param_values[i][k], sizeof s->param_values[i][k], "%ld", v);
+		size_t len = strlen(vals[k]);
+		if (len == 0 || len >= sizeof s->param_values[i][k] ||
+		    strspn(vals[k], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-") != len)
+			return gl_errf(err, GL_EUSAGE, "parameter %s: value '%.40s' is not a number or a name", name, vals[k]);
+		snprintf(s->param_values[i][k], sizeof s->param_values[i][k], "%s", vals[k]);
 	}
 	snprintf(s->param_names[i], sizeof s->param_names[i], "%s", name);
 	s->nvalues[i] = n;
@@ -194,8 +196,6 @@ static int slurm_key(struct gl_sweep_spec *s, const char *key, const struct valu
 static int param_key(struct gl_sweep_spec *s, const char *key, const struct value *v, struct gl_err *err)
 {
 	const char *vals[MAX_ITEMS];
-	if (v->string)
-		return -1;
 	for (int i = 0; i < v->n; i++)
 		vals[i] = v->items[i];
 	return set_param(s, key, vals, v->n, err) ? -3 : 0;

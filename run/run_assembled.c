@@ -7,17 +7,27 @@
 
 #include "run/run.h"
 
-/* The topic's parameters from the stored {"rows":1024,"cols":1024}; others keep their defaults. */
-static void problem_of(const struct gl_topic *t, const char *json, struct gl_problem *p)
+/* The topic's parameters from the stored {"rows":1024,"layout":"nhwc"} (gl_problem_json: numbers, and
+ * choices by name); -1 when one is missing or unknown, so the launch is not rebuilt differently. */
+static int problem_of(const struct gl_topic *t, const char *json, struct gl_problem *p)
 {
 	gl_problem_defaults(t, p);
 	for (int i = 0; i < t->nparams; i++) {
-		char key[48];
+		char key[48], name[48];
 		snprintf(key, sizeof key, "\"%s\":", t->params[i].name);
 		const char *at = strstr(json, key);
-		if (at)
-			p->v[i] = strtol(at + strlen(key), NULL, 10);
+		if (!at)
+			return -1;
+		at += strlen(key);
+		if (*at != '"') {
+			p->v[i] = strtol(at, NULL, 10);
+			continue;
+		}
+		snprintf(name, sizeof name, "%.*s", (int)strcspn(at + 1, "\""), at + 1);
+		if (!t->params[i].choices || (p->v[i] = gl_param_choice(&t->params[i], name)) < 0)
+			return -1;
 	}
+	return 0;
 }
 
 static int lay_outputs(struct gl_launch *l, const struct gl_launch_record *rec)
@@ -53,8 +63,11 @@ int gl_run_verify_assembled(struct gl_store *s, long launch_id, int *verdict, st
 		return rc;
 	}
 	struct gl_problem p;
-	problem_of(t, rec.params_json, &p);
 	memset(&l, 0, sizeof l);
+	if (problem_of(t, rec.params_json, &p)) {
+		gl_launch_record_free(&rec);
+		return GL_OK;
+	}
 	l.module = t->ptx;
 	l.module_name = t->name;
 	rc = t->setup(v, &p, &l, err);

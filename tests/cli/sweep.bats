@@ -110,6 +110,12 @@ TOML
 	assert_failure 2
 	assert_output --partial "expected NAME=V1,V2"
 	run "$GPULAB" sweep --topic transpose --param size=big --dry-run
+	assert_success
+	assert_line --partial "  refused: size=big: "
+	run "$GPULAB" sweep --topic transpose --param size=big --local --dir none
+	assert_failure 2
+	assert_output --partial "every combination was refused"
+	run "$GPULAB" sweep --topic transpose --param 'size=a;b' --dry-run
 	assert_failure 2
 	run "$GPULAB" sweep status nowhere
 	assert_failure 2

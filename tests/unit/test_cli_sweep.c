@@ -48,7 +48,7 @@ static void test_toml_subset(void)
 		{"[other]\n", ":1: cannot read this line"},
 		{"colour = \"red\"\n", ":1: unknown key 'colour'"},
 		{"[slurm]\nqos = \"x\"\n", ":2: unknown key 'qos' in [slurm]"},
-		{"[params]\nm = [\"a\"]\n", ":2: cannot read this line"},
+		{"[params]\nm = [\"a b\"]\n", ":2: parameter m: value 'a b' is not a number or a name"},
 		{"topic = \"a\\qb\"\n", ":1: cannot read this line"},
 		{"shard_ctas = 0\n", ":1: cannot read this line"},
 	};
@@ -72,7 +72,10 @@ static void test_param_option(void)
 	gl_err_clear(&err);
 	CHECK_EQ(gl_sweep_spec_param(&s, "=3", &err), GL_EUSAGE);
 	gl_err_clear(&err);
-	CHECK_EQ(gl_sweep_spec_param(&s, "size=x", &err), GL_EUSAGE);
+	CHECK_EQ(gl_sweep_spec_param(&s, "size=a/b", &err), GL_EUSAGE);
+	gl_err_clear(&err);
+	CHECK_EQ(gl_sweep_spec_param(&s, "layout=nchw,nhwc", &err), GL_OK); /* a choice, by name */
+	CHECK(strcmp(s.param_values[2][1], "nhwc") == 0);
 }
 
 static void test_expand(void)
