@@ -52,13 +52,17 @@ static void job_add(struct gl_sweep_job *j, const char *flag, const char *value)
 	j->argv[j->argc++] = gl_xstrdup(value);
 }
 
-/* Build the variant's launch as `run` would: a refusal is the variant's size rule. *ctas: its grid. */
-static int try_variant(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p, long *ctas,
-		       struct gl_err *err)
+/* Build the variant's launch as `run` would: a refusal is the variant's size rule. *ctas: its grid.
+ * A variant of several launches has a grid per launch, so it cannot be split into one set of CTA ranges. */
+static int try_variant(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p, bool shard,
+		       long *ctas, struct gl_err *err)
 {
 	struct gl_launch l;
 	memset(&l, 0, sizeof l);
 	int rc = t->setup(v, p, &l, err);
+	if (rc == GL_OK && shard && gl_launch_count(&l) > 1)
+		rc = gl_errf(err, GL_EUSAGE, "%s runs %d kernel launches with their own grids: --shard-ctas splits "
+			     "single-launch variants only", v->name, gl_launch_count(&l));
 	if (rc == GL_OK)
 		*ctas = (long)l.grid[0] * l.grid[1] * l.grid[2];
 	gl_launch_free(&l);
@@ -105,7 +109,7 @@ static int expand_combo(struct gl_ctx *ctx, const struct gl_sweep_spec *s, const
 	for (int i = 0; i < nvars; i++) {
 		struct gl_err e = {0};
 		long ctas = 0;
-		int rc = try_variant(t, vars[i], &p, &ctas, &e);
+		int rc = try_variant(t, vars[i], &p, s->shard_ctas > 0, &ctas, &e);
 		if (rc == GL_EUSAGE) {
 			add_refused(plan, c->label, vars[i]->name, e.msg);
 			continue;

@@ -27,6 +27,10 @@ metrics() {
 	assert_success
 	assert_line "sweep of transpose: 4 parameter combinations -> 2 jobs (one run each, its variants together)"
 	assert_line --partial "  refused: size=16 rows=100000000: --rows 100000000 is out of range"
+	run "$GPULAB" sweep --topic conv2d --variant direct,im2col_gemm --shard-ctas 2 --backend sim --dry-run
+	assert_success
+	assert_line "  job 1: gpulab run conv2d --backend sim --variant direct --cta-range 98:196"
+	assert_line --partial "refused: defaults variant im2col_gemm: im2col_gemm runs 2 kernel launches"
 }
 
 @test "sweep: a spec file in the TOML subset gives the same jobs as the options" {
