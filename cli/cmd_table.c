@@ -19,6 +19,9 @@ extern const struct gl_cmd gl_cmd_devices_entry;
 extern const struct gl_cmd gl_cmd_doctor_entry;
 extern const struct gl_cmd gl_cmd_validate_entry;
 extern const struct gl_cmd gl_cmd_lesson_entry;
+extern const struct gl_cmd gl_cmd_occupancy_entry;
+extern const struct gl_cmd gl_cmd_runs_entry;
+extern const struct gl_cmd gl_cmd_plot_entry;
 
 const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_list_entry,
@@ -36,6 +39,9 @@ const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_doctor_entry,
 	&gl_cmd_validate_entry,
 	&gl_cmd_lesson_entry,
+	&gl_cmd_occupancy_entry,
+	&gl_cmd_runs_entry,
+	&gl_cmd_plot_entry,
 	NULL,
 };
 

@@ -67,13 +67,14 @@ static int ids_of(struct gl_store *s, const char *sql, long a, long **ids, size_
 	return rc == SQLITE_DONE ? GL_OK : gl_store_sql_error(s, rc, "reading the file to import", err);
 }
 
-/* A file written before schema 3 has no launch_buffers table: its launches come without a buffer map. */
-static bool spool_has_buffer_map(struct gl_store *s)
+/* A file written before schema 3 has no launch_buffers table: its launches come without a buffer map;
+ * one written before schema 5 has no launch_guidance. */
+static bool spool_has_table(struct gl_store *s, const char *table)
 {
 	sqlite3_stmt *st;
 	bool yes = false;
-	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM spool.sqlite_master WHERE name = 'launch_buffers'", -1, &st,
-			       NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM spool.sqlite_master WHERE name = ?", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 		yes = sqlite3_step(st) == SQLITE_ROW;
 		sqlite3_finalize(st);
 	}
@@ -125,7 +126,13 @@ static int copy_launch(struct gl_store *s, long run, long old, struct gl_err *er
 			   "INSERT INTO main.launch_outputs (launch_id, name, bytes, segments) SELECT ?1, name, bytes, "
 			   "segments FROM spool.launch_outputs WHERE launch_id = ?2",
 			   id, old, NULL, "importing a shard's outputs", err);
-	if (rc == GL_OK && spool_has_buffer_map(s))
+	if (rc == GL_OK && spool_has_table(s, "launch_guidance"))
+		rc = exec2(s,
+			   "INSERT INTO main.launch_guidance (launch_id, seq, rule, severity, message, metric, value, "
+			   "estimated_speedup) SELECT ?1, seq, rule, severity, message, metric, value, estimated_speedup "
+			   "FROM spool.launch_guidance WHERE launch_id = ?2 ORDER BY seq",
+			   id, old, NULL, "importing guidance", err);
+	if (rc == GL_OK && spool_has_table(s, "launch_buffers"))
 		rc = exec2(s,
 			   "INSERT INTO main.launch_buffers (launch_id, seq, name, shared, base, bytes, dtype, elem, rows, "
 			   "cols) SELECT ?1, seq, name, shared, base, bytes, dtype, elem, rows, cols "
