@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/metrics.h"
 #include "common/sha256.h"
 #include "common/util.h"
 #include "store/store_int.h"
@@ -232,8 +233,8 @@ static int write_whole(struct gl_store *s, const struct parts *p, const char *uu
 	struct gl_str ids = {0}, sql = {0}, note = {0};
 	long run = 0, launch = 0;
 	id_list(p, &ids);
-	gl_str_addf(&note, "assembled from %zu partial launches (CTA ranges); counts summed; outputs not verified",
-		    p->n);
+	gl_str_addf(&note, "assembled from %zu partial launches (CTA ranges); counts summed (footprints in distinct "
+			   "sectors are not sums: left out); outputs not verified", p->n);
 	gl_str_addf(&sql,
 		    "INSERT INTO runs (started_at, finished_at, status, backend, device, chip, sm_count, cc, driver, "
 		    "cupti_version, gpulab_version, host, argv, uuid, sweep_id, merged_from) "
@@ -254,13 +255,23 @@ static int write_whole(struct gl_store *s, const struct parts *p, const char *uu
 	if (rc == GL_OK)
 		rc = exec_it(s, sql.buf, run, 0, note.buf, &launch, "recording an assembled launch", err);
 	sql.len = 0;
-	/* values are non-negative counts: CAST(x + 0.5) rounds half up, as the simulator rounds estimates */
+	/* values are non-negative counts: CAST(x + 0.5) rounds half up, as the simulator rounds estimates.
+	 * Two kinds are not sums over CTAs: a launch's footprint (distinct sectors: a union, left out) and
+	 * the threads-per-instruction ratio (recomputed from the summed counts, as the simulator does). */
 	gl_str_addf(&sql,
 		    "INSERT INTO metrics (launch_id, name, value, unit, source) SELECT ?1, name, "
 		    "CAST(SUM(value) + 0.5 AS INTEGER), MAX(unit), source FROM metrics WHERE launch_id IN (%s) "
+		    "AND name NOT IN ('" GL_M_UNIQ_LD_SECT "', '" GL_M_UNIQ_ST_SECT "', '" GL_M_THREADS_PER_INST "') "
 		    "GROUP BY name, source", ids.buf);
 	if (rc == GL_OK)
 		rc = exec_it(s, sql.buf, launch, 0, "", NULL, "summing the partial counts", err);
+	if (rc == GL_OK)
+		rc = exec_it(s,
+			     "INSERT INTO metrics (launch_id, name, value, unit, source) SELECT ?1, '" GL_M_THREADS_PER_INST
+			     "', t.value / i.value, 'thread', t.source FROM metrics t JOIN metrics i ON i.launch_id = ?1 "
+			     "AND i.name = '" GL_M_INST "' AND i.source = t.source WHERE t.launch_id = ?1 AND t.name = '"
+			     GL_M_THREAD_INST "' AND i.value > 0",
+			     launch, 0, "", NULL, "recomputing a ratio", err);
 	const char *why = NULL;
 	if (rc == GL_OK)
 		rc = join_outputs(s, p, ids.buf, launch, &why, err);

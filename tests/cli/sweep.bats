@@ -11,7 +11,9 @@ setup() {
 }
 
 metrics() {
-	sqlite3 "$1" "SELECT name, value FROM metrics WHERE launch_id = (SELECT MAX(id) FROM launches ${2:-}) ORDER BY name"
+	# (a launch's footprint, gpulab__dram_sectors_unique_*, is a union over CTAs, not a sum: shards leave it out)
+	sqlite3 "$1" "SELECT name, value FROM metrics WHERE launch_id = (SELECT MAX(id) FROM launches ${2:-})
+		AND name NOT LIKE 'gpulab__dram_sectors_unique_%' ORDER BY name"
 }
 
 @test "sweep --dry-run: the cartesian product, each topic's size rules, refused combinations listed" {

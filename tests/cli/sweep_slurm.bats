@@ -38,9 +38,12 @@ counts() {
 	run "$GPULAB" sweep collect sw --wait --into "$T/merged.db"
 	assert_success
 	assert_line "3 runs merged into $T/merged.db"
-	run "$GPULAB" query "SELECT count(*) AS runs FROM runs" --csv --db "$T/merged.db"
-	assert_output "runs
-3"
+	run "$GPULAB" runs --csv --db "$T/merged.db"
+	assert_success
+	[ "${#lines[@]}" = 4 ] # the header and 3 runs, 5 launches each
+	for n in 64 128 256; do
+		assert_line --regexp "^[0-9]+,[^,]+,transpose,\"copy,naive,coalesced,padded,swizzled\",\"\{\"\"rows\"\":$n,\"\"cols\"\":$n\}\",sim,.*,ok,5,0$"
+	done
 	[ "$(sqlite3 "$T/merged.db" 'SELECT count(*) FROM launches')" = 15 ]
 	local job
 	job=$(sed -n 's/^slurm_job=//p' sw/sweep.conf)
