@@ -11,6 +11,8 @@
 
 #include "common/json.h"
 #include "common/util.h"
+#include "run/run.h"
+#include "run_options.h"
 #include "sanitizer_opts.h"
 #include "store/store.h"
 #include "sim_cmd.h"
@@ -19,7 +21,7 @@ static const struct gl_cmd *self(void);
 
 enum {
 	OPT_KERNEL = 1, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
-	OPT_PRINTF_BUFFER, OPT_STACK_SIZE, OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL,
+	OPT_PRINTF_BUFFER, OPT_STACK_SIZE, OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL, OPT_CTA_RANGE,
 };
 
 #define MAX_DUMPS 16
@@ -85,6 +87,7 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct s
 	case OPT_DUMP: return add_list(ctx, "--dump", v, o->dumps, &o->ndumps, MAX_DUMPS);
 	case OPT_SMEM: o->smem = (unsigned)gl_optval_long(a); return GL_OK;
 	case OPT_THREADS: o->sim.threads = (int)gl_optval_long(a); return GL_OK;
+	case OPT_CTA_RANGE: return gl_parse_cta_range(ctx, self(), v, &o->sim.cta_first, &o->sim.cta_end);
 	case OPT_MAXINST: o->sim.max_instructions = (uint64_t)gl_optval_long(a); return GL_OK;
 	case OPT_PRINT_LIMIT: return gl_parse_print_limit(ctx, self(), v, &o->print_limit);
 	case OPT_TOOL: return gl_parse_tools(ctx, self(), v, &o->sim.tools);
@@ -177,6 +180,10 @@ static void fill_record(struct gl_launch_record *rec, const struct sim_opts *o, 
 	rec->regs = -1;
 	rec->static_smem = (int)fn->shared_static;
 	rec->verified = res->nerrors == 0 && !res->aborted;
+	rec->cta_first = res->cta_first;
+	rec->cta_end = res->cta_end;
+	if (res->cta_end > 0 && rec->verified) /* a shard: its counts are partial, the run is not checked whole */
+		rec->verified = -1;
 	rec->max_abs_err = rec->max_rel_err = NAN;
 	rec->duration_ns = NAN;
 	snprintf(rec->metric_source, sizeof rec->metric_source, "sim");
@@ -185,6 +192,9 @@ static void fill_record(struct gl_launch_record *rec, const struct sim_opts *o, 
 	if (res->nerrors && res->nfindings && !res->findings[0].warning) /* errors come first */
 		snprintf(rec->note, sizeof rec->note, "sanitizer: %ld error%s, first: %.180s (PTX line %d)", res->nerrors,
 			 res->nerrors == 1 ? "" : "s", res->findings[0].message, res->findings[0].line);
+	else if (res->cta_end > 0)
+		snprintf(rec->note, sizeof rec->note, "CTAs %ld..%ld of %ld only (--cta-range): partial counts",
+			 res->cta_first, res->cta_end - 1, res->ctas_total);
 	rec->sanitized = true;
 	rec->sanitizer_errors = res->nerrors;
 	rec->sanitizer_warnings = res->findings_total - res->nerrors;
@@ -216,6 +226,7 @@ static int store_run(struct gl_ctx *ctx, const struct sim_opts *o, const struct 
 	snprintf(info.cc, sizeof info.cc, "8.0");
 	gethostname(info.host, sizeof info.host - 1);
 	info.argv = ctx->argv_joined;
+	gl_run_info_provenance(&info);
 	struct gl_launch_record rec;
 	fill_record(&rec, o, fn, l, res, m);
 	long run_id = 0;
@@ -332,6 +343,7 @@ static const struct gl_opt sim_table[] = {
 	GL_NUM("max-instructions", "N", 1, 1L << 62, OPT_MAXINST,
 	       "budget of warp instructions per CTA (endless loops stop there)"),
 	GL_NUM("threads", "N", 1, 256, OPT_THREADS, "CPU threads (default: all cores)"),
+	GL_STR("cta-range", "A:B", OPT_CTA_RANGE, "simulate only CTAs A..B-1 in grid order (partial counts)"),
 	GL_NUM("printf-buffer", "BYTES", 1, (long)GL_SIM_PRINTF_BUFFER_MAX, OPT_PRINTF_BUFFER,
 	       "device printf buffer (default 1048576, like the device's)"),
 	GL_NUM("stack-size", "BYTES", 16, (long)GL_SIM_STACK_SIZE_MAX, OPT_STACK_SIZE,

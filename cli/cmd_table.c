@@ -11,6 +11,8 @@ extern const struct gl_cmd gl_cmd_report_entry;
 extern const struct gl_cmd gl_cmd_compare_entry;
 extern const struct gl_cmd gl_cmd_query_entry;
 extern const struct gl_cmd gl_cmd_import_entry;
+extern const struct gl_cmd gl_cmd_merge_entry;
+extern const struct gl_cmd gl_cmd_sweep_entry;
 extern const struct gl_cmd gl_cmd_view_entry;
 extern const struct gl_cmd gl_cmd_metrics_entry;
 extern const struct gl_cmd gl_cmd_devices_entry;
@@ -30,6 +32,8 @@ const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_compare_entry,
 	&gl_cmd_query_entry,
 	&gl_cmd_import_entry,
+	&gl_cmd_merge_entry,
+	&gl_cmd_sweep_entry,
 	&gl_cmd_view_entry,
 	&gl_cmd_metrics_entry,
 	&gl_cmd_devices_entry,

@@ -36,6 +36,7 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_cmd *cmd, const str
 	case GL_RUN_OPT_DEVICE: o->b.device = (int)gl_optval_long(a); return GL_OK;
 	case GL_RUN_OPT_REPEAT: o->b.repeat = (int)gl_optval_long(a); return GL_OK;
 	case GL_RUN_OPT_SAMPLE: o->b.sample_ctas = gl_optval_long(a); return GL_OK;
+	case GL_RUN_OPT_CTA_RANGE: return gl_parse_cta_range(ctx, cmd, v, &o->b.cta_first, &o->b.cta_end);
 	case GL_RUN_OPT_THREADS: o->b.threads = (int)gl_optval_long(a); return GL_OK;
 	case GL_RUN_OPT_MAXINST: o->b.max_instructions = (uint64_t)gl_optval_long(a); return GL_OK;
 	case GL_RUN_OPT_PRINTF_BUFFER: o->b.printf_buffer = (uint64_t)gl_optval_long(a); return GL_OK;
@@ -55,6 +56,22 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_cmd *cmd, const str
 	}
 }
 
+int gl_parse_cta_range(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *v, long *first, long *end)
+{
+	const char *colon = strchr(v, ':');
+	char a[32];
+	if (!colon || (size_t)(colon - v) >= sizeof a || colon == v || !colon[1])
+		return gl_usage_error(ctx, cmd, "--cta-range '%s': expected A:B, the CTAs A..B-1 in grid order "
+				      "(e.g. 0:64)", v);
+	snprintf(a, sizeof a, "%.*s", (int)(colon - v), v);
+	if (gl_parse_long(a, 0, (1L << 40) - 1, "--cta-range's first CTA", first, &ctx->err) ||
+	    gl_parse_long(colon + 1, 1, 1L << 40, "--cta-range's end", end, &ctx->err))
+		return ctx->err.status;
+	if (*first >= *end)
+		return gl_usage_error(ctx, cmd, "--cta-range %s is empty: B must be greater than A", v);
+	return GL_OK;
+}
+
 int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, char **argv, struct gl_run_opts *o)
 {
 	/* names point into the topic table, so they outlive this frame as o->param_names requires */
@@ -70,6 +87,12 @@ int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, ch
 		if ((rc = handle_option(ctx, cmd, &args.opts[i], o)))
 			return rc;
 	o->topic_name = args.pos[0];
+	if (o->b.cta_end && o->b.sample_ctas)
+		return gl_usage_error(ctx, cmd, "--cta-range and --sample-ctas exclude each other: a shard runs "
+				      "every CTA of its range");
+	if (o->b.cta_end && o->backend && strcmp(o->backend, "sim") != 0)
+		return gl_usage_error(ctx, cmd, "--cta-range simulates part of a grid: it needs --backend sim, not %s",
+				      o->backend);
 	return GL_OK;
 }
 

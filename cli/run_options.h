@@ -34,7 +34,7 @@ enum {
 	GL_RUN_OPT_VARIANT = 1, GL_RUN_OPT_SIZE, GL_RUN_OPT_BACKEND, GL_RUN_OPT_DEVICE, GL_RUN_OPT_METRICS,
 	GL_RUN_OPT_REPEAT, GL_RUN_OPT_TRACE, GL_RUN_OPT_SAMPLE, GL_RUN_OPT_THREADS, GL_RUN_OPT_MAXINST,
 	GL_RUN_OPT_SEED, GL_RUN_OPT_BASELINE, GL_RUN_OPT_PRINTF_BUFFER, GL_RUN_OPT_TOOL, GL_RUN_OPT_PRINT_LIMIT,
-	GL_RUN_OPT_PARAM, GL_RUN_OPT_RUNS,
+	GL_RUN_OPT_PARAM, GL_RUN_OPT_RUNS, GL_RUN_OPT_CTA_RANGE,
 };
 
 /* The option rows `run` and `compare` share (a table entry's .opts lists them, compare adds --baseline). */
@@ -50,6 +50,8 @@ enum {
 	GL_NUM("threads", "N", 1, 256, GL_RUN_OPT_THREADS, "CPU threads of the simulator (default: all cores)"), \
 	GL_NUM("sample-ctas", "N", 1, 1L << 30, GL_RUN_OPT_SAMPLE,                                             \
 	       "simulate N CTAs spread over the grid and scale the counts"),                                   \
+	GL_STR("cta-range", "A:B", GL_RUN_OPT_CTA_RANGE,                                                      \
+	       "simulate only CTAs A..B-1 in grid order: partial counts, for 'gpulab merge' (simulator)"),      \
 	GL_NUM("max-instructions", "N", 1, 1L << 62, GL_RUN_OPT_MAXINST,                                      \
 	       "simulator budget of warp instructions per CTA"),                                               \
 	GL_NUM("printf-buffer", "BYTES", 1, (long)GL_SIM_PRINTF_BUFFER_MAX, GL_RUN_OPT_PRINTF_BUFFER,          \
@@ -81,6 +83,9 @@ int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, ch
  * values are checked against the topic's limits and its check()).  Nothing runs and nothing is written. */
 int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
 			   struct gl_run_session *s);
+
+/* --cta-range A:B (0 <= A < B): the CTAs a shard of a launch simulates, in grid order. */
+int gl_parse_cta_range(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *v, long *first, long *end);
 
 /* What run/ needs from the command line (--db, the command line, whether stderr is a terminal); call it
  * after the options are parsed. */

@@ -12,6 +12,7 @@
 #include "common/findings.h"
 #include "common/launch.h"
 #include "common/metrics.h"
+#include "common/outputs.h"
 #include "common/trace.h"
 
 struct gl_device_info {
@@ -32,6 +33,7 @@ struct gl_backend_opts {
 	int repeat;          /* --repeat N timed launches (cuda) */
 	bool trace;          /* --trace (sim) */
 	long sample_ctas;    /* --sample-ctas N, 0 = all (sim) */
+	long cta_first, cta_end; /* --cta-range A:B, cta_end 0 = all (sim) */
 	int threads;         /* worker threads, 0 = all cores (sim) */
 	uint64_t max_instructions; /* per-CTA budget, 0 = default (sim) */
 	bool progress;       /* progress bar on stderr */
@@ -51,6 +53,9 @@ struct gl_launch_result {
 	int nfindings;
 	long findings_dropped; /* occurrences beyond GL_FINDINGS_MAX distinct findings */
 	bool outputs_partial;  /* simulator with --sample-ctas: only the sampled CTAs wrote their outputs */
+	long cta_first, cta_end; /* simulator with --cta-range: the CTAs run (partial counts); cta_end 0: all */
+	struct gl_output_bytes *outputs; /* with --cta-range: what the range wrote to each output buffer, owned */
+	int noutputs;
 	struct gl_trace_event *trace; /* --trace events (simulator), owned by the caller; NULL when none */
 	uint32_t ntrace;
 	struct gl_buffer_desc *buffers; /* with a trace: the buffer map (simulator), owned by the caller */

@@ -61,6 +61,11 @@ void gl_launch_result_free(struct gl_launch_result *res)
 	free(res->buffers);
 	res->buffers = NULL;
 	res->nbuffers = 0;
+	for (int i = 0; i < res->noutputs; i++)
+		free(res->outputs[i].segs);
+	free(res->outputs);
+	res->outputs = NULL;
+	res->noutputs = 0;
 	for (int i = 0; i < GL_MAX_BUFFERS; i++) {
 		free(res->first_outputs[i]);
 		res->first_outputs[i] = NULL;

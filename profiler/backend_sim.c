@@ -18,7 +18,50 @@ struct sim_backend {
 	struct gl_sim_result res;
 	bool have_result;
 	struct gl_launch last; /* the last launch's geometry and buffer descriptions (no host memory) */
+	struct gl_output_bytes *outputs; /* --cta-range: the bytes the range changed, per output buffer */
+	int noutputs;
 };
+
+static void free_outputs(struct sim_backend *s)
+{
+	for (int i = 0; i < s->noutputs; i++)
+		free(s->outputs[i].segs);
+	free(s->outputs);
+	s->outputs = NULL;
+	s->noutputs = 0;
+}
+
+/* A shard (--cta-range) keeps what it wrote: the output buffers' bytes that differ from before the launch,
+ * so `gpulab merge` can put the shards' outputs together (common/outputs.h). */
+static uint8_t **snapshot(const struct gl_launch *l)
+{
+	uint8_t **before = gl_xcalloc(GL_MAX_BUFFERS, sizeof *before);
+	for (int i = 0; i < l->nbuffers; i++) {
+		size_t n = l->buffers[i].count * gl_dtype_size(l->buffers[i].dtype);
+		if (l->buffers[i].is_output && l->buffers[i].host) {
+			before[i] = gl_xmalloc(n ? n : 1);
+			memcpy(before[i], l->buffers[i].host, n);
+		}
+	}
+	return before;
+}
+
+static void keep_writes(struct sim_backend *s, const struct gl_launch *l, uint8_t **before)
+{
+	free_outputs(s);
+	for (int i = 0; i < l->nbuffers; i++) {
+		if (!before[i])
+			continue;
+		s->outputs = gl_xrealloc(s->outputs, (size_t)(s->noutputs + 1) * sizeof *s->outputs);
+		struct gl_output_bytes *o = &s->outputs[s->noutputs++];
+		memset(o, 0, sizeof *o);
+		snprintf(o->name, sizeof o->name, "%s", l->buffers[i].name);
+		o->bytes = l->buffers[i].count * gl_dtype_size(l->buffers[i].dtype);
+		gl_outputs_diff(before[i], l->buffers[i].host, o->bytes, &o->segs, &o->nsegs_bytes);
+		free(before[i]);
+	}
+	free(before);
+}
 
 static bool sim_probe(char *why, size_t n)
 {
@@ -75,13 +118,20 @@ static int sim_launch(void *ctx, struct gl_launch *l, struct gl_err *err)
 	struct gl_sim_opts o = {
 		.threads = s->opts.threads,
 		.sample_ctas = s->opts.sample_ctas,
+		.cta_first = s->opts.cta_first,
+		.cta_end = s->opts.cta_end,
 		.max_instructions = s->opts.max_instructions,
 		.trace = s->opts.trace,
 		.progress = s->opts.progress,
 		.tools = s->opts.sanitizer_tools,
 		.printf_buffer = s->opts.printf_buffer,
 	};
+	uint8_t **before = o.cta_end > 0 ? snapshot(l) : NULL;
 	rc = gl_sim_run(s->module, l, &o, &s->res, err);
+	if (before)
+		keep_writes(s, l, before);
+	else
+		free_outputs(s);
 	s->have_result = rc == GL_OK;
 	s->last = *l; /* for the buffer map: names, types, counts and entry, never the host pointers */
 	for (int i = 0; i < s->last.nbuffers; i++)
@@ -107,8 +157,17 @@ static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *e
 		res->nfindings = s->res.nfindings;
 	}
 	res->outputs_partial = s->res.ctas_run < s->res.ctas_total;
+	res->cta_first = s->res.cta_first;
+	res->cta_end = s->res.cta_end;
+	res->outputs = s->outputs; /* moved to the result */
+	res->noutputs = s->noutputs;
+	s->outputs = NULL;
+	s->noutputs = 0;
 	struct gl_str note = {0};
 	gl_str_addf(&note, "counts: %s", s->module->counts_mode);
+	if (s->res.cta_end > 0)
+		gl_str_addf(&note, "; CTAs %ld..%ld of %ld only (--cta-range): partial counts, outputs not verified",
+			    s->res.cta_first, s->res.cta_end - 1, s->res.ctas_total);
 	if (s->res.scale != 1.0)
 		gl_str_addf(&note, "; sampled %ld of %ld CTAs, counts scaled by %.3g, outputs not verified", s->res.ctas_run,
 			    s->res.ctas_total, s->res.scale);
@@ -143,6 +202,7 @@ static void sim_close(void *ctx)
 		return;
 	if (s->have_result)
 		gl_sim_result_free(&s->res);
+	free_outputs(s);
 	ptx_module_free(s->module);
 	free(s);
 }

@@ -45,7 +45,16 @@ int gl_run_compute_trace(const struct gl_run_env *env, const struct gl_topic *t,
 int gl_run_store_trace(const struct gl_run_env *env, struct gl_store *store, const struct gl_device_info *dev,
 		       const struct gl_launch_record *rec, long *launch_id, long *run_id);
 
-/* The run row for a backend and the device it describes. */
+/* Verify the outputs of a launch that `gpulab merge` assembled from CTA-range shards (gl_store_assemble's
+ * `verify` list) against the topic's CPU reference, and record the verdict: *verdict 1 passed, 0 failed,
+ * -1 not checked (not a topic of this binary, a multi-launch variant, outputs that do not fit). */
+int gl_run_verify_assembled(struct gl_store *s, long launch_id, int *verdict, struct gl_err *err);
+
+/* The run's sweep id ($GPULAB_SWEEP_ID) and Slurm job and array task ids ($SLURM_ARRAY_JOB_ID or
+ * $SLURM_JOB_ID, $SLURM_ARRAY_TASK_ID); gl_run_info_fill calls it. */
+void gl_run_info_provenance(struct gl_run_info *info);
+
+/* The run row for a backend and the device it describes (with its provenance). */
 void gl_run_info_fill(struct gl_run_info *info, const struct gl_backend *b, const struct gl_device_info *dev,
 		      const char *argv);
 

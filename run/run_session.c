@@ -30,6 +30,21 @@ void gl_run_info_fill(struct gl_run_info *info, const struct gl_backend *b, cons
 	snprintf(info->cupti_version, sizeof info->cupti_version, "%s", dev->cupti_version);
 	gethostname(info->host, sizeof info->host - 1);
 	info->argv = argv;
+	gl_run_info_provenance(info);
+}
+
+/* The sweep (set by `gpulab sweep` for the runs it starts) and the Slurm job and array task, from the
+ * environment Slurm gives a job step. */
+void gl_run_info_provenance(struct gl_run_info *info)
+{
+	const char *sweep = getenv("GPULAB_SWEEP_ID");
+	const char *job = getenv("SLURM_ARRAY_JOB_ID");
+	const char *task = getenv("SLURM_ARRAY_TASK_ID");
+	if (!job)
+		job = getenv("SLURM_JOB_ID");
+	snprintf(info->sweep_id, sizeof info->sweep_id, "%s", sweep ? sweep : "");
+	snprintf(info->slurm_job_id, sizeof info->slurm_job_id, "%s", job ? job : "");
+	snprintf(info->slurm_task_id, sizeof info->slurm_task_id, "%s", task ? task : "");
 }
 
 static int run_all(const struct gl_run_env *env, struct gl_run_session *s, struct session_state *st)
@@ -60,6 +75,9 @@ int gl_run_session_execute(const struct gl_run_env *env, const char *backend, st
 		return rc;
 	if (env->announce)
 		fprintf(stderr, "gpulab: %s\n", why);
+	if (bo->cta_end && strcmp(st.backend->name, "sim") != 0)
+		return gl_errf(env->err, GL_EUSAGE, "--cta-range simulates part of a grid: it needs --backend sim, "
+			       "not %s", st.backend->name);
 	/* the database is opened (and created) only once the request is known to be valid */
 	*store = NULL;
 	if ((rc = gl_store_open(env->db_path, 0, store, env->err)))

@@ -53,6 +53,12 @@ static void take_result(struct gl_launch_record *rec, const struct gl_topic *t, 
 		if (!rec->buffers[i].shared)
 			gl_topic_buffer_shape(t, p, rec->buffers[i].name, &rec->buffers[i].rows, &rec->buffers[i].cols);
 	snprintf(rec->note, sizeof rec->note, "%s", res->note);
+	rec->cta_first = res->cta_first; /* --cta-range: a shard of the launch */
+	rec->cta_end = res->cta_end;
+	rec->outputs = res->outputs; /* and what it wrote */
+	rec->noutputs = res->noutputs;
+	res->outputs = NULL;
+	res->noutputs = 0;
 }
 
 /* A multi-launch variant's total: metrics rolled up by their names, times and sanitizer counts added;
@@ -182,6 +188,8 @@ int gl_run_variant(const struct gl_backend *b, void *bctx, const struct gl_devic
 				take_result(&rec->parts[k], t, p, &res[k]);
 			}
 			total_of_parts(rec);
+			rec->cta_first = rec->parts[0].cta_first; /* every launch ran the same --cta-range */
+			rec->cta_end = rec->parts[0].cta_end;
 		}
 		for (int k = 0; t->derive && k < rec->nparts; k++)
 			t->derive(v, p, &rec->parts[k].metrics);

@@ -18,6 +18,8 @@
 struct gl_sim_opts {
 	int threads;             /* worker threads; 0 = one per core */
 	long sample_ctas;        /* simulate this many CTAs spread over the grid and scale; 0 = all */
+	long cta_first, cta_end; /* simulate only CTAs cta_first..cta_end-1 in grid order (a shard of the
+				  * launch: partial counts, unscaled); cta_end 0 = all */
 	uint64_t max_instructions; /* warp-instruction budget per CTA; 0 = GL_SIM_DEFAULT_BUDGET */
 	bool trace;              /* record warp-level memory events */
 	unsigned trace_ctas;     /* CTAs traced (the first N in grid order); 0 = GL_SIM_TRACE_CTAS */
@@ -66,6 +68,7 @@ struct gl_sim_result {
 	struct gl_sim_counters c;
 	double scale;             /* counts multiply by this when CTAs were sampled */
 	long ctas_total, ctas_run;
+	long cta_first, cta_end;  /* the range run (opts' cta_first/cta_end); cta_end 0: not a range */
 	bool cooperative;         /* the kernel used the grid workspace: all CTAs ran co-resident */
 	struct gl_finding *findings; /* distinct findings, errors first (common/findings.h) */
 	int nfindings;

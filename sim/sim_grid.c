@@ -41,7 +41,9 @@ struct cta_out {
  * worker takes CTA k only when k < merged + window, so memory stays bounded for any grid. */
 struct pool {
 	struct sim_launch *L;
-	long nrun;               /* CTAs to run (all, or the sample) */
+	long nrun;               /* CTAs to run (all, the sample, or the range) */
+	long first;              /* with a CTA range: its first CTA, and nrun its length */
+	bool ranged;
 	long total;              /* CTAs in the grid */
 	long window;
 	struct cta_out *slots;   /* CTA k in slots[k % window] */
@@ -257,9 +259,11 @@ static void cta_release(struct sim_cta *cta)
 	free(cta->sass_phase);
 }
 
-/* The grid index of the k-th CTA run: all of them, or nrun spread evenly over the grid. */
+/* The grid index of the k-th CTA run: all of them, those of the range, or nrun spread evenly over the grid. */
 static long cta_index(const struct pool *p, long k)
 {
+	if (p->ranged)
+		return p->first + k;
 	return p->nrun == p->total ? k : (long)((double)k * (double)p->total / (double)p->nrun);
 }
 
@@ -665,6 +669,24 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 		free(L);
 		return rc;
 	}
+	if (opts->cta_end > 0) {
+		if (L->cooperative || opts->cta_first < 0 || opts->cta_first >= opts->cta_end || opts->cta_end > p.total) {
+			rc = L->cooperative
+				? gl_errf(err, GL_EUSAGE, "kernel '%s' uses the grid workspace (grid.sync()): its CTAs "
+					  "must all run together, so it cannot be split into CTA ranges", fn->name)
+				: gl_errf(err, GL_EUSAGE, "CTA range %ld:%ld does not fit the grid of %ld CTA%s (%u,%u,%u): "
+					  "pass A:B with 0 <= A < B <= %ld", opts->cta_first, opts->cta_end, p.total,
+					  p.total == 1 ? "" : "s", l->grid[0], l->grid[1], l->grid[2], p.total);
+			free(L->definition);
+			free(L->frame_size);
+			free(L->stack_cost);
+			free(L);
+			return rc;
+		}
+		p.ranged = true;
+		p.first = opts->cta_first;
+		p.nrun = opts->cta_end - opts->cta_first;
+	}
 	gl_findings_init(&p.findings, GL_FINDINGS_MAX);
 	int threads = pick_threads(opts, p.nrun);
 	p.window = 2L * threads + 2;
@@ -692,7 +714,9 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	res->cooperative = L->cooperative;
 	res->sass_mapped = fn->sass != NULL;
 	res->ctas_total = p.total;
-	res->scale = res->ctas_run ? (double)p.total / (double)p.nrun : 1.0;
+	res->scale = res->ctas_run && !p.ranged ? (double)p.total / (double)p.nrun : 1.0;
+	res->cta_first = p.ranged ? p.first : 0;
+	res->cta_end = p.ranged ? p.first + p.nrun : 0;
 	sim_touch_count(&L->touch, &res->c.uniq_ld, &res->c.uniq_st);
 	sim_touch_free(&L->touch);
 	res->printf_buffer = L->printf_buffer;

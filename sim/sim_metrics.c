@@ -105,6 +105,14 @@ void gl_sim_metrics(const struct gl_sim_result *res, struct gl_metrics *out)
 	double s = res->scale > 0 ? res->scale : 1.0;
 	for (size_t i = 0; i < sizeof metrics / sizeof metrics[0]; i++) {
 		uint64_t v = counter(&res->c, metrics[i].counter);
+		/* A CTA range keeps the SASS estimate unrounded (exact: a multiple of 1/256), so the shards'
+		 * sum rounds once, as the whole launch does (store_assemble.c). */
+		if (res->sass_mapped && metrics[i].sass != NONE && res->cta_end > 0) {
+			double e = (double)counter(&res->c, metrics[i].sass) / PTX_SASS_WEIGHT_ONE;
+			if (e != 0 || !metrics[i].used)
+				gl_metrics_set(out, metrics[i].name, e, metrics[i].unit);
+			continue;
+		}
 		if (res->sass_mapped && metrics[i].sass != NONE) /* sass counters are in PTX_SASS_WEIGHT_ONE units */
 			v = (counter(&res->c, metrics[i].sass) + PTX_SASS_WEIGHT_ONE / 2) / PTX_SASS_WEIGHT_ONE;
 		if (v || !metrics[i].used)

@@ -13,6 +13,7 @@
 #include "common/err.h"
 #include "common/findings.h"
 #include "common/metrics.h"
+#include "common/outputs.h"
 #include "common/trace.h"
 
 struct gl_store; /* opaque */
@@ -46,6 +47,9 @@ struct gl_run_info {
 	char cupti_version[32];
 	char host[64];
 	const char *argv;      /* the command line */
+	char sweep_id[64];     /* the sweep this run belongs to ($GPULAB_SWEEP_ID), "" when none */
+	char slurm_job_id[32]; /* the Slurm job (the array's job id) and array task, "" outside Slurm */
+	char slurm_task_id[16];
 };
 
 /* One guidance rule that fired on a launch (insights/guidance.h; stored in launch_guidance). */
@@ -91,6 +95,9 @@ struct gl_launch_record {
 	int nparts;
 	struct gl_guidance *guidance; /* the rules that fired, owned; NULL when none (or stored before them) */
 	int nguidance;
+	long cta_first, cta_end; /* --cta-range: only CTAs cta_first..cta_end-1 ran (partial counts); 0, 0: all */
+	struct gl_output_bytes *outputs; /* --cta-range: the bytes the range wrote per output buffer, owned */
+	int noutputs;
 };
 
 struct gl_run_record {
@@ -118,10 +125,31 @@ void gl_store_abort_run(struct gl_store *s);
 int gl_store_save_run(struct gl_store *s, const struct gl_run_info *info, const struct gl_launch_record *recs,
 		      size_t n, const char *status, long *run_id, long *launch_ids, struct gl_err *err);
 
-/* Copy the runs of another gpulab database `file` (a spool file) into `s` in one transaction, with their
- * launches, metrics and traces; runs already present (same start, end, host, backend and command
- * line) are skipped.  `file` is only read. */
+/* Copy the finished runs of another gpulab database `file` (a spool file, a sweep's shard) into `s` in one
+ * transaction, with new ids: their launches, metrics, traces, sanitizer findings and buffer maps, each run
+ * keeping its UUID, sweep and Slurm ids and recording `file` as merged_from; runs whose UUID is present
+ * already are skipped (so merging twice adds nothing).  `file` is only read, and must be a gpulab database
+ * at this binary's schema version (GL_EENV for a foreign or newer one, before anything is written). */
 int gl_store_import(struct gl_store *s, const char *file, int *imported, int *skipped, struct gl_err *err);
+
+/* Partial launches (--cta-range) made whole (store_assemble.c): for each group of launches with the same
+ * sweep, backend, topic, variant, parameters and geometry whose CTA ranges tile the grid, one new run with
+ * one launch holding the summed counts (outputs not verified), once: its UUID derives from the parts'. */
+#define GL_MAX_ASSEMBLED 256
+struct gl_assembly {
+	int assembled;  /* new whole launches */
+	long verify[GL_MAX_ASSEMBLED]; /* those whose outputs were joined (CTA-disjoint writes): to verify */
+	int nverify;
+	int already;    /* groups assembled before */
+	int incomplete; /* groups whose ranges leave gaps or overlap: left partial */
+};
+int gl_store_assemble(struct gl_store *s, struct gl_assembly *out, struct gl_err *err);
+/* An assembled launch's topic, variant, parameters and joined outputs (into rec: topic, variant,
+ * params_json, outputs), for verifying them; and recording the verdict (verified 1/0, errors, a note
+ * appended). */
+int gl_store_load_outputs(struct gl_store *s, long launch_id, struct gl_launch_record *rec, struct gl_err *err);
+int gl_store_set_verified(struct gl_store *s, long launch_id, int verified, double max_abs, double max_rel,
+			  const char *note, struct gl_err *err);
 
 /* Load a stored run with its launches and metrics; run_id 0 means the latest run. */
 int gl_store_load_run(struct gl_store *s, long run_id, struct gl_run_record *out, struct gl_err *err);

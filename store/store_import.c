@@ -1,23 +1,27 @@
-/* store_import.c — `gpulab import`: copy the runs of another gpulab database (a spool file written when
- * the database stayed locked) into this one, in one transaction, with new ids for runs and launches. */
+/* store_import.c — `gpulab import` and `gpulab merge`: copy the runs of another gpulab database (a spool
+ * file written when the database stayed locked, or a sweep's shard) into this one, in one transaction,
+ * with new ids for runs and launches and the file they came from.  A run is known by its UUID, so a file
+ * merged twice adds nothing the second time. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
 
 #include "common/util.h"
 #include "store/store_int.h"
 
 struct import_args {
+	const char *file; /* recorded as each copied run's merged_from (unless the run already names one) */
 	int imported, skipped;
 };
 
 static const char run_cols[] = "started_at, finished_at, status, backend, device, chip, sm_count, cc, driver, "
-			       "cupti_version, gpulab_version, host, argv";
+			       "cupti_version, gpulab_version, host, argv, uuid, sweep_id, slurm_job_id, slurm_task_id";
 static const char launch_cols[] = "topic, variant, params_json, grid, block, dyn_smem, regs, static_smem, "
 				  "verified, max_abs_err, max_rel_err, duration_ns, metric_source, note, "
-				  "sanitizer_errors, sanitizer_warnings, sanitizer_dropped";
+				  "sanitizer_errors, sanitizer_warnings, sanitizer_dropped, cta_first, cta_end";
 static const char metric_cols[] = "name, value, unit, source";
 static const char trace_cols[] = "seq, block, warp, pc, line, space, op, bytes, addr_base, addr_stride, mask, "
 				 "buffer, buffer_base, cost, addrs";
@@ -117,6 +121,11 @@ static int copy_launch(struct gl_store *s, long run, long old, struct gl_err *er
 		 finding_cols, finding_cols);
 	if (rc == GL_OK)
 		rc = exec2(s, sql, id, old, NULL, "importing sanitizer findings", err);
+	if (rc == GL_OK)
+		rc = exec2(s,
+			   "INSERT INTO main.launch_outputs (launch_id, name, bytes, segments) SELECT ?1, name, bytes, "
+			   "segments FROM spool.launch_outputs WHERE launch_id = ?2",
+			   id, old, NULL, "importing a shard's outputs", err);
 	if (rc == GL_OK && spool_has_table(s, "launch_guidance"))
 		rc = exec2(s,
 			   "INSERT INTO main.launch_guidance (launch_id, seq, rule, severity, message, metric, value, "
@@ -132,18 +141,37 @@ static int copy_launch(struct gl_store *s, long run, long old, struct gl_err *er
 	return rc;
 }
 
+/* The run's UUID is its identity: the same run stored here already (merged or imported before). */
 static int present(struct gl_store *s, long old, int *yes, struct gl_err *err)
 {
 	long *ids;
 	size_t n;
-	int rc = ids_of(s,
-			"SELECT m.id FROM main.runs m JOIN spool.runs r ON r.id = ?1 AND m.started_at = r.started_at "
-			"AND m.finished_at IS r.finished_at AND m.host = r.host AND m.backend = r.backend "
-			"AND m.argv = r.argv",
-			old, &ids, &n, err);
+	int rc = ids_of(s, "SELECT m.id FROM main.runs m JOIN spool.runs r ON r.id = ?1 AND m.uuid = r.uuid", old,
+			&ids, &n, err);
 	*yes = n > 0;
 	free(ids);
 	return rc;
+}
+
+static int copy_run_row(struct gl_store *s, long old, const char *file, long *run, struct gl_err *err)
+{
+	char sql[768];
+	sqlite3_stmt *st;
+	snprintf(sql, sizeof sql,
+		 "INSERT INTO main.runs (%s, merged_from) SELECT %s, CASE WHEN merged_from = '' THEN ?2 "
+		 "ELSE merged_from END FROM spool.runs WHERE id = ?1",
+		 run_cols, run_cols);
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, old);
+		sqlite3_bind_text(st, 2, file, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	if (rc != SQLITE_DONE)
+		return gl_store_sql_error(s, rc, "copying a run", err);
+	*run = (long)sqlite3_last_insert_rowid(s->db);
+	return GL_OK;
 }
 
 static int copy_run(struct gl_store *s, long old, struct import_args *a, struct gl_err *err)
@@ -154,12 +182,9 @@ static int copy_run(struct gl_store *s, long old, struct import_args *a, struct 
 		a->skipped += dup;
 		return rc;
 	}
-	char sql[512];
-	long run, *launches = NULL;
+	long run = 0, *launches = NULL;
 	size_t n = 0;
-	snprintf(sql, sizeof sql, "INSERT INTO main.runs (%s) SELECT %s FROM spool.runs WHERE id = ?1", run_cols,
-		 run_cols);
-	rc = exec2(s, sql, old, 0, &run, "importing a run", err);
+	rc = copy_run_row(s, old, a->file, &run, err);
 	if (rc == GL_OK)
 		rc = ids_of(s, "SELECT id FROM spool.launches WHERE run_id = ?1 ORDER BY id", old, &launches, &n, err);
 	for (size_t i = 0; rc == GL_OK && i < n; i++)
@@ -210,7 +235,8 @@ static int attach(struct gl_store *s, const char *file, struct gl_err *err)
 int gl_store_import(struct gl_store *s, const char *file, int *imported, int *skipped, struct gl_err *err)
 {
 	struct gl_store *src = NULL;
-	struct import_args a = {0};
+	char where[PATH_MAX];
+	struct import_args a = {.file = realpath(file, where) ? where : file};
 	if (s->readonly)
 		return gl_errf(err, GL_EINTERNAL, "store %s was opened read-only; runs cannot be imported", s->path);
 	if (same_file(file, s->path))

@@ -79,9 +79,18 @@ int gl_store_insert_buffers(struct gl_store *s, long launch_id, const struct gl_
 int gl_store_load_buffers(struct gl_store *s, long launch_id, struct gl_buffer_desc **out, int *n,
 			  struct gl_err *err);
 
+#define GL_MAX_OUTPUTS_JOINED 16 /* output buffers of one launch (GL_MAX_BUFFERS) */
+/* Write a partial launch's output segments (store_assemble.c). */
+int gl_store_insert_outputs(struct gl_store *s, long launch_id, const struct gl_output_bytes *o, int n,
+			    struct gl_err *err);
+
 /* Column i as text into buf ("" for NULL); column i as "x,y,z" into v (1 for what is missing). */
 void gl_store_col_text(sqlite3_stmt *st, int i, char *buf, size_t n);
 void gl_store_col_xyz(sqlite3_stmt *st, int i, unsigned v[3]);
+
+/* A new random UUID ("xxxxxxxx-xxxx-4xxx-yxxx-xxxxxxxxxxxx"), and 16 bytes formatted as one. */
+void gl_store_new_uuid(char *buf, size_t n);
+void gl_store_format_uuid(const unsigned char b[16], char *buf, size_t n);
 
 /* The current UTC time as ISO-8601 ("2025-01-31T12:00:00Z"). */
 void gl_store_utc_now(char *buf, size_t n);

@@ -222,6 +222,11 @@ void gl_launch_record_free(struct gl_launch_record *l)
 	free(l->guidance);
 	l->guidance = NULL;
 	l->nguidance = 0;
+	for (int k = 0; k < l->noutputs; k++)
+		free(l->outputs[k].segs);
+	free(l->outputs);
+	l->outputs = NULL;
+	l->noutputs = 0;
 	for (int k = 0; k < l->nparts; k++)
 		gl_launch_record_free(&l->parts[k]);
 	free(l->parts);

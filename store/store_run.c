@@ -55,13 +55,29 @@ static int check_writable(struct gl_store *s, long run_id, int need_run, struct 
 	return GL_OK;
 }
 
+/* A random (version 4) UUID: the run's identity when it is merged into other databases. */
+void gl_store_new_uuid(char *buf, size_t n)
+{
+	unsigned char b[16];
+	sqlite3_randomness(sizeof b, b);
+	b[6] = (unsigned char)((b[6] & 0x0f) | 0x40);
+	b[8] = (unsigned char)((b[8] & 0x3f) | 0x80);
+	gl_store_format_uuid(b, buf, n);
+}
+
+void gl_store_format_uuid(const unsigned char b[16], char *buf, size_t n)
+{
+	snprintf(buf, n, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1], b[2],
+		 b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
 static int insert_run(struct gl_store *s, const struct gl_run_info *info, long *run_id, struct gl_err *err)
 {
 	sqlite3_stmt *st;
 	int rc = prepare(s,
 			 "INSERT INTO runs (started_at, status, backend, device, chip, sm_count, cc, driver, "
-			 "cupti_version, gpulab_version, host, argv) "
-			 "VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			 "cupti_version, gpulab_version, host, argv, uuid, sweep_id, slurm_job_id, slurm_task_id) "
+			 "VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			 &st, err);
 	if (rc)
 		return rc;
@@ -82,6 +98,12 @@ static int insert_run(struct gl_store *s, const struct gl_run_info *info, long *
 	bind_text(st, 9, GPULAB_VERSION);
 	bind_text(st, 10, host);
 	bind_text(st, 11, info->argv);
+	char uuid[40];
+	gl_store_new_uuid(uuid, sizeof uuid);
+	bind_text(st, 12, uuid);
+	bind_text(st, 13, info->sweep_id);
+	bind_text(st, 14, info->slurm_job_id);
+	bind_text(st, 15, info->slurm_task_id);
 	rc = step_done(s, st, "recording the run", err);
 	if (rc == GL_OK)
 		*run_id = (long)sqlite3_last_insert_rowid(s->db);
@@ -116,8 +138,8 @@ static int insert_launch(struct gl_store *s, long run_id, const struct gl_launch
 	sqlite3_stmt *st;
 	int rc = prepare(s,
 			 "INSERT INTO launches (run_id, topic, variant, params_json, grid, block, dyn_smem, regs, "
-			 "static_smem, verified, max_abs_err, max_rel_err, duration_ns, metric_source, note, part, entry) "
-			 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			 "static_smem, verified, max_abs_err, max_rel_err, duration_ns, metric_source, note, part, entry, "
+			 "cta_first, cta_end) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			 &st, err);
 	if (rc)
 		return rc;
@@ -141,6 +163,8 @@ static int insert_launch(struct gl_store *s, long run_id, const struct gl_launch
 	bind_text(st, 15, l->note);
 	sqlite3_bind_int64(st, 16, l->part);
 	bind_text(st, 17, l->entry);
+	bind_int_or_null(st, 18, l->cta_end > 0 ? l->cta_first : -1);
+	bind_int_or_null(st, 19, l->cta_end > 0 ? l->cta_end : -1);
 	rc = step_done(s, st, "recording a launch", err);
 	if (rc == GL_OK)
 		*id = (long)sqlite3_last_insert_rowid(s->db);
@@ -184,6 +208,8 @@ static int insert_one(struct gl_store *s, long run_id, const struct gl_launch_re
 		rc = gl_store_insert_findings(s, *id, l, err);
 	if (rc == GL_OK && l->nguidance)
 		rc = gl_store_insert_guidance(s, *id, l, err);
+	if (rc == GL_OK && l->noutputs)
+		rc = gl_store_insert_outputs(s, *id, l->outputs, l->noutputs, err);
 	return rc;
 }
 
