@@ -13,6 +13,9 @@
 #include "store/store.h"
 
 #define EX_SEED 1 /* exercise_compare builds the reference's inputs with the same seed */
+/* Warp instructions per CTA before a kernel is stopped: every exercise's largest CTA needs well under a
+ * million, so an endless loop stops within seconds (`gpulab sim`'s default is 20 million). */
+#define EX_BUDGET 2000000ull
 
 struct checked {
 	struct ptx_module *m;
@@ -52,11 +55,17 @@ static int find_kernel(struct gl_ctx *ctx, const struct exercise *e, const char 
 	if (!c->fn) {
 		size_t k = (size_t)snprintf(why, sizeof why, "'%s' has no kernel named '%s' (kernels found:", file, e->kernel);
 		int found = 0;
+		bool mangled = false;
 		for (int i = 0; i < c->m->nfuncs && k < sizeof why; i++)
-			if (c->m->funcs[i].is_entry)
+			if (c->m->funcs[i].is_entry) {
+				char base[256];
+				gl_simsrc_base_name(c->m->funcs[i].name, base, sizeof base);
+				mangled |= strcmp(base, e->kernel) == 0;
 				k += (size_t)snprintf(why + k, sizeof why - k, " %s", c->m->funcs[i].name), found++;
+			}
 		if (k < sizeof why)
-			snprintf(why + k, sizeof why - k, "%s)", found ? "" : " none");
+			snprintf(why + k, sizeof why - k, "%s)%s", found ? "" : " none",
+				 mangled ? ": that is a C++ name for it; declare the kernel extern \"C\"" : "");
 		return signature_error(ctx, e, why);
 	}
 	if (c->fn->nparams != e->nparams) {
@@ -91,6 +100,9 @@ static void print_mismatch(FILE *out, const struct ex_mismatch *mm)
 	fprintf(out, "    first wrong element: %s[%ld]%s: expected %.9g, got %.9g\n", mm->buffer, mm->index, mm->where,
 		mm->expected, mm->got);
 	fprintf(out, "    %ld element%s outside the tolerance\n", mm->bad, mm->bad == 1 ? "" : "s");
+	if (mm->all_zero)
+		fprintf(out, "    %s holds only zeros: the kernel wrote nothing to it (is the body still the starter's "
+			     "TODO?)\n", mm->buffer);
 }
 
 /* Run one size; *ok tells whether it was correct and clean.  res is the caller's to free. */
@@ -106,7 +118,8 @@ static int run_size(struct gl_ctx *ctx, const struct exercise *e, const struct c
 	l->module = c->ptx;
 	l->module_name = o->file;
 	l->entry = c->fn->name;
-	struct gl_sim_opts so = {.threads = o->threads, .max_instructions = o->max_instructions, .trace = trace};
+	struct gl_sim_opts so = {.threads = o->threads, .trace = trace,
+				 .max_instructions = o->max_instructions ? o->max_instructions : EX_BUDGET};
 	if ((rc = gl_sim_run(c->m, l, &so, res, &ctx->err)))
 		return rc;
 	struct ex_mismatch mm = {.ok = true};
@@ -129,7 +142,8 @@ static int run_size(struct gl_ctx *ctx, const struct exercise *e, const struct c
 	return GL_OK;
 }
 
-/* Every size; *all_ok when each was correct and clean. */
+/* The sizes in order, up to the first that fails (its findings or first wrong element are what to fix;
+ * an endless loop is not run into again at every size); *all_ok when each was correct and clean. */
 static int check_sizes(struct gl_ctx *ctx, const struct exercise *e, const struct checked *c,
 		       const struct ex_check_opts *o, bool *all_ok, FILE *out)
 {
@@ -143,7 +157,13 @@ static int check_sizes(struct gl_ctx *ctx, const struct exercise *e, const struc
 		gl_launch_free(&l);
 		if (rc)
 			return rc;
-		*all_ok &= ok;
+		if (!ok) {
+			*all_ok = false;
+			if (i + 1 < e->nsizes)
+				fprintf(out, "      (%d more size%s not run until this one passes)\n", e->nsizes - i - 1,
+					e->nsizes - i - 1 == 1 ? "" : "s");
+			break;
+		}
 	}
 	return GL_OK;
 }

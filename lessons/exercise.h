@@ -128,6 +128,7 @@ struct ex_mismatch {
 	char where[128];  /* "[row 3, col 17]" when the buffer is a matrix of the size, else "" */
 	double expected, got;
 	long bad;         /* elements outside the tolerance */
+	bool all_zero;    /* the failing buffer holds only zeros: the kernel never wrote it */
 };
 
 /* Compute the reference on a copy of the launch's inputs and compare every output buffer. */

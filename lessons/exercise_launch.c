@@ -111,22 +111,34 @@ static double value_at(const struct gl_buffer *b, size_t i)
 	}
 }
 
-/* "[row 3, col 17]" when the output is a matrix whose shape the size variables give. */
-static void locate(const struct exercise *e, const struct ex_size *s, const struct gl_buffer *b, long i, char *buf,
-		   size_t n)
+/* "[row 3, col 17 of 33 x 47]" when the buffer's count is written ROWS*COLS (one top-level '*'). */
+static void locate(const struct exercise *e, const struct ex_size *s, const char *count, long i, char *buf, size_t n)
 {
 	buf[0] = '\0';
-	for (int a = 0; a < e->nvars; a++)
-		for (int c = 0; c < e->nvars; c++)
-			if (a != c && s->v[a] * s->v[c] == (long)b->count && s->v[c] > 1 && s->v[a] > 1) {
-				snprintf(buf, n, " [row %ld, col %ld of %ld x %ld]", i / s->v[c], i % s->v[c], s->v[a],
-					 s->v[c]);
-				return;
-			}
+	int depth = 0;
+	const char *star = NULL;
+	for (const char *c = count; *c; c++) {
+		depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+		if (*c == '*' && depth == 0) {
+			if (star)
+				return; /* not a plain product of two */
+			star = c;
+		}
+	}
+	char left[EX_EXPR_MAX];
+	long rows, cols;
+	struct gl_err ignore = {0};
+	if (!star)
+		return;
+	snprintf(left, sizeof left, "%.*s", (int)(star - count), count);
+	if (exercise_expr_eval(left, e, s, &rows, &ignore) || exercise_expr_eval(star + 1, e, s, &cols, &ignore) ||
+	    rows < 2 || cols < 2)
+		return;
+	snprintf(buf, n, " [row %ld, col %ld of %ld x %ld]", i / cols, i % cols, rows, cols);
 }
 
-static void compare_buffer(const struct exercise *e, const struct ex_size *s, const struct gl_buffer *got,
-			   const struct gl_buffer *want, struct ex_mismatch *m)
+static void compare_buffer(const struct exercise *e, const struct ex_size *s, const struct ex_param *p,
+			   const struct gl_buffer *got, const struct gl_buffer *want, struct ex_mismatch *m)
 {
 	for (size_t i = 0; i < got->count; i++) {
 		double g = value_at(got, i), w = value_at(want, i);
@@ -139,7 +151,10 @@ static void compare_buffer(const struct exercise *e, const struct ex_size *s, co
 			m->index = (long)i;
 			m->expected = w;
 			m->got = g;
-			locate(e, s, got, (long)i, m->where, sizeof m->where);
+			locate(e, s, p->count, (long)i, m->where, sizeof m->where);
+			m->all_zero = true;
+			for (size_t k = 0; k < got->count && m->all_zero; k++)
+				m->all_zero = value_at(got, k) == 0;
 		}
 		m->bad++;
 	}
@@ -175,9 +190,11 @@ int exercise_compare(const struct exercise *e, const struct ex_size *s, const st
 	}
 	if (rc == GL_OK) {
 		ref->fn(&io);
-		for (int i = 0; i < l->nbuffers; i++)
-			if (l->buffers[i].is_output)
-				compare_buffer(e, s, &l->buffers[i], &want.buffers[i], m);
+		for (int i = 0; i < e->nparams; i++) {
+			const struct gl_arg *a = &l->args[i];
+			if (a->kind == GL_ARG_BUFFER && l->buffers[a->buffer].is_output)
+				compare_buffer(e, s, &e->params[i], &l->buffers[a->buffer], &want.buffers[a->buffer], m);
+		}
 	}
 	gl_launch_free(&want);
 	return rc;
