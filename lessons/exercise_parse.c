@@ -210,6 +210,12 @@ static int parse_goal(struct fm *f, char *v)
 		return fail(f, "goal: at most 6%s", "");
 	char self[64];
 	snprintf(self, sizeof self, EX_TOPIC ".%s", e->id);
+	/* every reference is to this exercise's launch: name the right one rather than "unknown topic" */
+	for (const char *w = strstr(v, EX_TOPIC "."); w; w = strstr(w + 1, EX_TOPIC ".")) {
+		size_t n = strlen(self);
+		if (strncmp(w, self, n) != 0 || isalnum((unsigned char)w[n]) || w[n] == '_')
+			return fail(f, "goal: a goal reads this exercise's launch, %s", self);
+	}
 	struct ex_goal *g = &e->goals[e->ngoals];
 	if (lesson_check_parse_self(v, e->path, f->line, self, &g->check, f->err))
 		return f->err->status;
