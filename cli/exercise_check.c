@@ -189,7 +189,7 @@ static void zero_unused(struct gl_metrics *m)
 		for (size_t k = 0; k < m->n; k++)
 			have |= strcmp(m->items[k].name, gl_sim_metric_name(i)) == 0;
 		if (!have)
-			gl_metrics_set(m, gl_sim_metric_name(i), 0, "inst");
+			gl_metrics_set(m, gl_sim_metric_name(i), 0, gl_sim_metric_unit(i));
 	}
 }
 
@@ -230,7 +230,7 @@ static int measure(struct gl_ctx *ctx, const struct exercise *e, const struct ch
 					    .launch = &l, .res = &res, .metrics = &metrics, .verified = ok};
 		rc = gl_simstore_save(ctx, &in, run_id);
 		if (rc == GL_OK)
-			fprintf(out, "stored as run %ld (gpulab report --run %ld)\n", *run_id, *run_id);
+			fprintf(out, "stored as run %ld (gpulab report %ld)\n", *run_id, *run_id);
 	}
 	if (rc == GL_OK && ok)
 		rc = evaluate_goals(ctx, e, *run_id, met, out);

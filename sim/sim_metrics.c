@@ -82,6 +82,11 @@ const char *gl_sim_metric_name(size_t i)
 	return i < sizeof metrics / sizeof metrics[0] ? metrics[i].name : NULL;
 }
 
+const char *gl_sim_metric_unit(size_t i)
+{
+	return i < sizeof metrics / sizeof metrics[0] ? metrics[i].unit : NULL;
+}
+
 static uint64_t counter(const struct gl_sim_counters *c, size_t offset)
 {
 	uint64_t v;
