@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "exercise_check.h"
 #include "sim_cmd.h"
 #include "store/store.h"
@@ -209,6 +210,24 @@ static int evaluate_goals(struct gl_ctx *ctx, const struct exercise *e, long run
 	return rc;
 }
 
+/* {"exercise": NAME, "file": FILE}, what the stored launch was. */
+static char *params_json(const struct exercise *e, const char *file)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL; /* gl_simstore_save stores "{}" */
+	struct gl_json j;
+	gl_json_init(&j, f);
+	gl_json_begin_object(&j, NULL);
+	gl_json_string(&j, "exercise", e->name);
+	gl_json_string(&j, "file", file);
+	gl_json_end_object(&j);
+	fclose(f);
+	return buf;
+}
+
 /* The measured size: correct and clean, stored with a trace, then the goals. */
 static int measure(struct gl_ctx *ctx, const struct exercise *e, const struct checked *c,
 		   const struct ex_check_opts *o, bool *met, long *run_id, FILE *out)
@@ -224,11 +243,11 @@ static int measure(struct gl_ctx *ctx, const struct exercise *e, const struct ch
 	if (rc == GL_OK) {
 		gl_sim_metrics(&res, &metrics);
 		zero_unused(&metrics);
-		char params[160];
-		snprintf(params, sizeof params, "{\"exercise\":\"%s\",\"file\":\"%s\"}", e->name, o->file);
+		char *params = params_json(e, o->file);
 		struct gl_simstore_in in = {.topic = EX_TOPIC, .variant = e->id, .params_json = params, .fn = c->fn,
 					    .launch = &l, .res = &res, .metrics = &metrics, .verified = ok};
 		rc = gl_simstore_save(ctx, &in, run_id);
+		free(params);
 		if (rc == GL_OK)
 			fprintf(out, "stored as run %ld (gpulab report %ld)\n", *run_id, *run_id);
 	}
