@@ -16,6 +16,7 @@ static void fill_record(struct gl_launch_record *rec, const struct gl_simstore_i
 	memset(rec, 0, sizeof *rec);
 	snprintf(rec->topic, sizeof rec->topic, "%s", in->topic);
 	snprintf(rec->variant, sizeof rec->variant, "%.31s", in->variant);
+	snprintf(rec->entry, sizeof rec->entry, "%.63s", in->fn->name);
 	rec->params_json = gl_xstrdup(in->params_json ? in->params_json : "{}");
 	memcpy(rec->grid, in->launch->grid, sizeof rec->grid);
 	memcpy(rec->block, in->launch->block, sizeof rec->block);
