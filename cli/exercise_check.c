@@ -47,7 +47,9 @@ static int find_kernel(struct gl_ctx *ctx, const struct exercise *e, const char 
 	int rc = gl_simsrc_load(file, NULL, &c->ptx, &ctx->err);
 	if (rc)
 		return rc;
-	if ((rc = ptx_parse_ex(c->ptx, file, PTX_PARSE_LAZY | PTX_PARSE_CUDA_LINES, &c->m, &ctx->err)))
+	size_t n = strlen(file);
+	unsigned cuda = n > 3 && strcmp(file + n - 3, ".cu") == 0 ? PTX_PARSE_CUDA_LINES : 0; /* .ptx: as written */
+	if ((rc = ptx_parse_ex(c->ptx, file, PTX_PARSE_LAZY | cuda, &c->m, &ctx->err)))
 		return rc;
 	for (int i = 0; i < c->m->nfuncs; i++)
 		if (c->m->funcs[i].is_entry && strcmp(c->m->funcs[i].name, e->kernel) == 0)
