@@ -46,7 +46,7 @@ static int ctype(const char *t, enum gl_dtype *out)
 		const char *name;
 		enum gl_dtype t;
 	} types[] = {{"float", GL_F32}, {"int", GL_I32}, {"unsigned", GL_U32}, {"unsigned int", GL_U32},
-		     {"__half", GL_F16}, {"half", GL_F16}, {"double", GL_F64}};
+		     {"__half", GL_F16}, {"half", GL_F16}};
 	for (size_t i = 0; i < GL_ARRAY_LEN(types); i++)
 		if (strcmp(types[i].name, t) == 0) {
 			*out = types[i].t;
@@ -87,7 +87,7 @@ static int parse_param(struct fm *f, char *decl)
 		type = trim(type + 6);
 	}
 	if (ctype(type, &p->dtype))
-		return fail(f, "params: unknown type in '%s' (float, int, unsigned, __half, double)", decl);
+		return fail(f, "params: unknown type in '%s' (float, int, unsigned, __half)", decl);
 	return GL_OK;
 }
 
@@ -121,6 +121,10 @@ static int parse_buffer(struct fm *f, char *v)
 	if (!p->output && strcmp(init, "zero") && strcmp(init, "rand") && strcmp(init, "seq") &&
 	    strncmp(init, "randint:", 8))
 		return fail(f, "buffer: unknown INIT '%s' (zero, rand, randint:K, seq, output)", init);
+	bool fp = p->dtype == GL_F32 || p->dtype == GL_F16;
+	if ((!strcmp(init, "rand") && !fp) || (!strncmp(init, "randint:", 8) && fp) || (!strcmp(init, "seq") && p->dtype == GL_F16))
+		return fail(f, "buffer: INIT '%s' does not fit the buffer's type (rand: float or __half; randint:K and "
+			       "seq: integers; seq also float)", init);
 	snprintf(p->init, sizeof p->init, "%s", p->output ? "zero" : init);
 	return GL_OK;
 }

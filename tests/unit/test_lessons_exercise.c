@@ -118,8 +118,10 @@ static void test_parse_errors(void)
 {
 	refused(2, "colour: blue", "x/07-tiny.md:2: unknown key 'colour'");
 	refused(4, "params: const float *x, float *y, long n", "x/07-tiny.md:4: params: unknown type in 'long n'");
+	refused(4, "params: const double *x, float *y, int n", "params: unknown type in 'const double *x'");
 	refused(10, "buffer: x n random", "x/07-tiny.md:10: buffer: unknown INIT 'random'");
 	refused(10, "buffer: z n rand", "buffer: 'z' is not a pointer parameter");
+	refused(10, "buffer: x n randint:9", "buffer: INIT 'randint:9' does not fit the buffer's type");
 	refused(12, "reference: cube", "x/07-tiny.md:12: reference: unknown reference 'cube'");
 	refused(14, "goal: exercise.tiny gld_sectors_per_requets <= 4", "x/07-tiny.md:14: check: unknown metric");
 	refused(14, "goal: exercise.other gld_sectors_per_request <= 4", "goal: a goal reads this exercise's launch, "
