@@ -98,7 +98,7 @@ int gl_problem_apply_options(struct gl_ctx *ctx, const struct gl_cmd *cmd, const
 			return unknown_param(ctx, cmd, t, names[k]);
 		char flag[64];
 		snprintf(flag, sizeof flag, "--%s", t->params[i].name);
-		if (gl_parse_long(values[k], t->params[i].min, t->params[i].max, flag, &p->v[i], &ctx->err))
+		if (gl_param_parse(&t->params[i], values[k], flag, &p->v[i], &ctx->err))
 			return ctx->err.status;
 	}
 	return t->check ? t->check(p, &ctx->err) : GL_OK;

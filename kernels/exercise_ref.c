@@ -4,21 +4,15 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/half.h"
 #include "common/util.h"
 #include "kernels/exercise_ref.h"
 #include "kernels/gemm_ref.h"
 
 #define F(i) ((float *)io->ptr[i])
 #define U(i) ((uint32_t *)io->ptr[i])
-#define H(i) ((unsigned short *)io->ptr[i])
+#define H(i) ((uint16_t *)io->ptr[i])
 #define L(i) ((long)io->num[i])
-
-float gl_exref_f16(unsigned short h)
-{
-	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-	float v = e == 0 ? ldexpf((float)m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexpf((float)(m | 0x400), e - 25);
-	return (h & 0x8000) ? -v : v;
-}
 
 /* square(x, y, n): y = x * x */
 static void square(struct gl_exref_io *io)
@@ -108,7 +102,7 @@ static void hgemm_nt(struct gl_exref_io *io)
 		for (long j = 0; j < N; j++) {
 			double s = 0;
 			for (long k = 0; k < K; k++)
-				s += (double)gl_exref_f16(H(0)[i * K + k]) * gl_exref_f16(H(1)[j * K + k]);
+				s += (double)gl_f16_to_f32(H(0)[i * K + k]) * gl_f16_to_f32(H(1)[j * K + k]);
 			F(2)[i * N + j] = (float)s;
 		}
 }

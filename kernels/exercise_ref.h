@@ -30,7 +30,4 @@ const struct gl_exref *gl_exref_find(const char *name);
 /* The i-th reference (NULL past the last). */
 const struct gl_exref *gl_exref_at(size_t i);
 
-/* IEEE half bits to float (exact). */
-float gl_exref_f16(unsigned short h);
-
 #endif

@@ -6,11 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/half.h"
 #include "common/util.h"
 #include "kernels/exercise_ref.h"
 #include "kernels/registry.h"
 #include "lessons/exercise.h"
-#include "sim/sim_float.h"
 
 static int eval(const struct exercise *e, const struct ex_size *s, const char *text, long min, long max,
 		const char *what, long *v, struct gl_err *err)
@@ -45,7 +45,7 @@ static void fill(struct gl_buffer *b, const char *init, uint64_t seed)
 			float *tmp = gl_xmalloc(n * sizeof *tmp + 1);
 			gl_fill_random_f32(tmp, n, seed);
 			for (size_t i = 0; i < n; i++)
-				((uint16_t *)b->host)[i] = sim_round_f16(tmp[i], SIM_RN);
+				((uint16_t *)b->host)[i] = gl_f32_to_f16(tmp[i]);
 			free(tmp);
 		}
 	}
@@ -106,7 +106,7 @@ static double value_at(const struct gl_buffer *b, size_t i)
 	case GL_F32: return ((const float *)b->host)[i];
 	case GL_U32: return ((const uint32_t *)b->host)[i];
 	case GL_I32: return ((const int32_t *)b->host)[i];
-	case GL_F16: return gl_exref_f16(((const uint16_t *)b->host)[i]);
+	case GL_F16: return gl_f16_to_f32(((const uint16_t *)b->host)[i]);
 	default: return NAN;
 	}
 }

@@ -18,7 +18,7 @@ struct view_ops {
 	void (*draw)(const void *state, int step, struct view_canvas *cv);
 };
 
-extern const struct view_ops view_coalesce_ops, view_banks_ops, view_gemm_ops;
+extern const struct view_ops view_coalesce_ops, view_banks_ops, view_gemm_ops, view_conv_ops;
 
 /* The one table of views (view_table.c), ended by an entry without name. */
 struct view_entry {

@@ -32,6 +32,17 @@ static void gemm_draw(const void *s, int step, struct view_canvas *cv)
 	view_gemm_draw(s, step, cv);
 }
 
+static int conv_steps(const void *s)
+{
+	return ((const struct view_conv *)s)->nsteps;
+}
+
+static void conv_draw(const void *s, int step, struct view_canvas *cv)
+{
+	view_conv_draw(s, step, cv);
+}
+
+const struct view_ops view_conv_ops = {"conv", conv_steps, conv_draw};
 const struct view_ops view_coalesce_ops = {"coalesce", coalesce_steps, coalesce_draw};
 const struct view_ops view_banks_ops = {"banks", banks_steps, banks_draw};
 const struct view_ops view_gemm_ops = {"gemm", gemm_steps, gemm_draw};

@@ -110,6 +110,9 @@ for t in $topics; do
 		"$GPULAB" run "$t" --variant all --backend cuda --metrics all --repeat 5 --db "$DB"
 done
 step backend-auto 30 "$GPULAB" run transpose --backend auto --db "$DB"
+# conv2d beyond its default: the real ResNet-18 conv2_x layer (56x56) in NHWC, where the implicit GEMM
+# on tensor cores loads 16-byte vectors
+step conv2d-nhwc-56 60 "$GPULAB" run conv2d --variant all --layout nhwc --size 56 --backend cuda --repeat 5 --db "$DB"
 step validate 120 "$GPULAB" validate --strict --db "$DB"
 step validate-json 60 "$GPULAB" validate transpose --json --db "$DB"
 step stored-cupti 20 bash -c "'$GPULAB' query --db '$DB' \"SELECT r.backend, l.topic, l.variant, m.name, m.value,

@@ -65,10 +65,6 @@ static void test_histogram(void)
 
 static void test_half_gemm(void)
 {
-	CHECK_NEAR(gl_exref_f16(0x3c00), 1.0, 0);
-	CHECK_NEAR(gl_exref_f16(0xc000), -2.0, 0);
-	CHECK_NEAR(gl_exref_f16(0x0001), ldexp(1, -24), 0); /* the smallest subnormal */
-	CHECK(isinf(gl_exref_f16(0x7c00)));
 	/* A (1 x 2) = [1, 2], Bt (2 x 2): columns of B [3, -2] and [1, 0.5]: C = [-1, 2] */
 	uint16_t a[2] = {0x3c00, 0x4000}, bt[4] = {0x4200, 0xc000, 0x3c00, 0x3800};
 	float c[2] = {0};
