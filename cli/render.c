@@ -8,6 +8,7 @@
 #include "common/json.h"
 #include "common/metrics.h"
 #include "render.h"
+#include "render_insights.h"
 #include "sim_cmd.h"
 
 static double metric(const struct gl_launch_record *l, const char *name)
@@ -55,19 +56,20 @@ static void table_header(FILE *out, const struct gl_run_record *r)
 		"sld wf/i", "sst wf/i", "ld conflicts", "st conflicts", "time");
 }
 
-/* A rule like Nsight Compute's SharedMemoryConflicts: conflicts are at least 10% of the wavefronts. */
-static void guidance(FILE *out, const struct gl_launch_record *l)
+/* Tensor-core launches: HMMA instructions, their FLOPs, ldmatrix and cp.async (LDGSTS) traffic. */
+static void tensor_line(FILE *out, const struct gl_launch_record *l)
 {
-	static const struct {
-		const char *wf, *conf, *inst, *what;
-	} sides[] = {{GL_M_SLD_WF, GL_M_SLD_CONF, GL_M_SLD_INST, "loads"}, {GL_M_SST_WF, GL_M_SST_CONF, GL_M_SST_INST, "stores"}};
-	for (size_t i = 0; i < 2; i++) {
-		double wf = metric(l, sides[i].wf), conf = metric(l, sides[i].conf), inst = metric(l, sides[i].inst);
-		if (wf > 0 && conf / wf >= 0.10)
-			fprintf(out, "  WRN %s: shared %s average %.1f wavefronts per instruction; %.0f%% of the wavefronts are "
-				     "bank conflicts (pad or swizzle the array)\n",
-				l->variant, sides[i].what, wf / inst, 100.0 * conf / wf);
-	}
+	double hmma = metric(l, GL_M_HMMA_INST), ops = metric(l, GL_M_TENSOR_OPS_F16_F32);
+	double ldsm = metric(l, GL_M_LDSM_INST), req = metric(l, GL_M_LDGSTS_REQ), sect = metric(l, GL_M_LDGSTS_SECT);
+	if (isnan(hmma) && isnan(ldsm) && isnan(req))
+		return;
+	fprintf(out, "  TC  %s: HMMA %.0f", l->variant, isnan(hmma) ? 0.0 : hmma);
+	if (!isnan(ops))
+		fprintf(out, " (%.4g tensor FLOP fp16->fp32)", ops);
+	fprintf(out, ", LDSM %.0f", isnan(ldsm) ? 0.0 : ldsm);
+	if (!isnan(req))
+		fprintf(out, ", LDGSTS %.0f requests %.0f sectors", req, isnan(sect) ? 0.0 : sect);
+	fputc('\n', out);
 }
 
 /* The simulator's sanitizer findings of one launch, in compute-sanitizer's layout. */
@@ -86,7 +88,7 @@ static void table_counts(FILE *out, const struct gl_launch_record *l)
 {
 	print_ratio(out, ratio(metric(l, GL_M_GLD_SECT), metric(l, GL_M_GLD_REQ)), 10);
 	print_ratio(out, ratio(metric(l, GL_M_GST_SECT), metric(l, GL_M_GST_REQ)), 10);
-	print_ratio(out, ratio(metric(l, GL_M_SLD_WF), metric(l, GL_M_SLD_INST)), 10);
+	print_ratio(out, ratio(metric(l, GL_M_SLD_WF), gl_metrics_shared_ld_requests(&l->metrics)), 10);
 	print_ratio(out, ratio(metric(l, GL_M_SST_WF), metric(l, GL_M_SST_INST)), 10);
 	print_count(out, metric(l, GL_M_SLD_CONF), 13);
 	print_count(out, metric(l, GL_M_SST_CONF), 13);
@@ -122,7 +124,8 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 		fprintf(out, "  note (every variant): %s\n", r->launches[0].note);
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		const struct gl_launch_record *l = &r->launches[i];
-		guidance(out, &r->launches[i]);
+		gl_render_guidance(out, &r->launches[i]);
+		tensor_line(out, &r->launches[i]);
 		if (l->note[0] && !same_note)
 			fprintf(out, "  note %s: %s\n", l->variant, l->note);
 	}
@@ -133,7 +136,7 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 	}
 }
 
-static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
+static void json_launch(struct gl_json *j, const struct gl_launch_record *l, const struct gl_gpu_model *g)
 {
 	gl_json_begin_object(j, NULL);
 	gl_json_string(j, "topic", l->topic);
@@ -170,6 +173,7 @@ static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
 		gl_json_number(j, l->metrics.items[k].name, l->metrics.items[k].value);
 	gl_json_end_object(j);
 	gl_json_string(j, "note", l->note);
+	gl_render_json_insights(j, l, g);
 	if (l->sanitized) { /* every distinct finding, with its count */
 		gl_json_begin_object(j, "sanitizer");
 		gl_json_int(j, "errors", l->sanitizer_errors);
@@ -186,13 +190,13 @@ static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
 	if (l->nparts) { /* a multi-launch variant: the values above are its total, these its launches */
 		gl_json_begin_array(j, "parts");
 		for (int k = 0; k < l->nparts; k++)
-			json_launch(j, &l->parts[k]);
+			json_launch(j, &l->parts[k], g);
 		gl_json_end_array(j);
 	}
 	gl_json_end_object(j);
 }
 
-static void render_json(FILE *out, const struct gl_run_record *r)
+static void render_json(FILE *out, const struct gl_run_record *r, const struct gl_gpu_model *g)
 {
 	struct gl_json j;
 	gl_json_init(&j, out);
@@ -204,7 +208,7 @@ static void render_json(FILE *out, const struct gl_run_record *r)
 	gl_json_string(&j, "started_at", r->started_at);
 	gl_json_begin_array(&j, "launches");
 	for (size_t i = 0; i < r->nlaunches; i++)
-		json_launch(&j, &r->launches[i]);
+		json_launch(&j, &r->launches[i], g ? g : gl_render_gpu_of(r));
 	gl_json_end_array(&j);
 	gl_json_end_object(&j);
 }
@@ -264,8 +268,14 @@ static void render_csv(FILE *out, const struct gl_run_record *r)
 
 void gl_render_run(FILE *out, const struct gl_run_record *r, enum gl_format fmt, int print_limit)
 {
+	gl_render_run_gpu(out, r, fmt, print_limit, NULL);
+}
+
+void gl_render_run_gpu(FILE *out, const struct gl_run_record *r, enum gl_format fmt, int print_limit,
+		       const struct gl_gpu_model *g)
+{
 	switch (fmt) {
-	case GL_FMT_JSON: render_json(out, r); break;
+	case GL_FMT_JSON: render_json(out, r, g); break;
 	case GL_FMT_CSV: render_csv(out, r); break;
 	default: render_table(out, r, print_limit); break;
 	}

@@ -19,6 +19,9 @@ struct gl_metrics {
 void gl_metrics_set(struct gl_metrics *m, const char *name, double value, const char *unit);
 /* Pointer to the value, or NULL when absent. */
 const double *gl_metrics_get(const struct gl_metrics *m, const char *name);
+/* Shared-load requests as Nsight Compute's SharedMemoryConflicts rule counts them: LDS instructions plus
+ * LDSM (ldmatrix), whose wavefronts are in the same ..._shared_op_ld metric.  NAN when neither is there. */
+double gl_metrics_shared_ld_requests(const struct gl_metrics *m);
 void gl_metrics_free(struct gl_metrics *m);
 
 /* A multi-launch variant's total: add one launch's values into `total`, by the roll-up each name ends
@@ -43,10 +46,19 @@ void gl_metrics_total_finish(struct gl_metrics *total, double total_weight_ns);
 #define GL_M_SST_CONF "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
 #define GL_M_INST "smsp__inst_executed.sum"
 #define GL_M_THREAD_INST "smsp__thread_inst_executed.sum"
+/* Tensor cores and their feeds (reported only when a kernel uses them) */
+#define GL_M_HMMA_INST "smsp__inst_executed_pipe_tensor_op_hmma.sum"
+#define GL_M_LDSM_INST "smsp__inst_executed_op_ldsm.sum"
+#define GL_M_LDGSTS_REQ "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum"
+#define GL_M_LDGSTS_SECT "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"
+#define GL_M_TENSOR_OPS_F16_F32 "gpulab__ptx_ops_path_tensor_src_fp16_dst_fp32.sum"
 
 /* gpulab's own metrics, not Nsight Compute's: the simulator's counts once per PTX instruction, before
  * ptxas merges, splits or removes accesses (docs/sim.md).  The names above follow the SASS. */
 #define GL_M_PTX_PREFIX "gpulab__ptx_"
+/* Every metric of gpulab's own (the PTX-level counts, the ideal sectors, the footprint) starts so: CUPTI
+ * has no such metric and never collects one. */
+#define GL_M_OWN_PREFIX "gpulab__"
 #define GL_M_PTX_GLD_REQ "gpulab__ptx_t_requests_pipe_lsu_mem_global_op_ld.sum"
 #define GL_M_PTX_GLD_SECT "gpulab__ptx_t_sectors_pipe_lsu_mem_global_op_ld.sum"
 #define GL_M_PTX_GST_REQ "gpulab__ptx_t_requests_pipe_lsu_mem_global_op_st.sum"
@@ -59,5 +71,30 @@ void gl_metrics_total_finish(struct gl_metrics *total, double total_weight_ns);
 #define GL_M_PTX_SST_CONF "gpulab__ptx_data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
 #define GL_M_PTX_INST "gpulab__ptx_inst_executed.sum"
 #define GL_M_PTX_THREAD_INST "gpulab__ptx_thread_inst_executed.sum"
+
+/* What the guidance rules and the estimate read besides the names above (docs/insights.md).  The ideal
+ * sectors are gpulab's own: per global request, ceil(active lanes * access bytes / 32), summed. */
+#define GL_M_GLD_IDEAL "gpulab__t_sectors_ideal_pipe_lsu_mem_global_op_ld.sum"
+#define GL_M_GST_IDEAL "gpulab__t_sectors_ideal_pipe_lsu_mem_global_op_st.sum"
+/* the distinct sectors of the launch's buffers that loads / stores (and atomics) touched: its footprint */
+#define GL_M_UNIQ_LD_SECT "gpulab__dram_sectors_unique_op_ld.sum"
+#define GL_M_UNIQ_ST_SECT "gpulab__dram_sectors_unique_op_st.sum"
+#define GL_M_THREADS_PER_INST "smsp__thread_inst_executed_per_inst_executed.ratio"
+#define GL_M_GATOM_REQ "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"
+#define GL_M_GATOM_SECT "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"
+#define GL_M_GRED_REQ "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"
+#define GL_M_GRED_SECT "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"
+#define GL_M_SATOM_INST "smsp__inst_executed_op_shared_atom.sum"
+#define GL_M_LLD_SECT "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum"
+#define GL_M_LST_SECT "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"
+#define GL_M_LLD_REQ "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum"
+#define GL_M_LST_REQ "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum"
+#define GL_M_FFMA "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
+#define GL_M_FADD "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum"
+#define GL_M_FMUL "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"
+#define GL_M_HMMA "smsp__inst_executed_pipe_tensor_op_hmma.sum"
+#define GL_M_LDGSTS_SECT "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"
+#define GL_M_DRAM_RD "dram__bytes_read.sum"
+#define GL_M_DRAM_WR "dram__bytes_write.sum"
 
 #endif

@@ -1,4 +1,4 @@
-/* store_exercise.c — exercise progress, one row of exercise_progress (data/migrate_5.sql) per exercise:
+/* store_exercise.c — exercise progress, one row of exercise_progress (data/migrate_6.sql) per exercise:
  * started, the latest check's verdict, how many checks ran, whether one ever passed, its run. */
 #include <stdio.h>
 #include <string.h>

@@ -18,7 +18,7 @@ struct view_ops {
 	void (*draw)(const void *state, int step, struct view_canvas *cv);
 };
 
-extern const struct view_ops view_coalesce_ops, view_banks_ops, view_gemm_ops, view_conv_ops;
+extern const struct view_ops view_coalesce_ops, view_banks_ops, view_gemm_ops, view_conv_ops, view_mma_ops;
 
 /* The one table of views (view_table.c), ended by an entry without name. */
 struct view_entry {
@@ -26,6 +26,7 @@ struct view_entry {
 	enum gl_topic_view kind;   /* the kind a topic's natural view has (kernels/registry.h) */
 	const char *topic;         /* the topic the view implies, or NULL (--topic needed) */
 	const struct view_ops *ops;
+	const char *variant;       /* the variant it shows by default, or NULL (the topic's first) */
 };
 extern const struct view_entry view_table[];
 /* The view called `name`, else NULL. */

@@ -113,8 +113,38 @@ step backend-auto 30 "$GPULAB" run transpose --backend auto --db "$DB"
 # conv2d beyond its default: the real ResNet-18 conv2_x layer (56x56) in NHWC, where the implicit GEMM
 # on tensor cores loads 16-byte vectors
 step conv2d-nhwc-56 60 "$GPULAB" run conv2d --variant all --layout nhwc --size 56 --backend cuda --repeat 5 --db "$DB"
+# hgemm: TFLOP/s of every variant beside cuBLAS cublasGemmEx (fp16 in, fp32 compute) on 4096^3.
+hgemm_vs_cublas() {
+	local run base
+	run=$("$GPULAB" run hgemm --variant all --size 4096 --backend cuda --metrics memory --repeat 5 --json \
+		--db "$DB") || return 1
+	base=$("$GPULAB" baseline hgemm --size 4096 --repeat 20 --json) || return 1
+	python3 - "$run" "$base" <<'PY'
+import json, sys
+run, base = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+flop = 2.0 * 4096 ** 3
+print(f"{'cuBLAS cublasGemmEx':<22} {base['tflops']:8.2f} TFLOP/s  {base['ms']:8.3f} ms  100.0%")
+ok = True
+for l in run["launches"]:
+    ns = l.get("duration_ns")
+    tf = flop / ns / 1e3 if ns else float("nan")
+    ok = ok and bool(l.get("verified")) and ns is not None
+    print(f"hgemm {l['variant']:<16} {tf:8.2f} TFLOP/s  {(ns or 0) / 1e6:8.3f} ms  "
+          f"{100.0 * tf / base['tflops']:5.1f}%  verified {l.get('verified')}")
+sys.exit(0 if ok else 1)
+PY
+}
+export -f hgemm_vs_cublas
+step hgemm-vs-cublas 120 bash -c hgemm_vs_cublas
 step validate 120 "$GPULAB" validate --strict --db "$DB"
 step validate-json 60 "$GPULAB" validate transpose --json --db "$DB"
+# The estimate (model) from the simulator's counts beside the measured time: the model's error
+# (docs/insights.md records it).
+for t in transpose gemm; do
+	step "estimate-error-$t" 60 bash -c "'$GPULAB' validate $t --json --db '$DB' 2>/dev/null | jq -r '.variants[] |
+		[.topic, .variant, .estimate_gpu, .estimate_bound, .estimate_us, .measured_us, .estimate_us / .measured_us]
+		| @tsv'"
+done
 step stored-cupti 20 bash -c "'$GPULAB' query --db '$DB' \"SELECT r.backend, l.topic, l.variant, m.name, m.value,
 	m.unit, m.source, l.duration_ns, l.note FROM metrics m JOIN launches l ON l.id = m.launch_id
 	JOIN runs r ON r.id = l.run_id WHERE m.source = 'cupti' ORDER BY l.id, m.name\" &&
@@ -131,7 +161,7 @@ step bats-gpu 120 env GPULAB="$GPULAB" bats tests/cli/devices.bats tests/cli/doc
 	tests/cli/metrics.bats tests/cli/backend_cuda.bats
 
 echo
-for f in devices doctor validate decode-golden; do
+for f in devices doctor validate estimate-error-transpose estimate-error-gemm decode-golden hgemm-vs-cublas; do
 	[ -f "$LOG/$f.log" ] && { echo "---- $f"; head -60 "$LOG/$f.log"; }
 done
 echo

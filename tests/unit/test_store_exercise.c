@@ -1,4 +1,4 @@
-/* test_store_exercise.c — exercise progress (migration step 5): started keeps an existing verdict, a
+/* test_store_exercise.c — exercise progress (migration step 6): started keeps an existing verdict, a
  * failed check after a passing one keeps the exercise unlocked, checks are counted, runs remembered. */
 #include <stdio.h>
 #include <string.h>
