@@ -165,76 +165,20 @@ static char *params_json(const struct sim_opts *o)
 	return buf;
 }
 
-static void fill_record(struct gl_launch_record *rec, const struct sim_opts *o, const struct ptx_function *fn,
-			const struct gl_launch *l, const struct gl_sim_result *res, const struct gl_metrics *m)
-{
-	memset(rec, 0, sizeof *rec);
-	snprintf(rec->topic, sizeof rec->topic, "sim");
-	char base[256];
-	gl_simsrc_base_name(fn->name, base, sizeof base);
-	snprintf(rec->variant, sizeof rec->variant, "%.31s", base);
-	rec->params_json = params_json(o);
-	memcpy(rec->grid, l->grid, sizeof rec->grid);
-	memcpy(rec->block, l->block, sizeof rec->block);
-	rec->dyn_smem = l->dyn_smem;
-	rec->regs = -1;
-	rec->static_smem = (int)fn->shared_static;
-	rec->verified = res->nerrors == 0 && !res->aborted;
-	rec->cta_first = res->cta_first;
-	rec->cta_end = res->cta_end;
-	if (res->cta_end > 0 && rec->verified) /* a shard: its counts are partial, the run is not checked whole */
-		rec->verified = -1;
-	rec->max_abs_err = rec->max_rel_err = NAN;
-	rec->duration_ns = NAN;
-	snprintf(rec->metric_source, sizeof rec->metric_source, "sim");
-	for (size_t i = 0; i < m->n; i++)
-		gl_metrics_set(&rec->metrics, m->items[i].name, m->items[i].value, m->items[i].unit);
-	if (res->nerrors && res->nfindings && !res->findings[0].warning) /* errors come first */
-		snprintf(rec->note, sizeof rec->note, "sanitizer: %ld error%s, first: %.180s (PTX line %d)", res->nerrors,
-			 res->nerrors == 1 ? "" : "s", res->findings[0].message, res->findings[0].line);
-	else if (res->cta_end > 0)
-		snprintf(rec->note, sizeof rec->note, "CTAs %ld..%ld of %ld only (--cta-range): partial counts",
-			 res->cta_first, res->cta_end - 1, res->ctas_total);
-	rec->sanitized = true;
-	rec->sanitizer_errors = res->nerrors;
-	rec->sanitizer_warnings = res->findings_total - res->nerrors;
-	rec->sanitizer_dropped = res->findings_dropped;
-	if (res->nfindings) {
-		rec->findings = gl_xmalloc((size_t)res->nfindings * sizeof *rec->findings);
-		memcpy(rec->findings, res->findings, (size_t)res->nfindings * sizeof *rec->findings);
-		rec->nfindings = res->nfindings;
-	}
-	if (res->ntrace) {
-		rec->trace = gl_xmalloc((size_t)res->ntrace * sizeof *rec->trace);
-		memcpy(rec->trace, res->trace, (size_t)res->ntrace * sizeof *rec->trace);
-		rec->ntrace = res->ntrace;
-		gl_sim_buffer_map(fn, l, &rec->buffers, &rec->nbuffers); /* names the --arg buffers */
-	}
-}
-
 static int store_run(struct gl_ctx *ctx, const struct sim_opts *o, const struct ptx_function *fn,
 		     const struct gl_launch *l, const struct gl_sim_result *res, const struct gl_metrics *m)
 {
-	struct gl_store *store = NULL;
-	int rc = gl_store_open(ctx->db_path, 0, &store, &ctx->err);
-	if (rc)
-		return rc;
-	struct gl_run_info info = {0};
-	snprintf(info.backend, sizeof info.backend, "sim");
-	snprintf(info.device, sizeof info.device, "gpulab PTX simulator (%d CPU thread%s)", res->threads,
-		 res->threads == 1 ? "" : "s");
-	snprintf(info.cc, sizeof info.cc, "8.0");
-	gethostname(info.host, sizeof info.host - 1);
-	info.argv = ctx->argv_joined;
-	gl_run_info_provenance(&info);
-	struct gl_launch_record rec;
-	fill_record(&rec, o, fn, l, res, m);
+	char base[256];
+	gl_simsrc_base_name(fn->name, base, sizeof base);
+	char *params = params_json(o);
+	struct gl_simstore_in in = {
+		.topic = "sim", .variant = base, .params_json = params, .fn = fn, .launch = l, .res = res, .metrics = m,
+		.verified = res->nerrors == 0 && !res->aborted};
 	long run_id = 0;
-	rc = gl_store_save_run(store, &info, &rec, 1, rec.verified ? "ok" : "failed", &run_id, NULL, &ctx->err);
+	int rc = gl_simstore_save(ctx, &in, &run_id);
 	if (rc == GL_OK && ctx->format == GL_FMT_TABLE)
-		printf("\nstored as run %ld in %s\n", run_id, gl_store_file(store));
-	gl_launch_record_free(&rec);
-	gl_store_close(store);
+		printf("\nstored as run %ld in %s\n", run_id, in.db_file);
+	free(params);
 	return rc;
 }
 

@@ -136,4 +136,21 @@ void gl_simprint_findings(FILE *out, const struct gl_sanitizer_summary *s, int p
 struct gl_json;
 void gl_simprint_json_finding(struct gl_json *j, const struct gl_finding *f);
 
+/* sim_store.c */
+
+/* One simulated launch to store as a run (topic and variant as the store shows them). */
+struct gl_simstore_in {
+	const char *topic, *variant;
+	const char *params_json;          /* NULL: "{}" */
+	const struct ptx_function *fn;
+	const struct gl_launch *launch;
+	const struct gl_sim_result *res;
+	const struct gl_metrics *metrics;
+	bool verified;
+	char db_file[4096];               /* out: the database it went to */
+};
+
+/* Store it in ctx's database as one run; *run_id gets the run's id. */
+int gl_simstore_save(struct gl_ctx *ctx, struct gl_simstore_in *in, long *run_id);
+
 #endif

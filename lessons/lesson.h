@@ -34,6 +34,9 @@ void lesson_files_free(struct lesson_file *files, int n);
 /* Find a lesson by its name, its number ("1", "01") or its name without the number ("coalescing");
  * unknown names are refused with the nearest one suggested. */
 int lesson_file_find(const struct lesson_file *files, int n, const char *name, int *index, struct gl_err *err);
+/* The same rules over any list of NN-name names; `kind` ("lesson", "exercise") words the message. */
+int lesson_name_find(const char *const *list, int n, const char *name, const char *kind, int *index,
+		     struct gl_err *err);
 
 /* ---- check expressions (lesson_expr.c, lesson_eval.c) */
 
@@ -60,6 +63,10 @@ struct lesson_check {
 /* Parse `text` (what follows "check:") into `out`; topics, variants and metric names are checked against
  * the registry and the schema.  Errors name `path:line`. */
 int lesson_check_parse(const char *text, const char *path, int line, struct lesson_check *out, struct gl_err *err);
+/* The same, also accepting `self` ("exercise.map": TOPIC.VARIANT of a launch that no registry topic
+ * names, an exercise's) as a reference. */
+int lesson_check_parse_self(const char *text, const char *path, int line, const char *self,
+			    struct lesson_check *out, struct gl_err *err);
 void lesson_check_free(struct lesson_check *c);
 /* Is `name` a value a check may read: a launch_summary column, a launches column or a metric name? */
 bool lesson_metric_known(const char *name, const char **suggestion);

@@ -103,10 +103,11 @@ static bool matches(const char *name, const char *want)
 	return wend != want && *wend == '\0' && w == num;
 }
 
-int lesson_file_find(const struct lesson_file *files, int n, const char *name, int *index, struct gl_err *err)
+int lesson_name_find(const char *const *list, int n, const char *name, const char *kind, int *index,
+		     struct gl_err *err)
 {
 	for (int i = 0; i < n; i++)
-		if (matches(files[i].name, name)) {
+		if (matches(list[i], name)) {
 			*index = i;
 			return GL_OK;
 		}
@@ -117,27 +118,37 @@ int lesson_file_find(const struct lesson_file *files, int n, const char *name, i
 	struct gl_str all = {0};
 	for (int i = 0; i < n && k + 2 <= GL_ARRAY_LEN(names); i++) {
 		owner[k] = i;
-		names[k++] = files[i].name;
-		const char *dash = strchr(files[i].name, '-');
+		names[k++] = list[i];
+		const char *dash = strchr(list[i], '-');
 		if (dash && dash[1]) {
 			owner[k] = i;
 			names[k++] = dash + 1;
 		}
-		gl_str_addf(&all, "%s%s", i ? ", " : "", files[i].name);
+		gl_str_addf(&all, "%s%s", i ? ", " : "", list[i]);
 	}
 	const char *near = gl_suggest(name, names, k);
 	for (size_t j = 0; near && j < k; j++)
 		if (names[j] == near) {
-			near = files[owner[j]].name;
+			near = list[owner[j]];
 			break;
 		}
 	if (near)
-		gl_errf(err, GL_EUSAGE, "unknown lesson '%s' (did you mean '%s'?)", name, near);
+		gl_errf(err, GL_EUSAGE, "unknown %s '%s' (did you mean '%s'?)", kind, name, near);
 	else
-		gl_errf(err, GL_EUSAGE, "unknown lesson '%s' (lessons: %s; see 'gpulab lesson list')", name,
-			all.buf ? all.buf : "none");
+		gl_errf(err, GL_EUSAGE, "unknown %s '%s' (%ss: %s; see 'gpulab %s list')", kind, name, kind,
+			all.buf ? all.buf : "none", kind);
 	gl_str_free(&all);
 	return GL_EUSAGE;
+}
+
+int lesson_file_find(const struct lesson_file *files, int n, const char *name, int *index, struct gl_err *err)
+{
+	const char **names = gl_xmalloc(((size_t)n + 1) * sizeof *names);
+	for (int i = 0; i < n; i++)
+		names[i] = files[i].name;
+	int rc = lesson_name_find(names, n, name, "lesson", index, err);
+	free(names);
+	return rc;
 }
 
 int lesson_load(const char *name, struct lesson *out, struct gl_err *err)

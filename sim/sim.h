@@ -110,6 +110,8 @@ void gl_sim_apply_sass(struct ptx_module *m, const char *sass_text, const char *
 void gl_sim_metrics(const struct gl_sim_result *res, struct gl_metrics *out);
 /* The name of the i-th metric the simulator can store (NULL past the last): the one list of them. */
 const char *gl_sim_metric_name(size_t i);
+/* Its unit ("sector", "inst", ...). */
+const char *gl_sim_metric_unit(size_t i);
 
 /* Device address of buffer i as the simulator lays them out (256-byte aligned, guard gaps between). */
 uint64_t gl_sim_buffer_address(const struct gl_launch *l, int i);

@@ -55,6 +55,8 @@ static const struct {
 	{"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum", C(hadd), NONE, true, "inst"},
 	{"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum", C(hmul), NONE, true, "inst"},
 	{GL_M_HMMA_INST, C(mma_inst), NONE, true, "inst"},
+	/* the same count summed per SM (Nsight Compute's sm__ roll-up): one per mma.sync m16n8k16 */
+	{"sm__inst_executed_pipe_tensor_op_hmma.sum", C(mma_inst), NONE, true, "inst"},
 	{"smsp__inst_executed_pipe_tensor_op_imma.sum", C(imma_inst), NONE, true, "inst"},
 	{"smsp__inst_executed_pipe_tensor_op_dmma.sum", C(dmma_inst), NONE, true, "inst"},
 	/* tensor FLOPs: the tensor path's math ops, two per multiply-add (docs/sim.md).  Nsight Compute
@@ -91,6 +93,11 @@ static const struct {
 const char *gl_sim_metric_name(size_t i)
 {
 	return i < sizeof metrics / sizeof metrics[0] ? metrics[i].name : NULL;
+}
+
+const char *gl_sim_metric_unit(size_t i)
+{
+	return i < sizeof metrics / sizeof metrics[0] ? metrics[i].unit : NULL;
 }
 
 static uint64_t counter(const struct gl_sim_counters *c, size_t offset)

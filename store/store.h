@@ -231,4 +231,20 @@ int gl_store_lesson_steps(struct gl_store *s, const char *lesson, enum gl_lesson
 			  struct gl_err *err);
 int gl_store_lesson_reset(struct gl_store *s, const char *lesson, struct gl_err *err);
 
+/* ---- exercise progress (store_exercise.c): rows of exercise_progress */
+enum gl_exercise_event { GL_EXERCISE_STARTED, GL_EXERCISE_FAILED, GL_EXERCISE_PASSED };
+
+struct gl_exercise_progress {
+	char status[16]; /* "" (never started), "started", "failed", "passed" */
+	int checks;
+	bool passed;     /* a check passed once */
+	long last_run;   /* the run the latest check stored; 0 = none */
+};
+
+/* Started (kept as it was when already there), or a check's verdict with the run it stored (0: none). */
+int gl_store_exercise_record(struct gl_store *s, const char *exercise, enum gl_exercise_event ev, long run_id,
+			     struct gl_err *err);
+int gl_store_exercise_progress(struct gl_store *s, const char *exercise, struct gl_exercise_progress *out,
+			       struct gl_err *err);
+
 #endif

@@ -1,0 +1,18 @@
+// The solution of exercise 10-sgemm-tiled: 16 x 16 tiles of A and B through shared memory.
+extern "C" __global__ void sgemm_tiled(const float *A, const float *B, float *C, int M, int N, int K)
+{
+	__shared__ float As[16][16], Bs[16][16];
+	int tx = threadIdx.x, ty = threadIdx.y;
+	int row = blockIdx.y * 16 + ty, col = blockIdx.x * 16 + tx;
+	float acc = 0.0f;
+	for (int k0 = 0; k0 < K; k0 += 16) {
+		As[ty][tx] = row < M && k0 + tx < K ? A[row * K + k0 + tx] : 0.0f;
+		Bs[ty][tx] = k0 + ty < K && col < N ? B[(k0 + ty) * N + col] : 0.0f;
+		__syncthreads();
+		for (int k = 0; k < 16; k++)
+			acc += As[ty][k] * Bs[k][tx];
+		__syncthreads();
+	}
+	if (row < M && col < N)
+		C[row * N + col] = acc;
+}
