@@ -62,6 +62,7 @@ struct sim_launch {
 	int tools;                 /* sanitizer checks that run (GL_TOOL_* mask) */
 	atomic_long stop_at;       /* run index of the first CTA (in grid order) that aborted; LONG_MAX = none */
 	bool sass_phases;          /* some SASS vector covers several loop iterations (sim_cta.sass_phase) */
+	struct sim_jit *jit;       /* the compiled kernel (sim_jit.h), or NULL: the interpreter runs */
 };
 
 enum warp_state { W_READY, W_BARRIER, W_DONE };
@@ -130,6 +131,11 @@ void sim_step_diverged(struct sim_warp *w);
  * straight-line instruction (the caller advances the PC), 1 when the instruction moved the PC or
  * stopped the warp itself (branch, exit, barrier), -1 when the CTA must abort. */
 int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
+
+/* sim_jit_run.c: the compiled engine's hooks (sim_jit.h) */
+void sim_jit_choose(struct sim_launch *L, long ctas, struct gl_sim_result *res);
+int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, unsigned *loops,
+		 const struct ptx_insn **last);
 
 /* sim_mem.c */
 int sim_exec_mem(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
