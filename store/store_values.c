@@ -35,7 +35,8 @@ int gl_store_latest_launch(struct gl_store *s, const char *topic, const char *va
 {
 	sqlite3_stmt *st;
 	*id = 0;
-	if (sqlite3_prepare_v2(s->db, "SELECT id FROM launches WHERE topic = ?1 AND variant = ?2 ORDER BY id DESC LIMIT 1",
+	if (sqlite3_prepare_v2(s->db, "SELECT id FROM launches WHERE topic = ?1 AND variant = ?2 AND part = 0 "
+			       "ORDER BY id DESC LIMIT 1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return sql_error(s, "finding the latest launch", err);
 	sqlite3_bind_text(st, 1, topic, -1, SQLITE_STATIC);
