@@ -29,8 +29,8 @@ struct gl_sim_opts {
 };
 
 /* Which engine runs the warps (docs/sim.md, "Engines").  auto: the compiled one for launches big enough
- * to repay a compile (GL_SIM_JIT_AUTO_WORK thread-instructions, estimated as threads x PTX instructions,
- * x16 for a kernel with a loop), the interpreter otherwise;
+ * to repay a compile (GL_SIM_JIT_AUTO_WORK thread-instructions, estimated as threads x PTX instructions),
+ * the interpreter otherwise;
  * compiled: always try; both fall back to the interpreter with the reason in gl_sim_result. */
 enum gl_sim_engine { GL_ENGINE_AUTO, GL_ENGINE_INTERP, GL_ENGINE_COMPILED };
 #define GL_SIM_JIT_AUTO_WORK (1ull << 24)

@@ -24,14 +24,9 @@ void sim_jit_choose(struct sim_launch *L, long ctas, struct gl_sim_result *res)
 	int engine = L->opts->engine;
 	if (engine == GL_ENGINE_INTERP)
 		return;
-	/* work: threads x instructions, times 16 for a kernel with a loop (a backward branch), whose
-	 * instructions run many times; a rough estimate, only to keep small launches off the compiler */
+	/* work: threads x static instructions, a deliberately low estimate (loops run more), so that the
+	 * launches of the tests and lessons, which must answer at once, never wait for a compile */
 	double work = (double)ctas * L->threads_per_cta * L->fn->ncode;
-	for (int i = 0; i < L->fn->ncode; i++)
-		if (L->fn->code[i].op == OP_BRA && L->fn->code[i].ops[0].kind == PO_LABEL && L->fn->code[i].ops[0].offset <= i) {
-			work *= 16;
-			break;
-		}
 	if (engine == GL_ENGINE_AUTO && work < (double)GL_SIM_JIT_AUTO_WORK)
 		return; /* a compile would cost more than it saves */
 	char why[sizeof res->engine_note - 40];
