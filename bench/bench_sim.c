@@ -2,7 +2,9 @@
  * per second on one core and on all cores, and the native CPU reference's time for the same problem.
  * The machine is shared and noisy, so one-core and all-core runs alternate REPEATS times and the
  * fastest of each counts (noise only ever slows a run down).
- * Usage: gpulab_bench [TOPIC:VARIANT:SIZE ...]   (default: transpose 4096 and a tiled GEMM) */
+ * The simulator runs the compiled engine (the engine column says which ran: the interpreter when the
+ * kernel could not be compiled), and `--engine interp` (first argument) measures the interpreter instead.
+ * Usage: gpulab_bench [--engine auto|interp|compiled] [TOPIC:VARIANT:SIZE ...]   (default: the rows below) */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,14 +19,18 @@
 struct measure {
 	double seconds;
 	uint64_t thread_inst;
+	char engine[12];
+	double compile_seconds;
 };
+
+static int engine = GL_ENGINE_COMPILED; /* the fast path is what is measured; --engine interp for the other */
 
 static int simulate(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p,
 		    const struct ptx_module *m, int threads, struct measure *out)
 {
 	struct gl_err err = {0};
 	struct gl_launch l = {.module = t->ptx, .module_name = t->name};
-	struct gl_sim_opts opts = {.threads = threads};
+	struct gl_sim_opts opts = {.threads = threads, .engine = engine};
 	struct gl_sim_result res;
 	int rc = t->setup(v, p, &l, &err);
 	if (rc == GL_OK)
@@ -38,6 +44,10 @@ static int simulate(const struct gl_topic *t, const struct gl_variant *v, const 
 	rc = t->verify(v, p, &l, t, &ver, &err);
 	out->seconds = res.wall_seconds;
 	out->thread_inst = res.c.thread_inst;
+	snprintf(out->engine, sizeof out->engine, "%s", res.engine);
+	out->compile_seconds = res.jit_compile_seconds;
+	if (res.engine_note[0])
+		fprintf(stderr, "bench: %s\n", res.engine_note);
 	gl_sim_result_free(&res);
 	gl_launch_free(&l);
 	if (rc != GL_OK) {
@@ -95,12 +105,14 @@ static int bench_one(const char *spec, int cores, int *failures)
 	const char *sass = gl_topic_sass(t, &why);
 	gl_sim_apply_sass(m, sass, why); /* count as gpulab run does */
 	struct measure one = {.seconds = 1e30}, all = {.seconds = 1e30};
+	double compile = 0;
 	int rc = GL_OK;
 	for (int r = 0; r < REPEATS && rc == GL_OK; r++) {
 		struct measure a, b;
 		rc = simulate(t, v, &p, m, 1, &a);
 		if (rc == GL_OK)
 			rc = simulate(t, v, &p, m, cores, &b);
+		compile += a.compile_seconds + (rc == GL_OK ? b.compile_seconds : 0);
 		if (rc == GL_OK && a.seconds < one.seconds)
 			one = a;
 		if (rc == GL_OK && b.seconds < all.seconds)
@@ -112,26 +124,52 @@ static int bench_one(const char *spec, int cores, int *failures)
 	double ref = reference_seconds(t, v, &p);
 	double rate1 = (double)one.thread_inst / one.seconds, rateN = (double)all.thread_inst / all.seconds;
 	double speedup = one.seconds / all.seconds;
-	printf("%-28s %14llu %9.3f s %7.1f M/s %9.3f s %7.1f M/s %7.2fx %10.4f s %8.0fx\n", spec,
-	       (unsigned long long)one.thread_inst, one.seconds, rate1 / 1e6, all.seconds, rateN / 1e6, speedup, ref,
-	       ref > 0 ? all.seconds / ref : 0.0);
-	bool rate_ok = rate1 >= 150e6, speed_ok = cores < 2 || speedup >= 1.7;
-	printf("%-28s target >= 150 M thread-inst/s per core: %s;  >= 1.7x on %d cores: %s\n", "", rate_ok ? "met" : "MISSED",
-	       cores, speed_ok ? "met" : "MISSED");
-	*failures += !rate_ok + !speed_ok;
+	double ratio = ref > 0 ? all.seconds / ref : 0.0;
+	printf("%-28s %-8s %14llu %9.3f s %7.1f M/s %9.3f s %7.1f M/s %7.2fx %10.4f s %8.1fx\n", spec, all.engine,
+	       (unsigned long long)one.thread_inst, one.seconds, rate1 / 1e6, all.seconds, rateN / 1e6, speedup, ref, ratio);
+	if (compile > 0)
+		printf("%-28s compiled once in %.2f s (not timed above; later runs load it from the cache)\n", "", compile);
+	/* The targets of issue 17: all rows scale >= 1.8x on two cores; the tiled GEMM runs >= 1.5 G
+	 * thread-instructions/s per core within 20x of the native reference, the transpose within 1.5x. */
+	bool speed_ok = cores < 2 || speedup >= 1.8;
+	printf("%-28s target >= 1.8x on %d cores: %s", "", cores, speed_ok ? "met" : "MISSED");
+	*failures += !speed_ok;
+	double max_ratio = strcmp(spec, "gemm:blocktile2d:1024") == 0 ? 20 : strcmp(spec, "transpose:coalesced:4096") == 0 ? 1.5 : 0;
+	if (max_ratio > 0) {
+		bool ok = ratio > 0 && ratio <= max_ratio;
+		printf(";  sim/ref <= %.1fx: %s", max_ratio, ok ? "met" : "MISSED");
+		*failures += !ok;
+	}
+	if (strcmp(spec, "gemm:blocktile2d:1024") == 0) {
+		bool ok = rate1 >= 1.5e9;
+		printf(";  >= 1500 M thread-inst/s per core: %s", ok ? "met" : "MISSED");
+		*failures += !ok;
+	}
+	printf("\n");
 	return GL_OK;
 }
 
 int main(int argc, char **argv)
 {
-	static const char *const defaults[] = {"transpose:coalesced:4096", "gemm:blocktile2d:1024"};
+	static const char *const defaults[] = {"transpose:coalesced:4096", "gemm:blocktile2d:1024", "gemm:naive:1024",
+					       "attention:flash2:1024", "hgemm:mma_pipeline:1024"};
+	if (argc > 2 && strcmp(argv[1], "--engine") == 0) {
+		engine = gl_sim_engine_parse(argv[2]);
+		if (engine < 0) {
+			fprintf(stderr, "bench: --engine takes auto, interp or compiled, not '%s'\n", argv[2]);
+			return 2;
+		}
+		argc -= 2;
+		argv += 2;
+	}
 	int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (cores < 1)
 		cores = 1;
 	printf("gpulab simulator benchmark: %d core%s, best of %d alternating runs\n", cores, cores == 1 ? "" : "s",
 	       REPEATS);
-	printf("%-28s %14s %11s %11s %11s %11s %8s %12s %9s\n", "problem", "thread-inst", "1 core", "rate",
+	printf("%-28s %-8s %14s %11s %11s %11s %11s %8s %12s %9s\n", "problem", "engine", "thread-inst", "1 core", "rate",
 	       "all cores", "rate", "speedup", "CPU ref", "sim/ref");
+	setvbuf(stdout, NULL, _IOLBF, 0); /* rows appear as they are measured */
 	int failures = 0;
 	int n = argc > 1 ? argc - 1 : (int)GL_ARRAY_LEN(defaults);
 	for (int i = 0; i < n; i++) {

@@ -13,6 +13,7 @@
 #include "common/util.h"
 #include "run/run.h"
 #include "run_options.h"
+#include "engine_opt.h"
 #include "sanitizer_opts.h"
 #include "store/store.h"
 #include "sim_cmd.h"
@@ -21,7 +22,7 @@ static const struct gl_cmd *self(void);
 
 enum {
 	OPT_KERNEL = 1, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
-	OPT_PRINTF_BUFFER, OPT_STACK_SIZE, OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL, OPT_CTA_RANGE,
+	OPT_PRINTF_BUFFER, OPT_STACK_SIZE, OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL, OPT_CTA_RANGE, OPT_ENGINE,
 };
 
 #define MAX_DUMPS 16
@@ -93,6 +94,7 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct s
 	case OPT_TOOL: return gl_parse_tools(ctx, self(), v, &o->sim.tools);
 	case OPT_PRINTF_BUFFER: o->sim.printf_buffer = (uint64_t)gl_optval_long(a); return GL_OK;
 	case OPT_STACK_SIZE: o->sim.stack_size = (uint64_t)gl_optval_long(a); return GL_OK;
+	case OPT_ENGINE: return gl_parse_engine(ctx, self(), v, &o->sim.engine);
 	default: return gl_errf(&ctx->err, GL_EINTERNAL, "unhandled option --%s", a->opt->name);
 	}
 }
@@ -292,6 +294,7 @@ static const struct gl_opt sim_table[] = {
 	       "device printf buffer (default 1048576, like the device's)"),
 	GL_NUM("stack-size", "BYTES", 16, (long)GL_SIM_STACK_SIZE_MAX, OPT_STACK_SIZE,
 	       "call stack per thread for calls that were not inlined (default 1024, CUDA's default)"),
+	GL_STR("engine", "auto|interp|compiled", OPT_ENGINE, GL_ENGINE_HELP),
 	GL_FLAG("trace", OPT_TRACE, "record warp-level memory events and store them (implies storing the run)"),
 	GL_STR("arch", "sm_XX", OPT_ARCH, "nvcc's -arch for a .cu file (default sm_80)"),
 	{.short_name = 'I', .kind = GL_OPT_STRING, .value = "DIR", .help = "passed to nvcc for a .cu file, in order",

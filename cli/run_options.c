@@ -6,6 +6,7 @@
 #include "common/util.h"
 #include "run_options.h"
 #include "run/runner.h"
+#include "engine_opt.h"
 #include "sanitizer_opts.h"
 
 void gl_topic_param_options(struct gl_opt *opts, int max, int code)
@@ -41,6 +42,7 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_cmd *cmd, const str
 	case GL_RUN_OPT_MAXINST: o->b.max_instructions = (uint64_t)gl_optval_long(a); return GL_OK;
 	case GL_RUN_OPT_PRINTF_BUFFER: o->b.printf_buffer = (uint64_t)gl_optval_long(a); return GL_OK;
 	case GL_RUN_OPT_TOOL: return gl_parse_tools(ctx, cmd, v, &o->b.sanitizer_tools);
+	case GL_RUN_OPT_ENGINE: return gl_parse_engine(ctx, cmd, v, &o->b.engine);
 	case GL_RUN_OPT_PRINT_LIMIT: return gl_parse_print_limit(ctx, cmd, v, &o->print_limit);
 	case GL_RUN_OPT_SEED:
 		o->seed = gl_optval_long(a);

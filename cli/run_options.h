@@ -10,6 +10,7 @@
 #include "kernels/registry.h"
 #include "profiler/backend.h"
 #include "run/run.h"
+#include "engine_opt.h"
 #include "sim/sim.h" /* GL_SIM_PRINTF_BUFFER_MAX */
 #include "store/store.h"
 
@@ -34,7 +35,7 @@ enum {
 	GL_RUN_OPT_VARIANT = 1, GL_RUN_OPT_SIZE, GL_RUN_OPT_BACKEND, GL_RUN_OPT_DEVICE, GL_RUN_OPT_METRICS,
 	GL_RUN_OPT_REPEAT, GL_RUN_OPT_TRACE, GL_RUN_OPT_SAMPLE, GL_RUN_OPT_THREADS, GL_RUN_OPT_MAXINST,
 	GL_RUN_OPT_SEED, GL_RUN_OPT_BASELINE, GL_RUN_OPT_PRINTF_BUFFER, GL_RUN_OPT_TOOL, GL_RUN_OPT_PRINT_LIMIT,
-	GL_RUN_OPT_PARAM, GL_RUN_OPT_RUNS, GL_RUN_OPT_CTA_RANGE,
+	GL_RUN_OPT_PARAM, GL_RUN_OPT_RUNS, GL_RUN_OPT_CTA_RANGE, GL_RUN_OPT_ENGINE,
 };
 
 /* The option rows `run` and `compare` share (a table entry's .opts lists them, compare adds --baseline). */
@@ -56,6 +57,7 @@ enum {
 	       "simulator budget of warp instructions per CTA"),                                               \
 	GL_NUM("printf-buffer", "BYTES", 1, (long)GL_SIM_PRINTF_BUFFER_MAX, GL_RUN_OPT_PRINTF_BUFFER,          \
 	       "device printf buffer of the simulator (default 1048576)"),                                     \
+	GL_STR("engine", "auto|interp|compiled", GL_RUN_OPT_ENGINE, GL_ENGINE_HELP),                               \
 	GL_FLAG("trace", GL_RUN_OPT_TRACE, "record warp-level memory events (simulator)"),                     \
 	GL_STR("tool", "LIST", GL_RUN_OPT_TOOL,                                                                \
 	       "simulator sanitizer checks: memcheck, racecheck, initcheck, synccheck, all"),                  \

@@ -158,7 +158,13 @@ void gl_simprint_text(FILE *out, const struct gl_sim_report *r)
 		fprintf(out, ", co-resident (a cooperative launch: the kernel uses grid.sync()'s grid workspace)");
 	if (res->aborted)
 		fprintf(out, "; CTA %ld, the first in grid order to abort, stopped the launch", res->aborted_cta);
-	fprintf(out, "\ncounts: %s\n\n", r->counts_mode ? r->counts_mode : "PTX-level");
+	fprintf(out, "\ncounts: %s\n", r->counts_mode ? r->counts_mode : "PTX-level");
+	if (strcmp(res->engine, "compiled") == 0) /* the interpreter, the reference, needs no line */
+		fprintf(out, "engine: compiled (%d of %d PTX instructions inline, the rest through the interpreter; %s)\n",
+			res->jit_native, res->jit_ncode, res->jit_compile_seconds > 0 ? "compiled now" : "cached");
+	else if (res->engine_note[0])
+		fprintf(out, "engine: %s\n", res->engine_note);
+	fprintf(out, "\n");
 	fprintf(out, "%-64s %16s  %s\n", "metric", "value", "unit");
 	for (size_t i = 0; i < r->metrics->n; i++) {
 		const struct gl_metric *m = &r->metrics->items[i];
@@ -264,6 +270,9 @@ void gl_simprint_json(FILE *out, const struct gl_sim_report *r)
 	gl_json_int(&j, "warp_instructions", (long long)res->c.inst);
 	gl_json_number(&j, "wall_seconds", res->wall_seconds);
 	gl_json_int(&j, "threads", res->threads);
+	gl_json_string(&j, "engine", res->engine);
+	gl_json_string(&j, "engine_note", res->engine_note);
+	gl_json_number(&j, "compile_seconds", res->jit_compile_seconds);
 	gl_json_int(&j, "ctas", res->ctas_run);
 	gl_json_bool(&j, "aborted", res->aborted);
 	if (res->aborted)

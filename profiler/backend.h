@@ -39,6 +39,7 @@ struct gl_backend_opts {
 	bool progress;       /* progress bar on stderr */
 	int sanitizer_tools; /* --tool: GL_TOOL_* checks that run, 0 = all (sim) */
 	uint64_t printf_buffer; /* device printf buffer in bytes, 0 = the default (sim) */
+	int engine;          /* --engine: enum gl_sim_engine (sim) */
 };
 
 struct gl_launch_result {

@@ -125,6 +125,7 @@ static int sim_launch(void *ctx, struct gl_launch *l, struct gl_err *err)
 		.progress = s->opts.progress,
 		.tools = s->opts.sanitizer_tools,
 		.printf_buffer = s->opts.printf_buffer,
+		.engine = s->opts.engine,
 	};
 	uint8_t **before = o.cta_end > 0 ? snapshot(l) : NULL;
 	rc = gl_sim_run(s->module, l, &o, &s->res, err);
@@ -179,6 +180,8 @@ static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *e
 		gl_str_addf(&note, "%s%llu printf records dropped: buffer of %llu bytes full; use --printf-buffer",
 			    note.len ? "; " : "", (unsigned long long)s->res.printf_dropped,
 			    (unsigned long long)s->res.printf_buffer);
+	if (s->res.engine_note[0])
+		gl_str_addf(&note, "%s%s", note.len ? "; " : "", s->res.engine_note);
 	if (s->opts.trace)
 		gl_str_addf(&note, "%strace: %u events of the first %u CTA%s%s", note.len ? "; " : "", s->res.ntrace,
 			    GL_SIM_TRACE_CTAS, GL_SIM_TRACE_CTAS == 1 ? "" : "s",

@@ -28,7 +28,17 @@ struct gl_sim_opts {
 	int tools;               /* sanitizer checks run (GL_TOOL_* mask); 0 = all */
 	uint64_t printf_buffer;  /* bytes of device printf output kept; 0 = GL_SIM_PRINTF_BUFFER */
 	uint64_t stack_size;     /* call-stack bytes per thread for .func calls; 0 = GL_SIM_STACK_SIZE */
+	int engine;              /* enum gl_sim_engine */
 };
+
+/* Which engine runs the warps (docs/sim.md, "Engines").  auto: the compiled one for launches big enough
+ * to repay a compile (GL_SIM_JIT_AUTO_WORK thread-instructions, estimated as threads x PTX instructions),
+ * the interpreter otherwise;
+ * compiled: always try; both fall back to the interpreter with the reason in gl_sim_result. */
+enum gl_sim_engine { GL_ENGINE_AUTO, GL_ENGINE_INTERP, GL_ENGINE_COMPILED };
+#define GL_SIM_JIT_AUTO_WORK (1ull << 24)
+/* "auto", "interp" or "compiled" -> the enum; -1 for anything else. */
+int gl_sim_engine_parse(const char *name);
 
 #define GL_SIM_DEFAULT_BUDGET 20000000ull /* a few seconds of one stuck CTA */
 #define GL_SIM_PRINTF_BUFFER 1048576ull /* the device's printf FIFO by default (cudaLimitPrintfFifoSize) */
@@ -88,6 +98,10 @@ struct gl_sim_result {
 	uint32_t ntrace;
 	uint64_t trace_dropped;
 	bool sass_mapped;         /* the counts follow a SASS mapping (ptx_module.counts_mode says which) */
+	char engine[12];          /* the engine that ran the warps: "interp" or "compiled" */
+	char engine_note[320];    /* why the interpreter ran where compiled was possible or asked for; "" */
+	double jit_compile_seconds; /* time spent compiling (0 when the cache answered) */
+	int jit_native, jit_ncode; /* instructions the compiled function translates inline, of all */
 };
 
 /* Run `entry` of `m` with the launch's geometry, buffers and arguments.  Output buffers are written back

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "sim_internal.h"
+#include "sim_jit.h"
 
 /* Special registers that differ by lane and warp but not by CTA: computed once per launch. */
 static uint64_t special_value(const struct sim_launch *L, unsigned warp, unsigned l, int sr)
@@ -152,7 +153,7 @@ static uint32_t guard_mask(const struct sim_cta *cta, const struct sim_warp *w, 
 }
 
 /* Backward branches a warp may execute before the next ready warp of its CTA gets a turn. */
-#define SIM_WARP_QUANTUM 64
+#define SIM_WARP_QUANTUM SIM_JIT_QUANTUM /* the compiled engine checks it too */
 
 /* Run one warp until it blocks, exits, has looped SIM_WARP_QUANTUM times (so that a warp spinning on a
  * flag another warp of the CTA sets lets that warp run: warps are scheduled fairly, and the switch
@@ -168,6 +169,28 @@ static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 			return -1;
 		const struct ptx_insn *code = w->fn->code;
 		int ncode = w->fn->ncode;
+		int j = SIM_JIT_NO_ENTRY;
+		if (cta->L->jit && w->fn == cta->L->fn && w->active == w->live && w->pc >= 0 && w->pc < ncode) /* the compiled engine */
+			j = sim_jit_turn(cta, w, &pending, &loops, &ins);
+		if (j != SIM_JIT_NO_ENTRY) {
+			if (j == SIM_JIT_YIELD)
+				break;
+			if (j == SIM_JIT_ABORT)
+				return -1;
+			if (j == SIM_JIT_STEP) { /* as below for rc == 0 */
+				if (w->live & ~w->active)
+					sim_step_diverged(w);
+				else
+					w->pc++;
+				j = ++pending == SIM_JIT_BUDGET_STEP ? SIM_JIT_BUDGET : j;
+			}
+			if (j == SIM_JIT_BUDGET) {
+				if (over_budget(cta, w, ins, pending))
+					return -1;
+				pending = 0;
+			}
+			continue;
+		}
 		if (w->pc < 0 || w->pc >= ncode) {
 			sim_finding(cta, &code[ncode - 1], __builtin_ctz(w->active), "invalid-pc", PS_NONE, 0, 0, false,
 				    "control reached instruction %d outside the function", w->pc);
@@ -194,7 +217,7 @@ static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 			else
 				w->pc++;
 		}
-		if (++pending == 4096) {
+		if (++pending == SIM_JIT_BUDGET_STEP) {
 			if (over_budget(cta, w, ins, pending))
 				return -1;
 			pending = 0;

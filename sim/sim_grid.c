@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "sim_printf.h"
+#include "sim_jit.h"
 #include "sim_trace.h"
 
 #define BUFFER_GAP 0x10000ull /* unmapped bytes between buffers */
@@ -702,6 +703,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	sim_touch_init(&L->touch, L->regions, l->nbuffers); /* the buffers come first; module globals after */
 	L->specials = gl_xmalloc((size_t)L->warps_per_cta * SR_COUNT * 32 * sizeof *L->specials);
 	sim_specials_template(L, L->specials);
+	sim_jit_choose(L, p.nrun, res);
 	p.slots = gl_xcalloc((size_t)p.window, sizeof *p.slots);
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.can_take, NULL);
@@ -742,6 +744,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	free(L->definition);
 	free(L->frame_size);
 	free(L->stack_cost);
+	sim_jit_free(L->jit);
 	free(L);
 	if (rc)
 		gl_sim_result_free(res);

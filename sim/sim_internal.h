@@ -97,6 +97,7 @@ struct sim_launch {
 				    * and .param storage, rounded to 16) */
 	uint32_t *stack_cost;      /* per function: bytes of the stack limit one call takes (its .local
 				    * variables rounded to 16, plus SIM_CALL_OVERHEAD) */
+	struct sim_jit *jit;       /* the compiled kernel (sim_jit.h), or NULL: the interpreter runs */
 };
 
 void sim_touch_init(struct sim_touch *t, const struct sim_region *regions, int n);
@@ -214,6 +215,11 @@ void sim_frame_release(struct sim_cta *cta);
  * straight-line instruction (the caller advances the PC), 1 when the instruction moved the PC or
  * stopped the warp itself (branch, exit, barrier), -1 when the CTA must abort. */
 int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
+
+/* sim_jit_run.c: the compiled engine's hooks (sim_jit.h) */
+void sim_jit_choose(struct sim_launch *L, long ctas, struct gl_sim_result *res);
+int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, unsigned *loops,
+		 const struct ptx_insn **last);
 
 /* sim_mem.c */
 int sim_exec_mem(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);

@@ -1,0 +1,77 @@
+/* sim_jit.h — the compiled engine: each kernel's decoded PTX translated into one C function, compiled
+ * once by the system C compiler into a cached shared object and loaded with dlopen.  The function runs
+ * a converged warp (every live lane active): the common integer, compare, move and f32 instructions
+ * inline, with lane loops the C compiler vectorises; everything else (memory, collectives, barriers,
+ * divergent branches, exits) calls back into the interpreter's sim_exec for that one instruction, so
+ * counts, checks and findings come from the same code.  The interpreter stays the reference: it runs
+ * diverged warps, and whole launches when there is no compiler or --engine interp asks for it. */
+#ifndef GL_SIM_JIT_H
+#define GL_SIM_JIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct ptx_function;
+struct ptx_module;
+struct sim_cta;
+struct sim_warp;
+
+/* The interface between gpulab and a compiled kernel.  Its text is written into every generated source
+ * (SIM_JIT_ABI_TEXT), so both sides see the same layout; changing it changes the cache key. */
+#define SIM_JIT_ABI                                                                                         \
+	struct sim_jit_warp {                                                                               \
+		uint64_t *r;                   /* the warp's registers, slot-major (r[slot * 32 + lane]) */ \
+		int *pc;                       /* the warp's PC */                                          \
+		const uint32_t *active, *live; /* the warp's masks; active == live on entry */              \
+		uint64_t *inst, *thread_inst, *sass_inst, *sass_thread_inst, *executed;                     \
+		uint64_t *ffma, *fadd, *fmul;                                                               \
+		uint64_t pending;  /* instructions since the last budget check (run_warp's) */              \
+		unsigned loops;    /* backward branches taken in this turn (run_warp's) */                  \
+		int multiwarp;     /* the CTA has more than one warp: the turn quantum applies */           \
+		int last;          /* the last instruction executed */                                      \
+		void *cta, *w;                                                                              \
+		int (*exec)(void *cta, void *w, int pc, uint32_t mask); /* the interpreter, one insn */     \
+	};
+#define SIM_JIT_STR_(...) #__VA_ARGS__
+#define SIM_JIT_STR(...) SIM_JIT_STR_(__VA_ARGS__)
+#define SIM_JIT_ABI_TEXT SIM_JIT_STR(SIM_JIT_ABI)
+SIM_JIT_ABI
+
+/* What a compiled kernel returns to run_warp. */
+enum {
+	SIM_JIT_CONTINUE, /* *pc is where the warp goes on; nothing is owed */
+	SIM_JIT_YIELD,    /* the warp's turn is over at *pc (SIM_WARP_QUANTUM backward branches) */
+	SIM_JIT_ABORT,    /* an instruction (`last`) stopped the CTA */
+	SIM_JIT_BUDGET,   /* pending reached SIM_JIT_BUDGET_STEP after `last`: check the budget */
+	SIM_JIT_STEP,     /* `last` returned 0 but changed the warp's masks: the interpreter steps the PC */
+	SIM_JIT_NO_ENTRY, /* *pc is not an entry of the compiled function: interpret one instruction */
+};
+#define SIM_JIT_BUDGET_STEP 4096 /* run_warp checks the budget every this many instructions */
+#define SIM_JIT_QUANTUM 64       /* = SIM_WARP_QUANTUM */
+
+typedef int (*sim_jit_fn)(struct sim_jit_warp *W);
+
+/* A loaded kernel. */
+struct sim_jit {
+	void *handle;
+	sim_jit_fn run;
+	int native;      /* instructions translated inline (the others call the interpreter) */
+	int ncode;
+	double compile_seconds; /* 0 when the cache answered */
+	char key[65];
+};
+
+/* C source of `fn`'s compiled function (malloc'd), and how many instructions it translates inline; NULL
+ * with the reason in `why` for a function the compiled engine does not take. */
+char *sim_jit_source(const struct ptx_module *m, const struct ptx_function *fn, int *native, char *why, size_t whyn);
+
+/* Load (compiling on a cache miss) the compiled form of `fn` of `m`.  GL_OK and *out, or an error status and
+ * a sentence in `why` saying why the interpreter must run it (no compiler, the compile failed, ...). */
+int sim_jit_load(const struct ptx_module *m, const struct ptx_function *fn, struct sim_jit **out, char *why, size_t whyn);
+void sim_jit_free(struct sim_jit *j);
+
+/* The directory compiled kernels are cached in ($XDG_CACHE_HOME/gpulab/jit or ~/.cache/gpulab/jit). */
+int sim_jit_cache_dir(char *out, size_t n);
+
+
+#endif

@@ -1,0 +1,382 @@
+/* sim_jit_gen.c — the C source of a kernel's compiled function (sim_jit.h).  Each instruction becomes a
+ * label: an inline lane loop for the forms whose interpreter code is a plain per-lane expression (the
+ * same expression, so results are bit-identical), or a call into the interpreter for everything else.
+ * Both paths count the instruction exactly as run_warp does. */
+#define _GNU_SOURCE
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx_ops.h"
+#include "sim_jit.h"
+
+/* The prelude every generated file starts with: the ABI, bit casts, and the counting macros. */
+static const char prelude[] =
+	"#include <stdint.h>\n#include <string.h>\n#include <math.h>\n" SIM_JIT_ABI_TEXT "\n"
+	"static inline float F(uint64_t b) { uint32_t u = (uint32_t)b; float f; memcpy(&f, &u, 4); return f; }\n"
+	"static inline uint64_t FB(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }\n"
+	"#define FLUSH() do { *W->inst += ni; *W->thread_inst += ni * P; *W->sass_inst += ns; "
+	"*W->sass_thread_inst += ns * P; *W->executed += ni; ni = ns = 0; } while (0)\n"
+	"#define GUARD(g, neg) do { uint32_t on_ = 0; for (int l = 0; l < 32; l++) on_ |= (uint32_t)(r[(g) + l] & 1) << l; "
+	"mask = (neg) ? act & ~on_ : act & on_; } while (0)\n"
+	"#define NEXT(i) do { if (++pending == 4096) { W->last = (i); *W->pc = (i) + 1; goto out_budget; } } while (0)\n"
+	"#define LANES(expr, dst) do { for (int l = 0; l < 32; l++) { uint64_t v_ = (expr); "
+	"r[(dst) + l] = (mask >> l & 1) ? v_ : r[(dst) + l]; } } while (0)\n";
+
+/* Source operand k as a C expression of lane `l`: a register load or a constant. */
+static const char *opnd(const struct ptx_function *fn, const struct ptx_insn *ins, int k, char *buf, size_t n)
+{
+	int s = ins->ops[k].slot;
+	if (s >= fn->nslots)
+		snprintf(buf, n, "0x%llxull", (unsigned long long)fn->consts[s - fn->nslots]);
+	else
+		snprintf(buf, n, "r[%d + l]", s * 32);
+	return buf;
+}
+
+static bool slots_ok(const struct ptx_function *fn, const struct ptx_insn *ins, int nsrc)
+{
+	if (ins->nops < nsrc + 1 || ins->ops[0].kind != PO_SLOT || ins->ops[0].slot < 0 || ins->ops[0].slot >= fn->nslots)
+		return false;
+	for (int k = 1; k <= nsrc; k++)
+		if (ins->ops[k].kind != PO_SLOT || ins->ops[k].slot < 0 || ins->ops[k].slot >= fn->nslots + fn->nconsts)
+			return false;
+	return true;
+}
+
+static const char *trunc_fmt(unsigned n)
+{
+	return n == 1 ? "(uint8_t)(%s)" : n == 2 ? "(uint16_t)(%s)" : n == 4 ? "(uint32_t)(%s)" : "(uint64_t)(%s)";
+}
+
+/* Integer add/sub/mul/mad: the interpreter's fast forms (exec_int). */
+static bool int_expr(const struct ptx_insn *ins, const char *a, const char *b, const char *c, char *e, size_t n)
+{
+	unsigned bytes = ptx_type_bytes((enum ptx_type)ins->type);
+	bool sgn = ptx_type_is_signed((enum ptx_type)ins->type);
+	if (ptx_type_is_float((enum ptx_type)ins->type) || (ins->mods & PM_CC))
+		return false;
+	if (bytes == 4 && !(ins->mods & (PM_WIDE | PM_HI | PM_SAT))) {
+		switch (ins->op) {
+		case OP_ADD: snprintf(e, n, "(uint32_t)(%s + %s)", a, b); return true;
+		case OP_SUB: snprintf(e, n, "(uint32_t)(%s - %s)", a, b); return true;
+		case OP_MUL: snprintf(e, n, "(uint32_t)(%s * %s)", a, b); return true;
+		case OP_MAD: snprintf(e, n, "(uint32_t)(%s * %s + %s)", a, b, c); return true;
+		default: return false;
+		}
+	}
+	if (bytes == 4 && (ins->mods & PM_WIDE) && (ins->op == OP_MUL || ins->op == OP_MAD)) {
+		const char *add = ins->op == OP_MAD ? c : "0";
+		if (sgn)
+			snprintf(e, n, "(uint64_t)((int64_t)(int32_t)%s * (int32_t)%s) + %s", a, b, add);
+		else
+			snprintf(e, n, "(uint64_t)(uint32_t)%s * (uint32_t)%s + %s", a, b, add);
+		return true;
+	}
+	if (bytes == 8 && !(ins->mods & (PM_HI | PM_SAT)) && (ins->op == OP_ADD || ins->op == OP_SUB)) {
+		snprintf(e, n, "(uint64_t)(%s %c %s)", a, ins->op == OP_ADD ? '+' : '-', b);
+		return true;
+	}
+	return false;
+}
+
+/* and/or/xor/not/shl/shr: exec_bits' results for 32- and 64-bit and predicate types. */
+static bool bits_expr(const struct ptx_insn *ins, const char *a, const char *b, char *e, size_t n)
+{
+	enum ptx_type t = (enum ptx_type)ins->type;
+	unsigned bytes = ptx_type_bytes(t);
+	if (t == PT_PRED) {
+		switch (ins->op) {
+		case OP_AND: snprintf(e, n, "((%s & %s) & 1)", a, b); return true;
+		case OP_OR: snprintf(e, n, "((%s | %s) & 1)", a, b); return true;
+		case OP_XOR: snprintf(e, n, "((%s ^ %s) & 1)", a, b); return true;
+		case OP_NOT: snprintf(e, n, "(uint64_t)!(%s & 1)", a); return true;
+		default: return false;
+		}
+	}
+	if (bytes != 4 && bytes != 8)
+		return false;
+	const char *ut = bytes == 4 ? "uint32_t" : "uint64_t";
+	unsigned bits = 8 * bytes;
+	switch (ins->op) {
+	case OP_AND: snprintf(e, n, "(%s)(%s & %s)", ut, a, b); return true;
+	case OP_OR: snprintf(e, n, "(%s)(%s | %s)", ut, a, b); return true;
+	case OP_XOR: snprintf(e, n, "(%s)(%s ^ %s)", ut, a, b); return true;
+	case OP_NOT: snprintf(e, n, "(%s)~(%s)", ut, a); return true;
+	case OP_SHL: snprintf(e, n, "((uint32_t)%s >= %u ? 0 : (%s)(%s << (uint32_t)%s))", b, bits, ut, a, b); return true;
+	case OP_SHR:
+		if (ptx_type_is_signed(t))
+			snprintf(e, n, "(%s)(uint64_t)((int%u_t)%s >> ((uint32_t)%s >= %u ? %u : (uint32_t)%s))", ut, bits, a,
+				 b, bits, bits - 1, b);
+		else
+			snprintf(e, n, "((uint32_t)%s >= %u ? 0 : (%s)%s >> (uint32_t)%s)", b, bits, ut, a, b);
+		return true;
+	default: return false;
+	}
+}
+
+/* setp.cmp.{s32,u32,b32} p, a, b without a combiner (exec_setp's setp_fast). */
+static bool setp_expr(const struct ptx_insn *ins, const char *a, const char *b, char *e, size_t n)
+{
+	bool sgn = ins->type == PT_S32;
+	if ((!sgn && ins->type != PT_U32 && ins->type != PT_B32) || ins->nops != 3)
+		return false;
+	static const char *const ops[] = {[CMP_EQ] = "==", [CMP_NE] = "!=", [CMP_LT] = "<", [CMP_LE] = "<=",
+					  [CMP_GT] = ">", [CMP_GE] = ">=", [CMP_LO] = "<", [CMP_LS] = "<=",
+					  [CMP_HI] = ">", [CMP_HS] = ">="};
+	if (ins->sub > CMP_HS)
+		return false;
+	const char *t = sgn && ins->sub >= CMP_LT && ins->sub <= CMP_GE ? "int32_t" : "uint32_t";
+	snprintf(e, n, "(uint64_t)((%s)%s %s (%s)%s)", t, a, ops[ins->sub], t, b);
+	return true;
+}
+
+/* add/sub/mul/fma/mad.f32 without ftz, sat or a directed rounding (exec_f32's plain forms); *flops names
+ * the counter. */
+static bool f32_expr(const struct ptx_insn *ins, const char *a, const char *b, const char *c, char *e, size_t n,
+		     const char **flops)
+{
+	if (ins->type != PT_F32 || (ins->mods & (PM_FTZ | PM_SAT)) || (ins->rnd != PR_NONE && ins->rnd != PR_RN))
+		return false;
+	switch (ins->op) {
+	case OP_ADD: *flops = "fadd"; snprintf(e, n, "FB(F(%s) + F(%s))", a, b); return true;
+	case OP_SUB: *flops = "fadd"; snprintf(e, n, "FB(F(%s) - F(%s))", a, b); return true;
+	case OP_MUL: *flops = "fmul"; snprintf(e, n, "FB(F(%s) * F(%s))", a, b); return true;
+	case OP_FMA: case OP_MAD: *flops = "ffma"; snprintf(e, n, "FB(fmaf(F(%s), F(%s), F(%s)))", a, b, c); return true;
+	default: return false;
+	}
+}
+
+static uint64_t cvta_window(enum ptx_space s)
+{
+	return s == PS_SHARED ? PTX_SHARED_WINDOW : s == PS_LOCAL ? PTX_LOCAL_WINDOW : s == PS_PARAM ? PTX_PARAM_WINDOW : 0;
+}
+
+/* The lane expression of an instruction translated inline, or false when it calls the interpreter. */
+static bool native_expr(const struct ptx_function *fn, const struct ptx_insn *ins, char *e, size_t n,
+			const char **flops)
+{
+	char a[40], b[40], c[40];
+	unsigned bytes = ptx_type_bytes((enum ptx_type)ins->type);
+	*flops = NULL;
+	switch (ins->op) {
+	case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA: {
+		int nsrc = ins->op == OP_MAD || ins->op == OP_FMA ? 3 : 2;
+		if (!slots_ok(fn, ins, nsrc) || ins->nops != nsrc + 1)
+			return false;
+		opnd(fn, ins, 1, a, sizeof a);
+		opnd(fn, ins, 2, b, sizeof b);
+		if (nsrc == 3)
+			opnd(fn, ins, 3, c, sizeof c);
+		if (ptx_type_is_float((enum ptx_type)ins->type))
+			return f32_expr(ins, a, b, c, e, n, flops);
+		return ins->op != OP_FMA && int_expr(ins, a, b, c, e, n);
+	}
+	case OP_AND: case OP_OR: case OP_XOR: case OP_SHL: case OP_SHR:
+		if (!slots_ok(fn, ins, 2) || ins->nops != 3)
+			return false;
+		return bits_expr(ins, opnd(fn, ins, 1, a, sizeof a), opnd(fn, ins, 2, b, sizeof b), e, n);
+	case OP_NOT:
+		if (!slots_ok(fn, ins, 1) || ins->nops != 2)
+			return false;
+		return bits_expr(ins, opnd(fn, ins, 1, a, sizeof a), a, e, n);
+	case OP_SETP:
+		if (!slots_ok(fn, ins, 2))
+			return false;
+		return setp_expr(ins, opnd(fn, ins, 1, a, sizeof a), opnd(fn, ins, 2, b, sizeof b), e, n);
+	case OP_MOV:
+		if (!slots_ok(fn, ins, 1) || ins->nops != 2)
+			return false;
+		opnd(fn, ins, 1, a, sizeof a);
+		if (ins->type == PT_PRED)
+			snprintf(e, n, "(%s & 1)", a);
+		else if (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)
+			snprintf(e, n, trunc_fmt(bytes), a);
+		else
+			return false;
+		return true;
+	case OP_CVTA: {
+		if (!slots_ok(fn, ins, 1) || (bytes != 4 && bytes != 8))
+			return false;
+		char x[80];
+		snprintf(x, sizeof x, "%s %c 0x%llxull", opnd(fn, ins, 1, a, sizeof a), ins->sub ? '-' : '+',
+			 (unsigned long long)cvta_window((enum ptx_space)ins->space));
+		snprintf(e, n, trunc_fmt(bytes), x);
+		return true;
+	}
+	case OP_SELP: {
+		if (!slots_ok(fn, ins, 3) || ins->nops != 4 || (bytes != 4 && bytes != 8))
+			return false;
+		char x[160];
+		snprintf(x, sizeof x, "((%s & 1) != %d) ? %s : %s", opnd(fn, ins, 3, c, sizeof c), ins->ops[3].neg ? 1 : 0,
+			 opnd(fn, ins, 1, a, sizeof a), opnd(fn, ins, 2, b, sizeof b));
+		snprintf(e, n, trunc_fmt(bytes), x);
+		return true;
+	}
+	default: return false;
+	}
+}
+
+static void emit_head(FILE *f, const struct ptx_function *fn, const struct ptx_insn *ins, int i)
+{
+	uint32_t weight = fn->sass ? fn->sass[i].weight : 0;
+	fprintf(f, "L%d: /* PTX line %d: %s */\n\tni++; ns += %uu;\n", i, ins->line, ptx_op_name((enum ptx_op)ins->op),
+		weight);
+	if (ins->guard >= 0 && ins->guard < fn->nslots)
+		fprintf(f, "\tGUARD(%d, %d);\n", ins->guard * 32, ins->guard_neg ? 1 : 0);
+	else
+		fprintf(f, "\tmask = act;\n");
+}
+
+/* A call into the interpreter for one instruction, with run_warp's handling of its result. */
+static void emit_call(FILE *f, int i)
+{
+	fprintf(f,
+		"\tFLUSH(); *W->pc = %d; W->last = %d;\n"
+		"\trc = W->exec(W->cta, W->w, %d, mask);\n"
+		"\tif (rc < 0) goto out_abort;\n"
+		"\tif (rc > 0) { if (++pending == 4096) goto out_budget; goto out_continue; }\n"
+		"\tif (*W->active != act || *W->live != act) goto out_step;\n"
+		"\tNEXT(%d);\n",
+		i, i, i, i);
+}
+
+/* bra: uniform inline (taken by all or none), divergent through the interpreter (sim_branch). */
+static void emit_branch(FILE *f, const struct ptx_function *fn, const struct ptx_insn *ins, int i)
+{
+	int target = (int)ins->ops[0].offset;
+	if (target <= i) /* run_warp's turn quantum, checked before the branch counts */
+		fprintf(f, "L%d:\n\tif (++W->loops > %d && W->multiwarp) { *W->pc = %d; W->last = %d; goto out_yield; }\n",
+			i, SIM_JIT_QUANTUM, i, i);
+	else
+		fprintf(f, "L%d:\n", i);
+	uint32_t weight = fn->sass ? fn->sass[i].weight : 0;
+	fprintf(f, "\tni++; ns += %uu; /* PTX line %d: bra */\n", weight, ins->line);
+	if (ins->guard >= 0 && ins->guard < fn->nslots)
+		fprintf(f, "\tGUARD(%d, %d);\n", ins->guard * 32, ins->guard_neg ? 1 : 0);
+	else
+		fprintf(f, "\tmask = act;\n");
+	fprintf(f,
+		"\tif (mask == act) { if (++pending == 4096) { W->last = %d; *W->pc = %d; goto out_budget; } goto L%d; }\n"
+		"\tif (mask != 0) {\n",
+		i, target, target);
+	emit_call(f, i);
+	fprintf(f, "\t}\n\tNEXT(%d);\n", i);
+}
+
+/* What the compiled engine leaves to the interpreter as a whole: calls into other .func bodies (their
+ * code is not this function's) and guards that are not registers.  NULL when it takes the function. */
+static bool refuse(const struct ptx_module *m, const struct ptx_function *fn, char *why, size_t whyn)
+{
+	for (int i = 0; i < fn->ncode; i++) {
+		const struct ptx_insn *ins = &fn->code[i];
+		if (ins->guard >= fn->nslots) {
+			snprintf(why, whyn, "PTX line %d: a guard predicate that is not a register", ins->line);
+			return true;
+		}
+		if (ins->op != OP_CALL)
+			continue;
+		const char *callee = NULL;
+		for (int k = 0; k < ins->nops; k++)
+			if (ins->ops[k].kind == PO_FUNC && ins->ops[k].offset >= 0 && ins->ops[k].offset < m->nfuncs)
+				callee = m->funcs[ins->ops[k].offset].name;
+		if (!callee || (strcmp(callee, "vprintf") != 0 && strcmp(callee, "__assertfail") != 0)) {
+			snprintf(why, whyn, "PTX line %d: a call to %s (the compiled engine runs kernels whose only calls "
+				 "are printf and assert)", ins->line, callee ? callee : "a function pointer");
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Where a warp may enter the compiled function: the start, branch targets, and the instruction after
+ * each one that may leave it (a call into the interpreter or a backward branch).  A warp anywhere else
+ * is interpreted until it reaches one; fewer entries keep the function's control flow simple enough to
+ * compile quickly. */
+static void mark_entries(const struct ptx_function *fn, bool *entry)
+{
+	entry[0] = true;
+	char e[512];
+	const char *flops;
+	for (int i = 0; i < fn->ncode; i++) {
+		const struct ptx_insn *ins = &fn->code[i];
+		if (ins->op == OP_BRA && ins->ops[0].kind == PO_LABEL && ins->ops[0].offset >= 0 &&
+		    ins->ops[0].offset < fn->ncode) {
+			entry[ins->ops[0].offset] = true;
+			entry[i] = entry[i] || ins->ops[0].offset <= i; /* where a yielding warp resumes */
+			entry[i + 1] = true;
+		} else if (ins->op != OP_NOP && ins->op != OP_MEMBAR && !native_expr(fn, ins, e, sizeof e, &flops)) {
+			entry[i + 1] = true;
+		}
+	}
+}
+
+char *sim_jit_source(const struct ptx_module *m, const struct ptx_function *fn, int *native, char *why, size_t whyn)
+{
+	if (refuse(m, fn, why, whyn))
+		return NULL;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f) {
+		snprintf(why, whyn, "out of memory writing the generated C");
+		return NULL;
+	}
+	*native = 0;
+	fprintf(f, "/* gpulab compiled kernel %s: %d PTX instructions */\n%s\n", fn->name, fn->ncode, prelude);
+	fprintf(f, "int gl_jit_run(struct sim_jit_warp *W)\n{\n"
+		   "\tuint64_t *r = W->r;\n\tconst uint32_t act = *W->active;\n"
+		   "\tconst uint64_t P = (uint64_t)__builtin_popcount(act);\n"
+		   "\tuint64_t ni = 0, ns = 0, pending = W->pending;\n\tuint32_t mask;\n\tint rc;\n"
+		   "\t(void)rc; (void)mask;\n\tswitch (*W->pc) {\n");
+	bool *entry = calloc((size_t)fn->ncode + 1, 1);
+	if (!entry) {
+		fclose(f);
+		free(buf);
+		snprintf(why, whyn, "out of memory writing the generated C");
+		return NULL;
+	}
+	mark_entries(fn, entry);
+	for (int i = 0; i < fn->ncode; i++)
+		if (entry[i])
+			fprintf(f, "\tcase %d: goto L%d;\n", i, i);
+	free(entry);
+	fprintf(f, "\tdefault: return %d;\n\t}\n", SIM_JIT_NO_ENTRY);
+	for (int i = 0; i < fn->ncode; i++) {
+		const struct ptx_insn *ins = &fn->code[i];
+		char e[512];
+		const char *flops;
+		if (ins->op == OP_BRA && ins->ops[0].kind == PO_LABEL && ins->ops[0].offset >= 0 &&
+		    ins->ops[0].offset < fn->ncode) {
+			emit_branch(f, fn, ins, i);
+			++*native;
+			continue;
+		}
+		emit_head(f, fn, ins, i);
+		if (ins->op == OP_NOP || ins->op == OP_MEMBAR) {
+			fprintf(f, "\tNEXT(%d);\n", i);
+			++*native;
+		} else if (native_expr(fn, ins, e, sizeof e, &flops)) {
+			fprintf(f, "\tLANES(%s, %d);\n", e, ins->ops[0].slot * 32);
+			if (flops)
+				fprintf(f, "\t*W->%s += (uint64_t)__builtin_popcount(mask);\n", flops);
+			fprintf(f, "\tNEXT(%d);\n", i);
+			++*native;
+		} else {
+			emit_call(f, i);
+		}
+	}
+	fprintf(f, "\t*W->pc = %d; W->last = %d;\n"
+		   "out_continue: FLUSH(); W->pending = pending; return %d;\n"
+		   "out_yield: FLUSH(); W->pending = pending; return %d;\n"
+		   "out_abort: FLUSH(); W->pending = pending; return %d;\n"
+		   "out_budget: FLUSH(); W->pending = pending; return %d;\n"
+		   "out_step: FLUSH(); W->pending = pending; return %d;\n}\n",
+		fn->ncode, fn->ncode - 1, SIM_JIT_CONTINUE, SIM_JIT_YIELD, SIM_JIT_ABORT, SIM_JIT_BUDGET, SIM_JIT_STEP);
+	if (fclose(f) != 0) {
+		free(buf);
+		snprintf(why, whyn, "out of memory writing the generated C");
+		return NULL;
+	}
+	return buf;
+}
