@@ -48,8 +48,6 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct lesson_ui *ui
 	ui->answer = gl_args_has(&args, "answer");
 	if (gl_args_has(&args, "backend"))
 		ui->env.backend = gl_args_get(&args, "backend");
-	if (ctx->format != GL_FMT_TABLE)
-		return gl_usage_error(ctx, self(), "lesson prints text only (no --json or --csv)");
 	if (ui->run && ui->no_run)
 		return gl_usage_error(ctx, self(), "--run and --no-run contradict each other");
 	if (args.npos == 0)
@@ -135,6 +133,8 @@ static const struct gl_opt lesson_opts[] = {
 };
 
 const struct gl_cmd gl_cmd_lesson_entry = {
+	.no_formats = GL_TEXT_ONLY,
+	.complete = "lesson",
 	.name = "lesson",
 	.usage = "list | start NAME | next | prev | show [STEP] | check [NAME] | reset [NAME] | status  [options]",
 	.summary = "guided lessons: read a step, run its commands, check what your run recorded",

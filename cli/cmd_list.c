@@ -119,6 +119,7 @@ static int exec_list(struct gl_ctx *ctx, int argc, char **argv)
 }
 
 const struct gl_cmd gl_cmd_list_entry = {
+	.complete = "topic",
 	.name = "list",
 	.usage = "[TOPIC] [--json]",
 	.summary = "list the topics, or a topic's variants and parameters",

@@ -147,8 +147,7 @@ static int compute(struct gl_ctx *ctx, const struct gl_topic *t, const struct gl
                    struct view_trace *tr)
 {
 	char *json = gl_problem_json(t, p);
-	fprintf(stderr, "gpulab: no stored trace of %s %s %s; recording one on the simulator\n", t->name, v->name,
-	        json);
+	gl_note(ctx, "no stored trace of %s %s %s; recording one on the simulator", t->name, v->name, json);
 	free(json);
 	struct gl_run_env env = gl_cli_run_env(ctx);
 	int rc = gl_run_compute_trace(&env, t, v, p, dev, rec);
@@ -322,6 +321,8 @@ static const struct gl_opt view_opts[] = {
 };
 
 const struct gl_cmd gl_cmd_view_entry = {
+	.no_formats = GL_TEXT_ONLY,
+	.complete = "view",
     .name = "view",
     .usage = "gemm|banks|coalesce|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
              "       gpulab view gemm|banks|coalesce --run N [--launch K] [--frames N] [--play]",

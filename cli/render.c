@@ -7,6 +7,7 @@
 #include "common/csv.h"
 #include "common/json.h"
 #include "common/metrics.h"
+#include "cli.h"
 #include "render.h"
 #include "sim_cmd.h"
 
@@ -51,8 +52,8 @@ static void table_header(FILE *out, const struct gl_run_record *r)
 {
 	fprintf(out, "run %ld  %s  %s  backend %s  %s\n", r->id, r->launches ? r->launches[0].topic : "",
 		r->nlaunches ? r->launches[0].params_json : "", r->info.backend, r->info.device);
-	fprintf(out, "%-12s %-8s %10s %10s %10s %10s %13s %13s  %s\n", "variant", "verified", "gld s/req", "gst s/req",
-		"sld wf/i", "sst wf/i", "ld conflicts", "st conflicts", "time");
+	fprintf(out, "%s%-12s %-8s %10s %10s %10s %10s %13s %13s  %s%s\n", gl_sgr(GL_BOLD), "variant", "verified",
+		"gld s/req", "gst s/req", "sld wf/i", "sst wf/i", "ld conflicts", "st conflicts", "time", gl_sgr(GL_RESET));
 }
 
 /* A rule like Nsight Compute's SharedMemoryConflicts: conflicts are at least 10% of the wavefronts. */
@@ -64,9 +65,9 @@ static void guidance(FILE *out, const struct gl_launch_record *l)
 	for (size_t i = 0; i < 2; i++) {
 		double wf = metric(l, sides[i].wf), conf = metric(l, sides[i].conf), inst = metric(l, sides[i].inst);
 		if (wf > 0 && conf / wf >= 0.10)
-			fprintf(out, "  WRN %s: shared %s average %.1f wavefronts per instruction; %.0f%% of the wavefronts are "
+			fprintf(out, "  %sWRN%s %s: shared %s average %.1f wavefronts per instruction; %.0f%% of the wavefronts are "
 				     "bank conflicts (pad or swizzle the array)\n",
-				l->variant, sides[i].what, wf / inst, 100.0 * conf / wf);
+				gl_sgr(GL_YELLOW), gl_sgr(GL_RESET), l->variant, sides[i].what, wf / inst, 100.0 * conf / wf);
 	}
 }
 
@@ -86,7 +87,9 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 	table_header(out, r);
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		const struct gl_launch_record *l = &r->launches[i];
-		fprintf(out, "%-12s %-8s", l->variant, l->verified < 0 ? "n/a" : l->verified ? "yes" : "NO");
+		const char *paint = l->verified < 0 ? "" : gl_sgr(l->verified ? GL_GREEN : GL_RED);
+		fprintf(out, "%-12s %s%-8s%s", l->variant, paint, l->verified < 0 ? "n/a" : l->verified ? "yes" : "NO",
+			*paint ? gl_sgr(GL_RESET) : "");
 		print_ratio(out, ratio(metric(l, GL_M_GLD_SECT), metric(l, GL_M_GLD_REQ)), 10);
 		print_ratio(out, ratio(metric(l, GL_M_GST_SECT), metric(l, GL_M_GST_REQ)), 10);
 		print_ratio(out, ratio(metric(l, GL_M_SLD_WF), metric(l, GL_M_SLD_INST)), 10);

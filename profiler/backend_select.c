@@ -6,6 +6,16 @@
 #include "common/util.h"
 #include "profiler/backend.h"
 
+/* The announcement stays one short line: the reason's first clause ("no CUDA driver"); `gpulab devices`
+ * and `gpulab doctor` give the whole story. */
+static void first_clause(char *reason)
+{
+	reason[strcspn(reason, ":;(")] = '\0';
+	size_t len = strlen(reason);
+	while (len && reason[len - 1] == ' ')
+		reason[--len] = '\0';
+}
+
 static int select_auto(const struct gl_backend **out, char *why, size_t n)
 {
 	char reason[512];
@@ -14,7 +24,8 @@ static int select_auto(const struct gl_backend **out, char *why, size_t n)
 		snprintf(why, n, "backend cuda: %s", reason);
 	} else {
 		*out = &gl_backend_sim;
-		snprintf(why, n, "backend sim: no usable GPU here (%s)", reason);
+		first_clause(reason);
+		snprintf(why, n, "backend sim: no usable GPU here (%s; 'gpulab devices' says why)", reason);
 	}
 	return GL_OK;
 }
