@@ -66,7 +66,7 @@ static int print_version(void)
 /* `gpulab help [CMD]`. */
 static int help(int argc, char **argv)
 {
-	if (argc < 2) {
+	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		print_usage(stdout);
 		return GL_OK;
 	}
