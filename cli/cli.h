@@ -80,6 +80,8 @@ struct gl_cmd {
 	/* What completion offers for its positional arguments (man page and shell completion): "topic",
 	 * "topic variant", "lesson-sub lesson", "view topic", "file", or NULL for nothing. */
 	const char *complete;
+	const char *const *subcommands; /* words its first argument may be (lesson list|start|...), NULL-ended */
+	bool topic_params;         /* takes a topic's parameters as options (--rows V): completion offers them */
 	int (*exec)(struct gl_ctx *ctx, int argc, char **argv);
 };
 
@@ -131,6 +133,11 @@ long gl_optval_long(const struct gl_optval *a);
 
 /* A note on stderr ("gpulab: ..." and a newline), unless --quiet. */
 void gl_note(const struct gl_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Generated from the tables (gen_docs.c): the man page (roff), and bash or zsh completion ("bash", "zsh";
+ * GL_EUSAGE for another shell). */
+void gl_gen_man(FILE *out);
+int gl_gen_completion(struct gl_ctx *ctx, const char *shell, FILE *out);
 
 /* Record a usage error that ends with a hint: "(see 'gpulab CMD --help')". */
 int gl_usage_error(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *fmt, ...)

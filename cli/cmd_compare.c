@@ -74,6 +74,7 @@ static const struct gl_opt compare_opts[] = {
 };
 
 const struct gl_cmd gl_cmd_compare_entry = {
+	.topic_params = true,
 	.complete = "topic",
 	.name = "compare",
 	.usage = "TOPIC [--baseline VARIANT] [--variant A,B|all] [--size N | --PARAM V ...] [--backend auto|cuda|sim] "

@@ -21,6 +21,9 @@ static const struct {
 	{"show", 0, 1, false}, {"check", 0, 1, true},  {"reset", 0, 1, true}, {"status", 0, 0, false},
 };
 
+/* The same names, for completion and the man page (gl_cmd.subcommands). */
+static const char *const sub_names[] = {"list", "start", "next", "prev", "show", "check", "reset", "status", NULL};
+
 static int find_sub(struct gl_ctx *ctx, const char *name, int *index)
 {
 	const char *names[GL_ARRAY_LEN(subs)];
@@ -135,6 +138,7 @@ static const struct gl_opt lesson_opts[] = {
 const struct gl_cmd gl_cmd_lesson_entry = {
 	.no_formats = GL_TEXT_ONLY,
 	.complete = "lesson",
+	.subcommands = sub_names,
 	.name = "lesson",
 	.usage = "list | start NAME | next | prev | show [STEP] | check [NAME] | reset [NAME] | status  [options]",
 	.summary = "guided lessons: read a step, run its commands, check what your run recorded",

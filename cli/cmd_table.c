@@ -17,6 +17,7 @@ extern const struct gl_cmd gl_cmd_devices_entry;
 extern const struct gl_cmd gl_cmd_doctor_entry;
 extern const struct gl_cmd gl_cmd_validate_entry;
 extern const struct gl_cmd gl_cmd_lesson_entry;
+extern const struct gl_cmd gl_cmd_completion_entry;
 
 const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_list_entry,
@@ -32,6 +33,7 @@ const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_doctor_entry,
 	&gl_cmd_validate_entry,
 	&gl_cmd_lesson_entry,
+	&gl_cmd_completion_entry,
 	NULL,
 };
 

@@ -321,6 +321,7 @@ static const struct gl_opt view_opts[] = {
 };
 
 const struct gl_cmd gl_cmd_view_entry = {
+	.topic_params = true,
 	.no_formats = GL_TEXT_ONLY,
 	.complete = "view",
     .name = "view",

@@ -14,7 +14,7 @@ static void print_usage(FILE *out)
 		     "on an NVIDIA GPU through CUPTI, elsewhere in its own PTX simulator.\n\ncommands:\n");
 	for (const struct gl_cmd *const *c = gl_cmd_table; *c; c++)
 		fprintf(out, "  %-10s %s\n", (*c)->name, (*c)->summary);
-	fprintf(out, "  %-10s %s\n  %-10s %s\n", "help", "help CMD: a command's help (as 'gpulab CMD --help')",
+	fprintf(out, "  %-10s %s\n  %-10s %s\n", "help", "help CMD: a command's help (as 'gpulab CMD --help'); help --man: the man page",
 		"version", "print the version");
 	fprintf(out, "\noptions (before the command, or after it):\n");
 	gl_print_opts(NULL, gl_common_opts, out);
@@ -68,6 +68,10 @@ static int help(int argc, char **argv)
 {
 	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		print_usage(stdout);
+		return GL_OK;
+	}
+	if (strcmp(argv[1], "--man") == 0) {
+		gl_gen_man(stdout);
 		return GL_OK;
 	}
 	const struct gl_cmd *cmd = gl_cmd_find(argv[1]);
