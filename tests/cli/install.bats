@@ -35,7 +35,9 @@ install_to() {
 	for c in $("$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF {print $1}'); do
 		assert_output --partial "gpulab $c"
 	done
-	for t in $("$GPULAB" list --json | jq -r '.topics[].name'); do
+	topics=$("$GPULAB" list --json | jq -r '.[].name')
+	[ -n "$topics" ]
+	for t in $topics; do
 		assert_output --partial "$t"
 	done
 	assert_output --partial "EXIT STATUS"
