@@ -107,12 +107,13 @@ static void hand_commands_to_lessons(void)
 
 static int exec_lesson(struct gl_ctx *ctx, int argc, char **argv)
 {
-	struct lesson_ui ui = {.color = ctx->color, .tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)};
+	struct lesson_ui ui = {.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)};
 	int sub = 0;
 	char *arg = NULL;
 	int rc = parse(ctx, argc, argv, &ui, &sub, &arg);
 	if (rc)
 		return rc;
+	ui.color = ui.env.color = ctx->color; /* after parsing: --color is known */
 	hand_commands_to_lessons();
 	struct gl_store *store = NULL;
 	char path[1024];
