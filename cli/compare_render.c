@@ -107,9 +107,13 @@ static void render_table(FILE *out, const struct gl_run_record *r, const struct 
 		fputc('\n', out);
 	}
 	fprintf(out, "\nFLOPs = 2*FFMA + FADD + FMUL; FLOP/byte over 32-byte global sectors (loads, stores, atomics)\n");
-	for (size_t i = 0; i < r->nlaunches; i++)
+	for (size_t i = 0; i < r->nlaunches; i++) {
+		if (r->launches[i].nparts) /* a multi-launch variant is compared by its total */
+			fprintf(out, "  %s: totals of its %d kernel launches ('gpulab report %ld' shows each)\n",
+				r->launches[i].variant, r->launches[i].nparts, r->id);
 		if (r->launches[i].note[0])
 			fprintf(out, "  note %s: %s\n", r->launches[i].variant, r->launches[i].note);
+	}
 }
 
 /* ---- JSON */
@@ -128,6 +132,7 @@ static void json_row(struct gl_json *j, const struct gl_launch_record *l, const 
 	gl_json_begin_object(j, NULL);
 	gl_json_string(j, "variant", l->variant);
 	gl_json_bool(j, "verified", l->verified);
+	gl_json_int(j, "launches", l->nparts ? l->nparts : 1); /* a multi-launch variant: its total */
 	for (int c = 0; c < GL_CMP_NCOLS; c++)
 		json_value(j, cols[c].key, row->v[c]);
 	json_value(j, "atom_sectors", row->atom_sectors);

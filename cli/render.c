@@ -82,23 +82,42 @@ static void table_findings(FILE *out, const struct gl_launch_record *l, int prin
 	gl_simprint_findings(out, &s, print_limit);
 }
 
+/* The counts of one row: a variant (a single launch or a multi-launch total) or one launch of it. */
+static void table_counts(FILE *out, const struct gl_launch_record *l)
+{
+	print_ratio(out, ratio(metric(l, GL_M_GLD_SECT), metric(l, GL_M_GLD_REQ)), 10);
+	print_ratio(out, ratio(metric(l, GL_M_GST_SECT), metric(l, GL_M_GST_REQ)), 10);
+	print_ratio(out, ratio(metric(l, GL_M_SLD_WF), metric(l, GL_M_SLD_INST)), 10);
+	print_ratio(out, ratio(metric(l, GL_M_SST_WF), metric(l, GL_M_SST_INST)), 10);
+	print_count(out, metric(l, GL_M_SLD_CONF), 13);
+	print_count(out, metric(l, GL_M_SST_CONF), 13);
+	print_time(out, l);
+}
+
+/* A multi-launch variant: its total, then one indented row per launch naming the kernel. */
+static void table_row(FILE *out, const struct gl_launch_record *l)
+{
+	const char *paint = l->verified < 0 ? "" : gl_sgr(l->verified ? GL_GREEN : GL_RED);
+	fprintf(out, "%-12s %s%-8s%s", l->variant, paint, l->verified < 0 ? "n/a" : l->verified ? "yes" : "NO",
+		*paint ? gl_sgr(GL_RESET) : "");
+	table_counts(out, l);
+	if (l->nparts)
+		fprintf(out, "  total of %d launches", l->nparts);
+	fputc('\n', out);
+	for (int k = 0; k < l->nparts; k++) {
+		char label[16];
+		snprintf(label, sizeof label, "  %d/%d", l->parts[k].part, l->nparts);
+		fprintf(out, "%-12s %-8s", label, "");
+		table_counts(out, &l->parts[k]);
+		fprintf(out, "  %s\n", l->parts[k].entry);
+	}
+}
+
 static void render_table(FILE *out, const struct gl_run_record *r, int print_limit)
 {
 	table_header(out, r);
-	for (size_t i = 0; i < r->nlaunches; i++) {
-		const struct gl_launch_record *l = &r->launches[i];
-		const char *paint = l->verified < 0 ? "" : gl_sgr(l->verified ? GL_GREEN : GL_RED);
-		fprintf(out, "%-12s %s%-8s%s", l->variant, paint, l->verified < 0 ? "n/a" : l->verified ? "yes" : "NO",
-			*paint ? gl_sgr(GL_RESET) : "");
-		print_ratio(out, ratio(metric(l, GL_M_GLD_SECT), metric(l, GL_M_GLD_REQ)), 10);
-		print_ratio(out, ratio(metric(l, GL_M_GST_SECT), metric(l, GL_M_GST_REQ)), 10);
-		print_ratio(out, ratio(metric(l, GL_M_SLD_WF), metric(l, GL_M_SLD_INST)), 10);
-		print_ratio(out, ratio(metric(l, GL_M_SST_WF), metric(l, GL_M_SST_INST)), 10);
-		print_count(out, metric(l, GL_M_SLD_CONF), 13);
-		print_count(out, metric(l, GL_M_SST_CONF), 13);
-		print_time(out, l);
-		fputc('\n', out);
-	}
+	for (size_t i = 0; i < r->nlaunches; i++)
+		table_row(out, &r->launches[i]);
 	bool same_note = r->nlaunches > 1;
 	for (size_t i = 1; i < r->nlaunches && same_note; i++)
 		same_note = strcmp(r->launches[i].note, r->launches[0].note) == 0;
@@ -110,8 +129,11 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 		if (l->note[0] && !same_note)
 			fprintf(out, "  note %s: %s\n", l->variant, l->note);
 	}
-	for (size_t i = 0; i < r->nlaunches; i++)
+	for (size_t i = 0; i < r->nlaunches; i++) {
 		table_findings(out, &r->launches[i], print_limit);
+		for (int k = 0; k < r->launches[i].nparts; k++)
+			table_findings(out, &r->launches[i].parts[k], print_limit);
+	}
 }
 
 static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
@@ -119,6 +141,9 @@ static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
 	gl_json_begin_object(j, NULL);
 	gl_json_string(j, "topic", l->topic);
 	gl_json_string(j, "variant", l->variant);
+	if (l->part > 0)
+		gl_json_int(j, "part", l->part);
+	gl_json_string(j, "entry", l->entry);
 	gl_json_raw(j, "params", l->params_json && l->params_json[0] ? l->params_json : "{}");
 	if (l->verified < 0)
 		gl_json_null(j, "verified"); /* not checked: sampled CTAs */
@@ -161,6 +186,12 @@ static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
 	} else {
 		gl_json_null(j, "sanitizer");
 	}
+	if (l->nparts) { /* a multi-launch variant: the values above are its total, these its launches */
+		gl_json_begin_array(j, "parts");
+		for (int k = 0; k < l->nparts; k++)
+			json_launch(j, &l->parts[k]);
+		gl_json_end_array(j);
+	}
 	gl_json_end_object(j);
 }
 
@@ -181,36 +212,56 @@ static void render_json(FILE *out, const struct gl_run_record *r)
 	gl_json_end_object(&j);
 }
 
-/* CSV: one row per launch, one column per metric name seen in the run (in first-seen order). */
+#define CSV_MAX_NAMES 256
+
+static void csv_names(const struct gl_launch_record *l, const char **names, size_t *nnames)
+{
+	for (size_t k = 0; k < l->metrics.n; k++) {
+		const char *name = l->metrics.items[k].name;
+		bool seen = false;
+		for (size_t q = 0; q < *nnames && !seen; q++)
+			seen = strcmp(names[q], name) == 0;
+		if (!seen && *nnames < CSV_MAX_NAMES)
+			names[(*nnames)++] = name;
+	}
+}
+
+static void csv_row(FILE *out, const struct gl_run_record *r, const struct gl_launch_record *l, const char **names,
+		    size_t nnames)
+{
+	fprintf(out, "%ld,%s,%s,%s,%d,%s,", r->id, r->info.backend, l->topic, l->variant, l->part, l->entry);
+	gl_csv_field(out, l->params_json);
+	fprintf(out, ",%s,", l->verified < 0 ? "" : l->verified ? "true" : "false");
+	gl_csv_number(out, l->max_abs_err);
+	fputc(',', out);
+	if (!isnan(l->duration_ns))
+		fprintf(out, "%.0f", l->duration_ns);
+	for (size_t q = 0; q < nnames; q++) {
+		fputc(',', out);
+		gl_csv_number(out, metric(l, names[q]));
+	}
+	fputc('\n', out);
+}
+
+/* CSV: one row per variant and, after a multi-launch variant's total (part 0), one per launch (part 1,
+ * 2, ...); one column per metric name seen in the run (in first-seen order). */
 static void render_csv(FILE *out, const struct gl_run_record *r)
 {
-	const char *names[256];
+	const char *names[CSV_MAX_NAMES];
 	size_t nnames = 0;
-	for (size_t i = 0; i < r->nlaunches; i++)
-		for (size_t k = 0; k < r->launches[i].metrics.n; k++) {
-			const char *name = r->launches[i].metrics.items[k].name;
-			bool seen = false;
-			for (size_t q = 0; q < nnames && !seen; q++)
-				seen = strcmp(names[q], name) == 0;
-			if (!seen && nnames < 256)
-				names[nnames++] = name;
-		}
-	fputs("run_id,backend,topic,variant,params,verified,max_abs_err,duration_ns", out);
+	for (size_t i = 0; i < r->nlaunches; i++) {
+		csv_names(&r->launches[i], names, &nnames);
+		for (int k = 0; k < r->launches[i].nparts; k++)
+			csv_names(&r->launches[i].parts[k], names, &nnames);
+	}
+	fputs("run_id,backend,topic,variant,part,entry,params,verified,max_abs_err,duration_ns", out);
 	for (size_t q = 0; q < nnames; q++)
 		fprintf(out, ",%s", names[q]);
 	fputc('\n', out);
 	for (size_t i = 0; i < r->nlaunches; i++) {
-		const struct gl_launch_record *l = &r->launches[i];
-		fprintf(out, "%ld,%s,%s,%s,", r->id, r->info.backend, l->topic, l->variant);
-		gl_csv_field(out, l->params_json);
-		fprintf(out, ",%s,%.9g,", l->verified < 0 ? "" : l->verified ? "true" : "false", l->max_abs_err);
-		if (!isnan(l->duration_ns))
-			fprintf(out, "%.0f", l->duration_ns);
-		for (size_t q = 0; q < nnames; q++) {
-			fputc(',', out);
-			gl_csv_number(out, metric(l, names[q]));
-		}
-		fputc('\n', out);
+		csv_row(out, r, &r->launches[i], names, nnames);
+		for (int k = 0; k < r->launches[i].nparts; k++)
+			csv_row(out, r, &r->launches[i].parts[k], names, nnames);
 	}
 }
 

@@ -1,6 +1,7 @@
 /* launch.c — building a launch description. */
 #include "launch.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,4 +77,52 @@ void gl_launch_free(struct gl_launch *l)
 	l->nbuffers = 0;
 	l->nargs = 0;
 	l->oom_buffer = 0;
+	l->nsteps = 0;
+	l->steps_filed = false;
+}
+
+static void save_step(const struct gl_launch *l, struct gl_launch_step *st)
+{
+	st->entry = l->entry;
+	memcpy(st->grid, l->grid, sizeof st->grid);
+	memcpy(st->block, l->block, sizeof st->block);
+	st->dyn_smem = l->dyn_smem;
+	memcpy(st->args, l->args, sizeof st->args);
+	st->nargs = l->nargs;
+}
+
+void gl_launch_next(struct gl_launch *l)
+{
+	if (l->nsteps + 1 >= GL_MAX_STEPS || l->steps_filed)
+		abort(); /* a harness bug, not a user error */
+	save_step(l, &l->steps[l->nsteps++]);
+	l->entry = NULL;
+	memset(l->grid, 0, sizeof l->grid);
+	memset(l->block, 0, sizeof l->block);
+	l->dyn_smem = 0;
+	l->nargs = 0;
+}
+
+int gl_launch_count(struct gl_launch *l)
+{
+	if (l->nsteps == 0)
+		return 1;
+	if (!l->steps_filed) { /* file the launch the harness described last */
+		save_step(l, &l->steps[l->nsteps++]);
+		l->steps_filed = true;
+	}
+	return l->nsteps;
+}
+
+void gl_launch_select(struct gl_launch *l, int k)
+{
+	if (gl_launch_count(l) == 1)
+		return;
+	const struct gl_launch_step *st = &l->steps[k];
+	l->entry = st->entry;
+	memcpy(l->grid, st->grid, sizeof l->grid);
+	memcpy(l->block, st->block, sizeof l->block);
+	l->dyn_smem = st->dyn_smem;
+	memcpy(l->args, st->args, sizeof l->args);
+	l->nargs = st->nargs;
 }

@@ -3,6 +3,7 @@
 #ifndef GL_LAUNCH_H
 #define GL_LAUNCH_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,7 @@ int gl_dtype_parse(const char *name, enum gl_dtype *out);
 
 #define GL_MAX_BUFFERS 16
 #define GL_MAX_ARGS 32
+#define GL_MAX_STEPS 8 /* kernel launches of one multi-launch variant */
 
 struct gl_buffer {
 	char name[32];
@@ -35,6 +37,15 @@ struct gl_arg {
 	unsigned size;  /* bytes: 1, 2, 4 or 8 */
 };
 
+/* One kernel launch of a multi-launch variant: what differs between its launches (the buffers are shared). */
+struct gl_launch_step {
+	const char *entry;
+	unsigned grid[3], block[3];
+	unsigned dyn_smem;
+	struct gl_arg args[GL_MAX_ARGS];
+	int nargs;
+};
+
 struct gl_launch {
 	const char *module;     /* PTX text */
 	const char *module_name;/* for messages: "transpose.ptx" */
@@ -48,6 +59,13 @@ struct gl_launch {
 	struct gl_arg args[GL_MAX_ARGS];
 	int nargs;
 	int oom_buffer;         /* 1 + index of a buffer the host had no memory for; 0 = none */
+	/* A variant may be a sequence of kernel launches over the same buffers (S = QK^T, softmax, PV): the
+	 * harness describes each in turn, calling gl_launch_next between them.  steps[] holds the finished
+	 * ones; the fields above describe the one being written, and, once gl_launch_select(l, k) ran,
+	 * launch k.  A single-launch variant never touches them. */
+	struct gl_launch_step steps[GL_MAX_STEPS];
+	int nsteps;
+	bool steps_filed;       /* gl_launch_count filed the last one */
 };
 
 /* Add a zeroed buffer and return its index.  When the host has no memory for it, its host pointer is
@@ -58,5 +76,15 @@ int gl_launch_check(const struct gl_launch *l, struct gl_err *err);
 void gl_launch_arg_buffer(struct gl_launch *l, int buffer);
 void gl_launch_arg_scalar(struct gl_launch *l, uint64_t bits, unsigned size);
 void gl_launch_free(struct gl_launch *l);
+
+/* Finish the launch described so far and start describing the next one of the same variant: entry,
+ * geometry, shared memory and arguments start empty, the buffers stay.  Aborts past GL_MAX_STEPS (a
+ * harness bug). */
+void gl_launch_next(struct gl_launch *l);
+/* How many kernel launches the description holds (1 for a single-launch variant).  The first call after
+ * the harness finished also files the last launch among the steps. */
+int gl_launch_count(struct gl_launch *l);
+/* Make launch k (0-based, < gl_launch_count) the one the fields describe, for a backend to run. */
+void gl_launch_select(struct gl_launch *l, int k);
 
 #endif

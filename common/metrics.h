@@ -21,6 +21,15 @@ void gl_metrics_set(struct gl_metrics *m, const char *name, double value, const 
 const double *gl_metrics_get(const struct gl_metrics *m, const char *name);
 void gl_metrics_free(struct gl_metrics *m);
 
+/* A multi-launch variant's total: add one launch's values into `total`, by the roll-up each name ends
+ * with (Nsight Compute's names): ".sum" adds, ".max" and ".min" keep the extreme, anything else (".avg",
+ * ".pct_of_peak_...", ".ratio") is weighted by the launch's duration `weight_ns`, and dropped from the
+ * total when a launch has no duration (NAN) to weight it by.  `launch_index` is 0 for the first launch.
+ * gl_metrics_total_finish divides the weighted ones by the summed weight. */
+void gl_metrics_total_add(struct gl_metrics *total, const struct gl_metrics *launch, int launch_index,
+			  double weight_ns);
+void gl_metrics_total_finish(struct gl_metrics *total, double total_weight_ns);
+
 /* The metric names gpulab's simulator reports; CUPTI collects the same ones on a GPU. */
 #define GL_M_GLD_REQ "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"
 #define GL_M_GLD_SECT "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"

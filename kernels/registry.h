@@ -12,7 +12,7 @@
 #include "common/launch.h"
 #include "common/util.h" /* gl_check_host_memory */
 
-#define GL_MAX_PARAMS 8
+#define GL_MAX_PARAMS 16
 
 struct gl_param {
 	const char *name;     /* --NAME V on the command line */

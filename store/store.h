@@ -71,6 +71,14 @@ struct gl_launch_record {
 	long sanitizer_dropped; /* occurrences of distinct findings beyond GL_FINDINGS_MAX */
 	struct gl_finding *findings; /* distinct findings, errors first, owned; NULL when none */
 	int nfindings;
+	/* A variant that is several kernel launches (naive attention: scores, softmax, PV) is one record
+	 * holding the variant's total (part 0: metrics rolled up by gl_metrics_total_add, verification after
+	 * the last launch) and one record per launch in `parts` (part 1, 2, ..., owned), each with its own
+	 * metrics, trace and findings.  A single-launch variant has nparts = 0. */
+	int part;              /* 0: the variant; k >= 1: its k-th launch */
+	char entry[64];        /* the PTX entry launched; empty for a multi-launch total */
+	struct gl_launch_record *parts;
+	int nparts;
 };
 
 struct gl_run_record {

@@ -76,12 +76,28 @@ static bool spool_has_buffer_map(struct gl_store *s)
 	return yes;
 }
 
+/* A file written before schema 4 has no launches.part: every launch in it is a single-launch variant. */
+static bool spool_has_parts(struct gl_store *s)
+{
+	sqlite3_stmt *st;
+	bool yes = false;
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM pragma_table_info('launches', 'spool') WHERE name = 'part'", -1,
+			       &st, NULL) == SQLITE_OK) {
+		yes = sqlite3_step(st) == SQLITE_ROW;
+		sqlite3_finalize(st);
+	}
+	return yes;
+}
+
 static int copy_launch(struct gl_store *s, long run, long old, struct gl_err *err)
 {
 	char sql[1024];
 	long id;
-	snprintf(sql, sizeof sql, "INSERT INTO main.launches (run_id, %s) SELECT ?1, %s FROM spool.launches WHERE id = ?2",
-		 launch_cols, launch_cols);
+	/* launches are copied in id order, so a multi-launch variant's parts stay after its row */
+	const char *parts = spool_has_parts(s) ? ", part, entry" : "";
+	snprintf(sql, sizeof sql,
+		 "INSERT INTO main.launches (run_id, %s%s) SELECT ?1, %s%s FROM spool.launches WHERE id = ?2", launch_cols,
+		 parts, launch_cols, parts);
 	int rc = exec2(s, sql, run, old, &id, "importing a launch", err);
 	snprintf(sql, sizeof sql,
 		 "INSERT INTO main.metrics (launch_id, %s) SELECT ?1, %s FROM spool.metrics WHERE launch_id = ?2",

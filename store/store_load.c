@@ -114,6 +114,24 @@ static void fill_launch(sqlite3_stmt *st, struct gl_launch_record *l)
 	l->duration_ns = col_real_or_nan(st, 12);
 	gl_store_col_text(st, 13, l->metric_source, sizeof l->metric_source);
 	gl_store_col_text(st, 14, l->note, sizeof l->note);
+	l->part = col_int_or(st, 15, 0);
+	gl_store_col_text(st, 16, l->entry, sizeof l->entry);
+}
+
+/* The record a row read next goes into: a new variant, or (part >= 1) the next part of the variant read
+ * last.  A part row with no variant before it (a database edited by hand) is shown as a variant. */
+static struct gl_launch_record *next_record(struct gl_run_record *r, size_t *cap, int part)
+{
+	struct gl_launch_record *owner = r->nlaunches ? &r->launches[r->nlaunches - 1] : NULL;
+	if (part >= 1 && owner && owner->part == 0) {
+		owner->parts = gl_xrealloc(owner->parts, (size_t)(owner->nparts + 1) * sizeof *owner->parts);
+		return &owner->parts[owner->nparts++];
+	}
+	if (r->nlaunches == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		r->launches = gl_xrealloc(r->launches, *cap * sizeof *r->launches);
+	}
+	return &r->launches[r->nlaunches++];
 }
 
 static int load_metrics(struct gl_store *s, long launch_id, struct gl_launch_record *l, struct gl_err *err)
@@ -143,7 +161,7 @@ static int load_launches(struct gl_store *s, struct gl_run_record *r, struct gl_
 	sqlite3_stmt *st;
 	int rc = prepare(s,
 			 "SELECT id, topic, variant, params_json, grid, block, dyn_smem, regs, static_smem, "
-			 "verified, max_abs_err, max_rel_err, duration_ns, metric_source, note "
+			 "verified, max_abs_err, max_rel_err, duration_ns, metric_source, note, part, entry "
 			 "FROM launches WHERE run_id = ? ORDER BY id",
 			 &st, err);
 	if (rc)
@@ -152,11 +170,7 @@ static int load_launches(struct gl_store *s, struct gl_run_record *r, struct gl_
 	size_t cap = 0;
 	int step = SQLITE_DONE;
 	while (rc == GL_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		if (r->nlaunches == cap) {
-			cap = cap ? cap * 2 : 8;
-			r->launches = gl_xrealloc(r->launches, cap * sizeof *r->launches);
-		}
-		struct gl_launch_record *l = &r->launches[r->nlaunches++];
+		struct gl_launch_record *l = next_record(r, &cap, col_int_or(st, 15, 0));
 		fill_launch(st, l);
 		rc = load_metrics(s, sqlite3_column_int64(st, 0), l, err);
 		if (rc == GL_OK)
@@ -203,6 +217,11 @@ void gl_launch_record_free(struct gl_launch_record *l)
 	free(l->findings);
 	l->findings = NULL;
 	l->nfindings = 0;
+	for (int k = 0; k < l->nparts; k++)
+		gl_launch_record_free(&l->parts[k]);
+	free(l->parts);
+	l->parts = NULL;
+	l->nparts = 0;
 }
 
 void gl_run_record_free(struct gl_run_record *r)

@@ -116,8 +116,8 @@ static int insert_launch(struct gl_store *s, long run_id, const struct gl_launch
 	sqlite3_stmt *st;
 	int rc = prepare(s,
 			 "INSERT INTO launches (run_id, topic, variant, params_json, grid, block, dyn_smem, regs, "
-			 "static_smem, verified, max_abs_err, max_rel_err, duration_ns, metric_source, note) "
-			 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			 "static_smem, verified, max_abs_err, max_rel_err, duration_ns, metric_source, note, part, entry) "
+			 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			 &st, err);
 	if (rc)
 		return rc;
@@ -139,6 +139,8 @@ static int insert_launch(struct gl_store *s, long run_id, const struct gl_launch
 	bind_real_or_null(st, 13, l->duration_ns);
 	bind_text(st, 14, l->metric_source);
 	bind_text(st, 15, l->note);
+	sqlite3_bind_int64(st, 16, l->part);
+	bind_text(st, 17, l->entry);
 	rc = step_done(s, st, "recording a launch", err);
 	if (rc == GL_OK)
 		*id = (long)sqlite3_last_insert_rowid(s->db);
@@ -167,26 +169,37 @@ static int insert_metrics(struct gl_store *s, long launch_id, const struct gl_la
 	return rc;
 }
 
+/* One row with its metrics, trace, buffer map and findings. */
+static int insert_one(struct gl_store *s, long run_id, const struct gl_launch_record *l, long *id,
+		      struct gl_err *err)
+{
+	int rc = insert_launch(s, run_id, l, id, err);
+	if (rc == GL_OK)
+		rc = insert_metrics(s, *id, l, err);
+	if (rc == GL_OK && l->ntrace)
+		rc = gl_store_insert_trace(s, *id, l->trace, l->ntrace, err);
+	if (rc == GL_OK && l->nbuffers)
+		rc = gl_store_insert_buffers(s, *id, l->buffers, l->nbuffers, err);
+	if (rc == GL_OK)
+		rc = gl_store_insert_findings(s, *id, l, err);
+	return rc;
+}
+
 int gl_store_add_launch(struct gl_store *s, long run_id, const struct gl_launch_record *l, long *launch_id,
 			struct gl_err *err)
 {
 	int rc = check_writable(s, run_id, 1, err);
 	if (rc)
 		return rc;
-	/* A launch is added whole or not at all; the run stays open either way. */
+	/* A launch (with its parts) is added whole or not at all; the run stays open either way. */
 	rc = gl_store_exec(s, "SAVEPOINT gl_launch", "recording a launch", err);
 	if (rc)
 		return rc;
-	long id = 0;
-	rc = insert_launch(s, run_id, l, &id, err);
-	if (rc == GL_OK)
-		rc = insert_metrics(s, id, l, err);
-	if (rc == GL_OK && l->ntrace)
-		rc = gl_store_insert_trace(s, id, l->trace, l->ntrace, err);
-	if (rc == GL_OK && l->nbuffers)
-		rc = gl_store_insert_buffers(s, id, l->buffers, l->nbuffers, err);
-	if (rc == GL_OK)
-		rc = gl_store_insert_findings(s, id, l, err);
+	long id = 0, part_id;
+	rc = insert_one(s, run_id, l, &id, err);
+	/* the parts follow their variant's row, so id order keeps them together (migrate_4.sql) */
+	for (int k = 0; rc == GL_OK && k < l->nparts; k++)
+		rc = insert_one(s, run_id, &l->parts[k], &part_id, err);
 	if (rc != GL_OK)
 		sqlite3_exec(s->db, "ROLLBACK TO gl_launch", NULL, NULL, NULL);
 	sqlite3_exec(s->db, "RELEASE gl_launch", NULL, NULL, NULL);

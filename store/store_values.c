@@ -56,7 +56,8 @@ int gl_store_latest_launch_with(struct gl_store *s, const char *topic, const cha
 	sqlite3_stmt *st;
 	*id = 0;
 	if (sqlite3_prepare_v2(s->db,
-			       "SELECT id FROM launches WHERE topic = ?1 AND variant = ?2 AND (?3 IS NULL OR params_json = ?3) "
+			       "SELECT id FROM launches WHERE topic = ?1 AND variant = ?2 AND part = 0 "
+			       "AND (?3 IS NULL OR params_json = ?3) "
 			       "ORDER BY id DESC LIMIT 1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return sql_error(s, "finding the latest launch", err);

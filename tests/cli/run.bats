@@ -74,7 +74,7 @@ setup() {
 	run --separate-stderr "$GPULAB" run transpose --size 64 --backend sim --db "$DB" --csv
 	assert_success
 	[ "$(echo "$output" | wc -l)" = 6 ]
-	[[ "${lines[0]}" == run_id,backend,topic,variant,params,verified* ]]
+	[[ "${lines[0]}" == run_id,backend,topic,variant,part,entry,params,verified* ]]
 	[[ "${lines[2]}" == *",transpose,naive,"* ]]
 }
 
