@@ -135,7 +135,7 @@ commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF 
 	assert_success
 	[ "$(grep -c 'backend' <<<"$stderr")" -le 1 ]
 	if ! "$GPULAB" devices >/dev/null 2>&1; then
-		[ "$stderr" = "gpulab: backend sim: no usable GPU here (no CUDA driver; 'gpulab devices' says why)" ]
+		[ "$stderr" = "gpulab: backend sim: no usable GPU here (no CUDA driver: libcuda.so.1 cannot be loaded; 'gpulab devices' says why)" ]
 	fi
 	run --separate-stderr "$GPULAB" run transpose --size 32 --variant copy --backend sim --db "$DB"
 	[ -z "$stderr" ]
