@@ -216,6 +216,6 @@ const struct gl_topic gl_topic_gemm = {
 	.verify = verify,
 	.flops = flops,
 	.shapes = shapes,
-	.view_size = 128,
+	.view_size = 256, /* several CTAs of every variant's tile (warptile's 128x128: 2x2) */
 	.view = GL_VIEW_GEMM,
 };

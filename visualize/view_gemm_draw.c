@@ -118,8 +118,7 @@ static void c_title(struct view_canvas *cv, int y, int x, const struct view_gemm
 		return;
 	}
 	long th = t->r1 - t->r0 + 1, tw = t->c1 - t->c0 + 1;
-	view_canvas_printf(cv, y, x, VS_TITLE, "C %ldx%ld: %ldx%ld CTAs", g->m, g->n, (g->m + th - 1) / th,
-	                   (g->n + tw - 1) / tw);
+	view_canvas_printf(cv, y, x, VS_TITLE, "C: %ldx%ld CTAs", (g->m + th - 1) / th, (g->n + tw - 1) / tw);
 }
 
 /* The CTA's C tile: which warp owns each part, thread 0's elements as '@'. */
@@ -202,6 +201,26 @@ static void draw_counts(struct view_canvas *cv, int y, const struct view_gemm *g
 	view_canvas_printf(cv, y + 1, x + 1, f->k_done == g->k ? VS_GOOD : VS_PLAIN, "acc k %ld/%ld", f->k_done, g->k);
 }
 
+/* The thread's register tile and this step's outer products, where the rows below the panels allow. */
+static void draw_thread(struct view_canvas *cv, int y, const struct view_gemm *g, const struct view_gemm_frame *f)
+{
+	if (!g->ntrows)
+		return;
+	char rows[96], cols[96];
+	view_ranges(g->trows, g->ntrows, rows, sizeof rows);
+	view_ranges(g->tcols, g->ntcols, cols, sizeof cols);
+	view_canvas_printf(cv, y, 0, VS_TITLE, "thread %d: acc %dx%d%s in registers = C rows %s x cols %s",
+	                   g->first_warp * 32, g->ntrows, g->ntcols, g->thread_outer ? "" : " (part)", rows, cols);
+	if (f->epilogue || f->k_lo < 0)
+		view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "epilogue: C[r][c] = alpha*acc[r][c] + beta*C[r][c] for those %ld",
+		                   g->thread_elems);
+	else
+		view_canvas_printf(cv, y + 1, 0, VS_PLAIN,
+		                   "per k: acc += A[rows][k] (%d) x B[k][cols] (%d): %d FMA%s; now k %ld..%ld",
+		                   g->ntrows, g->ntcols, g->ntrows * g->ntcols, g->ntrows * g->ntcols == 1 ? "" : "s",
+		                   f->k_lo, f->k_hi);
+}
+
 void view_gemm_draw(const struct view_gemm *g, int step, struct view_canvas *cv)
 {
 	struct view_gemm_frame f;
@@ -218,6 +237,10 @@ void view_gemm_draw(const struct view_gemm *g, int step, struct view_canvas *cv)
 	draw_marks(cv, L.y + 1, L.x[1], &L, f.b, g->k, g->n);
 	draw_c(cv, L.y + 1, L.x[2], &L, g, &f);
 	draw_tile(cv, L.y + 1, L.x[3], &L, g, &f);
+	struct grid tallest = grid_for(g->m > g->k ? g->m : g->k, 1, L.gh, L.gw); /* A, B or C: the most rows */
+	int below = L.y + 1 + tallest.nh + 1;                                    /* and the scale note */
+	if (below + 2 <= L.counts)
+		draw_thread(cv, L.counts - 2, g, &f);
 	draw_counts(cv, L.counts, g, &f);
 	view_canvas_text(cv, cv->h - 1, 0, VS_DIM,
 	                 "# this step  + earlier  o this CTA's tile  : . other CTAs  0-9a-v warp  @ thread");

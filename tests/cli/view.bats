@@ -304,7 +304,7 @@ record() {
 	run_view gemm --variant warptile
 	step_forward_and_back
 	run pane
-	assert_output --partial 'K step 2/8: k 16..31'
+	assert_output --partial 'K step 2/16: k 16..31'
 	tm send-keys -t v q
 	assert_clean_shell
 }
