@@ -55,6 +55,11 @@ static int exec_compare(struct gl_ctx *ctx, int argc, char **argv)
 	int rc = gl_run_opts_parse(ctx, self(), argc, argv, &o);
 	if (rc)
 		return rc;
+	if (o.runs) /* stored runs side by side: nothing runs */
+		return o.topic_name ? gl_usage_error(ctx, self(), "give a TOPIC to run or --runs to compare stored runs, not both")
+				    : gl_compare_runs(ctx, o.runs, o.baseline);
+	if (!o.topic_name)
+		return gl_usage_error(ctx, self(), "compare needs a TOPIC (see 'gpulab list') or --runs A,B");
 	struct gl_run_env env = gl_cli_run_env(ctx); /* after parsing: --db is known */
 	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)) || (rc = choose_baseline(ctx, &o, &s)) ||
 	    (rc = gl_run_session_execute(&env, o.backend, &o.b, &s, &store)))
@@ -69,6 +74,7 @@ static int exec_compare(struct gl_ctx *ctx, int argc, char **argv)
 static const struct gl_opt compare_opts[] = {
 	GL_STR("baseline", "VARIANT", GL_RUN_OPT_BASELINE,
 	       "the reference of the ratios (default: the first variant run)"),
+	GL_STR("runs", "A,B[,C]", GL_RUN_OPT_RUNS, "compare stored runs (ids from 'gpulab runs') instead of running"),
 	GL_RUN_OPT_ROWS,
 	{0},
 };
@@ -77,18 +83,20 @@ const struct gl_cmd gl_cmd_compare_entry = {
 	.topic_params = true,
 	.complete = "topic",
 	.name = "compare",
-	.usage = "TOPIC [--baseline VARIANT] [--variant A,B|all] [--size N | --PARAM V ...] [--backend auto|cuda|sim] "
+	.usage = "TOPIC|--runs A,B[,C] [--baseline VARIANT] [--variant A,B|all] [--size N | --PARAM V ...] [--backend auto|cuda|sim] "
 		 "[options]",
 	.summary = "run a topic's variants and show them side by side, with ratios to a baseline",
 	.help = "Runs the variants as 'gpulab run' does (and stores the run), then shows per variant: global load and\n"
 		"store sectors, shared-memory wavefronts (loads + stores), bank conflicts (loads + stores), FLOPs\n"
 		"(2*FFMA + FADD + FMUL thread instructions) and FLOP per global byte (32 bytes per load, store and\n"
 		"atomic sector), each also as variant / baseline.  The baseline is run first when --variant\n"
-		"leaves it out.\n" GL_RUN_PARAMS_HELP
+		"leaves it out.  --runs A,B[,C] compares stored runs instead (before and after an edit, the simulator\n"
+		"against a GPU), every launch of each, labelled rRUN:VARIANT; the first is the baseline.  A baseline\n"
+		"of 0 shows the absolute difference (+N) instead of a ratio.\n" GL_RUN_PARAMS_HELP
 		"exit status: 0 all verified, 1 a variant failed verification or the sanitizer found errors,\n"
 		"2 usage, 3 environment (no GPU for --backend cuda, unwritable database)\n",
 	.opts = compare_opts,
-	.min_args = 1,
+	.min_args = 0,
 	.max_args = 1,
 	.args_missing = "compare needs a TOPIC (see 'gpulab list')",
 	.args_name = "one TOPIC",

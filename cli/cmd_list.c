@@ -1,5 +1,6 @@
 /* cmd_list.c — `gpulab list [TOPIC]`: the topics, or one topic's variants and parameters. */
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "common/json.h"
@@ -19,14 +20,25 @@ static void list_topics_table(void)
 	printf("\n'gpulab list TOPIC' shows a topic's variants and parameters.\n");
 }
 
+/* The width of the topic's longest variant name, at least 12, so the columns line up. */
+static int variant_width(const struct gl_topic *t)
+{
+	int w = 12;
+	for (int i = 0; i < t->nvariants; i++)
+		if ((int)strlen(t->variants[i].name) > w)
+			w = (int)strlen(t->variants[i].name);
+	return w;
+}
+
 static void show_topic_table(const struct gl_topic *t)
 {
+	int w = variant_width(t);
 	printf("%s — %s\n\nvariants:\n", t->name, t->summary);
 	for (int i = 0; i < t->nvariants; i++)
-		printf("  %-12s %s\n", t->variants[i].name, t->variants[i].summary);
-	printf("\nresources (ptxas -v):      sm_80                       sm_90\n");
+		printf("  %-*s %s\n", w, t->variants[i].name, t->variants[i].summary);
+	printf("\nresources (ptxas -v): %*ssm_80%*ssm_90\n", w - 7, "", 23, "");
 	for (int i = 0; i < t->nvariants; i++) {
-		printf("  %-12s", t->variants[i].name);
+		printf("  %-*s", w, t->variants[i].name);
 		static const char *const arches[] = {"sm_80", "sm_90"};
 		for (int a = 0; a < 2; a++) {
 			struct gl_resources r;
@@ -38,6 +50,10 @@ static void show_topic_table(const struct gl_topic *t)
 	printf("\nparameters:\n");
 	for (int i = 0; i < t->nparams; i++) {
 		const struct gl_param *p = &t->params[i];
+		if (p->choices) {
+			printf("  --%-10s %s (default %s)\n", p->name, p->help, p->choices[p->def]);
+			continue;
+		}
 		printf("  --%-10s %s (default %ld, %ld to %ld)%s\n", p->name, p->help, p->def, p->min, p->max,
 		       p->is_size ? "; set by --size" : "");
 	}
@@ -77,6 +93,16 @@ static void topic_json(struct gl_json *j, const struct gl_topic *t)
 		gl_json_begin_object(j, NULL);
 		gl_json_string(j, "name", p->name);
 		gl_json_string(j, "help", p->help);
+		if (p->choices) {
+			gl_json_string(j, "default", p->choices[p->def]);
+			gl_json_begin_array(j, "choices");
+			for (int c = 0; p->choices[c]; c++)
+				gl_json_string(j, NULL, p->choices[c]);
+			gl_json_end_array(j);
+			gl_json_bool(j, "size", false);
+			gl_json_end_object(j);
+			continue;
+		}
 		gl_json_int(j, "default", p->def);
 		gl_json_int(j, "min", p->min);
 		gl_json_int(j, "max", p->max);

@@ -5,6 +5,7 @@
 #include "cli.h"
 #include "common/util.h"
 #include "render.h"
+#include "render_insights.h"
 #include "sanitizer_opts.h"
 
 static const struct gl_cmd *self(void);
@@ -28,9 +29,19 @@ static int exec_report(struct gl_ctx *ctx, int argc, char **argv)
 	if (rc)
 		return rc;
 	struct gl_run_record rec;
-	rc = gl_store_load_run(store, id, &rec, &ctx->err);
+	const char *gpu = gl_args_get(&args, "gpu");
+	const struct gl_gpu_model *g = NULL;
+	rc = gpu ? gl_gpu_model_lookup(gpu, &g, &ctx->err) : GL_OK;
+	if (rc == GL_OK)
+		rc = gl_store_load_run(store, id, &rec, &ctx->err);
 	if (rc == GL_OK) {
-		gl_render_run(stdout, &rec, ctx->format, print_limit);
+		bool details = gl_args_has(&args, "details");
+		if (details && ctx->format == GL_FMT_TABLE)
+			gl_render_details(stdout, &rec, g ? g : gl_render_gpu_of(&rec));
+		else if (details && ctx->format == GL_FMT_CSV)
+			gl_render_details_csv(stdout, &rec, g ? g : gl_render_gpu_of(&rec));
+		else
+			gl_render_run_gpu(stdout, &rec, ctx->format, print_limit, g);
 		gl_run_record_free(&rec);
 	}
 	gl_store_close(store);
@@ -39,12 +50,14 @@ static int exec_report(struct gl_ctx *ctx, int argc, char **argv)
 
 static const struct gl_opt report_opts[] = {
 	GL_STR("print-limit", "N", 0, "distinct sanitizer findings shown per launch (default 100, 0 = all)"),
+	GL_FLAG("details", 0, "per launch: launch, memory, compute, occupancy, roofline and estimate, guidance"),
+	GL_STR("gpu", "G", 0, "GPU model of the occupancy and estimate (default: the run's GPU, else H100)"),
 	{0},
 };
 
 const struct gl_cmd gl_cmd_report_entry = {
 	.name = "report",
-	.usage = "[RUN|last] [--print-limit N] [--json|--csv]",
+	.usage = "[RUN|last] [--details] [--gpu G] [--print-limit N] [--json|--csv]",
 	.summary = "show a stored run: metrics, derived ratios and guidance",
 	.help = "RUN is a run id from 'gpulab run' or 'gpulab query \"SELECT id FROM runs\"'; default: last\n",
 	.opts = report_opts,

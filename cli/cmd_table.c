@@ -17,6 +17,9 @@ extern const struct gl_cmd gl_cmd_devices_entry;
 extern const struct gl_cmd gl_cmd_doctor_entry;
 extern const struct gl_cmd gl_cmd_validate_entry;
 extern const struct gl_cmd gl_cmd_lesson_entry;
+extern const struct gl_cmd gl_cmd_occupancy_entry;
+extern const struct gl_cmd gl_cmd_runs_entry;
+extern const struct gl_cmd gl_cmd_plot_entry;
 extern const struct gl_cmd gl_cmd_completion_entry;
 
 const struct gl_cmd *const gl_cmd_table[] = {
@@ -33,6 +36,9 @@ const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_doctor_entry,
 	&gl_cmd_validate_entry,
 	&gl_cmd_lesson_entry,
+	&gl_cmd_occupancy_entry,
+	&gl_cmd_runs_entry,
+	&gl_cmd_plot_entry,
 	&gl_cmd_completion_entry,
 	NULL,
 };

@@ -17,6 +17,7 @@
 #include "store/store.h"
 #include "run/run.h"
 #include "run/runner.h"
+#include "validate_estimate.h"
 #include "validate_rows.h"
 
 enum { SIM, GPU, NSIDES };
@@ -173,6 +174,7 @@ static void report(struct validate *v, const struct gl_launch_record *r[NSIDES])
 		gl_json_bool(&v->json, "verified_sim", r[SIM]->verified);
 		gl_json_bool(&v->json, "verified_cuda", r[GPU]->verified);
 		gl_json_string(&v->json, "note", r[GPU]->note);
+		gl_validate_time_json(&v->json, r[SIM], r[GPU], v->side[GPU].info.name);
 		gl_json_begin_array(&v->json, "metrics");
 		for (size_t i = 0; i < n; i++)
 			json_metric(&v->json, r, names[i]);
@@ -183,6 +185,7 @@ static void report(struct validate *v, const struct gl_launch_record *r[NSIDES])
 	printf("%s/%s: verified on sim %s, on cuda %s%s%s\n", r[SIM]->topic, r[SIM]->variant,
 	       r[SIM]->verified ? "yes" : "NO", r[GPU]->verified ? "yes" : "NO", r[GPU]->note[0] ? "; " : "",
 	       r[GPU]->note);
+	gl_validate_time_line(stdout, r[SIM], r[GPU], v->side[GPU].info.name);
 	printf("  %-58s %14s %14s %8s\n", "metric", "sim", "cupti", "ratio");
 	for (size_t i = 0; i < n; i++)
 		print_metric(r, names[i]);

@@ -67,6 +67,15 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct view_opts *o)
 	return GL_OK;
 }
 
+/* "coalesce, banks, gemm, conv": the view table's names, for messages. */
+static void view_names(char *buf, size_t n)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (const struct view_entry *v = view_table; v->name && len < n; v++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s", v == view_table ? "" : ", ", v->name);
+}
+
 static int unknown_view(struct gl_ctx *ctx, const char *what)
 {
 	const char *names[64];
@@ -78,10 +87,9 @@ static int unknown_view(struct gl_ctx *ctx, const char *what)
 	const char *near = gl_suggest(what, names, n);
 	if (near)
 		return gl_usage_error(ctx, self(), "no view or topic '%s' (did you mean '%s'?)", what, near);
-	return gl_usage_error(ctx, self(),
-	                      "no view or topic '%s': views are gemm, banks, coalesce; topics in "
-	                      "'gpulab list'",
-	                      what);
+	char views[256];
+	view_names(views, sizeof views);
+	return gl_usage_error(ctx, self(), "no view or topic '%s': views are %s; topics in 'gpulab list'", what, views);
 }
 
 /* "banks"/"coalesce"/"gemm" name a view; a topic name picks that topic's natural view. */
@@ -104,6 +112,8 @@ static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum gl_topic_
 	}
 	if (*kind == GL_VIEW_GEMM && topic && strcmp(topic, "gemm") != 0)
 		return gl_usage_error(ctx, self(), "the gemm view shows the gemm topic, not %s", topic);
+	if (*kind == GL_VIEW_CONV && topic && strcmp(topic, "conv2d") != 0)
+		return gl_usage_error(ctx, self(), "the conv view shows the conv2d topic, not %s", topic);
 	if (!topic)
 		return gl_usage_error(ctx, self(), "view %s needs --topic T (e.g. --topic transpose --variant %s)",
 		                      o->what, *kind == GL_VIEW_BANKS ? "coalesced" : "naive");
@@ -177,6 +187,7 @@ struct view_state {
 	struct view_coalesce co;
 	struct view_banks ba;
 	struct view_gemm ge;
+	struct view_conv cn;
 	const struct view_ops *ops;
 	const void *state;
 };
@@ -192,6 +203,10 @@ static int build(struct gl_ctx *ctx, enum gl_topic_view kind, const struct view_
 		vs->ops = &view_gemm_ops, vs->state = &vs->ge;
 		return view_gemm_build(tr, block, &vs->ge, &ctx->err);
 	}
+	if (kind == GL_VIEW_CONV) {
+		vs->ops = &view_conv_ops, vs->state = &vs->cn;
+		return view_conv_build(tr, block, &vs->cn, &ctx->err);
+	}
 	if (kind == GL_VIEW_BANKS) {
 		vs->ops = &view_banks_ops, vs->state = &vs->ba;
 		return view_banks_build(tr, block, &vs->ba, &ctx->err);
@@ -204,6 +219,8 @@ static void view_state_free(struct view_state *vs)
 {
 	if (vs->kind == GL_VIEW_GEMM)
 		view_gemm_free(&vs->ge);
+	else if (vs->kind == GL_VIEW_CONV)
+		view_conv_free(&vs->cn);
 	else if (vs->kind == GL_VIEW_BANKS)
 		view_banks_free(&vs->ba);
 	else
@@ -258,8 +275,11 @@ static int view_stored_launch(struct gl_ctx *ctx, const struct view_opts *o)
 {
 	const struct view_entry *named = view_find(o->what);
 	if (!named)
-		return gl_usage_error(ctx, self(), "with --run, say which view: gemm, banks or coalesce (not '%s')",
-		                      o->what);
+	{
+		char views[256];
+		view_names(views, sizeof views);
+		return gl_usage_error(ctx, self(), "with --run, say which view: %s (not '%s')", views, o->what);
+	}
 	if (o->topic || o->variant || o->size || o->nparams)
 		return gl_usage_error(ctx, self(), "--run shows a stored launch as it was recorded: no --topic, "
 		                      "--variant, --size or topic parameters with it");

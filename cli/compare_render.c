@@ -9,6 +9,7 @@
 #include "common/metrics.h"
 #include "common/util.h"
 #include "compare_render.h"
+#include "render_insights.h"
 
 #define M_FFMA "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
 #define M_FADD "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum"
@@ -78,9 +79,13 @@ static void print_value(FILE *out, int c, double v)
 		fprintf(out, " %12.0f", v);
 }
 
-static void print_ratio(FILE *out, double r)
+/* Against a baseline of 0 a ratio says nothing: the absolute difference instead ("+N"). */
+static void print_ratio(FILE *out, double v, double base)
 {
-	if (isnan(r))
+	double r = ratio(v, base);
+	if (base == 0 && !isnan(v))
+		fprintf(out, " %+12.4g", v - base);
+	else if (isnan(r))
 		fprintf(out, " %12s", "-");
 	else
 		fprintf(out, " %12.3g", r);
@@ -98,12 +103,12 @@ static void render_table(FILE *out, const struct gl_run_record *r, const struct 
 			print_value(out, c, rows[i].v[c]);
 		fputc('\n', out);
 	}
-	fprintf(out, "\nratio to %s (variant / baseline)\n", b->variant);
+	fprintf(out, "\nratio to %s (variant / baseline; +N: the difference where the baseline is 0)\n", b->variant);
 	heading(out, "");
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		fprintf(out, "%-12s %-8s", r->launches[i].variant, i == base ? "baseline" : "");
 		for (int c = 0; c < GL_CMP_NCOLS; c++)
-			print_ratio(out, ratio(rows[i].v[c], rows[base].v[c]));
+			print_ratio(out, rows[i].v[c], rows[base].v[c]);
 		fputc('\n', out);
 	}
 	fprintf(out, "\nFLOPs = 2*FFMA + FADD + FMUL; FLOP/byte over 32-byte global sectors (loads, stores, atomics)\n");
@@ -114,6 +119,8 @@ static void render_table(FILE *out, const struct gl_run_record *r, const struct 
 		if (r->launches[i].note[0])
 			fprintf(out, "  note %s: %s\n", r->launches[i].variant, r->launches[i].note);
 	}
+	for (size_t i = 0; i < r->nlaunches; i++)
+		gl_render_guidance(out, &r->launches[i]);
 }
 
 /* ---- JSON */
@@ -140,6 +147,10 @@ static void json_row(struct gl_json *j, const struct gl_launch_record *l, const 
 	gl_json_begin_object(j, "ratio");
 	for (int c = 0; c < GL_CMP_NCOLS; c++)
 		json_value(j, cols[c].key, ratio(row->v[c], base->v[c]));
+	gl_json_end_object(j);
+	gl_json_begin_object(j, "difference"); /* variant - baseline: what a baseline of 0 compares by */
+	for (int c = 0; c < GL_CMP_NCOLS; c++)
+		json_value(j, cols[c].key, row->v[c] - base->v[c]);
 	gl_json_end_object(j);
 	gl_json_string(j, "note", l->note);
 	gl_json_end_object(j);

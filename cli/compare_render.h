@@ -23,4 +23,8 @@ void gl_cmp_row_from(const struct gl_launch_record *l, struct gl_cmp_row *row);
 /* Print the run with launch `baseline` (an index into r->launches) as the reference. */
 void gl_render_compare(FILE *out, const struct gl_run_record *r, size_t baseline, enum gl_format fmt);
 
+/* `compare --runs A,B[,C]`: the stored runs' launches side by side, labelled rRUN:VARIANT, the first
+ * (or --baseline, a variant of the first run or a label) the reference (compare_runs.c). */
+int gl_compare_runs(struct gl_ctx *ctx, const char *list, const char *baseline);
+
 #endif

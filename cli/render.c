@@ -9,6 +9,7 @@
 #include "common/metrics.h"
 #include "cli.h"
 #include "render.h"
+#include "render_insights.h"
 #include "sim_cmd.h"
 
 static double metric(const struct gl_launch_record *l, const char *name)
@@ -54,21 +55,6 @@ static void table_header(FILE *out, const struct gl_run_record *r)
 		r->nlaunches ? r->launches[0].params_json : "", r->info.backend, r->info.device);
 	fprintf(out, "%s%-12s %-8s %10s %10s %10s %10s %13s %13s  %s%s\n", gl_sgr(GL_BOLD), "variant", "verified",
 		"gld s/req", "gst s/req", "sld wf/i", "sst wf/i", "ld conflicts", "st conflicts", "time", gl_sgr(GL_RESET));
-}
-
-/* A rule like Nsight Compute's SharedMemoryConflicts: conflicts are at least 10% of the wavefronts. */
-static void guidance(FILE *out, const struct gl_launch_record *l)
-{
-	static const struct {
-		const char *wf, *conf, *inst, *what;
-	} sides[] = {{GL_M_SLD_WF, GL_M_SLD_CONF, GL_M_SLD_INST, "loads"}, {GL_M_SST_WF, GL_M_SST_CONF, GL_M_SST_INST, "stores"}};
-	for (size_t i = 0; i < 2; i++) {
-		double wf = metric(l, sides[i].wf), conf = metric(l, sides[i].conf), inst = metric(l, sides[i].inst);
-		if (wf > 0 && conf / wf >= 0.10)
-			fprintf(out, "  %sWRN%s %s: shared %s average %.1f wavefronts per instruction; %.0f%% of the wavefronts are "
-				     "bank conflicts (pad or swizzle the array)\n",
-				gl_sgr(GL_YELLOW), gl_sgr(GL_RESET), l->variant, sides[i].what, wf / inst, 100.0 * conf / wf);
-	}
 }
 
 /* The simulator's sanitizer findings of one launch, in compute-sanitizer's layout. */
@@ -125,7 +111,7 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 		fprintf(out, "  note (every variant): %s\n", r->launches[0].note);
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		const struct gl_launch_record *l = &r->launches[i];
-		guidance(out, &r->launches[i]);
+		gl_render_guidance(out, &r->launches[i]);
 		if (l->note[0] && !same_note)
 			fprintf(out, "  note %s: %s\n", l->variant, l->note);
 	}
@@ -136,7 +122,7 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 	}
 }
 
-static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
+static void json_launch(struct gl_json *j, const struct gl_launch_record *l, const struct gl_gpu_model *g)
 {
 	gl_json_begin_object(j, NULL);
 	gl_json_string(j, "topic", l->topic);
@@ -173,6 +159,7 @@ static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
 		gl_json_number(j, l->metrics.items[k].name, l->metrics.items[k].value);
 	gl_json_end_object(j);
 	gl_json_string(j, "note", l->note);
+	gl_render_json_insights(j, l, g);
 	if (l->sanitized) { /* every distinct finding, with its count */
 		gl_json_begin_object(j, "sanitizer");
 		gl_json_int(j, "errors", l->sanitizer_errors);
@@ -189,13 +176,13 @@ static void json_launch(struct gl_json *j, const struct gl_launch_record *l)
 	if (l->nparts) { /* a multi-launch variant: the values above are its total, these its launches */
 		gl_json_begin_array(j, "parts");
 		for (int k = 0; k < l->nparts; k++)
-			json_launch(j, &l->parts[k]);
+			json_launch(j, &l->parts[k], g);
 		gl_json_end_array(j);
 	}
 	gl_json_end_object(j);
 }
 
-static void render_json(FILE *out, const struct gl_run_record *r)
+static void render_json(FILE *out, const struct gl_run_record *r, const struct gl_gpu_model *g)
 {
 	struct gl_json j;
 	gl_json_init(&j, out);
@@ -207,7 +194,7 @@ static void render_json(FILE *out, const struct gl_run_record *r)
 	gl_json_string(&j, "started_at", r->started_at);
 	gl_json_begin_array(&j, "launches");
 	for (size_t i = 0; i < r->nlaunches; i++)
-		json_launch(&j, &r->launches[i]);
+		json_launch(&j, &r->launches[i], g ? g : gl_render_gpu_of(r));
 	gl_json_end_array(&j);
 	gl_json_end_object(&j);
 }
@@ -267,8 +254,14 @@ static void render_csv(FILE *out, const struct gl_run_record *r)
 
 void gl_render_run(FILE *out, const struct gl_run_record *r, enum gl_format fmt, int print_limit)
 {
+	gl_render_run_gpu(out, r, fmt, print_limit, NULL);
+}
+
+void gl_render_run_gpu(FILE *out, const struct gl_run_record *r, enum gl_format fmt, int print_limit,
+		       const struct gl_gpu_model *g)
+{
 	switch (fmt) {
-	case GL_FMT_JSON: render_json(out, r); break;
+	case GL_FMT_JSON: render_json(out, r, g); break;
 	case GL_FMT_CSV: render_csv(out, r); break;
 	default: render_table(out, r, print_limit); break;
 	}

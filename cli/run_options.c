@@ -32,6 +32,7 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_cmd *cmd, const str
 	case GL_RUN_OPT_METRICS: o->b.metrics = v; return GL_OK;
 	case GL_RUN_OPT_TRACE: o->b.trace = true; return GL_OK;
 	case GL_RUN_OPT_BASELINE: o->baseline = v; return GL_OK;
+	case GL_RUN_OPT_RUNS: o->runs = v; return GL_OK;
 	case GL_RUN_OPT_DEVICE: o->b.device = (int)gl_optval_long(a); return GL_OK;
 	case GL_RUN_OPT_REPEAT: o->b.repeat = (int)gl_optval_long(a); return GL_OK;
 	case GL_RUN_OPT_SAMPLE: o->b.sample_ctas = gl_optval_long(a); return GL_OK;
@@ -98,7 +99,7 @@ int gl_problem_apply_options(struct gl_ctx *ctx, const struct gl_cmd *cmd, const
 			return unknown_param(ctx, cmd, t, names[k]);
 		char flag[64];
 		snprintf(flag, sizeof flag, "--%s", t->params[i].name);
-		if (gl_parse_long(values[k], t->params[i].min, t->params[i].max, flag, &p->v[i], &ctx->err))
+		if (gl_param_parse(&t->params[i], values[k], flag, &p->v[i], &ctx->err))
 			return ctx->err.status;
 	}
 	return t->check ? t->check(p, &ctx->err) : GL_OK;

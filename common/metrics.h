@@ -47,6 +47,9 @@ void gl_metrics_total_finish(struct gl_metrics *total, double total_weight_ns);
 /* gpulab's own metrics, not Nsight Compute's: the simulator's counts once per PTX instruction, before
  * ptxas merges, splits or removes accesses (docs/sim.md).  The names above follow the SASS. */
 #define GL_M_PTX_PREFIX "gpulab__ptx_"
+/* Every metric of gpulab's own (the PTX-level counts, the ideal sectors, the footprint) starts so: CUPTI
+ * has no such metric and never collects one. */
+#define GL_M_OWN_PREFIX "gpulab__"
 #define GL_M_PTX_GLD_REQ "gpulab__ptx_t_requests_pipe_lsu_mem_global_op_ld.sum"
 #define GL_M_PTX_GLD_SECT "gpulab__ptx_t_sectors_pipe_lsu_mem_global_op_ld.sum"
 #define GL_M_PTX_GST_REQ "gpulab__ptx_t_requests_pipe_lsu_mem_global_op_st.sum"
@@ -59,5 +62,30 @@ void gl_metrics_total_finish(struct gl_metrics *total, double total_weight_ns);
 #define GL_M_PTX_SST_CONF "gpulab__ptx_data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
 #define GL_M_PTX_INST "gpulab__ptx_inst_executed.sum"
 #define GL_M_PTX_THREAD_INST "gpulab__ptx_thread_inst_executed.sum"
+
+/* What the guidance rules and the estimate read besides the names above (docs/insights.md).  The ideal
+ * sectors are gpulab's own: per global request, ceil(active lanes * access bytes / 32), summed. */
+#define GL_M_GLD_IDEAL "gpulab__t_sectors_ideal_pipe_lsu_mem_global_op_ld.sum"
+#define GL_M_GST_IDEAL "gpulab__t_sectors_ideal_pipe_lsu_mem_global_op_st.sum"
+/* the distinct sectors of the launch's buffers that loads / stores (and atomics) touched: its footprint */
+#define GL_M_UNIQ_LD_SECT "gpulab__dram_sectors_unique_op_ld.sum"
+#define GL_M_UNIQ_ST_SECT "gpulab__dram_sectors_unique_op_st.sum"
+#define GL_M_THREADS_PER_INST "smsp__thread_inst_executed_per_inst_executed.ratio"
+#define GL_M_GATOM_REQ "l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum"
+#define GL_M_GATOM_SECT "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"
+#define GL_M_GRED_REQ "l1tex__t_requests_pipe_lsu_mem_global_op_red.sum"
+#define GL_M_GRED_SECT "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"
+#define GL_M_SATOM_INST "smsp__inst_executed_op_shared_atom.sum"
+#define GL_M_LLD_SECT "l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum"
+#define GL_M_LST_SECT "l1tex__t_sectors_pipe_lsu_mem_local_op_st.sum"
+#define GL_M_LLD_REQ "l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum"
+#define GL_M_LST_REQ "l1tex__t_requests_pipe_lsu_mem_local_op_st.sum"
+#define GL_M_FFMA "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
+#define GL_M_FADD "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum"
+#define GL_M_FMUL "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"
+#define GL_M_HMMA "smsp__inst_executed_pipe_tensor_op_hmma.sum"
+#define GL_M_LDGSTS_SECT "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"
+#define GL_M_DRAM_RD "dram__bytes_read.sum"
+#define GL_M_DRAM_WR "dram__bytes_write.sum"
 
 #endif

@@ -25,12 +25,47 @@ int gl_param_index(const struct gl_topic *t, const char *name)
 	return -1;
 }
 
+int gl_param_choice(const struct gl_param *param, const char *name)
+{
+	for (int i = 0; param->choices && param->choices[i]; i++)
+		if (strcmp(param->choices[i], name) == 0)
+			return i;
+	return -1;
+}
+
+int gl_param_parse(const struct gl_param *param, const char *text, const char *flag, long *out, struct gl_err *err)
+{
+	if (!param->choices)
+		return gl_parse_long(text, param->min, param->max, flag, out, err);
+	int i = gl_param_choice(param, text);
+	if (i >= 0) {
+		*out = i;
+		return GL_OK;
+	}
+	size_t n = 0;
+	struct gl_str all = {0};
+	for (; param->choices[n]; n++)
+		gl_str_addf(&all, "%s%s", n ? ", " : "", param->choices[n]);
+	const char *near = gl_suggest(text, param->choices, n);
+	if (near)
+		gl_errf(err, GL_EUSAGE, "%s: unknown value '%s' (did you mean '%s'?)", flag, text, near);
+	else
+		gl_errf(err, GL_EUSAGE, "%s: unknown value '%s' (one of: %s)", flag, text, all.buf);
+	gl_str_free(&all);
+	return GL_EUSAGE;
+}
+
 char *gl_problem_json(const struct gl_topic *t, const struct gl_problem *p)
 {
 	struct gl_str s = {0};
 	gl_str_add(&s, "{");
-	for (int i = 0; i < t->nparams; i++)
-		gl_str_addf(&s, "%s\"%s\":%ld", i ? "," : "", t->params[i].name, p->v[i]);
+	for (int i = 0; i < t->nparams; i++) {
+		const struct gl_param *q = &t->params[i];
+		if (q->choices)
+			gl_str_addf(&s, "%s\"%s\":\"%s\"", i ? "," : "", q->name, q->choices[p->v[i]]);
+		else
+			gl_str_addf(&s, "%s\"%s\":%ld", i ? "," : "", q->name, p->v[i]);
+	}
 	gl_str_add(&s, "}");
 	return s.buf;
 }

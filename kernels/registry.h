@@ -19,7 +19,16 @@ struct gl_param {
 	const char *help;
 	long def, min, max;
 	bool is_size;         /* set by --size N */
+	/* A parameter that names one of a few choices (--layout nchw|nhwc): NULL-terminated names; the value
+	 * (and def, min, max) is the index of the name.  NULL for a number. */
+	const char *const *choices;
 };
+
+/* The index of `name` among a choice parameter's names, or -1. */
+int gl_param_choice(const struct gl_param *param, const char *name);
+/* Parse a parameter's value from the command line: a number in [min, max], or one of its choices;
+ * `flag` ("--layout") names it in the error, with the choices or a "did you mean". */
+int gl_param_parse(const struct gl_param *param, const char *text, const char *flag, long *out, struct gl_err *err);
 
 struct gl_problem {
 	long v[GL_MAX_PARAMS]; /* in the order of topic->params */
@@ -45,7 +54,7 @@ struct gl_buffer_shape {
 };
 
 /* Which view shows a topic best. */
-enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM };
+enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM, GL_VIEW_CONV };
 
 struct gl_topic {
 	const char *name;

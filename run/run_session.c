@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
+#include "insights/guidance.h"
 #include "run/run.h"
 #include "run/runner.h"
 
@@ -85,6 +86,11 @@ int gl_run_session_execute(const struct gl_run_env *env, const char *backend, st
 		rc = st.backend->describe(st.bctx, &st.dev, env->err);
 	if (rc == GL_OK)
 		rc = run_all(env, s, &st);
+	if (rc == GL_OK) { /* the guidance is for the GPU that ran it, or the default model on the simulator */
+		const struct gl_gpu_model *g = gl_gpu_model_for_device(st.dev.name);
+		for (int i = 0; i < st.nrecs; i++)
+			gl_guidance_apply(g ? g : gl_gpu_model_default(), &st.recs[i]);
+	}
 	if (rc == GL_OK) {
 		struct gl_run_info info;
 		gl_run_info_fill(&info, st.backend, &st.dev, env->argv);

@@ -46,6 +46,8 @@ struct gl_sim_counters {
 	uint64_t ldgsts_inst, ldgsts_sect, ldgsts_req, ldgsts_sst_wf;
 	uint64_t gatom_req, gatom_sect, gred_req, gred_sect, satom_inst;
 	uint64_t lld_req, lld_sect, lst_req, lst_sect;
+	uint64_t gld_ideal, gst_ideal; /* the sectors the global requests' bytes need at best (full coalescing) */
+	uint64_t uniq_ld, uniq_st;     /* distinct sectors of the buffers loaded / stored (atomics: stored) */
 	/* The same accesses counted once per PTX instruction, whatever ptxas made of them (sass_map.h); the
 	 * fields above follow the SASS when the module has a mapping.  sass_inst*: SASS instructions
 	 * estimated from the executed PTX instructions and the SASS the line info attributes to each. */

@@ -91,6 +91,7 @@ static void count_atom(struct sim_cta *cta, const struct ptx_insn *ins, const ui
 		cta->c.satom_inst++;
 	if (!global)
 		return;
+	sim_touch_mark(&cta->L->touch, true, addr, global, n);
 	if (ins->op == OP_RED) {
 		cta->c.gred_req++;
 		cta->c.gred_sect += gl_mm_global_sectors(addr, global, n);

@@ -485,6 +485,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 		return rc;
 	}
 	setup_memory(L, l);
+	sim_touch_init(&L->touch, L->regions, l->nbuffers); /* the buffers come first; module globals after */
 	L->specials = gl_xmalloc((size_t)L->warps_per_cta * SR_COUNT * 32 * sizeof *L->specials);
 	sim_specials_template(L, L->specials);
 	p.slots = gl_xcalloc((size_t)p.window, sizeof *p.slots);
@@ -499,6 +500,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	res->sass_mapped = fn->sass != NULL;
 	res->ctas_total = p.total;
 	res->scale = res->ctas_run ? (double)p.total / (double)p.nrun : 1.0;
+	sim_touch_count(&L->touch, &res->c.uniq_ld, &res->c.uniq_st);
+	sim_touch_free(&L->touch);
 	res->printf_buffer = L->printf_buffer;
 	res->printf_dropped = pf.dropped;
 	res->printf_unsupported = pf.note.unsupported;

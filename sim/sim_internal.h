@@ -43,6 +43,14 @@ struct sim_async {
 };
 
 /* Everything about the launch that CTAs only read. */
+/* The distinct 32-byte sectors of the launch's global buffers that loads and stores touched, one bit
+ * each, set by every worker (atomically): the footprint the estimate's DRAM model reads (sim_touch.c). */
+struct sim_touch {
+	uint64_t first;            /* the lowest buffer's first sector */
+	uint64_t nsect;            /* sectors covered, up to the highest buffer's last */
+	_Atomic uint64_t *ld, *st; /* NULL when the launch has no buffers */
+};
+
 struct sim_launch {
 	const struct ptx_module *m;
 	const struct ptx_function *fn;
@@ -62,7 +70,13 @@ struct sim_launch {
 	int tools;                 /* sanitizer checks that run (GL_TOOL_* mask) */
 	atomic_long stop_at;       /* run index of the first CTA (in grid order) that aborted; LONG_MAX = none */
 	bool sass_phases;          /* some SASS vector covers several loop iterations (sim_cta.sass_phase) */
+	struct sim_touch touch;
 };
+
+void sim_touch_init(struct sim_touch *t, const struct sim_region *regions, int n);
+void sim_touch_mark(struct sim_touch *t, bool is_store, const uint64_t addr[32], uint32_t mask, unsigned size);
+void sim_touch_count(const struct sim_touch *t, uint64_t *ld, uint64_t *st);
+void sim_touch_free(struct sim_touch *t);
 
 enum warp_state { W_READY, W_BARRIER, W_DONE };
 

@@ -107,12 +107,14 @@ uint8_t *sim_translate(struct sim_cta *cta, struct sim_warp *w, int lane, enum p
  * wavefronts (shared).  Returns false for spaces that are not counted (param, const). */
 struct access_cost {
 	unsigned units, conflicts;
+	unsigned ideal; /* global: the sectors the active lanes' bytes need at best, ceil(lanes * size / 32) */
 };
 
 static bool access_cost(enum ptx_space sp, const uint64_t addr[32], uint32_t mask, unsigned size,
 			struct access_cost *out)
 {
 	out->conflicts = 0;
+	out->ideal = 0;
 	if (sp == PS_SHARED) {
 		uint32_t a32[32];
 		FOR_LANES(mask, l) a32[l] = (uint32_t)addr[l];
@@ -121,6 +123,7 @@ static bool access_cost(enum ptx_space sp, const uint64_t addr[32], uint32_t mas
 		out->conflicts = out->units > ideal ? out->units - ideal : 0;
 	} else if (sp == PS_GLOBAL) { /* ld.const goes through the constant cache, not this pipe */
 		out->units = gl_mm_global_sectors(addr, mask, size);
+		out->ideal = ((unsigned)__builtin_popcount(mask) * size + GL_SECTOR_BYTES - 1) / GL_SECTOR_BYTES;
 	} else if (sp == PS_LOCAL) {
 		out->units = gl_mm_local_sectors(addr, mask, size);
 	} else {
@@ -140,6 +143,8 @@ static void add_access(struct gl_sim_counters *c, enum ptx_space sp, bool is_sto
 					    : (is_store ? &c->lst_sect : &c->lld_sect);
 	*inst += 1;
 	*units += a->units;
+	if (sp == PS_GLOBAL)
+		*(is_store ? &c->gst_ideal : &c->gld_ideal) += a->ideal;
 	if (sp == PS_SHARED)
 		*(is_store ? &c->sst_conf : &c->sld_conf) += a->conflicts;
 }
@@ -203,6 +208,8 @@ static void count_access(struct sim_cta *cta, struct sim_warp *w, const struct p
 	if (!mask || (ins->mods & PM_CALLPARAM) || !access_cost(sp, addr, mask, size, &a))
 		return;
 	add_ptx_access(&cta->c, sp, is_store, &a);
+	if (sp == PS_GLOBAL)
+		sim_touch_mark(&cta->L->touch, is_store, addr, mask, size);
 	add_sass_access(cta, w, ins, sp, addr, mask, size, is_store, &a);
 	if (cta->trace)
 		sim_trace_record(cta, w, ins, sp, addr, mask, size, is_store, a.units);

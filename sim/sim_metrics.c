@@ -68,6 +68,10 @@ static const struct {
 	{"l1tex__t_requests_pipe_lsu_mem_global_op_red.sum", C(gred_req), NONE, true, "request"},
 	{"l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum", C(gred_sect), NONE, true, "sector"},
 	{"smsp__inst_executed_op_shared_atom.sum", C(satom_inst), NONE, true, "inst"},
+	{GL_M_GLD_IDEAL, C(gld_ideal), NONE, false, "sector"},
+	{GL_M_GST_IDEAL, C(gst_ideal), NONE, false, "sector"},
+	{GL_M_UNIQ_LD_SECT, C(uniq_ld), NONE, false, "sector"},
+	{GL_M_UNIQ_ST_SECT, C(uniq_st), NONE, false, "sector"},
 	{"l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", C(lld_req), NONE, true, "request"},
 	{"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", C(lld_sect), NONE, true, "sector"},
 	{"l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", C(lst_req), NONE, true, "request"},
@@ -97,4 +101,8 @@ void gl_sim_metrics(const struct gl_sim_result *res, struct gl_metrics *out)
 		if (v || !metrics[i].used)
 			gl_metrics_set(out, metrics[i].name, s == 1.0 ? (double)v : round((double)v * s), metrics[i].unit);
 	}
+	/* Nsight Compute's divergence ratio: average active threads per executed warp instruction */
+	const double *inst = gl_metrics_get(out, GL_M_INST), *threads = gl_metrics_get(out, GL_M_THREAD_INST);
+	if (inst && threads && *inst > 0)
+		gl_metrics_set(out, GL_M_THREADS_PER_INST, *threads / *inst, "thread");
 }

@@ -48,6 +48,16 @@ struct gl_run_info {
 	const char *argv;      /* the command line */
 };
 
+/* One guidance rule that fired on a launch (insights/guidance.h; stored in launch_guidance). */
+struct gl_guidance {
+	char rule[40];
+	char severity[4];        /* "OPT", "WRN" or "INF" */
+	char message[384];
+	char metric[96];
+	double value;
+	double estimated_speedup; /* NAN where the rule cannot bound one */
+};
+
 struct gl_launch_record {
 	char topic[32];
 	char variant[32];
@@ -79,6 +89,8 @@ struct gl_launch_record {
 	char entry[64];        /* the PTX entry launched; empty for a multi-launch total */
 	struct gl_launch_record *parts;
 	int nparts;
+	struct gl_guidance *guidance; /* the rules that fired, owned; NULL when none (or stored before them) */
+	int nguidance;
 };
 
 struct gl_run_record {
@@ -147,6 +159,19 @@ struct gl_traced_launch {
 /* GL_EUSAGE when there is no such launch; a launch without a trace loads with n = 0. */
 int gl_store_load_traced_launch(struct gl_store *s, long launch_id, struct gl_traced_launch *out, struct gl_err *err);
 void gl_traced_launch_free(struct gl_traced_launch *l);
+
+/* ---- stored runs, newest first (store_runs.c): run_summary's rows */
+struct gl_run_row {
+	long id;
+	char started_at[32], status[16], backend[16], device[128];
+	char topic[32];
+	char variants[256];    /* "naive,padded" */
+	char params_json[128];
+	long launches, failed;
+};
+/* Runs newest first, of `topic` only when not NULL, at most `limit` (0: all); the caller frees *rows. */
+int gl_store_list_runs(struct gl_store *s, const char *topic, long limit, struct gl_run_row **rows, size_t *n,
+		       struct gl_err *err);
 
 /* ---- values of a launch (store_values.c): what lesson checks read */
 

@@ -63,13 +63,14 @@ static int ids_of(struct gl_store *s, const char *sql, long a, long **ids, size_
 	return rc == SQLITE_DONE ? GL_OK : gl_store_sql_error(s, rc, "reading the file to import", err);
 }
 
-/* A file written before schema 3 has no launch_buffers table: its launches come without a buffer map. */
-static bool spool_has_buffer_map(struct gl_store *s)
+/* A file written before schema 3 has no launch_buffers table: its launches come without a buffer map;
+ * one written before schema 5 has no launch_guidance. */
+static bool spool_has_table(struct gl_store *s, const char *table)
 {
 	sqlite3_stmt *st;
 	bool yes = false;
-	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM spool.sqlite_master WHERE name = 'launch_buffers'", -1, &st,
-			       NULL) == SQLITE_OK) {
+	if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM spool.sqlite_master WHERE name = ?", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 		yes = sqlite3_step(st) == SQLITE_ROW;
 		sqlite3_finalize(st);
 	}
@@ -116,7 +117,13 @@ static int copy_launch(struct gl_store *s, long run, long old, struct gl_err *er
 		 finding_cols, finding_cols);
 	if (rc == GL_OK)
 		rc = exec2(s, sql, id, old, NULL, "importing sanitizer findings", err);
-	if (rc == GL_OK && spool_has_buffer_map(s))
+	if (rc == GL_OK && spool_has_table(s, "launch_guidance"))
+		rc = exec2(s,
+			   "INSERT INTO main.launch_guidance (launch_id, seq, rule, severity, message, metric, value, "
+			   "estimated_speedup) SELECT ?1, seq, rule, severity, message, metric, value, estimated_speedup "
+			   "FROM spool.launch_guidance WHERE launch_id = ?2 ORDER BY seq",
+			   id, old, NULL, "importing guidance", err);
+	if (rc == GL_OK && spool_has_table(s, "launch_buffers"))
 		rc = exec2(s,
 			   "INSERT INTO main.launch_buffers (launch_id, seq, name, shared, base, bytes, dtype, elem, rows, "
 			   "cols) SELECT ?1, seq, name, shared, base, bytes, dtype, elem, rows, cols "

@@ -69,6 +69,10 @@ int gl_store_insert_trace(struct gl_store *s, long launch_id, const struct gl_tr
 int gl_store_insert_findings(struct gl_store *s, long launch_id, const struct gl_launch_record *l, struct gl_err *err);
 int gl_store_load_findings(struct gl_store *s, long launch_id, struct gl_launch_record *l, struct gl_err *err);
 
+/* Write / read a launch's guidance (store_guidance.c, schema 4). */
+int gl_store_insert_guidance(struct gl_store *s, long launch_id, const struct gl_launch_record *l, struct gl_err *err);
+int gl_store_load_guidance(struct gl_store *s, long launch_id, struct gl_launch_record *l, struct gl_err *err);
+
 /* Write / read a launch's buffer map (store_buffers.c); a launch stored before schema 3 reads as none. */
 int gl_store_insert_buffers(struct gl_store *s, long launch_id, const struct gl_buffer_desc *b, int n,
 			    struct gl_err *err);

@@ -175,6 +175,8 @@ static int load_launches(struct gl_store *s, struct gl_run_record *r, struct gl_
 		rc = load_metrics(s, sqlite3_column_int64(st, 0), l, err);
 		if (rc == GL_OK)
 			rc = gl_store_load_findings(s, sqlite3_column_int64(st, 0), l, err);
+		if (rc == GL_OK)
+			rc = gl_store_load_guidance(s, sqlite3_column_int64(st, 0), l, err);
 	}
 	if (rc == GL_OK && step != SQLITE_DONE)
 		rc = gl_store_sql_error(s, step, "reading launches", err);
@@ -217,6 +219,9 @@ void gl_launch_record_free(struct gl_launch_record *l)
 	free(l->findings);
 	l->findings = NULL;
 	l->nfindings = 0;
+	free(l->guidance);
+	l->guidance = NULL;
+	l->nguidance = 0;
 	for (int k = 0; k < l->nparts; k++)
 		gl_launch_record_free(&l->parts[k]);
 	free(l->parts);

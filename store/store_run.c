@@ -182,6 +182,8 @@ static int insert_one(struct gl_store *s, long run_id, const struct gl_launch_re
 		rc = gl_store_insert_buffers(s, *id, l->buffers, l->nbuffers, err);
 	if (rc == GL_OK)
 		rc = gl_store_insert_findings(s, *id, l, err);
+	if (rc == GL_OK && l->nguidance)
+		rc = gl_store_insert_guidance(s, *id, l, err);
 	return rc;
 }
 

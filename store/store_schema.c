@@ -9,6 +9,7 @@ extern const char gl_schema_sql[]; /* data/schema.sql, embedded at build time */
 extern const char gl_migrate_2_sql[]; /* data/migrate_2.sql */
 extern const char gl_migrate_3_sql[]; /* data/migrate_3.sql */
 extern const char gl_migrate_4_sql[]; /* data/migrate_4.sql */
+extern const char gl_migrate_5_sql[]; /* data/migrate_5.sql */
 
 /* Migration step N brings a database from user_version N-1 to N.  Append steps; never edit old ones. */
 static const char *const migrations[] = {
@@ -16,6 +17,7 @@ static const char *const migrations[] = {
 	gl_migrate_2_sql, /* 2: sanitizer findings (data/migrate_2.sql) */
 	gl_migrate_3_sql, /* 3: each launch's buffer map (data/migrate_3.sql) */
 	gl_migrate_4_sql, /* 4: multi-launch variants: launches.part and .entry (data/migrate_4.sql) */
+	gl_migrate_5_sql, /* 5: each launch's guidance; run_summary with topic, variants, parameters (data/migrate_5.sql) */
 };
 
 int gl_store_schema_version(void)

@@ -27,7 +27,7 @@ struct view_ops {
 /* The step a view opens on: the first that shows its point, else the first. */
 int view_first_point(const struct view_ops *ops, const void *state);
 
-extern const struct view_ops view_coalesce_ops, view_banks_ops, view_gemm_ops;
+extern const struct view_ops view_coalesce_ops, view_banks_ops, view_gemm_ops, view_conv_ops;
 
 /* The one table of views (view_table.c), ended by an entry without name. */
 struct view_entry {

@@ -32,6 +32,16 @@ static void gemm_draw(const void *s, int step, struct view_canvas *cv)
 	view_gemm_draw(s, step, cv);
 }
 
+static int conv_steps(const void *s)
+{
+	return ((const struct view_conv *)s)->nsteps;
+}
+
+static void conv_draw(const void *s, int step, struct view_canvas *cv)
+{
+	view_conv_draw(s, step, cv);
+}
+
 /* Another warp (or CTA) than the step before. */
 static unsigned new_warp(const struct view_trace *tr, const uint32_t *idx, int step)
 {
@@ -65,6 +75,7 @@ static unsigned gemm_marks(const void *s, int step)
 	return step + 1 < g->nsteps && step > 0 ? VIEW_MARK_POINT : 0;
 }
 
+const struct view_ops view_conv_ops = {"conv", conv_steps, conv_draw, NULL};
 const struct view_ops view_coalesce_ops = {"coalesce", coalesce_steps, coalesce_draw, coalesce_marks};
 const struct view_ops view_banks_ops = {"banks", banks_steps, banks_draw, banks_marks};
 const struct view_ops view_gemm_ops = {"gemm", gemm_steps, gemm_draw, gemm_marks};

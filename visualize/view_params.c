@@ -18,6 +18,12 @@ void view_params_parse(const struct gl_topic *t, const char *json, struct gl_pro
 		at += strlen(key);
 		while (*at == ' ' || *at == ':')
 			at++;
+		if (*at == '"' && t->params[i].choices) { /* "layout":"nhwc" */
+			char name[32];
+			if (sscanf(at + 1, "%31[^\"]", name) == 1 && gl_param_choice(&t->params[i], name) >= 0)
+				p->v[i] = gl_param_choice(&t->params[i], name);
+			continue;
+		}
 		char *end;
 		long v = strtol(at, &end, 10);
 		if (end != at)

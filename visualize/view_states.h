@@ -4,6 +4,7 @@
 #ifndef GL_VIEW_STATES_H
 #define GL_VIEW_STATES_H
 
+#include "kernels/conv2d.h"
 #include "view_canvas.h"
 #include "view_trace.h"
 
@@ -127,6 +128,40 @@ void view_gemm_layout(int w, int h, struct view_gemm_layout *L);
 long view_grid_scale(long n, int cells);
 /* The elements of a rows x cols matrix that cell (cy, cx) covers, rpc x cpc elements per cell. */
 void view_grid_cell(long rows, long cols, long rpc, long cpc, int cy, int cx, struct view_box *out);
+
+/* ---- conv: the implicit GEMM's gather, one lane of one global load of x per step: the input pixel the
+ * lane reads, every (output pixel, filter tap) = A(m, kk) of the im2col matrix that holds that pixel,
+ * and how often each pixel of its channel was loaded so far (the duplication im2col would store). */
+struct view_conv {
+	const struct view_trace *tr;
+	struct gl_conv_dims d;
+	const struct view_buffer *x;
+	uint32_t *idx, nidx; /* the global loads of x */
+	uint32_t *first;     /* nidx + 1 entries: the first step of each load (steps are its active lanes) */
+	int nsteps;
+};
+
+#define VIEW_CONV_MAX_USES 64
+struct view_conv_use {
+	long m, p, q; /* output pixel (row of A) */
+	long kk, r, s; /* tap (column of A) */
+};
+
+struct view_conv_frame {
+	const struct gl_trace_event *e;
+	int step, nsteps, lane;
+	long elem, n, c, h, w;  /* the lane's element of x */
+	struct view_conv_use use[VIEW_CONV_MAX_USES];
+	int nuses;             /* how many (m, kk) of A hold the pixel (may exceed the ones listed) */
+	uint64_t lane_loads, distinct; /* lane loads of x up to this warp load (whole warps), distinct elements */
+	unsigned *plane; /* h x w: loads of each pixel of the lane's image and channel so far; owned */
+};
+
+int view_conv_build(const struct view_trace *tr, long block, struct view_conv *v, struct gl_err *err);
+void view_conv_free(struct view_conv *v);
+void view_conv_frame(const struct view_conv *v, int step, struct view_conv_frame *f);
+void view_conv_frame_free(struct view_conv_frame *f);
+void view_conv_draw(const struct view_conv *v, int step, struct view_canvas *cv);
 
 /* Shared drawing helpers: the title rows every view starts with. */
 int view_draw_header(struct view_canvas *cv, const struct view_trace *tr, const char *view);

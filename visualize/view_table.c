@@ -8,6 +8,7 @@ const struct view_entry view_table[] = {
 	{"coalesce", GL_VIEW_COALESCE, NULL, &view_coalesce_ops},
 	{"banks", GL_VIEW_BANKS, NULL, &view_banks_ops},
 	{"gemm", GL_VIEW_GEMM, "gemm", &view_gemm_ops},
+	{"conv", GL_VIEW_CONV, "conv2d", &view_conv_ops},
 	{0},
 };
 

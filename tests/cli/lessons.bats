@@ -79,6 +79,10 @@ check_lesson() {
 	check_lesson 04-reductions
 }
 
+@test "lesson 07-convolution passes check --run on a fresh database" {
+	check_lesson 07-convolution
+}
+
 @test "lesson list names every lessons/*.md file, and each is checked above" {
 	run "$GPULAB" lesson list --db "$DB"
 	assert_success

@@ -49,7 +49,7 @@ setup() {
 	assert_output --partial "backend sim"
 	assert_output --partial "n/a (simulated)"
 	assert_output --regexp "coalesced +yes +4.00 +4.00 +32.00 +1.00"
-	assert_output --partial "WRN coalesced: shared loads average 32.0 wavefronts"
+	assert_output --partial "OPT coalesced: shared loads: 32.0 wavefronts per instruction (ideal 1.0)"
 }
 
 @test "a note every variant shares is printed once; a single variant keeps its own" {

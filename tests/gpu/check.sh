@@ -110,8 +110,18 @@ for t in $topics; do
 		"$GPULAB" run "$t" --variant all --backend cuda --metrics all --repeat 5 --db "$DB"
 done
 step backend-auto 30 "$GPULAB" run transpose --backend auto --db "$DB"
+# conv2d beyond its default: the real ResNet-18 conv2_x layer (56x56) in NHWC, where the implicit GEMM
+# on tensor cores loads 16-byte vectors
+step conv2d-nhwc-56 60 "$GPULAB" run conv2d --variant all --layout nhwc --size 56 --backend cuda --repeat 5 --db "$DB"
 step validate 120 "$GPULAB" validate --strict --db "$DB"
 step validate-json 60 "$GPULAB" validate transpose --json --db "$DB"
+# The estimate (model) from the simulator's counts beside the measured time: the model's error
+# (docs/insights.md records it).
+for t in transpose gemm; do
+	step "estimate-error-$t" 60 bash -c "'$GPULAB' validate $t --json --db '$DB' 2>/dev/null | jq -r '.variants[] |
+		[.topic, .variant, .estimate_gpu, .estimate_bound, .estimate_us, .measured_us, .estimate_us / .measured_us]
+		| @tsv'"
+done
 step stored-cupti 20 bash -c "'$GPULAB' query --db '$DB' \"SELECT r.backend, l.topic, l.variant, m.name, m.value,
 	m.unit, m.source, l.duration_ns, l.note FROM metrics m JOIN launches l ON l.id = m.launch_id
 	JOIN runs r ON r.id = l.run_id WHERE m.source = 'cupti' ORDER BY l.id, m.name\" &&
@@ -128,7 +138,7 @@ step bats-gpu 120 env GPULAB="$GPULAB" bats tests/cli/devices.bats tests/cli/doc
 	tests/cli/metrics.bats tests/cli/backend_cuda.bats
 
 echo
-for f in devices doctor validate decode-golden; do
+for f in devices doctor validate estimate-error-transpose estimate-error-gemm decode-golden; do
 	[ -f "$LOG/$f.log" ] && { echo "---- $f"; head -60 "$LOG/$f.log"; }
 done
 echo

@@ -30,8 +30,8 @@ static void test_names(const struct gl_cupti_api *api, const char *chip)
 	CHECK(m.n >= 30);
 	CHECK_EQ(gl_cupti_host_open(&h, api, chip, NULL, &err), GL_OK);
 	for (size_t i = 0; i < m.n; i++) {
-		if (strncmp(m.items[i].name, GL_M_PTX_PREFIX, strlen(GL_M_PTX_PREFIX)) == 0)
-			continue; /* gpulab's own PTX-level counts: not CUPTI metrics, never collected */
+		if (strncmp(m.items[i].name, GL_M_OWN_PREFIX, strlen(GL_M_OWN_PREFIX)) == 0)
+			continue; /* gpulab's own counts (PTX-level, ideal sectors, footprint): not CUPTI metrics */
 		gl_err_clear(&err);
 		int rc = gl_cupti_metric_check(&h, m.items[i].name, &err);
 		if (rc != GL_OK)
@@ -50,7 +50,7 @@ static void test_config(const struct gl_cupti_api *api)
 	const char *names[128];
 	size_t n = 0;
 	for (size_t i = 0; i < m.n && n < 128; i++)
-		if (strncmp(m.items[i].name, GL_M_PTX_PREFIX, strlen(GL_M_PTX_PREFIX)) != 0)
+		if (strncmp(m.items[i].name, GL_M_OWN_PREFIX, strlen(GL_M_OWN_PREFIX)) != 0)
 			names[n++] = m.items[i].name;
 	size_t passes = 0;
 	struct gl_err err = {0};

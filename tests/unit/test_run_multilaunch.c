@@ -10,7 +10,7 @@
 
 extern const char gl_ptx_transpose[], gl_res_sm80_transpose[], gl_res_sm90_transpose[];
 
-static const struct gl_param params[] = {{"rows", "rows", 40, 1, 1024, true}, {"cols", "cols", 72, 1, 1024, true}};
+static const struct gl_param params[] = {{"rows", "rows", 40, 1, 1024, true, NULL}, {"cols", "cols", 72, 1, 1024, true, NULL}};
 static const struct gl_variant variants[] = {{"twice", "transpose_naive", "transpose, then transpose back"}};
 
 static void describe(struct gl_launch *l, const char *entry, int dst, int src, long rows, long cols)

@@ -11,9 +11,9 @@
 #define N  8
 
 static const struct gl_param params[] = {
-    {"m", "", 8, 1, 64, true},
-    {"n", "", 8, 1, 64, true},
-    {"k", "", 8, 1, 64, true},
+    {"m", "", 8, 1, 64, true, NULL},
+    {"n", "", 8, 1, 64, true, NULL},
+    {"k", "", 8, 1, 64, true, NULL},
 };
 static const struct gl_topic fake_gemm = {.name = "gemm", .params = params, .nparams = 3};
 

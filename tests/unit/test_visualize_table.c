@@ -1,5 +1,5 @@
 /* test_visualize_table.c — the one table of views: each name finds its entry, the kind and engine
- * table agree, only gemm implies a topic, and an unknown name finds nothing. */
+ * table agree, gemm and conv imply their topics, kinds are distinct, and an unknown name finds nothing. */
 #include "check.h"
 #include "visualize/view.h"
 
@@ -16,9 +16,15 @@ int main(void)
 		CHECK(c->ops == &view_coalesce_ops && c->topic == NULL);
 	}
 	CHECK(view_find("bank") == NULL);
+	const struct view_entry *cv = view_find("conv");
+	CHECK(cv && cv->kind == GL_VIEW_CONV && cv->ops == &view_conv_ops && strcmp(cv->topic, "conv2d") == 0);
+	/* every entry: its engine table is the view of that name, and no two entries share a kind */
 	int n = 0;
-	for (const struct view_entry *v = view_table; v->name; v++)
-		n++;
-	CHECK_EQ(n, 3);
+	for (const struct view_entry *v = view_table; v->name; v++, n++) {
+		CHECK_STR(v->ops->name, v->name);
+		for (const struct view_entry *u = view_table; u != v; u++)
+			CHECK(u->kind != v->kind);
+	}
+	CHECK(n >= 4);
 	CHECK_DONE();
 }

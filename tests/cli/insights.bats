@@ -1,0 +1,211 @@
+#!/usr/bin/env bats
+# Guidance, occupancy, the estimate, report --details, runs, compare --runs and plots, with their error
+# paths.
+
+setup() {
+	load test_helper
+	common_setup
+}
+
+# rule JSON VARIANT RULE: the rule's message on that variant, empty when it did not fire
+rule() {
+	jq -r --arg v "$2" --arg r "$3" '.launches[] | select(.variant == $v) | .guidance[] | select(.rule == $r) | .message' <<<"$1"
+}
+
+@test "transpose naive: a rule names 32 sectors per store request against an ideal of 4; padded has none" {
+	run "$GPULAB" run transpose --variant naive,padded --backend sim --db "$DB"
+	assert_success
+	assert_output --partial "OPT naive: global stores: 32.0 sectors per request against an ideal of 4.0"
+	refute_output --partial "OPT padded: global stores"
+	run --separate-stderr "$GPULAB" report --db "$DB" --json
+	assert_success
+	[[ "$(rule "$output" naive uncoalesced_global_stores)" == *"32.0 sectors per request against an ideal of 4.0"* ]]
+	[ -z "$(rule "$output" padded uncoalesced_global_stores)" ]
+	[ "$(jq -r '.launches[0].guidance[0] | keys | join(",")' <<<"$output")" = \
+		"estimated_speedup,message,metric,rule,severity,value" ]
+	[ "$(jq -r '.launches[0].guidance[] | select(.rule == "uncoalesced_global_stores") | .value' <<<"$output")" = 32 ]
+}
+
+@test "reduce atomic: an atomics rule; shared_tree has none" {
+	run --separate-stderr "$GPULAB" run reduce --variant atomic,shared_tree --size 65536 --backend sim --db "$DB" --json
+	assert_success
+	[[ "$(rule "$output" atomic atomics_contention)" == *"global atomic requests"* ]]
+	[ -z "$(rule "$output" shared_tree atomics_contention)" ]
+	run "$GPULAB" report --db "$DB"
+	assert_output --partial "WRN atomic: "
+}
+
+@test "gemm naive: an uncoalesced-load rule; the guidance is stored in launch_guidance" {
+	run "$GPULAB" run gemm --variant naive --size 64 --backend sim --db "$DB"
+	assert_success
+	assert_output --partial "OPT naive: global loads:"
+	run "$GPULAB" query "SELECT rule FROM launch_guidance WHERE rule = 'uncoalesced_global_loads'" --db "$DB" --csv
+	assert_output --partial uncoalesced_global_loads
+}
+
+@test "each launch's JSON carries shared_bytes, occupancy and a labelled estimate" {
+	run --separate-stderr "$GPULAB" run transpose --variant padded --size 256 --backend sim --db "$DB" --json
+	assert_success
+	[ "$(jq -r '.launches[0].shared_bytes' <<<"$output")" = 4224 ]
+	[ "$(jq -r '.launches[0].occupancy.gpu' <<<"$output")" = H100 ]
+	[ "$(jq -r '.launches[0].occupancy.blocks_per_sm' <<<"$output")" = 8 ]
+	[ "$(jq -r '.launches[0].occupancy.limiter' <<<"$output")" = "registers + warps" ]
+	[ "$(jq -r '.launches[0].estimate.label' <<<"$output")" = "estimate (model)" ]
+	[ "$(jq -r '.launches[0].estimate.time_us > 0' <<<"$output")" = true ]
+	run --separate-stderr "$GPULAB" report --db "$DB" --json --gpu L4
+	[ "$(jq -r '.launches[0].occupancy.gpu' <<<"$output")" = L4 ]
+	[ "$(jq -r '.launches[0].occupancy.theoretical_warps_per_sm' <<<"$output")" = 48 ]
+}
+
+@test "estimates on H100 rank transpose naive slower than padded and gemm naive slower than warptile" {
+	run --separate-stderr "$GPULAB" run transpose --variant naive,padded --backend sim --db "$DB" --json
+	assert_success
+	naive=$(jq '.launches[] | select(.variant == "naive") | .estimate.time_us' <<<"$output")
+	padded=$(jq '.launches[] | select(.variant == "padded") | .estimate.time_us' <<<"$output")
+	[ "$(jq -n "$naive > $padded")" = true ]
+	run --separate-stderr "$GPULAB" run gemm --variant naive,warptile --backend sim --db "$DB" --json
+	assert_success
+	naive=$(jq '.launches[] | select(.variant == "naive") | .estimate.time_us' <<<"$output")
+	warp=$(jq '.launches[] | select(.variant == "warptile") | .estimate.time_us' <<<"$output")
+	[ "$(jq -n "$naive > $warp")" = true ]
+}
+
+@test "occupancy: table, limiter, graphs and JSON; errors name the wrong thing" {
+	run "$GPULAB" occupancy gemm --variant warptile --gpu H100
+	assert_success
+	assert_output --partial "3 blocks, 12 of 64 warps per SM = 18.8%, limited by registers"
+	assert_output --partial "occupancy vs threads per block"
+	assert_output --partial "occupancy vs registers per thread"
+	run "$GPULAB" occupancy transpose --variant naive --gpu RTX4090 --json
+	assert_success
+	[ "$(jq -r .theoretical_warps_per_sm <<<"$output")" = 48 ]
+	run "$GPULAB" occupancy transpose --variant naive --gpu V100
+	assert_failure 2
+	assert_output --partial "unknown GPU model 'V100'"
+	run "$GPULAB" occupancy transpose
+	assert_failure 2
+	assert_output --partial "needs --variant"
+	run "$GPULAB" occupancy nosuch --variant naive
+	assert_failure 2
+	run "$GPULAB" occupancy transpose --variant nosuch
+	assert_failure 2
+}
+
+@test "report --details shows the sections; --gpu changes the model" {
+	"$GPULAB" run transpose --variant naive --size 128 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" report --details --db "$DB" --gpu A100
+	assert_success
+	for s in "  Launch" "  Memory" "  Compute" "  Occupancy (A100" "  Roofline and estimate (model) on A100" "  Guidance"; do
+		assert_output --partial "$s"
+	done
+	assert_output --regexp "ideal for the access width +4"
+	run "$GPULAB" report --details --db "$DB" --gpu nosuch
+	assert_failure 2
+}
+
+@test "runs: newest first, --topic, --limit, JSON and CSV" {
+	"$GPULAB" run transpose --variant naive --size 64 --backend sim --db "$DB" >/dev/null 2>&1
+	"$GPULAB" run reduce --variant atomic --size 1024 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" runs --db "$DB"
+	assert_success
+	assert_line --index 1 --regexp "^ +2 .* reduce +atomic +\{\"n\":1024\} +sim +ok"
+	assert_line --index 2 --regexp "^ +1 .* transpose +naive"
+	run "$GPULAB" runs --db "$DB" --topic transpose --json
+	[ "$(jq -r 'length' <<<"$output")" = 1 ]
+	[ "$(jq -r '.[0].params.rows' <<<"$output")" = 64 ]
+	run "$GPULAB" runs --db "$DB" --limit 1 --csv
+	assert_line --index 0 "run_id,started_at,topic,variants,params,backend,device,status,launches,failed"
+	[ "${#lines[@]}" = 2 ]
+	run "$GPULAB" runs --db "$DB" --topic nosuch
+	assert_failure 2
+	run "$GPULAB" runs --db "$DB" --limit -1
+	assert_failure 2
+}
+
+@test "compare --runs compares stored runs without running; a 0 baseline shows the difference" {
+	"$GPULAB" run transpose --variant naive --size 64 --backend sim --db "$DB" >/dev/null 2>&1
+	"$GPULAB" run transpose --variant padded --size 64 --backend sim --db "$DB" >/dev/null 2>&1
+	before=$(db_hash)
+	run "$GPULAB" compare --runs 1,2 --db "$DB"
+	assert_success
+	assert_output --regexp "r1:naive +yes"
+	assert_output --regexp "r2:padded +1 +0\.125 +\+256 "
+	[ "$(db_hash)" = "$before" ]
+	run --separate-stderr "$GPULAB" compare --runs 1,2 --db "$DB" --json
+	[ "$(jq -r '.variants[1].difference.shared_wavefronts' <<<"$output")" = 256 ]
+	[ "$(jq -r '.variants[1].ratio.st_sectors' <<<"$output")" = 0.125 ]
+	run "$GPULAB" compare --runs 1,2 --db "$DB" --csv
+	assert_line --index 2 --partial "r2:padded"
+	run "$GPULAB" compare --runs 1 --db "$DB"
+	assert_failure 2
+	assert_output --partial "two run ids or more"
+	run "$GPULAB" compare --runs 1,9 --db "$DB"
+	assert_failure 2
+	run "$GPULAB" compare transpose --runs 1,2 --db "$DB"
+	assert_failure 2
+	run "$GPULAB" compare --runs 1,2 --baseline nosuch --db "$DB"
+	assert_failure 2
+}
+
+@test "plot roofline and compare: terminal, and SVG that validates and renders" {
+	command -v xmllint >/dev/null && command -v rsvg-convert >/dev/null || skip "xmllint or rsvg-convert missing (make deps)"
+	"$GPULAB" run gemm --variant naive,smem --size 64 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" plot roofline --db "$DB"
+	assert_success
+	assert_output --partial "roofline on H100"
+	assert_output --regexp "1 gemm naive .* GFLOP/s \(estimate \(model\)\)"
+	run "$GPULAB" plot roofline --db "$DB" --gpu A100 --svg "$BATS_TEST_TMPDIR/r.svg"
+	assert_success
+	xmllint --noout "$BATS_TEST_TMPDIR/r.svg"
+	rsvg-convert "$BATS_TEST_TMPDIR/r.svg" -o "$BATS_TEST_TMPDIR/r.png"
+	[ -s "$BATS_TEST_TMPDIR/r.png" ]
+	grep -q "gemm smem (estimate (model))" "$BATS_TEST_TMPDIR/r.svg"
+	run "$GPULAB" plot compare gemm --db "$DB"
+	assert_success
+	assert_output --partial "global load sectors"
+	run "$GPULAB" plot compare gemm --db "$DB" --svg "$BATS_TEST_TMPDIR/c.svg"
+	assert_success
+	xmllint --noout "$BATS_TEST_TMPDIR/c.svg"
+	rsvg-convert "$BATS_TEST_TMPDIR/c.svg" -o "$BATS_TEST_TMPDIR/c.png"
+	[ -s "$BATS_TEST_TMPDIR/c.png" ]
+}
+
+@test "plot errors: unknown plot, missing topic, no run of the topic, unwritable SVG" {
+	"$GPULAB" run transpose --variant naive --size 64 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" plot histogram --db "$DB"
+	assert_failure 2
+	assert_output --partial "unknown plot 'histogram'"
+	run "$GPULAB" plot compare --db "$DB"
+	assert_failure 2
+	run "$GPULAB" plot compare gemm --db "$DB"
+	assert_failure 2
+	assert_output --partial "no stored run of topic gemm"
+	run "$GPULAB" plot roofline --db "$DB" --svg /nonexistent/dir/x.svg
+	assert_failure 2
+	assert_output --partial "cannot write --svg"
+	run "$GPULAB" plot roofline --db "$DB" --run 7
+	assert_failure 2
+}
+
+@test "validate prints the estimate (model) beside the measured time (the stand-in driver)" {
+	STANDIN="${GPULAB_STANDIN_DIR:-$(dirname "$GPULAB")/standin}"
+	[ -e "$STANDIN/libcuda.so.1" ] || skip "no stand-in driver built"
+	export LD_LIBRARY_PATH="$STANDIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	run "$GPULAB" validate reduce --db "$DB"
+	assert_success
+	assert_output --regexp "time: measured [0-9.]+ us; estimate \(model\) on H100 from the simulator's counts [0-9.]+ us"
+	run --separate-stderr "$GPULAB" validate reduce --json --db "$DB"
+	[ "$(jq -r '.variants[0].estimate_gpu' <<<"$output")" = H100 ]
+	[ "$(jq -r '.variants[0].estimate_us > 0' <<<"$output")" = true ]
+}
+
+@test "report --details --csv: one row per launch with occupancy, estimate and the rules; --json carries them" {
+	"$GPULAB" run transpose --variant naive,padded --size 128 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" report --details --csv --db "$DB"
+	assert_success
+	[[ "${lines[0]}" == run_id,topic,variant,grid,block,registers,shared_bytes,* ]]
+	[ "${#lines[@]}" = 3 ]
+	[[ "${lines[1]}" == 1,transpose,naive,4:4:1,32:8:1,18,0,4,4,32,4,*,H100,*uncoalesced_global_stores* ]]
+	run --separate-stderr "$GPULAB" report --details --json --db "$DB"
+	[ "$(jq -r '.launches[1].estimate.label' <<<"$output")" = "estimate (model)" ]
+}
