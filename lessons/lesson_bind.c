@@ -89,8 +89,13 @@ static char *command_params(const struct lesson_cmd *c, const struct gl_topic *t
 		else if (opt_is(&o, "baseline"))
 			baseline = o.value;
 		for (int k = 0; k < t->nparams; k++)
-			if (opt_is(&o, t->params[k].name) || (opt_is(&o, "size") && t->params[k].is_size))
-				p.v[k] = strtol(o.value, NULL, 10);
+			if (opt_is(&o, t->params[k].name) || (opt_is(&o, "size") && t->params[k].is_size)) {
+				/* the topic's own reading: a number, or one of its choices (--layout nhwc) */
+				struct gl_err ignored = {0};
+				long v;
+				if (gl_param_parse(&t->params[k], o.value, "--", &v, &ignored) == GL_OK)
+					p.v[k] = v;
+			}
 	}
 	if (!topic || strcmp(topic, t->name) != 0)
 		return NULL;

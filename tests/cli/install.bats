@@ -57,8 +57,8 @@ complete_bash() {
 @test "bash completion: commands, topics, variants, views, lessons, options and their values" {
 	run complete_bash gpulab run tr
 	assert_output transpose
-	run complete_bash gpulab r
-	assert_output $'run\nreport'
+	run complete_bash gpulab rep
+	assert_output report
 	run complete_bash gpulab run gemm --variant w
 	assert_output warptile
 	run complete_bash gpulab --db x.db -q run --size 64 tr

@@ -25,7 +25,12 @@ static const char text[] =
 	"```gpulab\n"
 	"gpulab compare transpose --baseline copy --variant naive --rows 32 --cols 128\n"
 	"```\n"
-	"check: transpose.copy gld_sectors_per_request == 4\n";
+	"check: transpose.copy gld_sectors_per_request == 4\n\n"
+	"## Step 4: a choice parameter\n"
+	"```gpulab\n"
+	"gpulab run conv2d --variant direct --layout nhwc\n"
+	"```\n"
+	"check: conv2d.direct verified == 1\n";
 
 static void check_bound(const struct lesson *l, int step, const char *topic, const char *variant, const char *want)
 {
@@ -56,6 +61,10 @@ static void test_bind(void)
 	check_bound(&l, 1, "transpose", "copy", NULL);
 	check_bound(&l, 1, "gmem_patterns", "vector4", NULL);
 	check_bound(NULL, 1, "transpose", "copy", NULL);
+	/* a parameter that names a choice is read as the topic reads it */
+	char *conv = lesson_bound_params(&l, 4, "conv2d", "direct");
+	CHECK(conv && strstr(conv, "\"layout\":\"nhwc\"") != NULL);
+	free(conv);
 	lesson_free(&l);
 }
 
