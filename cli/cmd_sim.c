@@ -19,7 +19,7 @@ static const struct gl_cmd *self(void);
 
 enum {
 	OPT_KERNEL = 1, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
-	OPT_PRINTF_BUFFER, OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL,
+	OPT_PRINTF_BUFFER, OPT_STACK_SIZE, OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL,
 };
 
 #define MAX_DUMPS 16
@@ -89,6 +89,7 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct s
 	case OPT_PRINT_LIMIT: return gl_parse_print_limit(ctx, self(), v, &o->print_limit);
 	case OPT_TOOL: return gl_parse_tools(ctx, self(), v, &o->sim.tools);
 	case OPT_PRINTF_BUFFER: o->sim.printf_buffer = (uint64_t)gl_optval_long(a); return GL_OK;
+	case OPT_STACK_SIZE: o->sim.stack_size = (uint64_t)gl_optval_long(a); return GL_OK;
 	default: return gl_errf(&ctx->err, GL_EINTERNAL, "unhandled option --%s", a->opt->name);
 	}
 }
@@ -331,6 +332,8 @@ static const struct gl_opt sim_table[] = {
 	GL_NUM("threads", "N", 1, 256, OPT_THREADS, "CPU threads (default: all cores)"),
 	GL_NUM("printf-buffer", "BYTES", 1, (long)GL_SIM_PRINTF_BUFFER_MAX, OPT_PRINTF_BUFFER,
 	       "device printf buffer (default 1048576, like the device's)"),
+	GL_NUM("stack-size", "BYTES", 16, (long)GL_SIM_STACK_SIZE_MAX, OPT_STACK_SIZE,
+	       "call stack per thread for calls that were not inlined (default 1024, CUDA's default)"),
 	GL_FLAG("trace", OPT_TRACE, "record warp-level memory events and store them (implies storing the run)"),
 	GL_STR("arch", "sm_XX", OPT_ARCH, "nvcc's -arch for a .cu file (default sm_80)"),
 	{.short_name = 'I', .kind = GL_OPT_STRING, .value = "DIR", .help = "passed to nvcc for a .cu file, in order",

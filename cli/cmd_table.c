@@ -20,6 +20,7 @@ extern const struct gl_cmd gl_cmd_lesson_entry;
 extern const struct gl_cmd gl_cmd_occupancy_entry;
 extern const struct gl_cmd gl_cmd_runs_entry;
 extern const struct gl_cmd gl_cmd_plot_entry;
+extern const struct gl_cmd gl_cmd_baseline_entry;
 extern const struct gl_cmd gl_cmd_completion_entry;
 
 const struct gl_cmd *const gl_cmd_table[] = {
@@ -39,6 +40,7 @@ const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_occupancy_entry,
 	&gl_cmd_runs_entry,
 	&gl_cmd_plot_entry,
+	&gl_cmd_baseline_entry,
 	&gl_cmd_completion_entry,
 	NULL,
 };

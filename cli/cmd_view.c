@@ -112,6 +112,8 @@ static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum gl_topic_
 	}
 	if (*kind == GL_VIEW_GEMM && topic && strcmp(topic, "gemm") != 0)
 		return gl_usage_error(ctx, self(), "the gemm view shows the gemm topic, not %s", topic);
+	if (*kind == GL_VIEW_MMA && topic && strcmp(topic, "hgemm") != 0)
+		return gl_usage_error(ctx, self(), "the mma view shows the hgemm topic, not %s", topic);
 	if (*kind == GL_VIEW_CONV && topic && strcmp(topic, "conv2d") != 0)
 		return gl_usage_error(ctx, self(), "the conv view shows the conv2d topic, not %s", topic);
 	if (!topic)
@@ -187,6 +189,7 @@ struct view_state {
 	struct view_coalesce co;
 	struct view_banks ba;
 	struct view_gemm ge;
+	struct view_mma mm;
 	struct view_conv cn;
 	const struct view_ops *ops;
 	const void *state;
@@ -202,6 +205,10 @@ static int build(struct gl_ctx *ctx, enum gl_topic_view kind, const struct view_
 	if (kind == GL_VIEW_GEMM) {
 		vs->ops = &view_gemm_ops, vs->state = &vs->ge;
 		return view_gemm_build(tr, block, &vs->ge, &ctx->err);
+	}
+	if (kind == GL_VIEW_MMA) {
+		vs->ops = &view_mma_ops, vs->state = &vs->mm;
+		return view_mma_build(tr, block, &vs->mm, &ctx->err);
 	}
 	if (kind == GL_VIEW_CONV) {
 		vs->ops = &view_conv_ops, vs->state = &vs->cn;
@@ -219,6 +226,8 @@ static void view_state_free(struct view_state *vs)
 {
 	if (vs->kind == GL_VIEW_GEMM)
 		view_gemm_free(&vs->ge);
+	else if (vs->kind == GL_VIEW_MMA)
+		view_mma_free(&vs->mm);
 	else if (vs->kind == GL_VIEW_CONV)
 		view_conv_free(&vs->cn);
 	else if (vs->kind == GL_VIEW_BANKS)
@@ -323,10 +332,16 @@ static bool uses_shared(const struct gl_topic *t, const struct gl_variant *v)
 	return false;
 }
 
-/* Without --variant: the topic's first variant, or for the banks view its first that touches shared
- * memory (a banks view of a kernel without shared accesses has nothing to show). */
-static const char *default_variant(enum gl_topic_view kind, const struct gl_topic *t)
+/* The variant shown without --variant: the named view's own default; for the banks view the topic's
+ * first variant that touches shared memory (a banks view of a kernel without shared accesses has nothing
+ * to show); else the topic's first. */
+static const char *default_variant(const struct view_opts *o, enum gl_topic_view kind, const struct gl_topic *t)
 {
+	const struct view_entry *named = view_find(o->what);
+	if (!named && t->view == GL_VIEW_MMA)
+		named = view_find("mma");
+	if (named && named->variant)
+		return named->variant;
 	for (int i = 0; kind == GL_VIEW_BANKS && i < t->nvariants; i++)
 		if (uses_shared(t, &t->variants[i]))
 			return t->variants[i].name;
@@ -350,7 +365,7 @@ static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 	struct gl_problem p;
 	bool explicit;
 	if ((rc = resolve(ctx, &o, &kind, &t)) ||
-	    (rc = gl_variant_lookup(t, o.variant ? o.variant : default_variant(kind, t), &v, &ctx->err)) ||
+	    (rc = gl_variant_lookup(t, o.variant ? o.variant : default_variant(&o, kind, t), &v, &ctx->err)) ||
 	    (rc = build_problem(ctx, t, &o, &p, &explicit)))
 		return rc;
 	if (!o.frames && (rc = view_tui_check(&ctx->err)))
@@ -378,14 +393,16 @@ const struct gl_cmd gl_cmd_view_entry = {
 	.no_formats = GL_TEXT_ONLY,
 	.complete = "view",
     .name = "view",
-    .usage = "gemm|banks|coalesce|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
-             "       gpulab view gemm|banks|coalesce --run N [--launch K] [--frames N] [--play]",
+    .usage = "gemm|mma|banks|coalesce|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
+             "       gpulab view gemm|mma|banks|coalesce --run N [--launch K] [--frames N] [--play]",
     .summary = "step through a recorded memory trace: GEMM tiles, shared-memory banks, global coalescing",
     .help = "views:\n"
             "  gemm        the C tile a CTA owns, the A and B tiles it loads at each K step, warp and thread tiles\n"
+            "  mma         hgemm on tensor cores: the m16n8k16 fragment map (a step per lane), each ldmatrix of a\n"
+            "              warp beside its swizzled counterpart, the CTA's K loop down to its warps' mma tiles\n"
             "  banks       one warp's shared-memory access per step: 32 banks, the wavefront serving each lane\n"
             "  coalesce    one warp's global access per step: its lanes, 32-byte sectors and 128-byte lines\n"
-            "  TOPIC       shorthand: gemm -> gemm, smem_patterns -> banks, others -> coalesce\n"
+            "  TOPIC       shorthand: gemm -> gemm, hgemm -> mma, smem_patterns -> banks, others -> coalesce\n"
             "--PARAM V sets one topic parameter (default: small sizes, e.g. gemm 128).  --run shows a launch of\n"
             "any kernel as it was recorded (gpulab run --trace, gpulab sim --trace).\n"
             "The latest stored trace of the topic/variant (and sizes, when given) is shown; without one, the variant\n"
@@ -397,7 +414,7 @@ const struct gl_cmd gl_cmd_view_entry = {
     .opts = view_opts,
     .min_args = 1,
     .max_args = 1,
-    .args_missing = "view needs what to show: gemm, banks, coalesce or a TOPIC",
+    .args_missing = "view needs what to show: gemm, mma, banks, coalesce or a TOPIC",
     .args_name = "one view or TOPIC",
     .exec = exec_view,
 };

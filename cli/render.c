@@ -57,6 +57,22 @@ static void table_header(FILE *out, const struct gl_run_record *r)
 		"gld s/req", "gst s/req", "sld wf/i", "sst wf/i", "ld conflicts", "st conflicts", "time", gl_sgr(GL_RESET));
 }
 
+/* Tensor-core launches: HMMA instructions, their FLOPs, ldmatrix and cp.async (LDGSTS) traffic. */
+static void tensor_line(FILE *out, const struct gl_launch_record *l)
+{
+	double hmma = metric(l, GL_M_HMMA_INST), ops = metric(l, GL_M_TENSOR_OPS_F16_F32);
+	double ldsm = metric(l, GL_M_LDSM_INST), req = metric(l, GL_M_LDGSTS_REQ), sect = metric(l, GL_M_LDGSTS_SECT);
+	if (isnan(hmma) && isnan(ldsm) && isnan(req))
+		return;
+	fprintf(out, "  TC  %s: HMMA %.0f", l->variant, isnan(hmma) ? 0.0 : hmma);
+	if (!isnan(ops))
+		fprintf(out, " (%.4g tensor FLOP fp16->fp32)", ops);
+	fprintf(out, ", LDSM %.0f", isnan(ldsm) ? 0.0 : ldsm);
+	if (!isnan(req))
+		fprintf(out, ", LDGSTS %.0f requests %.0f sectors", req, isnan(sect) ? 0.0 : sect);
+	fputc('\n', out);
+}
+
 /* The simulator's sanitizer findings of one launch, in compute-sanitizer's layout. */
 static void table_findings(FILE *out, const struct gl_launch_record *l, int print_limit)
 {
@@ -73,7 +89,7 @@ static void table_counts(FILE *out, const struct gl_launch_record *l)
 {
 	print_ratio(out, ratio(metric(l, GL_M_GLD_SECT), metric(l, GL_M_GLD_REQ)), 10);
 	print_ratio(out, ratio(metric(l, GL_M_GST_SECT), metric(l, GL_M_GST_REQ)), 10);
-	print_ratio(out, ratio(metric(l, GL_M_SLD_WF), metric(l, GL_M_SLD_INST)), 10);
+	print_ratio(out, ratio(metric(l, GL_M_SLD_WF), gl_metrics_shared_ld_requests(&l->metrics)), 10);
 	print_ratio(out, ratio(metric(l, GL_M_SST_WF), metric(l, GL_M_SST_INST)), 10);
 	print_count(out, metric(l, GL_M_SLD_CONF), 13);
 	print_count(out, metric(l, GL_M_SST_CONF), 13);
@@ -112,6 +128,7 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		const struct gl_launch_record *l = &r->launches[i];
 		gl_render_guidance(out, &r->launches[i]);
+		tensor_line(out, &r->launches[i]);
 		if (l->note[0] && !same_note)
 			fprintf(out, "  note %s: %s\n", l->variant, l->note);
 	}

@@ -154,6 +154,8 @@ void gl_simprint_text(FILE *out, const struct gl_sim_report *r)
 		threads * l->grid[0] * l->grid[1] * l->grid[2]);
 	fprintf(out, "simulated %ld of %ld CTAs on %d CPU thread%s in %.3f s", res->ctas_run, res->ctas_total,
 		res->threads, res->threads == 1 ? "" : "s", res->wall_seconds);
+	if (res->cooperative)
+		fprintf(out, ", co-resident (a cooperative launch: the kernel uses grid.sync()'s grid workspace)");
 	if (res->aborted)
 		fprintf(out, "; CTA %ld, the first in grid order to abort, stopped the launch", res->aborted_cta);
 	fprintf(out, "\ncounts: %s\n\n", r->counts_mode ? r->counts_mode : "PTX-level");

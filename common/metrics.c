@@ -96,3 +96,11 @@ void gl_metrics_total_finish(struct gl_metrics *total, double total_weight_ns)
 	}
 	total->n = kept;
 }
+
+double gl_metrics_shared_ld_requests(const struct gl_metrics *m)
+{
+	const double *lds = gl_metrics_get(m, GL_M_SLD_INST), *ldsm = gl_metrics_get(m, GL_M_LDSM_INST);
+	if (!lds && !ldsm)
+		return NAN;
+	return (lds ? *lds : 0) + (ldsm ? *ldsm : 0);
+}

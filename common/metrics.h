@@ -19,6 +19,9 @@ struct gl_metrics {
 void gl_metrics_set(struct gl_metrics *m, const char *name, double value, const char *unit);
 /* Pointer to the value, or NULL when absent. */
 const double *gl_metrics_get(const struct gl_metrics *m, const char *name);
+/* Shared-load requests as Nsight Compute's SharedMemoryConflicts rule counts them: LDS instructions plus
+ * LDSM (ldmatrix), whose wavefronts are in the same ..._shared_op_ld metric.  NAN when neither is there. */
+double gl_metrics_shared_ld_requests(const struct gl_metrics *m);
 void gl_metrics_free(struct gl_metrics *m);
 
 /* A multi-launch variant's total: add one launch's values into `total`, by the roll-up each name ends
@@ -43,6 +46,12 @@ void gl_metrics_total_finish(struct gl_metrics *total, double total_weight_ns);
 #define GL_M_SST_CONF "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"
 #define GL_M_INST "smsp__inst_executed.sum"
 #define GL_M_THREAD_INST "smsp__thread_inst_executed.sum"
+/* Tensor cores and their feeds (reported only when a kernel uses them) */
+#define GL_M_HMMA_INST "smsp__inst_executed_pipe_tensor_op_hmma.sum"
+#define GL_M_LDSM_INST "smsp__inst_executed_op_ldsm.sum"
+#define GL_M_LDGSTS_REQ "smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum"
+#define GL_M_LDGSTS_SECT "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"
+#define GL_M_TENSOR_OPS_F16_F32 "gpulab__ptx_ops_path_tensor_src_fp16_dst_fp32.sum"
 
 /* gpulab's own metrics, not Nsight Compute's: the simulator's counts once per PTX instruction, before
  * ptxas merges, splits or removes accesses (docs/sim.md).  The names above follow the SASS. */

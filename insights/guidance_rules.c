@@ -60,9 +60,9 @@ static bool rule_gst(const struct gl_rule_input *in, struct gl_guidance *out)
 /* Shared bank conflicts, as Nsight Compute's SharedMemoryConflicts: conflicts are at least 10% of the
  * wavefronts; removing them saves that share of the shared-memory wavefronts. */
 static bool conflicts(const struct gl_rule_input *in, struct gl_guidance *out, const char *wf_m, const char *conf_m,
-		      const char *inst_m, const char *what)
+		      double inst, const char *what)
 {
-	double wf = mv(in, wf_m), conf = mv(in, conf_m), inst = mv(in, inst_m);
+	double wf = mv(in, wf_m), conf = mv(in, conf_m);
 	if (!(wf > 0) || !(inst > 0) || !(conf >= 0.10 * wf))
 		return false;
 	snprintf(out->metric, sizeof out->metric, "%s", conf_m);
@@ -77,12 +77,13 @@ static bool conflicts(const struct gl_rule_input *in, struct gl_guidance *out, c
 
 static bool rule_sld(const struct gl_rule_input *in, struct gl_guidance *out)
 {
-	return conflicts(in, out, GL_M_SLD_WF, GL_M_SLD_CONF, GL_M_SLD_INST, "loads");
+	/* ldmatrix (LDSM) wavefronts are counted with the loads, so are its instructions */
+	return conflicts(in, out, GL_M_SLD_WF, GL_M_SLD_CONF, gl_metrics_shared_ld_requests(&in->l->metrics), "loads");
 }
 
 static bool rule_sst(const struct gl_rule_input *in, struct gl_guidance *out)
 {
-	return conflicts(in, out, GL_M_SST_WF, GL_M_SST_CONF, GL_M_SST_INST, "stores");
+	return conflicts(in, out, GL_M_SST_WF, GL_M_SST_CONF, mv(in, GL_M_SST_INST), "stores");
 }
 
 /* Global atomics serialize per address at the L2: many atomic requests on few distinct sectors (the
@@ -203,6 +204,45 @@ static bool rule_roofline(const struct gl_rule_input *in, struct gl_guidance *ou
 	return true;
 }
 
+/* The value of a choice parameter in params_json ("layout":"nchw"), or false. */
+static bool param_choice(const struct gl_launch_record *l, const char *name, char *out, size_t n)
+{
+	char key[48];
+	snprintf(key, sizeof key, "\"%s\":\"", name);
+	const char *at = l->params_json ? strstr(l->params_json, key) : NULL;
+	if (!at)
+		return false;
+	at += strlen(key);
+	size_t len = strcspn(at, "\"");
+	snprintf(out, n, "%.*s", (int)(len < n ? len : n - 1), at);
+	return true;
+}
+
+/* A tensor layout the launch was run in (conv2d's --layout) while its global accesses are uncoalesced:
+ * the layout decides which index is contiguous, so the same kernel may coalesce in the other one (an
+ * implicit GEMM wants the channels, its K dimension and the output's N dimension, contiguous: NHWC;
+ * a thread-per-output kernel whose lanes walk the output's width wants NCHW). */
+static bool rule_layout(const struct gl_rule_input *in, struct gl_guidance *out)
+{
+	char layout[16];
+	if (!param_choice(in->l, "layout", layout, sizeof layout))
+		return false;
+	struct gl_guidance ld = {0}, st = {0};
+	bool bad_ld = rule_gld(in, &ld), bad_st = rule_gst(in, &st);
+	if (!bad_ld && !bad_st)
+		return false;
+	const struct gl_guidance *worse = bad_ld && (!bad_st || ld.estimated_speedup >= st.estimated_speedup) ? &ld : &st;
+	snprintf(out->metric, sizeof out->metric, "%s", worse->metric);
+	out->value = worse->value;
+	out->estimated_speedup = NAN; /* the other layout changes the kernel's accesses, not only these */
+	snprintf(out->message, sizeof out->message,
+		 "in the %s layout this kernel's global %s are uncoalesced (%.1f sectors per request); the layout "
+		 "decides which index is contiguous, and a warp's lanes should walk it (an implicit GEMM's: the "
+		 "channels, NHWC; lanes along an image row: NCHW)",
+		 layout, worse == &ld ? "loads" : "stores", worse->value);
+	return true;
+}
+
 const struct gl_rule gl_rules[] = {
 	{"uncoalesced_global_loads", GL_M_GLD_SECT " / " GL_M_GLD_REQ " vs " GL_M_GLD_IDEAL, "OPT",
 	 "have consecutive threads read consecutive addresses, or stage the access through shared memory", rule_gld},
@@ -224,6 +264,9 @@ const struct gl_rule gl_rules[] = {
 	 rule_occupancy},
 	{"tail_effect", "grid size, blocks per SM, SM count", "OPT",
 	 "size the grid to a multiple of the blocks one wave holds, or give each block more work", rule_tail},
+	{"tensor_layout", "params layout, the global coalescing rules", "OPT",
+	 "run the variant with --layout nchw and nhwc and keep the one its lanes walk",
+	 rule_layout},
 	{"roofline", "FLOPs, DRAM bytes, the estimate's bounds", "INF",
 	 "memory-bound: move fewer bytes (reuse through shared memory, coalesce); compute-bound: fewer or cheaper "
 	 "instructions",

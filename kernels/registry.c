@@ -9,6 +9,7 @@ extern const struct gl_topic gl_topic_smem_patterns;
 extern const struct gl_topic gl_topic_gmem_patterns;
 extern const struct gl_topic gl_topic_gemm;
 extern const struct gl_topic gl_topic_reduce;
+extern const struct gl_topic gl_topic_hgemm;
 extern const struct gl_topic gl_topic_conv2d;
 
 const struct gl_topic *const gl_topics[] = {
@@ -17,6 +18,7 @@ const struct gl_topic *const gl_topics[] = {
 	&gl_topic_gmem_patterns,
 	&gl_topic_gemm,
 	&gl_topic_reduce,
+	&gl_topic_hgemm,
 	&gl_topic_conv2d,
 	NULL,
 };

@@ -54,7 +54,7 @@ struct gl_buffer_shape {
 };
 
 /* Which view shows a topic best. */
-enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM, GL_VIEW_CONV };
+enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM, GL_VIEW_CONV, GL_VIEW_MMA };
 
 struct gl_topic {
 	const char *name;

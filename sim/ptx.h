@@ -159,6 +159,11 @@ struct ptx_function {
 	char *error;         /* lazy parse: why this body cannot run ("name:line:col: ..."), else NULL */
 	int error_status;
 	struct ptx_sass *sass; /* per instruction: what ptxas made of it (sass_map.h); NULL = PTX-level counts */
+	/* A .func's frame (sim_frame.c): its parameters, then its return values, then its .local variables,
+	 * from the frame's start; args_size is the bytes of the first two. */
+	uint64_t args_size;
+	uint8_t *const_frame;   /* per constant slot: 1 when it is an address inside the frame (the frame's
+				 * start is added at run time), 0 for a plain value */
 };
 
 struct ptx_module {
@@ -183,6 +188,13 @@ struct ptx_module {
 #define PTX_PARAM_WINDOW 0x0000200000000000ull /* cvta.param: the kernel's parameter buffer */
 #define PTX_MODULE_BASE 0x0000300000000000ull /* module-scope .global and .const variables */
 #define PTX_WINDOW_SIZE 0x0000010000000000ull
+/* Function addresses (function pointers, `mov.u64 %rd, func;`, initializers of function-pointer tables):
+ * the index of the function's first declaration in funcs[], times 16, in their own window. */
+#define PTX_FUNC_WINDOW 0x0000600000000000ull
+static inline uint64_t ptx_function_address(int index)
+{
+	return PTX_FUNC_WINDOW + 16 * (uint64_t)index;
+}
 /* What the parser accepts: module .global/.const bytes (allocated at every launch), and local bytes per
  * thread (CUDA's own limit). */
 #define PTX_MAX_MODULE_DATA (256ull << 20)
@@ -193,7 +205,10 @@ enum ptx_special {
 	SR_TID_X, SR_TID_Y, SR_TID_Z, SR_NTID_X, SR_NTID_Y, SR_NTID_Z,
 	SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_NCTAID_X, SR_NCTAID_Y, SR_NCTAID_Z,
 	SR_LANEID, SR_WARPID, SR_NWARPID, SR_SMID, SR_LANEMASK_EQ, SR_LANEMASK_LT, SR_LANEMASK_LE,
-	SR_LANEMASK_GT, SR_LANEMASK_GE, SR_CLOCK, SR_CLOCK64, SR_GLOBALTIMER, SR_DYNSMEM, SR_COUNT
+	SR_LANEMASK_GT, SR_LANEMASK_GE, SR_CLOCK, SR_CLOCK64, SR_GLOBALTIMER, SR_DYNSMEM,
+	SR_ENVREG1, SR_ENVREG2, /* the grid workspace address of a cooperative launch (high, low 32 bits) */
+	SR_RSMEM_BEGIN, SR_RSMEM_END, SR_RSMEM_CAP, SR_RSMEM_0, SR_RSMEM_1, /* %reserved_smem_offset_* */
+	SR_COUNT
 };
 
 /* Flags of ptx_parse_ex. */

@@ -22,6 +22,10 @@ static const struct {
 	{"%lanemask_le", SR_LANEMASK_LE}, {"%lanemask_gt", SR_LANEMASK_GT}, {"%lanemask_ge", SR_LANEMASK_GE},
 	{"%clock", SR_CLOCK},	    {"%clock64", SR_CLOCK64},	    {"%globaltimer", SR_GLOBALTIMER},
 	{"%dynamic_smem_size", SR_DYNSMEM},
+	{"%envreg1", SR_ENVREG1},   {"%envreg2", SR_ENVREG2},
+	{"%reserved_smem_offset_begin", SR_RSMEM_BEGIN}, {"%reserved_smem_offset_end", SR_RSMEM_END},
+	{"%reserved_smem_offset_cap", SR_RSMEM_CAP}, {"%reserved_smem_offset_0", SR_RSMEM_0},
+	{"%reserved_smem_offset_1", SR_RSMEM_1},
 };
 
 static int special_of(const struct ptx_token *t)
@@ -178,7 +182,10 @@ static int parse_value(struct parser *ps, struct ptx_insn *ins, struct ptx_opera
 	if (!is_target && (o->slot = ptx_names_lookup(&ps->regs, t.start, t.len, NULL)) >= 0)
 		return 0;
 	if (is_target) { /* label or function: resolved after the body */
-		o->kind = ins->op == OP_CALL ? PO_FUNC : PO_LABEL;
+		bool indirect = false; /* call (r), %rd, (args), prototype: the last name is a .callprototype label */
+		for (const struct ptx_operand *k = ins->ops; k < o; k++)
+			indirect |= k->kind == PO_SLOT;
+		o->kind = ins->op == OP_CALL && !indirect ? PO_FUNC : PO_LABEL;
 		if (ps->nrefs == ps->refs_cap) {
 			ps->refs_cap = ps->refs_cap ? 2 * ps->refs_cap : 16;
 			ps->refs = gl_xrealloc(ps->refs, (size_t)ps->refs_cap * sizeof *ps->refs);
@@ -192,6 +199,12 @@ static int parse_value(struct parser *ps, struct ptx_insn *ins, struct ptx_opera
 	if (ptx_tok_is(&t, "WARP_SZ") && ptx_names_lookup(&ps->vars, t.start, t.len, NULL) < 0 &&
 	    ptx_strmap_find(&ps->module_vars, t.start, t.len, 0) < 0) {
 		o->slot = const_slot(ps, 32, -1);
+		return 0;
+	}
+	int fk = ptx_strmap_find(&ps->funcs, t.start, t.len, 0);
+	if (fk >= 0 && ptx_names_lookup(&ps->vars, t.start, t.len, NULL) < 0 &&
+	    ptx_strmap_find(&ps->module_vars, t.start, t.len, 0) < 0) { /* a function's address */
+		o->slot = const_slot(ps, ptx_function_address(ps->funcs.keys[fk].value), -1);
 		return 0;
 	}
 	int ref;
@@ -222,6 +235,10 @@ static int parse_address(struct parser *ps, struct ptx_operand *o)
 				return -1;
 			o->slot = ref; /* -1 for parameters: absolute offset */
 			o->offset = param_offset;
+			if (ref < 0 && !ps->fn->is_entry) { /* a .func's own parameter: in its frame */
+				o->slot = const_slot(ps, (uint64_t)param_offset, VAR_FRAME);
+				o->offset = 0;
+			}
 		}
 	} else {
 		int64_t v;
@@ -456,6 +473,11 @@ static int parse_statement(struct parser *ps, int *depth)
 		}
 		return 0;
 	}
+	if (ptx_accept(ps, ".callprototype")) { /* the signature of an indirect call: checked at the call */
+		while (ps->tok.kind != TK_EOF && !ptx_accept(ps, ";"))
+			ptx_advance(ps);
+		return 0;
+	}
 	if (ptx_accept(ps, ".pragma")) {
 		while (ps->tok.kind != TK_EOF && !ptx_accept(ps, ";"))
 			ptx_advance(ps);
@@ -510,7 +532,7 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 static void layout_vars(struct parser *ps, uint64_t *module_shared)
 {
 	struct ptx_function *fn = ps->fn;
-	uint64_t shared = 0, local = 0, dyn_align = 16;
+	uint64_t shared = 0, local = fn->is_entry ? 0 : fn->args_size, dyn_align = 16;
 	for (int i = 0; i < ps->m->nvars; i++) {
 		struct ptx_var *v = &ps->m->vars[i];
 		if (v->space != PS_SHARED || v->is_extern)
@@ -580,15 +602,25 @@ static void fix_operand(struct parser *ps, struct ptx_insn *ins, struct ptx_oper
 			ins->space = PS_LOCAL;
 			ins->mods |= PM_CALLPARAM;
 		}
+		if (!ps->fn->is_entry && !(o->slot & VAR_MODULE) && v->space == PS_LOCAL) {
+			/* in a .func the frame moves with the call depth: the base is a frame constant */
+			o->slot = final_slot(ps, const_slot(ps, 0, o->slot));
+			return;
+		}
 		o->offset = (int64_t)((uint64_t)o->offset + var_address(ps, o->slot, mshared));
 		o->slot = -1;
 		return;
 	}
+	if (o->kind == PO_MEM && o->slot >= 0 && (o->slot & TAG_MASK) == TAG_CONST &&
+	    ps->consts.var[o->slot & ~TAG_MASK] == VAR_FRAME && ins->space == PS_PARAM) {
+		ins->space = PS_LOCAL; /* ld/st.param of the .func's own parameters and return values */
+		ins->mods |= PM_CALLPARAM;
+	}
 	o->slot = final_slot(ps, o->slot);
 	for (int k = 0; o->kind == PO_VEC && k < o->nvec; k++) {
 		int32_t e = o->vec[k];
-		if (e >= 0 && (e & TAG_MASK) == TAG_VAR) /* call argument list: keep local addresses */
-			o->vec[k] = final_slot(ps, const_slot(ps, var_address(ps, e, mshared), -1));
+		if (e >= 0 && (e & TAG_MASK) == TAG_VAR) /* call argument list: local addresses, frame-relative */
+			o->vec[k] = final_slot(ps, const_slot(ps, 0, e));
 		else
 			o->vec[k] = final_slot(ps, e);
 	}
@@ -607,9 +639,12 @@ static void layout(struct parser *ps)
 	}
 	fn->nconsts = ps->consts.n;
 	fn->consts = gl_xcalloc((size_t)fn->nconsts + 1, sizeof *fn->consts);
+	fn->const_frame = gl_xcalloc((size_t)fn->nconsts + 1, 1);
 	for (int i = 0; i < fn->nconsts; i++) {
 		int var = ps->consts.var[i];
 		fn->consts[i] = ps->consts.value[i] + (var >= 0 ? var_address(ps, var, mshared) : 0);
+		fn->const_frame[i] = var == VAR_FRAME ||
+				     (var >= 0 && !(var & VAR_MODULE) && var_of(ps, var)->space == PS_LOCAL);
 	}
 	fn->first_special = ps->nregs;
 	fn->nslots = ps->nregs + SR_COUNT;
@@ -634,9 +669,25 @@ void ptx_parser_reset_function(struct parser *ps)
 	ps->fn = NULL;
 }
 
+/* A .func's parameters and return values, laid out one after the other at the start of its frame. */
+static void frame_args(struct ptx_function *fn)
+{
+	uint64_t at = 0;
+	for (int pass = 0; pass < 2; pass++)
+		for (int i = 0; i < (pass ? fn->nrets : fn->nparams); i++) {
+			struct ptx_param *p = pass ? &fn->rets[i] : &fn->params[i];
+			at = align_up(at, p->align ? p->align : 1);
+			p->offset = (unsigned)at;
+			at += p->size;
+		}
+	fn->args_size = at;
+}
+
 int ptx_parse_body(struct parser *ps, struct ptx_function *fn)
 {
 	ptx_parser_reset_function(ps);
+	if (!fn->is_entry)
+		frame_args(fn);
 	ps->fn = fn;
 	ps->src_line = ps->src_file = ps->src_at_line = ps->src_at_file = 0;
 	for (int i = 0; i < fn->nparams; i++) /* names: parameters first, as a lookup tries them */

@@ -17,6 +17,7 @@
 #define TAG_SPECIAL 0x20000000
 #define TAG_VAR 0x10000000
 #define VAR_MODULE 0x08000000 /* in a var reference: module-scope variable */
+#define VAR_FRAME (-2)        /* a constant's var: an offset in the .func's own frame (its parameters) */
 
 /* A branch or call target, resolved once the body is read: labels are visible in the brace block that
  * defines them and in the blocks inside it, before or after their definition (as ptxas has it). */

@@ -240,8 +240,13 @@ static int parse_initializer(struct parser *ps, struct ptx_var *v, unsigned elem
 		if (ptx_accept(ps, ","))
 			continue;
 		uint64_t bits;
-		if (ptx_parse_immediate(ps, &bits))
+		int fk = ps->tok.kind == TK_IDENT ? ptx_strmap_find(&ps->funcs, ps->tok.start, ps->tok.len, 0) : -1;
+		if (fk >= 0) { /* a table of function pointers */
+			bits = ptx_function_address(ps->funcs.keys[fk].value);
+			ptx_advance(ps);
+		} else if (ptx_parse_immediate(ps, &bits)) {
 			return -1;
+		}
 		if (sized_by_init) {
 			if (v->size + elem > PTX_MAX_MODULE_DATA)
 				return ptx_error(ps, "initializer larger than %llu bytes", (unsigned long long)PTX_MAX_MODULE_DATA);
@@ -367,6 +372,8 @@ static void discard_body(struct ptx_function *fn)
 {
 	free(fn->code);
 	free(fn->consts);
+	free(fn->const_frame);
+	fn->const_frame = NULL;
 	for (int i = 0; i < fn->nvars; i++) {
 		free(fn->vars[i].name);
 		free(fn->vars[i].init);
@@ -641,6 +648,7 @@ void ptx_module_free(struct ptx_module *m)
 		free(f->code);
 		free(f->sass);
 		free(f->consts);
+		free(f->const_frame);
 		free_vars(f->vars, f->nvars);
 		free(f->error);
 	}

@@ -90,6 +90,9 @@ static void instruction(struct parse_state *p, const char *t)
 	q += 2;
 	while (isspace((unsigned char)*q))
 		q++;
+	bool never = strncmp(q, "@!PT", 4) == 0 && (q[4] == ' ' || q[4] == '\t');
+	if (never) /* ptxas's "@!PT LDS RZ, [RZ]" padding (beside LDGSTS) never executes: no instruction */
+		return;
 	if (*q == '@')
 		q += strcspn(q, " \t");
 	while (isspace((unsigned char)*q))

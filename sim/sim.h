@@ -26,11 +26,14 @@ struct gl_sim_opts {
 	const char *progress_label; /* what runs, at the bar's start ("gemm naive (2/3)"); NULL: "simulating" */
 	int tools;               /* sanitizer checks run (GL_TOOL_* mask); 0 = all */
 	uint64_t printf_buffer;  /* bytes of device printf output kept; 0 = GL_SIM_PRINTF_BUFFER */
+	uint64_t stack_size;     /* call-stack bytes per thread for .func calls; 0 = GL_SIM_STACK_SIZE */
 };
 
 #define GL_SIM_DEFAULT_BUDGET 20000000ull /* a few seconds of one stuck CTA */
 #define GL_SIM_PRINTF_BUFFER 1048576ull /* the device's printf FIFO by default (cudaLimitPrintfFifoSize) */
 #define GL_SIM_PRINTF_BUFFER_MAX (1ull << 30)
+#define GL_SIM_STACK_SIZE 1024ull /* call stack per thread by default (cudaLimitStackSize's default) */
+#define GL_SIM_STACK_SIZE_MAX (64ull << 10)
 #define GL_SIM_TRACE_CTAS 2
 #define GL_SIM_TRACE_LIMIT 50000
 #define GL_SIM_GLOBAL_BASE 0x00007f0000000000ull /* first buffer, like a cudaMalloc address */
@@ -43,6 +46,8 @@ struct gl_sim_counters {
 	uint64_t ffma, fadd, fmul, dfma, dadd, dmul, hfma, hadd, hmul; /* thread-level, predicate on */
 	uint64_t mma_inst, ldsm_inst, ldsm_wf;
 	uint64_t imma_inst, dmma_inst; /* integer and f64 tensor-core instructions (mma_inst: HMMA) */
+	/* tensor-path math ops (2 per multiply-add) by source and destination type */
+	uint64_t tops_f16_f32, tops_f16_f16, tops_bf16_f32, tops_tf32_f32, tops_f64, tops_i8;
 	uint64_t ldgsts_inst, ldgsts_sect, ldgsts_req, ldgsts_sst_wf;
 	uint64_t gatom_req, gatom_sect, gred_req, gred_sect, satom_inst;
 	uint64_t lld_req, lld_sect, lst_req, lst_sect;
@@ -62,6 +67,7 @@ struct gl_sim_result {
 	struct gl_sim_counters c;
 	double scale;             /* counts multiply by this when CTAs were sampled */
 	long ctas_total, ctas_run;
+	bool cooperative;         /* the kernel used the grid workspace: all CTAs ran co-resident */
 	struct gl_finding *findings; /* distinct findings, errors first (common/findings.h) */
 	int nfindings;
 	long nerrors;             /* error occurrences (every one counted) */

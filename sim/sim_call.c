@@ -1,6 +1,6 @@
 /* sim_call.c — `call`: device printf (the CUDA runtime's vprintf(format, args)) and a failed device
- * assert (__assertfail) are carried out here; calls to other non-inlined .func bodies are reported as
- * unsupported. */
+ * assert (__assertfail) are carried out here; calls to .func bodies of the module (direct or through a
+ * function pointer) push a frame (sim_frame.c). */
 #include <stdio.h>
 
 #include "sim_exec.h"
@@ -116,15 +116,8 @@ int sim_exec_call(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn
 	const struct ptx_function *fn = target ? &cta->L->m->funcs[target->offset] : NULL;
 	if (fn && strcmp(fn->name, "__assertfail") == 0)
 		return mask ? do_assert(cta, w, ins, args, mask) : 0;
-	if (!fn || strcmp(fn->name, "vprintf") != 0 || !args || args->nvec != 2) {
-		char what[192];
-		if (fn)
-			snprintf(what, sizeof what, "calls to device functions that were not inlined (call to %s; "
-				 "__noinline__, recursion or -rdc code)", fn->name);
-		else
-			snprintf(what, sizeof what, "indirect calls (call through a function pointer)");
-		return sim_unsupported(cta, w, ins, what);
-	}
+	if (!fn || strcmp(fn->name, "vprintf") != 0 || !args || args->nvec != 2)
+		return sim_frame_call(cta, w, ins, mask);
 	FOR_LANES(mask, l) {
 		uint64_t fmt_addr = 0, arg_addr = 0, off0 = sim_src(cta, w, args->vec[0])[l],
 			 off1 = sim_src(cta, w, args->vec[1])[l];

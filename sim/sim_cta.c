@@ -28,6 +28,12 @@ static uint64_t special_value(const struct sim_launch *L, unsigned warp, unsigne
 	case SR_LANEMASK_GT: return ~(uint32_t)((2ull << l) - 1);
 	case SR_LANEMASK_GE: return ~((1u << l) - 1);
 	case SR_DYNSMEM: return L->dyn_smem;
+	case SR_ENVREG1: return L->grid_ws >> 32;
+	case SR_ENVREG2: return L->grid_ws & 0xffffffffu;
+	case SR_RSMEM_BEGIN: case SR_RSMEM_0: return L->reserved_smem;
+	case SR_RSMEM_1: return L->reserved_smem + SIM_RESERVED_SMEM / 2;
+	case SR_RSMEM_END: return L->reserved_smem + SIM_RESERVED_SMEM;
+	case SR_RSMEM_CAP: return SIM_RESERVED_SMEM;
 	default: return 0; /* ctaid and smid are per CTA; clocks are read by OP_CLOCK */
 	}
 }
@@ -65,6 +71,11 @@ static void init_warps(struct sim_cta *cta)
 		memset(w, 0, sizeof *w);
 		w->r = cta->regs + slots * i;
 		memset(w->r, 0, regs * sizeof *w->r);
+		w->r0 = w->r;
+		w->fn = L->fn;
+		w->fi = (int)(L->fn - L->m->funcs);
+		w->konst = L->konst;
+		w->nslots = L->fn->nslots;
 		w->id = i;
 		unsigned first = i * 32, n = L->threads_per_cta - first;
 		w->live = n >= 32 ? 0xffffffffu : (1u << n) - 1;
@@ -79,8 +90,8 @@ static void init_warps(struct sim_cta *cta)
 	cta->executed = 0;
 	memset(cta->bar_arrived, 0, sizeof cta->bar_arrived);
 	sim_race_new_cta(&cta->race);
-	if (L->fn->local_size)
-		memset(cta->local, 0, (size_t)L->threads_per_cta * L->fn->local_size);
+	if (L->local_per_thread) /* frames of calls too: what a callee reads never depends on the last CTA */
+		memset(cta->local, 0, (size_t)L->threads_per_cta * L->local_per_thread);
 	if (cta->sass_phase)
 		memset(cta->sass_phase, 0, (size_t)L->fn->ncode * L->warps_per_cta);
 }
@@ -91,7 +102,10 @@ static void reconverge(struct sim_warp *w, uint32_t moved, int next_pc)
 	uint32_t waiting = w->live & ~w->active;
 	FOR_LANES(moved, l)
 		w->lane_pc[l] = next_pc;
-	(void)moved;
+	if (w->calls) { /* lanes may be in different functions and call depths */
+		sim_frame_pick(w);
+		return;
+	}
 	int min = next_pc;
 	uint32_t all = w->live;
 	FOR_LANES(waiting, l)
@@ -103,6 +117,11 @@ static void reconverge(struct sim_warp *w, uint32_t moved, int next_pc)
 			at |= 1u << l;
 	w->pc = min;
 	w->active = at;
+}
+
+void sim_reschedule(struct sim_warp *w, int next_pc)
+{
+	reconverge(w, w->active, next_pc);
 }
 
 /* The budget is per CTA: CTAs are independent, and a stuck one loops forever on its own. */
@@ -141,12 +160,14 @@ static uint32_t guard_mask(const struct sim_cta *cta, const struct sim_warp *w, 
  * Returns -1 on abort. */
 static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 {
-	const struct ptx_insn *code = cta->L->fn->code;
-	int ncode = cta->L->fn->ncode;
 	uint64_t pending = 0;
 	unsigned loops = 0;
-	const struct ptx_insn *ins = &code[0];
+	const struct ptx_insn *ins = &w->fn->code[0];
 	while (w->state == W_READY) {
+		if (w->reload && sim_frame_switch(cta, w))
+			return -1;
+		const struct ptx_insn *code = w->fn->code;
+		int ncode = w->fn->ncode;
 		if (w->pc < 0 || w->pc >= ncode) {
 			sim_finding(cta, &code[ncode - 1], __builtin_ctz(w->active), "invalid-pc", PS_NONE, 0, 0, false,
 				    "control reached instruction %d outside the function", w->pc);
@@ -154,12 +175,12 @@ static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 		}
 		ins = &code[w->pc];
 		if (ins->op == OP_BRA && ins->ops[0].kind == PO_LABEL && ins->ops[0].offset <= w->pc &&
-		    ++loops > SIM_WARP_QUANTUM && cta->L->warps_per_cta > 1)
+		    ++loops > SIM_WARP_QUANTUM && (cta->L->warps_per_cta > 1 || cta->L->cooperative))
 			break; /* its turn is over; it resumes here (nothing of this branch ran yet) */
 		cta->c.inst++;
 		cta->c.thread_inst += (uint64_t)__builtin_popcount(w->active);
-		if (cta->L->fn->sass) { /* the SASS estimate: what the line info attributes to this instruction */
-			uint64_t sw = cta->L->fn->sass[w->pc].weight; /* in 1/PTX_SASS_WEIGHT_ONE */
+		if (w->fn->sass) { /* the SASS estimate: what the line info attributes to this instruction */
+			uint64_t sw = w->fn->sass[w->pc].weight; /* in 1/PTX_SASS_WEIGHT_ONE */
 			cta->c.sass_inst += sw;
 			cta->c.sass_thread_inst += sw * (uint64_t)__builtin_popcount(w->active);
 		}
@@ -290,7 +311,7 @@ static void report_deadlock(struct sim_cta *cta)
 		unsigned waiting = 0;
 		for (unsigned k = 0; k < L->warps_per_cta; k++)
 			waiting += cta->warps[k].state == W_BARRIER && cta->warps[k].bar_id == w->bar_id;
-		sim_finding(cta, &L->fn->code[w->pc], __builtin_ctz(w->active), "deadlock", PS_NONE, 0, 0, false,
+		sim_finding(cta, &w->fn->code[w->pc], __builtin_ctz(w->active), "deadlock", PS_NONE, 0, 0, false,
 			    "deadlock: warp %u waits at barrier %d, which %u of the %u warps it needs have reached, and no "
 			    "other warp can run", i, w->bar_id, waiting + cta->bar_arrived[w->bar_id],
 			    expected_warps(cta, w->bar_id));
@@ -298,11 +319,24 @@ static void report_deadlock(struct sim_cta *cta)
 	}
 }
 
+void sim_cta_start(struct sim_cta *cta)
+{
+	init_warps(cta);
+}
+
 int sim_cta_run(struct sim_cta *cta)
 {
-	struct sim_launch *L = cta->L;
 	init_warps(cta);
-	for (;;) {
+	int rc;
+	while ((rc = sim_cta_resume(cta)) == 0)
+		;
+	return rc < 0 ? -1 : 0;
+}
+
+int sim_cta_resume(struct sim_cta *cta)
+{
+	struct sim_launch *L = cta->L;
+	{
 		bool any_ready = false, any_barrier = false;
 		for (unsigned i = 0; i < L->warps_per_cta; i++) {
 			struct sim_warp *w = &cta->warps[i];
@@ -317,11 +351,12 @@ int sim_cta_run(struct sim_cta *cta)
 			any_barrier |= w->state == W_BARRIER;
 		}
 		if (!any_ready && !any_barrier)
-			return 0;
+			return 1;
 		if (any_barrier && release_barriers(cta) == 0 && !any_ready) {
 			report_deadlock(cta);
 			cta->aborted = true;
 			return -1;
 		}
 	}
+	return 0;
 }

@@ -510,8 +510,8 @@ static int exec_bar_red(struct sim_cta *cta, struct sim_warp *w, const struct pt
 		FOR_LANES(mask, l) d[l] = v;
 		cta->c.inst--;
 		cta->c.thread_inst -= (uint64_t)__builtin_popcount(w->active);
-		if (cta->L->fn->sass) {
-			uint64_t sw = cta->L->fn->sass[ins - cta->L->fn->code].weight;
+		if (w->fn->sass) {
+			uint64_t sw = w->fn->sass[ins - w->fn->code].weight;
 			cta->c.sass_inst -= sw;
 			cta->c.sass_thread_inst -= sw * (uint64_t)__builtin_popcount(w->active);
 		}
@@ -596,6 +596,8 @@ static int exec_control(struct sim_cta *cta, struct sim_warp *w, const struct pt
 	case OP_RET: case OP_EXIT:
 		if (!mask)
 			return 0;
+		if (ins->op == OP_RET && w->depth > 0) /* back to the caller */
+			return sim_frame_ret(cta, w, ins, mask);
 		sim_exit_lanes(w, mask);
 		return 1;
 	case OP_TRAP:

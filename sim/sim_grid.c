@@ -116,6 +116,11 @@ static void setup_memory(struct sim_launch *L, struct gl_launch *l)
 				memcpy(data + m->vars[i].offset, m->vars[i].init, m->vars[i].size);
 		L->regions[L->nregions++] = (struct sim_region){PTX_MODULE_BASE, m->global_size, data, "module globals"};
 	}
+	if (L->cooperative) { /* the grid workspace: grid.sync()'s barrier word, zero at launch */
+		L->grid_ws = SIM_GRID_WS_BASE;
+		L->regions[L->nregions++] = (struct sim_region){SIM_GRID_WS_BASE, SIM_GRID_WS_SIZE,
+								gl_xcalloc(SIM_GRID_WS_SIZE, 1), "grid workspace"};
+	}
 	for (int i = 0; i < l->nargs; i++) {
 		const struct gl_arg *a = &l->args[i];
 		uint64_t v = a->kind == GL_ARG_BUFFER ? l->buffers[a->buffer].device_addr : a->bits;
@@ -128,6 +133,98 @@ static void setup_memory(struct sim_launch *L, struct gl_launch *l)
 			L->konst[(size_t)i * 32 + k] = fn->consts[i];
 }
 
+static bool is_builtin_call(const struct ptx_module *m, const struct ptx_operand *target)
+{
+	const char *name = m->funcs[target->offset].name;
+	return strcmp(name, "vprintf") == 0 || strcmp(name, "__assertfail") == 0;
+}
+
+/* Whether the kernel reaches a call to a .func body (directly, through other functions, or through a
+ * function pointer); marks reached functions in `seen`. */
+static bool reaches_calls(const struct sim_launch *L, int fi, bool *seen)
+{
+	const struct ptx_module *m = L->m;
+	seen[fi] = true;
+	const struct ptx_function *f = &m->funcs[fi];
+	bool calls = false;
+	for (int i = 0; i < f->ncode; i++) {
+		const struct ptx_insn *ins = &f->code[i];
+		if (ins->op != OP_CALL)
+			continue;
+		const struct ptx_operand *t = NULL;
+		for (int k = 0; k < ins->nops && !t; k++)
+			if (ins->ops[k].kind == PO_FUNC || ins->ops[k].kind == PO_SLOT)
+				t = &ins->ops[k];
+		if (!t || t->kind == PO_SLOT) {
+			calls = true;
+			continue;
+		}
+		if (is_builtin_call(m, t))
+			continue;
+		calls = true;
+		int d = L->definition[t->offset];
+		if (d >= 0 && !seen[d])
+			reaches_calls(L, d, seen);
+	}
+	return calls;
+}
+
+/* Whether f reads one of the special registers first..last: %envreg1/%envreg2, where the driver puts a
+ * cooperative launch's grid workspace (what cooperative_groups::this_grid() compiles to), or
+ * %reserved_smem_offset_*. */
+static bool reads_special(const struct ptx_function *f, int first, int last)
+{
+	for (int i = 0; i < f->ncode; i++)
+		for (int k = 0; k < f->code[i].nops; k++) {
+			const struct ptx_operand *o = &f->code[i].ops[k];
+			if (o->kind == PO_SLOT && o->slot >= f->first_special + first && o->slot <= f->first_special + last)
+				return true;
+		}
+	return false;
+}
+
+/* Calls to .func bodies (sim_frame.c): each function's definition, the call stack and its size. */
+static void setup_calls(struct sim_launch *L)
+{
+	const struct ptx_module *m = L->m;
+	L->definition = gl_xmalloc((size_t)(m->nfuncs ? m->nfuncs : 1) * sizeof *L->definition);
+	for (int i = 0; i < m->nfuncs; i++) {
+		const struct ptx_function *d = ptx_find_function(m, m->funcs[i].name);
+		L->definition[i] = d ? (int)(d - m->funcs) : -1;
+		if (m->funcs[i].code && m->funcs[i].nslots > L->max_slots)
+			L->max_slots = m->funcs[i].nslots;
+	}
+	bool *seen = gl_xcalloc((size_t)m->nfuncs + 1, sizeof *seen);
+	L->calls = reaches_calls(L, (int)(L->fn - m->funcs), seen);
+	for (int i = 0; i < m->nfuncs; i++)
+		if (seen[i]) {
+			L->cooperative |= reads_special(&m->funcs[i], SR_ENVREG1, SR_ENVREG2);
+			L->reserved_used |= reads_special(&m->funcs[i], SR_RSMEM_BEGIN, SR_RSMEM_1);
+		}
+	free(seen);
+	L->stack_size = L->opts->stack_size ? L->opts->stack_size : GL_SIM_STACK_SIZE;
+	L->stack_base = (L->fn->local_size + 15) & ~(uint64_t)15;
+	L->local_per_thread = L->fn->local_size;
+	L->frame_size = gl_xcalloc((size_t)m->nfuncs + 1, sizeof *L->frame_size);
+	L->stack_cost = gl_xcalloc((size_t)m->nfuncs + 1, sizeof *L->stack_cost);
+	uint64_t extra = 0; /* the most frame bytes beyond what a call charges to the stack */
+	for (int i = 0; i < m->nfuncs; i++) {
+		const struct ptx_function *f = &m->funcs[i];
+		uint64_t vars = 0;
+		for (int k = 0; k < f->nvars; k++)
+			if (f->vars[k].space == PS_LOCAL && !f->vars[k].call_param)
+				vars = (vars + f->vars[k].align - 1) / f->vars[k].align * f->vars[k].align + f->vars[k].size;
+		L->frame_size[i] = (uint32_t)((f->local_size + 15) & ~(uint64_t)15);
+		L->stack_cost[i] = (uint32_t)(((vars + 15) & ~(uint64_t)15) + SIM_CALL_OVERHEAD);
+		if (L->frame_size[i] + SIM_CALL_OVERHEAD > L->stack_cost[i] &&
+		    L->frame_size[i] + SIM_CALL_OVERHEAD - L->stack_cost[i] > extra)
+			extra = L->frame_size[i] + SIM_CALL_OVERHEAD - L->stack_cost[i];
+	}
+	/* every call charges at least SIM_CALL_OVERHEAD, so no stack holds more than this many frames */
+	if (L->calls)
+		L->local_per_thread = L->stack_base + L->stack_size + L->stack_size / SIM_CALL_OVERHEAD * extra;
+}
+
 /* One worker's CTA state; GL_EENV when the host has no memory for it. */
 static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_cap)
 {
@@ -135,7 +232,7 @@ static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_c
 	cta->L = L;
 	cta->shared = malloc(L->shared_size ? L->shared_size : 1);
 	cta->shadow = calloc(L->shared_size / 4 + 1, sizeof *cta->shadow); /* one per 4-byte word */
-	cta->local = malloc((size_t)L->threads_per_cta * (L->fn->local_size ? L->fn->local_size : 1));
+	cta->local = malloc((size_t)L->threads_per_cta * (L->local_per_thread ? L->local_per_thread : 1));
 	cta->warps = calloc(L->warps_per_cta, sizeof *cta->warps);
 	cta->regs = malloc((size_t)L->fn->nslots * 32 * L->warps_per_cta * sizeof *cta->regs);
 	cta->sass_phase = L->sass_phases ? calloc((size_t)L->fn->ncode * L->warps_per_cta, 1) : NULL;
@@ -152,6 +249,7 @@ static void cta_release(struct sim_cta *cta)
 	free(cta->shadow);
 	sim_race_free(&cta->race);
 	sim_async_free(cta);
+	sim_frame_release(cta);
 	free(cta->local);
 	free(cta->warps);
 	free(cta->regs);
@@ -165,8 +263,8 @@ static long cta_index(const struct pool *p, long k)
 	return p->nrun == p->total ? k : (long)((double)k * (double)p->total / (double)p->nrun);
 }
 
-/* Run the k-th CTA into `o`. */
-static void run_one(struct pool *p, struct sim_cta *cta, long k, struct cta_out *o)
+/* Set up the k-th CTA to run into `o`. */
+static void prepare_one(struct pool *p, struct sim_cta *cta, long k, struct cta_out *o)
 {
 	struct sim_launch *L = p->L;
 	long idx = cta_index(p, k);
@@ -189,7 +287,12 @@ static void run_one(struct pool *p, struct sim_cta *cta, long k, struct cta_out 
 	cta->ntrace = 0;
 	cta->trace_dropped = 0;
 	cta->trace_seq = 0;
-	sim_cta_run(cta);
+}
+
+/* Hand what the k-th CTA did over to `o`. */
+static void finish_one(struct pool *p, struct sim_cta *cta, long k, struct cta_out *o)
+{
+	struct sim_launch *L = p->L;
 	if (cta->aborted) { /* the launch stops at the first aborted CTA in grid order */
 		long cur = atomic_load(&L->stop_at);
 		while (k < cur && !atomic_compare_exchange_weak(&L->stop_at, &cur, k))
@@ -204,11 +307,19 @@ static void run_one(struct pool *p, struct sim_cta *cta, long k, struct cta_out 
 		o->findings.index_size = 0;
 		gl_findings_init(&cta->findings, SIM_FINDINGS_PER_CTA);
 	}
-	o->trace = trace;
+	o->trace = cta->trace;
 	o->ntrace = cta->ntrace;
 	o->trace_dropped = cta->trace_dropped;
 	cta->trace = NULL;
 	cta->pf = NULL;
+}
+
+/* Run the k-th CTA into `o`. */
+static void run_one(struct pool *p, struct sim_cta *cta, long k, struct cta_out *o)
+{
+	prepare_one(p, cta, k, o);
+	sim_cta_run(cta);
+	finish_one(p, cta, k, o);
 }
 
 static void out_free(struct cta_out *o)
@@ -379,6 +490,72 @@ static int run_pool(struct pool *p, int threads, struct gl_sim_result *res, stru
 	return GL_OK;
 }
 
+/* CTAs of a cooperative launch that can be resident at once on the simulated device, an A100 (sm_80):
+ * 108 SMs, each holding at most 32 CTAs, 64 warps and 167936 bytes of shared memory, of which every CTA
+ * takes 1024 reserved bytes besides its own (CUDA's occupancy rules; registers are left out, since
+ * ptxas's allocation is not in the PTX). */
+#define SIM_COOP_SMS 108
+static long residency_limit(const struct sim_launch *L, long *per_sm)
+{
+	long by_warps = 64 / (long)L->warps_per_cta;
+	long by_smem = (long)(167936 / (L->shared_size + 1024));
+	*per_sm = by_warps < by_smem ? by_warps : by_smem;
+	if (*per_sm > 32)
+		*per_sm = 32;
+	return SIM_COOP_SMS * *per_sm;
+}
+
+/* A cooperative launch: every CTA is resident at once, and they take turns on this thread (each runs
+ * until every warp of it has had a turn: a warp that spins on grid.sync()'s barrier word gives way
+ * after a bounded number of loop iterations, so the turns, and the counts, depend only on the
+ * instructions executed).  The first CTA that aborts stops the launch. */
+static int run_cooperative(struct pool *p, struct gl_sim_result *res, struct sim_printf_fifo *pf, struct gl_err *err)
+{
+	struct sim_launch *L = p->L;
+	long n = p->nrun, made = 0;
+	struct sim_cta *ctas = gl_xcalloc((size_t)n, sizeof *ctas);
+	struct cta_out *outs = gl_xcalloc((size_t)n, sizeof *outs);
+	uint8_t *over = gl_xcalloc((size_t)n, 1);
+	int rc = GL_OK;
+	for (; made < n && rc == GL_OK; made++)
+		if (cta_alloc(&ctas[made], L, L->opts->trace_limit ? L->opts->trace_limit : GL_SIM_TRACE_LIMIT) != GL_OK)
+			rc = gl_errf(err, GL_EENV, "out of memory: no host memory for the %ld co-resident CTAs of this "
+				     "cooperative launch", n);
+	if (rc == GL_OK) {
+		for (long k = 0; k < n; k++) {
+			prepare_one(p, &ctas[k], k, &outs[k]);
+			sim_cta_start(&ctas[k]);
+		}
+		long left = n;
+		bool stop = false;
+		while (left && !stop)
+			for (long k = 0; k < n && !stop; k++) {
+				int r = over[k] ? 0 : sim_cta_resume(&ctas[k]);
+				if (r != 0) {
+					over[k] = 1;
+					left--;
+					stop = r < 0;
+				}
+			}
+		for (long k = 0; k < n; k++)
+			finish_one(p, &ctas[k], k, &outs[k]);
+		for (long k = 0; k < n; k++) {
+			if (k <= atomic_load(&L->stop_at)) {
+				merge_one(p, &outs[k], res, pf);
+				p->merged++;
+			} else {
+				out_free(&outs[k]);
+			}
+		}
+	}
+	for (long k = 0; k < made; k++)
+		cta_release(&ctas[k]);
+	free(ctas);
+	free(outs);
+	free(over);
+	return rc;
+}
+
 static int pick_threads(const struct gl_sim_opts *opts, long nrun)
 {
 	long n = opts->threads > 0 ? opts->threads : sysconf(_SC_NPROCESSORS_ONLN);
@@ -416,7 +593,7 @@ static int check_launch_memory(const struct sim_launch *L, const struct gl_launc
 	double buffers = (double)L->m->global_size;
 	for (int i = 0; i < l->nbuffers; i++)
 		buffers += (double)l->buffers[i].count * gl_dtype_size(l->buffers[i].dtype);
-	double local = (double)L->threads_per_cta * L->fn->local_size;
+	double local = (double)L->threads_per_cta * L->local_per_thread;
 	double cta = (double)L->shared_size + (double)(L->shared_size / 4 + 1) * sizeof(struct sim_shadow) + local +
 		     (double)L->fn->nslots * 32 * 8 * L->warps_per_cta + (double)L->warps_per_cta * sizeof(struct sim_warp);
 	if (L->opts->trace)
@@ -457,6 +634,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	L->m = m;
 	L->fn = fn;
 	L->opts = opts;
+	setup_calls(L);
 	for (int i = 0; fn->sass && i < fn->ncode; i++)
 		L->sass_phases |= fn->sass[i].span > 1;
 	memcpy(L->grid, l->grid, sizeof L->grid);
@@ -465,6 +643,10 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	L->warps_per_cta = (L->threads_per_cta + 31) / 32;
 	L->dyn_smem = l->dyn_smem;
 	L->shared_size = fn->shared_static + l->dyn_smem;
+	if (L->reserved_used) { /* cooperative_groups' reserved shared memory, after the CTA's own */
+		L->reserved_smem = (L->shared_size + 15) & ~(uint64_t)15;
+		L->shared_size = L->reserved_smem + SIM_RESERVED_SMEM;
+	}
 	L->budget = opts->max_instructions ? opts->max_instructions : GL_SIM_DEFAULT_BUDGET;
 	L->trace_ctas = opts->trace_ctas ? opts->trace_ctas : GL_SIM_TRACE_CTAS;
 	L->tools = opts->tools ? opts->tools : GL_TOOL_ALL;
@@ -473,13 +655,27 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 
 	struct pool p = {.L = L};
 	p.total = (long)l->grid[0] * l->grid[1] * l->grid[2];
-	p.nrun = opts->sample_ctas > 0 && opts->sample_ctas < p.total ? opts->sample_ctas : p.total;
+	p.nrun = opts->sample_ctas > 0 && opts->sample_ctas < p.total && !L->cooperative ? opts->sample_ctas : p.total;
+	long per_sm = 0, limit = residency_limit(L, &per_sm);
+	if (L->cooperative && p.total > limit) {
+		rc = gl_errf(err, GL_EUSAGE, "kernel '%s' uses the grid workspace (cooperative_groups::this_grid(), "
+			     "grid.sync()), so its %ld CTAs must all be resident at once; the simulated device (an A100, "
+			     "sm_80) holds at most %ld: %d SMs x %ld CTAs of %u threads and %llu bytes of shared memory; "
+			     "launch a grid of at most %ld CTAs", fn->name, p.total, limit, SIM_COOP_SMS, per_sm,
+			     L->threads_per_cta, (unsigned long long)L->shared_size, limit);
+		free(L->definition);
+		free(L->frame_size);
+		free(L->stack_cost);
+		free(L);
+		return rc;
+	}
 	gl_findings_init(&p.findings, GL_FINDINGS_MAX);
 	int threads = pick_threads(opts, p.nrun);
 	p.window = 2L * threads + 2;
 	if (p.window > p.nrun)
 		p.window = p.nrun;
-	rc = check_launch_memory(L, l, threads, p.window, err);
+	/* a cooperative launch holds every CTA's state at once */
+	rc = check_launch_memory(L, l, L->cooperative ? (int)p.nrun : threads, p.window, err);
 	if (rc) {
 		free(L);
 		return rc;
@@ -494,9 +690,11 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	pthread_cond_init(&p.ready, NULL);
 	struct sim_printf_fifo pf = {.size = L->printf_buffer};
 	double t0 = gl_now();
-	rc = run_pool(&p, threads, res, &pf, opts->progress, opts->progress_label, err);
+	rc = L->cooperative ? run_cooperative(&p, res, &pf, err)
+			    : run_pool(&p, threads, res, &pf, opts->progress, opts->progress_label, err);
 	res->wall_seconds = gl_now() - t0;
-	res->threads = threads;
+	res->threads = L->cooperative ? 1 : threads;
+	res->cooperative = L->cooperative;
 	res->sass_mapped = fn->sass != NULL;
 	res->ctas_total = p.total;
 	res->scale = res->ctas_run ? (double)p.total / (double)p.nrun : 1.0;
@@ -517,11 +715,14 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.can_take);
 	pthread_cond_destroy(&p.ready);
-	if (m->global_size)
-		free(L->regions[L->nregions - 1].host);
+	for (int i = l->nbuffers; i < L->nregions; i++) /* module globals, grid workspace */
+		free(L->regions[i].host);
 	free(p.slots);
 	free(L->konst);
 	free(L->specials);
+	free(L->definition);
+	free(L->frame_size);
+	free(L->stack_cost);
 	free(L);
 	if (rc)
 		gl_sim_result_free(res);

@@ -14,11 +14,22 @@
 #include "sim_race.h"
 #include "sim.h"
 
-#define SIM_MAX_REGIONS (GL_MAX_BUFFERS + 1)
+#define SIM_MAX_REGIONS (GL_MAX_BUFFERS + 2) /* the buffers, module globals, the grid workspace */
+/* A cooperative launch's grid workspace (cooperative_groups::this_grid(): the barrier word of
+ * grid.sync()), outside every other window of sim_addr.h. */
+#define SIM_GRID_WS_BASE 0x0000320000000000ull
+#define SIM_GRID_WS_SIZE 64u
+/* Reserved shared memory (sm_80's 1 KiB per CTA), where cooperative_groups keeps the barriers and the
+ * exchange slots of thread-block tiles wider than a warp: after the CTA's own shared memory, in two
+ * halves that %reserved_smem_offset_0 and _1 name. */
+#define SIM_RESERVED_SMEM 1024u
 #define SIM_FINDINGS_PER_CTA 256 /* distinct findings one CTA keeps; further ones are only counted */
 #define SIM_BARRIERS 16 /* named barriers 0..15 */
 #define SIM_SHARED_POISON 0xA5 /* shared memory at CTA start: a recognisable garbage pattern */
 #define SIM_PARAM_BYTES 4096   /* the kernel parameter buffer (CUDA's classic 4 KiB limit) */
+
+#define SIM_CALL_OVERHEAD 16  /* stack bytes every call takes besides the callee's PTX frame (sim_frame.c) */
+#define SIM_MAX_RETS 4        /* return values of one call */
 
 struct sim_shadow;
 struct sim_printf_fifo;
@@ -71,6 +82,21 @@ struct sim_launch {
 	atomic_long stop_at;       /* run index of the first CTA (in grid order) that aborted; LONG_MAX = none */
 	bool sass_phases;          /* some SASS vector covers several loop iterations (sim_cta.sass_phase) */
 	struct sim_touch touch;
+	bool cooperative;          /* the kernel reads the grid workspace (%envreg1/2): all CTAs run co-resident */
+	uint64_t grid_ws;          /* its address (0 when not cooperative) */
+	bool reserved_used;        /* the kernel reads %reserved_smem_offset_*: the CTA gets the reserved region */
+	uint64_t reserved_smem;    /* its shared offset */
+	/* calls to .func bodies (sim_frame.c) */
+	bool calls;                /* the module has code that calls a .func (or takes a function's address) */
+	uint64_t local_per_thread; /* the kernel's frame, then (with calls) the call stacks' frames */
+	uint64_t stack_base;       /* where the first callee's frame starts: the kernel's frame rounded to 16 */
+	uint64_t stack_size;       /* bytes of call stack per thread */
+	int max_slots;             /* the most register slots of any function of the module */
+	int *definition;           /* per function index: the index of its definition (a body), or -1 */
+	uint32_t *frame_size;      /* per function: bytes of local memory its frame takes (all its .local
+				    * and .param storage, rounded to 16) */
+	uint32_t *stack_cost;      /* per function: bytes of the stack limit one call takes (its .local
+				    * variables rounded to 16, plus SIM_CALL_OVERHEAD) */
 };
 
 void sim_touch_init(struct sim_touch *t, const struct sim_region *regions, int n);
@@ -80,8 +106,36 @@ void sim_touch_free(struct sim_touch *t);
 
 enum warp_state { W_READY, W_BARRIER, W_DONE };
 
+/* Where a lane returns to when the function it runs at depth d returns (sim_frame.c). */
+struct sim_lane_frame {
+	int32_t fn, ret_pc;   /* the caller and the instruction after its call */
+	uint32_t sp, used;    /* the caller's frame and stack use */
+	uint32_t nret;
+	uint64_t ret_addr[SIM_MAX_RETS]; /* local addresses of the caller's return .param variables */
+};
+
+/* A warp's call stacks, one per lane; allocated at the warp's first call (sim_frame.c). */
+struct sim_calls {
+	int32_t fn[32];       /* the function each live lane runs */
+	uint32_t sp[32];      /* the start of its frame in its local memory */
+	uint32_t used[32];    /* stack bytes its calls take, against L->stack_size */
+	uint16_t depth[32];   /* its call depth (0: the kernel) */
+	unsigned max_depth;
+	uint64_t **regs;      /* per depth 1..max_depth: a register file (max_slots x 32), lane columns */
+	struct sim_lane_frame *frames; /* [depth * 32 + lane] */
+};
+
 struct sim_warp {
-	uint64_t *r;
+	uint64_t *r;          /* the register file of the active lanes' call depth */
+	const struct ptx_function *fn; /* the function the active lanes run */
+	const uint64_t *konst; /* its constant slots, frame addresses set for the active lanes' frame */
+	int nslots;
+	int fi;               /* fn's index in the module */
+	int depth;            /* the active lanes' call depth and frame */
+	uint32_t sp;
+	bool reload;          /* fn/r/konst must be set from depth, sp and calls->fn before the next step */
+	struct sim_calls *calls; /* NULL until the warp's first call in this CTA */
+	uint64_t *r0;         /* the kernel's register file (depth 0) */
 	uint32_t live;        /* lanes that exist and have not exited */
 	uint32_t active;      /* lanes at pc */
 	int pc;
@@ -127,6 +181,8 @@ struct sim_cta {
 	struct gl_findings findings; /* deduplicated by (kind, PTX line); cleared for each CTA */
 	bool aborted;
 	struct sim_printf_fifo *pf; /* this CTA's device printf records (sim_printf.h) */
+	struct sim_calls **calls;   /* per warp, kept for the worker's next CTAs (sim_frame.c) */
+	const uint64_t **frame_konst; /* per (function, frame start): constant slots (sim_frame.c) */
 	struct gl_trace_event *trace;  /* per worker buffer, appended in CTA order by the grid */
 	uint32_t ntrace, trace_cap;
 	uint64_t trace_dropped;
@@ -135,10 +191,24 @@ struct sim_cta {
 
 /* sim_cta.c: CTA scheduling and per-warp control flow */
 int sim_cta_run(struct sim_cta *cta);
+/* The same in steps, for CTAs that run co-resident (a cooperative launch): start, then resume until it
+ * returns 1 (finished) or -1 (aborted); 0 means every warp had a turn and the CTA can wait. */
+void sim_cta_start(struct sim_cta *cta);
+int sim_cta_resume(struct sim_cta *cta);
 void sim_specials_template(const struct sim_launch *L, uint64_t *out);
 void sim_branch(struct sim_warp *w, uint32_t taken, int target);
 void sim_exit_lanes(struct sim_warp *w, uint32_t gone);
 void sim_step_diverged(struct sim_warp *w);
+/* The active lanes moved to next_pc (other lanes moved through w->calls); pick the lanes to run next. */
+void sim_reschedule(struct sim_warp *w, int next_pc);
+
+/* sim_frame.c: calls to .func bodies, ret from them, and the warp's view of the active lanes' frame */
+int sim_frame_call(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
+int sim_frame_ret(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
+int sim_frame_switch(struct sim_cta *cta, struct sim_warp *w);
+/* Among live lanes: the deepest call, then the lowest frame, function and PC run first. */
+void sim_frame_pick(struct sim_warp *w);
+void sim_frame_release(struct sim_cta *cta);
 
 /* sim_exec.c: one instruction for the lanes in `mask` (active and guard true).  Returns 0 for a
  * straight-line instruction (the caller advances the PC), 1 when the instruction moved the PC or
@@ -169,8 +239,9 @@ static inline uint64_t *sim_reg(struct sim_warp *w, int slot)
 
 static inline const uint64_t *sim_src(const struct sim_cta *cta, const struct sim_warp *w, int slot)
 {
-	int n = cta->L->fn->nslots;
-	return slot < n ? w->r + (size_t)slot * 32 : cta->L->konst + (size_t)(slot - n) * 32;
+	(void)cta;
+	int n = w->nslots;
+	return slot < n ? w->r + (size_t)slot * 32 : w->konst + (size_t)(slot - n) * 32;
 }
 
 #define FOR_LANES(mask, l) for (uint32_t m_ = (mask), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)

@@ -140,6 +140,7 @@ static int mb_init(struct sim_cta *cta, const struct ptx_insn *ins, int lane, ui
 		return mb_error(cta, ins, lane, off, "the expected count must be in [1, 2^20-1]");
 	uint64_t v = mb_pack((struct mbar){(uint32_t)n, (uint32_t)n, 0, true, false});
 	memcpy(p, &v, 8);
+	sim_shadow_init(cta, off, 8); /* the object has a value: reading it is not an uninitialized read */
 	return 0;
 }
 

@@ -19,7 +19,7 @@ const char *sim_space_name(enum ptx_space s)
 static struct sim_memmap lane_memmap(const struct sim_cta *cta, const struct sim_warp *w, int lane)
 {
 	const struct sim_launch *L = cta->L;
-	uint64_t n = L->fn->local_size;
+	uint64_t n = L->local_per_thread;
 	return (struct sim_memmap){
 		.regions = L->regions, .nregions = L->nregions,
 		.shared = cta->shared, .shared_size = L->shared_size,
@@ -76,7 +76,7 @@ static void miss_finding(struct sim_cta *cta, const struct ptx_insn *ins, int la
 	case PS_LOCAL:
 		sim_finding(cta, ins, lane, "out-of-bounds", PS_LOCAL, a, size, false,
 			    "invalid __local__ %s of size %u at 0x%llx: the thread has %llu bytes of local memory",
-			    what, size, a, (unsigned long long)L->fn->local_size);
+			    what, size, a, (unsigned long long)L->local_per_thread);
 		return;
 	case PS_PARAM:
 		sim_finding(cta, ins, lane, "out-of-bounds", PS_PARAM, a, size, false,

@@ -54,14 +54,23 @@ static const struct {
 	{"smsp__sass_thread_inst_executed_op_hfma_pred_on.sum", C(hfma), NONE, true, "inst"},
 	{"smsp__sass_thread_inst_executed_op_hadd_pred_on.sum", C(hadd), NONE, true, "inst"},
 	{"smsp__sass_thread_inst_executed_op_hmul_pred_on.sum", C(hmul), NONE, true, "inst"},
-	{"smsp__inst_executed_pipe_tensor_op_hmma.sum", C(mma_inst), NONE, true, "inst"},
+	{GL_M_HMMA_INST, C(mma_inst), NONE, true, "inst"},
 	{"smsp__inst_executed_pipe_tensor_op_imma.sum", C(imma_inst), NONE, true, "inst"},
 	{"smsp__inst_executed_pipe_tensor_op_dmma.sum", C(dmma_inst), NONE, true, "inst"},
-	{"smsp__inst_executed_op_ldsm.sum", C(ldsm_inst), NONE, true, "inst"},
+	/* tensor FLOPs: the tensor path's math ops, two per multiply-add (docs/sim.md).  Nsight Compute
+	 * names fp16 ones per chip (GA100: sm__ops_path_tensor_src_fp16_dst_fp32, GH100:
+	 * sm__ops_path_tensor_op_hmma_src_fp16_dst_fp32), no name is on both, so they go under gpulab's own */
+	{GL_M_TENSOR_OPS_F16_F32, C(tops_f16_f32), NONE, true, "math_op"},
+	{GL_M_PTX_PREFIX "ops_path_tensor_src_fp16_dst_fp16.sum", C(tops_f16_f16), NONE, true, "math_op"},
+	{"sm__ops_path_tensor_src_bf16_dst_fp32.sum", C(tops_bf16_f32), NONE, true, "math_op"},
+	{"sm__ops_path_tensor_src_tf32_dst_fp32.sum", C(tops_tf32_f32), NONE, true, "math_op"},
+	{"sm__ops_path_tensor_src_fp64.sum", C(tops_f64), NONE, true, "math_op"},
+	{"sm__ops_path_tensor_src_int8.sum", C(tops_i8), NONE, true, "math_op"},
+	{GL_M_LDSM_INST, C(ldsm_inst), NONE, true, "inst"},
 	{"smsp__inst_executed_op_ldgsts.sum", C(ldgsts_inst), NONE, true, "inst"},
 	/* LDGSTS (cp.async): the l1tex__t_* forms exist only per cache mode; the sass forms cover both */
-	{"smsp__sass_l1tex_t_requests_pipe_lsu_mem_global_op_ldgsts.sum", C(ldgsts_req), NONE, true, "request"},
-	{"smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum", C(ldgsts_sect), NONE, true, "sector"},
+	{GL_M_LDGSTS_REQ, C(ldgsts_req), NONE, true, "request"},
+	{GL_M_LDGSTS_SECT, C(ldgsts_sect), NONE, true, "sector"},
 	{"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum", C(ldgsts_sst_wf), NONE, true, "wavefront"},
 	{"l1tex__t_requests_pipe_lsu_mem_global_op_atom.sum", C(gatom_req), NONE, true, "request"},
 	{"l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum", C(gatom_sect), NONE, true, "sector"},

@@ -47,5 +47,6 @@ int sim_exec_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn 
 		return sim_unsupported(cta, w, ins, "mma operands with the wrong number of registers for the shape");
 	sim_frag_mma(cta, w, ins, s.m, s.n, s.k, &fa, &fb, &fc, &fd);
 	sim_mma_count(cta, at, 1);
+	sim_mma_count_ops(cta, at, dt, s.m, s.n, s.k);
 	return 0;
 }

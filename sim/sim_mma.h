@@ -51,5 +51,8 @@ void sim_frag_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn
 
 /* Count tensor-pipe instructions: `units` m16n8kK (or m8n8k4 f64) operations of input type `at`. */
 void sim_mma_count(struct sim_cta *cta, enum ptx_type at, unsigned units);
+/* Count the tensor path's math ops of an M x N x K product with inputs `at` and results `dt`: two (a
+ * multiply and an add) per multiply-add, under the sm__ops_path_tensor_src_*_dst_* metric of the types. */
+void sim_mma_count_ops(struct sim_cta *cta, enum ptx_type at, enum ptx_type dt, unsigned M, unsigned N, unsigned K);
 
 #endif

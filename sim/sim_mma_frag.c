@@ -151,3 +151,16 @@ void sim_mma_count(struct sim_cta *cta, enum ptx_type at, unsigned units)
 	else
 		cta->c.mma_inst += units;
 }
+
+void sim_mma_count_ops(struct sim_cta *cta, enum ptx_type at, enum ptx_type dt, unsigned M, unsigned N, unsigned K)
+{
+	uint64_t ops = 2ull * M * N * K;
+	switch (at) {
+	case PT_F16: *(dt == PT_F16 ? &cta->c.tops_f16_f16 : &cta->c.tops_f16_f32) += ops; break;
+	case PT_BF16: cta->c.tops_bf16_f32 += ops; break;
+	case PT_TF32: cta->c.tops_tf32_f32 += ops; break;
+	case PT_F64: cta->c.tops_f64 += ops; break;
+	case PT_S8: case PT_U8: cta->c.tops_i8 += ops; break;
+	default: break;
+	}
+}

@@ -59,9 +59,18 @@ static bool async_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx
 }
 
 /* Races are between different warps inside one barrier interval (lanes of one warp run in order). */
+/* cooperative_groups' reserved shared memory (sim_internal.h) is not checked: its barriers and exchange
+ * slots are ordered by release/acquire atomics and spins, which the race check does not model. */
+static bool reserved(const struct sim_cta *cta, uint64_t addr)
+{
+	return cta->L->reserved_used && addr >= cta->L->reserved_smem;
+}
+
 void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
 		      unsigned n)
 {
+	if (reserved(cta, addr))
+		return;
 	if (ins && (ins->mods & (PM_VOLATILE | PM_STRONG))) {
 		sim_shadow_atomic(cta, w, addr, n); /* a strong write: like an atomic's */
 		return;
@@ -87,6 +96,8 @@ void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
 		     unsigned n)
 {
+	if (reserved(cta, addr))
+		return;
 	bool strong = ins && (ins->mods & (PM_VOLATILE | PM_STRONG));
 	uint16_t me = (uint16_t)(w->id + 1);
 	bool reported = async_race(cta, w, ins, lane, addr, n, false);
@@ -140,6 +151,12 @@ void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t a
 		s->wbytes |= mask;
 		s->init |= mask;
 	}
+}
+
+void sim_shadow_init(struct sim_cta *cta, uint64_t addr, unsigned n)
+{
+	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++)
+		shadow_word(cta, word)->init |= bytes_in(word, addr, n);
 }
 
 /* "_ZZ19transpose_coalescedE4tile" (a demoted function-scope array) -> "tile". */
@@ -208,7 +225,7 @@ void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	e->seq = cta->trace_seq++;
 	e->block = cta->linear;
 	e->warp = w->id;
-	e->pc = (uint32_t)(ins - cta->L->fn->code);
+	e->pc = (uint32_t)(ins - w->fn->code); /* in the function the warp runs */
 	e->line = (uint32_t)ins->line;
 	e->space = sp == PS_SHARED ? GL_TRACE_SHARED : sp == PS_LOCAL ? GL_TRACE_LOCAL : GL_TRACE_GLOBAL;
 	e->op = trace_op(ins, is_store);

@@ -22,6 +22,8 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 
 void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		     const uint64_t addr[32], unsigned n, bool is_store);
+/* Bytes an instruction other than a store gave a value (mbarrier.init): initialized for initcheck. */
+void sim_shadow_init(struct sim_cta *cta, uint64_t addr, unsigned n);
 void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t addr, unsigned n);
 
 /* sim_async.c: cp.async groups per thread; a read of a word that a copy may still be writing. */

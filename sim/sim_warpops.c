@@ -213,8 +213,10 @@ static int exec_ldmatrix(struct sim_cta *cta, struct sim_warp *w, const struct p
 	unsigned wf = gl_mm_ldmatrix_wavefronts(a32, nmat);
 	cta->c.ldsm_inst++;
 	cta->c.ldsm_wf += wf;
-	cta->c.sld_wf += wf;
+	cta->c.sld_wf += wf; /* LDSM wavefronts are in ..._shared_op_ld (docs/sim.md) */
 	cta->c.sld_conf += wf > nmat ? wf - nmat : 0;
+	cta->c.ptx_sld_wf += wf; /* one PTX ldmatrix is one LDSM */
+	cta->c.ptx_sld_conf += wf > nmat ? wf - nmat : 0;
 	if (cta->trace)
 		sim_trace_record(cta, w, ins, PS_SHARED, addr, nmat == 4 ? 0xffffffffu : (1u << (8 * nmat)) - 1, 16,
 				 false, wf);

@@ -210,6 +210,7 @@ static int exec_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 	 * as many as their multiply-adds divide into (m8n32k16 as the transposed m32n8k16: two) */
 	unsigned per = at == PT_F64 ? 8 * 8 * 4 : at == PT_TF32 ? 16 * 8 * 4 : 16 * 8 * 16;
 	sim_mma_count(cta, at, s.m * s.n * s.k / per);
+	sim_mma_count_ops(cta, at, dt, s.m, s.n, s.k);
 	return 0;
 }
 

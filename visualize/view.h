@@ -27,7 +27,7 @@ struct view_ops {
 /* The step a view opens on: the first that shows its point, else the first. */
 int view_first_point(const struct view_ops *ops, const void *state);
 
-extern const struct view_ops view_coalesce_ops, view_banks_ops, view_gemm_ops, view_conv_ops;
+extern const struct view_ops view_coalesce_ops, view_banks_ops, view_gemm_ops, view_conv_ops, view_mma_ops;
 
 /* The one table of views (view_table.c), ended by an entry without name. */
 struct view_entry {
@@ -35,6 +35,7 @@ struct view_entry {
 	enum gl_topic_view kind;   /* the kind a topic's natural view has (kernels/registry.h) */
 	const char *topic;         /* the topic the view implies, or NULL (--topic needed) */
 	const struct view_ops *ops;
+	const char *variant;       /* the variant it shows by default, or NULL (the topic's first) */
 };
 extern const struct view_entry view_table[];
 /* The view called `name`, else NULL. */

@@ -1,4 +1,4 @@
-/* view_ops.c — the three views as engine tables over their states. */
+/* view_ops.c — the views as engine tables over their states. */
 #include "view.h"
 #include "view_states.h"
 
@@ -79,3 +79,15 @@ const struct view_ops view_conv_ops = {"conv", conv_steps, conv_draw, NULL};
 const struct view_ops view_coalesce_ops = {"coalesce", coalesce_steps, coalesce_draw, coalesce_marks};
 const struct view_ops view_banks_ops = {"banks", banks_steps, banks_draw, banks_marks};
 const struct view_ops view_gemm_ops = {"gemm", gemm_steps, gemm_draw, gemm_marks};
+
+static int mma_steps(const void *s)
+{
+	return ((const struct view_mma *)s)->nsteps;
+}
+
+static void mma_draw(const void *s, int step, struct view_canvas *cv)
+{
+	view_mma_draw(s, step, cv);
+}
+
+const struct view_ops view_mma_ops = {"mma", mma_steps, mma_draw, NULL};

@@ -129,6 +129,52 @@ long view_grid_scale(long n, int cells);
 /* The elements of a rows x cols matrix that cell (cy, cx) covers, rpc x cpc elements per cell. */
 void view_grid_cell(long rows, long cols, long rpc, long cpc, int cy, int cx, struct view_box *out);
 
+/* ---- mma: the m16n8k16 fragment map (32 steps, one per lane), then each ldmatrix of one warp beside
+ * its swizzled counterpart, then the CTA's K loop (view_mma.c) */
+struct view_mma_matrix {
+	int rows, cols;
+	int8_t lane[16][16], elem[16][16]; /* the lane holding each element and its index (a0..a7: 0..7) */
+};
+
+#define VIEW_MMA_BLOCKS 16 /* 16x8 blocks of the CTA's C tile shown (rows, columns) */
+
+struct view_mma {
+	const struct view_trace *tr;
+	long block;
+	struct view_mma_matrix frag[3]; /* A 16x16, B 16x8, C/D 16x8 */
+	uint32_t *idx, nidx;            /* the CTA's events */
+	uint32_t *ldm, nldm;            /* indices into idx of the ldmatrix events of `warp` */
+	int warp;                       /* the warp whose ldmatrix steps are shown */
+	int *kstep, nk;                 /* K step of each event (per idx), number of K steps */
+	int nsteps;                     /* 32 + nldm + nk */
+};
+
+struct view_mma_ldm {
+	const struct gl_trace_event *e;
+	const struct view_buffer *buf; /* the shared array read */
+	unsigned nmat, wf, wf_swz;
+	uint64_t offset[32], swz_offset[32]; /* each lane's row, recorded and swizzled, in the array */
+	int group[32], group_swz[32];        /* 16-byte bank group (addr / 16) % 8 of each row */
+	int8_t wf_rec[32][4], wf_alt[32][4];  /* wavefront of each row's words (sim/memmodel.h) */
+	uint64_t inst_so_far, wf_so_far, conf_so_far;
+};
+
+struct view_mma_kstep {
+	int k;
+	struct view_box a_now, b_now, c_tile; /* A and B elements loaded from global at this step; C stored */
+	int8_t owner[VIEW_MMA_BLOCKS][VIEW_MMA_BLOCKS]; /* warp storing each 16x8 block of the C tile, -1 */
+	uint64_t gld_req, gld_sect, ldgsts_req, ldgsts_sect, lds, ldsm, sld_wf, sld_conf, sst_wf; /* so far */
+	uint64_t warp_ldsm_now;
+	char staged_into[64];
+};
+
+int view_mma_build(const struct view_trace *tr, long block, struct view_mma *v, struct gl_err *err);
+void view_mma_free(struct view_mma *v);
+uint64_t view_mma_swizzle(uint64_t offset);
+void view_mma_ldmatrix_frame(const struct view_mma *v, int k, struct view_mma_ldm *f);
+void view_mma_kstep_frame(const struct view_mma *v, int k, struct view_mma_kstep *f);
+void view_mma_owners(const struct view_mma *v, struct view_mma_kstep *f);
+void view_mma_draw(const struct view_mma *v, int step, struct view_canvas *cv);
 /* ---- conv: the implicit GEMM's gather, one lane of one global load of x per step: the input pixel the
  * lane reads, every (output pixel, filter tap) = A(m, kk) of the im2col matrix that holds that pixel,
  * and how often each pixel of its channel was loaded so far (the duplication im2col would store). */

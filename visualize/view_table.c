@@ -5,10 +5,11 @@
 #include "view.h"
 
 const struct view_entry view_table[] = {
-	{"coalesce", GL_VIEW_COALESCE, NULL, &view_coalesce_ops},
-	{"banks", GL_VIEW_BANKS, NULL, &view_banks_ops},
-	{"gemm", GL_VIEW_GEMM, "gemm", &view_gemm_ops},
-	{"conv", GL_VIEW_CONV, "conv2d", &view_conv_ops},
+	{"coalesce", GL_VIEW_COALESCE, NULL, &view_coalesce_ops, NULL},
+	{"banks", GL_VIEW_BANKS, NULL, &view_banks_ops, NULL},
+	{"gemm", GL_VIEW_GEMM, "gemm", &view_gemm_ops, NULL},
+	{"conv", GL_VIEW_CONV, "conv2d", &view_conv_ops, NULL},
+	{"mma", GL_VIEW_MMA, "hgemm", &view_mma_ops, "mma_ldmatrix"},
 	{0},
 };
 

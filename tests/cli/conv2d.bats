@@ -76,6 +76,22 @@ global_sectors() { # JSON VARIANT: global load + store sectors of the variant (i
 	done
 }
 
+@test "conv2d guidance: the tensor_layout rule names the layout and the uncoalesced side, only where it applies" {
+	run --separate-stderr "$GPULAB" run conv2d --variant implicit_gemm,direct --backend sim --db "$DB" --json
+	assert_success
+	jq -e '.launches[] | select(.variant == "implicit_gemm") | .guidance[] | select(.rule == "tensor_layout")
+		| select(.message | startswith("in the nchw layout this kernel'"'"'s global stores are uncoalesced (16.0 sectors per request); the layout decides which index is contiguous"))' <<<"$output"
+	# direct walks an image row in NCHW: coalesced enough, no layout advice
+	[ "$(jq '[.launches[] | select(.variant == "direct") | .guidance[] | select(.rule == "tensor_layout")] | length' \
+		<<<"$output")" = 0 ]
+	run --separate-stderr "$GPULAB" run conv2d --variant implicit_gemm,direct --layout nhwc --backend sim --db "$DB" --json
+	assert_success
+	[ "$(jq '[.launches[] | select(.variant == "implicit_gemm") | .guidance[] | select(.rule == "tensor_layout")] | length' \
+		<<<"$output")" = 0 ]
+	jq -e '.launches[] | select(.variant == "direct") | .guidance[] | select(.rule == "tensor_layout")
+		| select(.message | startswith("in the nhwc layout this kernel'"'"'s global loads are uncoalesced (16.5"))' <<<"$output"
+}
+
 @test "conv2d list shows the layout choices; list --json lists them" {
 	run "$GPULAB" list conv2d
 	assert_success

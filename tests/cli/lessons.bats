@@ -79,6 +79,10 @@ check_lesson() {
 	check_lesson 04-reductions
 }
 
+@test "lesson 05-tensor-cores passes check --run on a fresh database" {
+	check_lesson 05-tensor-cores
+}
+
 @test "lesson 07-convolution passes check --run on a fresh database" {
 	check_lesson 07-convolution
 }

@@ -56,7 +56,7 @@ sim_trace() {
 	assert_output --partial "give --run too"
 	run "$GPULAB" view transpose --run 1 --frames 1 --db "$DB"
 	assert_failure 2
-	assert_output --partial "say which view: coalesce, banks, gemm, conv"
+	assert_output --partial "say which view: coalesce, banks, gemm, conv, mma"
 	run "$GPULAB" view coalesce --run 1 --topic transpose --frames 1 --db "$DB"
 	assert_failure 2
 	assert_output --partial "no --topic"

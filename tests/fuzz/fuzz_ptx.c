@@ -42,8 +42,10 @@ static void check_operand(const struct ptx_module *m, const struct ptx_function 
 	case PO_SLOT:
 		check_source_slot(f, o->slot, i);
 		break;
-	case PO_MEM: /* a base register or special, or -1 for an absolute address */
-		REQUIRE(o->slot == -1 || (o->slot >= 0 && o->slot < f->nslots), f->name, i);
+	case PO_MEM: /* a base register or special, a frame constant (a .func's own .local or .param
+		      * variable, sim_frame.c), or -1 for an absolute address */
+		REQUIRE(o->slot == -1 || (o->slot >= 0 && o->slot < (f->is_entry ? f->nslots : f->nslots + f->nconsts)),
+			f->name, i);
 		break;
 	case PO_VEC:
 		REQUIRE(o->nvec <= PTX_MAX_VEC, f->name, i);

@@ -113,6 +113,29 @@ step backend-auto 30 "$GPULAB" run transpose --backend auto --db "$DB"
 # conv2d beyond its default: the real ResNet-18 conv2_x layer (56x56) in NHWC, where the implicit GEMM
 # on tensor cores loads 16-byte vectors
 step conv2d-nhwc-56 60 "$GPULAB" run conv2d --variant all --layout nhwc --size 56 --backend cuda --repeat 5 --db "$DB"
+# hgemm: TFLOP/s of every variant beside cuBLAS cublasGemmEx (fp16 in, fp32 compute) on 4096^3.
+hgemm_vs_cublas() {
+	local run base
+	run=$("$GPULAB" run hgemm --variant all --size 4096 --backend cuda --metrics memory --repeat 5 --json \
+		--db "$DB") || return 1
+	base=$("$GPULAB" baseline hgemm --size 4096 --repeat 20 --json) || return 1
+	python3 - "$run" "$base" <<'PY'
+import json, sys
+run, base = json.loads(sys.argv[1]), json.loads(sys.argv[2])
+flop = 2.0 * 4096 ** 3
+print(f"{'cuBLAS cublasGemmEx':<22} {base['tflops']:8.2f} TFLOP/s  {base['ms']:8.3f} ms  100.0%")
+ok = True
+for l in run["launches"]:
+    ns = l.get("duration_ns")
+    tf = flop / ns / 1e3 if ns else float("nan")
+    ok = ok and bool(l.get("verified")) and ns is not None
+    print(f"hgemm {l['variant']:<16} {tf:8.2f} TFLOP/s  {(ns or 0) / 1e6:8.3f} ms  "
+          f"{100.0 * tf / base['tflops']:5.1f}%  verified {l.get('verified')}")
+sys.exit(0 if ok else 1)
+PY
+}
+export -f hgemm_vs_cublas
+step hgemm-vs-cublas 120 bash -c hgemm_vs_cublas
 step validate 120 "$GPULAB" validate --strict --db "$DB"
 step validate-json 60 "$GPULAB" validate transpose --json --db "$DB"
 # The estimate (model) from the simulator's counts beside the measured time: the model's error
@@ -138,7 +161,7 @@ step bats-gpu 120 env GPULAB="$GPULAB" bats tests/cli/devices.bats tests/cli/doc
 	tests/cli/metrics.bats tests/cli/backend_cuda.bats
 
 echo
-for f in devices doctor validate estimate-error-transpose estimate-error-gemm decode-golden; do
+for f in devices doctor validate estimate-error-transpose estimate-error-gemm decode-golden hgemm-vs-cublas; do
 	[ -f "$LOG/$f.log" ] && { echo "---- $f"; head -60 "$LOG/$f.log"; }
 done
 echo

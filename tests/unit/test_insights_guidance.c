@@ -66,6 +66,32 @@ static void test_uncoalesced(void)
 	done(&l);
 }
 
+/* tensor_layout: only for a launch with a layout parameter, only when its global accesses are uncoalesced,
+ * naming the layout, the worse side and its sectors per request. */
+static void test_layout(void)
+{
+	struct gl_launch_record l;
+	launch(&l, 1056, 256, 32);
+	l.params_json = "{\"n\":1,\"layout\":\"nchw\"}";
+	set(&l, GL_M_GST_REQ, 1000), set(&l, GL_M_GST_SECT, 16000), set(&l, GL_M_GST_IDEAL, 4000);
+	set(&l, GL_M_GLD_REQ, 1000), set(&l, GL_M_GLD_SECT, 4000), set(&l, GL_M_GLD_IDEAL, 4000);
+	const struct gl_guidance *g = fired(&l, "tensor_layout");
+	CHECK(g && strstr(g->message, "in the nchw layout this kernel's global stores are uncoalesced (16.0 sectors"));
+	CHECK(g && isnan(g->estimated_speedup));
+	done(&l);
+	launch(&l, 1056, 256, 32); /* coalesced both ways: no layout advice */
+	l.params_json = "{\"layout\":\"nhwc\"}";
+	set(&l, GL_M_GST_REQ, 1000), set(&l, GL_M_GST_SECT, 4000), set(&l, GL_M_GST_IDEAL, 4000);
+	CHECK(fired(&l, "tensor_layout") == NULL);
+	done(&l);
+	launch(&l, 1056, 256, 32); /* uncoalesced, but no layout to change */
+	l.params_json = "{\"rows\":64}";
+	set(&l, GL_M_GST_REQ, 1000), set(&l, GL_M_GST_SECT, 32000), set(&l, GL_M_GST_IDEAL, 4000);
+	CHECK(fired(&l, "uncoalesced_global_stores") != NULL);
+	CHECK(fired(&l, "tensor_layout") == NULL);
+	done(&l);
+}
+
 static void test_bank_conflicts(void)
 {
 	struct gl_launch_record l;
@@ -184,6 +210,7 @@ int main(void)
 	test_occupancy_rule();
 	test_tail();
 	test_roofline();
+	test_layout();
 	for (const struct gl_rule *r = gl_rules; r->name; r++) /* every rule has its message parts */
 		CHECK(r->fix && r->metrics && r->severity && gl_rule_find(r->name) == r);
 	CHECK_DONE();

@@ -139,6 +139,19 @@ static void test_ldmatrix(void)
 	for (int l = 0; l < 32; l++) /* XOR-swizzled rows: conflict-free again */
 		a[l] = 128u * (l % 8) + 16u * ((l / 8) ^ (l % 8));
 	CHECK_EQ(gl_mm_ldmatrix_wavefronts(a, 4), 4);
+	/* hgemm's A tile: 64-byte rows, lane l at row l%16, column block l/16 (matrices 0-3: rows 0-7 and
+	 * 8-15 of chunks 0 and 1): rows r and r+2 share a group, 4 wavefronts per matrix */
+	for (int l = 0; l < 32; l++)
+		a[l] = 64u * (l % 16) + 16u * (l / 16);
+	CHECK_EQ(gl_mm_ldmatrix_wavefronts(a, 4), 16);
+	/* the same rows through Swizzle<3,4,3> (offset ^ ((offset >> 7) & 7) << 4): one per matrix */
+	for (int l = 0; l < 32; l++)
+		a[l] ^= ((a[l] >> 7) & 7) << 4;
+	CHECK_EQ(gl_mm_ldmatrix_wavefronts(a, 4), 4);
+	/* two lanes of a matrix giving the same row read it once */
+	for (int l = 0; l < 32; l++)
+		a[l] = 128u * ((l % 8) / 2);
+	CHECK_EQ(gl_mm_ldmatrix_wavefronts(a, 1), 4);
 }
 
 int main(void)

@@ -142,6 +142,10 @@ static void run_shape(const struct shape *s, int satfinite_case, const char *met
 	struct gl_sim_result res;
 	fx_run_clean(m, &l, &res);
 	CHECK_EQ(fx_metric(&res, metric), 1);
+	/* tensor FLOPs: a multiply and an add per multiply-add, under the path of the input type */
+	const char *ops = f64 ? "sm__ops_path_tensor_src_fp64.sum" : i8 ? "sm__ops_path_tensor_src_int8.sum"
+									 : "sm__ops_path_tensor_src_tf32_dst_fp32.sum";
+	CHECK_EQ(fx_metric(&res, ops), 2.0 * s->m * s->n * s->k);
 	int bad = 0;
 	for (unsigned lane = 0; lane < 32; lane++)
 		for (unsigned i = 0; i < s->nc; i++) {

@@ -49,6 +49,7 @@ static void test_parse_text(void)
 			   "\t//## File \".nv_debug_ptx_txt\", line 12\n"
 			   "        /*0000*/                   MOV R1, c[0x0][0x28] ;\n"
 			   "        /*0010*/              @!P0 LDS.64 R2, [R4+0x8] ;\n"
+			   "        /*0018*/              @!PT LDS RZ, [RZ] ;\n" /* never executes: not counted */
 			   "\t//## File \".nv_debug_ptx_txt\", line 15\n"
 			   "        /*0020*/                   STG.E.128 [R6.64], R8 ;\n"
 			   "        /*0030*/                   EXIT ;\n"

@@ -168,6 +168,11 @@ static void run_mma(struct ptx_module *m, const char *entry, int k, int bf16, in
 	struct gl_sim_result res;
 	fx_run_clean(m, &l, &res);
 	CHECK_EQ(fx_metric(&res, "smsp__inst_executed_pipe_tensor_op_hmma.sum"), 1);
+	/* one m16n8kK is 16*8*K multiply-adds, two tensor-path ops each, on the path of its types */
+	const char *ops = bf16 ? "sm__ops_path_tensor_src_bf16_dst_fp32.sum"
+		      : f16acc ? "gpulab__ptx_ops_path_tensor_src_fp16_dst_fp16.sum"
+			       : "gpulab__ptx_ops_path_tensor_src_fp16_dst_fp32.sum";
+	CHECK_EQ(fx_metric(&res, ops), 2.0 * 16 * 8 * k);
 	int bad = 0;
 	for (int r = 0; r < 16; r++)
 		for (int n = 0; n < 8; n++) {
@@ -240,6 +245,9 @@ static void run_ldmatrix(struct ptx_module *m, int stride, unsigned want_wf)
 	CHECK_EQ(fx_metric(&res, GL_M_SLD_WF), want_wf);
 	CHECK_EQ(fx_metric(&res, GL_M_SLD_CONF), want_wf - 14);
 	CHECK_EQ(fx_metric(&res, GL_M_SLD_INST), 0); /* LDSM has its own instruction count */
+	/* one PTX ldmatrix is one LDSM: the per-PTX counts are the same */
+	CHECK_EQ(fx_metric(&res, GL_M_PTX_SLD_WF), want_wf);
+	CHECK_EQ(fx_metric(&res, GL_M_PTX_SLD_CONF), want_wf - 14);
 	gl_sim_result_free(&res);
 	gl_launch_free(&l);
 }

@@ -1,5 +1,6 @@
 /* test_visualize_table.c — the one table of views: each name finds its entry, the kind and engine
- * table agree, gemm and conv imply their topics, kinds are distinct, and an unknown name finds nothing. */
+ * table agree, gemm, conv and mma imply their topics (mma also a variant), kinds are distinct, and an
+ * unknown name finds nothing. */
 #include "check.h"
 #include "visualize/view.h"
 
@@ -15,6 +16,13 @@ int main(void)
 		CHECK_EQ(c->kind, GL_VIEW_COALESCE);
 		CHECK(c->ops == &view_coalesce_ops && c->topic == NULL);
 	}
+	const struct view_entry *m = view_find("mma");
+	CHECK(m != NULL);
+	if (m) {
+		CHECK_EQ(m->kind, GL_VIEW_MMA);
+		CHECK(m->ops == &view_mma_ops && strcmp(m->topic, "hgemm") == 0 && strcmp(m->variant, "mma_ldmatrix") == 0);
+	}
+	CHECK(g && g->variant == NULL);
 	CHECK(view_find("bank") == NULL);
 	const struct view_entry *cv = view_find("conv");
 	CHECK(cv && cv->kind == GL_VIEW_CONV && cv->ops == &view_conv_ops && strcmp(cv->topic, "conv2d") == 0);
