@@ -164,8 +164,8 @@ commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF 
 
 @test "progress on a terminal names the variant, its place and an ETA" {
 	command -v script >/dev/null || skip "script(1) is not installed"
-	run script -qec "$GPULAB run gemm --size 256 --threads 1 --variant naive,smem --backend sim --db $DB" /dev/null
+	run script -qec "$GPULAB run gemm --size 384 --threads 1 --variant naive,smem --backend sim --db $DB" /dev/null
 	assert_success
-	assert_output --regexp "gemm naive \(1/2\)  \[#* *\] [0-9]+/64 CTAs  [0-9.]+s  ETA [0-9]+s"
+	assert_output --regexp "gemm naive \(1/2\)  \[#* *\] [0-9]+/144 CTAs  [0-9.]+s  ETA [0-9]+s"
 	assert_output --partial "gpulab: gemm smem (2/2)  verified"
 }
