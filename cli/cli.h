@@ -9,13 +9,20 @@
 #include "common/err.h"
 
 enum gl_format { GL_FMT_TABLE, GL_FMT_JSON, GL_FMT_CSV };
+enum gl_color_mode { GL_COLOR_AUTO, GL_COLOR_ALWAYS, GL_COLOR_NEVER };
+
+/* The formats a command cannot print (struct gl_cmd.no_formats): the parser refuses them with exit 2 and
+ * its --help does not list them.  0, the default, means the command prints a table, --json and --csv. */
+enum { GL_NO_JSON = 1, GL_NO_CSV = 2, GL_TEXT_ONLY = GL_NO_JSON | GL_NO_CSV };
 
 struct gl_ctx {
 	const char *argv0;
 	char *argv_joined;   /* the whole command line, stored with each run */
 	const char *db_path; /* --db, else NULL: the store resolves $GPULAB_DB / XDG */
 	enum gl_format format;
-	bool color;          /* stdout is a terminal and NO_COLOR is unset */
+	bool color;          /* --color, else stdout is a terminal and NO_COLOR is unset or empty */
+	enum gl_color_mode color_mode; /* what --color said (views decide for their own terminal) */
+	bool quiet;          /* --quiet: no notes on stderr (errors still) */
 	bool stderr_tty;     /* progress bars only on a terminal */
 	struct gl_err err;
 };
@@ -69,12 +76,40 @@ struct gl_cmd {
 	int min_args, max_args;    /* positional arguments (max_args < 0: any number) */
 	const char *args_missing;  /* the message when fewer than min_args are given */
 	const char *args_name;     /* what the arguments are, for too many: "one TOPIC", "no arguments" */
+	unsigned no_formats;       /* GL_NO_JSON | GL_NO_CSV: formats it cannot print (0: all three) */
+	/* What completion offers for its positional arguments (man page and shell completion): "topic",
+	 * "topic variant", "lesson-sub lesson", "view topic", "file", or NULL for nothing. */
+	const char *complete;
+	const char *const *subcommands; /* words its first argument may be (lesson list|start|...), NULL-ended */
+	bool topic_params;         /* takes a topic's parameters as options (--rows V): completion offers them */
 	int (*exec)(struct gl_ctx *ctx, int argc, char **argv);
 };
 
 extern const struct gl_cmd *const gl_cmd_table[];
 const struct gl_cmd *gl_cmd_find(const char *name);
 void gl_cmd_print_help(const struct gl_cmd *cmd, FILE *out);
+/* The options every command takes (--db, --json, --csv, --color, --quiet, --help), ended by {0}. */
+extern const struct gl_opt gl_common_opts[];
+extern const struct gl_opt gl_version_opt[]; /* -V, --version: only before a command */
+/* The option lines of a help page (the formats `cmd` refuses left out; cmd may be NULL). */
+void gl_print_opts(const struct gl_cmd *cmd, const struct gl_opt *opts, FILE *out);
+
+/* Global options before the command (`gpulab --db X -q list`): reads argv[1..] while they are options of
+ * gl_common_opts, setting ctx; *next is the index of the command's name.  Returns 0, 'h' for --help or
+ * 'V' for --version (nothing printed), or a usage error in ctx->err. */
+int gl_global_parse(struct gl_ctx *ctx, int argc, char **argv, int *next);
+/* ctx->color from the mode and the environment: always, never, or auto = stdout is a terminal and
+ * NO_COLOR is unset or empty (no-color.org). */
+void gl_ctx_color(struct gl_ctx *ctx, enum gl_color_mode mode);
+/* An ANSI escape when colour is on (the last gl_ctx_color decided: one setting per process, so renderers
+ * without a ctx follow it too), else "": printf("%sFAIL%s", gl_sgr(GL_RED), gl_sgr(GL_RESET)). */
+#define GL_BOLD "\033[1m"
+#define GL_RED "\033[31m"
+#define GL_GREEN "\033[32m"
+#define GL_YELLOW "\033[33m"
+#define GL_CYAN "\033[36m"
+#define GL_RESET "\033[0m"
+const char *gl_sgr(const char *seq);
 
 /* Parse argv[1..argc) (argv[0] is the command's name) against the command's options and `extra`
  * (options made at run time, e.g. topic parameters; may be NULL), filling *out.  --db, --json, --csv and
@@ -95,6 +130,14 @@ long gl_args_long(const struct gl_args *a, const char *name, long def);
 int gl_args_list(const struct gl_args *a, const char *name, const char **vals, int max);
 /* The value of one parsed option as a number (GL_OPT_LONG, already checked). */
 long gl_optval_long(const struct gl_optval *a);
+
+/* A note on stderr ("gpulab: ..." and a newline), unless --quiet. */
+void gl_note(const struct gl_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Generated from the tables (gen_docs.c): the man page (roff), and bash or zsh completion ("bash", "zsh";
+ * GL_EUSAGE for another shell). */
+void gl_gen_man(FILE *out);
+int gl_gen_completion(struct gl_ctx *ctx, const char *shell, FILE *out);
 
 /* Record a usage error that ends with a hint: "(see 'gpulab CMD --help')". */
 int gl_usage_error(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *fmt, ...)

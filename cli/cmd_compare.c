@@ -80,6 +80,8 @@ static const struct gl_opt compare_opts[] = {
 };
 
 const struct gl_cmd gl_cmd_compare_entry = {
+	.topic_params = true,
+	.complete = "topic",
 	.name = "compare",
 	.usage = "TOPIC|--runs A,B[,C] [--baseline VARIANT] [--variant A,B|all] [--size N | --PARAM V ...] [--backend auto|cuda|sim] "
 		 "[options]",

@@ -87,10 +87,31 @@ static int list_devices(struct gl_ctx *ctx, const struct gl_cuda_api *cu, int co
 	}
 	if (ctx->format == GL_FMT_JSON) {
 		gl_json_end_array(&j);
-		gl_json_end_object(&j);
-		putchar('\n');
+		gl_json_end_object(&j); /* the writer ends the top level with a newline */
 	}
 	return GL_OK;
+}
+
+/* No driver or no device: with --json still one object, saying why, so a script reads the reason. */
+static void reason_json(struct gl_ctx *ctx, const char *why)
+{
+	if (ctx->format == GL_FMT_JSON) {
+		struct gl_json j;
+		gl_json_init(&j, stdout);
+		gl_json_begin_object(&j, NULL);
+		gl_json_begin_array(&j, "devices");
+		gl_json_end_array(&j);
+		gl_json_string(&j, "error", why);
+		gl_json_end_object(&j); /* the writer ends the top level with a newline */
+	}
+}
+
+static int no_devices(struct gl_ctx *ctx, const char *why)
+{
+	char msg[600];
+	snprintf(msg, sizeof msg, "no CUDA device: %s", why);
+	reason_json(ctx, msg);
+	return gl_errf(&ctx->err, GL_EENV, "%s", msg);
 }
 
 static int devices_exec(struct gl_ctx *ctx, int argc, char **argv)
@@ -104,11 +125,13 @@ static int devices_exec(struct gl_ctx *ctx, int argc, char **argv)
 	char why[512];
 	int count = 0;
 	int rc = gl_cuda_api_load(&cu, &ctx->err);
-	if (rc != GL_OK)
+	if (rc != GL_OK) {
+		reason_json(ctx, ctx->err.msg);
 		return rc;
+	}
 	if (!gl_cuda_usable(&cu, &count, why, sizeof why)) {
 		gl_cuda_api_unload(&cu);
-		return gl_errf(&ctx->err, GL_EENV, "no CUDA device: %s", why);
+		return no_devices(ctx, why);
 	}
 	struct gl_err cerr = {0};
 	bool have_cupti = gl_cupti_api_load(&cupti, &cerr) == GL_OK;
@@ -120,10 +143,12 @@ static int devices_exec(struct gl_ctx *ctx, int argc, char **argv)
 }
 
 const struct gl_cmd gl_cmd_devices_entry = {
+	.no_formats = GL_NO_CSV,
 	.name = "devices",
 	.usage = "[--json]",
 	.summary = "the GPUs the CUDA driver sees: chip, SMs, memory, clocks, driver and CUPTI versions",
-	.help = "Exits 3 with one line saying why when there is no CUDA driver or no device.\n",
+	.help = "Exits 3 with one line saying why when there is no CUDA driver or no device; with --json it\n"
+		"also prints {\"devices\": [], \"error\": \"why\"} on stdout.\n",
 	.max_args = 0,
 	.exec = devices_exec,
 };

@@ -39,7 +39,9 @@ static void print_checks(struct gl_ctx *ctx, const struct gl_doctor_check *check
 {
 	if (ctx->format != GL_FMT_JSON) {
 		for (size_t i = 0; i < n; i++)
-			printf("%-5s %-12s %s\n", status_word(checks[i].status), checks[i].name, checks[i].detail);
+			printf("%s%-5s%s %-12s %s\n",
+			       gl_sgr(checks[i].status == GL_CHECK_OK ? GL_GREEN : checks[i].status == GL_CHECK_WARN ? GL_YELLOW : GL_RED),
+			       status_word(checks[i].status), gl_sgr(GL_RESET), checks[i].name, checks[i].detail);
 		return;
 	}
 	struct gl_json j;
@@ -81,6 +83,7 @@ static int doctor_exec(struct gl_ctx *ctx, int argc, char **argv)
 }
 
 const struct gl_cmd gl_cmd_doctor_entry = {
+	.no_formats = GL_NO_CSV,
 	.name = "doctor",
 	.usage = "[--json]",
 	.summary = "check the GPU path: driver, device, CUPTI, profiling permission, nvcc, database",

@@ -27,6 +27,8 @@ static int exec_import(struct gl_ctx *ctx, int argc, char **argv)
 }
 
 const struct gl_cmd gl_cmd_import_entry = {
+	.no_formats = GL_TEXT_ONLY,
+	.complete = "file",
 	.name = "import",
 	.usage = "FILE... [--db PATH]",
 	.summary = "store the runs of a spool file (written when the database stayed locked)",

@@ -21,6 +21,9 @@ static const struct {
 	{"show", 0, 1, false}, {"check", 0, 1, true},  {"reset", 0, 1, true}, {"status", 0, 0, false},
 };
 
+/* The same names, for completion and the man page (gl_cmd.subcommands). */
+static const char *const sub_names[] = {"list", "start", "next", "prev", "show", "check", "reset", "status", NULL};
+
 static int find_sub(struct gl_ctx *ctx, const char *name, int *index)
 {
 	const char *names[GL_ARRAY_LEN(subs)];
@@ -48,8 +51,6 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct lesson_ui *ui
 	ui->answer = gl_args_has(&args, "answer");
 	if (gl_args_has(&args, "backend"))
 		ui->env.backend = gl_args_get(&args, "backend");
-	if (ctx->format != GL_FMT_TABLE)
-		return gl_usage_error(ctx, self(), "lesson prints text only (no --json or --csv)");
 	if (ui->run && ui->no_run)
 		return gl_usage_error(ctx, self(), "--run and --no-run contradict each other");
 	if (args.npos == 0)
@@ -106,12 +107,13 @@ static void hand_commands_to_lessons(void)
 
 static int exec_lesson(struct gl_ctx *ctx, int argc, char **argv)
 {
-	struct lesson_ui ui = {.color = ctx->color, .tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)};
+	struct lesson_ui ui = {.tty = isatty(STDIN_FILENO) && isatty(STDOUT_FILENO)};
 	int sub = 0;
 	char *arg = NULL;
 	int rc = parse(ctx, argc, argv, &ui, &sub, &arg);
 	if (rc)
 		return rc;
+	ui.color = ui.env.color = ctx->color; /* after parsing: --color is known */
 	hand_commands_to_lessons();
 	struct gl_store *store = NULL;
 	char path[1024];
@@ -135,6 +137,9 @@ static const struct gl_opt lesson_opts[] = {
 };
 
 const struct gl_cmd gl_cmd_lesson_entry = {
+	.no_formats = GL_TEXT_ONLY,
+	.complete = "lesson",
+	.subcommands = sub_names,
 	.name = "lesson",
 	.usage = "list | start NAME | next | prev | show [STEP] | check [NAME] | reset [NAME] | status  [options]",
 	.summary = "guided lessons: read a step, run its commands, check what your run recorded",

@@ -135,8 +135,6 @@ static int exec_list(struct gl_ctx *ctx, int argc, char **argv)
 		gl_json_end_array(&j);
 		return GL_OK;
 	}
-	if (ctx->format == GL_FMT_CSV)
-		return gl_usage_error(ctx, self(), "list has no CSV form; use --json");
 	if (one)
 		show_topic_table(one);
 	else
@@ -145,6 +143,8 @@ static int exec_list(struct gl_ctx *ctx, int argc, char **argv)
 }
 
 const struct gl_cmd gl_cmd_list_entry = {
+	.complete = "topic",
+	.no_formats = GL_NO_CSV,
 	.name = "list",
 	.usage = "[TOPIC] [--json]",
 	.summary = "list the topics, or a topic's variants and parameters",

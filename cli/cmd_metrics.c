@@ -263,6 +263,7 @@ static const struct gl_opt metrics_opts[] = {
 };
 
 const struct gl_cmd gl_cmd_metrics_entry = {
+	.no_formats = GL_NO_CSV,
 	.name = "metrics",
 	.usage = "[--chip NAME] [--search WORD] [--passes SET|NAMES [--save-config FILE]] [--json]",
 	.summary = "list CUPTI metrics for a chip, search them, count replay passes (no GPU needed)",

@@ -131,6 +131,8 @@ static const struct gl_opt occupancy_opts[] = {
 };
 
 const struct gl_cmd gl_cmd_occupancy_entry = {
+	.no_formats = GL_NO_CSV,
+	.complete = "topic",
 	.name = "occupancy",
 	.usage = "TOPIC --variant V [--gpu G] [--json]",
 	.summary = "a variant's theoretical occupancy on a GPU model, its limiter, and graphs of block size and registers",

@@ -183,7 +183,12 @@ static const struct gl_opt plot_opts[] = {
 	{0},
 };
 
+static const char *const plot_kinds[] = {"roofline", "compare", NULL};
+
 const struct gl_cmd gl_cmd_plot_entry = {
+	.subcommands = plot_kinds,
+	.complete = "topic",
+	.no_formats = GL_TEXT_ONLY,
 	.name = "plot",
 	.usage = "roofline|compare [TOPIC] [--run N] [--gpu G] [--svg FILE]",
 	.summary = "a stored run as a roofline, or as bars per metric per variant (terminal or SVG)",

@@ -41,6 +41,8 @@ static int exec_run(struct gl_ctx *ctx, int argc, char **argv)
 static const struct gl_opt run_opts[] = {GL_RUN_OPT_ROWS, {0}};
 
 const struct gl_cmd gl_cmd_run_entry = {
+	.topic_params = true,
+	.complete = "topic",
 	.name = "run",
 	.usage = "TOPIC [--variant A,B|all] [--size N | --PARAM V ...] [--backend auto|cuda|sim] [options]",
 	.summary = "run a topic's kernel variants, verify them, store and show the metrics",

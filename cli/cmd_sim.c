@@ -108,8 +108,6 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 	for (int i = 0; i < args.nopts; i++)
 		if ((rc = handle_option(ctx, &args.opts[i], o)))
 			return rc;
-	if (ctx->format == GL_FMT_CSV)
-		return gl_usage_error(ctx, self(), "sim prints a table or --json, not --csv");
 	o->source = args.pos[0];
 	if (!o->kernel)
 		return gl_usage_error(ctx, self(), "sim needs --kernel NAME");
@@ -310,6 +308,8 @@ static const struct gl_opt sim_table[] = {
 };
 
 const struct gl_cmd gl_cmd_sim_entry = {
+	.no_formats = GL_NO_CSV,
+	.complete = "file",
 	.name = "sim",
 	.usage = "SOURCE.cu|SOURCE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] --arg SPEC... [options]",
 	.summary = "run one kernel of a .cu or .ptx file in the simulator: counts, printf, sanitizer findings",

@@ -24,6 +24,7 @@ extern const struct gl_cmd gl_cmd_runs_entry;
 extern const struct gl_cmd gl_cmd_plot_entry;
 extern const struct gl_cmd gl_cmd_baseline_entry;
 extern const struct gl_cmd gl_cmd_exercise_entry;
+extern const struct gl_cmd gl_cmd_completion_entry;
 
 const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_list_entry,
@@ -46,6 +47,7 @@ const struct gl_cmd *const gl_cmd_table[] = {
 	&gl_cmd_plot_entry,
 	&gl_cmd_baseline_entry,
 	&gl_cmd_exercise_entry,
+	&gl_cmd_completion_entry,
 	NULL,
 };
 

@@ -328,6 +328,8 @@ static const struct gl_opt validate_opts[] = {
 };
 
 const struct gl_cmd gl_cmd_validate_entry = {
+	.no_formats = GL_NO_CSV,
+	.complete = "topic",
 	.name = "validate",
 	.usage = "[TOPIC] [--device N] [--strict] [--json]",
 	.summary = "GPU only: every variant on the simulator and the GPU, counts side by side with ratios",

@@ -15,7 +15,7 @@
 
 static const struct gl_cmd *self(void);
 
-enum { OPT_TOPIC = 1, OPT_VARIANT, OPT_SIZE, OPT_FRAMES, OPT_PLAY, OPT_BLOCK, OPT_RUN, OPT_LAUNCH, OPT_PARAM };
+enum { OPT_TOPIC = 1, OPT_VARIANT, OPT_SIZE, OPT_FRAMES, OPT_PLAY, OPT_BLOCK, OPT_RUN, OPT_LAUNCH, OPT_PARAM, OPT_STEP };
 
 #define MAX_PARAM_OPTS GL_RUN_MAX_PARAM_OPTS
 
@@ -24,6 +24,7 @@ struct view_opts {
 	const char *param_names[MAX_PARAM_OPTS], *param_values[MAX_PARAM_OPTS];
 	int nparams;
 	long frames, block;
+	long step; /* --step K (1-based); 0: the first step that shows the view's point */
 	long run, launch; /* --run N [--launch K]: a stored launch, of any kernel (0: not given) */
 	bool play;
 };
@@ -36,6 +37,7 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct v
 	case OPT_SIZE: o->size = a->value; return GL_OK;
 	case OPT_PLAY: o->play = true; return GL_OK;
 	case OPT_FRAMES: o->frames = gl_optval_long(a); return GL_OK;
+	case OPT_STEP: o->step = gl_optval_long(a); return GL_OK;
 	case OPT_BLOCK: o->block = gl_optval_long(a); return GL_OK;
 	case OPT_RUN: o->run = gl_optval_long(a); return GL_OK;
 	case OPT_LAUNCH: o->launch = gl_optval_long(a); return GL_OK;
@@ -161,8 +163,7 @@ static int compute(struct gl_ctx *ctx, const struct gl_topic *t, const struct gl
                    struct view_trace *tr)
 {
 	char *json = gl_problem_json(t, p);
-	fprintf(stderr, "gpulab: no stored trace of %s %s %s; recording one on the simulator\n", t->name, v->name,
-	        json);
+	gl_note(ctx, "no stored trace of %s %s %s; recording one on the simulator", t->name, v->name, json);
 	free(json);
 	struct gl_run_env env = gl_cli_run_env(ctx);
 	int rc = gl_run_compute_trace(&env, t, v, p, dev, rec);
@@ -247,8 +248,9 @@ static void view_state_free(struct view_state *vs)
 static int show(struct gl_ctx *ctx, const struct view_state *vs, const struct view_opts *o)
 {
 	if (o->frames)
-		return view_print_frames(vs->ops, vs->state, (int)o->frames, stdout);
-	return view_tui_run(vs->ops, vs->state, o->play, &ctx->err);
+		return view_print_frames_from(vs->ops, vs->state, (int)o->step - 1, (int)o->frames, stdout);
+	view_tui_color((int)ctx->color_mode); /* GL_COLOR_AUTO, _ALWAYS, _NEVER in that order */
+	return view_tui_run_at(vs->ops, vs->state, o->play, (int)o->step - 1, &ctx->err);
 }
 
 /* Everything that can refuse the request is checked before anything is written: the terminal, the view,
@@ -320,15 +322,40 @@ static int view_stored_launch(struct gl_ctx *ctx, const struct view_opts *o)
 	return rc;
 }
 
-/* The variant shown without --variant: the named view's own default (or that of the view the topic
- * opens), else the topic's first. */
-static const char *default_variant(const struct view_opts *o, const struct gl_topic *t)
+/* Does the variant's kernel access shared memory?  Read from its PTX entry: ld/st/atom.shared or ldmatrix. */
+static bool uses_shared(const struct gl_topic *t, const struct gl_variant *v)
+{
+	char head[160];
+	snprintf(head, sizeof head, ".entry %s(", v->entry);
+	const char *body = t->ptx ? strstr(t->ptx, head) : NULL;
+	if (!body)
+		return false;
+	const char *end = strstr(body + strlen(head), ".entry ");
+	size_t len = end ? (size_t)(end - body) : strlen(body);
+	static const char *const ops[] = {"ld.shared", "st.shared", "atom.shared", "ldmatrix", "cp.async"};
+	for (size_t i = 0; i < GL_ARRAY_LEN(ops); i++) {
+		const char *hit = strstr(body, ops[i]);
+		if (hit && (size_t)(hit - body) < len)
+			return true;
+	}
+	return false;
+}
+
+/* The variant shown without --variant: the named view's own default; for the banks view the topic's
+ * first variant that touches shared memory (a banks view of a kernel without shared accesses has nothing
+ * to show); else the topic's first. */
+static const char *default_variant(const struct view_opts *o, enum gl_topic_view kind, const struct gl_topic *t)
 {
 	const struct view_entry *named = view_find(o->what);
 	for (const struct view_entry *v = view_table; !named && v->name; v++)
 		if (v->kind == t->view)
 			named = v;
-	return named && named->variant && gl_variant_find(t, named->variant) ? named->variant : t->variants[0].name;
+	if (named && named->variant && gl_variant_find(t, named->variant))
+		return named->variant;
+	for (int i = 0; kind == GL_VIEW_BANKS && i < t->nvariants; i++)
+		if (uses_shared(t, &t->variants[i]))
+			return t->variants[i].name;
+	return t->variants[0].name;
 }
 
 static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
@@ -348,7 +375,7 @@ static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 	struct gl_problem p;
 	bool explicit;
 	if ((rc = resolve(ctx, &o, &kind, &t)) ||
-	    (rc = gl_variant_lookup(t, o.variant ? o.variant : default_variant(&o, t), &v, &ctx->err)) ||
+	    (rc = gl_variant_lookup(t, o.variant ? o.variant : default_variant(&o, kind, t), &v, &ctx->err)) ||
 	    (rc = build_problem(ctx, t, &o, &p, &explicit)))
 		return rc;
 	if (kind == GL_VIEW_FLASH && strncmp(v->name, "flash", 5) != 0)
@@ -361,19 +388,23 @@ static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 
 static const struct gl_opt view_opts[] = {
 	GL_STR("topic", "T", OPT_TOPIC, "the topic (banks, coalesce; gemm implies gemm)"),
-	GL_STR("variant", "V", OPT_VARIANT, "the variant (default: the topic's first)"),
+	GL_STR("variant", "V", OPT_VARIANT, "the variant (default: the topic's first; banks: its first with shared accesses)"),
 	GL_STR("size", "N", OPT_SIZE, "set every size parameter"),
 	GL_NUM("block", "B", 0, 1L << 40, OPT_BLOCK,
 	       "only CTA B (traces keep the first 2 CTAs; gemm shows the first by default)"),
 	GL_NUM("frames", "N", 1, 1000000, OPT_FRAMES,
-	       "print the first N frames as text (80x24, each starting 'step K/TOTAL'), no terminal"),
-	GL_FLAG("play", OPT_PLAY, "start playing instead of paused at step 1"),
+	       "print N frames as text from the first that shows the point (80x24, each 'step K/TOTAL')"),
+	GL_NUM("step", "K", 1, 1L << 30, OPT_STEP, "open on step K (default: the first that shows the point)"),
+	GL_FLAG("play", OPT_PLAY, "start playing instead of paused"),
 	GL_NUM("run", "N", 1, 1L << 62, OPT_RUN, "show a stored launch of run N as it was recorded"),
 	GL_NUM("launch", "K", 1, 1L << 62, OPT_LAUNCH, "with --run: the launch (default: its first traced)"),
 	{0},
 };
 
 const struct gl_cmd gl_cmd_view_entry = {
+	.topic_params = true,
+	.no_formats = GL_TEXT_ONLY,
+	.complete = "view",
     .name = "view",
     .usage = "gemm|mma|banks|coalesce|conv|flash|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
              "       gpulab view gemm|mma|banks|coalesce|conv|flash --run N [--launch K] [--frames N] [--play]",
@@ -393,7 +424,10 @@ const struct gl_cmd gl_cmd_view_entry = {
             "any kernel as it was recorded (gpulab run --trace, gpulab sim --trace).\n"
             "The latest stored trace of the topic/variant (and sizes, when given) is shown; without one, the variant\n"
             "runs on the simulator with --trace first and that run is stored.\n"
-            "keys: space play/pause, n/p step, +/- speed, g go to step, ? help, q quit\n",
+            "A view opens on the first step that shows its point (banks: the first access with bank conflicts;\n"
+            "coalesce: the first with more sectors than ideal; gemm: the second K step).\n"
+            "keys: space play/pause, n/p step, Home/End first/last, ] [ next/previous step that shows the point,\n"
+            "} { next/previous warp, +/- speed, g go to step, ? help, q or Esc quit\n",
     .opts = view_opts,
     .min_args = 1,
     .max_args = 1,

@@ -9,12 +9,17 @@
 
 static void print_usage(FILE *out)
 {
-	fprintf(out, "usage: gpulab [--version] [--help] COMMAND [ARGS]\n\n"
+	fprintf(out, "usage: gpulab [OPTIONS] COMMAND [ARGS]\n\n"
 		     "gpulab runs instrumented GPU kernels and records what they do to the memory system:\n"
 		     "on an NVIDIA GPU through CUPTI, elsewhere in its own PTX simulator.\n\ncommands:\n");
 	for (const struct gl_cmd *const *c = gl_cmd_table; *c; c++)
 		fprintf(out, "  %-10s %s\n", (*c)->name, (*c)->summary);
-	fprintf(out, "\n'gpulab COMMAND --help' shows a command's options.\n"
+	fprintf(out, "  %-10s %s\n  %-10s %s\n", "help", "help CMD: a command's help (as 'gpulab CMD --help'); help --man: the man page",
+		"version", "print the version");
+	fprintf(out, "\noptions (before the command, or after it):\n");
+	gl_print_opts(NULL, gl_common_opts, out);
+	gl_print_opts(NULL, gl_version_opt, out);
+	fprintf(out, "\n'gpulab help COMMAND' shows a command's options; 'man gpulab' the whole manual.\n"
 		     "exit codes: 0 ok, 1 verification or sanitizer failure, 2 usage or input error, 3 environment\n");
 }
 
@@ -30,8 +35,10 @@ static int unknown_command(const char *name)
 {
 	const char *names[64];
 	size_t n = 0;
-	for (const struct gl_cmd *const *c = gl_cmd_table; *c && n < 64; c++)
+	for (const struct gl_cmd *const *c = gl_cmd_table; *c && n < 62; c++)
 		names[n++] = (*c)->name;
+	names[n++] = "help";
+	names[n++] = "version";
 	const char *near = gl_suggest(name, names, n);
 	if (near)
 		fprintf(stderr, "gpulab: unknown command '%s' (did you mean '%s'?)\n", name, near);
@@ -50,38 +57,66 @@ static void out_of_memory(size_t bytes)
 	_exit(GL_EENV);
 }
 
-int main(int argc, char **argv)
+static int print_version(void)
 {
-	gl_set_oom_handler(out_of_memory);
-	if (argc < 2) {
-		print_usage(stderr);
-		return GL_EUSAGE;
-	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) {
+	printf("gpulab %s\n", GPULAB_VERSION);
+	return GL_OK;
+}
+
+/* `gpulab help [CMD]`. */
+static int help(int argc, char **argv)
+{
+	if (argc < 2 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "--help") == 0) {
 		print_usage(stdout);
 		return GL_OK;
 	}
-	if (strcmp(argv[1], "--version") == 0) {
-		printf("gpulab %s\n", GPULAB_VERSION);
+	if (strcmp(argv[1], "--man") == 0) {
+		gl_gen_man(stdout);
 		return GL_OK;
 	}
 	const struct gl_cmd *cmd = gl_cmd_find(argv[1]);
 	if (!cmd)
 		return unknown_command(argv[1]);
+	gl_cmd_print_help(cmd, stdout);
+	return GL_OK;
+}
 
+static int finish(struct gl_ctx *ctx, int status)
+{
+	if (status == 'h') /* --help was printed */
+		status = GL_OK;
+	if (status != GL_OK && ctx->err.msg[0])
+		fprintf(stderr, "gpulab: %s\n", ctx->err.msg);
+	fflush(stdout);
+	free(ctx->argv_joined);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	gl_set_oom_handler(out_of_memory);
 	struct gl_ctx ctx = {
 		.argv0 = argv[0],
 		.argv_joined = join_argv(argc, argv),
 		.format = GL_FMT_TABLE,
-		.color = isatty(STDOUT_FILENO) && !getenv("NO_COLOR"),
 		.stderr_tty = isatty(STDERR_FILENO),
 	};
-	int status = cmd->exec(&ctx, argc - 1, argv + 1);
-	if (status == 'h') /* --help was printed */
-		status = GL_OK;
-	if (status != GL_OK && ctx.err.msg[0])
-		fprintf(stderr, "gpulab: %s\n", ctx.err.msg);
-	fflush(stdout);
-	free(ctx.argv_joined);
-	return status;
+	gl_ctx_color(&ctx, GL_COLOR_AUTO);
+	int next = 1, rc = gl_global_parse(&ctx, argc, argv, &next);
+	if (rc == 'V')
+		return finish(&ctx, print_version());
+	if (rc == 'h' || (rc == GL_OK && next < argc && strcmp(argv[next], "help") == 0))
+		return finish(&ctx, rc == 'h' ? (print_usage(stdout), GL_OK) : help(argc - next, argv + next));
+	if (rc)
+		return finish(&ctx, rc);
+	if (next >= argc) {
+		print_usage(stderr);
+		return finish(&ctx, GL_EUSAGE);
+	}
+	if (strcmp(argv[next], "version") == 0)
+		return finish(&ctx, print_version());
+	const struct gl_cmd *cmd = gl_cmd_find(argv[next]);
+	if (!cmd)
+		return finish(&ctx, unknown_command(argv[next]));
+	return finish(&ctx, cmd->exec(&ctx, argc - next, argv + next));
 }

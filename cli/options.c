@@ -5,19 +5,55 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "common/util.h"
 
-enum { COMMON_DB = -1, COMMON_JSON = -2, COMMON_CSV = -3, COMMON_HELP = -4 };
+enum { COMMON_DB = -1, COMMON_JSON = -2, COMMON_CSV = -3, COMMON_HELP = -4, COMMON_COLOR = -5, COMMON_QUIET = -6,
+       COMMON_VERSION = -7 };
 
-static const struct gl_opt common_opts[] = {
+const struct gl_opt gl_common_opts[] = {
 	GL_STR("db", "PATH", COMMON_DB, "results database (default: $GPULAB_DB, else $XDG_DATA_HOME/gpulab/gpulab.db)"),
 	GL_FLAG("json", COMMON_JSON, "machine-readable JSON output"),
 	GL_FLAG("csv", COMMON_CSV, "CSV output"),
-	GL_FLAG("help", COMMON_HELP, "this help"),
+	GL_STR("color", "WHEN", COMMON_COLOR, "colour: auto (default: on a terminal unless NO_COLOR), always, never"),
+	{.name = "quiet", .short_name = 'q', .kind = GL_OPT_FLAG, .help = "no notes on stderr (errors still)",
+	 .code = COMMON_QUIET},
+	{.name = "help", .short_name = 'h', .kind = GL_OPT_FLAG, .help = "this help", .code = COMMON_HELP},
 	{0},
 };
+#define common_opts gl_common_opts
+
+/* Only before the command: `gpulab -V`. */
+const struct gl_opt gl_version_opt[] = {
+	{.name = "version", .short_name = 'V', .kind = GL_OPT_FLAG, .help = "print the version", .code = COMMON_VERSION},
+	{0},
+};
+
+static bool color_on;
+
+void gl_ctx_color(struct gl_ctx *ctx, enum gl_color_mode mode)
+{
+	const char *no_color = getenv("NO_COLOR");
+	ctx->color_mode = mode;
+	if (mode == GL_COLOR_AUTO)
+		ctx->color = isatty(STDOUT_FILENO) && !(no_color && no_color[0]);
+	else
+		ctx->color = mode == GL_COLOR_ALWAYS;
+	color_on = ctx->color;
+}
+
+const char *gl_sgr(const char *seq)
+{
+	return color_on ? seq : "";
+}
+
+static bool format_refused(const struct gl_cmd *cmd, const struct gl_opt *o)
+{
+	return cmd && ((o->code == COMMON_JSON && (cmd->no_formats & GL_NO_JSON)) ||
+		       (o->code == COMMON_CSV && (cmd->no_formats & GL_NO_CSV)));
+}
 
 static bool opt_end(const struct gl_opt *o)
 {
@@ -37,8 +73,9 @@ static void opt_left(const struct gl_opt *o, char *left, size_t size)
 		snprintf(left + n, size - (size_t)n, " %s", o->value);
 }
 
-/* One line per option, the help texts in one column (as wide as the widest option needs). */
-static void print_opts(const struct gl_opt *opts, FILE *out)
+/* One line per option, the help texts in one column (as wide as the widest option needs); the formats
+ * `cmd` cannot print are left out. */
+void gl_print_opts(const struct gl_cmd *cmd, const struct gl_opt *opts, FILE *out)
 {
 	char left[64];
 	int width = 12;
@@ -47,6 +84,8 @@ static void print_opts(const struct gl_opt *opts, FILE *out)
 		width = (int)strlen(left) > width ? (int)strlen(left) : width;
 	}
 	for (const struct gl_opt *o = opts; o && !opt_end(o); o++) {
+		if (format_refused(cmd, o))
+			continue;
 		opt_left(o, left, sizeof left);
 		fprintf(out, "  %-*s  %s\n", width, left, o->help ? o->help : "");
 	}
@@ -57,12 +96,24 @@ void gl_cmd_print_help(const struct gl_cmd *cmd, FILE *out)
 	fprintf(out, "usage: gpulab %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->summary);
 	if (cmd->opts && !opt_end(cmd->opts)) {
 		fprintf(out, "\noptions:\n");
-		print_opts(cmd->opts, out);
+		gl_print_opts(cmd, cmd->opts, out);
 	}
 	if (cmd->help)
 		fprintf(out, "\n%s", cmd->help);
 	fprintf(out, "\ncommon options:\n");
-	print_opts(common_opts, out);
+	gl_print_opts(cmd, common_opts, out);
+}
+
+void gl_note(const struct gl_ctx *ctx, const char *fmt, ...)
+{
+	if (ctx->quiet)
+		return;
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("gpulab: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
 }
 
 int gl_usage_error(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *fmt, ...)
@@ -72,6 +123,8 @@ int gl_usage_error(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *fmt
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	if (!cmd->usage) /* an option before the command */
+		return gl_errf(&ctx->err, GL_EUSAGE, "%s (see 'gpulab --help')", msg);
 	return gl_errf(&ctx->err, GL_EUSAGE, "%s (see 'gpulab %s --help')", msg, cmd->name);
 }
 
@@ -92,10 +145,13 @@ static int unknown_option(struct gl_ctx *ctx, const struct gl_cmd *cmd, const ch
 	char bare[128];
 	snprintf(bare, sizeof bare, "%s", arg + strspn(arg, "-"));
 	bare[strcspn(bare, "=")] = '\0';
-	const char *near = gl_suggest(bare, names, n);
+	/* a single letter is no typo of a long name: -v is not --n */
+	const char *near = arg[1] == '-' ? gl_suggest(bare, names, n) : NULL;
 	if (near)
 		return gl_usage_error(ctx, cmd, "unknown option '%s' for %s (did you mean '--%s'?)", arg, cmd->name,
 				      near);
+	if (!cmd->usage)
+		return gl_usage_error(ctx, cmd, "unknown option '%s' before the command", arg);
 	return gl_usage_error(ctx, cmd, "unknown option '%s' for %s", arg, cmd->name);
 }
 
@@ -127,6 +183,17 @@ static const struct gl_opt *find_short(const struct tables *ts, char c)
 }
 
 /* Apply one option: the common ones set ctx, the others are recorded (numbers checked first). */
+static int take_color(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *value)
+{
+	static const char *const modes[] = {"auto", "always", "never"};
+	for (int i = 0; i < 3; i++)
+		if (strcmp(value, modes[i]) == 0) {
+			gl_ctx_color(ctx, (enum gl_color_mode)i);
+			return GL_OK;
+		}
+	return gl_usage_error(ctx, cmd, "--color takes auto, always or never (got '%s')", value);
+}
+
 static int take(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_opt *o, const char *value,
 		struct gl_args *out)
 {
@@ -134,7 +201,13 @@ static int take(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_op
 	case COMMON_DB: ctx->db_path = value; return GL_OK;
 	case COMMON_JSON: ctx->format = GL_FMT_JSON; return GL_OK;
 	case COMMON_CSV: ctx->format = GL_FMT_CSV; return GL_OK;
-	case COMMON_HELP: gl_cmd_print_help(cmd, stdout); return 'h';
+	case COMMON_COLOR: return take_color(ctx, cmd, value);
+	case COMMON_QUIET: ctx->quiet = true; return GL_OK;
+	case COMMON_VERSION: return 'V';
+	case COMMON_HELP:
+		if (cmd->usage) /* not before the command: main prints gpulab's own help */
+			gl_cmd_print_help(cmd, stdout);
+		return 'h';
 	default: break;
 	}
 	if (o->kind == GL_OPT_LONG) {
@@ -196,6 +269,19 @@ static int parse_short_opts(struct gl_ctx *ctx, const struct gl_cmd *cmd, const 
 	return GL_OK;
 }
 
+/* --json or --csv (here or before the command) where the command cannot print it: exit 2 naming what it can. */
+static int check_format(struct gl_ctx *ctx, const struct gl_cmd *cmd)
+{
+	const char *f = ctx->format == GL_FMT_JSON ? "json" : ctx->format == GL_FMT_CSV ? "csv" : NULL;
+	unsigned bit = ctx->format == GL_FMT_JSON ? GL_NO_JSON : GL_NO_CSV;
+	if (!f || !(cmd->no_formats & bit))
+		return GL_OK;
+	if ((cmd->no_formats & GL_TEXT_ONLY) == GL_TEXT_ONLY)
+		return gl_usage_error(ctx, cmd, "%s prints text only: --%s makes no sense here", cmd->name, f);
+	return gl_usage_error(ctx, cmd, "%s prints a table or --%s, not --%s", cmd->name,
+			      bit == GL_NO_JSON ? "csv" : "json", f);
+}
+
 static int check_counts(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_args *out)
 {
 	if (out->npos < cmd->min_args)
@@ -233,7 +319,33 @@ int gl_cmd_parse_extra(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struc
 		if (rc)
 			return rc;
 	}
-	return check_counts(ctx, cmd, out);
+	int rc = check_format(ctx, cmd);
+	return rc ? rc : check_counts(ctx, cmd, out);
+}
+
+int gl_global_parse(struct gl_ctx *ctx, int argc, char **argv, int *next)
+{
+	struct tables ts = {{common_opts, gl_version_opt, NULL}};
+	struct gl_args scratch;
+	static const struct gl_cmd gpulab = {.name = "gpulab"};
+	scratch.nopts = scratch.npos = 0;
+	int i = 1;
+	for (; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
+		const char *arg = argv[i];
+		int rc;
+		if (strcmp(arg, "--") == 0) {
+			i++;
+			break;
+		}
+		if (arg[1] == '-')
+			rc = parse_long_opt(ctx, &gpulab, &ts, argc, argv, &i, &scratch);
+		else
+			rc = parse_short_opts(ctx, &gpulab, &ts, argc, argv, &i, &scratch);
+		if (rc)
+			return rc;
+	}
+	*next = i;
+	return GL_OK;
 }
 
 int gl_cmd_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, char **argv, struct gl_args *out)

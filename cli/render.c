@@ -7,6 +7,7 @@
 #include "common/csv.h"
 #include "common/json.h"
 #include "common/metrics.h"
+#include "cli.h"
 #include "render.h"
 #include "render_insights.h"
 #include "sim_cmd.h"
@@ -52,8 +53,8 @@ static void table_header(FILE *out, const struct gl_run_record *r)
 {
 	fprintf(out, "run %ld  %s  %s  backend %s  %s\n", r->id, r->launches ? r->launches[0].topic : "",
 		r->nlaunches ? r->launches[0].params_json : "", r->info.backend, r->info.device);
-	fprintf(out, "%-12s %-8s %10s %10s %10s %10s %13s %13s  %s\n", "variant", "verified", "gld s/req", "gst s/req",
-		"sld wf/i", "sst wf/i", "ld conflicts", "st conflicts", "time");
+	fprintf(out, "%s%-12s %-8s %10s %10s %10s %10s %13s %13s  %s%s\n", gl_sgr(GL_BOLD), "variant", "verified",
+		"gld s/req", "gst s/req", "sld wf/i", "sst wf/i", "ld conflicts", "st conflicts", "time", gl_sgr(GL_RESET));
 }
 
 /* Tensor-core launches: HMMA instructions, their FLOPs, ldmatrix and cp.async (LDGSTS) traffic. */
@@ -98,7 +99,9 @@ static void table_counts(FILE *out, const struct gl_launch_record *l)
 /* A multi-launch variant: its total, then one indented row per launch naming the kernel. */
 static void table_row(FILE *out, const struct gl_launch_record *l)
 {
-	fprintf(out, "%-12s %-8s", l->variant, l->verified < 0 ? "n/a" : l->verified ? "yes" : "NO");
+	const char *paint = l->verified < 0 ? "" : gl_sgr(l->verified ? GL_GREEN : GL_RED);
+	fprintf(out, "%-12s %s%-8s%s", l->variant, paint, l->verified < 0 ? "n/a" : l->verified ? "yes" : "NO",
+		*paint ? gl_sgr(GL_RESET) : "");
 	table_counts(out, l);
 	if (l->nparts)
 		fprintf(out, "  total of %d launches", l->nparts);

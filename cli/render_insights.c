@@ -1,4 +1,5 @@
 /* render_insights.c — guidance, occupancy and the estimate as run/report/compare print them. */
+#include "cli.h"
 #include "render_insights.h"
 
 #include <math.h>
@@ -15,7 +16,12 @@ void gl_render_guidance(FILE *out, const struct gl_launch_record *l)
 {
 	for (int i = 0; i < l->nguidance; i++) {
 		const struct gl_guidance *g = &l->guidance[i];
-		fprintf(out, "  %s %s: %s", g->severity, l->variant, g->message);
+		/* on a terminal: warnings yellow, optimizations cyan, information plain */
+		const char *paint = strcmp(g->severity, "WRN") == 0   ? gl_sgr(GL_YELLOW)
+				    : strcmp(g->severity, "OPT") == 0 ? gl_sgr(GL_CYAN)
+								      : "";
+		fprintf(out, "  %s%s%s %s: %s", paint, g->severity, *paint ? gl_sgr(GL_RESET) : "", l->variant,
+			g->message);
 		if (!isnan(g->estimated_speedup) && g->estimated_speedup > 0)
 			fprintf(out, " (est. speedup up to %.0f%%)", 100 * g->estimated_speedup);
 		fputc('\n', out);

@@ -139,22 +139,68 @@ static int build_problem(struct gl_ctx *ctx, const struct gl_cmd *cmd, const str
 	return gl_problem_apply_options(ctx, cmd, t, o->size, o->param_names, o->param_values, o->nparams, p);
 }
 
+static int refuse_variant(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_session *s,
+			  const struct gl_variant *v, const char *rule)
+{
+	const struct gl_topic *t = s->topic;
+	struct gl_str able = {0};
+	char scratch[256];
+	for (int i = 0; i < t->nvariants; i++)
+		if (t->accepts(&t->variants[i], &s->problem, scratch, sizeof scratch))
+			gl_str_addf(&able, "%s%s", able.buf ? "," : "", t->variants[i].name);
+	if (able.buf)
+		gl_usage_error(ctx, cmd, "%s %s %s; these variants take this size: --variant %s", t->name, v->name, rule,
+			       able.buf);
+	else
+		gl_usage_error(ctx, cmd, "%s %s %s", t->name, v->name, rule);
+	gl_str_free(&able);
+	return ctx->err.status;
+}
+
+/* Keep the variants that accept the problem.  With every variant asked for (no --variant, or 'all') the
+ * others are named with the rule they break and skipped; a variant named explicitly that cannot run it is
+ * a usage error, before anything runs or the database is opened. */
+static int filter_variants(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
+			   struct gl_run_session *s)
+{
+	const struct gl_topic *t = s->topic;
+	bool all = !o->variants || strcmp(o->variants, "all") == 0;
+	int kept = 0;
+	for (int i = 0; t->accepts && i < s->nvariants; i++) {
+		char rule[256];
+		const struct gl_variant *v = s->variants[i];
+		if (t->accepts(v, &s->problem, rule, sizeof rule))
+			s->variants[kept++] = v;
+		else if (!all)
+			return refuse_variant(ctx, cmd, s, v, rule);
+		else
+			gl_note(ctx, "skipped %s %s: it %s", t->name, v->name, rule);
+	}
+	if (!t->accepts)
+		return GL_OK;
+	s->nvariants = kept;
+	if (kept == 0)
+		return gl_usage_error(ctx, cmd, "no variant of %s can run this problem (see the rules above)", t->name);
+	return GL_OK;
+}
+
 int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
 			   struct gl_run_session *s)
 {
 	int rc;
 	if ((rc = gl_topic_lookup(o->topic_name, &s->topic, &ctx->err)) ||
 	    (rc = gl_parse_variants(s->topic, o->variants, s->variants, GL_RUN_MAX_VARIANTS, &s->nvariants,
-				    &ctx->err)))
+				    &ctx->err)) ||
+	    (rc = build_problem(ctx, cmd, s->topic, o, &s->problem)))
 		return rc;
-	return build_problem(ctx, cmd, s->topic, o, &s->problem);
+	return filter_variants(ctx, cmd, o, s);
 }
 
 struct gl_run_env gl_cli_run_env(struct gl_ctx *ctx)
 {
 	return (struct gl_run_env){.db_path = ctx->db_path,
 				   .argv = ctx->argv_joined,
-				   .announce = ctx->format == GL_FMT_TABLE,
+				   .announce = ctx->format == GL_FMT_TABLE && !ctx->quiet,
 				   .progress = ctx->stderr_tty,
 				   .err = &ctx->err};
 }

@@ -61,9 +61,10 @@ const char *gl_suggest(const char *word, const char *const *candidates, size_t n
 			best = candidates[i];
 		}
 	}
-	/* Suggest only plausible typos: at most a third of the word changed. */
-	size_t limit = strlen(word) / 3 + 1;
-	return best_d <= limit ? best : NULL;
+	/* Suggest only plausible typos: at most a third of the word changed, and never all of it ("v" is no
+	 * typo of "n"). */
+	size_t len = strlen(word), limit = len / 3 + 1;
+	return best_d <= limit && best_d < len ? best : NULL;
 }
 
 void gl_str_vaddf(struct gl_str *s, const char *fmt, va_list ap)

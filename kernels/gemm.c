@@ -69,14 +69,23 @@ static int check(const struct gl_problem *p, struct gl_err *err)
 	return gl_check_host_memory(what, 4.0 * (2.0 * (m * k + k * n) + 4.0 * m * n), err);
 }
 
-static int refuse_unaligned(const struct gl_variant *v, const struct gl_problem *p, struct gl_err *err)
+static bool accepts(const struct gl_variant *v, const struct gl_problem *p, char *rule, size_t size)
 {
 	long n = p->v[P_N], k = p->v[P_K];
-	if (n % 4 == 0 && k % 4 == 0)
+	if (!geometry[v - variants].float4s || (n % 4 == 0 && k % 4 == 0))
+		return true;
+	snprintf(rule, size, "moves float4s, so rows must start on 16 bytes: --n and --k must be multiples of 4 "
+		 "(got n=%ld, k=%ld)", n, k);
+	return false;
+}
+
+static int refuse_unaligned(const struct gl_variant *v, const struct gl_problem *p, struct gl_err *err)
+{
+	char rule[160];
+	if (accepts(v, p, rule, sizeof rule))
 		return GL_OK;
-	return gl_errf(err, GL_EUSAGE, "gemm %s moves float4s, so rows must start on 16 bytes: --n and --k must be "
-		       "multiples of 4 (got n=%ld, k=%ld); naive, coalesced, smem, blocktile1d and blocktile2d take "
-		       "any size (--variant naive,coalesced,smem,blocktile1d,blocktile2d)", v->name, n, k);
+	return gl_errf(err, GL_EUSAGE, "gemm %s %s; naive, coalesced, smem, blocktile1d and blocktile2d take any size "
+		       "(--variant naive,coalesced,smem,blocktile1d,blocktile2d)", v->name, rule);
 }
 
 static uint32_t f32_bits(float f)
@@ -89,7 +98,7 @@ static uint32_t f32_bits(float f)
 static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
 {
 	const struct geometry *g = &geometry[v - variants];
-	if (g->float4s && refuse_unaligned(v, p, err))
+	if (refuse_unaligned(v, p, err))
 		return err->status;
 	long m = p->v[P_M], n = p->v[P_N], k = p->v[P_K];
 	int c = gl_launch_add_buffer(l, "C", GL_F32, (size_t)m * (size_t)n, 1);
@@ -202,10 +211,11 @@ const struct gl_topic gl_topic_gemm = {
 	.atol = 1e-6,
 	.rtol = FLT_EPSILON, /* 2^-23, times (k + 2) times the element's bound: see verify */
 	.check = check,
+	.accepts = accepts,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,
 	.shapes = shapes,
-	.view_size = 128,
+	.view_size = 256, /* several CTAs of every variant's tile (warptile's 128x128: 2x2) */
 	.view = GL_VIEW_GEMM,
 };

@@ -37,13 +37,21 @@ static int check(const struct gl_problem *p, struct gl_err *err)
 	return gl_check_host_memory("gmem_patterns", 4.0 * (2.0 * n + n * (double)p->v[P_STRIDE]), err);
 }
 
+static bool accepts(const struct gl_variant *v, const struct gl_problem *p, char *rule, size_t size)
+{
+	if (v - variants != V_VECTOR4 || p->v[P_N] % 4 == 0)
+		return true;
+	snprintf(rule, size, "copies float4s: --n must be a multiple of 4 (got %ld)", p->v[P_N]);
+	return false;
+}
+
 static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
 {
 	int variant = (int)(v - variants);
 	long n = p->v[P_N];
-	if (variant == V_VECTOR4 && n % 4)
-		return gl_errf(err, GL_EUSAGE, "gmem_patterns vector4 copies float4s: --n must be a multiple of 4 "
-			       "(got %ld)", n);
+	char rule[160];
+	if (!accepts(v, p, rule, sizeof rule))
+		return gl_errf(err, GL_EUSAGE, "gmem_patterns vector4 %s", rule);
 	int out = gl_launch_add_buffer(l, "out", GL_F32, (size_t)n, 1);
 	int in = gl_launch_add_buffer(l, "in", GL_F32, input_floats(variant, p), 0);
 	if (gl_launch_check(l, err))
@@ -95,6 +103,7 @@ const struct gl_topic gl_topic_gmem_patterns = {
 	.atol = 0.0,
 	.rtol = 0.0,
 	.check = check,
+	.accepts = accepts,
 	.setup = setup,
 	.verify = verify,
 	.view_size = 8192,

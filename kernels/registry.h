@@ -70,6 +70,10 @@ struct gl_topic {
 	double atol, rtol;      /* |out - ref| <= atol + rtol * |ref| */
 	/* Refuse problems the topic cannot run (memory, shapes) with a clear message. */
 	int (*check)(const struct gl_problem *p, struct gl_err *err);
+	/* The rule a variant puts on the problem beyond the topic's limits (float4 rows need multiples of 4):
+	 * false with the rule in `rule` when v cannot run p.  NULL: every variant runs what check() accepts.
+	 * `run --variant all` skips the variants that refuse and names the rule; an explicit one is an error. */
+	bool (*accepts)(const struct gl_variant *v, const struct gl_problem *p, char *rule, size_t n);
 	/* Build the launch: buffers, inputs, arguments, geometry. */
 	int (*setup)(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err);
 	/* Compare the launch's outputs with the CPU reference. */

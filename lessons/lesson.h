@@ -75,11 +75,18 @@ const char *lesson_cmp_str(enum lesson_cmp cmp);
 struct lesson_check_result {
 	bool passed;
 	double lhs, rhs;
-	char why[256]; /* why it could not be evaluated ("no launch of transpose.naive recorded yet"), or "" */
+	char why[512]; /* why it could not be evaluated ("no launch of transpose.naive recorded yet"), or "" */
+	char note[512]; /* the latest launch of a variant used other parameters than the step's, or "" */
 };
-/* Evaluate a check against the learner's latest launch of each variant it names. */
-int lesson_check_eval(struct gl_store *store, const struct lesson_check *c, struct lesson_check_result *r,
-		      struct gl_err *err);
+struct lesson;
+/* Evaluate a check of step `step` of lesson l: each TOPIC.VARIANT reads the latest launch made with the
+ * parameters the step's commands (else an earlier step's) ran it with (lesson_bound_params); with no
+ * such command, or l NULL, the latest launch of the variant. */
+int lesson_check_eval(struct gl_store *store, const struct lesson *l, int step, const struct lesson_check *c,
+		      struct lesson_check_result *r, struct gl_err *err);
+/* The parameters (gl_problem_json) with which step `step`'s last command running topic.variant ran it,
+ * else an earlier step's; NULL when no step runs it.  Caller frees. */
+char *lesson_bound_params(const struct lesson *l, int step, const char *topic, const char *variant);
 
 /* ---- the Markdown (lesson_parse.c) */
 
@@ -134,11 +141,17 @@ void lesson_words_free(char **argv);
 struct lesson_render_opts {
 	bool answer;   /* reveal the answer */
 	bool color;    /* bold headings */
+	int width;     /* prose is reflowed to this many columns (0: 80) */
 };
+/* The terminal's width: $COLUMNS when set, else the terminal's, else 80. */
+int lesson_term_width(void);
+/* `text`'s words in lines of at most `width` columns, each after `indent`; never breaks a word. */
+void lesson_wrap(FILE *out, const char *indent, const char *text, int width);
 void lesson_render_intro(FILE *out, const struct lesson *l, const struct lesson_render_opts *o);
 void lesson_render_step(FILE *out, const struct lesson *l, int step, const struct lesson_render_opts *o);
 
-/* $PAGER when stdout is a terminal and PAGER is set, else stdout. */
+/* On a terminal, a pager: $PAGER when set and not empty, else `less -R` (with LESS=FRX when LESS is unset,
+ * as git does, so a page that fits the screen is just printed); else, or without less, stdout. */
 FILE *lesson_pager_open(bool *paged);
 void lesson_pager_close(FILE *out, bool paged);
 
@@ -152,6 +165,7 @@ struct lesson_env {
 	const char *backend;   /* --backend for `run` commands that name none, or NULL */
 	bool interactive;      /* commands may use the terminal (views open); else views get --frames 3 */
 	bool quiet;            /* capture each command's output, show it only when the command fails */
+	bool color;            /* PASS green, FAIL red */
 };
 
 /* Run one step's command: the same binary with the lesson's --db.  *exit_status is its exit status

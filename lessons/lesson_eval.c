@@ -1,8 +1,10 @@
 /* lesson_eval.c — evaluating a check against the database: each TOPIC.VARIANT METRIC reads the
- * learner's latest launch of that variant (the highest launch id), through the store's value reads
+ * learner's latest launch of that variant made with the step's parameters (lesson_bind.c), through the
+ * store's value reads
  * (a launch_summary or launches column, or a metric); the arithmetic and the comparison are done here, so both sides can be shown. */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lessons/lesson.h"
@@ -10,22 +12,66 @@
 
 struct eval {
 	struct gl_store *store;
+	const struct lesson *l;
+	int step;
 	struct lesson_check_result *r;
 	struct gl_err *err;
 };
+
+/* No launch with the step's parameters: say what the latest one used, if there is one. */
+static int unbound(struct eval *e, const struct lesson_node *n, const char *want)
+{
+	long latest;
+	char *params = NULL;
+	int rc = gl_store_latest_launch(e->store, n->topic, n->variant, &latest, e->err);
+	if (rc == GL_OK && latest)
+		rc = gl_store_launch_params(e->store, latest, &params, e->err);
+	if (rc)
+		return rc;
+	if (params)
+		snprintf(e->r->why, sizeof e->r->why,
+			 "no launch of %s.%s with the step's parameters %s; the latest (launch %ld) used %s: run the "
+			 "step's commands ('gpulab lesson check --run')", n->topic, n->variant, want, latest, params);
+	else
+		snprintf(e->r->why, sizeof e->r->why, "no launch of %s.%s recorded yet (run the step's commands)",
+			 n->topic, n->variant);
+	free(params);
+	return GL_OK;
+}
+
+/* The bound launch is not the latest of its variant: say so, so a surprising number has its reason. */
+static int note_other_latest(struct eval *e, const struct lesson_node *n, long id, const char *want)
+{
+	long latest;
+	char *params = NULL;
+	int rc = gl_store_latest_launch(e->store, n->topic, n->variant, &latest, e->err);
+	if (rc || latest == id)
+		return rc;
+	if ((rc = gl_store_launch_params(e->store, latest, &params, e->err)))
+		return rc;
+	if (params && strcmp(params, want) != 0 && !e->r->note[0])
+		snprintf(e->r->note, sizeof e->r->note,
+			 "the latest launch of %s.%s (%ld) used %s; this check reads launch %ld, made with %s as the step "
+			 "asks", n->topic, n->variant, latest, params, id, want);
+	free(params);
+	return GL_OK;
+}
 
 static int eval_ref(struct eval *e, const struct lesson_node *n, double *v)
 {
 	long id;
 	bool have = false;
-	int rc = gl_store_latest_launch(e->store, n->topic, n->variant, &id, e->err);
-	if (rc)
+	char *want = lesson_bound_params(e->l, e->step, n->topic, n->variant);
+	int rc = gl_store_latest_launch_with(e->store, n->topic, n->variant, want, &id, e->err);
+	if (rc == GL_OK && !id)
+		rc = want ? unbound(e, n, want)
+			  : (snprintf(e->r->why, sizeof e->r->why, "no launch of %s.%s recorded yet (run the step's "
+				      "commands)", n->topic, n->variant), GL_OK);
+	if (rc == GL_OK && id && want)
+		rc = note_other_latest(e, n, id, want);
+	free(want);
+	if (rc || !id)
 		return rc;
-	if (!id) {
-		snprintf(e->r->why, sizeof e->r->why, "no launch of %s.%s recorded yet (run the step's commands)",
-			 n->topic, n->variant);
-		return GL_OK;
-	}
 	if ((rc = gl_store_launch_value(e->store, id, n->metric, v, &have, e->err)))
 		return rc;
 	if (!have)
@@ -76,12 +122,12 @@ static bool compare(double a, double b, enum lesson_cmp cmp)
 	return false;
 }
 
-int lesson_check_eval(struct gl_store *store, const struct lesson_check *c, struct lesson_check_result *r,
-		      struct gl_err *err)
+int lesson_check_eval(struct gl_store *store, const struct lesson *l, int step, const struct lesson_check *c,
+		      struct lesson_check_result *r, struct gl_err *err)
 {
 	memset(r, 0, sizeof *r);
 	r->lhs = r->rhs = NAN;
-	struct eval e = {.store = store, .r = r, .err = err};
+	struct eval e = {.store = store, .l = l, .step = step, .r = r, .err = err};
 	int rc = eval_node(&e, c->lhs, &r->lhs);
 	if (rc == GL_OK && !r->why[0])
 		rc = eval_node(&e, c->rhs, &r->rhs);

@@ -41,7 +41,7 @@ static void show(struct lesson_ui *ui, const struct lesson *l, int step, bool in
 	FILE *out = lesson_pager_open(&paged);
 	if (!ui->tty)
 		paged = false, out = stdout;
-	struct lesson_render_opts o = {.answer = ui->answer, .color = ui->color};
+	struct lesson_render_opts o = {.answer = ui->answer, .color = ui->color, .width = lesson_term_width()};
 	if (intro)
 		lesson_render_intro(out, l, &o);
 	lesson_render_step(out, l, step, &o);
@@ -137,18 +137,19 @@ static void next_lesson(const char *name, char *out, size_t n)
 	lesson_files_free(files, count);
 }
 
-static int past_end(const struct lesson *l, struct gl_err *err)
+/* `next` after the last step: the lesson is done, which is good news, not an error. */
+static int past_end(const struct lesson_ui *ui, const struct lesson *l)
 {
 	char after[64];
 	next_lesson(l->name, after, sizeof after);
+	printf("%sYou have finished %s: all %d steps.%s\n", ui->color ? "\033[1;32m" : "", l->name, l->nsteps,
+	       ui->color ? "\033[0m" : "");
+	printf("'gpulab lesson check %s' checks every step again.\n", l->name);
 	if (after[0])
-		return gl_errf(err, GL_EUSAGE,
-			       "%s has no step after step %d, its last: 'gpulab lesson check %s' checks every step, "
-			       "'gpulab lesson start %s' starts the next lesson",
-			       l->name, l->nsteps, l->name, after);
-	return gl_errf(err, GL_EUSAGE,
-		       "%s has no step after step %d, its last: 'gpulab lesson check %s' checks every step", l->name,
-		       l->nsteps, l->name);
+		printf("Next lesson: %s ('gpulab lesson start %s').\n", after, after);
+	else
+		printf("That was the last lesson ('gpulab lesson list' shows them all).\n");
+	return GL_OK;
 }
 
 int lesson_do_move(struct lesson_ui *ui, int delta, struct gl_err *err)
@@ -160,7 +161,7 @@ int lesson_do_move(struct lesson_ui *ui, int delta, struct gl_err *err)
 		return rc;
 	int to = step + delta;
 	if (to > l.nsteps)
-		rc = past_end(&l, err);
+		rc = past_end(ui, &l);
 	else if (to < 1)
 		rc = gl_errf(err, GL_EUSAGE, "step 1 is the first step of %s: there is no step before it", l.name);
 	else

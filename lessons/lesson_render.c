@@ -1,7 +1,13 @@
 /* lesson_render.c — a step as plain terminal text: the Markdown lightly undressed (** and
- * blockquote markers dropped, fences indented), gpulab commands shown as "$ gpulab ...", checks listed,
- * the question shown and its <details> answer hidden unless asked for. */
+ * blockquote markers dropped, fences indented), prose reflowed to the terminal's width (never breaking a
+ * word), gpulab commands shown as "$ gpulab ...", checks listed, the question shown and its <details>
+ * answer hidden unless asked for. */
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "common/util.h"
 
 #include "lessons/lesson.h"
 #include "lessons/lesson_int.h"
@@ -11,7 +17,60 @@ struct rstate {
 	const struct lesson_render_opts *o;
 	struct lesson_fence fence;
 	bool details, blank;
+	struct gl_str para;    /* prose lines of the current paragraph, joined by spaces */
+	const char *para_indent;
 };
+
+int lesson_term_width(void)
+{
+	const char *cols = getenv("COLUMNS");
+	char *end;
+	long n = cols ? strtol(cols, &end, 10) : 0;
+	if (cols && *cols && !*end && n > 0)
+		return n > 1000 ? 1000 : (int)n;
+	struct winsize ws;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
+/* Columns of n bytes of UTF-8: continuation bytes take none. */
+static int columns_of(const char *p, size_t n)
+{
+	int cols = 0;
+	for (size_t i = 0; i < n; i++)
+		cols += ((unsigned char)p[i] & 0xC0) != 0x80;
+	return cols;
+}
+
+/* Words of `text` in lines of at most `width` columns after `indent`; a word longer than a line gets a
+ * line of its own, whole. */
+void lesson_wrap(FILE *out, const char *indent, const char *text, int width)
+{
+	int room = width - (int)strlen(indent), col = 0;
+	if (room < 20)
+		room = 20;
+	for (const char *p = text; *p;) {
+		p += strspn(p, " ");
+		size_t len = strcspn(p, " ");
+		if (!len)
+			break;
+		int w = columns_of(p, len);
+		if (col && col + 1 + w > room) {
+			fputc('\n', out);
+			col = 0;
+		}
+		if (!col)
+			fputs(indent, out);
+		else
+			fputc(' ', out);
+		fwrite(p, 1, len, out);
+		col += (col ? 1 : 0) + w;
+		p += len;
+	}
+	if (col)
+		fputc('\n', out);
+}
 
 /* Print text without Markdown's ** emphasis. */
 static void put_text(FILE *out, const char *s)
@@ -26,8 +85,49 @@ static void put_text(FILE *out, const char *s)
 	fputc('\n', out);
 }
 
+/* Without Markdown's ** emphasis, into a string. */
+static void add_text(struct gl_str *s, const char *text)
+{
+	for (; *text; text++) {
+		if (text[0] == '*' && text[1] == '*') {
+			text++;
+			continue;
+		}
+		gl_str_addf(s, "%c", *text);
+	}
+}
+
+static void flush_para(struct rstate *r)
+{
+	if (!r->para.len)
+		return;
+	lesson_wrap(r->out, r->para_indent, r->para.buf, r->o->width > 0 ? r->o->width : 80);
+	r->para.len = 0;
+	r->para.buf[0] = '\0';
+	r->blank = false;
+}
+
+/* A line of prose: it joins the paragraph, printed reflowed when something else comes. */
+static void put_prose(struct rstate *r, const char *indent, const char *text)
+{
+	if (!*text) {
+		flush_para(r);
+		if (!r->blank)
+			fputc('\n', r->out);
+		r->blank = true;
+		return;
+	}
+	if (r->para.len && strcmp(indent, r->para_indent) != 0)
+		flush_para(r);
+	r->para_indent = indent;
+	if (r->para.len)
+		gl_str_add(&r->para, " ");
+	add_text(&r->para, text);
+}
+
 static void put_line(struct rstate *r, const char *indent, const char *text)
 {
+	flush_para(r);
 	bool blank = !*text;
 	if (blank && r->blank)
 		return; /* one blank line at a time */
@@ -95,11 +195,13 @@ static void body_line(struct rstate *r, const char *line)
 	if (strncmp(line, "check:", 6) == 0)
 		put_line(r, "  ", line);
 	else if (strncmp(line, "> ", 2) == 0 || strcmp(line, ">") == 0)
-		put_line(r, "", line[1] ? line + 2 : "");
+		put_prose(r, "", line[1] ? line + 2 : "");
 	else if (line[0] == '#')
 		put_line(r, "", line + strspn(line, "#") + (line[strspn(line, "#")] == ' '));
+	else if (line[0] == '-' || line[0] == '|' || line[0] == ' ' || (line[0] >= '0' && line[0] <= '9'))
+		put_line(r, "", line); /* list items, tables and indented text keep their lines */
 	else
-		put_line(r, "", line);
+		put_prose(r, "", line);
 }
 
 static void body(FILE *out, const struct lesson *l, int first, int last, const struct lesson_render_opts *o)
@@ -111,6 +213,8 @@ static void body(FILE *out, const struct lesson *l, int first, int last, const s
 		last--;
 	for (int i = first; i < last; i++)
 		body_line(&r, l->lines[i]);
+	flush_para(&r);
+	gl_str_free(&r.para);
 }
 
 void lesson_render_intro(FILE *out, const struct lesson *l, const struct lesson_render_opts *o)

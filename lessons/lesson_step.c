@@ -16,9 +16,10 @@ static void print_value(FILE *out, double v)
 		fprintf(out, "%.6g", v);
 }
 
-static void print_result(FILE *out, const struct lesson_check *c, const struct lesson_check_result *r)
+static void print_result(FILE *out, const struct lesson_check *c, const struct lesson_check_result *r, bool color)
 {
-	fprintf(out, "  %s  %s", r->passed ? "PASS" : "FAIL", c->text);
+	const char *paint = !color ? "" : r->passed ? "\033[32m" : "\033[31m", *reset = color ? "\033[0m" : "";
+	fprintf(out, "  %s%s%s  %s", paint, r->passed ? "PASS" : "FAIL", reset, c->text);
 	if (r->why[0]) {
 		fprintf(out, "\n        %s\n", r->why);
 		return;
@@ -28,6 +29,16 @@ static void print_result(FILE *out, const struct lesson_check *c, const struct l
 	fprintf(out, " %s ", lesson_cmp_str(c->cmp));
 	print_value(out, r->rhs);
 	fprintf(out, ")\n");
+	if (!r->passed) {
+		fprintf(out, "        got ");
+		print_value(out, r->lhs);
+		fprintf(out, ", expected %s", c->cmp == LESSON_EQ ? "" : lesson_cmp_str(c->cmp));
+		fprintf(out, c->cmp == LESSON_EQ ? "" : " ");
+		print_value(out, r->rhs);
+		fprintf(out, "\n");
+	}
+	if (r->note[0])
+		fprintf(out, "        note: %s\n", r->note);
 }
 
 /* Run the step's commands; a usage error (exit 2) means the lesson itself is wrong. */
@@ -66,10 +77,10 @@ int lesson_step_check(const struct lesson_env *env, struct gl_store *store, cons
 		return rc;
 	for (int i = 0; i < st->nchecks; i++) {
 		struct lesson_check_result r;
-		int erc = lesson_check_eval(store, &st->checks[i], &r, err);
+		int erc = lesson_check_eval(store, l, step, &st->checks[i], &r, err);
 		if (erc)
 			return erc;
-		print_result(out, &st->checks[i], &r);
+		print_result(out, &st->checks[i], &r, env->color);
 		ok = ok && r.passed;
 		*(r.passed ? passed : failed) += 1;
 	}

@@ -37,6 +37,7 @@ struct gl_backend_opts {
 	int threads;         /* worker threads, 0 = all cores (sim) */
 	uint64_t max_instructions; /* per-CTA budget, 0 = default (sim) */
 	bool progress;       /* progress bar on stderr */
+	const char *progress_label; /* what the bar says runs ("gemm naive (2/3)"); read at each launch */
 	int sanitizer_tools; /* --tool: GL_TOOL_* checks that run, 0 = all (sim) */
 	uint64_t printf_buffer; /* device printf buffer in bytes, 0 = the default (sim) */
 	int engine;          /* --engine: enum gl_sim_engine (sim) */

@@ -6,6 +6,26 @@
 #include "common/util.h"
 #include "profiler/backend.h"
 
+/* The announcement stays one short line: the reason without its parenthesised details and without what
+ * follows a ';' (the advice); `gpulab devices` and `gpulab doctor` give the whole story. */
+static void short_reason(char *reason)
+{
+	char *out = reason;
+	int depth = 0;
+	for (const char *p = reason; *p && *p != ';'; p++) {
+		depth += *p == '(';
+		if (!depth)
+			*out++ = *p;
+		depth -= *p == ')' && depth > 0;
+	}
+	*out = '\0';
+	for (char *q = reason; (q = strstr(q, "  ")) != NULL;) /* the space before a dropped "(...)" */
+		memmove(q, q + 1, strlen(q));
+	size_t len = strlen(reason);
+	while (len && (reason[len - 1] == ' ' || reason[len - 1] == ','))
+		reason[--len] = '\0';
+}
+
 static int select_auto(const struct gl_backend **out, char *why, size_t n)
 {
 	char reason[512];
@@ -14,7 +34,8 @@ static int select_auto(const struct gl_backend **out, char *why, size_t n)
 		snprintf(why, n, "backend cuda: %s", reason);
 	} else {
 		*out = &gl_backend_sim;
-		snprintf(why, n, "backend sim: no usable GPU here (%s)", reason);
+		short_reason(reason);
+		snprintf(why, n, "backend sim: no usable GPU here (%s; 'gpulab devices' says why)", reason);
 	}
 	return GL_OK;
 }

@@ -123,6 +123,7 @@ static int sim_launch(void *ctx, struct gl_launch *l, struct gl_err *err)
 		.max_instructions = s->opts.max_instructions,
 		.trace = s->opts.trace,
 		.progress = s->opts.progress,
+		.progress_label = s->opts.progress_label,
 		.tools = s->opts.sanitizer_tools,
 		.printf_buffer = s->opts.printf_buffer,
 		.engine = s->opts.engine,

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/util.h"
 #include "insights/guidance.h"
 #include "run/run.h"
 #include "run/runner.h"
@@ -15,6 +16,7 @@ struct session_state {
 	struct gl_device_info dev;
 	struct gl_launch_record recs[GL_RUN_MAX_VARIANTS];
 	int nrecs;
+	char label[160]; /* the progress bar's "topic variant (i/n)" */
 };
 
 void gl_run_info_fill(struct gl_run_info *info, const struct gl_backend *b, const struct gl_device_info *dev,
@@ -51,6 +53,10 @@ static int run_all(const struct gl_run_env *env, struct gl_run_session *s, struc
 {
 	for (int i = 0; i < s->nvariants; i++) {
 		struct gl_variant_outcome out;
+		double start = gl_now();
+		/* the backend copied bo at open and reads the label through this pointer at each launch */
+		snprintf(st->label, sizeof st->label, "%s %s (%d/%d)", s->topic->name, s->variants[i]->name, i + 1,
+			 s->nvariants);
 		struct gl_launch_record *rec = &st->recs[st->nrecs];
 		int rc = gl_run_variant(st->backend, st->bctx, &st->dev, s->topic, s->variants[i], &s->problem, rec,
 					&out, env->err);
@@ -59,6 +65,10 @@ static int run_all(const struct gl_run_env *env, struct gl_run_session *s, struc
 		if (rec->verified == 0) {
 			s->failed = true;
 			fprintf(stderr, "gpulab: %s %s failed: %s\n", s->topic->name, s->variants[i]->name, rec->note);
+		} else if (env->progress && env->announce) {
+			/* on a terminal, each variant's outcome as soon as it is known; the table follows */
+			fprintf(stderr, "gpulab: %s  %s  %.1fs\n", st->label, rec->verified > 0 ? "verified" : "ran",
+				gl_now() - start);
 		}
 		st->nrecs++;
 	}
@@ -73,8 +83,13 @@ int gl_run_session_execute(const struct gl_run_env *env, const char *backend, st
 	int rc = gl_backend_select(backend, &st.backend, why, sizeof why, env->err);
 	if (rc)
 		return rc;
-	if (env->announce)
+	/* once per process, and only when gpulab chose: an explicit --backend needs no announcement */
+	static bool announced;
+	bool chosen = !backend || strcmp(backend, "auto") == 0;
+	if (env->announce && chosen && !announced) {
 		fprintf(stderr, "gpulab: %s\n", why);
+		announced = true;
+	}
 	if (bo->cta_end && strcmp(st.backend->name, "sim") != 0)
 		return gl_errf(env->err, GL_EUSAGE, "--cta-range simulates part of a grid: it needs --backend sim, "
 			       "not %s", st.backend->name);
@@ -83,6 +98,7 @@ int gl_run_session_execute(const struct gl_run_env *env, const char *backend, st
 	if ((rc = gl_store_open(env->db_path, 0, store, env->err)))
 		return rc;
 	bo->progress = env->progress;
+	bo->progress_label = st.label;
 	rc = st.backend->open(bo, &st.bctx, env->err);
 	if (rc == GL_OK)
 		rc = st.backend->describe(st.bctx, &st.dev, env->err);

@@ -25,6 +25,7 @@ struct gl_sim_opts {
 	unsigned trace_ctas;     /* CTAs traced (the first N in grid order); 0 = GL_SIM_TRACE_CTAS */
 	uint32_t trace_limit;    /* events kept per traced CTA; 0 = GL_SIM_TRACE_LIMIT */
 	bool progress;           /* progress bar on stderr */
+	const char *progress_label; /* what runs, at the bar's start ("gemm naive (2/3)"); NULL: "simulating" */
 	int tools;               /* sanitizer checks run (GL_TOOL_* mask); 0 = all */
 	uint64_t printf_buffer;  /* bytes of device printf output kept; 0 = GL_SIM_PRINTF_BUFFER */
 	uint64_t stack_size;     /* call-stack bytes per thread for .func calls; 0 = GL_SIM_STACK_SIZE */

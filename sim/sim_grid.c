@@ -402,19 +402,23 @@ static void merge_one(struct pool *p, struct cta_out *o, struct gl_sim_result *r
 	out_free(o);
 }
 
-static void progress(const struct pool *p, long merged, double start, bool *shown)
+/* "gemm naive (2/3)  [#####     ] 155/576 CTAs  9.0s  ETA 14s", redrawn in place on a terminal. */
+static void progress(const struct pool *p, const char *label, long merged, double start, bool *shown)
 {
 	double t = gl_now() - start;
 	if (t < 1.0)
 		return;
-	int width = 30, filled = (int)((double)width * (double)merged / (double)p->nrun);
-	fprintf(stderr, "\rsimulating [%.*s%*s] %ld/%ld CTAs %.1fs", filled, "##############################",
+	int width = 10, filled = (int)((double)width * (double)merged / (double)p->nrun);
+	fprintf(stderr, "\r%s  [%.*s%*s] %ld/%ld CTAs  %.1fs", label ? label : "simulating", filled, "##########",
 		width - filled, "", merged, p->nrun, t);
+	if (merged > 0)
+		fprintf(stderr, "  ETA %.0fs ", t * (double)(p->nrun - merged) / (double)merged);
 	*shown = true;
 }
 
 /* The calling thread merges finished CTAs in grid order while the workers run them. */
-static void merge_loop(struct pool *p, struct gl_sim_result *res, struct sim_printf_fifo *pf, bool show_progress)
+static void merge_loop(struct pool *p, struct gl_sim_result *res, struct sim_printf_fifo *pf, bool show_progress,
+		       const char *label)
 {
 	double start = gl_now(), shown_at = start;
 	bool shown = false;
@@ -440,19 +444,19 @@ static void merge_loop(struct pool *p, struct gl_sim_result *res, struct sim_pri
 			pthread_cond_broadcast(&p->can_take);
 		}
 		if (show_progress && gl_now() - shown_at >= 0.1) {
-			progress(p, p->merged, start, &shown);
+			progress(p, label, p->merged, start, &shown);
 			shown_at = gl_now();
 		}
 	}
 	pthread_cond_broadcast(&p->can_take);
 	pthread_mutex_unlock(&p->mu);
 	if (shown)
-		fprintf(stderr, "\r%*s\r", 70, "");
+		fprintf(stderr, "\r%*s\r", 100, "");
 }
 
 /* Start the workers and merge; GL_EENV when no worker could get memory for its CTA state. */
 static int run_pool(struct pool *p, int threads, struct gl_sim_result *res, struct sim_printf_fifo *pf,
-		    bool show_progress, struct gl_err *err)
+		    bool show_progress, const char *label, struct gl_err *err)
 {
 	pthread_t tids[256];
 	int started = 0;
@@ -477,7 +481,7 @@ static int run_pool(struct pool *p, int threads, struct gl_sim_result *res, stru
 		}
 		cta_release(&cta);
 	} else {
-		merge_loop(p, res, pf, show_progress);
+		merge_loop(p, res, pf, show_progress, label);
 		for (int i = 0; i < started; i++)
 			pthread_join(tids[i], NULL);
 	}
@@ -710,7 +714,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	pthread_cond_init(&p.ready, NULL);
 	struct sim_printf_fifo pf = {.size = L->printf_buffer};
 	double t0 = gl_now();
-	rc = L->cooperative ? run_cooperative(&p, res, &pf, err) : run_pool(&p, threads, res, &pf, opts->progress, err);
+	rc = L->cooperative ? run_cooperative(&p, res, &pf, err)
+			    : run_pool(&p, threads, res, &pf, opts->progress, opts->progress_label, err);
 	res->wall_seconds = gl_now() - t0;
 	res->threads = L->cooperative ? 1 : threads;
 	res->cooperative = L->cooperative;

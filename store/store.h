@@ -209,6 +209,12 @@ int gl_store_list_runs(struct gl_store *s, const char *topic, long limit, struct
 const char *const *gl_store_value_columns(size_t *n);
 /* The id of the latest launch of topic.variant, 0 when there is none. */
 int gl_store_latest_launch(struct gl_store *s, const char *topic, const char *variant, long *id, struct gl_err *err);
+/* The same among the launches made with exactly these parameters (params_json as gl_problem_json writes
+ * it; NULL: any), and the latest launch's parameters whatever they were (params may be NULL; the caller
+ * frees *params, NULL when there is no launch). */
+int gl_store_latest_launch_with(struct gl_store *s, const char *topic, const char *variant, const char *params_json,
+				long *id, struct gl_err *err);
+int gl_store_launch_params(struct gl_store *s, long id, char **params, struct gl_err *err);
 /* `name` of launch `id`: a column of gl_store_value_columns, else a metric (the CUPTI value before the
  * simulator's when both exist).  *have is false when it is NULL or absent. */
 int gl_store_launch_value(struct gl_store *s, long id, const char *name, double *v, bool *have, struct gl_err *err);

@@ -33,14 +33,40 @@ static int sql_error(struct gl_store *s, const char *doing, struct gl_err *err)
 
 int gl_store_latest_launch(struct gl_store *s, const char *topic, const char *variant, long *id, struct gl_err *err)
 {
+	return gl_store_latest_launch_with(s, topic, variant, NULL, id, err);
+}
+
+int gl_store_launch_params(struct gl_store *s, long id, char **params, struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	*params = NULL;
+	if (sqlite3_prepare_v2(s->db, "SELECT params_json FROM launches WHERE id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return sql_error(s, "reading a launch's parameters", err);
+	sqlite3_bind_int64(st, 1, id);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*params = gl_xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? GL_OK : sql_error(s, "reading a launch's parameters", err);
+}
+
+int gl_store_latest_launch_with(struct gl_store *s, const char *topic, const char *variant, const char *params_json,
+				long *id, struct gl_err *err)
+{
 	sqlite3_stmt *st;
 	*id = 0;
-	if (sqlite3_prepare_v2(s->db, "SELECT id FROM launches WHERE topic = ?1 AND variant = ?2 AND part = 0 "
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT id FROM launches WHERE topic = ?1 AND variant = ?2 AND part = 0 "
+			       "AND (?3 IS NULL OR params_json = ?3) "
 			       "ORDER BY id DESC LIMIT 1",
 			       -1, &st, NULL) != SQLITE_OK)
 		return sql_error(s, "finding the latest launch", err);
 	sqlite3_bind_text(st, 1, topic, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, variant, -1, SQLITE_STATIC);
+	if (params_json)
+		sqlite3_bind_text(st, 3, params_json, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 3);
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*id = (long)sqlite3_column_int64(st, 0);

@@ -12,11 +12,20 @@
 #include "kernels/registry.h"
 #include "view_canvas.h"
 
+/* What makes a step worth a jump (the player's [ ] and { } keys, and the step a view opens on). */
+enum view_mark { VIEW_MARK_POINT = 1, VIEW_MARK_NEW_WARP = 2 };
+
 struct view_ops {
 	const char *name;
 	int (*nsteps)(const void *state);
 	void (*draw)(const void *state, int step, struct view_canvas *cv);
+	/* VIEW_MARK_* bits of step k: POINT when it shows the view's point (a bank conflict, an access with
+	 * more sectors than ideal, a new K step), NEW_WARP when another warp's access begins.  May be NULL. */
+	unsigned (*marks)(const void *state, int step);
 };
+
+/* The step a view opens on: the first that shows its point, else the first. */
+int view_first_point(const struct view_ops *ops, const void *state);
 
 extern const struct view_ops view_coalesce_ops, view_banks_ops, view_gemm_ops, view_conv_ops, view_mma_ops,
     view_flash_ops;
@@ -37,7 +46,7 @@ const struct view_entry *view_find(const char *name);
 #define VIEW_MIN_H 24
 
 /* ---- the player: what the keys do */
-enum { VIEW_KEY_ESC = 27, VIEW_KEY_BACKSPACE = 127 };
+enum { VIEW_KEY_ESC = 27, VIEW_KEY_BACKSPACE = 127, VIEW_KEY_HOME = 0x1001, VIEW_KEY_END = 0x1002 };
 
 struct view_player {
 	int step, nsteps; /* step is 0-based */
@@ -48,11 +57,16 @@ struct view_player {
 	char input[12];
 	bool quit;
 	char message[64]; /* one-line feedback ("no step 900: 1 to 128") */
+	const struct view_ops *ops; /* for the marks ([ ] { }), may be NULL */
+	const void *state;
 };
 
 void view_player_init(struct view_player *p, int nsteps, bool play);
-/* Apply one key: space, n, p, +, -, g, digits/Enter/Esc/Backspace in the prompt, ?, q.  Returns true
- * when the screen changed. */
+/* Jumps by marks use ops->marks over state; the player starts on view_first_point. */
+void view_player_marks(struct view_player *p, const struct view_ops *ops, const void *state);
+/* Apply one key: space, n, p, +, -, g, Home/End, ] [ (next/previous step that shows the point), } {
+ * (next/previous warp), digits/Enter/Esc/Backspace in the prompt, ?, q.  Returns true when the screen
+ * changed. */
 bool view_player_key(struct view_player *p, int key);
 /* Playing: advance one step; stops at the last.  Returns true when the step changed. */
 bool view_player_tick(struct view_player *p);
@@ -62,12 +76,19 @@ int view_player_steps_per_second(const struct view_player *p);
 void view_compose(const struct view_ops *ops, const void *state, const struct view_player *p, struct view_canvas *cv);
 void view_status_line(const struct view_player *p, char *buf, size_t n);
 
-/* --frames N: the first N frames as text, each starting with "step K/TOTAL", at 80x24.  No terminal. */
+/* --frames N: N frames as text from the first that shows the view's point, each starting with
+ * "step K/TOTAL", at 80x24.  No terminal. */
 int view_print_frames(const struct view_ops *ops, const void *state, int nframes, FILE *out);
+/* The same from step `first` (0-based; < 0: the first that shows the point). */
+int view_print_frames_from(const struct view_ops *ops, const void *state, int first, int nframes, FILE *out);
 
 /* The interactive view on the terminal.  Opens paused at step 1 unless `play`.  Returns when the user
  * quits (q), on SIGINT/SIGTERM, or on an error — always after endwin(). */
 int view_tui_run(const struct view_ops *ops, const void *state, bool play, struct gl_err *err);
+/* The same, opening on step `start` (0-based; < 0: the first that shows the point). */
+int view_tui_run_at(const struct view_ops *ops, const void *state, bool play, int start, struct gl_err *err);
+/* gpulab's --color for the views: 0 auto (colour unless NO_COLOR is set and not empty), 1 always, 2 never. */
+void view_tui_color(int mode);
 /* What view_tui_run needs from the terminal, checked without taking it over: stdin and stdout are
  * terminals and terminfo knows $TERM.  Lets a command refuse before it computes or records anything. */
 int view_tui_check(struct gl_err *err);

@@ -14,7 +14,7 @@ static void draw_event(struct view_canvas *cv, int y, const struct view_banks_fr
 	view_canvas_printf(cv, y, 0, VS_PLAIN, "seq %u  block %u  warp %u  %s.shared %u B x %d lanes  PTX line %u",
 	                   e->seq, e->block, e->warp, gl_trace_op_name(e->op), e->bytes, __builtin_popcount(e->mask),
 	                   e->line);
-	view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "%s .. %s  addr_base %" PRIu64 "  stride %s%" PRId64, lo, hi,
+	view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "%s .. %s  addr_base 0x%" PRIx64 "  stride %s%" PRId64, lo, hi,
 	                   e->addr_base, e->strided ? "" : "none ", e->strided ? e->addr_stride : 0);
 }
 
@@ -22,12 +22,13 @@ static void draw_counts(struct view_canvas *cv, int y, const struct view_banks_f
 {
 	if (f->conflicts)
 		view_canvas_printf(cv, y, 0, VS_WARN,
-		                   "this access: %u wavefronts (ideal %u): %u bank conflicts, "
+		                   "this access: %u wavefront%s (ideal %u): %u bank conflict%s, "
 		                   "bank %d serves %u words",
-		                   f->wavefronts, f->ideal, f->conflicts, f->worst_bank, f->worst_words);
+		                   f->wavefronts, f->wavefronts == 1 ? "" : "s", f->ideal, f->conflicts,
+		                   f->conflicts == 1 ? "" : "s", f->worst_bank, f->worst_words);
 	else
-		view_canvas_printf(cv, y, 0, VS_GOOD, "this access: %u wavefronts (ideal %u): no bank conflicts",
-		                   f->wavefronts, f->ideal);
+		view_canvas_printf(cv, y, 0, VS_GOOD, "this access: %u wavefront%s (ideal %u): no bank conflicts",
+		                   f->wavefronts, f->wavefronts == 1 ? "" : "s", f->ideal);
 	view_canvas_printf(cv, y + 1, 0, VS_PLAIN,
 	                   "so far: %" PRIu64 " instructions, %" PRIu64 " wavefronts, %" PRIu64 " conflicts",
 	                   f->inst_so_far, f->wf_so_far, f->conflicts_so_far);
@@ -54,7 +55,8 @@ static void draw_grid(struct view_canvas *cv, int y, const struct view_banks_fra
 	for (int w = 0; w < (int)f->wavefronts && w < 32; w++) {
 		int row = y + 1 + w;
 		if (w == rows - 1 && (int)f->wavefronts > rows) {
-			view_canvas_printf(cv, row, 0, VS_WARN, "... %d more wavefronts", (int)f->wavefronts - w);
+			view_canvas_printf(cv, row, 0, VS_WARN, "... %d more wavefront%s", (int)f->wavefronts - w,
+			                   (int)f->wavefronts - w == 1 ? "" : "s");
 			break;
 		}
 		view_canvas_printf(cv, row, 0, VS_DIM, "wf %2d", w);

@@ -15,10 +15,10 @@ static void draw_event(struct view_canvas *cv, int y, const struct view_coalesce
 	                   e->seq, e->block, e->warp, gl_trace_op_name(e->op), e->bytes, __builtin_popcount(e->mask),
 	                   e->line);
 	if (e->strided)
-		view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "%s .. %s  addr_base %" PRIu64 "  stride %" PRId64 " B", lo,
+		view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "%s .. %s  addr_base 0x%" PRIx64 "  stride %" PRId64 " B", lo,
 		                   hi, e->addr_base, e->addr_stride);
 	else
-		view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "%s .. %s  addr_base %" PRIu64 "  (not strided)", lo, hi,
+		view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "%s .. %s  addr_base 0x%" PRIx64 "  (not strided)", lo, hi,
 		                   e->addr_base);
 }
 

@@ -19,7 +19,7 @@ void view_status_line(const struct view_player *p, char *buf, size_t n)
 	if (p->message[0])
 		snprintf(buf + len, n - (size_t)len, "  %s", p->message);
 	else
-		snprintf(buf + len, n - (size_t)len, "  space play  n/p step  +/- speed  g go  ? help  q quit");
+		snprintf(buf + len, n - (size_t)len, "  space play  n/p step  ] [ point  ? help  q quit");
 }
 
 static const char *const help_lines[] = {
@@ -30,8 +30,13 @@ static const char *const help_lines[] = {
     "p  <-    previous step",
     "+  -     faster / slower",
     "g        go to a step (type it, Enter)",
+    "Home End first / last step",
+    "]  [     next / previous step that shows",
+    "         the point (conflict, extra sectors,",
+    "         new K step)",
+    "}  {     next / previous warp",
     "?        this help",
-    "q        quit (Ctrl-C too)",
+    "q  Esc   quit (Ctrl-C too)",
     "",
     "any key closes this box",
 };

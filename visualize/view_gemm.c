@@ -126,6 +126,8 @@ static const struct view_box empty_box = {0, 0, -1, -1};
 		for (unsigned off_ = 0; (e->mask >> l & 1) && off_ < (e->bytes ? e->bytes : 1u); off_ += (b)->elem)    \
 			if (view_locate((g)->tr, e, e->addrs[l] + off_, &loc) && loc.buf == (b))
 
+static void register_tile(struct view_gemm *g);
+
 static void ownership(struct view_gemm *g)
 {
 	g->owner = gl_xmalloc((size_t)g->m * (size_t)g->n * sizeof *g->owner);
@@ -159,6 +161,63 @@ static void ownership(struct view_gemm *g)
 		}
 	g->warps = __builtin_popcountll(warps);
 	g->first_warp = first_warp < 0 ? 0 : first_warp;
+	register_tile(g);
+}
+
+static void add_sorted(long *v, int *n, long x)
+{
+	int i = *n;
+	for (int k = 0; k < *n; k++)
+		if (v[k] == x)
+			return;
+	if (*n >= VIEW_GEMM_TILE_MAX)
+		return;
+	while (i > 0 && v[i - 1] > x) {
+		v[i] = v[i - 1];
+		i--;
+	}
+	v[i] = x;
+	(*n)++;
+}
+
+/* Thread 0 of the first storing warp: the rows and columns of its C elements, and whether it owns their
+ * whole product (a register tile: acc[i][j] for row i, column j, updated by an outer product per k). */
+static void register_tile(struct view_gemm *g)
+{
+	int self = g->first_warp * 32;
+	g->ntrows = g->ntcols = 0;
+	for (long r = 0; r < g->m; r++)
+		for (long c = 0; c < g->n; c++)
+			if (g->owner[r * g->n + c] == self) {
+				add_sorted(g->trows, &g->ntrows, r);
+				add_sorted(g->tcols, &g->ntcols, c);
+			}
+	g->thread_outer = g->ntrows > 0 && (long)g->ntrows * g->ntcols == g->thread_elems;
+}
+
+void view_ranges(const long *v, int n, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < n && len + 1 < size;) {
+		long d = i + 1 < n ? v[i + 1] - v[i] : 1;
+		int j = i;
+		while (j + 1 < n && v[j + 1] - v[j] == d)
+			j++;
+		int w;
+		if (j - i >= 2 && d == 1) /* a run: 0-7 */
+			w = snprintf(buf + len, size - len, "%s%ld-%ld", i ? "," : "", v[i], v[j]);
+		else if (j - i >= 2) /* a progression: 0,16..112 */
+			w = snprintf(buf + len, size - len, "%s%ld,%ld..%ld", i ? "," : "", v[i], v[i + 1], v[j]);
+		else {
+			j = i;
+			w = snprintf(buf + len, size - len, "%s%ld", i ? "," : "", v[i]);
+		}
+		if (w < 0 || (size_t)w >= size - len)
+			break;
+		len += (size_t)w;
+		i = j + 1;
+	}
 }
 
 static int need_buffers(struct view_gemm *g, struct gl_err *err)

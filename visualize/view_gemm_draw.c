@@ -86,23 +86,39 @@ static void draw_marks(struct view_canvas *cv, int y, int x, const struct view_g
 		}
 }
 
+/* C as the grid of CTA tiles over it: every CTA owns a tile the size of the traced CTA's (they are
+ * uniform), drawn as a checkerboard of ':' and '.' so the tile edges show; the selected CTA's tile is 'o',
+ * what it stores at this step '#'. */
 static void draw_c(struct view_canvas *cv, int y, int x, const struct view_gemm_layout *L, const struct view_gemm *g,
                    const struct view_gemm_frame *f)
 {
 	struct grid gr = grid_for(g->m, g->n, L->gh, L->gw);
 	scale_note(cv, y, x, &gr);
+	const struct view_box *t = &g->c_tile;
+	bool tiled = t->r1 >= t->r0;
+	long th = tiled ? t->r1 - t->r0 + 1 : g->m, tw = tiled ? t->c1 - t->c0 + 1 : g->n;
 	for (int cy = 0; cy < gr.nh; cy++)
 		for (int cx = 0; cx < gr.nw; cx++) {
 			struct view_box c;
 			view_grid_cell(g->m, g->n, gr.rpc, gr.cpc, cy, cx, &c);
 			int m = cell_mark(f->c, g->n, &c);
-			bool owned = false;
-			for (long r = c.r0; r <= c.r1 && !owned; r++)
-				for (long k = c.c0; k <= c.c1 && !owned; k++)
-					owned = g->owner[r * g->n + k] >= 0;
-			char ch = m == VG_NOW ? '#' : owned ? 'o' : '.';
-			view_canvas_put(cv, y + cy, x + cx, ch, m == VG_NOW ? VS_NOW : owned ? VS_OWN : VS_DIM);
+			bool mine = tiled && c.r0 >= t->r0 && c.r0 <= t->r1 && c.c0 >= t->c0 && c.c0 <= t->c1;
+			bool odd = ((c.r0 / th) + (c.c0 / tw)) % 2 == 1;
+			char ch = m == VG_NOW ? '#' : mine ? 'o' : odd ? ':' : '.';
+			view_canvas_put(cv, y + cy, x + cx, ch, m == VG_NOW ? VS_NOW : mine ? VS_OWN : VS_DIM);
 		}
+}
+
+/* "C 128x128, 4x4 CTA tiles": how many tiles of the traced CTA's size cover C. */
+static void c_title(struct view_canvas *cv, int y, int x, const struct view_gemm *g)
+{
+	const struct view_box *t = &g->c_tile;
+	if (t->r1 < t->r0) {
+		view_canvas_printf(cv, y, x, VS_TITLE, "C %ldx%ld", g->m, g->n);
+		return;
+	}
+	long th = t->r1 - t->r0 + 1, tw = t->c1 - t->c0 + 1;
+	view_canvas_printf(cv, y, x, VS_TITLE, "C: %ldx%ld CTAs", (g->m + th - 1) / th, (g->n + tw - 1) / tw);
 }
 
 /* The CTA's C tile: which warp owns each part, thread 0's elements as '@'. */
@@ -185,6 +201,26 @@ static void draw_counts(struct view_canvas *cv, int y, const struct view_gemm *g
 	view_canvas_printf(cv, y + 1, x + 1, f->k_done == g->k ? VS_GOOD : VS_PLAIN, "acc k %ld/%ld", f->k_done, g->k);
 }
 
+/* The thread's register tile and this step's outer products, where the rows below the panels allow. */
+static void draw_thread(struct view_canvas *cv, int y, const struct view_gemm *g, const struct view_gemm_frame *f)
+{
+	if (!g->ntrows)
+		return;
+	char rows[96], cols[96];
+	view_ranges(g->trows, g->ntrows, rows, sizeof rows);
+	view_ranges(g->tcols, g->ntcols, cols, sizeof cols);
+	view_canvas_printf(cv, y, 0, VS_TITLE, "thread %d: acc %dx%d%s in registers = C rows %s x cols %s",
+	                   g->first_warp * 32, g->ntrows, g->ntcols, g->thread_outer ? "" : " (part)", rows, cols);
+	if (f->epilogue || f->k_lo < 0)
+		view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "epilogue: C[r][c] = alpha*acc[r][c] + beta*C[r][c] for those %ld",
+		                   g->thread_elems);
+	else
+		view_canvas_printf(cv, y + 1, 0, VS_PLAIN,
+		                   "per k: acc += A[rows][k] (%d) x B[k][cols] (%d): %d FMA%s; now k %ld..%ld",
+		                   g->ntrows, g->ntcols, g->ntrows * g->ntcols, g->ntrows * g->ntcols == 1 ? "" : "s",
+		                   f->k_lo, f->k_hi);
+}
+
 void view_gemm_draw(const struct view_gemm *g, int step, struct view_canvas *cv)
 {
 	struct view_gemm_frame f;
@@ -195,14 +231,18 @@ void view_gemm_draw(const struct view_gemm *g, int step, struct view_canvas *cv)
 	draw_step(cv, 2, g, &f);
 	view_canvas_printf(cv, L.y, L.x[0], VS_TITLE, "A %ldx%ld", g->m, g->k);
 	view_canvas_printf(cv, L.y, L.x[1], VS_TITLE, "B %ldx%ld", g->k, g->n);
-	view_canvas_printf(cv, L.y, L.x[2], VS_TITLE, "C %ldx%ld", g->m, g->n);
+	c_title(cv, L.y, L.x[2], g);
 	view_canvas_printf(cv, L.y, L.x[3], VS_TITLE, "CTA tile, warps");
 	draw_marks(cv, L.y + 1, L.x[0], &L, f.a, g->m, g->k);
 	draw_marks(cv, L.y + 1, L.x[1], &L, f.b, g->k, g->n);
 	draw_c(cv, L.y + 1, L.x[2], &L, g, &f);
 	draw_tile(cv, L.y + 1, L.x[3], &L, g, &f);
+	struct grid tallest = grid_for(g->m > g->k ? g->m : g->k, 1, L.gh, L.gw); /* A, B or C: the most rows */
+	int below = L.y + 1 + tallest.nh + 1;                                    /* and the scale note */
+	if (below + 2 <= L.counts)
+		draw_thread(cv, L.counts - 2, g, &f);
 	draw_counts(cv, L.counts, g, &f);
 	view_canvas_text(cv, cv->h - 1, 0, VS_DIM,
-	                 "# this step  + earlier  o C tile  0-9a-z warp  @ first thread  . none");
+	                 "# this step  + earlier  o this CTA's tile  : . other CTAs  0-9a-v warp  @ thread");
 	view_gemm_frame_free(&f);
 }

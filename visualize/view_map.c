@@ -56,7 +56,7 @@ void view_loc_format(const struct view_loc *loc, uint64_t addr, char *buf, size_
 	if (!b)
 		snprintf(buf, n, "0x%" PRIx64, addr);
 	else if (b->shared)
-		snprintf(buf, n, "%s +%" PRIu64, b->name, loc->offset);
+		snprintf(buf, n, "%s +0x%" PRIx64, b->name, loc->offset);
 	else if (b->rows > 1)
 		snprintf(buf, n, "%s[%ld][%ld]", b->name, loc->row, loc->col);
 	else

@@ -42,7 +42,43 @@ static void conv_draw(const void *s, int step, struct view_canvas *cv)
 	view_conv_draw(s, step, cv);
 }
 
-const struct view_ops view_conv_ops = {"conv", conv_steps, conv_draw};
+/* Another warp (or CTA) than the step before. */
+static unsigned new_warp(const struct view_trace *tr, const uint32_t *idx, int step)
+{
+	if (step == 0)
+		return VIEW_MARK_NEW_WARP;
+	const struct gl_trace_event *a = &tr->ev[idx[step - 1]], *b = &tr->ev[idx[step]];
+	return a->warp != b->warp || a->block != b->block ? VIEW_MARK_NEW_WARP : 0;
+}
+
+/* More sectors than the ideal for the bytes the lanes asked for. */
+static unsigned coalesce_marks(const void *s, int step)
+{
+	const struct view_coalesce *v = s;
+	uint64_t sectors = v->sectors_prefix[step + 1] - v->sectors_prefix[step];
+	uint64_t ideal = v->ideal_prefix[step + 1] - v->ideal_prefix[step];
+	return (sectors > ideal ? VIEW_MARK_POINT : 0) | new_warp(v->tr, v->idx, step);
+}
+
+/* A bank conflict: more wavefronts than the conflict-free minimum. */
+static unsigned banks_marks(const void *s, int step)
+{
+	const struct view_banks *v = s;
+	bool conflict = v->conflict_prefix[step + 1] > v->conflict_prefix[step];
+	return (conflict ? VIEW_MARK_POINT : 0) | new_warp(v->tr, v->idx, step);
+}
+
+/* Every step is a new K step (the last, the epilogue, is not). */
+static unsigned gemm_marks(const void *s, int step)
+{
+	const struct view_gemm *g = s;
+	return step + 1 < g->nsteps && step > 0 ? VIEW_MARK_POINT : 0;
+}
+
+const struct view_ops view_conv_ops = {"conv", conv_steps, conv_draw, NULL};
+const struct view_ops view_coalesce_ops = {"coalesce", coalesce_steps, coalesce_draw, coalesce_marks};
+const struct view_ops view_banks_ops = {"banks", banks_steps, banks_draw, banks_marks};
+const struct view_ops view_gemm_ops = {"gemm", gemm_steps, gemm_draw, gemm_marks};
 
 static int mma_steps(const void *s)
 {
@@ -54,11 +90,7 @@ static void mma_draw(const void *s, int step, struct view_canvas *cv)
 	view_mma_draw(s, step, cv);
 }
 
-const struct view_ops view_coalesce_ops = {"coalesce", coalesce_steps, coalesce_draw};
-const struct view_ops view_banks_ops = {"banks", banks_steps, banks_draw};
-const struct view_ops view_gemm_ops = {"gemm", gemm_steps, gemm_draw};
-const struct view_ops view_mma_ops = {"mma", mma_steps, mma_draw};
-
+const struct view_ops view_mma_ops = {"mma", mma_steps, mma_draw, NULL};
 static int flash_steps(const void *s)
 {
 	return ((const struct view_flash *)s)->nsteps;
@@ -69,4 +101,4 @@ static void flash_draw(const void *s, int step, struct view_canvas *cv)
 	view_flash_draw(s, step, cv);
 }
 
-const struct view_ops view_flash_ops = {"flash", flash_steps, flash_draw};
+const struct view_ops view_flash_ops = {"flash", flash_steps, flash_draw, NULL};

@@ -26,6 +26,35 @@ static void go(struct view_player *p, int step)
 	p->step = step < 0 ? 0 : step >= p->nsteps ? p->nsteps - 1 : step;
 }
 
+int view_first_point(const struct view_ops *ops, const void *state)
+{
+	int n = ops->nsteps(state);
+	for (int k = 0; ops->marks && k < n; k++)
+		if (ops->marks(state, k) & VIEW_MARK_POINT)
+			return k;
+	return 0;
+}
+
+void view_player_marks(struct view_player *p, const struct view_ops *ops, const void *state)
+{
+	p->ops = ops;
+	p->state = state;
+	go(p, view_first_point(ops, state));
+}
+
+/* To the next (dir 1) or previous (-1) step carrying `mark`; a message when there is none. */
+static void jump(struct view_player *p, int dir, unsigned mark)
+{
+	p->playing = false;
+	for (int k = p->step + dir; p->ops && p->ops->marks && k >= 0 && k < p->nsteps; k += dir)
+		if (p->ops->marks(p->state, k) & mark) {
+			p->step = k;
+			return;
+		}
+	snprintf(p->message, sizeof p->message, "no %s %s", dir > 0 ? "later" : "earlier",
+		 mark == VIEW_MARK_POINT ? "step that shows the point" : "warp");
+}
+
 static bool prompt_key(struct view_player *p, int key)
 {
 	size_t len = strlen(p->input);
@@ -85,6 +114,23 @@ bool view_player_key(struct view_player *p, int key)
 		p->prompt = true;
 		p->input[0] = '\0';
 		return true;
+	case VIEW_KEY_HOME:
+		p->playing = false;
+		go(p, 0);
+		return true;
+	case VIEW_KEY_END:
+		p->playing = false;
+		go(p, p->nsteps - 1);
+		return true;
+	case ']': jump(p, 1, VIEW_MARK_POINT); return true;
+	case '[': jump(p, -1, VIEW_MARK_POINT); return true;
+	case '}': jump(p, 1, VIEW_MARK_NEW_WARP); return true;
+	case '{': jump(p, -1, VIEW_MARK_NEW_WARP); return true;
+	case VIEW_KEY_ESC:
+		if (p->help) /* closes the help box (handled above); otherwise Esc quits at once */
+			return true;
+		p->quit = true;
+		return false;
 	case '?': p->help = true; return true;
 	default: return false;
 	}

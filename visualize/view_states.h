@@ -71,6 +71,7 @@ struct view_box {
 };
 
 enum view_gemm_mark { VG_NONE, VG_EARLIER, VG_NOW };
+#define VIEW_GEMM_TILE_MAX 64
 
 struct view_gemm {
 	const struct view_trace *tr;
@@ -86,6 +87,11 @@ struct view_gemm {
 	struct view_box warp_tile, thread_tile; /* of the first storing warp and its thread 0 (bounding boxes) */
 	long warp_elems, thread_elems;          /* elements they store */
 	int warps, first_warp;                  /* warps that store C; the first of them */
+	/* The register tile of the first warp's thread 0: the distinct rows and columns of C it owns (its
+	 * accumulators are their product when it owns every pair: `thread_outer`), ascending. */
+	long trows[VIEW_GEMM_TILE_MAX], tcols[VIEW_GEMM_TILE_MAX];
+	int ntrows, ntcols;
+	bool thread_outer;
 };
 
 struct view_gemm_frame {
@@ -105,6 +111,9 @@ void view_gemm_free(struct view_gemm *g);
 void view_gemm_frame(const struct view_gemm *g, int step, struct view_gemm_frame *f);
 void view_gemm_frame_free(struct view_gemm_frame *f);
 void view_gemm_draw(const struct view_gemm *g, int step, struct view_canvas *cv);
+
+/* "0-3,32-35": a sorted list of indices as ranges, into buf. */
+void view_ranges(const long *v, int n, char *buf, size_t size);
 
 /* Where the four gemm panels (A, B, C, the CTA's C tile) go on a w x h canvas. */
 struct view_gemm_layout {

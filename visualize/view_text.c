@@ -3,10 +3,17 @@
 
 int view_print_frames(const struct view_ops *ops, const void *state, int nframes, FILE *out)
 {
+	return view_print_frames_from(ops, state, -1, nframes, out);
+}
+
+int view_print_frames_from(const struct view_ops *ops, const void *state, int first, int nframes, FILE *out)
+{
 	int total = ops->nsteps(state);
 	struct view_canvas cv;
 	view_canvas_init(&cv, VIEW_MIN_W, VIEW_MIN_H - 1);
-	for (int k = 0; k < nframes && k < total; k++) {
+	if (first < 0)
+		first = view_first_point(ops, state);
+	for (int k = first; k < first + nframes && k < total; k++) {
 		view_canvas_clear(&cv);
 		ops->draw(state, k, &cv);
 		fprintf(out, "step %d/%d\n", k + 1, total);

@@ -60,11 +60,19 @@ static void restore_signals(struct tui *t)
 		sigaction(fatal_signals[i], &t->old_fatal[i], NULL);
 }
 
-/* Styles as colour pairs, or — without colours or with NO_COLOR — as bold/reverse/underline. */
+static int color_mode; /* 0 auto, 1 always, 2 never: gpulab's --color */
+
+void view_tui_color(int mode)
+{
+	color_mode = mode;
+}
+
+/* Styles as colour pairs, or — without colours, with --color never, or with NO_COLOR set and not empty
+ * unless --color always — as bold/reverse/underline. */
 static void setup_styles(struct tui *t)
 {
 	const char *no_color = getenv("NO_COLOR");
-	t->color = has_colors() && !(no_color && no_color[0]);
+	t->color = has_colors() && (color_mode == 1 || (color_mode == 0 && !(no_color && no_color[0])));
 	static const attr_t mono[VIEW_STYLE_COUNT] = {
 	    [VS_PLAIN] = A_NORMAL,
 	    [VS_DIM] = A_DIM,
@@ -124,13 +132,17 @@ int view_tui_check(struct gl_err *err)
 		return no_terminal(err);
 	int found = 0;
 	TERMINAL *saved = cur_term;
-	if (setupterm(NULL, STDOUT_FILENO, &found) != OK || found != 1) {
-		const char *term = getenv("TERM");
+	const char *term = getenv("TERM");
+	if (setupterm(NULL, STDOUT_FILENO, &found) != OK || found != 1)
 		return gl_errf(err, GL_EENV, "cannot drive terminal type '%s' (set TERM, or use --frames N)",
 		               term ? term : "");
-	}
+	/* a terminal without cursor addressing (TERM=dumb, emacs shell buffers) cannot show a full screen */
+	bool addressable = cursor_address != NULL && cursor_address != (char *)-1;
 	del_curterm(cur_term);
 	set_curterm(saved);
+	if (!addressable)
+		return gl_errf(err, GL_EUSAGE, "terminal type '%s' cannot move the cursor, so the view cannot draw "
+		               "on it; use --frames N for plain-text frames", term ? term : "");
 	return GL_OK;
 }
 
@@ -140,6 +152,9 @@ static int tui_begin(struct tui *t, struct gl_err *err)
 		return no_terminal(err);
 	quit_signal = 0;
 	install_signals(t);
+	/* Esc acts at once: curses waits ESCDELAY ms (1000 by default) for an escape sequence to follow; a
+	 * terminal sends a sequence's bytes together, so 25 ms tells them apart.  The user's value wins. */
+	setenv("ESCDELAY", "25", 0);
 	t->screen = newterm(NULL, stdout, stdin);
 	if (!t->screen) {
 		restore_signals(t);
@@ -196,6 +211,8 @@ static int map_key(int ch)
 	case KEY_UP:
 	case KEY_PPAGE: return 'p';
 	case KEY_ENTER: return '\n';
+	case KEY_HOME: return VIEW_KEY_HOME;
+	case KEY_END: return VIEW_KEY_END;
 	case KEY_BACKSPACE:
 	case KEY_DC: return VIEW_KEY_BACKSPACE;
 	default: return ch;
@@ -243,6 +260,11 @@ static void loop(const struct tui *t, const struct view_ops *ops, const void *st
 
 int view_tui_run(const struct view_ops *ops, const void *state, bool play, struct gl_err *err)
 {
+	return view_tui_run_at(ops, state, play, -1, err);
+}
+
+int view_tui_run_at(const struct view_ops *ops, const void *state, bool play, int start, struct gl_err *err)
+{
 	struct tui t;
 	memset(&t, 0, sizeof t);
 	int rc = tui_begin(&t, err);
@@ -250,6 +272,9 @@ int view_tui_run(const struct view_ops *ops, const void *state, bool play, struc
 		return rc;
 	struct view_player p;
 	view_player_init(&p, ops->nsteps(state), play);
+	view_player_marks(&p, ops, state);
+	if (start >= 0)
+		p.step = start < p.nsteps ? start : p.nsteps - 1;
 	loop(&t, ops, state, &p);
 	tui_end(&t);
 	return GL_OK;

@@ -3,6 +3,10 @@
 # (start, next, prev, status, reset) survives between invocations; the error paths (malformed lessons
 # with file:line, unknown names, past the end); and a learner's session in tmux.
 
+teardown() {
+	[ -z "${SOCK:-}" ] || tmux -S "$SOCK" kill-server 2>/dev/null || true
+}
+
 setup() {
 	load test_helper
 	common_setup
@@ -144,8 +148,9 @@ check_lesson() {
 	assert_output --partial "step 1 is the first step of 01-tiny"
 	"$GPULAB" lesson next --db "$DB" >/dev/null
 	run "$GPULAB" lesson next --db "$DB"
-	assert_failure 2
-	assert_output --partial "01-tiny has no step after step 2, its last"
+	assert_success
+	assert_output --partial "You have finished 01-tiny: all 2 steps."
+	assert_output --partial "That was the last lesson"
 	run "$GPULAB" lesson status --db "$DB"
 	assert_output --partial "step 2 of 2"
 }
@@ -157,8 +162,50 @@ check_lesson() {
 	"$GPULAB" lesson start 1 --db "$DB" >/dev/null
 	"$GPULAB" lesson next --db "$DB" >/dev/null
 	run "$GPULAB" lesson next --db "$DB"
-	assert_failure 2
-	assert_output --partial "'gpulab lesson start 02-more' starts the next lesson"
+	assert_success
+	assert_output --partial "You have finished 01-tiny: all 2 steps."
+	assert_output --partial "Next lesson: 02-more ('gpulab lesson start 02-more')."
+}
+
+@test "lesson check 01-coalescing --run, then lesson check: both pass, in any order of re-runs" {
+	run "$GPULAB" lesson check 01-coalescing --run --backend sim --db "$DB"
+	assert_success
+	run "$GPULAB" lesson check 01-coalescing --db "$DB"
+	assert_success
+	assert_output --partial "01-coalescing: 8 steps, 14 checks: 14 passed, 0 failed"
+	# step 4 re-run last: step 3 still reads its own stride-2 launch, and says the latest used stride 8
+	assert_output --regexp 'note: the latest launch of gmem_patterns.stride \([0-9]+\) used \{"n":4096,"offset":1,"stride":8\}; this check reads launch [0-9]+, made with \{"n":4096,"offset":1,"stride":2\} as the step asks'
+	# a learner's own run at another size does not change what the steps read
+	"$GPULAB" run transpose --variant copy,naive,coalesced --size 64 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" lesson check 01-coalescing --db "$DB"
+	assert_success
+	assert_output --partial "14 passed, 0 failed"
+	assert_output --partial 'the latest launch of transpose.copy'
+}
+
+@test "a check whose step's launch is missing says what the latest launch used" {
+	write_tiny
+	export GPULAB_LESSONS="$TINY"
+	"$GPULAB" run transpose --variant copy --size 64 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" lesson check 01-tiny --db "$DB"
+	assert_failure 1
+	assert_output --regexp 'no launch of transpose.copy with the step.s parameters \{"rows":32,"cols":32\}; the latest \(launch [0-9]+\) used \{"rows":64,"cols":64\}'
+}
+
+@test "lesson text is reflowed to COLUMNS, never breaking a word" {
+	export GPULAB_LESSONS="$TINY"
+	printf '# Wrap\n\nOne paragraph written\nover three short source lines\nthat a terminal joins — and wraps.\n\n## Step 1: s\n\nBody.\n' >"$TINY/01-wrap.md"
+	run env COLUMNS=200 "$GPULAB" lesson start 01-wrap --no-run --db "$DB"
+	assert_line "One paragraph written over three short source lines that a terminal joins — and wraps."
+	run env COLUMNS=20 "$GPULAB" lesson start 01-wrap --no-run --db "$DB"
+	assert_line "One paragraph"
+	assert_line "written over three"
+	assert_line "short source lines"
+	assert_line "that a terminal"
+	assert_line "joins — and wraps."
+	# unknown width: 80
+	run env -u COLUMNS "$GPULAB" lesson start 01-wrap --no-run --db "$DB"
+	assert_line "One paragraph written over three short source lines that a terminal joins — and"
 }
 
 @test "reset clears the progress of the current lesson" {
@@ -248,6 +295,7 @@ check_lesson() {
 	run "$GPULAB" lesson check bad --run --backend sim --db "$DB"
 	assert_failure 1
 	assert_output --partial "FAIL  transpose.naive gst_sectors_per_request < 8   (32 < 8)"
+	assert_output --partial "got 32, expected < 8"
 	assert_output --partial "09-bad: 1 step, 1 check: 0 passed, 1 failed"
 }
 
@@ -288,7 +336,7 @@ wait_screen() {
 	command -v tmux >/dev/null || skip "tmux is not installed"
 	SOCK="$BATS_TEST_TMPDIR/tmux.sock"
 	tmux -S "$SOCK" new-session -d -s lesson -x 160 -y 60 \
-		"env -u PAGER HOME=$HOME NO_COLOR=1 PS1='ready> ' bash --norc --noprofile"
+		"env PAGER=cat HOME=$HOME NO_COLOR=1 PS1='ready> ' bash --norc --noprofile"
 	wait_screen "ready>"
 	tmux_send "$GPULAB lesson start 01-coalescing --backend sim --db $DB" Enter
 	wait_screen "Step 1 of 8: A copy kernel, the baseline"
@@ -318,12 +366,35 @@ wait_screen() {
 	bad_lesson $'## Step 1: look\n```gpulab\ngpulab view smem_patterns --variant stride4 --size 4\n```\ncheck: smem_patterns.stride4 sld_wavefronts_per_instruction == 4'
 	SOCK="$BATS_TEST_TMPDIR/tmux.sock"
 	tmux -S "$SOCK" new-session -d -s lesson -x 120 -y 40 \
-		"env -u PAGER HOME=$HOME NO_COLOR=1 GPULAB_LESSONS=$TINY PS1='ready> ' bash --norc --noprofile"
+		"env PAGER=cat HOME=$HOME NO_COLOR=1 GPULAB_LESSONS=$TINY PS1='ready> ' bash --norc --noprofile"
 	wait_screen "ready>"
 	tmux_send "$GPULAB lesson start bad --run --db $DB" Enter
 	wait_screen "space play"
 	wait_screen "banks  smem_patterns stride4"
 	tmux_send q
 	wait_screen "PASS  smem_patterns.stride4 sld_wavefronts_per_instruction == 4"
+	tmux -S "$SOCK" kill-server
+}
+
+@test "in tmux: a long page goes through less -R when PAGER is unset; one that fits is printed" {
+	command -v tmux >/dev/null || skip "tmux is not installed"
+	command -v less >/dev/null || skip "less is not installed"
+	write_tiny
+	SOCK="$BATS_TEST_TMPDIR/tmux.sock"
+	tmux -S "$SOCK" new-session -d -s lesson -x 80 -y 24 \
+		"env -u PAGER -u LESS -u COLUMNS HOME=$HOME NO_COLOR=1 PS1='ready> ' bash --norc --noprofile"
+	wait_screen "ready>"
+	tmux_send "clear; $GPULAB lesson start 01-coalescing --no-run --db $DB" Enter
+	wait_screen "Coalescing: how a warp reads global memory"
+	sleep 0.3
+	# less holds the page: its ':' prompt on the last line, the text wrapped to 80 columns
+	[ "$(tmux -S "$SOCK" capture-pane -p -t lesson | sed -n 24p)" = ":" ]
+	tmux -S "$SOCK" capture-pane -p -t lesson |
+		python3 -c 'import sys; sys.exit(max(len(l.rstrip("\n")) for l in sys.stdin.buffer.read().decode().splitlines(True)) > 80)'
+	tmux_send q
+	wait_screen "ready>"
+	# a page that fits the screen is printed, and less quits by itself (LESS=FRX, as git sets it)
+	tmux_send "clear; GPULAB_LESSONS=$TINY $GPULAB lesson start 01-tiny --no-run --db $DB; echo rc=\$?" Enter
+	wait_screen "rc=0"
 	tmux -S "$SOCK" kill-server
 }

@@ -53,9 +53,12 @@ wait_for() {
 	return 1
 }
 
-# run_view ARGS...: start gpulab view ARGS in the pane (the trace is recorded beforehand)
+# run_view ARGS...: start gpulab view ARGS in the pane (the trace is recorded beforehand); it opens on the
+# step that shows the view's point, and Home goes to step 1
 run_view() {
 	tm send-keys -t v "$GPULAB view $* --db $DB" Enter
+	wait_for '^step [0-9]+/[0-9]+ +\[paused\]'
+	tm send-keys -t v Home
 	wait_for '^step 1/[0-9]+ +\[paused\]'
 }
 
@@ -141,7 +144,7 @@ record() {
 }
 
 @test "view coalesce --frames: each step is the next global event of the trace" {
-	"$GPULAB" view coalesce --topic transpose --variant naive --frames 6 --db "$DB" >"$BATS_TEST_TMPDIR/f" 2>/dev/null
+	"$GPULAB" view coalesce --topic transpose --variant naive --step 1 --frames 6 --db "$DB" >"$BATS_TEST_TMPDIR/f" 2>/dev/null
 	assert_equal "$(grep -c '^step [0-9]*/128$' "$BATS_TEST_TMPDIR/f")" 6
 	for k in 1 2 3 4 5 6; do
 		want="$(q "SELECT seq, block, warp, op, addr_base, addr_stride FROM trace_events
@@ -149,7 +152,7 @@ record() {
 		IFS=, read -r seq block warp op base stride <<<"$want"
 		run frame "$k" "$BATS_TEST_TMPDIR/f"
 		assert_output --partial "seq $seq  block $block  warp $warp  $op.global 4 B x 32 lanes"
-		assert_output --partial "addr_base $base  stride $stride B"
+		assert_output --partial "addr_base $(printf 0x%x "$base")  stride $stride B"
 	done
 	# the naive store: a column of out, 32 lines of one word each
 	run frame 2 "$BATS_TEST_TMPDIR/f"
@@ -160,7 +163,7 @@ record() {
 
 @test "view coalesce --frames: the counts at the last step are the launch's counters" {
 	# 32x32 is one CTA, so the trace holds the whole launch
-	"$GPULAB" view transpose --variant naive --size 32 --frames 1000 --db "$DB" >"$BATS_TEST_TMPDIR/f" 2>/dev/null
+	"$GPULAB" view transpose --variant naive --size 32 --step 1 --frames 1000 --db "$DB" >"$BATS_TEST_TMPDIR/f" 2>/dev/null
 	total="$(q "SELECT COUNT(*) FROM trace_events WHERE launch_id = 1 AND space = 'global'")"
 	run grep -c '^step ' "$BATS_TEST_TMPDIR/f"
 	assert_output "$total"
@@ -172,7 +175,7 @@ record() {
 }
 
 @test "view banks --frames: wavefronts and conflicts match the launch's shared-memory counters" {
-	"$GPULAB" view banks --topic transpose --variant coalesced --size 32 --frames 1000 --db "$DB" \
+	"$GPULAB" view banks --topic transpose --variant coalesced --size 32 --step 1 --frames 1000 --db "$DB" \
 		>"$BATS_TEST_TMPDIR/f" 2>/dev/null
 	total="$(q "SELECT COUNT(*) FROM trace_events WHERE launch_id = 1 AND space = 'shared'")"
 	assert_equal "$(grep -c '^step ' "$BATS_TEST_TMPDIR/f")" "$total"
@@ -191,7 +194,7 @@ record() {
 }
 
 @test "view gemm --frames: tiles of each step are the trace's A, B and C addresses" {
-	"$GPULAB" view gemm --variant smem --size 64 --frames 3 --db "$DB" >"$BATS_TEST_TMPDIR/f" 2>/dev/null
+	"$GPULAB" view gemm --variant smem --size 64 --step 1 --frames 3 --db "$DB" >"$BATS_TEST_TMPDIR/f" 2>/dev/null
 	assert_equal "$(head -1 "$BATS_TEST_TMPDIR/f")" 'step 1/3'
 	# A and B loads of CTA 0 before its first shared-memory read, as (row, col) of the 64x64 matrices
 	tile() {
@@ -301,7 +304,7 @@ record() {
 	run_view gemm --variant warptile
 	step_forward_and_back
 	run pane
-	assert_output --partial 'K step 2/8: k 16..31'
+	assert_output --partial 'K step 2/16: k 16..31'
 	tm send-keys -t v q
 	assert_clean_shell
 }
@@ -329,7 +332,7 @@ record() {
 	record transpose --variant naive
 	start 80 24
 	tm send-keys -t v "sh -c 'echo \$\$ > $BATS_TEST_TMPDIR/pid; exec $GPULAB view transpose --variant naive --db $DB'" Enter
-	wait_for '^step 1/128'
+	wait_for '^step 2/128'
 	kill -TERM "$(cat "$BATS_TEST_TMPDIR/pid")"
 	assert_clean_shell
 }
@@ -338,7 +341,7 @@ record() {
 	record transpose --variant naive
 	start 80 24
 	tm send-keys -t v "sh -c 'echo \$\$ > $BATS_TEST_TMPDIR/pid; exec $GPULAB view transpose --variant naive --db $DB'" Enter
-	wait_for '^step 1/128'
+	wait_for '^step 2/128'
 	kill -ABRT "$(cat "$BATS_TEST_TMPDIR/pid")"
 	assert_clean_shell
 }

@@ -39,7 +39,7 @@ sim_trace() {
 	assert_success
 	assert_line "step 1/2"
 	assert_output --partial "st.shared 4 B x 32 lanes"
-	assert_output --partial "s +0 .. s +3968"
+	assert_output --partial "s +0x0 .. s +0xf80"
 	assert_output --partial "31 bank conflicts"
 }
 

@@ -45,7 +45,7 @@ static int eval(struct gl_store *s, const char *text, struct lesson_check_result
 		fprintf(stderr, "parse: %s\n", err.msg);
 		return -1;
 	}
-	int rc = lesson_check_eval(s, &c, r, &err);
+	int rc = lesson_check_eval(s, NULL, 0, &c, r, &err);
 	lesson_check_free(&c);
 	if (rc)
 		fprintf(stderr, "eval: %s\n", err.msg);

@@ -84,6 +84,11 @@ static void test_staged(void)
 	CHECK_EQ(g.thread_tile.r1, 0);
 	CHECK_EQ(g.owner[3 * N + 2], 14); /* C[3][2] is stored by lane 4*3+2 */
 	CHECK_EQ(g.owner[0 * N + 4], -1); /* CTA 1's */
+	/* thread 0's register tile: the one element C[0][0], a whole 1x1 outer product */
+	CHECK_EQ(g.ntrows, 1);
+	CHECK_EQ(g.ntcols, 1);
+	CHECK_EQ(g.trows[0], 0);
+	CHECK(g.thread_outer);
 
 	struct view_gemm_frame f;
 	view_gemm_frame(&g, 0, &f);
@@ -134,8 +139,10 @@ static void test_staged(void)
 	CHECK(strstr(row, "K step 1/2: k 0..3") != NULL);
 	view_canvas_row(&cv, 3, row, sizeof row);
 	CHECK_STR(row, "loads A[0..3][0..3], B[0..3][0..3] -> As, Bs");
-	view_canvas_row(&cv, 6, row, sizeof row); /* first grid row: A, B, C, the tile */
-	CHECK_STR(row, "####....            ####....            oooo....            @000");
+	view_canvas_row(&cv, 6, row, sizeof row); /* first grid row: A, B, C (this CTA's tile, then CTA 1's), the tile */
+	CHECK_STR(row, "####....            ####....            oooo::::            @000");
+	view_canvas_row(&cv, 5, row, sizeof row);
+	CHECK(strstr(row, "C: 2x2 CTAs") != NULL); /* 8x8 in 4x4 tiles */
 	view_canvas_free(&cv);
 	view_gemm_free(&g);
 
@@ -225,8 +232,26 @@ static void test_layout(void)
 	CHECK(L.counts + 2 < 39);
 }
 
+/* Index lists as runs (0-7) and progressions (0,16..112). */
+static void test_ranges(void)
+{
+	char buf[96];
+	const long a[] = {0, 1, 2, 3, 32, 33, 34, 35};
+	view_ranges(a, 8, buf, sizeof buf);
+	CHECK_STR(buf, "0-3,32-35");
+	const long b[] = {0, 16, 32, 48, 64, 80, 96, 112};
+	view_ranges(b, 8, buf, sizeof buf);
+	CHECK_STR(buf, "0,16..112");
+	const long c[] = {5, 9};
+	view_ranges(c, 2, buf, sizeof buf);
+	CHECK_STR(buf, "5,9");
+	view_ranges(c, 0, buf, sizeof buf);
+	CHECK_STR(buf, "");
+}
+
 int main(void)
 {
+	test_ranges();
 	test_staged();
 	test_unstaged();
 	test_not_gemm();

@@ -96,7 +96,46 @@ static void toy_draw(const void *s, int step, struct view_canvas *cv)
 	view_canvas_text(cv, cv->h - 1, 0, VS_DIM, "bottom");
 }
 
-static const struct view_ops toy = {"toy", toy_steps, toy_draw};
+/* Steps 2, 5, 8, ... show the point; a new warp starts at steps 0 and 4. */
+static unsigned toy_marks(const void *s, int step)
+{
+	(void)s;
+	return (step % 3 == 2 ? VIEW_MARK_POINT : 0) | (step == 0 || step == 4 ? VIEW_MARK_NEW_WARP : 0);
+}
+
+static const struct view_ops toy = {"toy", toy_steps, toy_draw, NULL};
+static const struct view_ops toy_marked = {"toy", toy_steps, toy_draw, toy_marks};
+
+/* The view opens on the first step that shows its point; ] [ } { jump by marks, Home/End to the ends, Esc
+ * quits at once (and only closes the help box when it is open). */
+static void test_marks(void)
+{
+	int n = 7;
+	struct view_player p;
+	view_player_init(&p, n, false);
+	view_player_marks(&p, &toy_marked, &n);
+	CHECK(p.step == 2);
+	CHECK(view_first_point(&toy, &n) == 0);
+	view_player_key(&p, ']');
+	CHECK(p.step == 5);
+	view_player_key(&p, ']');
+	CHECK(p.step == 5 && strstr(p.message, "no later step") != NULL);
+	view_player_key(&p, '[');
+	CHECK(p.step == 2);
+	view_player_key(&p, '}');
+	CHECK(p.step == 4);
+	view_player_key(&p, '{');
+	CHECK(p.step == 0);
+	view_player_key(&p, VIEW_KEY_END);
+	CHECK(p.step == 6);
+	view_player_key(&p, VIEW_KEY_HOME);
+	CHECK(p.step == 0);
+	view_player_key(&p, '?');
+	view_player_key(&p, VIEW_KEY_ESC);
+	CHECK(!p.help && !p.quit);
+	view_player_key(&p, VIEW_KEY_ESC);
+	CHECK(p.quit);
+}
 
 static void test_compose(void)
 {
@@ -163,6 +202,7 @@ int main(void)
 {
 	test_keys();
 	test_compose();
+	test_marks();
 	test_frames_text();
 	CHECK_DONE();
 }

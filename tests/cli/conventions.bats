@@ -1,0 +1,171 @@
+#!/usr/bin/env bats
+# The habits of terminal tools, as rules of the one option parser (cli/options.c) and the command table:
+# every command answers -h, global options come before the command, formats a command cannot print are
+# refused, colour follows --color and NO_COLOR, notes stop with --quiet.
+
+load test_helper
+
+setup() { common_setup; }
+
+# every command of `gpulab --help`
+commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF && $1 != "help" && $1 != "version" {print $1}'; }
+
+@test "-h, --help and 'help CMD' show every command's help" {
+	for c in $(commands); do
+		run "$GPULAB" "$c" -h
+		assert_success
+		assert_line --index 0 --partial "usage: gpulab $c"
+		[ "$("$GPULAB" help "$c")" = "$output" ]
+		[ "$("$GPULAB" "$c" --help)" = "$output" ]
+	done
+}
+
+@test "-h after a topic and in a lesson subcommand" {
+	run "$GPULAB" run transpose -h
+	assert_success
+	assert_line --index 0 --partial "usage: gpulab run TOPIC"
+	run "$GPULAB" lesson check -h
+	assert_success
+	assert_line --index 0 --partial "usage: gpulab lesson"
+}
+
+@test "-V, --version and version print the version; help of an unknown command suggests" {
+	for a in -V --version version; do
+		run "$GPULAB" $a
+		assert_success
+		assert_output --regexp '^gpulab [0-9]+\.[0-9]+'
+	done
+	run "$GPULAB" help rnu
+	assert_failure 2
+	assert_output --partial "did you mean 'run'"
+	run "$GPULAB" versoin
+	assert_failure 2
+	assert_output --partial "did you mean 'version'"
+}
+
+@test "a single unknown letter gets no far-fetched suggestion" {
+	run "$GPULAB" run transpose -v
+	assert_failure 2
+	assert_output --partial "unknown option '-v' for run"
+	refute_output --partial "did you mean"
+	run "$GPULAB" run transpose -x --backend sim --db "$DB"
+	assert_failure 2
+	refute_output --partial "--n"
+}
+
+@test "global options before the command" {
+	"$GPULAB" run transpose --size 32 --variant copy --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" --db "$DB" --json report last
+	assert_success
+	[ "$(jq -r '.launches[0].variant' <<<"$output")" = copy ]
+	run "$GPULAB" --db="$DB" -q --csv report
+	assert_success
+	assert_line --index 0 --partial "run_id"
+	run "$GPULAB" --frob list
+	assert_failure 2
+	assert_output --partial "unknown option '--frob' before the command"
+}
+
+@test "a format a command cannot print is refused with exit 2 and not listed in its help" {
+	run "$GPULAB" view gemm --json
+	assert_failure 2
+	assert_output --partial "view prints text only: --json makes no sense here"
+	run "$GPULAB" --csv lesson list
+	assert_failure 2
+	assert_output --partial "lesson prints text only"
+	run "$GPULAB" doctor --csv
+	assert_failure 2
+	assert_output --partial "doctor prints a table or --json, not --csv"
+	run "$GPULAB" view --help
+	refute_output --partial "--json"
+	run "$GPULAB" doctor --help
+	assert_output --partial "--json"
+	refute_output --partial "--csv"
+}
+
+@test "every format a help page lists works" {
+	"$GPULAB" run transpose --size 32 --variant copy --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" list --json
+	assert_success
+	jq -e . <<<"$output" >/dev/null
+	run "$GPULAB" query "SELECT variant FROM launches" --csv --db "$DB"
+	assert_success
+	assert_line --index 1 copy
+	run --separate-stderr "$GPULAB" doctor --json --db "$DB"
+	jq -e .checks <<<"$output" >/dev/null
+}
+
+@test "devices --json without a GPU prints an object with the reason" {
+	"$GPULAB" devices >/dev/null 2>&1 && skip "a GPU is present"
+	run --separate-stderr "$GPULAB" devices --json
+	assert_failure 3
+	[ "$(jq -r '.devices | length' <<<"$output")" = 0 ]
+	jq -r .error <<<"$output" | grep -q "CUDA"
+}
+
+@test "colour: --color always paints tables and verdicts, never and NO_COLOR do not, empty NO_COLOR is unset" {
+	"$GPULAB" run transpose --size 32 --variant copy --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" report --color always --db "$DB"
+	assert_output --partial $'\033[32myes'
+	assert_output --partial $'\033[1mvariant'
+	run "$GPULAB" --color never report --db "$DB"
+	refute_output --partial $'\033['
+	# auto: not a terminal here, so no colour whatever NO_COLOR says
+	NO_COLOR= run "$GPULAB" report --db "$DB"
+	refute_output --partial $'\033['
+	run "$GPULAB" report --color sometimes --db "$DB"
+	assert_failure 2
+	assert_output --partial "--color takes auto, always or never (got 'sometimes')"
+}
+
+@test "colour auto on a terminal: on unless NO_COLOR is set and not empty" {
+	command -v script >/dev/null || skip "script(1) is not installed"
+	"$GPULAB" run transpose --size 32 --variant copy --backend sim --db "$DB" >/dev/null 2>&1
+	unset NO_COLOR
+	run script -qec "$GPULAB report --db $DB" /dev/null
+	assert_output --partial $'\033[32myes'
+	NO_COLOR= run script -qec "$GPULAB report --db $DB" /dev/null
+	assert_output --partial $'\033[32myes'
+	NO_COLOR=1 run script -qec "$GPULAB report --db $DB" /dev/null
+	refute_output --partial $'\033[32m'
+}
+
+@test "the backend line: once, short, only when gpulab chose; --quiet silences it" {
+	run --separate-stderr "$GPULAB" run transpose --size 32 --variant copy,naive --db "$DB"
+	assert_success
+	[ "$(grep -c 'backend' <<<"$stderr")" -le 1 ]
+	if ! "$GPULAB" devices >/dev/null 2>&1; then
+		[ "$stderr" = "gpulab: backend sim: no usable GPU here (no CUDA driver: libcuda.so.1 cannot be loaded; 'gpulab devices' says why)" ]
+	fi
+	run --separate-stderr "$GPULAB" run transpose --size 32 --variant copy --backend sim --db "$DB"
+	[ -z "$stderr" ]
+	run --separate-stderr "$GPULAB" -q run transpose --size 32 --variant copy --db "$DB"
+	assert_success
+	[ -z "$stderr" ]
+}
+
+@test "run gemm --size 17 runs the five variants that take 17 and names the two it skipped" {
+	run --separate-stderr "$GPULAB" run gemm --size 17 --backend sim --db "$DB" --json
+	assert_success
+	[ "$(jq -r '[.launches[].variant] | join(",")' <<<"$output")" = naive,coalesced,smem,blocktile1d,blocktile2d ]
+	[ "$(jq '[.launches[] | select(.verified)] | length' <<<"$output")" = 5 ]
+	[[ "$stderr" == *"skipped gemm vectorized: it moves float4s"*"--n and --k must be multiples of 4 (got n=17, k=17)"* ]]
+	[[ "$stderr" == *"skipped gemm warptile: it moves float4s"* ]]
+	run --separate-stderr "$GPULAB" run gemm --size 17 --variant all --backend sim --db "$DB" --json
+	assert_success
+	[ "$(jq '.launches | length' <<<"$output")" = 5 ]
+}
+
+@test "an explicit variant that cannot take the size stays an error, before anything is stored" {
+	bad_input 2 "gemm warptile moves float4s, so rows must start on 16 bytes" \
+		run gemm --size 17 --variant naive,warptile --backend sim --db "$DB"
+	assert_output --partial "these variants take this size: --variant naive,coalesced,smem,blocktile1d,blocktile2d"
+}
+
+@test "progress on a terminal names the variant, its place and an ETA" {
+	command -v script >/dev/null || skip "script(1) is not installed"
+	run script -qec "$GPULAB run gemm --size 384 --threads 1 --variant naive,smem --backend sim --db $DB" /dev/null
+	assert_success
+	assert_output --regexp "gemm naive \(1/2\)  \[#* *\] [0-9]+/144 CTAs  [0-9.]+s  ETA [0-9]+s"
+	assert_output --partial "gpulab: gemm smem (2/2)  verified"
+}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bats
+# make install: the binary, the lessons, the docs, and the man page and shell completions the binary
+# generates from its own tables (tools/gendoc.sh), so they list every command, topic, view and lesson.
+
+load test_helper
+
+setup() {
+	common_setup
+	ROOT="$BATS_TEST_DIRNAME/../.."
+	BUILD="$(cd "$(dirname "$GPULAB")" && pwd)"
+}
+
+install_to() {
+	make -s -C "$ROOT" install BUILD="$BUILD" PREFIX="$1" >/dev/null
+}
+
+@test "make install PREFIX=... installs the man page, the completions, the lessons and the docs" {
+	P="$BATS_TEST_TMPDIR/prefix"
+	install_to "$P"
+	[ -x "$P/bin/gpulab" ]
+	[ -s "$P/share/man/man1/gpulab.1" ]
+	[ -s "$P/share/bash-completion/completions/gpulab" ]
+	[ -s "$P/share/zsh/site-functions/_gpulab" ]
+	[ -s "$P/share/gpulab/lessons/01-coalescing.md" ]
+	[ -s "$P/share/doc/gpulab/README.md" ]
+	[ -s "$P/share/doc/gpulab/docs/ARCHITECTURE.md" ]
+}
+
+@test "the man page renders with man -l and names every command, topic, view and lesson" {
+	command -v man >/dev/null || skip "man-db is not installed (make deps)"
+	"$GPULAB" help --man >"$BATS_TEST_TMPDIR/gpulab.1"
+	run --separate-stderr env MANWIDTH=100 man --warnings -l "$BATS_TEST_TMPDIR/gpulab.1"
+	assert_success
+	[ -z "$stderr" ]
+	for c in $("$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF {print $1}'); do
+		assert_output --partial "gpulab $c"
+	done
+	topics=$("$GPULAB" list --json | jq -r '.[].name')
+	[ -n "$topics" ]
+	for t in $topics; do
+		assert_output --partial "$t"
+	done
+	assert_output --partial "EXIT STATUS"
+	assert_output --partial "NO_COLOR"
+	assert_output --partial "GPULAB_DB"
+	assert_output --partial "01-coalescing"
+	assert_output --partial "gpulab view banks"
+	assert_output --partial "--print-limit"
+}
+
+# complete_bash WORD...: what bash completion offers for the last word
+complete_bash() {
+	bash -c 'source <("$1" completion bash); shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _gpulab
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$GPULAB" "$@"
+}
+
+@test "bash completion: commands, topics, variants, views, lessons, options and their values" {
+	run complete_bash gpulab run tr
+	assert_output transpose
+	run complete_bash gpulab rep
+	assert_output report
+	run complete_bash gpulab run gemm --variant w
+	assert_output warptile
+	run complete_bash gpulab --db x.db -q run --size 64 tr
+	assert_output transpose
+	run complete_bash gpulab view b
+	assert_output banks
+	run complete_bash gpulab view banks --topic transpose --variant co
+	assert_output $'copy\ncoalesced'
+	run complete_bash gpulab lesson start 02
+	assert_output 02-bank-conflicts
+	run complete_bash gpulab lesson ch
+	assert_output check
+	run complete_bash gpulab view --fr
+	assert_output --frames
+	run complete_bash gpulab --color n
+	assert_output never
+	run complete_bash gpulab help vi
+	assert_output view
+	# a command that prints no JSON is not offered --json
+	run complete_bash gpulab view --js
+	assert_output ""
+}
+
+@test "zsh completion offers the same words" {
+	command -v zsh >/dev/null || skip "zsh is not installed (make deps)"
+	f="$BATS_TEST_TMPDIR/_gpulab"
+	"$GPULAB" completion zsh >"$f"
+	run zsh -c 'compadd() { shift; print -l -- "$@" | grep "^$PREFIX"; }; PREFIX=tr; words=(gpulab run tr); CURRENT=3; source "$1"' _ "$f"
+	assert_output transpose
+	run zsh -c 'compadd() { shift; print -l -- "$@" | grep "^$PREFIX"; }; PREFIX=w; words=(gpulab run gemm --variant w); CURRENT=5; source "$1"' _ "$f"
+	assert_output warptile
+}
+
+@test "completion refuses an unknown shell" {
+	run "$GPULAB" completion fish
+	assert_failure 2
+	assert_output --partial "completion is generated for bash or zsh, not 'fish'"
+}

@@ -1,0 +1,110 @@
+#!/usr/bin/env bats
+# Views open on the point: the first step that shows what the view is about (banks: a bank conflict;
+# coalesce: more sectors than ideal; gemm: a new K step), Home/End and ] [ } { jump, Esc quits at once,
+# addresses are hex, counts agree in number, a terminal that cannot address the cursor is refused.
+
+setup() {
+	load test_helper
+	common_setup
+	SOCK="$BATS_TEST_TMPDIR/tmux.sock"
+}
+
+teardown() {
+	tmux -S "$SOCK" kill-server 2>/dev/null || true
+}
+
+@test "view banks --topic transpose --variant coalesced --frames 1 shows a conflicting access" {
+	run --separate-stderr "$GPULAB" view banks --topic transpose --variant coalesced --frames 1 --db "$DB"
+	assert_success
+	assert_line --index 0 --regexp '^step ([2-9]|[1-9][0-9]+)/128$'
+	assert_output --regexp 'this access: 32 wavefronts \(ideal 1\): 31 bank conflicts'
+	assert_output --partial "ld.shared 4 B x 32 lanes"
+	# the steps before it had none: --step 1 shows the first access, a conflict-free store
+	run --separate-stderr "$GPULAB" view banks --topic transpose --variant coalesced --step 1 --frames 1 --db "$DB"
+	assert_line --index 0 "step 1/128"
+	assert_output --partial "this access: 1 wavefront (ideal 1): no bank conflicts"
+}
+
+@test "view coalesce opens on the first access with more sectors than ideal" {
+	run --separate-stderr "$GPULAB" view transpose --variant naive --frames 1 --db "$DB"
+	assert_success
+	assert_line --index 0 "step 2/128"
+	assert_output --partial "this request: 32 sectors in 32 lines (ideal 4)"
+	# a kernel without such an access opens on step 1
+	run --separate-stderr "$GPULAB" view transpose --variant copy --frames 1 --db "$DB"
+	assert_line --index 0 "step 1/128"
+}
+
+@test "view banks --topic T without --variant picks a variant with shared accesses" {
+	run --separate-stderr "$GPULAB" view banks --topic transpose --frames 1 --db "$DB"
+	assert_success
+	assert_output --partial "banks  transpose coalesced"
+	run --separate-stderr "$GPULAB" view banks --topic gemm --size 64 --frames 1 --db "$DB"
+	assert_success
+	assert_output --partial "banks  gemm smem"
+}
+
+@test "addresses are hex; shared offsets too" {
+	run --separate-stderr "$GPULAB" view transpose --variant naive --frames 1 --db "$DB"
+	assert_output --regexp 'addr_base 0x[0-9a-f]+  stride 256 B'
+	run --separate-stderr "$GPULAB" view banks --topic transpose --variant coalesced --frames 1 --db "$DB"
+	assert_output --regexp 'tile \+0x0 \.\. tile \+0xf80  addr_base 0x0  stride 128'
+}
+
+@test "TERM=dumb: a clear refusal that suggests --frames" {
+	command -v script >/dev/null || skip "script(1) is not installed"
+	run env TERM=dumb script -qec "$GPULAB view banks --topic transpose --db $DB" /dev/null
+	assert_output --partial "terminal type 'dumb' cannot move the cursor"
+	assert_output --partial "use --frames N"
+}
+
+tm() { tmux -S "$SOCK" "$@"; }
+pane() { tm capture-pane -p -t v; }
+wait_for() {
+	for _ in $(seq 50); do
+		pane | grep -Eq -- "$1" && return 0
+		sleep 0.1
+	done
+	echo "pane never showed /$1/:" >&2
+	pane >&2
+	return 1
+}
+
+@test "tmux 80x24: banks opens on the conflict; Home, End, ] [ } { jump; Esc quits at once" {
+	command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
+	"$GPULAB" view banks --topic transpose --variant coalesced --frames 1 --db "$DB" >/dev/null 2>&1
+	first=$("$GPULAB" view banks --topic transpose --variant coalesced --frames 1 --db "$DB" 2>/dev/null | sed -n 's|^step \([0-9]*\)/.*|\1|p')
+	tm new-session -d -s v -x 80 -y 24 "env -u ESCDELAY PS1='$ ' bash --norc --noprofile"
+	wait_for '^\$'
+	tm send-keys -t v "$GPULAB view banks --topic transpose --variant coalesced --db $DB" Enter
+	wait_for "^step $first/128 +\\[paused\\]"
+	run pane
+	assert_output --partial "31 bank conflicts"
+	tm send-keys -t v End
+	wait_for '^step 128/128'
+	tm send-keys -t v Home
+	wait_for '^step 1/128'
+	tm send-keys -t v ']'
+	wait_for "^step $first/128"
+	tm send-keys -t v ']'
+	wait_for "^step $((first + 1))/128"
+	tm send-keys -t v '['
+	wait_for "^step $first/128"
+	tm send-keys -t v '}'
+	wait_for '^step [0-9]+/128'
+	tm send-keys -t v Home
+	wait_for '^step 1/128'
+	tm send-keys -t v '{'
+	wait_for 'no earlier warp'
+	# Esc: back at the prompt well before curses' default one-second ESCDELAY
+	tm send-keys -t v Escape
+	start=$(date +%s%N)
+	for _ in $(seq 50); do
+		pane | grep -q '^step ' || break
+		sleep 0.02
+	done
+	elapsed_ms=$((($(date +%s%N) - start) / 1000000))
+	run pane
+	refute_output --regexp '^step '
+	[ "$elapsed_ms" -lt 700 ]
+}
