@@ -203,7 +203,7 @@ static int evaluate_goals(struct gl_ctx *ctx, const struct exercise *e, long run
 	*met = true;
 	for (int i = 0; rc == GL_OK && i < e->ngoals; i++) {
 		struct lesson_check_result r;
-		if ((rc = lesson_check_eval(store, &e->goals[i].check, &r, &ctx->err)) == GL_OK) {
+		if ((rc = lesson_check_eval(store, NULL, 0, &e->goals[i].check, &r, &ctx->err)) == GL_OK) {
 			goal_line(out, e, &e->goals[i], &r, run_id);
 			*met &= r.passed;
 		}
