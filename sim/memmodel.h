@@ -1,6 +1,6 @@
 /* memmodel.h — how Nsight Compute counts one warp-level memory instruction, as pure functions of the
- * 32 lane addresses, the access size and the active mask (rules and sources: docs/sim.md and
- * shared/reference/memory-model.md).  No simulator state: unit-tested with hand-computed cases. */
+ * 32 lane addresses, the access size and the active mask (rules and their public sources: docs/sim.md).
+ * No simulator state: unit-tested with hand-computed cases. */
 #ifndef GL_MEMMODEL_H
 #define GL_MEMMODEL_H
 
