@@ -119,16 +119,9 @@ static void shape_args(struct gl_launch *l, const struct gl_conv_dims *d)
 static int fill_input(struct gl_launch *l, int b, uint64_t seed, struct gl_err *err)
 {
 	struct gl_buffer *buf = &l->buffers[b];
-	if (buf->dtype == GL_F32) {
-		gl_fill_random_f32(buf->host, buf->count, seed);
-		return GL_OK;
-	}
-	float *tmp = malloc(buf->count * sizeof *tmp);
-	if (!tmp)
-		return gl_oom_error(err, "the fp16 inputs", 4.0 * (double)buf->count);
-	gl_fill_random_f32(tmp, buf->count, seed);
-	gl_f32_to_f16_array(tmp, buf->host, buf->count);
-	free(tmp);
+	if (buf->dtype == GL_F16)
+		return gl_fill_random_f16(buf->host, buf->count, seed, err);
+	gl_fill_random_f32(buf->host, buf->count, seed);
 	return GL_OK;
 }
 

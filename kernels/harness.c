@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/half.h"
 #include "common/util.h"
 #include "registry.h"
 
@@ -85,6 +86,17 @@ void gl_fill_random_f32(float *a, size_t n, uint64_t seed)
 		double scale = scales[(r >> 3) % 3];
 		a[i] = (float)((2.0 * u - 1.0) * scale);
 	}
+}
+
+int gl_fill_random_f16(uint16_t *h, size_t n, uint64_t seed, struct gl_err *err)
+{
+	float *f = malloc((n ? n : 1) * sizeof *f);
+	if (!f)
+		return gl_oom_error(err, "the fp16 inputs", 4.0 * (double)n);
+	gl_fill_random_f32(f, n, seed);
+	gl_f32_to_f16_array(f, h, n);
+	free(f);
+	return GL_OK;
 }
 
 void gl_verify_f32(const float *out, const float *ref, size_t n, double atol, double rtol, struct gl_verify *v)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/half.h"
 #include "common/util.h"
 #include "gemm_ref.h"
 #include "registry.h"
@@ -64,32 +65,6 @@ static int refuse_untiled(const struct gl_variant *v, const struct gl_problem *p
 		       "(--variant simt)", v->name, HG_TILE_MN, HG_TILE_MN, HG_TILE_K, HG_TILE_MN, HG_TILE_K, m, n, k);
 }
 
-/* fp32 -> fp16 bits, round to nearest even (the compiler's _Float16 conversion), and back. */
-static uint16_t f16_bits(float f)
-{
-	_Float16 h = (_Float16)f;
-	uint16_t u;
-	memcpy(&u, &h, sizeof u);
-	return u;
-}
-
-static float f16_value(uint16_t u)
-{
-	_Float16 h;
-	memcpy(&h, &u, sizeof h);
-	return (float)h;
-}
-
-/* Random inputs as gl_fill_random_f32 makes them, rounded to fp16 bits. */
-static void fill_random_f16(uint16_t *h, size_t n, uint64_t seed)
-{
-	float *f = gl_xcalloc(n ? n : 1, sizeof *f);
-	gl_fill_random_f32(f, n, seed);
-	for (size_t i = 0; i < n; i++)
-		h[i] = f16_bits(f[i]);
-	free(f);
-}
-
 static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
 {
 	int id = (int)(v - variants);
@@ -99,10 +74,9 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	int c = gl_launch_add_buffer(l, "C", GL_F32, (size_t)m * (size_t)n, 1);
 	int a = gl_launch_add_buffer(l, "A", GL_F16, (size_t)m * (size_t)k, 0);
 	int b = gl_launch_add_buffer(l, "B", GL_F16, (size_t)k * (size_t)n, 0);
-	if (gl_launch_check(l, err))
+	if (gl_launch_check(l, err) || gl_fill_random_f16(l->buffers[a].host, l->buffers[a].count, p->seed, err) ||
+	    gl_fill_random_f16(l->buffers[b].host, l->buffers[b].count, p->seed + 1, err))
 		return err->status;
-	fill_random_f16(l->buffers[a].host, l->buffers[a].count, p->seed);
-	fill_random_f16(l->buffers[b].host, l->buffers[b].count, p->seed + 1);
 	gl_launch_arg_buffer(l, c);
 	gl_launch_arg_buffer(l, a);
 	gl_launch_arg_buffer(l, b);
@@ -124,7 +98,7 @@ static float *widen(const uint16_t *h, size_t n, bool absolute)
 {
 	float *f = malloc((n ? n : 1) * sizeof *f);
 	for (size_t i = 0; f && i < n; i++)
-		f[i] = absolute ? fabsf(f16_value(h[i])) : f16_value(h[i]);
+		f[i] = absolute ? fabsf(gl_f16_to_f32(h[i])) : gl_f16_to_f32(h[i]);
 	return f;
 }
 

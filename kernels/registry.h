@@ -135,5 +135,8 @@ void gl_verify_f32(const float *out, const float *ref, size_t n, double atol, do
 
 /* Deterministic random inputs (xorshift), non-uniform: values in [-1, 1) with varied magnitudes. */
 void gl_fill_random_f32(float *a, size_t n, uint64_t seed);
+/* The same values rounded to binary16 bits (round to nearest even), for fp16 inputs; GL_EENV when the host
+ * has no memory for the float values on the way. */
+int gl_fill_random_f16(uint16_t *h, size_t n, uint64_t seed, struct gl_err *err);
 
 #endif
