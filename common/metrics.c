@@ -104,3 +104,15 @@ double gl_metrics_shared_ld_requests(const struct gl_metrics *m)
 		return NAN;
 	return (lds ? *lds : 0) + (ldsm ? *ldsm : 0);
 }
+
+double gl_metrics_value_or(const struct gl_metrics *m, const char *name, double fallback)
+{
+	const double *v = gl_metrics_get(m, name);
+	return v ? *v : fallback;
+}
+
+double gl_metrics_fp32_flops(const struct gl_metrics *m)
+{
+	return 2.0 * gl_metrics_value_or(m, GL_M_FFMA, 0) + gl_metrics_value_or(m, GL_M_FADD, 0) +
+	       gl_metrics_value_or(m, GL_M_FMUL, 0);
+}

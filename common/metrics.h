@@ -22,6 +22,10 @@ const double *gl_metrics_get(const struct gl_metrics *m, const char *name);
 /* Shared-load requests as Nsight Compute's SharedMemoryConflicts rule counts them: LDS instructions plus
  * LDSM (ldmatrix), whose wavefronts are in the same ..._shared_op_ld metric.  NAN when neither is there. */
 double gl_metrics_shared_ld_requests(const struct gl_metrics *m);
+/* The value of `name`, or `fallback` when the launch has no such count. */
+double gl_metrics_value_or(const struct gl_metrics *m, const char *name, double fallback);
+/* FP32 FLOPs executed: 2 per FFMA, 1 per FADD and FMUL thread instruction (a missing count adds 0). */
+double gl_metrics_fp32_flops(const struct gl_metrics *m);
 void gl_metrics_free(struct gl_metrics *m);
 
 /* A multi-launch variant's total: add one launch's values into `total`, by the roll-up each name ends

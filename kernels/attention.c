@@ -330,12 +330,6 @@ static double flops(const struct gl_variant *v, const struct gl_problem *p)
 #define M_BYTES_PER_OUTPUT "gpulab__attention_global_bytes_per_output.ratio"
 static const char *const derived_names[] = {M_TENSOR_FLOPS, M_FLOPS, M_BYTES_PER_OUTPUT, NULL};
 
-static double metric_or_zero(const struct gl_metrics *m, const char *name)
-{
-	const double *x = gl_metrics_get(m, name);
-	return x ? *x : 0.0;
-}
-
 /* What the attention lesson reads: FLOPs executed (FFMA as two, FADD and FMUL as one, each mma.sync
  * m16n8k16 as 4096 on the tensor pipe) and global bytes (32-byte sectors loaded and stored) per element
  * of O. */
@@ -343,10 +337,8 @@ static void derive(const struct gl_variant *v, const struct gl_problem *p, struc
 {
 	(void)v;
 	struct dims g = dims_of(p);
-	double tensor = MMA_FLOPS * metric_or_zero(m, "smsp__inst_executed_pipe_tensor_op_hmma.sum");
-	double fp32 = 2.0 * metric_or_zero(m, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") +
-		      metric_or_zero(m, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum") +
-		      metric_or_zero(m, "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum");
+	double tensor = MMA_FLOPS * gl_metrics_value_or(m, GL_M_HMMA_INST, 0);
+	double fp32 = gl_metrics_fp32_flops(m);
 	const double *ld = gl_metrics_get(m, GL_M_GLD_SECT), *st = gl_metrics_get(m, GL_M_GST_SECT);
 	gl_metrics_set(m, M_TENSOR_FLOPS, tensor, "flop");
 	gl_metrics_set(m, M_FLOPS, tensor + fp32, "flop");

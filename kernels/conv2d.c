@@ -295,21 +295,12 @@ static double flops(const struct gl_variant *v, const struct gl_problem *pb)
 #define M_IM2COL_BYTES "gpulab__conv2d_im2col_buffer_bytes.sum"
 static const char *const derived_names[] = {M_FLOPS, M_IM2COL_BYTES, NULL};
 
-static double metric_or_zero(const struct gl_metrics *m, const char *name)
-{
-	const double *x = gl_metrics_get(m, name);
-	return x ? *x : 0.0;
-}
-
 /* FLOPs executed, tensor cores included (FFMA as two, FADD and FMUL as one, each mma.sync m16n8k16 as
  * 2 x 16 x 8 x 16 = 4096), and for im2col_gemm the size of the im2col matrix it materialises in global
  * memory (N P Q x C R S floats; its launches' own rows show what writing and reading it cost). */
 static void derive(const struct gl_variant *v, const struct gl_problem *pb, struct gl_metrics *m)
 {
-	double flops = 2.0 * metric_or_zero(m, "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum") +
-		       metric_or_zero(m, "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum") +
-		       metric_or_zero(m, "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum") +
-		       4096.0 * metric_or_zero(m, GL_M_HMMA_INST);
+	double flops = gl_metrics_fp32_flops(m) + 4096.0 * gl_metrics_value_or(m, GL_M_HMMA_INST, 0);
 	gl_metrics_set(m, M_FLOPS, flops, "flop");
 	if (v - variants == V_IM2COL_GEMM) {
 		struct gl_conv_dims d = gl_conv_dims_of(pb);
