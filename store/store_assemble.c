@@ -112,27 +112,6 @@ static int exists_uuid(struct gl_store *s, const char *uuid, int *yes, struct gl
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? GL_OK : gl_store_sql_error(s, rc, "looking up a run", err);
 }
 
-/* Run `sql` with ?1 = a (integer), ?2 = b (integer), ?3 = text (those it names: binding an index past
- * the statement's is a harmless SQLITE_RANGE); *id gets the new rowid when asked. */
-static int exec_it(struct gl_store *s, const char *sql, long a, long b, const char *text, long *id,
-		   const char *doing, struct gl_err *err)
-{
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, a);
-		sqlite3_bind_int64(st, 2, b);
-		sqlite3_bind_text(st, 3, text ? text : "", -1, SQLITE_TRANSIENT);
-		rc = sqlite3_step(st);
-		sqlite3_finalize(st);
-	}
-	if (rc != SQLITE_DONE)
-		return gl_store_sql_error(s, rc, doing, err);
-	if (id)
-		*id = (long)sqlite3_last_insert_rowid(s->db);
-	return GL_OK;
-}
-
 /* The parts' launch ids as "1,5,9" (integers of our own: safe inside SQL text). */
 static void id_list(const struct parts *p, struct gl_str *ids)
 {
@@ -242,7 +221,7 @@ static int write_whole(struct gl_store *s, const struct parts *p, const char *uu
 		    "ELSE 'ok' END, r.backend, r.device, r.chip, r.sm_count, r.cc, r.driver, r.cupti_version, "
 		    "r.gpulab_version, group_concat(DISTINCT r.host), 'gpulab merge (assembled)', ?3, r.sweep_id, "
 		    "'assembled' FROM runs r JOIN launches l ON l.run_id = r.id WHERE l.id IN (%s)", ids.buf);
-	int rc = exec_it(s, sql.buf, 0, 0, uuid, &run, "recording an assembled run", err);
+	int rc = gl_store_exec_bound(s, sql.buf, 0, 0, uuid, &run, "recording an assembled run", err);
 	sql.len = 0;
 	gl_str_addf(&sql,
 		    "INSERT INTO launches (run_id, topic, variant, params_json, grid, block, dyn_smem, regs, "
@@ -253,7 +232,7 @@ static int write_whole(struct gl_store *s, const struct parts *p, const char *uu
 		    "SUM(sanitizer_errors), SUM(sanitizer_warnings), "
 		    "SUM(sanitizer_dropped), MAX(entry) FROM launches WHERE id IN (%s)", ids.buf);
 	if (rc == GL_OK)
-		rc = exec_it(s, sql.buf, run, 0, note.buf, &launch, "recording an assembled launch", err);
+		rc = gl_store_exec_bound(s, sql.buf, run, 0, note.buf, &launch, "recording an assembled launch", err);
 	sql.len = 0;
 	/* values are non-negative counts: CAST(x + 0.5) rounds half up, as the simulator rounds estimates.
 	 * Two kinds are not sums over CTAs: a launch's footprint (distinct sectors: a union, left out) and
@@ -264,14 +243,14 @@ static int write_whole(struct gl_store *s, const struct parts *p, const char *uu
 		    "AND name NOT IN ('" GL_M_UNIQ_LD_SECT "', '" GL_M_UNIQ_ST_SECT "', '" GL_M_THREADS_PER_INST "') "
 		    "GROUP BY name, source", ids.buf);
 	if (rc == GL_OK)
-		rc = exec_it(s, sql.buf, launch, 0, "", NULL, "summing the partial counts", err);
+		rc = gl_store_exec_bound(s, sql.buf, launch, 0, "", NULL, "summing the partial counts", err);
 	if (rc == GL_OK)
-		rc = exec_it(s,
-			     "INSERT INTO metrics (launch_id, name, value, unit, source) SELECT ?1, '" GL_M_THREADS_PER_INST
-			     "', t.value / i.value, 'thread', t.source FROM metrics t JOIN metrics i ON i.launch_id = ?1 "
-			     "AND i.name = '" GL_M_INST "' AND i.source = t.source WHERE t.launch_id = ?1 AND t.name = '"
-			     GL_M_THREAD_INST "' AND i.value > 0",
-			     launch, 0, "", NULL, "recomputing a ratio", err);
+		rc = gl_store_exec_bound(s,
+					 "INSERT INTO metrics (launch_id, name, value, unit, source) SELECT ?1, '" GL_M_THREADS_PER_INST
+					 "', t.value / i.value, 'thread', t.source FROM metrics t JOIN metrics i ON i.launch_id = ?1 "
+					 "AND i.name = '" GL_M_INST "' AND i.source = t.source WHERE t.launch_id = ?1 AND t.name = '"
+					 GL_M_THREAD_INST "' AND i.value > 0",
+					 launch, 0, "", NULL, "recomputing a ratio", err);
 	const char *why = NULL;
 	if (rc == GL_OK)
 		rc = join_outputs(s, p, ids.buf, launch, &why, err);
@@ -280,7 +259,7 @@ static int write_whole(struct gl_store *s, const struct parts *p, const char *uu
 		gl_str_addf(&sql, "UPDATE launches SET note = note || ?3 WHERE id = ?1");
 		char because[160];
 		snprintf(because, sizeof because, ": %s", why);
-		rc = exec_it(s, sql.buf, launch, 0, because, NULL, "noting the assembly", err);
+		rc = gl_store_exec_bound(s, sql.buf, launch, 0, because, NULL, "noting the assembly", err);
 	} else if (rc == GL_OK && out->nverify < GL_MAX_ASSEMBLED) {
 		out->verify[out->nverify++] = launch;
 	}

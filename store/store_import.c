@@ -26,26 +26,7 @@ static const char metric_cols[] = "name, value, unit, source";
 static const char trace_cols[] = "seq, block, warp, pc, line, space, op, bytes, addr_base, addr_stride, mask, "
 				 "buffer, buffer_base, cost, addrs";
 static const char finding_cols[] = "seq, kind, tool, severity, space, line, cuda_line, count, address, size, "
-				   "block, thread, samples, message";
-
-/* Run `sql` with ?1 = a and ?2 = b; for an INSERT, *id receives the new rowid. */
-static int exec2(struct gl_store *s, const char *sql, long a, long b, long *id, const char *doing,
-		 struct gl_err *err)
-{
-	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-	if (rc == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, a);
-		sqlite3_bind_int64(st, 2, b);
-		rc = sqlite3_step(st);
-		sqlite3_finalize(st);
-	}
-	if (rc != SQLITE_DONE)
-		return gl_store_sql_error(s, rc, doing, err);
-	if (id)
-		*id = (long)sqlite3_last_insert_rowid(s->db);
-	return GL_OK;
-}
+						 "block, thread, samples, message";
 
 /* The ids of `sql`'s first column (with ?1 = a), in order; the caller frees *ids. */
 static int ids_of(struct gl_store *s, const char *sql, long a, long **ids, size_t *n, struct gl_err *err)
@@ -103,41 +84,41 @@ static int copy_launch(struct gl_store *s, long run, long old, struct gl_err *er
 	snprintf(sql, sizeof sql,
 		 "INSERT INTO main.launches (run_id, %s%s) SELECT ?1, %s%s FROM spool.launches WHERE id = ?2", launch_cols,
 		 parts, launch_cols, parts);
-	int rc = exec2(s, sql, run, old, &id, "importing a launch", err);
+	int rc = gl_store_exec_bound(s, sql, run, old, NULL, &id, "importing a launch", err);
 	snprintf(sql, sizeof sql,
 		 "INSERT INTO main.metrics (launch_id, %s) SELECT ?1, %s FROM spool.metrics WHERE launch_id = ?2",
 		 metric_cols, metric_cols);
 	if (rc == GL_OK)
-		rc = exec2(s, sql, id, old, NULL, "importing metrics", err);
+		rc = gl_store_exec_bound(s, sql, id, old, NULL, NULL, "importing metrics", err);
 	snprintf(sql, sizeof sql,
 		 "INSERT INTO main.trace_events (launch_id, %s) SELECT ?1, %s FROM spool.trace_events "
 		 "WHERE launch_id = ?2 ORDER BY seq",
 		 trace_cols, trace_cols);
 	if (rc == GL_OK)
-		rc = exec2(s, sql, id, old, NULL, "importing trace events", err);
+		rc = gl_store_exec_bound(s, sql, id, old, NULL, NULL, "importing trace events", err);
 	snprintf(sql, sizeof sql,
 		 "INSERT INTO main.sanitizer_findings (launch_id, %s) SELECT ?1, %s FROM spool.sanitizer_findings "
 		 "WHERE launch_id = ?2 ORDER BY seq",
 		 finding_cols, finding_cols);
 	if (rc == GL_OK)
-		rc = exec2(s, sql, id, old, NULL, "importing sanitizer findings", err);
+		rc = gl_store_exec_bound(s, sql, id, old, NULL, NULL, "importing sanitizer findings", err);
 	if (rc == GL_OK)
-		rc = exec2(s,
-			   "INSERT INTO main.launch_outputs (launch_id, name, bytes, segments) SELECT ?1, name, bytes, "
-			   "segments FROM spool.launch_outputs WHERE launch_id = ?2",
-			   id, old, NULL, "importing a shard's outputs", err);
+		rc = gl_store_exec_bound(s,
+					 "INSERT INTO main.launch_outputs (launch_id, name, bytes, segments) SELECT ?1, name, bytes, "
+					 "segments FROM spool.launch_outputs WHERE launch_id = ?2",
+					 id, old, NULL, NULL, "importing a shard's outputs", err);
 	if (rc == GL_OK && spool_has_table(s, "launch_guidance"))
-		rc = exec2(s,
-			   "INSERT INTO main.launch_guidance (launch_id, seq, rule, severity, message, metric, value, "
-			   "estimated_speedup) SELECT ?1, seq, rule, severity, message, metric, value, estimated_speedup "
-			   "FROM spool.launch_guidance WHERE launch_id = ?2 ORDER BY seq",
-			   id, old, NULL, "importing guidance", err);
+		rc = gl_store_exec_bound(s,
+					 "INSERT INTO main.launch_guidance (launch_id, seq, rule, severity, message, metric, value, "
+					 "estimated_speedup) SELECT ?1, seq, rule, severity, message, metric, value, estimated_speedup "
+					 "FROM spool.launch_guidance WHERE launch_id = ?2 ORDER BY seq",
+					 id, old, NULL, NULL, "importing guidance", err);
 	if (rc == GL_OK && spool_has_table(s, "launch_buffers"))
-		rc = exec2(s,
-			   "INSERT INTO main.launch_buffers (launch_id, seq, name, shared, base, bytes, dtype, elem, rows, "
-			   "cols) SELECT ?1, seq, name, shared, base, bytes, dtype, elem, rows, cols "
-			   "FROM spool.launch_buffers WHERE launch_id = ?2 ORDER BY seq",
-			   id, old, NULL, "importing the buffer map", err);
+		rc = gl_store_exec_bound(s,
+					 "INSERT INTO main.launch_buffers (launch_id, seq, name, shared, base, bytes, dtype, elem, rows, "
+					 "cols) SELECT ?1, seq, name, shared, base, bytes, dtype, elem, rows, cols "
+					 "FROM spool.launch_buffers WHERE launch_id = ?2 ORDER BY seq",
+					 id, old, NULL, NULL, "importing the buffer map", err);
 	return rc;
 }
 

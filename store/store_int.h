@@ -39,6 +39,11 @@ int gl_store_sql_error(struct gl_store *s, int rc, const char *doing, struct gl_
 
 /* Run SQL without results (no values: only constant statements). */
 int gl_store_exec(struct gl_store *s, const char *sql, const char *doing, struct gl_err *err);
+/* Run one statement with ?1 = a and ?2 = b (integers) and, when text is not NULL, ?3 = text (binding an
+ * index past the statement's is a harmless SQLITE_RANGE); for an INSERT, *id (when asked) receives the
+ * new rowid. */
+int gl_store_exec_bound(struct gl_store *s, const char *sql, long a, long b, const char *text, long *id,
+			const char *doing, struct gl_err *err);
 
 /* Check the opened file is gpulab's (or empty) and bring its schema to the version this binary knows;
  * read-only stores are checked but never migrated. */

@@ -68,6 +68,26 @@ int gl_store_exec(struct gl_store *s, const char *sql, const char *doing, struct
 	return rc == SQLITE_OK ? GL_OK : gl_store_sql_error(s, rc, doing, err);
 }
 
+int gl_store_exec_bound(struct gl_store *s, const char *sql, long a, long b, const char *text, long *id,
+			const char *doing, struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, a);
+		sqlite3_bind_int64(st, 2, b);
+		if (text)
+			sqlite3_bind_text(st, 3, text, -1, SQLITE_TRANSIENT);
+		rc = sqlite3_step(st);
+		sqlite3_finalize(st);
+	}
+	if (rc != SQLITE_DONE)
+		return gl_store_sql_error(s, rc, doing, err);
+	if (id)
+		*id = (long)sqlite3_last_insert_rowid(s->db);
+	return GL_OK;
+}
+
 void gl_store_utc_now(char *buf, size_t n)
 {
 	time_t t = time(NULL);
