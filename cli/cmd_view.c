@@ -431,7 +431,7 @@ const struct gl_cmd gl_cmd_view_entry = {
     .opts = view_opts,
     .min_args = 1,
     .max_args = 1,
-    .args_missing = "view needs what to show: gemm, mma, banks, coalesce or a TOPIC",
+    .args_missing = "view needs what to show: a view (gemm, mma, banks, coalesce, conv, flash) or a TOPIC",
     .args_name = "one view or TOPIC",
     .exec = exec_view,
 };

@@ -40,4 +40,8 @@ setup() {
 	run "$GPULAB" view nosuchview --frames 1 --db "$DB"
 	assert_failure 2
 	assert_output --partial "views are coalesce, banks, gemm, conv"
+	run "$GPULAB" view --frames 1 --db "$DB"
+	assert_failure 2
+	assert_output --partial "view needs what to show: a view (gemm, mma, banks, coalesce, conv, flash) or a TOPIC"
+	[ ! -e "$DB" ]
 }
