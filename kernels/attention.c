@@ -192,13 +192,9 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	}
 	fill_inputs(p, &g, fq, fk, fv);
 	if (half) {
-		uint16_t *hq = l->buffers[q].host, *hk = l->buffers[k].host, *hv = l->buffers[vb].host;
-		for (size_t i = 0; i < nq; i++)
-			hq[i] = gl_f32_to_f16(fq[i]);
-		for (size_t i = 0; i < nk; i++) {
-			hk[i] = gl_f32_to_f16(fk[i]);
-			hv[i] = gl_f32_to_f16(fv[i]);
-		}
+		gl_f32_to_f16_array(fq, l->buffers[q].host, nq);
+		gl_f32_to_f16_array(fk, l->buffers[k].host, nk);
+		gl_f32_to_f16_array(fv, l->buffers[vb].host, nk);
 		free(fq);
 		free(fk);
 		free(fv);
