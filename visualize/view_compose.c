@@ -41,18 +41,27 @@ static const char *const help_lines[] = {
     "any key closes this box",
 };
 
-static void draw_help(struct view_canvas *cv)
+/* The player's keys, then the view's own (ops->help) above the closing line. */
+static void draw_help(struct view_canvas *cv, const struct view_ops *ops)
 {
-	int bw = 44, bh = (int)(sizeof help_lines / sizeof help_lines[0]) + 2;
+	int nbase = (int)(sizeof help_lines / sizeof help_lines[0]), nown = 0;
+	while (ops->help && ops->help[nown])
+		nown++;
+	int bw = 44, bh = nbase + nown + 2;
 	int x0 = (cv->w - bw) / 2, y0 = (cv->h - bh) / 2;
+	y0 = y0 < 0 ? 0 : y0;
 	for (int y = 0; y < bh; y++)
 		for (int x = 0; x < bw; x++) {
 			bool edge_y = y == 0 || y == bh - 1, edge_x = x == 0 || x == bw - 1;
 			char ch = edge_y && edge_x ? '+' : edge_y ? '-' : edge_x ? '|' : ' ';
 			view_canvas_put(cv, y0 + y, x0 + x, ch, VS_TITLE);
 		}
-	for (int i = 0; i < (int)(sizeof help_lines / sizeof help_lines[0]); i++)
-		view_canvas_text(cv, y0 + 1 + i, x0 + 2, i == 0 ? VS_TITLE : VS_PLAIN, help_lines[i]);
+	for (int i = 0, y = y0 + 1; i < nbase; i++) {
+		if (i == nbase - 2) /* the view's keys go before "any key closes this box" */
+			for (int j = 0; j < nown; j++)
+				view_canvas_text(cv, y++, x0 + 2, VS_PLAIN, ops->help[j]);
+		view_canvas_text(cv, y++, x0 + 2, i == 0 ? VS_TITLE : VS_PLAIN, help_lines[i]);
+	}
 }
 
 void view_compose(const struct view_ops *ops, const void *state, const struct view_player *p, struct view_canvas *cv)
@@ -77,5 +86,5 @@ void view_compose(const struct view_ops *ops, const void *state, const struct vi
 		}
 	view_canvas_free(&body);
 	if (p->help)
-		draw_help(cv);
+		draw_help(cv, ops);
 }
