@@ -92,7 +92,10 @@ static int draw_grid(struct view_canvas *cv, const struct view_gemm_panel *P, co
 	for (int cy = 0; cy < nh; cy++)
 		for (int cx = 0; cx < nw; cx++) {
 			bool mine = by / per_y == cy && bx / per_x == cx;
-			view_canvas_put(cv, P->y + cy, P->x + cx, mine ? 'o' : (cy + cx) % 2 ? ':' : '.',
+			view_canvas_put(cv, P->y + cy, P->x + cx,
+			                mine            ? 'o'
+			                : (cy + cx) % 2 ? ':'
+			                                : '.',
 			                mine ? VS_OWN : VS_DIM);
 		}
 	view_canvas_printf(cv, P->y + nh, P->x, VS_DIM, "cell %ldx%ld CTA", per_y, per_x);
@@ -195,8 +198,9 @@ void view_gemm_draw_tiles(struct view_canvas *cv, int y, int h, const struct vie
 	                   "so far: global sectors/requests A %" PRIu64 "/%" PRIu64 "  B %" PRIu64 "/%" PRIu64
 	                   "  C %" PRIu64 "/%" PRIu64,
 	                   f->a_sect, f->a_req, f->b_sect, f->b_req, f->c_sect, f->c_req);
-	view_canvas_printf(cv, ty++, 0, VS_PLAIN, "shared wavefronts st %" PRIu64 " ld %" PRIu64 ", %" PRIu64 " conflicts",
-	                   f->sst_wf, f->sld_wf, f->s_conflicts);
+	view_canvas_printf(cv, ty++, 0, VS_PLAIN,
+	                   "shared wavefronts st %" PRIu64 " ld %" PRIu64 ", %" PRIu64 " conflicts", f->sst_wf,
+	                   f->sld_wf, f->s_conflicts);
 	view_canvas_text(cv, ty, 0, VS_DIM, "# this K slab  + earlier  @ what the thread reads at k  o this CTA");
 }
 
@@ -208,17 +212,19 @@ static void draw_top(struct view_canvas *cv, int y, const struct view_gemm *g, c
 		view_canvas_printf(cv, y, 0, VS_TITLE, "CTA %ld (%ld,%ld) of %ux%u: stores no C; %d threads = %d warps",
 		                   g->block, by, bx, g->gy, g->gx, g->nthreads, g->nwarps);
 	else
-		view_canvas_printf(cv, y, 0, VS_TITLE, "CTA %ld (%ld,%ld) of %ux%u: tile %ldx%ld C[%ld-%ld][%ld-%ld], %d warps",
-		                   g->block, by, bx, g->gy, g->gx, t->r1 - t->r0 + 1, t->c1 - t->c0 + 1, t->r0, t->r1,
-		                   t->c0, t->c1, g->nwarps);
+		view_canvas_printf(cv, y, 0, VS_TITLE,
+		                   "CTA %ld (%ld,%ld) of %ux%u: tile %ldx%ld C[%ld-%ld][%ld-%ld], %d warps", g->block,
+		                   by, bx, g->gy, g->gx, t->r1 - t->r0 + 1, t->c1 - t->c0 + 1, t->r0, t->r1, t->c0,
+		                   t->c1, g->nwarps);
 	if (f->epilogue)
 		view_canvas_printf(cv, y + 1, 0, VS_NOW, "epilogue: C = alpha*acc + beta*C from registers, %ld stores",
 		                   g->tile_elems);
 	else if (f->slab < 0)
 		view_canvas_printf(cv, y + 1, 0, VS_WARN, "k %ld: no load of the CTA has this k", f->kk);
 	else
-		view_canvas_printf(cv, y + 1, 0, VS_NOW, "k %ld  K step %d/%d: slab A[%ld-%ld][%ld-%ld], B[%ld-%ld][%ld-%ld]",
-		                   f->kk, f->slab + 1, g->nslabs, f->a_now.r0, f->a_now.r1, f->k0, f->k1, f->k0, f->k1,
+		view_canvas_printf(cv, y + 1, 0, VS_NOW,
+		                   "k %ld  K step %d/%d: slab A[%ld-%ld][%ld-%ld], B[%ld-%ld][%ld-%ld]", f->kk,
+		                   f->slab + 1, g->nslabs, f->a_now.r0, f->a_now.r1, f->k0, f->k1, f->k0, f->k1,
 		                   f->b_now.c0, f->b_now.c1);
 }
 
@@ -227,7 +233,8 @@ static void draw_footer(struct view_canvas *cv, int pages, int page)
 	int x = 0;
 	if (pages > 1)
 		x = view_canvas_printf(cv, cv->h - 1, 0, VS_WARN, "page %d/%d, v: %s ", page + 1, pages,
-		                       page ? "tiles A B As Bs" : "warps and thread") + 1;
+		                       page ? "tiles A B As Bs" : "warps and thread") +
+		    1;
 	view_canvas_text(cv, cv->h - 1, x, VS_DIM, "z zoom  t T thread  } { warp  ? keys");
 }
 

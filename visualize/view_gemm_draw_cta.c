@@ -64,8 +64,8 @@ static int warp_panel(struct view_canvas *cv, int y, int x, int h, int w, const 
 		ui->zr = ui->zr > rows - nh ? rows - nh : ui->zr < 0 ? 0 : ui->zr;
 		ui->zc = ui->zc > cols - nw ? cols - nw : ui->zc < 0 ? 0 : ui->zc;
 		r0 = ui->zr, c0 = ui->zc;
-		view_canvas_printf(cv, y - 1, x, VS_TITLE, "zoom C[%ld-%ld][%ld-%ld]",
-		                   g->tile.r0 + r0, g->tile.r0 + r0 + nh - 1, g->tile.c0 + c0, g->tile.c0 + c0 + nw - 1);
+		view_canvas_printf(cv, y - 1, x, VS_TITLE, "zoom C[%ld-%ld][%ld-%ld]", g->tile.r0 + r0,
+		                   g->tile.r0 + r0 + nh - 1, g->tile.c0 + c0, g->tile.c0 + c0 + nw - 1);
 	} else {
 		rpc = view_grid_scale(rows, h), cpc = view_grid_scale(cols, w);
 		nh = (int)((rows + rpc - 1) / rpc), nw = (int)((cols + cpc - 1) / cpc);

@@ -12,7 +12,7 @@
 #include "sim/memmodel.h"
 #include "view_gemm_int.h"
 
-#define QUEUE    8 /* elements a thread may have loaded and not stored yet */
+#define QUEUE      8 /* elements a thread may have loaded and not stored yet */
 #define MAX_SHARED 4
 
 struct held_el {
@@ -187,8 +187,8 @@ static void count(struct view_gemm_frame *f, const struct view_gemm *g, const st
 
 /* The region of A (src 0) or B (src 1) a shared array is drawn over: the CTA tile's rows (columns) by
  * the slab's k; without C stores, the extent of what it holds. */
-static void smem_region(const struct view_gemm *g, const struct view_gemm_frame *f, int src,
-                        const struct pairing *p, int i, struct view_gemm_smem *s)
+static void smem_region(const struct view_gemm *g, const struct view_gemm_frame *f, int src, const struct pairing *p,
+                        int i, struct view_gemm_smem *s)
 {
 	const struct view_box *t = &g->tile;
 	if (t->r1 >= t->r0) {
