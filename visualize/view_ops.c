@@ -93,19 +93,30 @@ static void gemm_set_page(const void *s, int page)
 	view_gemm_set_page(s, page);
 }
 
+/* clang-format off */
 static const char *const gemm_help[] = {
-    "}  {     gemm: next / previous warp",     "t  T     gemm: next / previous thread",
-    "z        zoom: one C element per cell",   "H J K L  pan the zoom (left down up right)",
-    "v  Tab   the other page (small screens)", NULL,
+    "}  {     gemm: next / previous warp",
+    "t  T     gemm: next / previous thread",
+    "z        zoom: one C element per cell",
+    "H J K L  pan the zoom (left down up right)",
+    "v  Tab   the other page (small screens)",
+    NULL,
 };
+/* clang-format on */
 
 const struct view_ops view_conv_ops = {.name = "conv", .nsteps = conv_steps, .draw = conv_draw, .marks = NULL};
 const struct view_ops view_coalesce_ops = {
     .name = "coalesce", .nsteps = coalesce_steps, .draw = coalesce_draw, .marks = coalesce_marks};
 const struct view_ops view_banks_ops = {
     .name = "banks", .nsteps = banks_steps, .draw = banks_draw, .marks = banks_marks};
-const struct view_ops view_gemm_ops = {"gemm",   gemm_steps, gemm_draw,     gemm_marks,
-                                       gemm_key, gemm_pages, gemm_set_page, gemm_help};
+const struct view_ops view_gemm_ops = {.name = "gemm",
+                                       .nsteps = gemm_steps,
+                                       .draw = gemm_draw,
+                                       .marks = gemm_marks,
+                                       .key = gemm_key,
+                                       .pages = gemm_pages,
+                                       .set_page = gemm_set_page,
+                                       .help = gemm_help};
 
 static int mma_steps(const void *s)
 {

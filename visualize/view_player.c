@@ -52,7 +52,7 @@ static void jump(struct view_player *p, int dir, unsigned mark)
 			return;
 		}
 	snprintf(p->message, sizeof p->message, "no %s %s", dir > 0 ? "later" : "earlier",
-	         mark == VIEW_MARK_POINT ? "step that shows the point" : "warp");
+		 mark == VIEW_MARK_POINT ? "step that shows the point" : "warp");
 }
 
 static bool prompt_key(struct view_player *p, int key)
