@@ -209,13 +209,13 @@ static void draw_top(struct view_canvas *cv, int y, const struct view_gemm *g, c
 	const struct view_box *t = &g->tile;
 	long bx = g->block % g->gx, by = g->block / g->gx;
 	if (t->r1 < t->r0)
-		view_canvas_printf(cv, y, 0, VS_TITLE, "CTA %ld (%ld,%ld) of %ux%u: stores no C; %d threads = %d warps",
-		                   g->block, by, bx, g->gy, g->gx, g->nthreads, g->nwarps);
+		view_canvas_printf(cv, y, 0, VS_TITLE, "CTA %ld (row %ld col %ld of %ux%u) stores no C; %d warp%s",
+		                   g->block, by, bx, g->gy, g->gx, g->nwarps, g->nwarps == 1 ? "" : "s");
 	else
 		view_canvas_printf(cv, y, 0, VS_TITLE,
-		                   "CTA %ld (%ld,%ld) of %ux%u: tile %ldx%ld C[%ld-%ld][%ld-%ld], %d warps", g->block,
-		                   by, bx, g->gy, g->gx, t->r1 - t->r0 + 1, t->c1 - t->c0 + 1, t->r0, t->r1, t->c0,
-		                   t->c1, g->nwarps);
+		                   "CTA %ld (row %ld col %ld of %ux%u): tile %ldx%ld = C[%ld-%ld][%ld-%ld], %d warp%s",
+		                   g->block, by, bx, g->gy, g->gx, t->r1 - t->r0 + 1, t->c1 - t->c0 + 1, t->r0, t->r1,
+		                   t->c0, t->c1, g->nwarps, g->nwarps == 1 ? "" : "s");
 	if (f->epilogue)
 		view_canvas_printf(cv, y + 1, 0, VS_NOW, "epilogue: C = alpha*acc + beta*C from registers, %ld stores",
 		                   g->tile_elems);
