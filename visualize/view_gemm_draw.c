@@ -142,16 +142,16 @@ static void smem_text(const struct view_gemm_smem *s, const char *src, char *buf
 		return;
 	}
 	char at[96] = "no single stride";
-	if (s->affine) {
-		int len = snprintf(at, sizeof at, "at %s[", s->buf->name);
+	if (s->affine) { /* "As[8*i + j]", "As[i + 128*j]" */
+		char ti[32] = "", tj[32] = "";
 		if (s->sr)
-			len += snprintf(at + len, sizeof at - (size_t)len, "%ld*i + ", s->sr);
-		if (s->sc != 1)
-			len += snprintf(at + len, sizeof at - (size_t)len, "%ld*", s->sc);
-		len += snprintf(at + len, sizeof at - (size_t)len, "j");
+			snprintf(ti, sizeof ti, s->sr == 1 ? "i" : "%ld*i", s->sr);
+		if (s->sc)
+			snprintf(tj, sizeof tj, s->sc == 1 ? "j" : "%ld*j", s->sc);
+		char off[32] = "";
 		if (s->off0)
-			len += snprintf(at + len, sizeof at - (size_t)len, " + %ld", s->off0);
-		snprintf(at + len, sizeof at - (size_t)len, "]");
+			snprintf(off, sizeof off, " + %ld", s->off0);
+		snprintf(at, sizeof at, "at %s[%s%s%s%s]", s->buf->name, ti, ti[0] && tj[0] ? " + " : "", tj, off);
 	}
 	snprintf(buf, n, "%s = %s[%ld-%ld][%ld-%ld]: %s[%ld+i][%ld+j] %s, %ld of %ld held%s", s->buf->name, src, s->r0,
 	         s->r0 + s->rows - 1, s->c0, s->c0 + s->cols - 1, src, s->r0, s->c0, at, s->nheld, s->rows * s->cols,

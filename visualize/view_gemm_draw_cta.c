@@ -147,42 +147,48 @@ static int common(const long *v, int nv, const long *w, int nw)
 	return n;
 }
 
+/* One fact per line (wrapped in the column): the warp's elements, the thread's register tile, what it
+ * reads at this k and the accumulators that updates. */
 static int thread_panel(struct view_canvas *cv, int y, int x, int h, int w, const struct view_gemm *g,
                         const struct view_gemm_frame *f)
 {
 	int t = g->ui->thread, used = 0;
-	char text[1024], rows[400], cols[400];
-	struct view_gemm_regs wr;
+	char text[1024], list[400];
+#define LINE(style, ...)                                                                                               \
+	do {                                                                                                           \
+		snprintf(text, sizeof text, __VA_ARGS__);                                                              \
+		used += view_gemm_wrap(cv, y + used, x, w, h - used, style, text);                                     \
+	} while (0)
+	struct view_gemm_regs wr, r;
 	warp_regs(g, t / 32, &wr);
 	qsort(wr.rows, (size_t)wr.nrows, sizeof *wr.rows, cmp_long);
 	qsort(wr.cols, (size_t)wr.ncols, sizeof *wr.cols, cmp_long);
-	view_ranges(wr.rows, wr.nrows, rows, sizeof rows);
-	view_ranges(wr.cols, wr.ncols, cols, sizeof cols);
-	snprintf(text, sizeof text, "warp %d stores %ld: C rows %s x cols %s", t / 32, wr.elems, rows, cols);
-	used += view_gemm_wrap(cv, y + used, x, w, h - used, VS_PLAIN, text);
-	struct view_gemm_regs r;
+	LINE(VS_PLAIN, "warp %d stores %ld C elements:", t / 32, wr.elems);
+	view_ranges(wr.rows, wr.nrows, list, sizeof list);
+	LINE(VS_PLAIN, "  rows %s", list);
+	view_ranges(wr.cols, wr.ncols, list, sizeof list);
+	LINE(VS_PLAIN, "  cols %s", list);
 	view_gemm_thread_regs(g, t, &r);
-	view_ranges(r.rows, r.nrows, rows, sizeof rows);
-	view_ranges(r.cols, r.ncols, cols, sizeof cols);
-	snprintf(text, sizeof text, "thread %d (warp %d lane %d): acc %dx%d%s = C rows %s x cols %s", t, t / 32, t % 32,
-	         r.nrows, r.ncols, r.product ? "" : " (not all pairs)", rows, cols);
-	used += view_gemm_wrap(cv, y + used, x, w, h - used, VS_SELF, text);
+	LINE(VS_SELF, "thread %d (warp %d lane %d): acc %dx%d%s", t, t / 32, t % 32, r.nrows, r.ncols,
+	     r.product ? "" : " (not all pairs)");
+	view_ranges(r.rows, r.nrows, list, sizeof list);
+	LINE(VS_PLAIN, "  rows %s", list);
+	view_ranges(r.cols, r.ncols, list, sizeof list);
+	LINE(VS_PLAIN, "  cols %s", list);
 	if (f->epilogue) {
-		snprintf(text, sizeof text, "epilogue: stores its %ld accumulators to C", r.elems);
-		return used + view_gemm_wrap(cv, y + used, x, w, h - used, VS_NOW, text);
+		LINE(VS_NOW, "epilogue: stores its %ld accumulators to C", r.elems);
+		return used;
 	}
-	view_ranges(f->arow, f->narow, rows, sizeof rows);
-	snprintf(text, sizeof text, "k %ld: a = A[%s][%ld] (%d) from %s", f->kk, f->narow ? rows : "-", f->kk, f->narow,
-	         f->a_from_shared && f->sm[0].buf ? f->sm[0].buf->name : "global");
-	used += view_gemm_wrap(cv, y + used, x, w, h - used, VS_NOW, text);
-	view_ranges(f->bcol, f->nbcol, cols, sizeof cols);
-	snprintf(text, sizeof text, "       b = B[%ld][%s] (%d) from %s", f->kk, f->nbcol ? cols : "-", f->nbcol,
-	         f->b_from_shared && f->sm[1].buf ? f->sm[1].buf->name : "global");
-	used += view_gemm_wrap(cv, y + used, x, w, h - used, VS_NOW, text);
+	view_ranges(f->arow, f->narow, list, sizeof list);
+	LINE(VS_NOW, "k %ld: a = A[%s][%ld] (%d) from %s", f->kk, f->narow ? list : "-", f->kk, f->narow,
+	     f->a_from_shared && f->sm[0].buf ? f->sm[0].buf->name : "global");
+	view_ranges(f->bcol, f->nbcol, list, sizeof list);
+	LINE(VS_NOW, "%*s b = B[%ld][%s] (%d) from %s", snprintf(NULL, 0, "k %ld:", f->kk), "", f->kk,
+	     f->nbcol ? list : "-", f->nbcol, f->b_from_shared && f->sm[1].buf ? f->sm[1].buf->name : "global");
 	int ur = common(f->arow, f->narow, r.rows, r.nrows), uc = common(f->bcol, f->nbcol, r.cols, r.ncols);
-	snprintf(text, sizeof text, "acc[i][j] += a[i]*b[j]: %d FMA%s update %dx%d accumulators", ur * uc,
-	         ur * uc == 1 ? "" : "s", ur, uc);
-	used += view_gemm_wrap(cv, y + used, x, w, h - used, VS_PLAIN, text);
+	LINE(VS_PLAIN, "acc[i][j] += a[i]*b[j]: %d FMA%s", ur * uc, ur * uc == 1 ? "" : "s");
+	LINE(VS_PLAIN, "  update %dx%d accumulators", ur, uc);
+#undef LINE
 	return used;
 }
 
