@@ -31,11 +31,11 @@ int view_gemm_wrap(struct view_canvas *cv, int y, int x, int w, int h, int style
 	int rows = 0;
 	const char *p = text;
 	while (*p && rows < h) {
-		int len = (int)strlen(p);
-		int take = len;
-		if (len > w) { /* break after the last space or comma that fits */
-			take = w;
-			for (int i = w; i > w / 3; i--)
+		int indent = rows ? 4 : 0; /* continuation lines stand in */
+		int room = w - indent, len = (int)strlen(p), take = len;
+		if (len > room) { /* break after the last space or comma that fits */
+			take = room;
+			for (int i = room; i > room / 3; i--)
 				if (p[i - 1] == ' ' || p[i - 1] == ',') {
 					take = i;
 					break;
@@ -43,7 +43,7 @@ int view_gemm_wrap(struct view_canvas *cv, int y, int x, int w, int h, int style
 		}
 		char line[512];
 		snprintf(line, sizeof line, "%.*s", take, p);
-		view_canvas_text(cv, y + rows++, x, style, line);
+		view_canvas_text(cv, y + rows++, x + indent, style, line);
 		p += take;
 		while (*p == ' ')
 			p++;

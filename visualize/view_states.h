@@ -177,7 +177,8 @@ void view_gemm_draw_tiles(struct view_canvas *cv, int y, int h, const struct vie
                           const struct view_gemm_frame *f);
 void view_gemm_draw_cta(struct view_canvas *cv, int y, int h, const struct view_gemm *g,
                         const struct view_gemm_frame *f);
-/* Wrap `text` into the box at (y, x) of width w, at most h rows; returns the rows used. */
+/* Wrap `text` into the box at (y, x) of width w, at most h rows (continuation lines indented by 4);
+ * returns the rows used. */
 int view_gemm_wrap(struct view_canvas *cv, int y, int x, int w, int h, int style, const char *text);
 
 /* ---- mma: the m16n8k16 fragment map (32 steps, one per lane), then each ldmatrix of one warp beside

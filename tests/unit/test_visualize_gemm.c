@@ -191,9 +191,12 @@ static void test_staged(void)
 	view_gemm_set_page(&g, 1);
 	view_canvas_clear(&cv);
 	view_gemm_draw(&g, 5, &cv);
-	CHECK(canvas_has(&cv, "thread 5 (warp 0 lane 5): acc 1x1 = C rows"));
+	CHECK(canvas_has(&cv, "warp 0 stores 16 C elements:"));
+	CHECK(canvas_has(&cv, "thread 5 (warp 0 lane 5): acc 1x1"));
+	CHECK(canvas_has(&cv, "  rows 1"));
 	CHECK(canvas_has(&cv, "k 5: a = A[1][5] (1) from As"));
 	CHECK(canvas_has(&cv, "b = B[5][1] (1) from Bs"));
+	CHECK(canvas_has(&cv, "acc[i][j] += a[i]*b[j]: 1 FMA"));
 	CHECK(canvas_has(&cv, "1 warp, 16 C elements each"));
 	view_canvas_row(&cv, 6, row, sizeof row); /* the tile's second row: lane 5 is '@' */
 	CHECK(strncmp(row, "0@00", 4) == 0);
