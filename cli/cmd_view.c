@@ -410,7 +410,8 @@ const struct gl_cmd gl_cmd_view_entry = {
              "       gpulab view gemm|mma|banks|coalesce|conv|flash --run N [--launch K] [--frames N] [--play]",
     .summary = "step through a recorded memory trace: GEMM tiles, shared-memory banks, global coalescing",
     .help = "views:\n"
-            "  gemm        the C tile a CTA owns, the A and B tiles it loads at each K step, warp and thread tiles\n"
+            "  gemm        one k per step: the grid of CTA tiles over C, the K slab of A and B, As/Bs as filled,\n"
+            "              every warp's C elements, the selected thread's register tile and what it reads at k\n"
             "  mma         hgemm on tensor cores: the m16n8k16 fragment map (a step per lane), each ldmatrix of a\n"
             "              warp beside its swizzled counterpart, the CTA's K loop down to its warps' mma tiles\n"
             "  banks       one warp's shared-memory access per step: 32 banks, the wavefront serving each lane\n"
@@ -420,14 +421,15 @@ const struct gl_cmd gl_cmd_view_entry = {
             "  conv        conv2d's implicit GEMM: a lane's input pixel, the im2col elements A(m, kk) that are it, loads so far\n"
             "  TOPIC       shorthand: gemm -> gemm, hgemm -> mma, smem_patterns -> banks, conv2d -> conv,\n"
             "              attention -> flash, others -> coalesce\n"
-            "--PARAM V sets one topic parameter (default: small sizes, e.g. gemm 128).  --run shows a launch of\n"
+            "--PARAM V sets one topic parameter (default: small sizes, e.g. gemm 256).  --run shows a launch of\n"
             "any kernel as it was recorded (gpulab run --trace, gpulab sim --trace).\n"
             "The latest stored trace of the topic/variant (and sizes, when given) is shown; without one, the variant\n"
             "runs on the simulator with --trace first and that run is stored.\n"
             "A view opens on the first step that shows its point (banks: the first access with bank conflicts;\n"
             "coalesce: the first with more sectors than ideal; gemm: the second K step).\n"
             "keys: space play/pause, n/p step, Home/End first/last, ] [ next/previous step that shows the point,\n"
-            "} { next/previous warp, +/- speed, g go to step, ? help, q or Esc quit\n",
+            "} { next/previous warp, +/- speed, g go to step, ? help, q or Esc quit; gemm also: z zoom (one C\n"
+            "element per cell), H J K L pan, t/T thread, v other page (small terminals)\n",
     .opts = view_opts,
     .min_args = 1,
     .max_args = 1,

@@ -192,7 +192,7 @@ void view_gemm_draw_tiles(struct view_canvas *cv, int y, int h, const struct vie
 	char text[256];
 	for (int s = 0; s < 2 && !f->epilogue; s++) {
 		smem_text(&f->sm[s], s ? "B" : "A", text, sizeof text);
-		view_canvas_text(cv, ty++, 0, VS_PLAIN, text);
+		ty += view_gemm_wrap(cv, ty, 0, cv->w, 2, VS_PLAIN, text);
 	}
 	view_canvas_printf(cv, ty++, 0, VS_PLAIN,
 	                   "so far: global sectors/requests A %" PRIu64 "/%" PRIu64 "  B %" PRIu64 "/%" PRIu64
@@ -248,7 +248,7 @@ void view_gemm_draw(const struct view_gemm *g, int step, struct view_canvas *cv)
 	int page = g->ui->page % pages;
 	int y = 4, h = cv->h - 1 - y;
 	if (pages == 1) {
-		int th = h / 2;
+		int th = h * 4 / 9; /* the tiles need fewer rows than the warp panel */
 		view_gemm_draw_tiles(cv, y, th, g, &f);
 		view_gemm_draw_cta(cv, y + th, h - th, g, &f);
 	} else if (page == 0) {

@@ -222,7 +222,7 @@ quit_clean() {
 	assert_line --regexp '^0{64} '
 	assert_output --partial '1 of 4 warps here: H J K L pan, z back'
 	tm send-keys -t v L
-	wait_for '^zoom C\[0-11\]\[32-95\]'
+	wait_for '^zoom C\[0-13\]\[32-95\]'
 	run pane
 	assert_line --regexp '^0{32}1{32} '
 	assert_output --partial '2 of 4 warps here'
