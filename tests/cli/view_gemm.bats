@@ -52,6 +52,29 @@ frames() {
 	assert_output --partial 'so far: global sectors/requests A 256/64  B 256/64  C 0/0'
 }
 
+@test "view gemm --thread T: thread 37 is row 2, column 5 of the 16x16 threads: its tile, warp 1, its reads" {
+	frames --variant blocktile2d --thread 37
+	assert_output --partial 'thread 37 (warp 1 lane 5): acc 8x8'
+	assert_line --regexp '  rows 2-114 every 16$'
+	assert_line --regexp '  cols 5-117 every 16$'
+	assert_output --partial 'k 8: a = A[2-114 every 16][8] (8) from As'
+	assert_output --partial 'b = B[8][5-117 every 16] (8) from Bs'
+	# warp 1 (threads 32-63: thread rows 2 and 3) stores C rows 2-3, 18-19, ...: C[50][7] is its thread 39's
+	assert_output --partial 'warp 1 stores 2048 C elements:'
+	assert_line --regexp '  rows 2-3,18-19,34-35,50-51,'
+	frames --variant blocktile2d --thread 39
+	assert_line --regexp '  rows 2-114 every 16$'
+	assert_line --regexp '  cols 7-119 every 16$'
+	# a thread outside the CTA, and --thread for another view, are refused before anything is recorded
+	run --separate-stderr "$GPULAB" view gemm --variant blocktile2d --thread 256 --frames 1 --db "$DB"
+	assert_failure 2
+	[[ "$stderr" == *"no thread 256 in a CTA of 256 threads (--thread 0 to 255)"* ]]
+	run --separate-stderr "$GPULAB" view banks --topic transpose --thread 3 --frames 1 --db "$BATS_TEST_TMPDIR/none.db"
+	assert_failure 2
+	[[ "$stderr" == *"--thread selects the thread the gemm view follows; the banks view has none"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/none.db" ]
+}
+
 @test "view gemm: steps are k, ] jumps a K slab, the last step is the epilogue; CTA 1 is the next tile" {
 	frames --variant blocktile2d --step 12
 	assert_line --index 0 'step 12/257'
