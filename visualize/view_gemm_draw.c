@@ -86,9 +86,9 @@ static int draw_marks(struct view_canvas *cv, const struct view_gemm_panel *P, c
 /* C as the grid of CTA tiles: one cell per CTA when they fit; the shown CTA 'o', others ':' and '.'. */
 static int draw_grid(struct view_canvas *cv, const struct view_gemm_panel *P, const struct view_gemm *g)
 {
-	long per_y = view_grid_scale(g->gy, P->h - 1), per_x = view_grid_scale(g->gx, P->w);
-	int nh = (int)((g->gy + per_y - 1) / per_y), nw = (int)((g->gx + per_x - 1) / per_x);
-	long bx = g->block % g->gx, by = g->block / g->gx;
+	long per_y = view_grid_scale(g->tiles_r, P->h - 1), per_x = view_grid_scale(g->tiles_c, P->w);
+	int nh = (int)((g->tiles_r + per_y - 1) / per_y), nw = (int)((g->tiles_c + per_x - 1) / per_x);
+	long bx = g->cta_c, by = g->cta_r;
 	for (int cy = 0; cy < nh; cy++)
 		for (int cx = 0; cx < nw; cx++) {
 			bool mine = by / per_y == cy && bx / per_x == cx;
@@ -158,6 +158,16 @@ static void smem_text(const struct view_gemm_smem *s, const char *src, char *buf
 	         s->outside ? " (more outside)" : "");
 }
 
+/* A shared-array panel without an array: why, in lines that fit 14 columns. */
+static int no_tile(struct view_canvas *cv, const struct view_gemm_panel *P, bool epilogue)
+{
+	static const char *const none[] = {"none: k is", "read from", "global"}, *const epi[] = {
+	                                                                             "epilogue:", "no loads", ""};
+	for (int i = 0; i < 3; i++)
+		view_canvas_text(cv, P->y + i, P->x, VS_DIM, epilogue ? epi[i] : none[i]);
+	return 3;
+}
+
 /* Page 1: CTA grid, A, B, As, Bs side by side, then what the shared arrays hold and the counts. */
 void view_gemm_draw_tiles(struct view_canvas *cv, int y, int h, const struct view_gemm *g,
                           const struct view_gemm_frame *f)
@@ -168,7 +178,7 @@ void view_gemm_draw_tiles(struct view_canvas *cv, int y, int h, const struct vie
 	struct view_gemm_panel P[5];
 	for (int i = 0; i < 5; i++)
 		P[i] = (struct view_gemm_panel){y + 1, i * (pw + GAP), gh, pw};
-	view_canvas_printf(cv, y, P[0].x, VS_TITLE, "C %ux%u CTAs", g->gy, g->gx);
+	view_canvas_printf(cv, y, P[0].x, VS_TITLE, "C %ldx%ld CTAs", g->tiles_r, g->tiles_c);
 	view_canvas_printf(cv, y, P[1].x, VS_TITLE, "A %ldx%ld", g->m, g->k);
 	view_canvas_printf(cv, y, P[2].x, VS_TITLE, "B %ldx%ld", g->k, g->n);
 	smem_title(cv, y, P[3].x, &f->sm[0], "As");
@@ -184,8 +194,7 @@ void view_gemm_draw_tiles(struct view_canvas *cv, int y, int h, const struct vie
 		if (sm->buf && sm->held)
 			r = draw_marks(cv, &P[3 + s], sm->held, sm->rows, sm->cols, read_hit, &rd);
 		else
-			r = view_gemm_wrap(cv, P[3 + s].y, P[3 + s].x, pw, 3, VS_DIM,
-			                   f->epilogue ? "epilogue: no loads" : "none: loads go to registers");
+			r = no_tile(cv, &P[3 + s], f->epilogue);
 		used = r > used ? r : used;
 	}
 	int ty = y + 1 + used;
@@ -207,15 +216,16 @@ void view_gemm_draw_tiles(struct view_canvas *cv, int y, int h, const struct vie
 static void draw_top(struct view_canvas *cv, int y, const struct view_gemm *g, const struct view_gemm_frame *f)
 {
 	const struct view_box *t = &g->tile;
-	long bx = g->block % g->gx, by = g->block / g->gx;
+	long bx = g->cta_c, by = g->cta_r;
 	if (t->r1 < t->r0)
-		view_canvas_printf(cv, y, 0, VS_TITLE, "CTA %ld (row %ld col %ld of %ux%u) stores no C; %d warp%s",
-		                   g->block, by, bx, g->gy, g->gx, g->nwarps, g->nwarps == 1 ? "" : "s");
+		view_canvas_printf(cv, y, 0, VS_TITLE, "CTA %ld (row %ld col %ld of %ldx%ld) stores no C; %d warp%s",
+		                   g->block, by, bx, g->tiles_r, g->tiles_c, g->nwarps, g->nwarps == 1 ? "" : "s");
 	else
-		view_canvas_printf(cv, y, 0, VS_TITLE,
-		                   "CTA %ld (row %ld col %ld of %ux%u): tile %ldx%ld = C[%ld-%ld][%ld-%ld], %d warp%s",
-		                   g->block, by, bx, g->gy, g->gx, t->r1 - t->r0 + 1, t->c1 - t->c0 + 1, t->r0, t->r1,
-		                   t->c0, t->c1, g->nwarps, g->nwarps == 1 ? "" : "s");
+		view_canvas_printf(
+		    cv, y, 0, VS_TITLE,
+		    "CTA %ld (row %ld col %ld of %ldx%ld): tile %ldx%ld = C[%ld-%ld][%ld-%ld], %d warp%s", g->block, by,
+		    bx, g->tiles_r, g->tiles_c, t->r1 - t->r0 + 1, t->c1 - t->c0 + 1, t->r0, t->r1, t->c0, t->c1,
+		    g->nwarps, g->nwarps == 1 ? "" : "s");
 	if (f->epilogue)
 		view_canvas_printf(cv, y + 1, 0, VS_NOW, "epilogue: C = alpha*acc + beta*C from registers, %ld stores",
 		                   g->tile_elems);

@@ -9,6 +9,22 @@
 #include "common/util.h"
 #include "view_gemm_int.h"
 
+/* The grid of CTA tiles over C: how many tiles of the shown CTA's size cover C, and where its tile lies
+ * (a kernel may map blockIdx.x to rows, as naive does, so the launch grid's x is not always C's
+ * columns).  Without C stores, the launch grid. */
+static void tile_grid(struct view_gemm *g)
+{
+	const struct view_box *t = &g->tile;
+	if (t->r1 < t->r0) {
+		g->tiles_r = g->gy, g->tiles_c = g->gx;
+		g->cta_r = g->block / g->gx % g->gy, g->cta_c = g->block % g->gx;
+		return;
+	}
+	long th = t->r1 - t->r0 + 1, tw = t->c1 - t->c0 + 1;
+	g->tiles_r = (g->m + th - 1) / th, g->tiles_c = (g->n + tw - 1) / tw;
+	g->cta_r = t->r0 / th, g->cta_c = t->c0 / tw;
+}
+
 void view_gemm_model(struct view_gemm *g)
 {
 	const struct view_trace *tr = g->tr;
@@ -40,6 +56,7 @@ void view_gemm_model(struct view_gemm *g)
 		}
 	if (g->ui->thread >= g->nthreads)
 		g->ui->thread = 0;
+	tile_grid(g);
 }
 
 int view_gemm_warp_at(const struct view_gemm *g, long r, long c)

@@ -98,7 +98,9 @@ struct view_gemm {
 	int nsteps;              /* k + 1: one per k, then the epilogue */
 	bool staged;             /* the CTA reads shared memory */
 	/* the hierarchy */
-	unsigned gx, gy;         /* the grid of CTAs (launch config) */
+	unsigned gx, gy;         /* the launch's grid of CTAs */
+	long tiles_r, tiles_c;   /* the grid of CTA tiles over C (rows, columns of tiles) */
+	long cta_r, cta_c;       /* the shown CTA's place in it */
 	struct view_box tile;    /* the C elements the CTA stores (empty: no C stores traced) */
 	long tile_elems;         /* how many it stores (== the box's area when the tile is dense) */
 	int nthreads, nwarps;    /* of the CTA (launch config) */

@@ -121,6 +121,12 @@ frames() {
 	assert_output --partial 'warp 0 stores 32 C elements:'
 	assert_line --regexp '  rows 0-31$'
 	assert_line --regexp '  cols 0$'
+	# the tile grid is C's, whatever the launch grid: naive's blockIdx.x walks down the rows
+	frames --variant naive --m 64 --n 128 --k 32 --block 1
+	assert_output --partial 'grid 2,4 block 32,32'
+	assert_output --partial 'CTA 1 (row 1 col 0 of 2x4): tile 32x32 = C[32-63][0-31], 32 warps'
+	assert_line --regexp '^C 2x4 CTAs '
+	assert_line --regexp '^o\.:\. '
 	frames --variant coalesced
 	assert_line --regexp '  rows 0$'
 	assert_line --regexp '  cols 0-31$'

@@ -105,6 +105,10 @@ static void test_staged(void)
 	/* the hierarchy: a 2x2 grid of 4x4 tiles, one warp of 16 threads, one element each */
 	CHECK_EQ(g.gx, 2);
 	CHECK_EQ(g.gy, 2);
+	CHECK_EQ(g.tiles_r, 2); /* 8x8 in tiles of 4x4 */
+	CHECK_EQ(g.tiles_c, 2);
+	CHECK_EQ(g.cta_r, 0);
+	CHECK_EQ(g.cta_c, 0);
 	CHECK_EQ(g.tile.r0, 0);
 	CHECK_EQ(g.tile.r1, 3);
 	CHECK_EQ(g.tile.c1, 3);
@@ -205,6 +209,8 @@ static void test_staged(void)
 
 	CHECK_EQ(view_gemm_build(&tr, 1, &g, &err), GL_OK);
 	CHECK_EQ(g.tile.c0, 4);
+	CHECK_EQ(g.cta_r, 0); /* CTA 1 is the tile to the right */
+	CHECK_EQ(g.cta_c, 1);
 	view_gemm_free(&g);
 	CHECK_EQ(view_gemm_build(&tr, 7, &g, &err), GL_EUSAGE);
 	view_trace_free(&tr);
