@@ -173,20 +173,20 @@ void view_gemm_draw_tiles(struct view_canvas *cv, int y, int h, const struct vie
                           const struct view_gemm_frame *f)
 {
 	int pw = (cv->w - 4 * GAP) / 5;
-	int gh = h - 1 - 5; /* title above; smem text (2), counts (2), legend */
+	int gh = h - 1 - 6; /* title above; smem text (2, a third if one wraps), counts (2), legend */
 	gh = gh > 17 ? 17 : gh;
 	struct view_gemm_panel P[5];
 	for (int i = 0; i < 5; i++)
 		P[i] = (struct view_gemm_panel){y + 1, i * (pw + GAP), gh, pw};
 	view_canvas_printf(cv, y, P[0].x, VS_TITLE, "C %ldx%ld CTAs", g->tiles_r, g->tiles_c);
-	view_canvas_printf(cv, y, P[1].x, VS_TITLE, "A %ldx%ld", g->m, g->k);
-	view_canvas_printf(cv, y, P[2].x, VS_TITLE, "B %ldx%ld", g->k, g->n);
+	view_gemm_slab_title(cv, y, P[1].x, g, false);
+	view_gemm_slab_title(cv, y, P[2].x, g, true);
 	smem_title(cv, y, P[3].x, &f->sm[0], "As");
 	smem_title(cv, y, P[4].x, &f->sm[1], "Bs");
 	int used = draw_grid(cv, &P[0], g);
-	int r = draw_marks(cv, &P[1], f->a, g->m, g->k, NULL, NULL);
+	int r = view_gemm_draw_slabs(cv, &P[1], g, f, false);
 	used = r > used ? r : used;
-	r = draw_marks(cv, &P[2], f->b, g->k, g->n, NULL, NULL);
+	r = view_gemm_draw_slabs(cv, &P[2], g, f, true);
 	used = r > used ? r : used;
 	for (int s = 0; s < 2; s++) {
 		const struct view_gemm_smem *sm = &f->sm[s];
@@ -258,7 +258,7 @@ void view_gemm_draw(const struct view_gemm *g, int step, struct view_canvas *cv)
 	int page = g->ui->page % pages;
 	int y = 4, h = cv->h - 1 - y;
 	if (pages == 1) {
-		int th = h * 4 / 9; /* the tiles need fewer rows than the warp panel */
+		int th = h * 4 / 9 + 1; /* the tiles need fewer rows than the warp panel */
 		view_gemm_draw_tiles(cv, y, th, g, &f);
 		view_gemm_draw_cta(cv, y + th, h - th, g, &f);
 	} else if (page == 0) {

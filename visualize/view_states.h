@@ -179,6 +179,11 @@ void view_gemm_draw_tiles(struct view_canvas *cv, int y, int h, const struct vie
                           const struct view_gemm_frame *f);
 void view_gemm_draw_cta(struct view_canvas *cv, int y, int h, const struct view_gemm *g,
                         const struct view_gemm_frame *f);
+/* A's slabs (the tile's rows x one column per K slab) or B's (one row per slab x the tile's columns),
+ * a window of slabs around this one when they do not fit; returns the rows used (with the note). */
+int view_gemm_draw_slabs(struct view_canvas *cv, const struct view_gemm_panel *P, const struct view_gemm *g,
+                         const struct view_gemm_frame *f, bool b_side);
+void view_gemm_slab_title(struct view_canvas *cv, int y, int x, const struct view_gemm *g, bool b_side);
 /* Wrap `text` into the box at (y, x) of width w, at most h rows (continuation lines indented by 4);
  * returns the rows used. */
 int view_gemm_wrap(struct view_canvas *cv, int y, int x, int w, int h, int style, const char *text);

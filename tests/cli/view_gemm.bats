@@ -29,8 +29,11 @@ frames() {
 	assert_output --partial 'gemm blocktile2d  m=256 n=256 k=256  grid 2,2 block 256,1'
 	assert_output --partial 'CTA 0 (row 0 col 0 of 2x2): tile 128x128 = C[0-127][0-127], 8 warps'
 	assert_output --partial 'k 8  K step 2/32: slab A[0-127][8-15], B[8-15][0-127]'
-	assert_line --regexp '^C 2x2 CTAs +A 256x256 +B 256x256 +As 128x8 +Bs 8x128$'
-	assert_line --regexp '^o: '
+	assert_line --regexp '^C 2x2 CTAs +A\[0-127\]\[k\] +B\[k\]\[0-127\] +As 128x8 +Bs 8x128$'
+	# A: the tile's rows by one column per K slab (slab 1 done, slab 2 now); B: one row per slab
+	assert_line --regexp '^o: +\+#\.{12}  \+{8} '
+	assert_line --regexp '^:\. +\+#\.{12}  #{8} '
+	assert_output --regexp 'slabs 1-14/32'
 	assert_output --partial 'As = A[0-127][8-15]: A[0+i][8+j] at As[8*i + j], 1024 of 1024 held'
 	assert_output --partial 'Bs = B[8-15][0-127]: B[8+i][0+j] at Bs[128*i + j], 1024 of 1024 held'
 	assert_output --partial 'page 1/2, v: warps and thread'
@@ -80,6 +83,11 @@ frames() {
 	assert_line --index 0 'step 12/257'
 	assert_output --partial 'k 11  K step 2/32: slab A[0-127][8-15]'
 	assert_output --partial 'k 11: a = A[0-112 every 16][11] (8) from As'
+	# the slab moves by a column of A every K step; the window of 14 slabs follows it
+	frames --variant blocktile2d --step 130
+	assert_output --partial 'k 129  K step 17/32: slab A[0-127][128-135], B[128-135][0-127]'
+	assert_line --regexp '^o: +\+{7}#\.{6}  '
+	assert_output --regexp 'slabs 10-23/32'
 	frames --variant blocktile2d --step 257
 	assert_output --partial 'epilogue: C = alpha*acc + beta*C from registers, 16384 stores'
 	assert_output --partial 'epilogue: stores its 64 accumulators to C'
@@ -198,7 +206,7 @@ quit_clean() {
 @test "tmux 80x24: gemm shows the CTA grid and the slabs, v the warps (all 8), z one element per cell" {
 	open 80 24 blocktile2d 9
 	run pane
-	assert_output --regexp 'C 2x2 CTAs +A 256x256 +B 256x256 +As 128x8 +Bs 8x128'
+	assert_output --regexp 'C 2x2 CTAs +A\[0-127\]\[k\] +B\[k\]\[0-127\] +As 128x8 +Bs 8x128'
 	assert_output --partial 'k 8  K step 2/32: slab A[0-127][8-15], B[8-15][0-127]'
 	assert_output --partial 'As = A[0-127][8-15]'
 	assert_output --partial 'page 1/2, v: warps and thread'
@@ -224,8 +232,14 @@ quit_clean() {
 	tm send-keys -t v z
 	wait_for 'cell 16x4'
 	# ] goes to the next K step, } to the next warp
+	tm send-keys -t v v
+	wait_for 'page 1/2'
 	tm send-keys -t v ']'
 	wait_for '^step 17/257'
+	run pane
+	assert_line --regexp '^o: +\+\+#\.{11}  \+{8} '
+	tm send-keys -t v v
+	wait_for 'page 2/2'
 	tm send-keys -t v '}'
 	wait_for 'thread 32 \(warp 1 lane 0\)'
 	quit_clean
@@ -238,7 +252,7 @@ quit_clean() {
 	tm send-keys -t v ']'
 	wait_for '^step 17/257'
 	run pane
-	assert_output --regexp 'C 2x2 CTAs +A 256x256 +B 256x256 +As 128x16 +Bs 16x128'
+	assert_output --regexp 'C 2x2 CTAs +A\[0-127\]\[k\] +B\[k\]\[0-127\] +As 128x16 +Bs 16x128'
 	assert_output --partial 'warps over the CTA tile, cell 16x2'
 	assert_output --partial '4 warps, 4096 C elements each'
 	assert_output --partial 'k 16: a = A[0-7,32-39][16] (16) from As'
@@ -251,7 +265,7 @@ quit_clean() {
 	assert_line --regexp '^0{64} '
 	assert_output --partial '1 of 4 warps here: H J K L pan, z back'
 	tm send-keys -t v L
-	wait_for '^zoom C\[0-13\]\[32-95\]'
+	wait_for '^zoom C\[0-12\]\[32-95\]'
 	run pane
 	assert_line --regexp '^0{32}1{32} '
 	assert_output --partial '2 of 4 warps here'

@@ -188,10 +188,14 @@ static void test_staged(void)
 	CHECK(canvas_has(&cv, "As = A[0-3][4-7]: A[0+i][4+j] at As[4*i + j], 16 of 16 held"));
 	CHECK(canvas_has(&cv, "page 1/2, v: warps and thread"));
 	char row[128];
-	/* the second grid row: CTA row 0 of the grid; A row 1 (slab 0 earlier, slab 1 now); B row 1 (CTA 1's
-	 * columns untouched); As row 1 and Bs row 1 (k 5) with what thread 5 reads at k 5 */
+	/* the first two grid rows: the CTA grid; A's tile rows 0 and 1 by slab (slab 0 earlier, slab 1 now);
+	 * B's slabs 0 and 1 by the tile's columns; As and Bs rows 0 and 1 with what thread 5 reads at k 5 */
+	view_canvas_row(&cv, 5, row, sizeof row);
+	CHECK_STR(row, "o:              +#              ++++            ####            ####");
 	view_canvas_row(&cv, 6, row, sizeof row);
-	CHECK_STR(row, ":.              ++++####        ++++....        #@##            #@##");
+	CHECK_STR(row, ":.              +#              ####            #@##            #@##");
+	CHECK(canvas_has(&cv, "A[0-3][k]       B[k][0-3]       As 4x4          Bs 4x4"));
+	CHECK(canvas_has(&cv, "slabs 1-2/2"));
 	view_gemm_set_page(&g, 1);
 	view_canvas_clear(&cv);
 	view_gemm_draw(&g, 5, &cv);
