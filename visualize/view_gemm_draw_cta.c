@@ -182,9 +182,18 @@ static int thread_panel(struct view_canvas *cv, int y, int x, int h, int w, cons
 	view_ranges(f->arow, f->narow, list, sizeof list);
 	LINE(VS_NOW, "k %ld: a = A[%s][%ld] (%d) from %s", f->kk, f->narow ? list : "-", f->kk, f->narow,
 	     f->a_from_shared && f->sm[0].buf ? f->sm[0].buf->name : "global");
+	int pad = snprintf(NULL, 0, "k %ld:", f->kk);
+	if (f->naoff) {
+		view_ranges(f->aoff, f->naoff, list, sizeof list);
+		LINE(VS_NOW, "%*s   = %s[%s]", pad, "", f->sm[0].buf ? f->sm[0].buf->name : "shared", list);
+	}
 	view_ranges(f->bcol, f->nbcol, list, sizeof list);
-	LINE(VS_NOW, "%*s b = B[%ld][%s] (%d) from %s", snprintf(NULL, 0, "k %ld:", f->kk), "", f->kk,
-	     f->nbcol ? list : "-", f->nbcol, f->b_from_shared && f->sm[1].buf ? f->sm[1].buf->name : "global");
+	LINE(VS_NOW, "%*s b = B[%ld][%s] (%d) from %s", pad, "", f->kk, f->nbcol ? list : "-", f->nbcol,
+	     f->b_from_shared && f->sm[1].buf ? f->sm[1].buf->name : "global");
+	if (f->nboff) {
+		view_ranges(f->boff, f->nboff, list, sizeof list);
+		LINE(VS_NOW, "%*s   = %s[%s]", pad, "", f->sm[1].buf ? f->sm[1].buf->name : "shared", list);
+	}
 	int ur = common(f->arow, f->narow, r.rows, r.nrows), uc = common(f->bcol, f->nbcol, r.cols, r.ncols);
 	LINE(VS_PLAIN, "acc[i][j] += a[i]*b[j]: %d FMA%s", ur * uc, ur * uc == 1 ? "" : "s");
 	LINE(VS_PLAIN, "  update %dx%d accumulators", ur, uc);

@@ -146,12 +146,17 @@ static void thread_read(struct pairing *p, struct view_gemm_frame *f, const stru
 		} else if (!g->staged && (b == g->A || b == g->B)) {
 			h = (struct held_el){(int8_t)(b == g->A ? 0 : 1), 0, loc.row, loc.col};
 		}
+		long el = (long)(loc.offset / loc.buf->elem);
 		if (h.src == 0 && h.c == f->kk) {
 			add_unique(f->arow, &f->narow, h.r);
 			f->a_from_shared |= shared;
+			if (shared)
+				add_unique(f->aoff, &f->naoff, el);
 		} else if (h.src == 1 && h.r == f->kk) {
 			add_unique(f->bcol, &f->nbcol, h.c);
 			f->b_from_shared |= shared;
+			if (shared)
+				add_unique(f->boff, &f->nboff, el);
 		}
 	}
 }
@@ -292,6 +297,8 @@ void view_gemm_frame(const struct view_gemm *g, int step, struct view_gemm_frame
 	replay(g, f, &p);
 	qsort(f->arow, (size_t)f->narow, sizeof *f->arow, cmp_long);
 	qsort(f->bcol, (size_t)f->nbcol, sizeof *f->bcol, cmp_long);
+	qsort(f->aoff, (size_t)f->naoff, sizeof *f->aoff, cmp_long);
+	qsort(f->boff, (size_t)f->nboff, sizeof *f->boff, cmp_long);
 	for (int src = 0; src < 2 && !f->epilogue; src++)
 		for (int i = 0; i < p.nshared && !f->sm[src].buf; i++)
 			for (long el = 0; el < p.nel[i]; el++)

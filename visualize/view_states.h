@@ -132,6 +132,8 @@ struct view_gemm_frame {
 	/* the selected thread at this k: the A rows and B columns it reads, where from */
 	long arow[VIEW_GEMM_TILE_MAX], bcol[VIEW_GEMM_TILE_MAX];
 	int narow, nbcol;
+	long aoff[VIEW_GEMM_TILE_MAX], boff[VIEW_GEMM_TILE_MAX]; /* the shared elements they came from */
+	int naoff, nboff;
 	bool a_from_shared, b_from_shared;
 	uint64_t a_sect, a_req, b_sect, b_req, c_sect, c_req; /* global, slabs up to this one */
 	uint64_t sst_wf, sld_wf, s_conflicts;                 /* shared, slabs up to this one */

@@ -49,6 +49,9 @@ frames() {
 	assert_line --regexp '  cols 0-112 every 16$'
 	assert_output --partial 'k 8: a = A[0-112 every 16][8] (8) from As'
 	assert_output --partial 'b = B[8][0-112 every 16] (8) from Bs'
+	# ... which are these words of As (row-major 128x8: A[r][8] is As[8*r + 0]) and of Bs (8x128)
+	assert_output --partial '= As[0-896 every 128]'
+	assert_output --partial '= Bs[0-112 every 16]'
 	assert_output --partial 'acc[i][j] += a[i]*b[j]: 64 FMAs'
 	assert_output --partial 'update 8x8 accumulators'
 	# the counts so far: two slabs of A, 64 requests of 4 sectors by 8 warps
@@ -62,6 +65,8 @@ frames() {
 	assert_line --regexp '  cols 5-117 every 16$'
 	assert_output --partial 'k 8: a = A[2-114 every 16][8] (8) from As'
 	assert_output --partial 'b = B[8][5-117 every 16] (8) from Bs'
+	assert_output --partial '= As[16-912 every 128]'
+	assert_output --partial '= Bs[5-117 every 16]'
 	# warp 1 (threads 32-63: thread rows 2 and 3) stores C rows 2-3, 18-19, ...: C[50][7] is its thread 39's
 	assert_output --partial 'warp 1 stores 2048 C elements:'
 	assert_line --regexp '  rows 2-3,18-19,34-35,50-51,'
@@ -83,6 +88,8 @@ frames() {
 	assert_line --index 0 'step 12/257'
 	assert_output --partial 'k 11  K step 2/32: slab A[0-127][8-15]'
 	assert_output --partial 'k 11: a = A[0-112 every 16][11] (8) from As'
+	assert_output --partial '= As[3-899 every 128]'
+	assert_output --partial '= Bs[384-496 every 16]'
 	# the slab moves by a column of A every K step; the window of 14 slabs follows it
 	frames --variant blocktile2d --step 130
 	assert_output --partial 'k 129  K step 17/32: slab A[0-127][128-135], B[128-135][0-127]'
@@ -110,6 +117,12 @@ frames() {
 	assert_line --regexp '  cols 0-3,32-35$'
 	assert_output --partial 'k 16: a = A[0-7,32-39][16] (16) from As'
 	assert_output --partial 'b = B[16][0-3,32-35] (8) from Bs'
+	assert_output --partial '= As[0-7,32-39]'
+	frames --variant warptile --step 18
+	assert_output --partial 'k 17: a = A[0-7,32-39][17] (16) from As'
+	assert_output --partial '= As[128-135,160-167]'
+	assert_output --partial '= Bs[128-131,160-163]'
+	frames --variant warptile
 	# the warp panel: warps 0 and 1 side by side on top, 2 and 3 below
 	assert_line --regexp '^@0000000@0000000111111111111111+ '
 	assert_line --regexp '^2222222222222222333333333333333+ '

@@ -167,6 +167,10 @@ static void test_staged(void)
 	CHECK_EQ(f.nbcol, 1);
 	CHECK_EQ(f.bcol[0], 1);
 	CHECK(f.a_from_shared && f.b_from_shared);
+	CHECK_EQ(f.naoff, 1);
+	CHECK_EQ(f.aoff[0], 5); /* As[4*1 + 1] holds A[1][5] */
+	CHECK_EQ(f.nboff, 1);
+	CHECK_EQ(f.boff[0], 5); /* Bs[4*1 + 1] holds B[5][1] */
 	view_gemm_frame_free(&f);
 
 	view_gemm_frame(&g, N, &f);
@@ -203,6 +207,7 @@ static void test_staged(void)
 	CHECK(canvas_has(&cv, "thread 5 (warp 0 lane 5): acc 1x1"));
 	CHECK(canvas_has(&cv, "  rows 1"));
 	CHECK(canvas_has(&cv, "k 5: a = A[1][5] (1) from As"));
+	CHECK(canvas_has(&cv, "      = As[5]"));
 	CHECK(canvas_has(&cv, "b = B[5][1] (1) from Bs"));
 	CHECK(canvas_has(&cv, "acc[i][j] += a[i]*b[j]: 1 FMA"));
 	CHECK(canvas_has(&cv, "1 warp, 16 C elements each"));
@@ -239,6 +244,7 @@ static void test_transposed(void)
 	CHECK_EQ(f.narow, 1);
 	CHECK_EQ(f.arow[0], 2);
 	CHECK_EQ(f.bcol[0], 1);
+	CHECK_EQ(f.aoff[0], 4 * 2 + 2); /* A[2][2] is at As[4*j + i] */
 	view_gemm_frame_free(&f);
 	view_gemm_free(&g);
 	view_trace_free(&tr);
@@ -285,6 +291,7 @@ static void test_unstaged(void)
 	CHECK_EQ(f.arow[0], 2); /* thread 34 = lane 2 of warp 1: A[2][2], B[2][1] from global */
 	CHECK_EQ(f.bcol[0], 1);
 	CHECK(!f.a_from_shared);
+	CHECK_EQ(f.naoff, 0);
 	view_gemm_frame_free(&f);
 
 	/* keys: warps and threads wrap around the CTA's 64; zoom starts at the thread's element */
