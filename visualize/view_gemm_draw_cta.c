@@ -43,9 +43,9 @@ static void window_note(struct view_canvas *cv, int y, int x, const struct view_
 			}
 		}
 	if (shown < g->nwarps)
-		view_canvas_printf(cv, y, x, VS_WARN, "%d of %d warps here: H J K L pan, z back", shown, g->nwarps);
+		view_canvas_printf(cv, y, x, VS_WARN, "%d of %d warps: HJKL pan, z back", shown, g->nwarps);
 	else
-		view_canvas_printf(cv, y, x, VS_DIM, "all %d warps here; H J K L pan, z back", g->nwarps);
+		view_canvas_printf(cv, y, x, VS_DIM, "all %d warps; HJKL pan, z back", g->nwarps);
 }
 
 /* The CTA tile in at most h x w cells; zoomed, the window of ui->zr/zc one element per cell.  Returns
@@ -82,7 +82,7 @@ static int warp_panel(struct view_canvas *cv, int y, int x, int h, int w, const 
 		window_note(cv, y + nh, x, g, r0, c0, nh, nw);
 	else
 		view_canvas_text(cv, y + nh, x, VS_DIM,
-		                 rpc * cpc > 1 ? "z: one element per cell (* resolved)" : "1 element per cell");
+		                 rpc * cpc > 1 ? "z: one element per cell" : "one element per cell");
 	return nh + 1;
 }
 
@@ -215,7 +215,7 @@ void view_gemm_draw_cta(struct view_canvas *cv, int y, int h, const struct view_
 	int used = warp_panel(cv, y + 1, 0, ph, pw, g, f);
 	warp_counts(g, text, sizeof text);
 	view_gemm_wrap(cv, y + 1 + used, 0, pw, 2, VS_PLAIN, text);
-	view_canvas_text(cv, y + 3 + used, 0, VS_DIM, "0-9a-v warp  * several warps  @ thread");
+	view_canvas_text(cv, y + 3 + used, 0, VS_DIM, "0-9a-v warp * mixed @ thread");
 	int tx = pw + 2;
 	view_canvas_text(cv, y, tx, VS_TITLE, "selected thread (t/T, warp }/{)");
 	thread_panel(cv, y + 1, tx, h - 1, cv->w - tx, g, f);

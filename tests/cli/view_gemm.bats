@@ -237,7 +237,7 @@ quit_clean() {
 	assert_line --regexp '^0{34}( |$)'
 	assert_line --regexp '^1{34}( |$)'
 	assert_line --regexp '^6{34}( |$)'
-	assert_output --partial '7 of 8 warps here: H J K L pan, z back'
+	assert_output --partial '7 of 8 warps: HJKL pan, z back'
 	tm send-keys -t v J
 	wait_for '^zoom C\[6-18\]'
 	run pane
@@ -276,12 +276,12 @@ quit_clean() {
 	# thread 0's 8x4 elements in each of its 2x2 sub-tiles of 32x32: rows 0-7, columns 0-3 and 32-35
 	assert_line --regexp '^@@@@0{28}@@@@0{28} '
 	assert_line --regexp '^0{64} '
-	assert_output --partial '1 of 4 warps here: H J K L pan, z back'
+	assert_output --partial '1 of 4 warps: HJKL pan, z back'
 	tm send-keys -t v L
 	wait_for '^zoom C\[0-12\]\[32-95\]'
 	run pane
 	assert_line --regexp '^0{32}1{32} '
-	assert_output --partial '2 of 4 warps here'
+	assert_output --partial '2 of 4 warps:'
 	tm send-keys -t v Escape
 	assert_clean_shell
 }
