@@ -33,7 +33,7 @@ static int exec_run(struct gl_ctx *ctx, int argc, char **argv)
 	if (rc)
 		return rc;
 	struct gl_run_env env = gl_cli_run_env(ctx); /* after parsing: --db is known */
-	struct gl_run_stream st;
+	struct gl_run_stream st = {0};
 	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)))
 		return rc;
 	if (ctx->format == GL_FMT_TABLE) /* each variant's row as soon as it has run */
