@@ -104,11 +104,11 @@ static const char *const gemm_help[] = {
 };
 /* clang-format on */
 
-const struct view_ops view_conv_ops = {.name = "conv", .nsteps = conv_steps, .draw = conv_draw, .marks = NULL};
+const struct view_ops view_conv_ops = {.name = "conv", .nsteps = conv_steps, .draw = conv_draw, .tall = true};
 const struct view_ops view_coalesce_ops = {
-    .name = "coalesce", .nsteps = coalesce_steps, .draw = coalesce_draw, .marks = coalesce_marks};
+    .name = "coalesce", .nsteps = coalesce_steps, .draw = coalesce_draw, .marks = coalesce_marks, .tall = true};
 const struct view_ops view_banks_ops = {
-    .name = "banks", .nsteps = banks_steps, .draw = banks_draw, .marks = banks_marks};
+    .name = "banks", .nsteps = banks_steps, .draw = banks_draw, .marks = banks_marks, .tall = true};
 const struct view_ops view_gemm_ops = {.name = "gemm",
                                        .nsteps = gemm_steps,
                                        .draw = gemm_draw,
@@ -116,7 +116,8 @@ const struct view_ops view_gemm_ops = {.name = "gemm",
                                        .key = gemm_key,
                                        .pages = gemm_pages,
                                        .set_page = gemm_set_page,
-                                       .help = gemm_help};
+                                       .help = gemm_help,
+                                       .tall = false}; /* fits itself: pages and zoom instead of scrolling */
 
 static int mma_steps(const void *s)
 {
@@ -128,7 +129,7 @@ static void mma_draw(const void *s, int step, struct view_canvas *cv)
 	view_mma_draw(s, step, cv);
 }
 
-const struct view_ops view_mma_ops = {.name = "mma", .nsteps = mma_steps, .draw = mma_draw, .marks = NULL};
+const struct view_ops view_mma_ops = {.name = "mma", .nsteps = mma_steps, .draw = mma_draw, .tall = true};
 static int flash_steps(const void *s)
 {
 	return ((const struct view_flash *)s)->nsteps;
@@ -139,4 +140,4 @@ static void flash_draw(const void *s, int step, struct view_canvas *cv)
 	view_flash_draw(s, step, cv);
 }
 
-const struct view_ops view_flash_ops = {.name = "flash", .nsteps = flash_steps, .draw = flash_draw, .marks = NULL};
+const struct view_ops view_flash_ops = {.name = "flash", .nsteps = flash_steps, .draw = flash_draw, .tall = true};

@@ -255,6 +255,10 @@ quit_clean() {
 	wait_for 'page 2/2'
 	tm send-keys -t v '}'
 	wait_for 'thread 32 \(warp 1 lane 0\)'
+	tm send-keys -t v t
+	wait_for 'thread 33 \(warp 1 lane 1\): acc 8x8'
+	tm send-keys -t v T T
+	wait_for 'thread 31 \(warp 0 lane 31\)'
 	quit_clean
 }
 
