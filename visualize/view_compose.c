@@ -73,12 +73,32 @@ static const char *const help_lines[] = {
 };
 
 /* The player's keys, then the view's own (ops->help) above the closing line. */
+static bool scroll_line(const char *line)
+{
+	return !strncmp(line, "PgDn", 4) || !strncmp(line, "         the frame", 18) || !strncmp(line, "j  k", 4) ||
+	       !strncmp(line, "<  >", 4);
+}
+
+/* The lines of the help box: the player's (the scrolling keys only for a tall view: a view that fits
+ * itself never scrolls), the view's own (ops->help) before the closing lines. */
+static int help_box_lines(const struct view_ops *ops, const char **out, int max)
+{
+	int nbase = (int)(sizeof help_lines / sizeof help_lines[0]), n = 0;
+	for (int i = 0; i < nbase && n < max; i++) {
+		if (i == nbase - 2)
+			for (int j = 0; ops->help && ops->help[j] && n < max; j++)
+				out[n++] = ops->help[j];
+		if (ops->tall || !scroll_line(help_lines[i]))
+			out[n++] = help_lines[i];
+	}
+	return n;
+}
+
 static void draw_help(struct view_canvas *cv, const struct view_ops *ops)
 {
-	int nbase = (int)(sizeof help_lines / sizeof help_lines[0]), nown = 0;
-	while (ops->help && ops->help[nown])
-		nown++;
-	int bw = 44, bh = nbase + nown + 2;
+	const char *lines[48];
+	int n = help_box_lines(ops, lines, (int)(sizeof lines / sizeof lines[0]));
+	int bw = 44, bh = n + 2;
 	int x0 = (cv->w - bw) / 2, y0 = (cv->h - bh) / 2;
 	y0 = y0 < 0 ? 0 : y0;
 	for (int y = 0; y < bh; y++)
@@ -87,12 +107,8 @@ static void draw_help(struct view_canvas *cv, const struct view_ops *ops)
 			char ch = edge_y && edge_x ? '+' : edge_y ? '-' : edge_x ? '|' : ' ';
 			view_canvas_put(cv, y0 + y, x0 + x, ch, VS_TITLE);
 		}
-	for (int i = 0, y = y0 + 1; i < nbase; i++) {
-		if (i == nbase - 2) /* the view's keys go before "any key closes this box" */
-			for (int j = 0; j < nown; j++)
-				view_canvas_text(cv, y++, x0 + 2, VS_PLAIN, ops->help[j]);
-		view_canvas_text(cv, y++, x0 + 2, i == 0 ? VS_TITLE : VS_PLAIN, help_lines[i]);
-	}
+	for (int i = 0; i < n; i++)
+		view_canvas_text(cv, y0 + 1 + i, x0 + 2, i == 0 ? VS_TITLE : VS_PLAIN, lines[i]);
 }
 
 /* A tall view's whole frame, then the part of it the screen shows from p->top, p->left. */

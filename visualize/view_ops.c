@@ -98,7 +98,7 @@ static const char *const gemm_help[] = {
     "}  {     gemm: next / previous warp",
     "t  T     gemm: next / previous thread",
     "z        zoom: one C element per cell",
-    "H J K L  pan the zoom (left down up right)",
+    "H J K L  pan the zoom: left down up right",
     "v  Tab   the other page (small screens)",
     NULL,
 };

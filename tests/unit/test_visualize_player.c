@@ -171,13 +171,17 @@ static void test_view_keys_and_pages(void)
 	struct view_canvas cv;
 	view_canvas_init(&cv, 80, 24);
 	view_compose(&paged_ops, &v, &p, &cv);
-	bool listed = false;
+	bool listed = false, scroll = false, closing = false;
 	for (int y = 0; y < cv.h; y++) {
 		char row[96];
 		view_canvas_row(&cv, y, row, sizeof row);
 		listed |= strstr(row, "the toy's own key") != NULL;
+		scroll |= strstr(row, "PgDn") != NULL; /* a view that fits itself never scrolls */
+		closing |= strstr(row, "any key closes this box") != NULL;
 	}
 	CHECK(listed);
+	CHECK(!scroll);
+	CHECK(closing);
 	view_canvas_free(&cv);
 	/* --frames prints both pages of each frame at 80x24, and leaves the first page selected */
 	char *text = NULL;
