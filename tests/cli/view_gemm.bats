@@ -259,6 +259,15 @@ quit_clean() {
 	wait_for 'thread 33 \(warp 1 lane 1\): acc 8x8'
 	tm send-keys -t v T T
 	wait_for 'thread 31 \(warp 0 lane 31\)'
+	# the help box lists gemm's keys, whole, at 80x24
+	tm send-keys -t v '?'
+	wait_for 'any key closes this box'
+	run pane
+	assert_output --partial 'z        zoom: one C element per cell'
+	assert_output --partial 'H J K L  pan the zoom: left down up right'
+	assert_output --partial 't  T     gemm: next / previous thread'
+	tm send-keys -t v x
+	wait_for 'page 2/2'
 	quit_clean
 }
 
