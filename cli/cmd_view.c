@@ -477,7 +477,7 @@ const struct gl_cmd gl_cmd_view_entry = {
             "keys: space play/pause, n/p step, Home/End first/last, ] [ next/previous step that shows the point,\n"
             "} { next/previous warp, +/- speed, g go to step, ? help, q or Esc quit; a frame larger than the\n"
             "terminal scrolls: PgDn/PgUp a page, j/k a row, > < across (the top row says which rows are shown);\n"
-            "gemm fits itself instead: z zoom (one C element per cell), H J K L pan, t/T thread, v other page\n",
+            "gemm fits itself instead: z zoom (one C element per cell), H J K L pan, t/T thread, v next page\n",
     .opts = view_opts,
     .min_args = 1,
     .max_args = 1,

@@ -238,13 +238,14 @@ static void draw_top(struct view_canvas *cv, int y, const struct view_gemm *g, c
 		                   f->b_now.c0, f->b_now.c1);
 }
 
+/* The page shown, and which the next v shows. */
 static void draw_footer(struct view_canvas *cv, int pages, int page)
 {
-	int x = 0;
-	if (pages > 1)
-		x = view_canvas_printf(cv, cv->h - 1, 0, VS_WARN, "page %d/%d, v: %s ", page + 1, pages,
-		                       page ? "tiles A B As Bs" : "warps and thread") +
-		    1;
+	static const char *const next3[] = {"warps and thread", "outer product", "tiles A B As Bs"},
+	                         *const next2[] = {"outer product", "tiles and warps"};
+	int x = view_canvas_printf(cv, cv->h - 1, 0, VS_WARN, "page %d/%d, v: %s ", page + 1, pages,
+	                           pages == 3 ? next3[page] : next2[page]) +
+	        1;
 	view_canvas_text(cv, cv->h - 1, x, VS_DIM, "z zoom  t T thread  } { warp  ? keys");
 }
 
@@ -255,9 +256,12 @@ void view_gemm_draw(const struct view_gemm *g, int step, struct view_canvas *cv)
 	view_draw_header(cv, g->tr, "gemm");
 	draw_top(cv, 2, g, &f);
 	int pages = view_gemm_pages(g, cv->w, cv->h);
-	int page = g->ui->page % pages;
+	g->ui->page %= pages;
+	int page = g->ui->page;
 	int y = 4, h = cv->h - 1 - y;
-	if (pages == 1) {
+	if (page == pages - 1) {
+		view_gemm_draw_thread(cv, y, h, g, &f);
+	} else if (pages == 2) {
 		int th = h * 4 / 9 + 1; /* the tiles need fewer rows than the warp panel */
 		view_gemm_draw_tiles(cv, y, th, g, &f);
 		view_gemm_draw_cta(cv, y + th, h - th, g, &f);

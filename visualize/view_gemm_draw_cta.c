@@ -149,8 +149,8 @@ static int common(const long *v, int nv, const long *w, int nw)
 
 /* One fact per line (wrapped in the column): the warp's elements, the thread's register tile, what it
  * reads at this k and the accumulators that updates. */
-static int thread_panel(struct view_canvas *cv, int y, int x, int h, int w, const struct view_gemm *g,
-                        const struct view_gemm_frame *f)
+int view_gemm_thread_text(struct view_canvas *cv, int y, int x, int h, int w, const struct view_gemm *g,
+                          const struct view_gemm_frame *f)
 {
 	int t = g->ui->thread, used = 0;
 	char text[1024], list[400];
@@ -218,5 +218,5 @@ void view_gemm_draw_cta(struct view_canvas *cv, int y, int h, const struct view_
 	view_canvas_text(cv, y + 3 + used, 0, VS_DIM, "0-9a-v warp * mixed @ thread");
 	int tx = pw + 2;
 	view_canvas_text(cv, y, tx, VS_TITLE, "selected thread (t/T, warp }/{)");
-	thread_panel(cv, y + 1, tx, h - 1, cv->w - tx, g, f);
+	view_gemm_thread_text(cv, y + 1, tx, h - 1, cv->w - tx, g, f);
 }

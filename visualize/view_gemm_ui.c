@@ -3,14 +3,16 @@
  * both.  The player tries these before its own keys. */
 #include "view_states.h"
 
-/* Rows a body needs to show both pages at once (tiles above, warps and thread below). */
+/* Rows a body needs to show the tiles and the CTA at once (tiles above, warps and thread below). */
 #define BOTH_PAGES_H 38
 
+/* Pages: tiles, CTA (warps and thread), the thread's outer product; from 38 rows the first two share a
+ * screen. */
 int view_gemm_pages(const struct view_gemm *g, int w, int h)
 {
 	(void)g;
 	(void)w;
-	return h >= BOTH_PAGES_H ? 1 : 2;
+	return h >= BOTH_PAGES_H ? 2 : 3;
 }
 
 void view_gemm_set_page(const struct view_gemm *g, int page)
@@ -76,7 +78,7 @@ bool view_gemm_key(const struct view_gemm *g, int key)
 	case '}': select_thread(g, ui->thread + 32); return true;
 	case '{': select_thread(g, ui->thread - 32); return true;
 	case 'v':
-	case '\t': ui->page = (ui->page + 1) % 2; return true;
+	case '\t': ui->page++; return true; /* modulo the pages when drawn */
 	default: return false;
 	}
 }

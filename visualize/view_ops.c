@@ -99,7 +99,7 @@ static const char *const gemm_help[] = {
     "t  T     gemm: next / previous thread",
     "z        zoom: one C element per cell",
     "H J K L  pan the zoom: left down up right",
-    "v  Tab   the other page (small screens)",
+    "v  Tab   the next page",
     NULL,
 };
 /* clang-format on */

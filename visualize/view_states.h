@@ -186,6 +186,13 @@ void view_gemm_draw_cta(struct view_canvas *cv, int y, int h, const struct view_
 int view_gemm_draw_slabs(struct view_canvas *cv, const struct view_gemm_panel *P, const struct view_gemm *g,
                          const struct view_gemm_frame *f, bool b_side);
 void view_gemm_slab_title(struct view_canvas *cv, int y, int x, const struct view_gemm *g, bool b_side);
+/* The selected thread in lines: its warp's C elements, its register tile, what it reads at this k and
+ * the accumulators that updates; returns the rows used. */
+int view_gemm_thread_text(struct view_canvas *cv, int y, int x, int h, int w, const struct view_gemm *g,
+                          const struct view_gemm_frame *f);
+/* The thread's register tile drawn as its outer product at this k (view_gemm_draw_thread.c). */
+void view_gemm_draw_thread(struct view_canvas *cv, int y, int h, const struct view_gemm *g,
+                           const struct view_gemm_frame *f);
 /* Wrap `text` into the box at (y, x) of width w, at most h rows (continuation lines indented by 4);
  * returns the rows used. */
 int view_gemm_wrap(struct view_canvas *cv, int y, int x, int w, int h, int style, const char *text);

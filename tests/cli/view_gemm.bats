@@ -24,7 +24,7 @@ frames() {
 
 @test "view gemm blocktile2d at the view's size: 2x2 CTAs of 128x128, the slab, As and Bs as filled" {
 	frames --variant blocktile2d
-	# it opens on the second K step (k 8), and prints both pages of the frame at 80x24
+	# it opens on the second K step (k 8), and prints the three pages of the frame at 80x24
 	assert_line --index 0 'step 9/257'
 	assert_output --partial 'gemm blocktile2d  m=256 n=256 k=256  grid 2,2 block 256,1'
 	assert_output --partial 'CTA 0 (row 0 col 0 of 2x2): tile 128x128 = C[0-127][0-127], 8 warps'
@@ -36,8 +36,13 @@ frames() {
 	assert_output --regexp 'slabs 1-14/32'
 	assert_output --partial 'As = A[0-127][8-15]: A[0+i][8+j] at As[8*i + j], 1024 of 1024 held'
 	assert_output --partial 'Bs = B[8-15][0-127]: B[8+i][0+j] at Bs[128*i + j], 1024 of 1024 held'
-	assert_output --partial 'page 1/2, v: warps and thread'
-	assert_output --partial 'page 2/2, v: tiles A B As Bs'
+	assert_output --partial 'page 1/3, v: warps and thread'
+	assert_output --partial 'page 2/3, v: outer product'
+	assert_output --partial 'page 3/3, v: tiles A B As Bs'
+	# the outer product: thread 0's 8x8 accumulators, every one updated at k 8
+	assert_output --partial "thread 0's 8x8 accumulators at k 8: # acc[r][c] += A[r][k] * B[k][c]"
+	assert_line --regexp '^    c   0  16  32  48  64  80  96 112 '
+	assert_line --regexp '^r 112   #   #   #   #   #   #   #   # '
 	# every warp: warp 0 is threads 0-31 = thread rows 0 and 1, so C rows 0-1, 16-17, ... x every column
 	assert_output --partial '8 warps, 2048 C elements each'
 	assert_output --partial 'warp 0 stores 2048 C elements:'
@@ -67,6 +72,8 @@ frames() {
 	assert_output --partial 'b = B[8][5-117 every 16] (8) from Bs'
 	assert_output --partial '= As[16-912 every 128]'
 	assert_output --partial '= Bs[5-117 every 16]'
+	assert_line --regexp '^    c   5  21  37  53  69  85 101 117 '
+	assert_line --regexp '^r  18   #   #   #   #   #   #   #   # '
 	# warp 1 (threads 32-63: thread rows 2 and 3) stores C rows 2-3, 18-19, ...: C[50][7] is its thread 39's
 	assert_output --partial 'warp 1 stores 2048 C elements:'
 	assert_line --regexp '  rows 2-3,18-19,34-35,50-51,'
@@ -222,9 +229,9 @@ quit_clean() {
 	assert_output --regexp 'C 2x2 CTAs +A\[0-127\]\[k\] +B\[k\]\[0-127\] +As 128x8 +Bs 8x128'
 	assert_output --partial 'k 8  K step 2/32: slab A[0-127][8-15], B[8-15][0-127]'
 	assert_output --partial 'As = A[0-127][8-15]'
-	assert_output --partial 'page 1/2, v: warps and thread'
+	assert_output --partial 'page 1/3, v: warps and thread'
 	tm send-keys -t v v
-	wait_for 'page 2/2'
+	wait_for 'page 2/3'
 	run pane
 	assert_output --partial 'warps over the CTA tile, cell 16x4'
 	assert_output --partial '8 warps, 2048 C elements each'
@@ -244,15 +251,20 @@ quit_clean() {
 	assert_line --regexp '^7{34}( |$)'
 	tm send-keys -t v z
 	wait_for 'cell 16x4'
-	# ] goes to the next K step, } to the next warp
+	# the third page draws the thread's outer product; ] goes to the next K step, } to the next warp
 	tm send-keys -t v v
-	wait_for 'page 1/2'
+	wait_for 'page 3/3'
+	run pane
+	assert_output --partial "thread 0's 8x8 accumulators at k 8"
+	assert_line --regexp '^r  16   #   #   #   #   #   #   #   # '
+	tm send-keys -t v v
+	wait_for 'page 1/3'
 	tm send-keys -t v ']'
 	wait_for '^step 17/257'
 	run pane
 	assert_line --regexp '^o: +\+\+#\.{11}  \+{8} '
 	tm send-keys -t v v
-	wait_for 'page 2/2'
+	wait_for 'page 2/3'
 	tm send-keys -t v '}'
 	wait_for 'thread 32 \(warp 1 lane 0\)'
 	tm send-keys -t v t
@@ -267,11 +279,11 @@ quit_clean() {
 	assert_output --partial 'H J K L  pan the zoom: left down up right'
 	assert_output --partial 't  T     gemm: next / previous thread'
 	tm send-keys -t v x
-	wait_for 'page 2/2'
+	wait_for 'page 2/3'
 	quit_clean
 }
 
-@test "tmux 120x40: gemm shows both pages at once; z zooms, Esc quits at once" {
+@test "tmux 120x40: gemm shows the tiles and the warps at once, v the outer product; z zooms, Esc quits at once" {
 	open 120 40 warptile 17
 	tm send-keys -t v Home
 	wait_for '^step 1/257'
@@ -282,7 +294,14 @@ quit_clean() {
 	assert_output --partial 'warps over the CTA tile, cell 16x2'
 	assert_output --partial '4 warps, 4096 C elements each'
 	assert_output --partial 'k 16: a = A[0-7,32-39][16] (16) from As'
-	refute_output --partial 'page 1/2'
+	assert_output --partial 'page 1/2, v: outer product'
+	tm send-keys -t v v
+	wait_for 'page 2/2'
+	run pane
+	assert_output --partial "thread 0's 16x8 accumulators at k 16"
+	assert_line --regexp '^r  39   #   #   #   #   #   #   #   #( |$)'
+	tm send-keys -t v v
+	wait_for 'page 1/2'
 	tm send-keys -t v z
 	wait_for '^zoom C\[0-'
 	run pane

@@ -181,16 +181,17 @@ static void test_staged(void)
 	CHECK_EQ(f.c_req, 2);
 	view_gemm_frame_free(&f);
 
-	/* drawn at 80x23: two pages; the first has the tiles, the second the warps and the thread */
-	CHECK_EQ(view_gemm_pages(&g, 80, 23), 2);
-	CHECK_EQ(view_gemm_pages(&g, 120, 39), 1);
+	/* drawn at 80x23: three pages, the tiles, the warps and the thread, the thread's outer product; from
+	 * 38 rows the first two share a screen */
+	CHECK_EQ(view_gemm_pages(&g, 80, 23), 3);
+	CHECK_EQ(view_gemm_pages(&g, 120, 39), 2);
 	struct view_canvas cv;
 	view_canvas_init(&cv, 80, 23);
 	view_gemm_draw(&g, 5, &cv);
 	CHECK(canvas_has(&cv, "CTA 0 (row 0 col 0 of 2x2): tile 4x4 = C[0-3][0-3], 1 warp"));
 	CHECK(canvas_has(&cv, "k 5  K step 2/2: slab A[0-3][4-7], B[4-7][0-3]"));
 	CHECK(canvas_has(&cv, "As = A[0-3][4-7]: A[0+i][4+j] at As[4*i + j], 16 of 16 held"));
-	CHECK(canvas_has(&cv, "page 1/2, v: warps and thread"));
+	CHECK(canvas_has(&cv, "page 1/3, v: warps and thread"));
 	char row[128];
 	/* the first two grid rows: the CTA grid; A's tile rows 0 and 1 by slab (slab 0 earlier, slab 1 now);
 	 * B's slabs 0 and 1 by the tile's columns; As and Bs rows 0 and 1 with what thread 5 reads at k 5 */
@@ -213,6 +214,14 @@ static void test_staged(void)
 	CHECK(canvas_has(&cv, "1 warp, 16 C elements each"));
 	view_canvas_row(&cv, 6, row, sizeof row); /* the tile's second row: lane 5 is '@' */
 	CHECK(strncmp(row, "0@00", 4) == 0);
+	/* the outer product: thread 5's one accumulator, C[1][1], updated at k 5 */
+	view_gemm_set_page(&g, 2);
+	view_canvas_clear(&cv);
+	view_gemm_draw(&g, 5, &cv);
+	CHECK(canvas_has(&cv, "thread 5's 1x1 accumulators at k 5: # acc[r][c] += A[r][k] * B[k][c]"));
+	CHECK(canvas_has(&cv, "    c   1"));
+	CHECK(canvas_has(&cv, "r   1   #"));
+	CHECK(canvas_has(&cv, "page 3/3, v: tiles A B As Bs"));
 	view_canvas_free(&cv);
 	view_gemm_free(&g);
 
