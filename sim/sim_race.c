@@ -1,7 +1,11 @@
 /* sim_race.c — races on global memory within a CTA: two warps touching the same bytes between two
  * barriers, at least one of them writing.  A per-worker open-addressing table keyed by 4-byte word
- * holds who wrote and read which bytes in which barrier interval; entries are stamped with the CTA
- * generation, so a new CTA starts with an empty table without clearing it. */
+ * holds who wrote and read which bytes in the current barrier interval.  Entries are stamped with the
+ * CTA generation and the interval (epoch): an entry of any other interval is a free slot, so a barrier
+ * or a new CTA empties the table at once without clearing it, and the table only ever holds the words
+ * of one interval (a tiled kernel's tile, not everything its CTA touched).  Every live entry was
+ * inserted in the current interval, when the entries its probe sequence passed were live too, so the
+ * linear-probing chains stay intact when older entries all become free together. */
 #include "sim_race.h"
 
 #include <stdlib.h>
@@ -21,14 +25,14 @@ static unsigned slot_of(uint64_t word, unsigned cap)
 }
 
 /* An entry of this generation is live; anything else is free (see the file comment). */
-static struct race_entry *lookup(struct sim_race *t, uint64_t word, uint32_t gen, bool insert)
+static struct race_entry *lookup(struct sim_race *t, uint64_t word, uint32_t gen, uint32_t epoch, bool insert)
 {
 	for (unsigned i = slot_of(word, t->cap);; i = (i + 1) & (t->cap - 1)) {
 		struct race_entry *e = &t->entries[i];
-		if (e->gen != gen) {
+		if (e->gen != gen || e->epoch != epoch) {
 			if (!insert)
 				return NULL;
-			*e = (struct race_entry){.word = word, .gen = gen};
+			*e = (struct race_entry){.word = word, .gen = gen, .epoch = epoch};
 			t->used++;
 			return e;
 		}
@@ -37,7 +41,7 @@ static struct race_entry *lookup(struct sim_race *t, uint64_t word, uint32_t gen
 	}
 }
 
-static void grow(struct sim_race *t, uint32_t gen)
+static void grow(struct sim_race *t, uint32_t gen, uint32_t epoch)
 {
 	struct race_entry *old = t->entries;
 	unsigned old_cap = t->cap;
@@ -45,8 +49,8 @@ static void grow(struct sim_race *t, uint32_t gen)
 	t->entries = gl_xcalloc(t->cap, sizeof *t->entries);
 	t->used = 0;
 	for (unsigned i = 0; i < old_cap; i++)
-		if (old[i].gen == gen) {
-			struct race_entry *e = lookup(t, old[i].word, gen, true);
+		if (old[i].gen == gen && old[i].epoch == epoch) {
+			struct race_entry *e = lookup(t, old[i].word, gen, epoch, true);
 			*e = old[i];
 		}
 	free(old);
@@ -62,6 +66,7 @@ void sim_race_free(struct sim_race *t)
 void sim_race_new_cta(struct sim_race *t)
 {
 	t->used = 0; /* entries of older generations are free slots */
+	t->gen = t->epoch = 0;
 }
 
 /* Record one lane's access; returns the other warp (+1) it races with, or 0. */
@@ -69,10 +74,15 @@ unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsig
 			 bool is_store)
 {
 	unsigned me = warp + 1, other = 0;
+	if (gen != t->gen || epoch != t->epoch) { /* a new interval: every entry is free */
+		t->gen = gen;
+		t->epoch = epoch;
+		t->used = 0;
+	}
 	for (uint64_t a = addr; a < addr + n;) {
 		bool room = 2 * (t->used + 1) <= t->cap;
 		if (!room && t->cap < SIM_RACE_MAX_ENTRIES) {
-			grow(t, gen);
+			grow(t, gen, epoch);
 			room = true;
 		}
 		uint64_t word = a / 4;
@@ -80,15 +90,10 @@ unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsig
 		if (count > 4 - first)
 			count = 4 - first;
 		uint8_t bytes = (uint8_t)(((1u << count) - 1) << first);
-		struct race_entry *e = lookup(t, word, gen, room);
+		struct race_entry *e = lookup(t, word, gen, epoch, room);
 		if (!e) { /* the table is at its size limit: this word goes unchecked */
 			a += count;
 			continue;
-		}
-		if (e->epoch != epoch) { /* a barrier since: the interval starts clean */
-			e->epoch = epoch;
-			e->writer = e->reader = 0;
-			e->wbytes = e->rbytes = 0;
 		}
 		if (e->writer && e->writer != me && (e->wbytes & bytes))
 			other = e->writer;

@@ -9,11 +9,13 @@ struct race_entry;
 
 struct sim_race {
 	struct race_entry *entries;
-	unsigned cap, used;
+	unsigned cap, used;    /* slots, and entries live in the interval gen/epoch */
+	uint32_t gen, epoch;   /* the CTA generation and barrier interval the live entries belong to */
 };
 
-/* The table stops growing at SIM_RACE_MAX_ENTRIES slots (half of them live): words a CTA touches beyond
- * that are not checked for races, so its memory stays bounded. */
+/* The table holds the words of one barrier interval and stops growing at SIM_RACE_MAX_ENTRIES slots
+ * (half of them live): words an interval touches beyond that are not checked for races, so its memory
+ * stays bounded. */
 #define SIM_RACE_MAX_ENTRIES (1u << 24)
 
 void sim_race_new_cta(struct sim_race *t);

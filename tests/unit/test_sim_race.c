@@ -1,6 +1,7 @@
 /* test_sim_race.c — the global race table: a race between two warps in one barrier interval is found,
  * none across a barrier or a new CTA, and the table stops growing at SIM_RACE_MAX_ENTRIES slots (words
- * beyond go unchecked) so one CTA touching a huge buffer cannot exhaust host memory. */
+ * beyond go unchecked) so one CTA touching a huge buffer cannot exhaust host memory.  The table holds one
+ * barrier interval's words: a CTA whose intervals each touch a few thousand words keeps a small table. */
 #include "check.h"
 #include "sim/sim_race.h"
 
@@ -28,5 +29,22 @@ int main(void)
 	CHECK_EQ(sim_race_access(&t, gen, 0, 1, beyond, 4, false), 0); /* beyond the cap: unchecked */
 	CHECK_EQ(t.cap, SIM_RACE_MAX_ENTRIES);
 	sim_race_free(&t);
+
+	/* ten intervals of 3000 distinct words each: the table sized for one interval, races still found */
+	struct sim_race u = {0};
+	sim_race_new_cta(&u);
+	for (uint32_t epoch = 0; epoch < 10; epoch++) {
+		uint64_t base = 0x100000 + (uint64_t)epoch * 3000 * 4;
+		for (uint64_t w = 0; w < 3000; w++)
+			CHECK_EQ(sim_race_access(&u, 7, epoch, epoch % 2, base + w * 4, 4, true), 0);
+		CHECK_EQ(u.used, 3000);
+		CHECK_EQ(sim_race_access(&u, 7, epoch, 2, base + 1500 * 4 + 2, 2, false), epoch % 2 + 1);
+		CHECK_EQ(sim_race_access(&u, 7, epoch, 2, base - 4, 4, false), 0); /* the last interval's word */
+	}
+	CHECK_EQ(u.cap, 8192); /* 3001 live entries need 8192 slots; all 30000 words would need 65536 */
+	sim_race_new_cta(&u);
+	CHECK_EQ(sim_race_access(&u, 8, 0, 1, 0x100000, 4, false), 0); /* a new CTA: nothing carried over */
+	CHECK_EQ(u.used, 1);
+	sim_race_free(&u);
 	CHECK_DONE();
 }
