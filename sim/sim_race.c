@@ -1,22 +1,24 @@
 /* sim_race.c — races on global memory within a CTA: two warps touching the same bytes between two
  * barriers, at least one of them writing.  A per-worker open-addressing table keyed by 4-byte word
  * holds who wrote and read which bytes in the current barrier interval.  Entries are stamped with the
- * CTA generation and the interval (epoch): an entry of any other interval is a free slot, so a barrier
- * or a new CTA empties the table at once without clearing it, and the table only ever holds the words
- * of one interval (a tiled kernel's tile, not everything its CTA touched).  Every live entry was
+ * table's interval number, which moves on with every new CTA generation or barrier interval (epoch):
+ * an entry of any other interval is a free slot, so a barrier or a new CTA empties the table at once
+ * without clearing it, and the table only ever holds the words of one interval (a tiled kernel's tile,
+ * not everything its CTA touched).  An entry takes 16 bytes.  Every live entry was
  * inserted in the current interval, when the entries its probe sequence passed were live too, so the
  * linear-probing chains stay intact when older entries all become free together. */
 #include "sim_race.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/util.h"
 
 struct race_entry {
 	uint64_t word;     /* address / 4 */
-	uint32_t gen, epoch;
-	uint16_t writer, reader; /* warp + 1 */
-	uint8_t wbytes, rbytes;  /* byte masks within the word, this epoch */
+	uint32_t stamp;    /* the interval (sim_race.stamp) it was recorded in */
+	uint8_t writer, reader; /* warp + 1 (a CTA has at most 32 warps) */
+	uint8_t wbytes, rbytes; /* byte masks within the word, this interval */
 };
 
 static unsigned slot_of(uint64_t word, unsigned cap)
@@ -24,15 +26,15 @@ static unsigned slot_of(uint64_t word, unsigned cap)
 	return (unsigned)((word * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
 }
 
-/* An entry of this generation is live; anything else is free (see the file comment). */
-static struct race_entry *lookup(struct sim_race *t, uint64_t word, uint32_t gen, uint32_t epoch, bool insert)
+/* An entry of this interval is live; anything else is free (see the file comment). */
+static struct race_entry *lookup(struct sim_race *t, uint64_t word, bool insert)
 {
 	for (unsigned i = slot_of(word, t->cap);; i = (i + 1) & (t->cap - 1)) {
 		struct race_entry *e = &t->entries[i];
-		if (e->gen != gen || e->epoch != epoch) {
+		if (e->stamp != t->stamp) {
 			if (!insert)
 				return NULL;
-			*e = (struct race_entry){.word = word, .gen = gen, .epoch = epoch};
+			*e = (struct race_entry){.word = word, .stamp = t->stamp};
 			t->used++;
 			return e;
 		}
@@ -41,7 +43,7 @@ static struct race_entry *lookup(struct sim_race *t, uint64_t word, uint32_t gen
 	}
 }
 
-static void grow(struct sim_race *t, uint32_t gen, uint32_t epoch)
+static void grow(struct sim_race *t)
 {
 	struct race_entry *old = t->entries;
 	unsigned old_cap = t->cap;
@@ -49,11 +51,23 @@ static void grow(struct sim_race *t, uint32_t gen, uint32_t epoch)
 	t->entries = gl_xcalloc(t->cap, sizeof *t->entries);
 	t->used = 0;
 	for (unsigned i = 0; i < old_cap; i++)
-		if (old[i].gen == gen && old[i].epoch == epoch) {
-			struct race_entry *e = lookup(t, old[i].word, gen, epoch, true);
+		if (old[i].stamp == t->stamp) {
+			struct race_entry *e = lookup(t, old[i].word, true);
 			*e = old[i];
 		}
 	free(old);
+}
+
+/* Entries of older intervals become free slots.  Stamp 0 is never current, so the zeroed slots of a
+ * new table are free; when the counter wraps, every slot is cleared once instead. */
+static void next_interval(struct sim_race *t)
+{
+	t->used = 0;
+	if (++t->stamp == 0) {
+		if (t->entries)
+			memset(t->entries, 0, (size_t)t->cap * sizeof *t->entries);
+		t->stamp = 1;
+	}
 }
 
 void sim_race_free(struct sim_race *t)
@@ -65,8 +79,9 @@ void sim_race_free(struct sim_race *t)
 
 void sim_race_new_cta(struct sim_race *t)
 {
-	t->used = 0; /* entries of older generations are free slots */
+	t->used = 0;
 	t->gen = t->epoch = 0;
+	next_interval(t);
 }
 
 /* Record one lane's access; returns the other warp (+1) it races with, or 0. */
@@ -74,15 +89,15 @@ unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsig
 			 bool is_store)
 {
 	unsigned me = warp + 1, other = 0;
-	if (gen != t->gen || epoch != t->epoch) { /* a new interval: every entry is free */
+	if (gen != t->gen || epoch != t->epoch || !t->stamp) { /* a new interval: every entry is free */
 		t->gen = gen;
 		t->epoch = epoch;
-		t->used = 0;
+		next_interval(t);
 	}
 	for (uint64_t a = addr; a < addr + n;) {
 		bool room = 2 * (t->used + 1) <= t->cap;
 		if (!room && t->cap < SIM_RACE_MAX_ENTRIES) {
-			grow(t, gen, epoch);
+			grow(t);
 			room = true;
 		}
 		uint64_t word = a / 4;
@@ -90,7 +105,7 @@ unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsig
 		if (count > 4 - first)
 			count = 4 - first;
 		uint8_t bytes = (uint8_t)(((1u << count) - 1) << first);
-		struct race_entry *e = lookup(t, word, gen, epoch, room);
+		struct race_entry *e = lookup(t, word, room);
 		if (!e) { /* the table is at its size limit: this word goes unchecked */
 			a += count;
 			continue;
@@ -100,10 +115,10 @@ unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsig
 		else if (is_store && e->reader && e->reader != me && (e->rbytes & bytes))
 			other = e->reader;
 		if (is_store) {
-			e->writer = (uint16_t)me;
+			e->writer = (uint8_t)me;
 			e->wbytes |= bytes;
 		} else {
-			e->reader = (uint16_t)me;
+			e->reader = (uint8_t)me;
 			e->rbytes |= bytes;
 		}
 		a += count;

@@ -11,6 +11,7 @@ struct sim_race {
 	struct race_entry *entries;
 	unsigned cap, used;    /* slots, and entries live in the interval gen/epoch */
 	uint32_t gen, epoch;   /* the CTA generation and barrier interval the live entries belong to */
+	uint32_t stamp;        /* their interval number, stamped on each entry (sim_race.c) */
 };
 
 /* The table holds the words of one barrier interval and stops growing at SIM_RACE_MAX_ENTRIES slots
