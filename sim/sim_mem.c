@@ -314,6 +314,20 @@ static void check_global_race(struct sim_cta *cta, struct sim_warp *w, const str
 			    "at least one writing", (unsigned long long)addr, other - 1, w->id);
 }
 
+/* check_global_race for the lanes of a warp-level access, in lane order. */
+static void check_global_races(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			       const uint64_t addr[32], unsigned n, bool is_store)
+{
+	if (cta->L->warps_per_cta < 2 || !(cta->L->tools & GL_TOOL_RACECHECK) || (ins->mods & (PM_VOLATILE | PM_STRONG)))
+		return;
+	uint8_t other[32];
+	uint32_t racing = sim_race_warp(&cta->race, cta->gen, cta->epoch, w->id, addr, mask, n, is_store, other);
+	FOR_LANES(racing, l)
+		sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr[l], n, false,
+			    "global-memory race at 0x%llx: warps %u and %u of one CTA access it between two barriers, "
+			    "at least one writing", (unsigned long long)addr[l], (unsigned)other[l] - 1, w->id);
+}
+
 static void move_lane(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct ptx_operand *ro,
 		      enum ptx_space sp, uint8_t *p, uint64_t addr, unsigned l)
 {
@@ -362,7 +376,7 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		if (space == PS_SHARED)
 			sim_shadow_warp(cta, w, ins, mask, addr, 4, is_store);
 		else
-			FOR_LANES(mask, l) check_global_race(cta, w, ins, l, addr[l], 4, is_store);
+			check_global_races(cta, w, ins, mask, addr, 4, is_store);
 		return 0;
 	}
 	if (fast) {

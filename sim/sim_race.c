@@ -84,44 +84,75 @@ void sim_race_new_cta(struct sim_race *t)
 	next_interval(t);
 }
 
-/* Record one lane's access; returns the other warp (+1) it races with, or 0. */
-unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, uint64_t addr, unsigned n,
-			 bool is_store)
+static inline void enter_interval(struct sim_race *t, uint32_t gen, uint32_t epoch)
 {
-	unsigned me = warp + 1, other = 0;
 	if (gen != t->gen || epoch != t->epoch || !t->stamp) { /* a new interval: every entry is free */
 		t->gen = gen;
 		t->epoch = epoch;
 		next_interval(t);
 	}
+}
+
+/* Record an access to `bytes` (a mask) of one word; returns the warp (+1) it races with, or 0. */
+static inline unsigned word_access(struct sim_race *t, uint64_t word, uint8_t bytes, unsigned me, bool is_store)
+{
+	bool room = 2 * (t->used + 1) <= t->cap;
+	if (!room && t->cap < SIM_RACE_MAX_ENTRIES) {
+		grow(t);
+		room = true;
+	}
+	struct race_entry *e = lookup(t, word, room);
+	if (!e) /* the table is at its size limit: this word goes unchecked */
+		return 0;
+	unsigned other = 0;
+	if (e->writer && e->writer != me && (e->wbytes & bytes))
+		other = e->writer;
+	else if (is_store && e->reader && e->reader != me && (e->rbytes & bytes))
+		other = e->reader;
+	if (is_store) {
+		e->writer = (uint8_t)me;
+		e->wbytes |= bytes;
+	} else {
+		e->reader = (uint8_t)me;
+		e->rbytes |= bytes;
+	}
+	return other;
+}
+
+static unsigned lane_access(struct sim_race *t, unsigned me, uint64_t addr, unsigned n, bool is_store)
+{
+	unsigned other = 0;
 	for (uint64_t a = addr; a < addr + n;) {
-		bool room = 2 * (t->used + 1) <= t->cap;
-		if (!room && t->cap < SIM_RACE_MAX_ENTRIES) {
-			grow(t);
-			room = true;
-		}
-		uint64_t word = a / 4;
 		unsigned first = (unsigned)(a % 4), count = (unsigned)(addr + n - a);
 		if (count > 4 - first)
 			count = 4 - first;
-		uint8_t bytes = (uint8_t)(((1u << count) - 1) << first);
-		struct race_entry *e = lookup(t, word, room);
-		if (!e) { /* the table is at its size limit: this word goes unchecked */
-			a += count;
-			continue;
-		}
-		if (e->writer && e->writer != me && (e->wbytes & bytes))
-			other = e->writer;
-		else if (is_store && e->reader && e->reader != me && (e->rbytes & bytes))
-			other = e->reader;
-		if (is_store) {
-			e->writer = (uint8_t)me;
-			e->wbytes |= bytes;
-		} else {
-			e->reader = (uint8_t)me;
-			e->rbytes |= bytes;
-		}
+		unsigned r = word_access(t, a / 4, (uint8_t)(((1u << count) - 1) << first), me, is_store);
+		other = r ? r : other; /* a multi-word access reports its last racing word */
 		a += count;
 	}
 	return other;
+}
+
+/* Record one lane's access; returns the other warp (+1) it races with, or 0. */
+unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, uint64_t addr, unsigned n,
+			 bool is_store)
+{
+	enter_interval(t, gen, epoch);
+	return lane_access(t, warp + 1, addr, n, is_store);
+}
+
+uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
+		       uint32_t mask, unsigned n, bool is_store, uint8_t other[32])
+{
+	enter_interval(t, gen, epoch);
+	unsigned me = warp + 1;
+	uint32_t racing = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		unsigned r = n == 4 && !(addr[l] & 3) ? word_access(t, addr[l] / 4, 0xf, me, is_store)
+						      : lane_access(t, me, addr[l], n, is_store);
+		other[l] = (uint8_t)r;
+		racing |= (uint32_t)(r != 0) << l;
+	}
+	return racing;
 }

@@ -22,6 +22,10 @@ struct sim_race {
 void sim_race_new_cta(struct sim_race *t);
 unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, uint64_t addr, unsigned n,
 			 bool is_store);
+/* The same for the lanes of one warp-level access, in lane order: other[l] is lane l's result (0 for
+ * none); returns the mask of lanes that race.  Aligned 4-byte accesses take an inlined path. */
+uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
+		       uint32_t mask, unsigned n, bool is_store, uint8_t other[32]);
 void sim_race_free(struct sim_race *t);
 
 #endif
