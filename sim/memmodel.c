@@ -98,21 +98,22 @@ static unsigned grouped_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, 
 	return total;
 }
 
-/* The common conflict-free case in one pass: every bank serves at most one distinct word. */
+/* The common conflict-free case in one pass: every bank serves at most one distinct word.  Without
+ * branches on the addresses (a bank's first word is kept, any other word of it clears `ok`), since
+ * access patterns vary from one instruction to the next and mispredicted branches cost more than the
+ * loop. */
 static bool one_word_per_bank(const uint32_t addr[GL_WARP], uint32_t mask)
 {
-	uint32_t word_of_bank[GL_BANKS];
-	uint32_t used = 0;
+	uint32_t word_of_bank[GL_BANKS] = {0};
+	uint32_t used = 0, ok = 1;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t w = addr[__builtin_ctz(m)] / 4, b = w % GL_BANKS;
-		if (!(used >> b & 1)) {
-			used |= 1u << b;
-			word_of_bank[b] = w;
-		} else if (word_of_bank[b] != w) {
-			return false;
-		}
+		uint32_t seen = used >> b & 1;
+		ok &= !seen | (word_of_bank[b] == w);
+		word_of_bank[b] = seen ? word_of_bank[b] : w;
+		used |= 1u << b;
 	}
-	return true;
+	return ok;
 }
 
 unsigned gl_mm_shared_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size)

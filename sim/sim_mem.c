@@ -242,7 +242,13 @@ void sim_lane_addresses(struct sim_cta *cta, struct sim_warp *w, const struct pt
 		return;
 	}
 	const uint64_t *base = sim_src(cta, w, mo->slot);
-	FOR_LANES(mask, l) addr[l] = base[l] + (uint64_t)mo->offset;
+	uint64_t off = (uint64_t)mo->offset;
+	if (mask == 0xffffffffu) { /* a full warp: a plain loop the compiler vectorises */
+		for (int l = 0; l < 32; l++)
+			addr[l] = base[l] + off;
+		return;
+	}
+	FOR_LANES(mask, l) addr[l] = base[l] + off;
 }
 
 /* The register slot for vector element k of a ld destination or st source (-1: sink). */
@@ -265,10 +271,18 @@ static bool fast_span(struct sim_cta *cta, struct sim_warp *w, enum ptx_space sp
 	if ((sp != PS_GLOBAL && sp != PS_SHARED) || !mask)
 		return false;
 	uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
-	FOR_LANES(mask, l) {
-		lo = addr[l] < lo ? addr[l] : lo;
-		hi = addr[l] > hi ? addr[l] : hi;
-		bits |= addr[l];
+	if (mask == 0xffffffffu) {
+		for (int l = 0; l < 32; l++) {
+			lo = addr[l] < lo ? addr[l] : lo;
+			hi = addr[l] > hi ? addr[l] : hi;
+			bits |= addr[l];
+		}
+	} else {
+		FOR_LANES(mask, l) {
+			lo = addr[l] < lo ? addr[l] : lo;
+			hi = addr[l] > hi ? addr[l] : hi;
+			bits |= addr[l];
+		}
 	}
 	if (bits & (size - 1))
 		return false;
@@ -368,10 +382,12 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		if (is_store) {
 			const uint64_t *v = sim_src(cta, w, ro->slot);
 			FOR_LANES(mask, l) store_element(f.host + (addr[l] - f.first), v[l], 4);
+		} else if (ptx_type_is_signed((enum ptx_type)ins->type)) {
+			uint64_t *d = sim_reg(w, ro->slot);
+			FOR_LANES(mask, l) d[l] = load_element(f.host + (addr[l] - f.first), 4, true);
 		} else {
 			uint64_t *d = sim_reg(w, ro->slot);
-			bool sign = ptx_type_is_signed((enum ptx_type)ins->type);
-			FOR_LANES(mask, l) d[l] = load_element(f.host + (addr[l] - f.first), 4, sign);
+			FOR_LANES(mask, l) d[l] = load_element(f.host + (addr[l] - f.first), 4, false);
 		}
 		if (space == PS_SHARED)
 			sim_shadow_warp(cta, w, ins, mask, addr, 4, is_store);
