@@ -2,6 +2,7 @@
 #include "memmodel.h"
 
 #include <stdbool.h>
+#include <string.h>
 
 unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
 {
@@ -139,6 +140,44 @@ unsigned gl_mm_shared_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, un
 			total += grouped_wavefronts(addr, half, size, 8);
 	}
 	return total;
+}
+
+/* The lane addresses relative to `base`, 0 for inactive lanes; false when an active lane's address
+ * is 2^31 or above. */
+static bool relative(const uint32_t addr[GL_WARP], uint32_t mask, uint32_t base, uint32_t rel[GL_WARP])
+{
+	uint32_t high = 0;
+	if (mask == 0xffffffffu) {
+		for (int l = 0; l < GL_WARP; l++) {
+			rel[l] = addr[l] - base;
+			high |= addr[l];
+		}
+	} else {
+		for (int l = 0; l < GL_WARP; l++) {
+			uint32_t on = 0u - (mask >> l & 1);
+			rel[l] = (addr[l] - base) & on;
+			high |= addr[l] & on;
+		}
+	}
+	return !(high >> 31);
+}
+
+unsigned gl_mm_shared_wavefronts_memo(struct gl_mm_memo *memo, uintptr_t site, const uint32_t addr[GL_WARP],
+				      uint32_t mask, unsigned size)
+{
+	uint32_t rel[GL_WARP];
+	if (!mask || !site || !relative(addr, mask, addr[__builtin_ctz(mask)] & ~3u, rel))
+		return gl_mm_shared_wavefronts(addr, mask, size);
+	uint64_t h = (((uint64_t)site ^ size) * 0x9E3779B97F4A7C15ull >> 40) % GL_MM_MEMO_SLOTS;
+	struct gl_mm_memo_entry *e = &memo->e[h];
+	if (e->site == site && e->mask == mask && e->size == size && memcmp(e->rel, rel, sizeof rel) == 0)
+		return e->units;
+	e->site = site;
+	e->mask = mask;
+	e->size = size;
+	memcpy(e->rel, rel, sizeof rel);
+	e->units = gl_mm_shared_wavefronts(addr, mask, size);
+	return e->units;
 }
 
 unsigned gl_mm_shared_ideal_wavefronts(uint32_t mask, unsigned size)
