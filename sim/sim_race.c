@@ -4,7 +4,8 @@
  * table's interval number, which moves on with every new CTA generation or barrier interval (epoch):
  * an entry of any other interval is a free slot, so a barrier or a new CTA empties the table at once
  * without clearing it, and the table only ever holds the words of one interval (a tiled kernel's tile,
- * not everything its CTA touched).  An entry takes 16 bytes.  Every live entry was
+ * not everything its CTA touched).  An entry takes 16 bytes and the table grows when it would be more
+ * than three quarters full (linear probing stays short at that load with a multiplicative hash).  Every live entry was
  * inserted in the current interval, when the entries its probe sequence passed were live too, so the
  * linear-probing chains stay intact when older entries all become free together. */
 #include "sim_race.h"
@@ -96,7 +97,7 @@ static inline void enter_interval(struct sim_race *t, uint32_t gen, uint32_t epo
 /* Record an access to `bytes` (a mask) of one word; returns the warp (+1) it races with, or 0. */
 static inline unsigned word_access(struct sim_race *t, uint64_t word, uint8_t bytes, unsigned me, bool is_store)
 {
-	bool room = 2 * (t->used + 1) <= t->cap;
+	bool room = 4 * (uint64_t)(t->used + 1) <= 3 * (uint64_t)t->cap; /* at most 3/4 full */
 	if (!room && t->cap < SIM_RACE_MAX_ENTRIES) {
 		grow(t);
 		room = true;

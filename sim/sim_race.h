@@ -15,8 +15,8 @@ struct sim_race {
 };
 
 /* The table holds the words of one barrier interval and stops growing at SIM_RACE_MAX_ENTRIES slots
- * (half of them live): words an interval touches beyond that are not checked for races, so its memory
- * stays bounded. */
+ * (three quarters of them live): words an interval touches beyond that are not checked for races, so
+ * its memory stays bounded. */
 #define SIM_RACE_MAX_ENTRIES (1u << 24)
 
 void sim_race_new_cta(struct sim_race *t);
