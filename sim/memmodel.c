@@ -4,8 +4,32 @@
 #include <stdbool.h>
 #include <string.h>
 
+/* The common case in one pass: when each active lane's first sector is at or after the previous
+ * lane's last, sectors come in ascending order and a sector is new exactly when it is above the
+ * highest one so far.  Returns 0 (never a real count for a non-empty mask) when the lanes are not in
+ * that order. */
+static unsigned ascending_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
+{
+	unsigned n = 0;
+	uint64_t top = 0;
+	bool any = false;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint64_t a = addr[__builtin_ctz(m)];
+		uint64_t first = a / GL_SECTOR_BYTES, last = (a + size - 1) / GL_SECTOR_BYTES;
+		if (last < first || (any && first < top)) /* wrapped around, or out of order */
+			return 0;
+		n += (unsigned)(last - first) + 1 - (any && first == top);
+		top = last;
+		any = true;
+	}
+	return n;
+}
+
 unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
 {
+	unsigned fast = mask ? ascending_sectors(addr, mask, size) : 0;
+	if (fast)
+		return fast;
 	/* Each lane touches at most 2 sectors (size <= 16 and accesses never span more), so 64 slots. */
 	uint64_t seen[2 * GL_WARP];
 	unsigned n = 0;

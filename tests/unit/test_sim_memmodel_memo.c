@@ -1,4 +1,5 @@
-/* test_sim_memmodel_memo.c — gl_mm_shared_wavefronts_memo gives gl_mm_shared_wavefronts' count for
+/* test_sim_memmodel_memo.c — the counting fast paths against the general rules.
+ * gl_mm_shared_wavefronts_memo gives gl_mm_shared_wavefronts' count for
  * every access (random shapes: broadcasts, conflicting strides, random words and bytes, every size,
  * partial masks, several call sites sharing slots), answers an access shifted by a multiple of 4
  * bytes from its entry, and recounts one shifted by anything else or with addresses of 2^31 and up. */
@@ -23,8 +24,41 @@ static void shape(uint32_t a[GL_WARP], unsigned size)
 		a[l] = kind == 0 ? base + (uint32_t)l * stride : kind == 1 ? next(1024) * size : base + (uint32_t)(l / 4) * 128;
 }
 
+/* gl_mm_global_sectors' one-pass count of ascending lanes against a plain count of distinct sectors,
+ * on ascending, descending, shuffled and wrapping addresses. */
+static unsigned distinct_sectors(const uint64_t a[GL_WARP], uint32_t mask, unsigned size)
+{
+	uint64_t seen[2 * GL_WARP];
+	unsigned n = 0;
+	for (int l = 0; l < GL_WARP; l++)
+		for (uint64_t s = a[l] / 32; (mask >> l & 1) && s <= (a[l] + size - 1) / 32; s++) {
+			unsigned i = 0;
+			while (i < n && seen[i] != s)
+				i++;
+			if (i == n)
+				seen[n++] = s;
+		}
+	return n;
+}
+
+static void global_sectors(void)
+{
+	static const unsigned sizes[] = {1, 2, 4, 8, 16};
+	for (int i = 0; i < 20000; i++) {
+		unsigned size = sizes[next(5)], kind = next(4);
+		uint64_t a[GL_WARP], base = kind == 3 ? UINT64_MAX - 200 : 0x10000 + next(4096);
+		uint32_t stride = next(5) * size, mask = next(2) ? 0xffffffffu : (uint32_t)rng | 1u;
+		for (int l = 0; l < GL_WARP; l++)
+			a[l] = kind == 0 ? base + (uint64_t)l * stride
+			       : kind == 1 ? base + (uint64_t)(31 - l) * stride
+			       : kind == 2 ? base + next(512) : base + (uint64_t)l * (size + 1);
+		CHECK_EQ(gl_mm_global_sectors(a, mask, size), distinct_sectors(a, mask, size));
+	}
+}
+
 int main(void)
 {
+	global_sectors();
 	static struct gl_mm_memo memo; /* zeroed */
 	static const unsigned sizes[] = {1, 2, 4, 4, 8, 16};
 	long conflicted = 0;
