@@ -18,6 +18,8 @@ extern const char gl_ptx_gemm[], gl_res_sm80_gemm[], gl_res_sm90_gemm[];
 
 #define GEMM_ALPHA 1.0f
 #define GEMM_BETA 0.5f
+#define VERIFY_ROWS 64  /* rows of C verified at a time */
+#define VERIFY_COLS 256 /* columns of |B| taken at a time for the error bound */
 
 enum { P_M, P_N, P_K };
 enum { V_NAIVE, V_COALESCED, V_SMEM, V_BLOCKTILE1D, V_BLOCKTILE2D, V_VECTORIZED, V_WARPTILE, V_COUNT };
@@ -65,8 +67,10 @@ static int check(const struct gl_problem *p, struct gl_err *err)
 	double m = (double)p->v[P_M], n = (double)p->v[P_N], k = (double)p->v[P_K];
 	char what[96];
 	snprintf(what, sizeof what, "gemm m=%ld n=%ld k=%ld", p->v[P_M], p->v[P_N], p->v[P_K]);
-	/* the launch's A, B, C, and for verify: C0, the reference, |A|, |B| and the error bound */
-	return gl_check_host_memory(what, 4.0 * (2.0 * (m * k + k * n) + 4.0 * m * n), err);
+	/* the launch's A, B, C, and for verify a block of rows of the reference and of the error bound, of |A|
+	 * and a block of columns of |B| */
+	return gl_check_host_memory(what, 4.0 * (m * k + k * n + m * n + 2.0 * VERIFY_ROWS * n + VERIFY_ROWS * k +
+						 k * VERIFY_COLS), err);
 }
 
 static bool accepts(const struct gl_variant *v, const struct gl_problem *p, char *rule, size_t size)
@@ -129,56 +133,75 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	return GL_OK;
 }
 
-static float *absolute_copy(const float *x, size_t n)
+/* |x| of a rows x cols block of a row-major matrix whose rows are ld floats apart, packed. */
+static void absolute_block(const float *x, size_t ld, size_t rows, size_t cols, float *out)
 {
-	float *y = malloc(n * sizeof *y);
-	for (size_t i = 0; y && i < n; i++)
-		y[i] = fabsf(x[i]);
-	return y;
+	for (size_t i = 0; i < rows; i++)
+		for (size_t j = 0; j < cols; j++)
+			out[i * cols + j] = fabsf(x[i * ld + j]);
 }
 
-/* Error bound per element: a k-term dot product in float, rounded at each step, is off by at most
- * about k * 2^-24 * (|alpha| |A||B| + |beta| |C0|) (Higham, gamma_k); the GPU and OpenBLAS may each be
- * that far off in different directions, and the epilogue adds two roundings, so the tolerance is
- * atol + rtol * (k + 2) * bound with rtol = 2^-23. */
-static int verify(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
-		  const struct gl_topic *t, struct gl_verify *out, struct gl_err *err)
+/* Check rows i0.. of C (got) against their reference and error bound (rows x n, packed). */
+static void compare_rows(const float *got, const float *ref, const float *bound, size_t i0, size_t rows, size_t n,
+			 int k, const struct gl_topic *t, struct gl_verify *out)
 {
-	(void)v;
-	int m = (int)p->v[P_M], n = (int)p->v[P_N], k = (int)p->v[P_K];
-	size_t mn = (size_t)m * (size_t)n;
-	const float *got = l->buffers[0].host, *a = l->buffers[1].host, *b = l->buffers[2].host;
-	float *ref = malloc(mn * sizeof *ref);
-	if (ref)
-		gl_fill_random_f32(ref, mn, p->seed + 2); /* C as it was before the kernel */
-	float *bound = ref ? absolute_copy(ref, mn) : NULL;
-	float *abs_a = absolute_copy(a, (size_t)m * (size_t)k), *abs_b = absolute_copy(b, (size_t)k * (size_t)n);
-	if (!ref || !bound || !abs_a || !abs_b) {
-		free(ref);
-		free(bound);
-		free(abs_a);
-		free(abs_b);
-		return gl_oom_error(err, "the CPU reference", 4.0 * (2.0 * (double)mn + (double)m * k + (double)k * n));
-	}
-	gl_gemm_ref(m, n, k, GEMM_ALPHA, a, b, GEMM_BETA, ref);
-	gl_gemm_ref(m, n, k, fabsf(GEMM_ALPHA), abs_a, abs_b, fabsf(GEMM_BETA), bound);
-	memset(out, 0, sizeof *out);
-	out->ok = true;
-	for (size_t i = 0; i < mn; i++) {
-		double e = fabs((double)got[i] - ref[i]);
-		double rel = ref[i] != 0.0f ? e / fabs(ref[i]) : (e ? INFINITY : 0.0);
+	for (size_t r = 0; r < rows * n; r++) {
+		size_t i = i0 * n + r;
+		double e = fabs((double)got[i] - ref[r]);
+		double rel = ref[r] != 0.0f ? e / fabs(ref[r]) : (e ? INFINITY : 0.0);
 		if (isnan(got[i]))
 			e = rel = INFINITY;
 		out->max_abs_err = e > out->max_abs_err ? e : out->max_abs_err;
 		if (isfinite(rel) && rel > out->max_rel_err)
 			out->max_rel_err = rel;
-		if (e <= t->atol + t->rtol * (k + 2) * (double)bound[i])
+		if (e <= t->atol + t->rtol * (k + 2) * (double)bound[r])
 			continue;
 		if (out->mismatches++ == 0)
 			snprintf(out->first_mismatch, sizeof out->first_mismatch,
-				 "C[%zu][%zu]: got %.9g, expected %.9g (%s)", i / (size_t)n, i % (size_t)n, got[i],
-				 ref[i], gl_gemm_ref_name());
+				 "C[%zu][%zu]: got %.9g, expected %.9g (%s)", i / n, i % n, got[i], ref[r],
+				 gl_gemm_ref_name());
 		out->ok = false;
+	}
+}
+
+/* Error bound per element: a k-term dot product in float, rounded at each step, is off by at most
+ * about k * 2^-24 * (|alpha| |A||B| + |beta| |C0|) (Higham, gamma_k); the GPU and OpenBLAS may each be
+ * that far off in different directions, and the epilogue adds two roundings, so the tolerance is
+ * atol + rtol * (k + 2) * bound with rtol = 2^-23.
+ * C is checked VERIFY_ROWS rows at a time (C0's rows regenerated from its seed, |A| and |B| taken by
+ * block), so verifying holds a few hundred KiB besides the launch's buffers, not four more matrices. */
+static int verify(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
+		  const struct gl_topic *t, struct gl_verify *out, struct gl_err *err)
+{
+	(void)v;
+	int m = (int)p->v[P_M], n = (int)p->v[P_N], k = (int)p->v[P_K];
+	const float *got = l->buffers[0].host, *a = l->buffers[1].host, *b = l->buffers[2].host;
+	size_t rb = m < VERIFY_ROWS ? (size_t)m : VERIFY_ROWS, nb = n < VERIFY_COLS ? (size_t)n : VERIFY_COLS;
+	float *ref = malloc((rb * (size_t)n + 1) * sizeof *ref), *bound = malloc((rb * (size_t)n + 1) * sizeof *bound);
+	float *abs_a = malloc((rb * (size_t)k + 1) * sizeof *abs_a), *abs_b = malloc(((size_t)k * nb + 1) * sizeof *abs_b);
+	if (!ref || !bound || !abs_a || !abs_b) {
+		free(ref);
+		free(bound);
+		free(abs_a);
+		free(abs_b);
+		return gl_oom_error(err, "the CPU reference", 4.0 * (2.0 * (double)rb * n + (double)rb * k + (double)k * nb));
+	}
+	memset(out, 0, sizeof *out);
+	out->ok = true;
+	uint64_t c0 = gl_random_state(p->seed + 2); /* C as it was before the kernel, row block by row block */
+	for (size_t i0 = 0; i0 < (size_t)m; i0 += rb) {
+		size_t rows = (size_t)m - i0 < rb ? (size_t)m - i0 : rb;
+		gl_random_f32_next(&c0, ref, rows * (size_t)n);
+		absolute_block(ref, (size_t)n, rows, (size_t)n, bound);
+		absolute_block(a + i0 * (size_t)k, (size_t)k, rows, (size_t)k, abs_a);
+		gl_gemm_ref_ld((int)rows, n, k, GEMM_ALPHA, a + i0 * (size_t)k, k, b, n, GEMM_BETA, ref, n);
+		for (size_t j0 = 0; j0 < (size_t)n; j0 += nb) {
+			size_t cols = (size_t)n - j0 < nb ? (size_t)n - j0 : nb;
+			absolute_block(b + j0, (size_t)n, (size_t)k, cols, abs_b);
+			gl_gemm_ref_ld((int)rows, (int)cols, k, fabsf(GEMM_ALPHA), abs_a, k, abs_b, (int)cols,
+				       fabsf(GEMM_BETA), bound + j0, n);
+		}
+		compare_rows(got, ref, bound, i0, rows, (size_t)n, k, t, out);
 	}
 	free(ref);
 	free(bound);

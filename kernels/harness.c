@@ -75,7 +75,18 @@ char *gl_problem_json(const struct gl_topic *t, const struct gl_problem *p)
  * that relative errors are tested on small numbers too. */
 void gl_fill_random_f32(float *a, size_t n, uint64_t seed)
 {
-	uint64_t x = seed ? seed : 0x9E3779B97F4A7C15ull;
+	uint64_t state = gl_random_state(seed);
+	gl_random_f32_next(&state, a, n);
+}
+
+uint64_t gl_random_state(uint64_t seed)
+{
+	return seed ? seed : 0x9E3779B97F4A7C15ull;
+}
+
+void gl_random_f32_next(uint64_t *state, float *a, size_t n)
+{
+	uint64_t x = *state;
 	for (size_t i = 0; i < n; i++) {
 		x ^= x >> 12;
 		x ^= x << 25;
@@ -86,6 +97,7 @@ void gl_fill_random_f32(float *a, size_t n, uint64_t seed)
 		double scale = scales[(r >> 3) % 3];
 		a[i] = (float)((2.0 * u - 1.0) * scale);
 	}
+	*state = x;
 }
 
 int gl_fill_random_f16(uint16_t *h, size_t n, uint64_t seed, struct gl_err *err)

@@ -135,6 +135,10 @@ void gl_verify_f32(const float *out, const float *ref, size_t n, double atol, do
 
 /* Deterministic random inputs (xorshift), non-uniform: values in [-1, 1) with varied magnitudes. */
 void gl_fill_random_f32(float *a, size_t n, uint64_t seed);
+/* The same sequence in pieces: gl_random_f32_next(&state, ...) from state = gl_random_state(seed) gives
+ * the values gl_fill_random_f32 writes, n at a time (for verifiers that stream a large matrix). */
+uint64_t gl_random_state(uint64_t seed);
+void gl_random_f32_next(uint64_t *state, float *a, size_t n);
 /* The same values rounded to binary16 bits (round to nearest even), for fp16 inputs; GL_EENV when the host
  * has no memory for the float values on the way. */
 int gl_fill_random_f16(uint16_t *h, size_t n, uint64_t seed, struct gl_err *err);

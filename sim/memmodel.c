@@ -2,9 +2,34 @@
 #include "memmodel.h"
 
 #include <stdbool.h>
+#include <string.h>
+
+/* The common case in one pass: when each active lane's first sector is at or after the previous
+ * lane's last, sectors come in ascending order and a sector is new exactly when it is above the
+ * highest one so far.  Returns 0 (never a real count for a non-empty mask) when the lanes are not in
+ * that order. */
+static unsigned ascending_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
+{
+	unsigned n = 0;
+	uint64_t top = 0;
+	bool any = false;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint64_t a = addr[__builtin_ctz(m)];
+		uint64_t first = a / GL_SECTOR_BYTES, last = (a + size - 1) / GL_SECTOR_BYTES;
+		if (last < first || (any && first < top)) /* wrapped around, or out of order */
+			return 0;
+		n += (unsigned)(last - first) + 1 - (any && first == top);
+		top = last;
+		any = true;
+	}
+	return n;
+}
 
 unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
 {
+	unsigned fast = mask ? ascending_sectors(addr, mask, size) : 0;
+	if (fast)
+		return fast;
 	/* Each lane touches at most 2 sectors (size <= 16 and accesses never span more), so 64 slots. */
 	uint64_t seen[2 * GL_WARP];
 	unsigned n = 0;
@@ -98,21 +123,22 @@ static unsigned grouped_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, 
 	return total;
 }
 
-/* The common conflict-free case in one pass: every bank serves at most one distinct word. */
+/* The common conflict-free case in one pass: every bank serves at most one distinct word.  Without
+ * branches on the addresses (a bank's first word is kept, any other word of it clears `ok`), since
+ * access patterns vary from one instruction to the next and mispredicted branches cost more than the
+ * loop. */
 static bool one_word_per_bank(const uint32_t addr[GL_WARP], uint32_t mask)
 {
-	uint32_t word_of_bank[GL_BANKS];
-	uint32_t used = 0;
+	uint32_t word_of_bank[GL_BANKS] = {0};
+	uint32_t used = 0, ok = 1;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint32_t w = addr[__builtin_ctz(m)] / 4, b = w % GL_BANKS;
-		if (!(used >> b & 1)) {
-			used |= 1u << b;
-			word_of_bank[b] = w;
-		} else if (word_of_bank[b] != w) {
-			return false;
-		}
+		uint32_t seen = used >> b & 1;
+		ok &= !seen | (word_of_bank[b] == w);
+		word_of_bank[b] = seen ? word_of_bank[b] : w;
+		used |= 1u << b;
 	}
-	return true;
+	return ok;
 }
 
 unsigned gl_mm_shared_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size)
@@ -138,6 +164,44 @@ unsigned gl_mm_shared_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, un
 			total += grouped_wavefronts(addr, half, size, 8);
 	}
 	return total;
+}
+
+/* The lane addresses relative to `base`, 0 for inactive lanes; false when an active lane's address
+ * is 2^31 or above. */
+static bool relative(const uint32_t addr[GL_WARP], uint32_t mask, uint32_t base, uint32_t rel[GL_WARP])
+{
+	uint32_t high = 0;
+	if (mask == 0xffffffffu) {
+		for (int l = 0; l < GL_WARP; l++) {
+			rel[l] = addr[l] - base;
+			high |= addr[l];
+		}
+	} else {
+		for (int l = 0; l < GL_WARP; l++) {
+			uint32_t on = 0u - (mask >> l & 1);
+			rel[l] = (addr[l] - base) & on;
+			high |= addr[l] & on;
+		}
+	}
+	return !(high >> 31);
+}
+
+unsigned gl_mm_shared_wavefronts_memo(struct gl_mm_memo *memo, uintptr_t site, const uint32_t addr[GL_WARP],
+				      uint32_t mask, unsigned size)
+{
+	uint32_t rel[GL_WARP];
+	if (!mask || !site || !relative(addr, mask, addr[__builtin_ctz(mask)] & ~3u, rel))
+		return gl_mm_shared_wavefronts(addr, mask, size);
+	uint64_t h = (((uint64_t)site ^ size) * 0x9E3779B97F4A7C15ull >> 40) % GL_MM_MEMO_SLOTS;
+	struct gl_mm_memo_entry *e = &memo->e[h];
+	if (e->site == site && e->mask == mask && e->size == size && memcmp(e->rel, rel, sizeof rel) == 0)
+		return e->units;
+	e->site = site;
+	e->mask = mask;
+	e->size = size;
+	memcpy(e->rel, rel, sizeof rel);
+	e->units = gl_mm_shared_wavefronts(addr, mask, size);
+	return e->units;
 }
 
 unsigned gl_mm_shared_ideal_wavefronts(uint32_t mask, unsigned size)

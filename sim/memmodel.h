@@ -25,6 +25,26 @@ unsigned gl_mm_local_sectors(const uint64_t offset[GL_WARP], uint32_t mask, unsi
  *   size == 16: quarter-warp phases, merged within a half-warp under the same condition. */
 unsigned gl_mm_shared_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size);
 
+/* gl_mm_shared_wavefronts, remembered per call site.  The count depends only on the mask, the size and
+ * the lane addresses up to a common shift by a multiple of 4 bytes: every lane's words move by the same
+ * number of words, so equal words stay equal and the banks ((addr / 4) % 32) only rotate, and words
+ * that shared a bank still share one.  An entry keeps the addresses relative to the first active
+ * lane's word and answers any access of that shape at that site: a tiled kernel's loop asks the same
+ * shape again and again, from every warp and every tile row.  Addresses of 2^31 and above are counted
+ * directly (the shift argument needs no wrap-around).  Direct-mapped: a miss counts and replaces the
+ * entry. */
+#define GL_MM_MEMO_SLOTS 256
+struct gl_mm_memo_entry {
+	uintptr_t site;
+	uint32_t mask, size, units;
+	uint32_t rel[GL_WARP]; /* addresses minus the first active lane's word address, 0 for inactive lanes */
+};
+struct gl_mm_memo {
+	struct gl_mm_memo_entry e[GL_MM_MEMO_SLOTS]; /* zeroed: site 0 is no site */
+};
+unsigned gl_mm_shared_wavefronts_memo(struct gl_mm_memo *memo, uintptr_t site, const uint32_t addr[GL_WARP],
+				      uint32_t mask, unsigned size);
+
 /* The conflict-free minimum for an access: ceil(active lanes * size / 128), at least 1. */
 unsigned gl_mm_shared_ideal_wavefronts(uint32_t mask, unsigned size);
 

@@ -184,6 +184,7 @@ struct sim_cta {
 	struct sim_printf_fifo *pf; /* this CTA's device printf records (sim_printf.h) */
 	struct sim_calls **calls;   /* per warp, kept for the worker's next CTAs (sim_frame.c) */
 	const uint64_t **frame_konst; /* per (function, frame start): constant slots (sim_frame.c) */
+	struct gl_mm_memo wf_memo;     /* shared-memory wavefront counts by call site and shape (memmodel.h) */
 	struct gl_trace_event *trace;  /* per worker buffer, appended in CTA order by the grid */
 	uint32_t ntrace, trace_cap;
 	uint64_t trace_dropped;

@@ -110,15 +110,20 @@ struct access_cost {
 	unsigned ideal; /* global: the sectors the active lanes' bytes need at best, ceil(lanes * size / 32) */
 };
 
-static bool access_cost(enum ptx_space sp, const uint64_t addr[32], uint32_t mask, unsigned size,
-			struct access_cost *out)
+/* `site` names the call (instruction, and which SASS part) for the wavefront memo. */
+static bool access_cost(struct sim_cta *cta, uintptr_t site, enum ptx_space sp, const uint64_t addr[32], uint32_t mask,
+			unsigned size, struct access_cost *out)
 {
 	out->conflicts = 0;
 	out->ideal = 0;
 	if (sp == PS_SHARED) {
-		uint32_t a32[32];
-		FOR_LANES(mask, l) a32[l] = (uint32_t)addr[l];
-		out->units = gl_mm_shared_wavefronts(a32, mask, size);
+		uint32_t a32[32] = {0};
+		if (mask == 0xffffffffu)
+			for (int l = 0; l < 32; l++) /* a loop the compiler vectorises */
+				a32[l] = (uint32_t)addr[l];
+		else
+			FOR_LANES(mask, l) a32[l] = (uint32_t)addr[l];
+		out->units = gl_mm_shared_wavefronts_memo(&cta->wf_memo, site, a32, mask, size);
 		unsigned ideal = gl_mm_shared_ideal_wavefronts(mask, size);
 		out->conflicts = out->units > ideal ? out->units - ideal : 0;
 	} else if (sp == PS_GLOBAL) { /* ld.const goes through the constant cache, not this pipe */
@@ -196,7 +201,7 @@ static void add_sass_access(struct sim_cta *cta, const struct sim_warp *w, const
 		uint64_t move = m->kind == SASS_VECTOR ? (uint64_t)0 - (uint64_t)(int64_t)m->delta : (uint64_t)k * m->width;
 		FOR_LANES(mask, l) shifted[l] = addr[l] + move;
 		struct access_cost a;
-		access_cost(sp, shifted, mask, m->width, &a);
+		access_cost(cta, (uintptr_t)ins + 1 + k, sp, shifted, mask, m->width, &a);
 		add_access(&cta->c, sp, is_store, &a);
 	}
 }
@@ -205,7 +210,7 @@ static void count_access(struct sim_cta *cta, struct sim_warp *w, const struct p
 			 const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store)
 {
 	struct access_cost a;
-	if (!mask || (ins->mods & PM_CALLPARAM) || !access_cost(sp, addr, mask, size, &a))
+	if (!mask || (ins->mods & PM_CALLPARAM) || !access_cost(cta, (uintptr_t)ins, sp, addr, mask, size, &a))
 		return;
 	add_ptx_access(&cta->c, sp, is_store, &a);
 	if (sp == PS_GLOBAL)
@@ -234,6 +239,13 @@ static void count_by_space(struct sim_cta *cta, struct sim_warp *w, const struct
 		count_access(cta, w, ins, (enum ptx_space)s, local, masks[s], size, is_store);
 }
 
+/* restrict: the address array is never a register column, so the loop needs no overlap check. */
+static void copy_offset(uint64_t *restrict addr, const uint64_t *restrict base, uint64_t off)
+{
+	for (int l = 0; l < 32; l++)
+		addr[l] = base[l] + off;
+}
+
 void sim_lane_addresses(struct sim_cta *cta, struct sim_warp *w, const struct ptx_operand *mo, uint32_t mask,
 			uint64_t addr[32])
 {
@@ -242,7 +254,12 @@ void sim_lane_addresses(struct sim_cta *cta, struct sim_warp *w, const struct pt
 		return;
 	}
 	const uint64_t *base = sim_src(cta, w, mo->slot);
-	FOR_LANES(mask, l) addr[l] = base[l] + (uint64_t)mo->offset;
+	uint64_t off = (uint64_t)mo->offset;
+	if (mask == 0xffffffffu) { /* a full warp: a plain loop */
+		copy_offset(addr, base, off);
+		return;
+	}
+	FOR_LANES(mask, l) addr[l] = base[l] + off;
 }
 
 /* The register slot for vector element k of a ld destination or st source (-1: sink). */
@@ -265,10 +282,18 @@ static bool fast_span(struct sim_cta *cta, struct sim_warp *w, enum ptx_space sp
 	if ((sp != PS_GLOBAL && sp != PS_SHARED) || !mask)
 		return false;
 	uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
-	FOR_LANES(mask, l) {
-		lo = addr[l] < lo ? addr[l] : lo;
-		hi = addr[l] > hi ? addr[l] : hi;
-		bits |= addr[l];
+	if (mask == 0xffffffffu) {
+		for (int l = 0; l < 32; l++) {
+			lo = addr[l] < lo ? addr[l] : lo;
+			hi = addr[l] > hi ? addr[l] : hi;
+			bits |= addr[l];
+		}
+	} else {
+		FOR_LANES(mask, l) {
+			lo = addr[l] < lo ? addr[l] : lo;
+			hi = addr[l] > hi ? addr[l] : hi;
+			bits |= addr[l];
+		}
 	}
 	if (bits & (size - 1))
 		return false;
@@ -314,6 +339,20 @@ static void check_global_race(struct sim_cta *cta, struct sim_warp *w, const str
 			    "at least one writing", (unsigned long long)addr, other - 1, w->id);
 }
 
+/* check_global_race for the lanes of a warp-level access, in lane order. */
+static void check_global_races(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			       const uint64_t addr[32], unsigned n, bool is_store)
+{
+	if (cta->L->warps_per_cta < 2 || !(cta->L->tools & GL_TOOL_RACECHECK) || (ins->mods & (PM_VOLATILE | PM_STRONG)))
+		return;
+	uint8_t other[32];
+	uint32_t racing = sim_race_warp(&cta->race, cta->gen, cta->epoch, w->id, addr, mask, n, is_store, other);
+	FOR_LANES(racing, l)
+		sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr[l], n, false,
+			    "global-memory race at 0x%llx: warps %u and %u of one CTA access it between two barriers, "
+			    "at least one writing", (unsigned long long)addr[l], (unsigned)other[l] - 1, w->id);
+}
+
 static void move_lane(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct ptx_operand *ro,
 		      enum ptx_space sp, uint8_t *p, uint64_t addr, unsigned l)
 {
@@ -354,15 +393,21 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		if (is_store) {
 			const uint64_t *v = sim_src(cta, w, ro->slot);
 			FOR_LANES(mask, l) store_element(f.host + (addr[l] - f.first), v[l], 4);
+		} else if (ptx_type_is_signed((enum ptx_type)ins->type)) {
+			uint64_t *d = sim_reg(w, ro->slot);
+			FOR_LANES(mask, l) d[l] = load_element(f.host + (addr[l] - f.first), 4, true);
+		} else if (mask == 0xffffffffu) { /* a full warp: no lane iteration */
+			uint64_t *d = sim_reg(w, ro->slot);
+			for (int l = 0; l < 32; l++)
+				d[l] = load_element(f.host + (addr[l] - f.first), 4, false);
 		} else {
 			uint64_t *d = sim_reg(w, ro->slot);
-			bool sign = ptx_type_is_signed((enum ptx_type)ins->type);
-			FOR_LANES(mask, l) d[l] = load_element(f.host + (addr[l] - f.first), 4, sign);
+			FOR_LANES(mask, l) d[l] = load_element(f.host + (addr[l] - f.first), 4, false);
 		}
 		if (space == PS_SHARED)
 			sim_shadow_warp(cta, w, ins, mask, addr, 4, is_store);
 		else
-			FOR_LANES(mask, l) check_global_race(cta, w, ins, l, addr[l], 4, is_store);
+			check_global_races(cta, w, ins, mask, addr, 4, is_store);
 		return 0;
 	}
 	if (fast) {

@@ -1,18 +1,25 @@
 /* sim_race.c — races on global memory within a CTA: two warps touching the same bytes between two
  * barriers, at least one of them writing.  A per-worker open-addressing table keyed by 4-byte word
- * holds who wrote and read which bytes in which barrier interval; entries are stamped with the CTA
- * generation, so a new CTA starts with an empty table without clearing it. */
+ * holds who wrote and read which bytes in the current barrier interval.  Entries are stamped with the
+ * table's interval number, which moves on with every new CTA generation or barrier interval (epoch):
+ * an entry of any other interval is a free slot, so a barrier or a new CTA empties the table at once
+ * without clearing it, and the table only ever holds the words of one interval (a tiled kernel's tile,
+ * not everything its CTA touched).  An entry takes 16 bytes and the table grows when it would be more
+ * than three quarters full (linear probing stays short at that load with a multiplicative hash).  Every live entry was
+ * inserted in the current interval, when the entries its probe sequence passed were live too, so the
+ * linear-probing chains stay intact when older entries all become free together. */
 #include "sim_race.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/util.h"
 
 struct race_entry {
 	uint64_t word;     /* address / 4 */
-	uint32_t gen, epoch;
-	uint16_t writer, reader; /* warp + 1 */
-	uint8_t wbytes, rbytes;  /* byte masks within the word, this epoch */
+	uint32_t stamp;    /* the interval (sim_race.stamp) it was recorded in */
+	uint8_t writer, reader; /* warp + 1 (a CTA has at most 32 warps) */
+	uint8_t wbytes, rbytes; /* byte masks within the word, this interval */
 };
 
 static unsigned slot_of(uint64_t word, unsigned cap)
@@ -20,15 +27,15 @@ static unsigned slot_of(uint64_t word, unsigned cap)
 	return (unsigned)((word * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
 }
 
-/* An entry of this generation is live; anything else is free (see the file comment). */
-static struct race_entry *lookup(struct sim_race *t, uint64_t word, uint32_t gen, bool insert)
+/* An entry of this interval is live; anything else is free (see the file comment). */
+static struct race_entry *lookup(struct sim_race *t, uint64_t word, bool insert)
 {
 	for (unsigned i = slot_of(word, t->cap);; i = (i + 1) & (t->cap - 1)) {
 		struct race_entry *e = &t->entries[i];
-		if (e->gen != gen) {
+		if (e->stamp != t->stamp) {
 			if (!insert)
 				return NULL;
-			*e = (struct race_entry){.word = word, .gen = gen};
+			*e = (struct race_entry){.word = word, .stamp = t->stamp};
 			t->used++;
 			return e;
 		}
@@ -37,7 +44,7 @@ static struct race_entry *lookup(struct sim_race *t, uint64_t word, uint32_t gen
 	}
 }
 
-static void grow(struct sim_race *t, uint32_t gen)
+static void grow(struct sim_race *t)
 {
 	struct race_entry *old = t->entries;
 	unsigned old_cap = t->cap;
@@ -45,11 +52,23 @@ static void grow(struct sim_race *t, uint32_t gen)
 	t->entries = gl_xcalloc(t->cap, sizeof *t->entries);
 	t->used = 0;
 	for (unsigned i = 0; i < old_cap; i++)
-		if (old[i].gen == gen) {
-			struct race_entry *e = lookup(t, old[i].word, gen, true);
+		if (old[i].stamp == t->stamp) {
+			struct race_entry *e = lookup(t, old[i].word, true);
 			*e = old[i];
 		}
 	free(old);
+}
+
+/* Entries of older intervals become free slots.  Stamp 0 is never current, so the zeroed slots of a
+ * new table are free; when the counter wraps, every slot is cleared once instead. */
+static void next_interval(struct sim_race *t)
+{
+	t->used = 0;
+	if (++t->stamp == 0) {
+		if (t->entries)
+			memset(t->entries, 0, (size_t)t->cap * sizeof *t->entries);
+		t->stamp = 1;
+	}
 }
 
 void sim_race_free(struct sim_race *t)
@@ -61,47 +80,80 @@ void sim_race_free(struct sim_race *t)
 
 void sim_race_new_cta(struct sim_race *t)
 {
-	t->used = 0; /* entries of older generations are free slots */
+	t->used = 0;
+	t->gen = t->epoch = 0;
+	next_interval(t);
+}
+
+static inline void enter_interval(struct sim_race *t, uint32_t gen, uint32_t epoch)
+{
+	if (gen != t->gen || epoch != t->epoch || !t->stamp) { /* a new interval: every entry is free */
+		t->gen = gen;
+		t->epoch = epoch;
+		next_interval(t);
+	}
+}
+
+/* Record an access to `bytes` (a mask) of one word; returns the warp (+1) it races with, or 0. */
+static inline unsigned word_access(struct sim_race *t, uint64_t word, uint8_t bytes, unsigned me, bool is_store)
+{
+	bool room = 4 * (uint64_t)(t->used + 1) <= 3 * (uint64_t)t->cap; /* at most 3/4 full */
+	if (!room && t->cap < SIM_RACE_MAX_ENTRIES) {
+		grow(t);
+		room = true;
+	}
+	struct race_entry *e = lookup(t, word, room);
+	if (!e) /* the table is at its size limit: this word goes unchecked */
+		return 0;
+	unsigned other = 0;
+	if (e->writer && e->writer != me && (e->wbytes & bytes))
+		other = e->writer;
+	else if (is_store && e->reader && e->reader != me && (e->rbytes & bytes))
+		other = e->reader;
+	if (is_store) {
+		e->writer = (uint8_t)me;
+		e->wbytes |= bytes;
+	} else {
+		e->reader = (uint8_t)me;
+		e->rbytes |= bytes;
+	}
+	return other;
+}
+
+static unsigned lane_access(struct sim_race *t, unsigned me, uint64_t addr, unsigned n, bool is_store)
+{
+	unsigned other = 0;
+	for (uint64_t a = addr; a < addr + n;) {
+		unsigned first = (unsigned)(a % 4), count = (unsigned)(addr + n - a);
+		if (count > 4 - first)
+			count = 4 - first;
+		unsigned r = word_access(t, a / 4, (uint8_t)(((1u << count) - 1) << first), me, is_store);
+		other = r ? r : other; /* a multi-word access reports its last racing word */
+		a += count;
+	}
+	return other;
 }
 
 /* Record one lane's access; returns the other warp (+1) it races with, or 0. */
 unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, uint64_t addr, unsigned n,
 			 bool is_store)
 {
-	unsigned me = warp + 1, other = 0;
-	for (uint64_t a = addr; a < addr + n;) {
-		bool room = 2 * (t->used + 1) <= t->cap;
-		if (!room && t->cap < SIM_RACE_MAX_ENTRIES) {
-			grow(t, gen);
-			room = true;
-		}
-		uint64_t word = a / 4;
-		unsigned first = (unsigned)(a % 4), count = (unsigned)(addr + n - a);
-		if (count > 4 - first)
-			count = 4 - first;
-		uint8_t bytes = (uint8_t)(((1u << count) - 1) << first);
-		struct race_entry *e = lookup(t, word, gen, room);
-		if (!e) { /* the table is at its size limit: this word goes unchecked */
-			a += count;
-			continue;
-		}
-		if (e->epoch != epoch) { /* a barrier since: the interval starts clean */
-			e->epoch = epoch;
-			e->writer = e->reader = 0;
-			e->wbytes = e->rbytes = 0;
-		}
-		if (e->writer && e->writer != me && (e->wbytes & bytes))
-			other = e->writer;
-		else if (is_store && e->reader && e->reader != me && (e->rbytes & bytes))
-			other = e->reader;
-		if (is_store) {
-			e->writer = (uint16_t)me;
-			e->wbytes |= bytes;
-		} else {
-			e->reader = (uint16_t)me;
-			e->rbytes |= bytes;
-		}
-		a += count;
+	enter_interval(t, gen, epoch);
+	return lane_access(t, warp + 1, addr, n, is_store);
+}
+
+uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
+		       uint32_t mask, unsigned n, bool is_store, uint8_t other[32])
+{
+	enter_interval(t, gen, epoch);
+	unsigned me = warp + 1;
+	uint32_t racing = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		unsigned r = n == 4 && !(addr[l] & 3) ? word_access(t, addr[l] / 4, 0xf, me, is_store)
+						      : lane_access(t, me, addr[l], n, is_store);
+		other[l] = (uint8_t)r;
+		racing |= (uint32_t)(r != 0) << l;
 	}
-	return other;
+	return racing;
 }

@@ -9,16 +9,23 @@ struct race_entry;
 
 struct sim_race {
 	struct race_entry *entries;
-	unsigned cap, used;
+	unsigned cap, used;    /* slots, and entries live in the interval gen/epoch */
+	uint32_t gen, epoch;   /* the CTA generation and barrier interval the live entries belong to */
+	uint32_t stamp;        /* their interval number, stamped on each entry (sim_race.c) */
 };
 
-/* The table stops growing at SIM_RACE_MAX_ENTRIES slots (half of them live): words a CTA touches beyond
- * that are not checked for races, so its memory stays bounded. */
+/* The table holds the words of one barrier interval and stops growing at SIM_RACE_MAX_ENTRIES slots
+ * (three quarters of them live): words an interval touches beyond that are not checked for races, so
+ * its memory stays bounded. */
 #define SIM_RACE_MAX_ENTRIES (1u << 24)
 
 void sim_race_new_cta(struct sim_race *t);
 unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, uint64_t addr, unsigned n,
 			 bool is_store);
+/* The same for the lanes of one warp-level access, in lane order: other[l] is lane l's result (0 for
+ * none); returns the mask of lanes that race.  Aligned 4-byte accesses take an inlined path. */
+uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
+		       uint32_t mask, unsigned n, bool is_store, uint8_t other[32]);
 void sim_race_free(struct sim_race *t);
 
 #endif

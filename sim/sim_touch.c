@@ -36,13 +36,15 @@ void sim_touch_mark(struct sim_touch *t, bool is_store, const uint64_t addr[32],
 	if (!t->ld || !size)
 		return;
 	_Atomic uint64_t *map = is_store ? t->st : t->ld;
-	for (int l = 0; l < 32; l++) {
-		if (!(mask >> l & 1))
-			continue;
+	uint64_t prev = UINT64_MAX; /* the sector just marked: neighbouring lanes mostly share one */
+	for (uint32_t m = mask; m; m &= m - 1) {
+		int l = __builtin_ctz(m);
 		uint64_t a = addr[l] / GL_SECTOR_BYTES, b = (addr[l] + size - 1) / GL_SECTOR_BYTES;
 		for (uint64_t s = a; s <= b; s++) /* addresses outside the buffers (module globals) are not counted */
-			if (s >= t->first && s - t->first < t->nsect)
+			if (s != prev && s >= t->first && s - t->first < t->nsect) {
 				mark(map, s - t->first);
+				prev = s;
+			}
 	}
 }
 

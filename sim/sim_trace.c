@@ -45,8 +45,7 @@ static bool async_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx
 {
 	unsigned issuer;
 	bool waited;
-	if (cta->async.gen != cta->gen || !(cta->L->tools & GL_TOOL_RACECHECK) ||
-	    !sim_async_in_flight(cta, w, lane, addr, n, &issuer, &waited))
+	if (!sim_async_in_flight(cta, w, lane, addr, n, &issuer, &waited))
 		return false;
 	const struct sim_launch *L = cta->L;
 	sim_finding(cta, ins, lane, "race", PS_SHARED, addr, n, false,
@@ -56,6 +55,12 @@ static bool async_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx
 		    !waited ? "has not waited for that group (cp.async.wait_group/wait_all)"
 			    : "no barrier follows its cp.async.wait_group/wait_all for that group yet");
 	return true;
+}
+
+/* Does this CTA have cp.async bookkeeping that racecheck must consult (tested before async_race's call)? */
+static inline bool async_active(const struct sim_cta *cta)
+{
+	return cta->async.gen == cta->gen && (cta->L->tools & GL_TOOL_RACECHECK);
 }
 
 /* Races are between different warps inside one barrier interval (lanes of one warp run in order). */
@@ -76,7 +81,7 @@ void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		return;
 	}
 	uint16_t me = (uint16_t)(w->id + 1);
-	bool reported = async_race(cta, w, ins, lane, addr, n, true);
+	bool reported = async_active(cta) && async_race(cta, w, ins, lane, addr, n, true);
 	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
 		struct sim_shadow *s = shadow_word(cta, word);
 		uint8_t mask = bytes_in(word, addr, n);
@@ -100,7 +105,7 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 		return;
 	bool strong = ins && (ins->mods & (PM_VOLATILE | PM_STRONG));
 	uint16_t me = (uint16_t)(w->id + 1);
-	bool reported = async_race(cta, w, ins, lane, addr, n, false);
+	bool reported = async_active(cta) && async_race(cta, w, ins, lane, addr, n, false);
 	bool initcheck = cta->L->tools & GL_TOOL_INITCHECK;
 	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
 		struct sim_shadow *s = shadow_word(cta, word);
@@ -123,20 +128,64 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	}
 }
 
+/* sim_shadow_write / sim_shadow_read for one aligned 4-byte word, when no per-access exception applies
+ * (not reserved, not strong, no cp.async in flight): the same checks and updates, inlined. */
+static inline void word_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane,
+			      uint64_t addr, uint16_t me)
+{
+	struct sim_shadow *s = shadow_word(cta, addr / 4);
+	if (s->writer && s->writer != me && s->wbytes)
+		report_race(cta, w, ins, lane, addr, 4, "write after write", s->writer);
+	else if (s->reader && s->reader != me && s->rbytes)
+		report_race(cta, w, ins, lane, addr, 4, "write after read", s->reader);
+	s->writer = me;
+	s->wbytes = 0xf;
+	s->init = 0xf;
+}
+
+static inline void word_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane,
+			     uint64_t addr, uint16_t me, bool initcheck)
+{
+	struct sim_shadow *s = shadow_word(cta, addr / 4);
+	if (initcheck && s->init != 0xf) {
+		sim_finding(cta, ins, lane, "uninitialized", PS_SHARED, addr, 4, true,
+			    "read of uninitialized shared memory at 0x%llx (nothing was stored there since the "
+			    "CTA started)", (unsigned long long)addr);
+		s->init = 0xf; /* report each location once */
+	} else if (s->writer && s->writer != me && s->wbytes) {
+		report_race(cta, w, ins, lane, addr, 4, "read after write", s->writer);
+	}
+	s->reader = me;
+	s->rbytes = 0xf;
+}
+
 /* One warp-level access: lanes reading or writing the same address as the lane before them add
- * nothing to the shadow (same warp, same bytes), so broadcasts cost one update, not 32. */
+ * nothing to the shadow (same warp, same bytes), so broadcasts cost one update, not 32.  Aligned
+ * 4-byte accesses of a CTA without cp.async bookkeeping or reserved shared memory, the common case,
+ * take the inlined word_read/word_write; anything else goes through sim_shadow_read/write, and both
+ * give the same findings and shadow (test_sim_shadow_warp). */
 void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		     const uint64_t addr[32], unsigned n, bool is_store)
 {
+	bool plain = n == 4 && !(ins && (ins->mods & (PM_VOLATILE | PM_STRONG))) && !async_active(cta) &&
+		     !cta->L->reserved_used;
+	uint16_t me = (uint16_t)(w->id + 1);
+	bool initcheck = cta->L->tools & GL_TOOL_INITCHECK;
 	uint64_t prev = UINT64_MAX;
 	FOR_LANES(mask, l) {
 		if (addr[l] == prev)
 			continue;
 		prev = addr[l];
-		if (is_store)
+		if (plain && !(addr[l] & 3)) {
+			if (is_store)
+				word_write(cta, w, ins, (int)l, addr[l], me);
+			else
+				word_read(cta, w, ins, (int)l, addr[l], me, initcheck);
+		} else if (is_store) {
 			sim_shadow_write(cta, w, ins, (int)l, addr[l], n);
-		else
+		} else {
 			sim_shadow_read(cta, w, ins, (int)l, addr[l], n);
+		}
 	}
 }
 

@@ -1,11 +1,61 @@
 /* test_sim_race.c — the global race table: a race between two warps in one barrier interval is found,
  * none across a barrier or a new CTA, and the table stops growing at SIM_RACE_MAX_ENTRIES slots (words
- * beyond go unchecked) so one CTA touching a huge buffer cannot exhaust host memory. */
+ * beyond go unchecked) so one CTA touching a huge buffer cannot exhaust host memory.  The table holds one
+ * barrier interval's words: a CTA whose intervals each touch a few thousand words keeps a small table. */
 #include "check.h"
 #include "sim/sim_race.h"
 
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+
+static unsigned next(unsigned n)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (unsigned)((rng * 0x2545F4914F6CDD1Dull) >> 33) % n;
+}
+
+/* sim_race_warp against sim_race_access lane by lane: random warp accesses (aligned words, broadcasts,
+ * misaligned and partial-word lanes, 8- and 16-byte vectors) by 6 warps over 64 words, with barriers. */
+static void warp_matches_lanes(void)
+{
+	struct sim_race a = {0}, b = {0};
+	sim_race_new_cta(&a);
+	sim_race_new_cta(&b);
+	uint32_t epoch = 0;
+	long races = 0;
+	for (int step = 0; step < 5000; step++) {
+		if (next(25) == 0) {
+			epoch++;
+			continue;
+		}
+		static const unsigned sizes[] = {4, 4, 4, 2, 1, 8, 16};
+		unsigned n = sizes[next(7)], warp = next(6), kind = next(3), base = 0x4000 + next(64) * 4;
+		bool is_store = next(2);
+		uint64_t addr[32];
+		for (unsigned l = 0; l < 32; l++)
+			addr[l] = kind == 0 ? base : kind == 1 ? 0x4000 + (base + l * n) % 256 : 0x4000 + next(256 - 16);
+		uint32_t mask = next(2) ? 0xffffffffu : (uint32_t)rng | 1u;
+		uint8_t other[32];
+		uint32_t racing = sim_race_warp(&a, 5, epoch, warp, addr, mask, n, is_store, other);
+		for (unsigned l = 0; l < 32; l++) {
+			if (!(mask >> l & 1))
+				continue;
+			unsigned want = sim_race_access(&b, 5, epoch, warp, addr[l], n, is_store);
+			CHECK_EQ(other[l], want);
+			CHECK_EQ(racing >> l & 1, want != 0);
+			races += want != 0;
+		}
+	}
+	CHECK(races > 1000);
+	CHECK_EQ(a.used, b.used);
+	sim_race_free(&a);
+	sim_race_free(&b);
+}
+
 int main(void)
 {
+	warp_matches_lanes();
 	struct sim_race t = {0};
 	sim_race_new_cta(&t);
 	CHECK_EQ(sim_race_access(&t, 1, 0, 0, 0x1000, 4, true), 0);
@@ -21,12 +71,29 @@ int main(void)
 	for (uint64_t w = 1; w <= SIM_RACE_MAX_ENTRIES; w++)
 		sim_race_access(&t, gen, 0, 0, w * 4, 4, true);
 	CHECK_EQ(t.cap, SIM_RACE_MAX_ENTRIES);
-	CHECK(2 * t.used <= t.cap);
+	CHECK(4 * (uint64_t)t.used <= 3 * (uint64_t)t.cap);
 	CHECK_EQ(sim_race_access(&t, gen, 0, 1, 0, 4, false), 1);       /* recorded early: still checked */
 	uint64_t beyond = (uint64_t)SIM_RACE_MAX_ENTRIES * 4 + 64;
 	CHECK_EQ(sim_race_access(&t, gen, 0, 0, beyond, 4, true), 0);
 	CHECK_EQ(sim_race_access(&t, gen, 0, 1, beyond, 4, false), 0); /* beyond the cap: unchecked */
 	CHECK_EQ(t.cap, SIM_RACE_MAX_ENTRIES);
 	sim_race_free(&t);
+
+	/* ten intervals of 3000 distinct words each: the table sized for one interval, races still found */
+	struct sim_race u = {0};
+	sim_race_new_cta(&u);
+	for (uint32_t epoch = 0; epoch < 10; epoch++) {
+		uint64_t base = 0x100000 + (uint64_t)epoch * 3000 * 4;
+		for (uint64_t w = 0; w < 3000; w++)
+			CHECK_EQ(sim_race_access(&u, 7, epoch, epoch % 2, base + w * 4, 4, true), 0);
+		CHECK_EQ(u.used, 3000);
+		CHECK_EQ(sim_race_access(&u, 7, epoch, 2, base + 1500 * 4 + 2, 2, false), epoch % 2 + 1);
+		CHECK_EQ(sim_race_access(&u, 7, epoch, 2, base - 4, 4, false), 0); /* the last interval's word */
+	}
+	CHECK_EQ(u.cap, 4096); /* 3001 live entries fit 4096 slots; all 30000 words would need 65536 */
+	sim_race_new_cta(&u);
+	CHECK_EQ(sim_race_access(&u, 8, 0, 1, 0x100000, 4, false), 0); /* a new CTA: nothing carried over */
+	CHECK_EQ(u.used, 1);
+	sim_race_free(&u);
 	CHECK_DONE();
 }

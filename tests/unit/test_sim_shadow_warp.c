@@ -1,0 +1,148 @@
+/* test_sim_shadow_warp.c — the warp-level shared-memory shadow (sim_shadow_warp's inlined path for
+ * aligned 4-byte accesses) against the per-lane reference it replaces (sim_shadow_read/write for each
+ * lane, skipping a lane whose address repeats the previous lane's): random sequences of accesses by
+ * several warps, with broadcasts, strides, misaligned and partial-word (2-byte) accesses, strong
+ * accesses, atomics, barriers, new CTAs, initcheck on and off and reserved shared memory, must leave the
+ * same shadow and the same findings (kinds, lines, counts, first messages) in both. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "sim/sim_trace.h"
+
+#define WORDS 64 /* 256 bytes of shared memory */
+
+static uint64_t rng = 0x2545F4914F6CDD1Dull;
+
+static unsigned next(unsigned n)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return (unsigned)((rng * 0x2545F4914F6CDD1Dull) >> 33) % n;
+}
+
+static void reference_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			   const uint64_t addr[32], unsigned n, bool is_store)
+{
+	uint64_t prev = UINT64_MAX;
+	FOR_LANES(mask, l) {
+		if (addr[l] == prev)
+			continue;
+		prev = addr[l];
+		if (is_store)
+			sim_shadow_write(cta, w, ins, (int)l, addr[l], n);
+		else
+			sim_shadow_read(cta, w, ins, (int)l, addr[l], n);
+	}
+}
+
+/* Lane addresses: a broadcast, a word stride, random words, or random bytes (misaligned). */
+static void addresses(uint64_t addr[32], unsigned n)
+{
+	unsigned kind = next(4), base = next(WORDS) * 4, stride = (1 + next(3)) * 4;
+	for (unsigned l = 0; l < 32; l++) {
+		uint64_t a = kind == 0 ? base : kind == 1 ? base + l * stride : kind == 2 ? next(WORDS) * 4u : next(4 * WORDS);
+		addr[l] = a % (4 * WORDS - n + 1);
+	}
+}
+
+static bool same_shadow(const struct sim_shadow *a, const struct sim_shadow *b)
+{
+	for (int i = 0; i < WORDS; i++)
+		if (a[i].gen != b[i].gen || a[i].epoch != b[i].epoch || a[i].writer != b[i].writer ||
+		    a[i].reader != b[i].reader || a[i].wbytes != b[i].wbytes || a[i].rbytes != b[i].rbytes ||
+		    a[i].init != b[i].init)
+			return false;
+	return true;
+}
+
+static void same_findings(const struct gl_findings *a, const struct gl_findings *b)
+{
+	CHECK_EQ(a->n, b->n);
+	CHECK_EQ(a->occurrences, b->occurrences);
+	CHECK_EQ(a->errors, b->errors);
+	for (int i = 0; i < a->n && i < b->n; i++) {
+		CHECK(strcmp(a->items[i].kind, b->items[i].kind) == 0);
+		CHECK_EQ(a->items[i].line, b->items[i].line);
+		CHECK_EQ(a->items[i].count, b->items[i].count);
+		CHECK_EQ(a->items[i].address, b->items[i].address);
+		CHECK(memcmp(a->items[i].thread, b->items[i].thread, sizeof a->items[i].thread) == 0);
+		CHECK(strcmp(a->items[i].message, b->items[i].message) == 0);
+	}
+}
+
+static void run(int tools, bool reserved, int steps, long *races, long *uninit)
+{
+	struct sim_launch L = {.block = {256, 1, 1}, .tools = tools, .reserved_used = reserved,
+			       .reserved_smem = 3 * WORDS};
+	struct sim_cta c[2];
+	struct sim_shadow *sh[2];
+	struct sim_warp warps[8];
+	for (int k = 0; k < 2; k++) {
+		sh[k] = calloc(WORDS, sizeof **sh);
+		c[k] = (struct sim_cta){.L = &L, .shadow = sh[k], .gen = 1};
+		gl_findings_init(&c[k].findings, 64);
+	}
+	for (unsigned i = 0; i < 8; i++)
+		warps[i] = (struct sim_warp){.id = i};
+	struct ptx_insn ins[4] = {{.line = 10}, {.line = 11}, {.line = 12}, {.line = 13, .mods = PM_VOLATILE}};
+	for (int step = 0; step < steps; step++) {
+		unsigned what = next(20);
+		if (what == 0) { /* a barrier */
+			c[0].epoch++;
+			c[1].epoch++;
+			continue;
+		}
+		if (what == 1 && next(8) == 0) { /* the next CTA */
+			for (int k = 0; k < 2; k++) {
+				c[k].gen++;
+				c[k].epoch = 0;
+			}
+			continue;
+		}
+		struct sim_warp *w = &warps[next(8)];
+		uint64_t addr[32];
+		if (what == 2) { /* an atomic of one lane */
+			uint64_t a = next(WORDS) * 4;
+			sim_shadow_atomic(&c[0], w, a, 4);
+			sim_shadow_atomic(&c[1], w, a, 4);
+			continue;
+		}
+		unsigned n = next(6) == 0 ? 2 : 4;
+		addresses(addr, n);
+		uint32_t mask = next(3) == 0 ? 0xffffffffu : (uint32_t)rng | 1u;
+		bool is_store = next(2);
+		const struct ptx_insn *in = &ins[next(8) == 0 ? 3 : next(3)];
+		c[0].current_warp = c[1].current_warp = w->id;
+		sim_shadow_warp(&c[0], w, in, mask, addr, n, is_store);
+		reference_warp(&c[1], w, in, mask, addr, n, is_store);
+		if (!same_shadow(sh[0], sh[1])) {
+			CHECK(!"the shadows differ");
+			break;
+		}
+	}
+	same_findings(&c[0].findings, &c[1].findings);
+	*races = *uninit = 0;
+	for (int i = 0; i < c[0].findings.n; i++) {
+		*races += strcmp(c[0].findings.items[i].kind, "race") == 0 ? c[0].findings.items[i].count : 0;
+		*uninit += strcmp(c[0].findings.items[i].kind, "uninitialized") == 0 ? c[0].findings.items[i].count : 0;
+	}
+	for (int k = 0; k < 2; k++) {
+		gl_findings_free(&c[k].findings);
+		free(sh[k]);
+	}
+}
+
+int main(void)
+{
+	long races, uninit;
+	run(GL_TOOL_ALL, false, 4000, &races, &uninit);
+	CHECK(races > 100); /* the sequences do exercise races across warps and uninitialised reads */
+	CHECK(uninit > 10);
+	run(GL_TOOL_RACECHECK, false, 4000, &races, &uninit);
+	CHECK(races > 100);
+	CHECK_EQ(uninit, 0);
+	run(GL_TOOL_ALL, true, 2000, &races, &uninit); /* reserved shared memory: the per-lane path throughout */
+	CHECK(races > 10);
+	CHECK_DONE();
+}
