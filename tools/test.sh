@@ -19,13 +19,17 @@ c_failed=${c_failed:-1}
 c_skip=$(echo "$ctest_out" | grep -cE '^[[:space:]]*[0-9]+ - .* \(Skipped\)$' || true)
 
 echo "== Bats (CLI tests)"
-tap=$(bats --tap "$root/tests/cli" 2>&1)
+# Bats' own stderr is kept apart from the TAP stream: a stray write there (a warning, a process a test
+# left behind) must not split a TAP line and make a run look as if Bats never started.
+bats_err="$build/bats-stderr.txt"
+tap=$(bats --tap "$root/tests/cli" 2>"$bats_err")
 echo "$tap" | grep -E '^(not ok|ok .*# skip)' || true
 b_ok=$(echo "$tap" | grep -cE '^ok ' || true)
 b_skip=$(echo "$tap" | grep -cE '^ok .*# skip' || true)
 b_failed=$(echo "$tap" | grep -cE '^not ok' || true)
 if ! echo "$tap" | grep -qE '^1\.\.[0-9]+'; then # bats itself failed to run
 	echo "$tap" | tail -n 20
+	tail -n 20 "$bats_err"
 	b_failed=$((b_failed + 1))
 fi
 
