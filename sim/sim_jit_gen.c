@@ -217,6 +217,32 @@ static bool native_expr(const struct ptx_function *fn, const struct ptx_insn *in
 	}
 }
 
+/* ld/st whose memory operand is [register + offset], [constant + offset] or [absolute]: the lanes'
+ * addresses inline, then one call (W->mem) for the counting, checks and data movement. */
+static bool inline_mem(const struct ptx_function *fn, const struct ptx_insn *ins)
+{
+	if (ins->op != OP_LD && ins->op != OP_ST)
+		return false;
+	const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
+	return ins->nops >= 2 && mo->kind == PO_MEM && mo->slot < fn->nslots + fn->nconsts;
+}
+
+static void emit_mem(FILE *f, const struct ptx_function *fn, const struct ptx_insn *ins, int i)
+{
+	const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
+	char base[48];
+	if (mo->slot < 0)
+		snprintf(base, sizeof base, "0");
+	else
+		opnd(fn, ins, ins->op == OP_ST ? 0 : 1, base, sizeof base);
+	fprintf(f,
+		"\tif (mask) {\n\t\tuint64_t a_[32];\n"
+		"\t\tfor (int l = 0; l < 32; l++) a_[l] = %s + 0x%llxull;\n"
+		"\t\tif (W->mem(W->cta, W->w, %d, mask, a_) < 0) { *W->pc = %d; W->last = %d; goto out_abort; }\n\t}\n"
+		"\tNEXT(%d);\n",
+		base, (unsigned long long)mo->offset, i, i, i, i);
+}
+
 static void emit_head(FILE *f, const struct ptx_function *fn, const struct ptx_insn *ins, int i)
 {
 	uint32_t weight = fn->sass ? fn->sass[i].weight : 0;
@@ -305,7 +331,8 @@ static void mark_entries(const struct ptx_function *fn, bool *entry)
 			entry[ins->ops[0].offset] = true;
 			entry[i] = entry[i] || ins->ops[0].offset <= i; /* where a yielding warp resumes */
 			entry[i + 1] = true;
-		} else if (ins->op != OP_NOP && ins->op != OP_MEMBAR && !native_expr(fn, ins, e, sizeof e, &flops)) {
+		} else if (ins->op != OP_NOP && ins->op != OP_MEMBAR && !inline_mem(fn, ins) &&
+			   !native_expr(fn, ins, e, sizeof e, &flops)) {
 			entry[i + 1] = true;
 		}
 	}
@@ -355,6 +382,9 @@ char *sim_jit_source(const struct ptx_module *m, const struct ptx_function *fn, 
 		emit_head(f, fn, ins, i);
 		if (ins->op == OP_NOP || ins->op == OP_MEMBAR) {
 			fprintf(f, "\tNEXT(%d);\n", i);
+			++*native;
+		} else if (inline_mem(fn, ins)) {
+			emit_mem(f, fn, ins, i);
 			++*native;
 		} else if (native_expr(fn, ins, e, sizeof e, &flops)) {
 			fprintf(f, "\tLANES(%s, %d);\n", e, ins->ops[0].slot * 32);
