@@ -5,15 +5,20 @@
 #include "cli.h"
 #include "render.h"
 #include "run_options.h"
+#include "run_stream.h"
 
 static const struct gl_cmd *self(void);
 
-static int show(struct gl_ctx *ctx, struct gl_store *store, long run_id, int print_limit)
+/* The run as stored: JSON and CSV whole, the table's lines that need every row (its rows are out). */
+static int show(struct gl_ctx *ctx, struct gl_store *store, long run_id, int print_limit, struct gl_run_stream *st)
 {
 	struct gl_run_record rec;
 	int rc = gl_store_load_run(store, run_id, &rec, &ctx->err);
 	if (rc == GL_OK) {
-		gl_render_run(stdout, &rec, ctx->format, print_limit);
+		if (ctx->format == GL_FMT_TABLE)
+			gl_run_stream_finish(st, &rec, print_limit);
+		else
+			gl_render_run(stdout, &rec, ctx->format, print_limit);
 		gl_run_record_free(&rec);
 	}
 	return rc;
@@ -28,10 +33,14 @@ static int exec_run(struct gl_ctx *ctx, int argc, char **argv)
 	if (rc)
 		return rc;
 	struct gl_run_env env = gl_cli_run_env(ctx); /* after parsing: --db is known */
-	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)) ||
-	    (rc = gl_run_session_execute(&env, o.backend, &o.b, &s, &store)))
+	struct gl_run_stream st = {0};
+	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)))
 		return rc;
-	rc = show(ctx, store, s.run_id, o.print_limit);
+	if (ctx->format == GL_FMT_TABLE) /* each variant's row as soon as it has run */
+		gl_run_stream_attach(&st, stdout, &s, &env);
+	if ((rc = gl_run_session_execute(&env, o.backend, &o.b, &s, &store)))
+		return rc;
+	rc = show(ctx, store, s.run_id, o.print_limit, &st);
 	gl_store_close(store);
 	if (rc == GL_OK && s.failed)
 		rc = GL_EVERIFY;

@@ -427,7 +427,8 @@ const struct gl_cmd gl_cmd_view_entry = {
             "A view opens on the first step that shows its point (banks: the first access with bank conflicts;\n"
             "coalesce: the first with more sectors than ideal; gemm: the second K step).\n"
             "keys: space play/pause, n/p step, Home/End first/last, ] [ next/previous step that shows the point,\n"
-            "} { next/previous warp, +/- speed, g go to step, ? help, q or Esc quit\n",
+            "} { next/previous warp, +/- speed, g go to step, ? help, q or Esc quit; a frame larger than the\n"
+            "terminal scrolls: PgDn/PgUp a page, j/k a row, > < across (the top row says which rows are shown)\n",
     .opts = view_opts,
     .min_args = 1,
     .max_args = 1,

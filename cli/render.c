@@ -7,6 +7,7 @@
 #include "common/csv.h"
 #include "common/json.h"
 #include "common/metrics.h"
+#include "common/util.h"
 #include "cli.h"
 #include "render.h"
 #include "render_insights.h"
@@ -49,11 +50,19 @@ static void print_time(FILE *out, const struct gl_launch_record *l)
 		fprintf(out, "  n/a");
 }
 
-static void table_header(FILE *out, const struct gl_run_record *r)
+int gl_render_variant_width(const char *const *names, size_t n)
 {
-	fprintf(out, "run %ld  %s  %s  backend %s  %s\n", r->id, r->launches ? r->launches[0].topic : "",
-		r->nlaunches ? r->launches[0].params_json : "", r->info.backend, r->info.device);
-	fprintf(out, "%s%-12s %-8s %10s %10s %10s %10s %13s %13s  %s%s\n", gl_sgr(GL_BOLD), "variant", "verified",
+	size_t w = GL_RENDER_VARIANT_MIN;
+	for (size_t i = 0; i < n; i++)
+		if (names[i] && strlen(names[i]) > w)
+			w = strlen(names[i]);
+	return (int)w;
+}
+
+void gl_render_table_head(FILE *out, const char *title, int variant_w)
+{
+	fprintf(out, "%s\n", title);
+	fprintf(out, "%s%-*s %-8s %10s %10s %10s %10s %13s %13s  %s%s\n", gl_sgr(GL_BOLD), variant_w, "variant", "verified",
 		"gld s/req", "gst s/req", "sld wf/i", "sst wf/i", "ld conflicts", "st conflicts", "time", gl_sgr(GL_RESET));
 }
 
@@ -97,10 +106,10 @@ static void table_counts(FILE *out, const struct gl_launch_record *l)
 }
 
 /* A multi-launch variant: its total, then one indented row per launch naming the kernel. */
-static void table_row(FILE *out, const struct gl_launch_record *l)
+void gl_render_table_row(FILE *out, const struct gl_launch_record *l, int variant_w)
 {
 	const char *paint = l->verified < 0 ? "" : gl_sgr(l->verified ? GL_GREEN : GL_RED);
-	fprintf(out, "%-12s %s%-8s%s", l->variant, paint, l->verified < 0 ? "n/a" : l->verified ? "yes" : "NO",
+	fprintf(out, "%-*s %s%-8s%s", variant_w, l->variant, paint, l->verified < 0 ? "n/a" : l->verified ? "yes" : "NO",
 		*paint ? gl_sgr(GL_RESET) : "");
 	table_counts(out, l);
 	if (l->nparts)
@@ -109,14 +118,14 @@ static void table_row(FILE *out, const struct gl_launch_record *l)
 	for (int k = 0; k < l->nparts; k++) {
 		char label[16];
 		snprintf(label, sizeof label, "  %d/%d", l->parts[k].part, l->nparts);
-		fprintf(out, "%-12s %-8s", label, "");
+		fprintf(out, "%-*s %-8s", variant_w, label, "");
 		table_counts(out, &l->parts[k]);
 		fprintf(out, "  %s\n", l->parts[k].entry);
 	}
 }
 
 /* The values the topic derives (kernels/registry.h: derive), gpulab__TOPIC_NAME.ROLLUP, as "NAME value". */
-static void table_derived(FILE *out, const struct gl_launch_record *l)
+static void table_derived(FILE *out, const struct gl_launch_record *l, int variant_w)
 {
 	char prefix[64];
 	snprintf(prefix, sizeof prefix, "gpulab__%s_", l->topic);
@@ -129,7 +138,7 @@ static void table_derived(FILE *out, const struct gl_launch_record *l)
 		const char *dot = strrchr(m->name, '.');
 		int len = (int)((dot ? (size_t)(dot - m->name) : strlen(m->name)) - n);
 		if (!any)
-			fprintf(out, "  %s %-12s", l->topic, l->variant);
+			fprintf(out, "  %s %-*s", l->topic, variant_w, l->variant);
 		fprintf(out, "%s%.*s %.6g", any ? ", " : " ", len, m->name + n, m->value);
 		any = true;
 	}
@@ -137,13 +146,22 @@ static void table_derived(FILE *out, const struct gl_launch_record *l)
 		fputc('\n', out);
 }
 
-static void render_table(FILE *out, const struct gl_run_record *r, int print_limit)
+/* The columns' widths depend only on what is known before the first row: the variant names, the metric
+ * names in the header and the formats' widths, so `run` can print each row as its variant finishes. */
+static int run_variant_width(const struct gl_run_record *r)
 {
-	table_header(out, r);
+	const char *names[64];
+	size_t n = 0;
+	for (size_t i = 0; i < r->nlaunches && n < 64; i++)
+		names[n++] = r->launches[i].variant;
+	return gl_render_variant_width(names, n);
+}
+
+void gl_render_table_tail(FILE *out, const struct gl_run_record *r, int print_limit)
+{
+	int variant_w = run_variant_width(r);
 	for (size_t i = 0; i < r->nlaunches; i++)
-		table_row(out, &r->launches[i]);
-	for (size_t i = 0; i < r->nlaunches; i++)
-		table_derived(out, &r->launches[i]);
+		table_derived(out, &r->launches[i], variant_w);
 	bool same_note = r->nlaunches > 1;
 	for (size_t i = 1; i < r->nlaunches && same_note; i++)
 		same_note = strcmp(r->launches[i].note, r->launches[0].note) == 0;
@@ -161,6 +179,19 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 		for (int k = 0; k < r->launches[i].nparts; k++)
 			table_findings(out, &r->launches[i].parts[k], print_limit);
 	}
+}
+
+static void render_table(FILE *out, const struct gl_run_record *r, int print_limit)
+{
+	struct gl_str title = {0};
+	int variant_w = run_variant_width(r);
+	gl_str_addf(&title, "run %ld  %s  %s  backend %s  %s", r->id, r->launches ? r->launches[0].topic : "",
+		    r->nlaunches ? r->launches[0].params_json : "", r->info.backend, r->info.device);
+	gl_render_table_head(out, title.buf, variant_w);
+	gl_str_free(&title);
+	for (size_t i = 0; i < r->nlaunches; i++)
+		gl_render_table_row(out, &r->launches[i], variant_w);
+	gl_render_table_tail(out, r, print_limit);
 }
 
 static void json_launch(struct gl_json *j, const struct gl_launch_record *l, const struct gl_gpu_model *g)

@@ -14,4 +14,14 @@ struct gl_gpu_model;
 void gl_render_run_gpu(FILE *out, const struct gl_run_record *r, enum gl_format fmt, int print_limit,
 		       const struct gl_gpu_model *g);
 
+/* The table in pieces, for `run`, which prints each variant's row as soon as it has run (cli/run_stream.c):
+ * the title line and the column header, one row per variant (with one indented row per launch of a
+ * multi-launch variant), then what needs every row (derived values, notes, guidance, findings).  The
+ * variant column is variant_w wide: gl_render_variant_width of the variant names, known before any runs. */
+#define GL_RENDER_VARIANT_MIN 12
+int gl_render_variant_width(const char *const *names, size_t n);
+void gl_render_table_head(FILE *out, const char *title, int variant_w);
+void gl_render_table_row(FILE *out, const struct gl_launch_record *l, int variant_w);
+void gl_render_table_tail(FILE *out, const struct gl_run_record *r, int print_limit);
+
 #endif

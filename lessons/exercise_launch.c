@@ -23,7 +23,8 @@ static int eval(const struct exercise *e, const struct ex_size *s, const char *t
 	return GL_OK;
 }
 
-static void fill(struct gl_buffer *b, const char *init, uint64_t seed)
+/* Fills an input buffer as the exercise's init says; fails only when the host runs out of memory. */
+static int fill(struct gl_buffer *b, const char *init, uint64_t seed, struct gl_err *err)
 {
 	size_t n = b->count;
 	if (strcmp(init, "seq") == 0) {
@@ -39,16 +40,12 @@ static void fill(struct gl_buffer *b, const char *init, uint64_t seed)
 			((uint32_t *)b->host)[i] = k ? (uint32_t)((x >> 33) % k) : 0;
 		}
 	} else if (strcmp(init, "rand") == 0) {
-		if (b->dtype == GL_F32) {
+		if (b->dtype == GL_F32)
 			gl_fill_random_f32(b->host, n, seed);
-		} else { /* f16: the same values rounded to half */
-			float *tmp = gl_xmalloc(n * sizeof *tmp + 1);
-			gl_fill_random_f32(tmp, n, seed);
-			for (size_t i = 0; i < n; i++)
-				((uint16_t *)b->host)[i] = gl_f32_to_f16(tmp[i]);
-			free(tmp);
-		}
+		else /* f16: the same values rounded to half */
+			return gl_fill_random_f16(b->host, n, seed, err);
 	}
+	return GL_OK;
 }
 
 static int add_param(const struct exercise *e, const struct ex_size *s, int i, uint64_t seed, struct gl_launch *l,
@@ -62,7 +59,8 @@ static int add_param(const struct exercise *e, const struct ex_size *s, int i, u
 		int b = gl_launch_add_buffer(l, p->name, p->dtype, (size_t)v, p->output);
 		if (gl_launch_check(l, err))
 			return err->status;
-		fill(&l->buffers[b], p->init, seed + (uint64_t)i * 7919);
+		if (fill(&l->buffers[b], p->init, seed + (uint64_t)i * 7919, err))
+			return err->status;
 		gl_launch_arg_buffer(l, b);
 		return GL_OK;
 	}

@@ -19,6 +19,13 @@ struct gl_run_env {
 	bool announce;       /* say on stderr which backend was picked and why */
 	bool progress;       /* progress bars on stderr */
 	struct gl_err *err;
+	/* Optional (NULL: none), for a command that shows each variant as soon as it has run: `started` once
+	 * the backend has described its device, before the first variant; `finished` after each variant, with
+	 * its record as it will be stored (guidance not yet applied).  A progress bar is never on screen when
+	 * they are called: the simulator clears its bar when a launch ends and draws it again at the next. */
+	void (*started)(void *user, const char *backend, const struct gl_device_info *dev);
+	void (*finished)(void *user, const struct gl_launch_record *rec);
+	void *user;
 };
 
 /* One run of a topic's variants: what to run, and what came of it. */

@@ -65,12 +65,14 @@ static int run_all(const struct gl_run_env *env, struct gl_run_session *s, struc
 		if (rec->verified == 0) {
 			s->failed = true;
 			fprintf(stderr, "gpulab: %s %s failed: %s\n", s->topic->name, s->variants[i]->name, rec->note);
-		} else if (env->progress && env->announce) {
+		} else if (env->progress && env->announce && !env->finished) {
 			/* on a terminal, each variant's outcome as soon as it is known; the table follows */
 			fprintf(stderr, "gpulab: %s  %s  %.1fs\n", st->label, rec->verified > 0 ? "verified" : "ran",
 				gl_now() - start);
 		}
 		st->nrecs++;
+		if (env->finished)
+			env->finished(env->user, rec);
 	}
 	return GL_OK;
 }
@@ -102,6 +104,8 @@ int gl_run_session_execute(const struct gl_run_env *env, const char *backend, st
 	rc = st.backend->open(bo, &st.bctx, env->err);
 	if (rc == GL_OK)
 		rc = st.backend->describe(st.bctx, &st.dev, env->err);
+	if (rc == GL_OK && env->started)
+		env->started(env->user, st.backend->name, &st.dev);
 	if (rc == GL_OK)
 		rc = run_all(env, s, &st);
 	if (rc == GL_OK) { /* the guidance is for the GPU that ran it, or the default model on the simulator */

@@ -402,18 +402,21 @@ static void merge_one(struct pool *p, struct cta_out *o, struct gl_sim_result *r
 	out_free(o);
 }
 
-/* "gemm naive (2/3)  [#####     ] 155/576 CTAs  9.0s  ETA 14s", redrawn in place on a terminal. */
-static void progress(const struct pool *p, const char *label, long merged, double start, bool *shown)
+/* "gemm naive (2/3)  [#####     ] 155/576 CTAs  9.0s  ETA 14s", redrawn in place on a terminal; *shown
+ * keeps the widest line drawn, which is what clearing it overwrites (no wider: on a narrow terminal a wider
+ * run of blanks would wrap and leave an empty line above what is printed next). */
+static void progress(const struct pool *p, const char *label, long merged, double start, int *shown)
 {
 	double t = gl_now() - start;
 	if (t < 1.0)
 		return;
 	int width = 10, filled = (int)((double)width * (double)merged / (double)p->nrun);
-	fprintf(stderr, "\r%s  [%.*s%*s] %ld/%ld CTAs  %.1fs", label ? label : "simulating", filled, "##########",
-		width - filled, "", merged, p->nrun, t);
+	int len = fprintf(stderr, "\r%s  [%.*s%*s] %ld/%ld CTAs  %.1fs", label ? label : "simulating", filled,
+			  "##########", width - filled, "", merged, p->nrun, t);
 	if (merged > 0)
-		fprintf(stderr, "  ETA %.0fs ", t * (double)(p->nrun - merged) / (double)merged);
-	*shown = true;
+		len += fprintf(stderr, "  ETA %.0fs ", t * (double)(p->nrun - merged) / (double)merged);
+	if (len - 1 > *shown)
+		*shown = len - 1;
 }
 
 /* The calling thread merges finished CTAs in grid order while the workers run them. */
@@ -421,7 +424,7 @@ static void merge_loop(struct pool *p, struct gl_sim_result *res, struct sim_pri
 		       const char *label)
 {
 	double start = gl_now(), shown_at = start;
-	bool shown = false;
+	int shown = 0; /* the widest progress line drawn */
 	pthread_mutex_lock(&p->mu);
 	while (p->merged < p->nrun && p->merged <= atomic_load(&p->L->stop_at)) {
 		struct cta_out *o = &p->slots[p->merged % p->window];
@@ -451,7 +454,7 @@ static void merge_loop(struct pool *p, struct gl_sim_result *res, struct sim_pri
 	pthread_cond_broadcast(&p->can_take);
 	pthread_mutex_unlock(&p->mu);
 	if (shown)
-		fprintf(stderr, "\r%*s\r", 100, "");
+		fprintf(stderr, "\r%*s\r", shown, "");
 }
 
 /* Start the workers and merge; GL_EENV when no worker could get memory for its CTA state. */

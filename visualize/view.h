@@ -22,6 +22,11 @@ struct view_ops {
 	/* VIEW_MARK_* bits of step k: POINT when it shows the view's point (a bank conflict, an access with
 	 * more sectors than ideal, a new K step), NEW_WARP when another warp's access begins.  May be NULL. */
 	unsigned (*marks)(const void *state, int step);
+	/* true: the view draws its whole frame, however tall or wide, on a canvas of VIEW_TALL rows that
+	 * keeps VIEW_WIDE columns (what follows a list comes right after it, not at the canvas's bottom), and
+	 * the screen scrolls over the frame; --frames prints all of it.  false: the view fits itself to the
+	 * screen it is given (gemm). */
+	bool tall;
 };
 
 /* The step a view opens on: the first that shows its point, else the first. */
@@ -44,9 +49,18 @@ const struct view_entry *view_find(const char *name);
 
 #define VIEW_MIN_W 80
 #define VIEW_MIN_H 24
+#define VIEW_TALL 200 /* rows a tall view may draw */
+#define VIEW_WIDE 240 /* columns a tall view's frame keeps */
 
 /* ---- the player: what the keys do */
-enum { VIEW_KEY_ESC = 27, VIEW_KEY_BACKSPACE = 127, VIEW_KEY_HOME = 0x1001, VIEW_KEY_END = 0x1002 };
+enum {
+	VIEW_KEY_ESC = 27,
+	VIEW_KEY_BACKSPACE = 127,
+	VIEW_KEY_HOME = 0x1001,
+	VIEW_KEY_END = 0x1002,
+	VIEW_KEY_PGDN = 0x1003, /* scroll a page down */
+	VIEW_KEY_PGUP = 0x1004, /* scroll a page up */
+};
 
 struct view_player {
 	int step, nsteps; /* step is 0-based */
@@ -59,21 +73,31 @@ struct view_player {
 	char message[64]; /* one-line feedback ("no step 900: 1 to 128") */
 	const struct view_ops *ops; /* for the marks ([ ] { }), may be NULL */
 	const void *state;
+	/* Scrolling a frame taller or wider than the screen: its first row and column on screen (kept
+	 * while stepping), and what view_compose last found: the frame's size and the rows and columns the
+	 * screen shows of it (0 until composed). */
+	int top, left;
+	int frame_h, frame_w, page_h, page_w;
 };
 
 void view_player_init(struct view_player *p, int nsteps, bool play);
 /* Jumps by marks use ops->marks over state; the player starts on view_first_point. */
 void view_player_marks(struct view_player *p, const struct view_ops *ops, const void *state);
 /* Apply one key: space, n, p, +, -, g, Home/End, ] [ (next/previous step that shows the point), } {
- * (next/previous warp), digits/Enter/Esc/Backspace in the prompt, ?, q.  Returns true when the screen
+ * (next/previous warp), PgDn/PgUp (a page), j/k (a row), > < (half a screen across) when the frame does
+ * not fit the screen, digits/Enter/Esc/Backspace in the prompt, ?, q.  Returns true when the screen
  * changed. */
 bool view_player_key(struct view_player *p, int key);
 /* Playing: advance one step; stops at the last.  Returns true when the step changed. */
 bool view_player_tick(struct view_player *p);
 int view_player_steps_per_second(const struct view_player *p);
 
-/* ---- composing a screen (pure): the status row, the view below it, the help box over it */
-void view_compose(const struct view_ops *ops, const void *state, const struct view_player *p, struct view_canvas *cv);
+/* ---- composing a screen (pure): the status row, the view below it, the help box over it.  A tall view's
+ * frame is drawn whole and the screen shows the part at p->top, p->left (clamped to the frame; the
+ * frame's and the screen's sizes are recorded in p for the scroll keys). */
+void view_compose(const struct view_ops *ops, const void *state, struct view_player *p, struct view_canvas *cv);
+/* The status row: step, play state, then the rows and columns hidden ("rows 1-23 of 46, PgDn for more";
+ * shorter when the screen, p->page_w wide, has no room for it) or else the keys. */
 void view_status_line(const struct view_player *p, char *buf, size_t n);
 
 /* --frames N: N frames as text from the first that shows the view's point, each starting with

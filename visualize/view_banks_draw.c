@@ -46,18 +46,19 @@ static void draw_lanes(struct view_canvas *cv, int y, const struct view_banks_fr
 	view_draw_lane_row(cv, y + 2, "wave", f->lane_wf, style);
 }
 
-static void draw_grid(struct view_canvas *cv, int y, const struct view_banks_frame *f)
+/* Returns the row after the grid. */
+static int draw_grid(struct view_canvas *cv, int y, const struct view_banks_frame *f)
 {
 	view_canvas_text(cv, y, 0, VS_TITLE, "bank");
 	for (int b = 0; b < 32; b++)
 		view_canvas_put(cv, y, 7 + 2 * b, view_digit(b), VS_TITLE);
-	int rows = cv->h - y - 2;
-	for (int w = 0; w < (int)f->wavefronts && w < 32; w++) {
+	int rows = cv->h - y - 2, w = 0;
+	for (; w < (int)f->wavefronts && w < 32; w++) {
 		int row = y + 1 + w;
 		if (w == rows - 1 && (int)f->wavefronts > rows) {
 			view_canvas_printf(cv, row, 0, VS_WARN, "... %d more wavefront%s", (int)f->wavefronts - w,
 			                   (int)f->wavefronts - w == 1 ? "" : "s");
-			break;
+			return row + 1;
 		}
 		view_canvas_printf(cv, row, 0, VS_DIM, "wf %2d", w);
 		for (int b = 0; b < 32; b++) {
@@ -66,6 +67,7 @@ static void draw_grid(struct view_canvas *cv, int y, const struct view_banks_fra
 			view_canvas_put(cv, row, 7 + 2 * b, ch, lane < 0 ? VS_DIM : view_wf_style(w));
 		}
 	}
+	return y + 1 + w;
 }
 
 void view_banks_draw(const struct view_banks *v, int step, struct view_canvas *cv)
@@ -76,7 +78,8 @@ void view_banks_draw(const struct view_banks *v, int step, struct view_canvas *c
 	draw_event(cv, y, &f);
 	draw_counts(cv, y + 2, &f);
 	draw_lanes(cv, y + 4, &f);
-	draw_grid(cv, y + 8, &f);
-	view_canvas_text(cv, cv->h - 1, 0, VS_DIM,
+	int end = draw_grid(cv, y + 8, &f);
+	/* the legend under the grid, after a blank row when there is room */
+	view_canvas_text(cv, end + 1 < cv->h ? end + 1 : cv->h - 1, 0, VS_DIM,
 	                 "lanes/banks 0-9 a-v (a=10, v=31); * lanes sharing a word (broadcast); . idle");
 }

@@ -28,11 +28,14 @@ struct view_cell {
 };
 
 struct view_canvas {
-	int w, h;
+	int w, h;         /* the size a view lays its frame out for */
+	int cap_w;        /* the columns kept: text may run on past w up to cap_w, for the screen to scroll to */
 	struct view_cell *cells;
 };
 
 void view_canvas_init(struct view_canvas *c, int w, int h);
+/* A canvas that keeps what is written up to column cap_w (at least w), not only up to w. */
+void view_canvas_init_wide(struct view_canvas *c, int w, int h, int cap_w);
 void view_canvas_free(struct view_canvas *c);
 void view_canvas_clear(struct view_canvas *c);
 /* Writes outside the canvas are clipped. */
@@ -42,8 +45,11 @@ int view_canvas_text(struct view_canvas *c, int y, int x, int style, const char 
 int view_canvas_printf(struct view_canvas *c, int y, int x, int style, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
 const struct view_cell *view_canvas_at(const struct view_canvas *c, int y, int x);
-/* Row y as text without trailing blanks; returns its length. */
+/* Row y as text without trailing blanks (up to cap_w); returns its length. */
 size_t view_canvas_row(const struct view_canvas *c, int y, char *buf, size_t n);
+/* The frame's extent: one past the last row and the last column that hold anything but a plain blank
+ * (0 x 0 for an empty canvas). */
+void view_canvas_extent(const struct view_canvas *c, int *w, int *h);
 
 /* The style of wavefront index i (cycling), and its one-character label: 0-9 then a-z then A-Z. */
 int view_wf_style(int i);

@@ -88,14 +88,16 @@ void view_coalesce_draw(const struct view_coalesce *v, int step, struct view_can
 	view_canvas_text(cv, y, 0, VS_TITLE, "   line start");
 	for (int s = 0; s < 4; s++)
 		view_canvas_printf(cv, y, 25 + 11 * s, VS_TITLE, "sector %d", s);
-	int rows = cv->h - y - 2;
-	for (int i = 0; i < (int)f.nlines && i < rows; i++) {
+	int rows = cv->h - y - 2, i = 0;
+	for (; i < (int)f.nlines && i < rows; i++) {
 		if (i == rows - 1 && (int)f.nlines > rows) {
 			view_canvas_printf(cv, y + 1 + i, 3, VS_WARN, "... %d more lines", (int)f.nlines - i);
+			i++;
 			break;
 		}
 		draw_line(cv, y + 1 + i, v->tr, &f, i);
 	}
-	view_canvas_text(cv, cv->h - 1, 0, VS_DIM,
+	int end = y + 1 + i; /* the legend under the lines, after a blank row when there is room */
+	view_canvas_text(cv, end + 1 < cv->h ? end + 1 : cv->h - 1, 0, VS_DIM,
 	                 "lanes 0-9 a-v (a=10, v=31); * several lanes; . untouched word (4 bytes)");
 }

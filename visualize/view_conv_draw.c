@@ -38,9 +38,13 @@ static bool read_now(const struct view_conv *v, const struct view_conv_frame *f,
 	return false;
 }
 
-static void draw_plane(struct view_canvas *cv, int y, int rows, const struct view_conv *v, const struct view_conv_frame *f)
+#define PLANE_WINDOW 17 /* rows and columns of the plane shown around the lane's pixel */
+
+/* Returns the rows drawn under the title. */
+static int draw_plane(struct view_canvas *cv, int y, int rows, const struct view_conv *v, const struct view_conv_frame *f)
 {
-	int cols = (int)(v->d.w < 17 ? v->d.w : 17);
+	int cols = (int)(v->d.w < PLANE_WINDOW ? v->d.w : PLANE_WINDOW);
+	rows = rows < PLANE_WINDOW ? rows : PLANE_WINDOW;
 	rows = (int)(v->d.h < rows ? v->d.h : rows);
 	long h0 = window_start(f->h, v->d.h, rows), w0 = window_start(f->w, v->d.w, cols);
 	view_canvas_printf(cv, y, 0, VS_TITLE, "x[%ld][%ld] rows %ld-%ld cols %ld-%ld", f->n, f->c, h0, h0 + rows - 1,
@@ -54,22 +58,25 @@ static void draw_plane(struct view_canvas *cv, int y, int rows, const struct vie
 			int style = self ? VS_SELF : read_now(v, f, h, w) ? VS_NOW : loads ? VS_EARLIER : VS_DIM;
 			view_canvas_put(cv, y + 1 + i, 2 * j, ch, style);
 		}
+	return rows;
 }
 
-static void draw_uses(struct view_canvas *cv, int y, int rows, int x, const struct view_conv_frame *f)
+/* Returns the rows drawn under the title. */
+static int draw_uses(struct view_canvas *cv, int y, int rows, int x, const struct view_conv_frame *f)
 {
 	view_canvas_printf(cv, y, x, VS_TITLE, "im2col: this pixel is A(m, kk) %d time%s", f->nuses,
 			   f->nuses == 1 ? "" : "s");
-	int listed = f->nuses < VIEW_CONV_MAX_USES ? f->nuses : VIEW_CONV_MAX_USES;
-	for (int i = 0; i < listed && i < rows; i++) {
+	int listed = f->nuses < VIEW_CONV_MAX_USES ? f->nuses : VIEW_CONV_MAX_USES, i = 0;
+	for (; i < listed && i < rows; i++) {
 		const struct view_conv_use *u = &f->use[i];
 		if (i == rows - 1 && listed > rows) {
 			view_canvas_printf(cv, y + 1 + i, x, VS_DIM, "... %d more", f->nuses - i);
-			break;
+			return i + 1;
 		}
 		view_canvas_printf(cv, y + 1 + i, x, VS_PLAIN, "m %-5ld (p %ld, q %ld)  kk %-4ld (r %ld, s %ld)", u->m, u->p,
 				   u->q, u->kk, u->r, u->s);
 	}
+	return i;
 }
 
 static void draw_counts(struct view_canvas *cv, int y, const struct view_conv *v, const struct view_conv_frame *f)
@@ -90,10 +97,11 @@ void view_conv_draw(const struct view_conv *v, int step, struct view_canvas *cv)
 	view_conv_frame(v, step, &f);
 	int y = view_draw_header(cv, v->tr, "conv");
 	draw_event(cv, y, v, &f);
-	int rows = cv->h - y - 7;
-	draw_plane(cv, y + 3, rows, v, &f);
-	draw_uses(cv, y + 3, rows, 38, &f);
-	draw_counts(cv, cv->h - 3, v, &f);
-	view_canvas_text(cv, cv->h - 1, 0, VS_DIM, "digits: loads of a pixel so far (+ ten or more); @ the lane's pixel; lit: this warp load");
+	int rows = cv->h - y - 7; /* what a screen of cv->h rows holds; a tall canvas shows every use */
+	int plane = draw_plane(cv, y + 3, rows, v, &f), uses = draw_uses(cv, y + 3, rows, 38, &f);
+	int end = y + 4 + (plane > uses ? plane : uses);
+	int counts = end + 1 < cv->h - 3 ? end + 1 : cv->h - 3; /* after a blank row when there is room */
+	draw_counts(cv, counts, v, &f);
+	view_canvas_text(cv, counts + 2, 0, VS_DIM, "digits: loads of a pixel so far (+ ten or more); @ the lane's pixel; lit: this warp load");
 	view_conv_frame_free(&f);
 }

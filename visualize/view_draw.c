@@ -4,6 +4,15 @@
 
 #include "view_states.h"
 
+/* The name of choice v of a choice parameter, or NULL when v is not one of them. */
+static const char *choice_name(const struct gl_param *p, long v)
+{
+	for (long i = 0; p->choices[i]; i++)
+		if (i == v)
+			return p->choices[i];
+	return NULL;
+}
+
 static void params_text(const struct view_trace *tr, char *buf, size_t n)
 {
 	size_t len = 0;
@@ -12,9 +21,15 @@ static void params_text(const struct view_trace *tr, char *buf, size_t n)
 		snprintf(buf, n, "%s", tr->params_json);
 		return;
 	}
-	for (int i = 0; i < tr->t->nparams && len < n; i++)
-		len += (size_t)snprintf(buf + len, n - len, "%s%s=%ld", i ? " " : "", tr->t->params[i].name,
-		                        tr->problem.v[i]);
+	for (int i = 0; i < tr->t->nparams && len < n; i++) {
+		const struct gl_param *p = &tr->t->params[i];
+		long v = tr->problem.v[i];
+		const char *name = p->choices ? choice_name(p, v) : NULL;
+		if (name) /* a choice is shown by its name (layout=nhwc), as the command line takes it */
+			len += (size_t)snprintf(buf + len, n - len, "%s%s=%s", i ? " " : "", p->name, name);
+		else
+			len += (size_t)snprintf(buf + len, n - len, "%s%s=%ld", i ? " " : "", p->name, v);
+	}
 }
 
 int view_draw_header(struct view_canvas *cv, const struct view_trace *tr, const char *view)

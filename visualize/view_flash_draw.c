@@ -131,5 +131,6 @@ void view_flash_draw(const struct view_flash *f, int step, struct view_canvas *c
 	int rows = f->nqb < GRID_ROWS ? f->nqb : GRID_ROWS;
 	int below = top + 2 + (rows > 8 ? rows : 8);
 	draw_rows(f, s, cv, below);
-	view_canvas_printf(cv, cv->h - 1, 0, VS_DIM, "# now  + done  x causal-skipped  ~ other CTAs  . later  (m, l from the inputs)");
+	int end = below + VIEW_FLASH_ROWS + 2; /* the rows' title, the rows, the S line */
+	view_canvas_printf(cv, end + 1 < cv->h ? end + 1 : cv->h - 1, 0, VS_DIM, "# now  + done  x causal-skipped  ~ other CTAs  . later  (m, l from the inputs)");
 }

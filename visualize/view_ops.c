@@ -75,10 +75,10 @@ static unsigned gemm_marks(const void *s, int step)
 	return step + 1 < g->nsteps && step > 0 ? VIEW_MARK_POINT : 0;
 }
 
-const struct view_ops view_conv_ops = {"conv", conv_steps, conv_draw, NULL};
-const struct view_ops view_coalesce_ops = {"coalesce", coalesce_steps, coalesce_draw, coalesce_marks};
-const struct view_ops view_banks_ops = {"banks", banks_steps, banks_draw, banks_marks};
-const struct view_ops view_gemm_ops = {"gemm", gemm_steps, gemm_draw, gemm_marks};
+const struct view_ops view_conv_ops = {"conv", conv_steps, conv_draw, NULL, .tall = true};
+const struct view_ops view_coalesce_ops = {"coalesce", coalesce_steps, coalesce_draw, coalesce_marks, .tall = true};
+const struct view_ops view_banks_ops = {"banks", banks_steps, banks_draw, banks_marks, .tall = true};
+const struct view_ops view_gemm_ops = {"gemm", gemm_steps, gemm_draw, gemm_marks, .tall = false}; /* fits itself */
 
 static int mma_steps(const void *s)
 {
@@ -90,7 +90,7 @@ static void mma_draw(const void *s, int step, struct view_canvas *cv)
 	view_mma_draw(s, step, cv);
 }
 
-const struct view_ops view_mma_ops = {"mma", mma_steps, mma_draw, NULL};
+const struct view_ops view_mma_ops = {"mma", mma_steps, mma_draw, NULL, .tall = true};
 static int flash_steps(const void *s)
 {
 	return ((const struct view_flash *)s)->nsteps;
@@ -101,4 +101,4 @@ static void flash_draw(const void *s, int step, struct view_canvas *cv)
 	view_flash_draw(s, step, cv);
 }
 
-const struct view_ops view_flash_ops = {"flash", flash_steps, flash_draw, NULL};
+const struct view_ops view_flash_ops = {"flash", flash_steps, flash_draw, NULL, .tall = true};

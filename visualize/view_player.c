@@ -1,4 +1,5 @@
-/* view_player.c — the controls as a pure state machine: step, play/pause, speed, help, go-to prompt. */
+/* view_player.c — the controls as a pure state machine: step, play/pause, speed, help, go-to prompt,
+ * scrolling a frame that does not fit the screen. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,25 @@ static bool prompt_key(struct view_player *p, int key)
 	return true;
 }
 
+/* Move the frame on screen by (dy, dx), within what view_compose last found; a message when it cannot. */
+static bool scroll(struct view_player *p, int dy, int dx)
+{
+	int max_top = p->frame_h > p->page_h ? p->frame_h - p->page_h : 0;
+	int max_left = p->frame_w > p->page_w ? p->frame_w - p->page_w : 0;
+	int top = p->top + dy, left = p->left + dx;
+	top = top < 0 ? 0 : top > max_top ? max_top : top;
+	left = left < 0 ? 0 : left > max_left ? max_left : left;
+	if (top == p->top && left == p->left) {
+		const char *where = dy > 0 ? "below" : dy < 0 ? "above" : dx > 0 ? "to the right" : "to the left";
+		snprintf(p->message, sizeof p->message, "nothing more %s: %s", where,
+			 max_top || max_left ? "that is the frame's edge" : "the frame fits the screen");
+		return true;
+	}
+	p->top = top;
+	p->left = left;
+	return true;
+}
+
 bool view_player_key(struct view_player *p, int key)
 {
 	p->message[0] = '\0';
@@ -131,6 +151,12 @@ bool view_player_key(struct view_player *p, int key)
 			return true;
 		p->quit = true;
 		return false;
+	case VIEW_KEY_PGDN: return scroll(p, p->page_h > 1 ? p->page_h - 1 : 1, 0); /* a row of context */
+	case VIEW_KEY_PGUP: return scroll(p, -(p->page_h > 1 ? p->page_h - 1 : 1), 0);
+	case 'j': return scroll(p, 1, 0);
+	case 'k': return scroll(p, -1, 0);
+	case '>': return scroll(p, 0, p->page_w > 1 ? p->page_w / 2 : 1);
+	case '<': return scroll(p, 0, -(p->page_w > 1 ? p->page_w / 2 : 1));
 	case '?': p->help = true; return true;
 	default: return false;
 	}

@@ -205,11 +205,15 @@ static int map_key(int ch)
 {
 	switch (ch) {
 	case KEY_RIGHT:
-	case KEY_DOWN:
-	case KEY_NPAGE: return 'n';
+	case KEY_DOWN: return 'n';
 	case KEY_LEFT:
-	case KEY_UP:
-	case KEY_PPAGE: return 'p';
+	case KEY_UP: return 'p';
+	case KEY_NPAGE: return VIEW_KEY_PGDN; /* scrolling a frame taller than the screen */
+	case KEY_PPAGE: return VIEW_KEY_PGUP;
+	case KEY_SF: return 'j'; /* Shift+Down */
+	case KEY_SR: return 'k'; /* Shift+Up */
+	case KEY_SRIGHT: return '>';
+	case KEY_SLEFT: return '<';
 	case KEY_ENTER: return '\n';
 	case KEY_HOME: return VIEW_KEY_HOME;
 	case KEY_END: return VIEW_KEY_END;
@@ -219,7 +223,7 @@ static int map_key(int ch)
 	}
 }
 
-static void redraw(const struct tui *t, const struct view_ops *ops, const void *state, const struct view_player *p,
+static void redraw(const struct tui *t, const struct view_ops *ops, const void *state, struct view_player *p,
                    struct view_canvas *cv)
 {
 	if (cv->w != COLS || cv->h != LINES) {

@@ -162,10 +162,17 @@ commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF 
 	assert_output --partial "these variants take this size: --variant naive,coalesced,smem,blocktile1d,blocktile2d"
 }
 
-@test "progress on a terminal names the variant, its place and an ETA" {
+@test "progress on a terminal names the variant, its place and an ETA; each row starts a clean line" {
 	command -v script >/dev/null || skip "script(1) is not installed"
 	run script -qec "$GPULAB run gemm --size 384 --threads 1 --variant naive,smem --backend sim --db $DB" /dev/null
 	assert_success
 	assert_output --regexp "gemm naive \(1/2\)  \[#* *\] [0-9]+/144 CTAs  [0-9.]+s  ETA [0-9]+s"
-	assert_output --partial "gpulab: gemm smem (2/2)  verified"
+	# the bar is cleared (carriage return, blanks, carriage return) before a row is printed: with the
+	# carriage returns as line breaks every row starts its own line; the blanks are no wider than the
+	# bar (about 60 columns), so they cannot wrap on an 80-column terminal and leave an empty line
+	run bash -c "tr '\r' '\n' <<<\"\$1\"" _ "$output"
+	assert_line --regexp '^naive +yes +16\.[0-9]+ +32\.00'
+	assert_line --regexp '^smem +yes +4\.00 +4\.00'
+	assert_line --regexp '^ {40,79}$'
+	refute_line --regexp '^ {80,}$'
 }

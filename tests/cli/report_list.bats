@@ -10,9 +10,12 @@ setup() {
 	run --separate-stderr "$GPULAB" run transpose --size 64 --backend sim --db "$DB"
 	assert_success
 	printed="$output"
+	# run prints its rows as the variants finish, before the run has an id: its title lacks "run 1  ",
+	# and its last line names the run; everything else is the same text
+	assert_equal "${lines[-1]}" "stored as run 1 (gpulab report 1)"
 	run --separate-stderr "$GPULAB" report last --db "$DB"
 	assert_success
-	[ "$output" = "$printed" ]
+	[ "$output" = "run 1  $(sed '$d' <<<"$printed")" ]
 	run --separate-stderr "$GPULAB" report 1 --db "$DB" --json
 	assert_success
 	[ "$(jq -r '.run_id' <<<"$output")" = 1 ]

@@ -25,6 +25,7 @@ setup() {
 @test "view conv nhwc: the taps of a pixel are C apart in kk; the direct kernel's warp reads one pixel 32 times" {
 	run --separate-stderr "$GPULAB" view conv --variant direct --layout nhwc --frames 1 --db "$DB"
 	assert_success
+	assert_output --partial "layout=nhwc"
 	assert_output --partial "lane 0 reads x[n=0][c=0][h=0][w=0] (nhwc, element 0), loaded 32 times so far"
 	assert_output --partial "m 16    (p 1, q 0)  kk 64   (r 0, s 1)"
 	assert_output --partial "m 0     (p 0, q 0)  kk 256  (r 1, s 1)"

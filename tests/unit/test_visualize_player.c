@@ -103,8 +103,8 @@ static unsigned toy_marks(const void *s, int step)
 	return (step % 3 == 2 ? VIEW_MARK_POINT : 0) | (step == 0 || step == 4 ? VIEW_MARK_NEW_WARP : 0);
 }
 
-static const struct view_ops toy = {"toy", toy_steps, toy_draw, NULL};
-static const struct view_ops toy_marked = {"toy", toy_steps, toy_draw, toy_marks};
+static const struct view_ops toy = {"toy", toy_steps, toy_draw, NULL, .tall = false};
+static const struct view_ops toy_marked = {"toy", toy_steps, toy_draw, toy_marks, .tall = false};
 
 /* The view opens on the first step that shows its point; ] [ } { jump by marks, Home/End to the ends, Esc
  * quits at once (and only closes the help box when it is open). */
