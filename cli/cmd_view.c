@@ -15,7 +15,10 @@
 
 static const struct gl_cmd *self(void);
 
-enum { OPT_TOPIC = 1, OPT_VARIANT, OPT_SIZE, OPT_FRAMES, OPT_PLAY, OPT_BLOCK, OPT_RUN, OPT_LAUNCH, OPT_PARAM, OPT_STEP };
+enum {
+	OPT_TOPIC = 1, OPT_VARIANT, OPT_SIZE, OPT_FRAMES, OPT_PLAY, OPT_BLOCK, OPT_RUN, OPT_LAUNCH, OPT_PARAM, OPT_STEP,
+	OPT_THREAD
+};
 
 #define MAX_PARAM_OPTS GL_RUN_MAX_PARAM_OPTS
 
@@ -24,6 +27,7 @@ struct view_opts {
 	const char *param_names[MAX_PARAM_OPTS], *param_values[MAX_PARAM_OPTS];
 	int nparams;
 	long frames, block;
+	long thread; /* --thread T: gemm's selected thread (-1: thread 0) */
 	long step; /* --step K (1-based); 0: the first step that shows the view's point */
 	long run, launch; /* --run N [--launch K]: a stored launch, of any kernel (0: not given) */
 	bool play;
@@ -39,6 +43,7 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct v
 	case OPT_FRAMES: o->frames = gl_optval_long(a); return GL_OK;
 	case OPT_STEP: o->step = gl_optval_long(a); return GL_OK;
 	case OPT_BLOCK: o->block = gl_optval_long(a); return GL_OK;
+	case OPT_THREAD: o->thread = gl_optval_long(a); return GL_OK;
 	case OPT_RUN: o->run = gl_optval_long(a); return GL_OK;
 	case OPT_LAUNCH: o->launch = gl_optval_long(a); return GL_OK;
 	case OPT_PARAM:
@@ -60,6 +65,7 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct view_opts *o)
 	if (rc)
 		return rc;
 	o->block = -1;
+	o->thread = -1;
 	for (int i = 0; i < args.nopts; i++)
 		if ((rc = handle_option(ctx, &args.opts[i], o)))
 			return rc;
@@ -198,16 +204,51 @@ struct view_state {
 	const void *state;
 };
 
-/* Build the view's steps from the trace: this refuses a CTA outside the trace and a variant without the
- * accesses the view shows. */
-static int build(struct gl_ctx *ctx, enum gl_topic_view kind, const struct view_trace *tr, long block,
+/* The view table's name of a kind of view. */
+static const char *view_kind_name(enum gl_topic_view kind)
+{
+	for (const struct view_entry *v = view_table; v->name; v++)
+		if (v->kind == kind)
+			return v->name;
+	return "?";
+}
+
+/* --thread is gemm's: refused for the other views before anything is computed. */
+static int thread_for_gemm(struct gl_ctx *ctx, enum gl_topic_view kind, const struct view_opts *o)
+{
+	if (kind == GL_VIEW_GEMM || o->thread < 0)
+		return GL_OK;
+	return gl_usage_error(ctx, self(), "--thread selects the thread the gemm view follows; the %s view has none",
+	                      view_kind_name(kind));
+}
+
+/* gemm's --thread: a thread of the CTA, selected before the view opens. */
+static int gemm_build(struct gl_ctx *ctx, const struct view_trace *tr, long block, long thread, struct view_gemm *g)
+{
+	int rc = view_gemm_build(tr, block, g, &ctx->err);
+	if (rc || thread < 0)
+		return rc;
+	if (thread >= g->nthreads) {
+		int n = g->nthreads;
+		view_gemm_free(g);
+		return gl_usage_error(ctx, self(), "no thread %ld in a CTA of %d threads (--thread 0 to %d)", thread, n,
+		                      n - 1);
+	}
+	g->ui->thread = (int)thread;
+	return GL_OK;
+}
+
+/* Build the view's steps from the trace: this refuses a CTA outside the trace, a thread outside the CTA
+ * and a variant without the accesses the view shows. */
+static int build(struct gl_ctx *ctx, enum gl_topic_view kind, const struct view_trace *tr, const struct view_opts *o,
                  struct view_state *vs)
 {
 	memset(vs, 0, sizeof *vs);
 	vs->kind = kind;
+	long block = o->block;
 	if (kind == GL_VIEW_GEMM) {
 		vs->ops = &view_gemm_ops, vs->state = &vs->ge;
-		return view_gemm_build(tr, block, &vs->ge, &ctx->err);
+		return gemm_build(ctx, tr, block, o->thread, &vs->ge);
 	}
 	if (kind == GL_VIEW_MMA) {
 		vs->ops = &view_mma_ops, vs->state = &vs->mm;
@@ -274,7 +315,7 @@ static int view_trace_run(struct gl_ctx *ctx, enum gl_topic_view kind, const str
 	if (rc == GL_OK && !found)
 		rc = compute(ctx, t, v, p, &dev, &rec, &tr);
 	if (rc == GL_OK)
-		rc = build(ctx, kind, &tr, o->block, &vs);
+		rc = build(ctx, kind, &tr, o, &vs);
 	built = rc == GL_OK;
 	if (rc == GL_OK && !found)
 		rc = store(ctx, path, &dev, &rec, &tr);
@@ -298,6 +339,9 @@ static int view_stored_launch(struct gl_ctx *ctx, const struct view_opts *o)
 		view_names(views, sizeof views);
 		return gl_usage_error(ctx, self(), "with --run, say which view: %s (not '%s')", views, o->what);
 	}
+	int rc = thread_for_gemm(ctx, named->kind, o);
+	if (rc)
+		return rc;
 	if (o->topic || o->variant || o->size || o->nparams)
 		return gl_usage_error(ctx, self(), "--run shows a stored launch as it was recorded: no --topic, "
 		                      "--variant, --size or topic parameters with it");
@@ -308,13 +352,13 @@ static int view_stored_launch(struct gl_ctx *ctx, const struct view_opts *o)
 	struct view_state vs;
 	long id = o->launch;
 	memset(&tr, 0, sizeof tr);
-	int rc = gl_store_open(ctx->db_path, 1, &store, &ctx->err);
+	rc = gl_store_open(ctx->db_path, 1, &store, &ctx->err);
 	if (rc == GL_OK)
 		rc = gl_store_find_run_launch(store, o->run, o->launch, &id, &ctx->err);
 	if (rc == GL_OK)
 		rc = view_load(store, id, &tr, &ctx->err);
 	gl_store_close(store);
-	if (rc == GL_OK && (rc = build(ctx, named->kind, &tr, o->block, &vs)) == GL_OK) {
+	if (rc == GL_OK && (rc = build(ctx, named->kind, &tr, o, &vs)) == GL_OK) {
 		rc = show(ctx, &vs, o);
 		view_state_free(&vs);
 	}
@@ -378,6 +422,8 @@ static int exec_view(struct gl_ctx *ctx, int argc, char **argv)
 	    (rc = gl_variant_lookup(t, o.variant ? o.variant : default_variant(&o, kind, t), &v, &ctx->err)) ||
 	    (rc = build_problem(ctx, t, &o, &p, &explicit)))
 		return rc;
+	if ((rc = thread_for_gemm(ctx, kind, &o)))
+		return rc;
 	if (kind == GL_VIEW_FLASH && strncmp(v->name, "flash", 5) != 0)
 		return gl_usage_error(ctx, self(), "the flash view steps through flash1, flash2 or flash2_mma, not %s "
 		                      "(its traffic: gpulab run attention --variant %s)", v->name, v->name);
@@ -392,6 +438,7 @@ static const struct gl_opt view_opts[] = {
 	GL_STR("size", "N", OPT_SIZE, "set every size parameter"),
 	GL_NUM("block", "B", 0, 1L << 40, OPT_BLOCK,
 	       "only CTA B (traces keep the first 2 CTAs; gemm shows the first by default)"),
+	GL_NUM("thread", "T", 0, 1023, OPT_THREAD, "gemm: the thread whose register tile and reads are shown (default 0)"),
 	GL_NUM("frames", "N", 1, 1000000, OPT_FRAMES,
 	       "print N frames as text from the first that shows the point (80x24, each 'step K/TOTAL')"),
 	GL_NUM("step", "K", 1, 1L << 30, OPT_STEP, "open on step K (default: the first that shows the point)"),
@@ -410,7 +457,8 @@ const struct gl_cmd gl_cmd_view_entry = {
              "       gpulab view gemm|mma|banks|coalesce|conv|flash --run N [--launch K] [--frames N] [--play]",
     .summary = "step through a recorded memory trace: GEMM tiles, shared-memory banks, global coalescing",
     .help = "views:\n"
-            "  gemm        the C tile a CTA owns, the A and B tiles it loads at each K step, warp and thread tiles\n"
+            "  gemm        one k per step: the grid of CTA tiles over C, the K slab of A and B, As/Bs as filled,\n"
+            "              every warp's C elements, the selected thread's register tile and what it reads at k\n"
             "  mma         hgemm on tensor cores: the m16n8k16 fragment map (a step per lane), each ldmatrix of a\n"
             "              warp beside its swizzled counterpart, the CTA's K loop down to its warps' mma tiles\n"
             "  banks       one warp's shared-memory access per step: 32 banks, the wavefront serving each lane\n"
@@ -420,7 +468,7 @@ const struct gl_cmd gl_cmd_view_entry = {
             "  conv        conv2d's implicit GEMM: a lane's input pixel, the im2col elements A(m, kk) that are it, loads so far\n"
             "  TOPIC       shorthand: gemm -> gemm, hgemm -> mma, smem_patterns -> banks, conv2d -> conv,\n"
             "              attention -> flash, others -> coalesce\n"
-            "--PARAM V sets one topic parameter (default: small sizes, e.g. gemm 128).  --run shows a launch of\n"
+            "--PARAM V sets one topic parameter (default: small sizes, e.g. gemm 256).  --run shows a launch of\n"
             "any kernel as it was recorded (gpulab run --trace, gpulab sim --trace).\n"
             "The latest stored trace of the topic/variant (and sizes, when given) is shown; without one, the variant\n"
             "runs on the simulator with --trace first and that run is stored.\n"
@@ -428,7 +476,8 @@ const struct gl_cmd gl_cmd_view_entry = {
             "coalesce: the first with more sectors than ideal; gemm: the second K step).\n"
             "keys: space play/pause, n/p step, Home/End first/last, ] [ next/previous step that shows the point,\n"
             "} { next/previous warp, +/- speed, g go to step, ? help, q or Esc quit; a frame larger than the\n"
-            "terminal scrolls: PgDn/PgUp a page, j/k a row, > < across (the top row says which rows are shown)\n",
+            "terminal scrolls: PgDn/PgUp a page, j/k a row, > < across (the top row says which rows are shown);\n"
+            "gemm fits itself instead: z zoom (one C element per cell), H J K L pan, t/T thread, v next page\n",
     .opts = view_opts,
     .min_args = 1,
     .max_args = 1,

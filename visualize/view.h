@@ -22,6 +22,14 @@ struct view_ops {
 	/* VIEW_MARK_* bits of step k: POINT when it shows the view's point (a bank conflict, an access with
 	 * more sectors than ideal, a new K step), NEW_WARP when another warp's access begins.  May be NULL. */
 	unsigned (*marks)(const void *state, int step);
+	/* The view's own keys (gemm: zoom, pan, thread), tried before the player's: true when the key was
+	 * the view's (the screen changed).  May be NULL; so may the rest. */
+	bool (*key)(const void *state, int key);
+	/* Pages a w x h body needs (the panels that do not fit side by side), and which one to draw:
+	 * --frames prints every page of each frame. */
+	int (*pages)(const void *state, int w, int h);
+	void (*set_page)(const void *state, int page);
+	const char *const *help; /* the view's keys for the help box, NULL-terminated */
 	/* true: the view draws its whole frame, however tall or wide, on a canvas of VIEW_TALL rows that
 	 * keeps VIEW_WIDE columns (what follows a list comes right after it, not at the canvas's bottom), and
 	 * the screen scrolls over the frame; --frames prints all of it.  false: the view fits itself to the

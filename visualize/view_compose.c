@@ -72,18 +72,43 @@ static const char *const help_lines[] = {
     "any key closes this box",
 };
 
-static void draw_help(struct view_canvas *cv)
+/* The player's keys, then the view's own (ops->help) above the closing line. */
+static bool scroll_line(const char *line)
 {
-	int bw = 44, bh = (int)(sizeof help_lines / sizeof help_lines[0]) + 2;
+	return !strncmp(line, "PgDn", 4) || !strncmp(line, "         the frame", 18) || !strncmp(line, "j  k", 4) ||
+	       !strncmp(line, "<  >", 4);
+}
+
+/* The lines of the help box: the player's (the scrolling keys only for a tall view: a view that fits
+ * itself never scrolls), the view's own (ops->help) before the closing lines. */
+static int help_box_lines(const struct view_ops *ops, const char **out, int max)
+{
+	int nbase = (int)(sizeof help_lines / sizeof help_lines[0]), n = 0;
+	for (int i = 0; i < nbase && n < max; i++) {
+		if (i == nbase - 2)
+			for (int j = 0; ops->help && ops->help[j] && n < max; j++)
+				out[n++] = ops->help[j];
+		if (ops->tall || !scroll_line(help_lines[i]))
+			out[n++] = help_lines[i];
+	}
+	return n;
+}
+
+static void draw_help(struct view_canvas *cv, const struct view_ops *ops)
+{
+	const char *lines[48];
+	int n = help_box_lines(ops, lines, (int)(sizeof lines / sizeof lines[0]));
+	int bw = 44, bh = n + 2;
 	int x0 = (cv->w - bw) / 2, y0 = (cv->h - bh) / 2;
+	y0 = y0 < 0 ? 0 : y0;
 	for (int y = 0; y < bh; y++)
 		for (int x = 0; x < bw; x++) {
 			bool edge_y = y == 0 || y == bh - 1, edge_x = x == 0 || x == bw - 1;
 			char ch = edge_y && edge_x ? '+' : edge_y ? '-' : edge_x ? '|' : ' ';
 			view_canvas_put(cv, y0 + y, x0 + x, ch, VS_TITLE);
 		}
-	for (int i = 0; i < (int)(sizeof help_lines / sizeof help_lines[0]); i++)
-		view_canvas_text(cv, y0 + 1 + i, x0 + 2, i == 0 ? VS_TITLE : VS_PLAIN, help_lines[i]);
+	for (int i = 0; i < n; i++)
+		view_canvas_text(cv, y0 + 1 + i, x0 + 2, i == 0 ? VS_TITLE : VS_PLAIN, lines[i]);
 }
 
 /* A tall view's whole frame, then the part of it the screen shows from p->top, p->left. */
@@ -137,5 +162,5 @@ void view_compose(const struct view_ops *ops, const void *state, struct view_pla
 		}
 	view_canvas_free(&body);
 	if (p->help)
-		draw_help(cv);
+		draw_help(cv, ops);
 }

@@ -1,23 +1,14 @@
-/* view_gemm_draw.c — the gemm view's picture: A, B and C scaled to small grids (what the CTA loads at
- * this K step, what it loaded before, the C tile it owns), the CTA's C tile zoomed with the warp owning
- * each part and thread 0's elements, then the counts so far. */
+/* view_gemm_draw.c — the gemm view's screen: what the CTA is and which k this is, then two pages —
+ * the tiles (the grid of CTA tiles over C, A and B with this K slab, the shared arrays as filled) and
+ * the CTA (every warp's C elements, the selected thread's register tile and outer product: the other
+ * file) — side by side in height when the terminal allows, else one at a time (v shows the other). */
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "view_states.h"
 
-void view_gemm_layout(int w, int h, struct view_gemm_layout *L)
-{
-	int gap = 2;
-	L->gw = (w - 3 * gap) / 4;
-	L->gw = L->gw > 32 ? 32 : L->gw < 4 ? 4 : L->gw;
-	L->y = 5;
-	L->gh = h - L->y - 1 - 3; /* titles above, counts (2) and legend below */
-	L->gh = L->gh > 32 ? 32 : L->gh < 4 ? 4 : L->gh;
-	for (int i = 0; i < 4; i++)
-		L->x[i] = i * (L->gw + gap);
-	L->counts = L->y + 1 + L->gh;
-}
+#define GAP 2
 
 long view_grid_scale(long n, int cells)
 {
@@ -35,18 +26,29 @@ void view_grid_cell(long rows, long cols, long rpc, long cpc, int cy, int cx, st
 	out->c1 = out->c0 + cpc - 1 < cols - 1 ? out->c0 + cpc - 1 : cols - 1;
 }
 
-/* Cells of a rows x cols matrix in a gh x gw grid, each a power-of-two block of elements. */
-struct grid {
-	long rpc, cpc;
-	int nh, nw;
-};
-
-static struct grid grid_for(long rows, long cols, int gh, int gw)
+int view_gemm_wrap(struct view_canvas *cv, int y, int x, int w, int h, int style, const char *text)
 {
-	struct grid g = {view_grid_scale(rows, gh), view_grid_scale(cols, gw), 0, 0};
-	g.nh = (int)((rows + g.rpc - 1) / g.rpc);
-	g.nw = (int)((cols + g.cpc - 1) / g.cpc);
-	return g;
+	int rows = 0;
+	const char *p = text;
+	while (*p && rows < h) {
+		int indent = rows ? 4 : 0; /* continuation lines stand in */
+		int room = w - indent, len = (int)strlen(p), take = len;
+		if (len > room) { /* break after the last space or comma that fits */
+			take = room;
+			for (int i = room; i > room / 3; i--)
+				if (p[i - 1] == ' ' || p[i - 1] == ',') {
+					take = i;
+					break;
+				}
+		}
+		char line[512];
+		snprintf(line, sizeof line, "%.*s", take, p);
+		view_canvas_text(cv, y + rows++, x + indent, style, line);
+		p += take;
+		while (*p == ' ')
+			p++;
+	}
+	return rows;
 }
 
 /* The strongest mark in a cell of a marks matrix. */
@@ -60,189 +62,214 @@ static int cell_mark(const uint8_t *marks, long cols, const struct view_box *c)
 	return best;
 }
 
-static void scale_note(struct view_canvas *cv, int y, int x, const struct grid *gr)
+/* A marks matrix in a panel, power-of-two cells; `hit` (may be NULL) marks cells to draw as '@'.
+ * Returns the rows drawn, with the scale note under them. */
+static int draw_marks(struct view_canvas *cv, const struct view_gemm_panel *P, const uint8_t *marks, long rows,
+                      long cols, bool (*hit)(const void *, const struct view_box *), const void *ctx)
 {
-	if (gr->rpc > 1 || gr->cpc > 1)
-		view_canvas_printf(cv, y + gr->nh, x, VS_DIM, "cell %ldx%ld", gr->rpc, gr->cpc);
-}
-
-static void draw_marks(struct view_canvas *cv, int y, int x, const struct view_gemm_layout *L, const uint8_t *marks,
-                       long rows, long cols)
-{
-	struct grid gr = grid_for(rows, cols, L->gh, L->gw);
-	scale_note(cv, y, x, &gr);
-	for (int cy = 0; cy < gr.nh; cy++)
-		for (int cx = 0; cx < gr.nw; cx++) {
+	long rpc = view_grid_scale(rows, P->h - 1), cpc = view_grid_scale(cols, P->w);
+	int nh = (int)((rows + rpc - 1) / rpc), nw = (int)((cols + cpc - 1) / cpc);
+	for (int cy = 0; cy < nh; cy++)
+		for (int cx = 0; cx < nw; cx++) {
 			struct view_box c;
-			view_grid_cell(rows, cols, gr.rpc, gr.cpc, cy, cx, &c);
+			view_grid_cell(rows, cols, rpc, cpc, cy, cx, &c);
 			int m = cell_mark(marks, cols, &c);
-			view_canvas_put(cv, y + cy, x + cx,
-			                m == VG_NOW       ? '#'
-			                : m == VG_EARLIER ? '+'
-			                                  : '.',
-			                m == VG_NOW       ? VS_NOW
-			                : m == VG_EARLIER ? VS_EARLIER
-			                                  : VS_DIM);
+			bool at = hit && hit(ctx, &c);
+			char ch = at ? '@' : m == VG_NOW ? '#' : m == VG_EARLIER ? '+' : '.';
+			int st = at ? VS_SELF : m == VG_NOW ? VS_NOW : m == VG_EARLIER ? VS_EARLIER : VS_DIM;
+			view_canvas_put(cv, P->y + cy, P->x + cx, ch, st);
 		}
+	view_canvas_printf(cv, P->y + nh, P->x, VS_DIM, "cell %ldx%ld", rpc, cpc);
+	return nh + 1;
 }
 
-/* C as the grid of CTA tiles over it: every CTA owns a tile the size of the traced CTA's (they are
- * uniform), drawn as a checkerboard of ':' and '.' so the tile edges show; the selected CTA's tile is 'o',
- * what it stores at this step '#'. */
-static void draw_c(struct view_canvas *cv, int y, int x, const struct view_gemm_layout *L, const struct view_gemm *g,
-                   const struct view_gemm_frame *f)
+/* C as the grid of CTA tiles: one cell per CTA when they fit; the shown CTA 'o', others ':' and '.'. */
+static int draw_grid(struct view_canvas *cv, const struct view_gemm_panel *P, const struct view_gemm *g)
 {
-	struct grid gr = grid_for(g->m, g->n, L->gh, L->gw);
-	scale_note(cv, y, x, &gr);
-	const struct view_box *t = &g->c_tile;
-	bool tiled = t->r1 >= t->r0;
-	long th = tiled ? t->r1 - t->r0 + 1 : g->m, tw = tiled ? t->c1 - t->c0 + 1 : g->n;
-	for (int cy = 0; cy < gr.nh; cy++)
-		for (int cx = 0; cx < gr.nw; cx++) {
-			struct view_box c;
-			view_grid_cell(g->m, g->n, gr.rpc, gr.cpc, cy, cx, &c);
-			int m = cell_mark(f->c, g->n, &c);
-			bool mine = tiled && c.r0 >= t->r0 && c.r0 <= t->r1 && c.c0 >= t->c0 && c.c0 <= t->c1;
-			bool odd = ((c.r0 / th) + (c.c0 / tw)) % 2 == 1;
-			char ch = m == VG_NOW ? '#' : mine ? 'o' : odd ? ':' : '.';
-			view_canvas_put(cv, y + cy, x + cx, ch, m == VG_NOW ? VS_NOW : mine ? VS_OWN : VS_DIM);
+	long per_y = view_grid_scale(g->tiles_r, P->h - 1), per_x = view_grid_scale(g->tiles_c, P->w);
+	int nh = (int)((g->tiles_r + per_y - 1) / per_y), nw = (int)((g->tiles_c + per_x - 1) / per_x);
+	long bx = g->cta_c, by = g->cta_r;
+	for (int cy = 0; cy < nh; cy++)
+		for (int cx = 0; cx < nw; cx++) {
+			bool mine = by / per_y == cy && bx / per_x == cx;
+			view_canvas_put(cv, P->y + cy, P->x + cx,
+			                mine            ? 'o'
+			                : (cy + cx) % 2 ? ':'
+			                                : '.',
+			                mine ? VS_OWN : VS_DIM);
 		}
+	view_canvas_printf(cv, P->y + nh, P->x, VS_DIM, "cell %ldx%ld CTA", per_y, per_x);
+	return nh + 1;
 }
 
-/* "C 128x128, 4x4 CTA tiles": how many tiles of the traced CTA's size cover C. */
-static void c_title(struct view_canvas *cv, int y, int x, const struct view_gemm *g)
+/* The selected thread's reads at this k, as cells of a shared array's region. */
+struct reads {
+	const struct view_gemm_frame *f;
+	const struct view_gemm_smem *s;
+	int src;
+};
+
+static bool read_hit(const void *ctx, const struct view_box *c)
 {
-	const struct view_box *t = &g->c_tile;
-	if (t->r1 < t->r0) {
-		view_canvas_printf(cv, y, x, VS_TITLE, "C %ldx%ld", g->m, g->n);
-		return;
+	const struct reads *rd = ctx;
+	const long *v = rd->src == 0 ? rd->f->arow : rd->f->bcol;
+	int n = rd->src == 0 ? rd->f->narow : rd->f->nbcol;
+	long k = rd->f->kk - (rd->src == 0 ? rd->s->c0 : rd->s->r0);
+	long kc0 = rd->src == 0 ? c->c0 : c->r0, kc1 = rd->src == 0 ? c->c1 : c->r1;
+	if (k < kc0 || k > kc1)
+		return false;
+	for (int i = 0; i < n; i++) {
+		long x = v[i] - (rd->src == 0 ? rd->s->r0 : rd->s->c0);
+		if (rd->src == 0 ? x >= c->r0 && x <= c->r1 : x >= c->c0 && x <= c->c1)
+			return true;
 	}
-	long th = t->r1 - t->r0 + 1, tw = t->c1 - t->c0 + 1;
-	view_canvas_printf(cv, y, x, VS_TITLE, "C: %ldx%ld CTAs", (g->m + th - 1) / th, (g->n + tw - 1) / tw);
+	return false;
 }
 
-/* The CTA's C tile: which warp owns each part, thread 0's elements as '@'. */
-static void draw_tile(struct view_canvas *cv, int y, int x, const struct view_gemm_layout *L, const struct view_gemm *g,
-                      const struct view_gemm_frame *f)
+static void smem_title(struct view_canvas *cv, int y, int x, const struct view_gemm_smem *s, const char *src)
 {
-	const struct view_box *t = &g->c_tile;
-	if (t->r1 < t->r0) {
-		view_canvas_text(cv, y, x, VS_WARN, "no C stores");
-		view_canvas_text(cv, y + 1, x, VS_WARN, "in the trace");
-		return;
-	}
-	long rows = t->r1 - t->r0 + 1, cols = t->c1 - t->c0 + 1;
-	struct grid gr = grid_for(rows, cols, L->gh, L->gw);
-	scale_note(cv, y, x, &gr);
-	for (int cy = 0; cy < gr.nh; cy++)
-		for (int cx = 0; cx < gr.nw; cx++) {
-			struct view_box c;
-			view_grid_cell(rows, cols, gr.rpc, gr.cpc, cy, cx, &c);
-			int warp = -1;
-			bool self = false, now = false;
-			for (long r = c.r0; r <= c.r1; r++)
-				for (long k = c.c0; k <= c.c1; k++) {
-					long i = (t->r0 + r) * g->n + t->c0 + k;
-					int o = g->owner[i];
-					if (o >= 0 && warp < 0)
-						warp = o / 32;
-					self |= o >= 0 && o == g->first_warp * 32;
-					now |= f->c[i] == VG_NOW;
-				}
-			char ch = self ? '@' : warp < 0 ? '.' : view_digit(warp);
-			int style = self ? VS_SELF : now ? VS_NOW : warp < 0 ? VS_DIM : view_wf_style(warp);
-			view_canvas_put(cv, y + cy, x + cx, ch, style);
-		}
-}
-
-static void range_text(const struct view_box *b, const char *name, char *buf, size_t n)
-{
-	if (b->r1 < b->r0)
-		snprintf(buf, n, "%s: none", name);
+	if (!s->buf)
+		view_canvas_printf(cv, y, x, VS_TITLE, "(no %s tile)", src);
 	else
-		snprintf(buf, n, "%s[%ld..%ld][%ld..%ld]", name, b->r0, b->r1, b->c0, b->c1);
+		view_canvas_printf(cv, y, x, VS_TITLE, "%s %ldx%ld", s->buf->name, s->rows, s->cols);
 }
 
-static void draw_step(struct view_canvas *cv, int y, const struct view_gemm *g, const struct view_gemm_frame *f)
+/* "As = A[0-127][8-15]: A[0+i][8+j] at As[8*i + j], 1024 of 1024 held". */
+static void smem_text(const struct view_gemm_smem *s, const char *src, char *buf, size_t n)
 {
-	char a[64], b[64], c[64], w[64], t[64];
-	range_text(&g->c_tile, "C", c, sizeof c);
-	int x = view_canvas_printf(cv, y, 0, VS_TITLE, "CTA %ld owns %s (%d warps)", g->block, c, g->warps);
-	range_text(&f->a_now, "A", a, sizeof a);
-	range_text(&f->b_now, "B", b, sizeof b);
-	if (f->epilogue) {
-		view_canvas_printf(cv, y, x + 3, VS_NOW, "epilogue (step %d/%d)", f->step + 1, f->nsteps);
-		view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "writes %s = alpha*acc + beta*C, from registers", c);
-	} else {
-		if (f->k_lo == f->k_hi)
-			view_canvas_printf(cv, y, x + 3, VS_NOW, "K step %d/%d: k %ld", f->step + 1, f->nsteps - 1,
-			                   f->k_lo);
-		else
-			view_canvas_printf(cv, y, x + 3, VS_NOW, "K step %d/%d: k %ld..%ld", f->step + 1, f->nsteps - 1,
-			                   f->k_lo, f->k_hi);
-		view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "loads %s, %s -> %s", a, b,
-		                   g->staged ? (f->staged_into[0] ? f->staged_into : "shared memory") : "registers");
+	if (!s->buf) {
+		snprintf(buf, n, "no shared array holds %s: every k is read from global memory", src);
+		return;
 	}
-	range_text(&g->warp_tile, "C", w, sizeof w);
-	range_text(&g->thread_tile, "C", t, sizeof t);
-	view_canvas_printf(cv, y + 2, 0, VS_PLAIN, "warp %d owns %ld of %s; thread %d owns %ld of %s", g->first_warp,
-	                   g->warp_elems, w, g->first_warp * 32, g->thread_elems, t);
+	char at[96] = "no single stride";
+	if (s->affine) { /* "As[8*i + j]", "As[i + 128*j]" */
+		char ti[32] = "", tj[32] = "";
+		if (s->sr)
+			snprintf(ti, sizeof ti, s->sr == 1 ? "i" : "%ld*i", s->sr);
+		if (s->sc)
+			snprintf(tj, sizeof tj, s->sc == 1 ? "j" : "%ld*j", s->sc);
+		char off[32] = "";
+		if (s->off0)
+			snprintf(off, sizeof off, " + %ld", s->off0);
+		snprintf(at, sizeof at, "at %s[%s%s%s%s]", s->buf->name, ti, ti[0] && tj[0] ? " + " : "", tj, off);
+	}
+	snprintf(buf, n, "%s = %s[%ld-%ld][%ld-%ld]: %s[%ld+i][%ld+j] %s, %ld of %ld held%s", s->buf->name, src, s->r0,
+	         s->r0 + s->rows - 1, s->c0, s->c0 + s->cols - 1, src, s->r0, s->c0, at, s->nheld, s->rows * s->cols,
+	         s->outside ? " (more outside)" : "");
 }
 
-static void draw_counts(struct view_canvas *cv, int y, const struct view_gemm *g, const struct view_gemm_frame *f)
+/* A shared-array panel without an array: why, in lines that fit 14 columns. */
+static int no_tile(struct view_canvas *cv, const struct view_gemm_panel *P, bool epilogue)
 {
-	view_canvas_printf(cv, y, 0, VS_PLAIN,
+	static const char *const none[] = {"none: k is", "read from", "global"}, *const epi[] = {
+	                                                                             "epilogue:", "no loads", ""};
+	for (int i = 0; i < 3; i++)
+		view_canvas_text(cv, P->y + i, P->x, VS_DIM, epilogue ? epi[i] : none[i]);
+	return 3;
+}
+
+/* Page 1: CTA grid, A, B, As, Bs side by side, then what the shared arrays hold and the counts. */
+void view_gemm_draw_tiles(struct view_canvas *cv, int y, int h, const struct view_gemm *g,
+                          const struct view_gemm_frame *f)
+{
+	int pw = (cv->w - 4 * GAP) / 5;
+	int gh = h - 1 - 6; /* title above; smem text (2, a third if one wraps), counts (2), legend */
+	gh = gh > 17 ? 17 : gh;
+	struct view_gemm_panel P[5];
+	for (int i = 0; i < 5; i++)
+		P[i] = (struct view_gemm_panel){y + 1, i * (pw + GAP), gh, pw};
+	view_canvas_printf(cv, y, P[0].x, VS_TITLE, "C %ldx%ld CTAs", g->tiles_r, g->tiles_c);
+	view_gemm_slab_title(cv, y, P[1].x, g, false);
+	view_gemm_slab_title(cv, y, P[2].x, g, true);
+	smem_title(cv, y, P[3].x, &f->sm[0], "As");
+	smem_title(cv, y, P[4].x, &f->sm[1], "Bs");
+	int used = draw_grid(cv, &P[0], g);
+	int r = view_gemm_draw_slabs(cv, &P[1], g, f, false);
+	used = r > used ? r : used;
+	r = view_gemm_draw_slabs(cv, &P[2], g, f, true);
+	used = r > used ? r : used;
+	for (int s = 0; s < 2; s++) {
+		const struct view_gemm_smem *sm = &f->sm[s];
+		struct reads rd = {f, sm, s};
+		if (sm->buf && sm->held)
+			r = draw_marks(cv, &P[3 + s], sm->held, sm->rows, sm->cols, read_hit, &rd);
+		else
+			r = no_tile(cv, &P[3 + s], f->epilogue);
+		used = r > used ? r : used;
+	}
+	int ty = y + 1 + used;
+	char text[256];
+	for (int s = 0; s < 2 && !f->epilogue; s++) {
+		smem_text(&f->sm[s], s ? "B" : "A", text, sizeof text);
+		ty += view_gemm_wrap(cv, ty, 0, cv->w, 2, VS_PLAIN, text);
+	}
+	view_canvas_printf(cv, ty++, 0, VS_PLAIN,
 	                   "so far: global sectors/requests A %" PRIu64 "/%" PRIu64 "  B %" PRIu64 "/%" PRIu64
 	                   "  C %" PRIu64 "/%" PRIu64,
 	                   f->a_sect, f->a_req, f->b_sect, f->b_req, f->c_sect, f->c_req);
-	int x = view_canvas_printf(cv, y + 1, 0, VS_PLAIN,
-	                           "shared wavefronts st %" PRIu64 " ld %" PRIu64 ", %" PRIu64 " conflicts;", f->sst_wf,
-	                           f->sld_wf, f->s_conflicts);
-	view_canvas_printf(cv, y + 1, x + 1, f->k_done == g->k ? VS_GOOD : VS_PLAIN, "acc k %ld/%ld", f->k_done, g->k);
+	view_canvas_printf(cv, ty++, 0, VS_PLAIN,
+	                   "shared wavefronts st %" PRIu64 " ld %" PRIu64 ", %" PRIu64 " conflicts", f->sst_wf,
+	                   f->sld_wf, f->s_conflicts);
+	view_canvas_text(cv, ty, 0, VS_DIM, "# this K slab  + earlier  @ what the thread reads at k  o this CTA");
 }
 
-/* The thread's register tile and this step's outer products, where the rows below the panels allow. */
-static void draw_thread(struct view_canvas *cv, int y, const struct view_gemm *g, const struct view_gemm_frame *f)
+static void draw_top(struct view_canvas *cv, int y, const struct view_gemm *g, const struct view_gemm_frame *f)
 {
-	if (!g->ntrows)
-		return;
-	char rows[96], cols[96];
-	view_ranges(g->trows, g->ntrows, rows, sizeof rows);
-	view_ranges(g->tcols, g->ntcols, cols, sizeof cols);
-	view_canvas_printf(cv, y, 0, VS_TITLE, "thread %d: acc %dx%d%s in registers = C rows %s x cols %s",
-	                   g->first_warp * 32, g->ntrows, g->ntcols, g->thread_outer ? "" : " (part)", rows, cols);
-	if (f->epilogue || f->k_lo < 0)
-		view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "epilogue: C[r][c] = alpha*acc[r][c] + beta*C[r][c] for those %ld",
-		                   g->thread_elems);
+	const struct view_box *t = &g->tile;
+	long bx = g->cta_c, by = g->cta_r;
+	if (t->r1 < t->r0)
+		view_canvas_printf(cv, y, 0, VS_TITLE, "CTA %ld (row %ld col %ld of %ldx%ld) stores no C; %d warp%s",
+		                   g->block, by, bx, g->tiles_r, g->tiles_c, g->nwarps, g->nwarps == 1 ? "" : "s");
 	else
-		view_canvas_printf(cv, y + 1, 0, VS_PLAIN,
-		                   "per k: acc += A[rows][k] (%d) x B[k][cols] (%d): %d FMA%s; now k %ld..%ld",
-		                   g->ntrows, g->ntcols, g->ntrows * g->ntcols, g->ntrows * g->ntcols == 1 ? "" : "s",
-		                   f->k_lo, f->k_hi);
+		view_canvas_printf(
+		    cv, y, 0, VS_TITLE,
+		    "CTA %ld (row %ld col %ld of %ldx%ld): tile %ldx%ld = C[%ld-%ld][%ld-%ld], %d warp%s", g->block, by,
+		    bx, g->tiles_r, g->tiles_c, t->r1 - t->r0 + 1, t->c1 - t->c0 + 1, t->r0, t->r1, t->c0, t->c1,
+		    g->nwarps, g->nwarps == 1 ? "" : "s");
+	if (f->epilogue)
+		view_canvas_printf(cv, y + 1, 0, VS_NOW, "epilogue: C = alpha*acc + beta*C from registers, %ld stores",
+		                   g->tile_elems);
+	else if (f->slab < 0)
+		view_canvas_printf(cv, y + 1, 0, VS_WARN, "k %ld: no load of the CTA has this k", f->kk);
+	else
+		view_canvas_printf(cv, y + 1, 0, VS_NOW,
+		                   "k %ld  K step %d/%d: slab A[%ld-%ld][%ld-%ld], B[%ld-%ld][%ld-%ld]", f->kk,
+		                   f->slab + 1, g->nslabs, f->a_now.r0, f->a_now.r1, f->k0, f->k1, f->k0, f->k1,
+		                   f->b_now.c0, f->b_now.c1);
+}
+
+/* The page shown, and which the next v shows. */
+static void draw_footer(struct view_canvas *cv, int pages, int page)
+{
+	static const char *const next3[] = {"warps and thread", "outer product", "tiles A B As Bs"},
+	                         *const next2[] = {"outer product", "tiles and warps"};
+	int x = view_canvas_printf(cv, cv->h - 1, 0, VS_WARN, "page %d/%d, v: %s ", page + 1, pages,
+	                           pages == 3 ? next3[page] : next2[page]) +
+	        1;
+	view_canvas_text(cv, cv->h - 1, x, VS_DIM, "z zoom  t T thread  } { warp  ? keys");
 }
 
 void view_gemm_draw(const struct view_gemm *g, int step, struct view_canvas *cv)
 {
 	struct view_gemm_frame f;
-	struct view_gemm_layout L;
 	view_gemm_frame(g, step, &f);
-	view_gemm_layout(cv->w, cv->h, &L);
 	view_draw_header(cv, g->tr, "gemm");
-	draw_step(cv, 2, g, &f);
-	view_canvas_printf(cv, L.y, L.x[0], VS_TITLE, "A %ldx%ld", g->m, g->k);
-	view_canvas_printf(cv, L.y, L.x[1], VS_TITLE, "B %ldx%ld", g->k, g->n);
-	c_title(cv, L.y, L.x[2], g);
-	view_canvas_printf(cv, L.y, L.x[3], VS_TITLE, "CTA tile, warps");
-	draw_marks(cv, L.y + 1, L.x[0], &L, f.a, g->m, g->k);
-	draw_marks(cv, L.y + 1, L.x[1], &L, f.b, g->k, g->n);
-	draw_c(cv, L.y + 1, L.x[2], &L, g, &f);
-	draw_tile(cv, L.y + 1, L.x[3], &L, g, &f);
-	struct grid tallest = grid_for(g->m > g->k ? g->m : g->k, 1, L.gh, L.gw); /* A, B or C: the most rows */
-	int below = L.y + 1 + tallest.nh + 1;                                    /* and the scale note */
-	if (below + 2 <= L.counts)
-		draw_thread(cv, L.counts - 2, g, &f);
-	draw_counts(cv, L.counts, g, &f);
-	view_canvas_text(cv, cv->h - 1, 0, VS_DIM,
-	                 "# this step  + earlier  o this CTA's tile  : . other CTAs  0-9a-v warp  @ thread");
+	draw_top(cv, 2, g, &f);
+	int pages = view_gemm_pages(g, cv->w, cv->h);
+	g->ui->page %= pages;
+	int page = g->ui->page;
+	int y = 4, h = cv->h - 1 - y;
+	if (page == pages - 1) {
+		view_gemm_draw_thread(cv, y, h, g, &f);
+	} else if (pages == 2) {
+		int th = h * 4 / 9 + 1; /* the tiles need fewer rows than the warp panel */
+		view_gemm_draw_tiles(cv, y, th, g, &f);
+		view_gemm_draw_cta(cv, y + th, h - th, g, &f);
+	} else if (page == 0) {
+		view_gemm_draw_tiles(cv, y, h, g, &f);
+	} else {
+		view_gemm_draw_cta(cv, y, h, g, &f);
+	}
+	draw_footer(cv, pages, page);
 	view_gemm_frame_free(&f);
 }

@@ -68,17 +68,56 @@ static unsigned banks_marks(const void *s, int step)
 	return (conflict ? VIEW_MARK_POINT : 0) | new_warp(v->tr, v->idx, step);
 }
 
-/* Every step is a new K step (the last, the epilogue, is not). */
+/* A new K step: the first k of a slab after the first (so the view opens on the second K step). */
 static unsigned gemm_marks(const void *s, int step)
 {
 	const struct view_gemm *g = s;
-	return step + 1 < g->nsteps && step > 0 ? VIEW_MARK_POINT : 0;
+	if (step + 1 >= g->nsteps || step == 0)
+		return 0;
+	int slab = view_gemm_slab_of(g, step);
+	return slab > 0 && g->slab_k0[slab] == step ? VIEW_MARK_POINT : 0;
 }
 
-const struct view_ops view_conv_ops = {"conv", conv_steps, conv_draw, NULL, .tall = true};
-const struct view_ops view_coalesce_ops = {"coalesce", coalesce_steps, coalesce_draw, coalesce_marks, .tall = true};
-const struct view_ops view_banks_ops = {"banks", banks_steps, banks_draw, banks_marks, .tall = true};
-const struct view_ops view_gemm_ops = {"gemm", gemm_steps, gemm_draw, gemm_marks, .tall = false}; /* fits itself */
+static bool gemm_key(const void *s, int key)
+{
+	return view_gemm_key(s, key);
+}
+
+static int gemm_pages(const void *s, int w, int h)
+{
+	return view_gemm_pages(s, w, h);
+}
+
+static void gemm_set_page(const void *s, int page)
+{
+	view_gemm_set_page(s, page);
+}
+
+/* clang-format off */
+static const char *const gemm_help[] = {
+    "}  {     gemm: next / previous warp",
+    "t  T     gemm: next / previous thread",
+    "z        zoom: one C element per cell",
+    "H J K L  pan the zoom: left down up right",
+    "v  Tab   the next page",
+    NULL,
+};
+/* clang-format on */
+
+const struct view_ops view_conv_ops = {.name = "conv", .nsteps = conv_steps, .draw = conv_draw, .tall = true};
+const struct view_ops view_coalesce_ops = {
+    .name = "coalesce", .nsteps = coalesce_steps, .draw = coalesce_draw, .marks = coalesce_marks, .tall = true};
+const struct view_ops view_banks_ops = {
+    .name = "banks", .nsteps = banks_steps, .draw = banks_draw, .marks = banks_marks, .tall = true};
+const struct view_ops view_gemm_ops = {.name = "gemm",
+                                       .nsteps = gemm_steps,
+                                       .draw = gemm_draw,
+                                       .marks = gemm_marks,
+                                       .key = gemm_key,
+                                       .pages = gemm_pages,
+                                       .set_page = gemm_set_page,
+                                       .help = gemm_help,
+                                       .tall = false}; /* fits itself: pages and zoom instead of scrolling */
 
 static int mma_steps(const void *s)
 {
@@ -90,7 +129,7 @@ static void mma_draw(const void *s, int step, struct view_canvas *cv)
 	view_mma_draw(s, step, cv);
 }
 
-const struct view_ops view_mma_ops = {"mma", mma_steps, mma_draw, NULL, .tall = true};
+const struct view_ops view_mma_ops = {.name = "mma", .nsteps = mma_steps, .draw = mma_draw, .tall = true};
 static int flash_steps(const void *s)
 {
 	return ((const struct view_flash *)s)->nsteps;
@@ -101,4 +140,4 @@ static void flash_draw(const void *s, int step, struct view_canvas *cv)
 	view_flash_draw(s, step, cv);
 }
 
-const struct view_ops view_flash_ops = {"flash", flash_steps, flash_draw, NULL, .tall = true};
+const struct view_ops view_flash_ops = {.name = "flash", .nsteps = flash_steps, .draw = flash_draw, .tall = true};

@@ -105,6 +105,8 @@ bool view_player_key(struct view_player *p, int key)
 		p->help = false;
 		return true;
 	}
+	if (p->ops && p->ops->key && p->ops->key(p->state, key))
+		return true;
 	switch (key) {
 	case 'q':
 	case 'Q': p->quit = true; return false;

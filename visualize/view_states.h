@@ -64,70 +64,138 @@ void view_banks_free(struct view_banks *v);
 void view_banks_frame(const struct view_banks *v, int step, struct view_banks_frame *f);
 void view_banks_draw(const struct view_banks *v, int step, struct view_canvas *cv);
 
-/* ---- gemm: one CTA, one K step per step (then the epilogue): the A and B tiles it loads, the C tile it
- * owns, warp and thread sub-tiles, and the counts so far */
+/* ---- gemm: the CUTLASS hierarchy of one CTA, one k per step (then the epilogue).  From the trace: the
+ * grid of CTA tiles over C (the tile is the C elements the CTA stores), the K slabs the CTA loads from A
+ * and B (a slab ends at its shared-memory reads: staged variants; one k per slab without staging), the
+ * shared arrays as the kernel filled them (each shared store paired with the same thread's oldest
+ * unstored global load), every warp's exact C elements and the selected thread's register tile with
+ * the As column and Bs row elements it reads at each k. */
 struct view_box {
 	long r0, c0, r1, c1; /* inclusive; r1 < r0 when empty */
 };
 
 enum view_gemm_mark { VG_NONE, VG_EARLIER, VG_NOW };
-#define VIEW_GEMM_TILE_MAX 64
+#define VIEW_GEMM_TILE_MAX 256 /* rows or columns of one thread's register tile listed */
+
+/* What the keys change (thread, zoom, page): kept behind a pointer so the state stays const for drawing. */
+struct view_gemm_ui {
+	int thread;     /* the selected thread of the CTA */
+	bool zoom;      /* the warp panel shows one C element per cell */
+	long zr, zc;    /* the zoom window's first row and column in the CTA tile */
+	int zh, zw;     /* the window's size when last drawn (panning moves half of it) */
+	int page;       /* the page shown when both do not fit */
+};
 
 struct view_gemm {
 	const struct view_trace *tr;
 	long block;   /* the CTA shown */
 	long m, n, k; /* problem dims */
 	const struct view_buffer *A, *B, *C;
-	uint32_t *idx, nidx;                    /* the CTA's events */
-	int *phase;                             /* per selected event: K step (0-based), or nsteps - 1 for C accesses */
-	int nsteps;                             /* K steps + 1 (the epilogue) */
-	bool staged;                            /* the CTA stages tiles through shared memory */
-	int *owner;                             /* m*n: thread (warp*32+lane) storing each C element, -1 none */
-	struct view_box c_tile;                 /* elements of C the CTA stores */
-	struct view_box warp_tile, thread_tile; /* of the first storing warp and its thread 0 (bounding boxes) */
-	long warp_elems, thread_elems;          /* elements they store */
-	int warps, first_warp;                  /* warps that store C; the first of them */
-	/* The register tile of the first warp's thread 0: the distinct rows and columns of C it owns (its
-	 * accumulators are their product when it owns every pair: `thread_outer`), ascending. */
-	long trows[VIEW_GEMM_TILE_MAX], tcols[VIEW_GEMM_TILE_MAX];
-	int ntrows, ntcols;
-	bool thread_outer;
+	uint32_t *idx, nidx; /* the CTA's events */
+	int *slab;           /* per selected event: its K slab (0-based); C accesses: nslabs (the epilogue) */
+	int nslabs;
+	long *slab_k0, *slab_k1; /* the k range of each slab's A and B loads */
+	int nsteps;              /* k + 1: one per k, then the epilogue */
+	bool staged;             /* the CTA reads shared memory */
+	/* the hierarchy */
+	unsigned gx, gy;         /* the launch's grid of CTAs */
+	long tiles_r, tiles_c;   /* the grid of CTA tiles over C (rows, columns of tiles) */
+	long cta_r, cta_c;       /* the shown CTA's place in it */
+	struct view_box tile;    /* the C elements the CTA stores (empty: no C stores traced) */
+	long tile_elems;         /* how many it stores (== the box's area when the tile is dense) */
+	int nthreads, nwarps;    /* of the CTA (launch config) */
+	int *owner;              /* m*n: thread (warp*32+lane) storing each C element, -1 none */
+	long *warp_elems;        /* per warp: C elements it stores */
+	struct view_gemm_ui *ui; /* owned */
+};
+
+/* One shared array as a tile of its source: which elements of A (rows of the CTA tile x the slab's k)
+ * or B (the slab's k x columns of the tile) it holds at this step, and its layout when affine. */
+struct view_gemm_smem {
+	const struct view_buffer *buf; /* the shared array, NULL when none holds this source */
+	long r0, c0, rows, cols;       /* the source region shown */
+	uint8_t *held;                 /* rows*cols: VG_NOW written in this slab, VG_EARLIER held before */
+	long nheld, outside;           /* elements held in the region, and outside it */
+	bool affine;                   /* offset (elements) = off0 + sr*row + sc*col over what it holds */
+	long off0, sr, sc;
 };
 
 struct view_gemm_frame {
 	int step, nsteps;
 	bool epilogue;
-	long k_lo, k_hi; /* k range of this step's A and B loads; -1 when none */
-	long k_done;     /* distinct k loaded so far */
+	long kk;            /* the k of this step; -1 in the epilogue */
+	int slab;           /* its slab; -1 when no load has this k */
+	long k0, k1;        /* the slab's k range */
+	uint8_t *a, *b, *c; /* marks per element (m*k, k*n, m*n), owned: NOW this slab, EARLIER before */
 	struct view_box a_now, b_now;
-	uint8_t *a, *b, *c;                                   /* marks per element (m*k, k*n, m*n), owned */
-	uint64_t a_sect, a_req, b_sect, b_req, c_sect, c_req; /* global, steps 0..k */
-	uint64_t sst_wf, sld_wf, s_conflicts, s_inst;         /* shared, steps 0..k */
-	char staged_into[64];                                 /* shared arrays written at this step: "As, Bs" */
+	struct view_gemm_smem sm[2]; /* [0] holds A (As), [1] holds B (Bs) */
+	/* the selected thread at this k: the A rows and B columns it reads, where from */
+	long arow[VIEW_GEMM_TILE_MAX], bcol[VIEW_GEMM_TILE_MAX];
+	int narow, nbcol;
+	long aoff[VIEW_GEMM_TILE_MAX], boff[VIEW_GEMM_TILE_MAX]; /* the shared elements they came from */
+	int naoff, nboff;
+	bool a_from_shared, b_from_shared;
+	uint64_t a_sect, a_req, b_sect, b_req, c_sect, c_req; /* global, slabs up to this one */
+	uint64_t sst_wf, sld_wf, s_conflicts;                 /* shared, slabs up to this one */
+};
+
+/* A thread's register tile: the distinct rows and columns of the C elements it stores, ascending. */
+struct view_gemm_regs {
+	long rows[VIEW_GEMM_TILE_MAX], cols[VIEW_GEMM_TILE_MAX];
+	int nrows, ncols;
+	long elems;   /* C elements it stores */
+	bool product; /* elems == nrows * ncols: an outer product updates them all */
 };
 
 int view_gemm_build(const struct view_trace *tr, long block, struct view_gemm *g, struct gl_err *err);
 void view_gemm_free(struct view_gemm *g);
+/* The hierarchy from the CTA's C stores (view_gemm_model.c): tile, owners, warps. */
+void view_gemm_model(struct view_gemm *g);
+void view_gemm_thread_regs(const struct view_gemm *g, int thread, struct view_gemm_regs *out);
+/* The warp storing C[r][c] (global coordinates), -1 none. */
+int view_gemm_warp_at(const struct view_gemm *g, long r, long c);
+/* The slab holding k, -1 none. */
+int view_gemm_slab_of(const struct view_gemm *g, long k);
 void view_gemm_frame(const struct view_gemm *g, int step, struct view_gemm_frame *f);
 void view_gemm_frame_free(struct view_gemm_frame *f);
 void view_gemm_draw(const struct view_gemm *g, int step, struct view_canvas *cv);
+/* The keys of the gemm view (view_gemm_ui.c); true when the screen changed. */
+bool view_gemm_key(const struct view_gemm *g, int key);
+int view_gemm_pages(const struct view_gemm *g, int w, int h);
+void view_gemm_set_page(const struct view_gemm *g, int page);
 
-/* "0-3,32-35": a sorted list of indices as ranges, into buf. */
+/* "0-3,32-35" or "0-112 every 16": a sorted list of indices as runs, into buf. */
 void view_ranges(const long *v, int n, char *buf, size_t size);
 
-/* Where the four gemm panels (A, B, C, the CTA's C tile) go on a w x h canvas. */
-struct view_gemm_layout {
-	int gw, gh; /* grid cells across and down, per panel */
-	int x[4];   /* left column of each panel */
-	int y;      /* row of the panel titles; grids start below */
-	int counts; /* row of the counts under the grids */
-};
-void view_gemm_layout(int w, int h, struct view_gemm_layout *L);
 /* Elements per grid cell along a dimension of n elements shown in at most `cells` cells: the smallest
  * power of two that fits (so tile edges fall on cell edges). */
 long view_grid_scale(long n, int cells);
 /* The elements of a rows x cols matrix that cell (cy, cx) covers, rpc x cpc elements per cell. */
 void view_grid_cell(long rows, long cols, long rpc, long cpc, int cy, int cx, struct view_box *out);
+
+/* Drawing pieces of the gemm view (view_gemm_draw*.c). */
+struct view_gemm_panel {
+	int y, x, h, w; /* the panel's cells, below its title row */
+};
+void view_gemm_draw_tiles(struct view_canvas *cv, int y, int h, const struct view_gemm *g,
+                          const struct view_gemm_frame *f);
+void view_gemm_draw_cta(struct view_canvas *cv, int y, int h, const struct view_gemm *g,
+                        const struct view_gemm_frame *f);
+/* A's slabs (the tile's rows x one column per K slab) or B's (one row per slab x the tile's columns),
+ * a window of slabs around this one when they do not fit; returns the rows used (with the note). */
+int view_gemm_draw_slabs(struct view_canvas *cv, const struct view_gemm_panel *P, const struct view_gemm *g,
+                         const struct view_gemm_frame *f, bool b_side);
+void view_gemm_slab_title(struct view_canvas *cv, int y, int x, const struct view_gemm *g, bool b_side);
+/* The selected thread in lines: its warp's C elements, its register tile, what it reads at this k and
+ * the accumulators that updates; returns the rows used. */
+int view_gemm_thread_text(struct view_canvas *cv, int y, int x, int h, int w, const struct view_gemm *g,
+                          const struct view_gemm_frame *f);
+/* The thread's register tile drawn as its outer product at this k (view_gemm_draw_thread.c). */
+void view_gemm_draw_thread(struct view_canvas *cv, int y, int h, const struct view_gemm *g,
+                           const struct view_gemm_frame *f);
+/* Wrap `text` into the box at (y, x) of width w, at most h rows (continuation lines indented by 4);
+ * returns the rows used. */
+int view_gemm_wrap(struct view_canvas *cv, int y, int x, int w, int h, int style, const char *text);
 
 /* ---- mma: the m16n8k16 fragment map (32 steps, one per lane), then each ldmatrix of one warp beside
  * its swizzled counterpart, then the CTA's K loop (view_mma.c) */

@@ -18,19 +18,26 @@ int view_print_frames_from(const struct view_ops *ops, const void *state, int fi
 		view_canvas_init(&cv, VIEW_MIN_W, VIEW_MIN_H - 1);
 	if (first < 0)
 		first = view_first_point(ops, state);
+	int pages = ops->pages && ops->set_page ? ops->pages(state, cv.w, cv.h) : 1;
 	for (int k = first; k < first + nframes && k < total; k++) {
-		view_canvas_clear(&cv);
-		ops->draw(state, k, &cv);
-		int w, h = cv.h;
-		if (ops->tall)
-			view_canvas_extent(&cv, &w, &h);
 		fprintf(out, "step %d/%d\n", k + 1, total);
-		for (int y = 0; y < h; y++) {
-			char line[VIEW_WIDE + 1];
-			view_canvas_row(&cv, y, line, sizeof line);
-			fprintf(out, "%s\n", line);
+		for (int page = 0; page < pages; page++) { /* every page: text output drops nothing */
+			if (pages > 1)
+				ops->set_page(state, page);
+			view_canvas_clear(&cv);
+			ops->draw(state, k, &cv);
+			int w, h = cv.h;
+			if (ops->tall)
+				view_canvas_extent(&cv, &w, &h);
+			for (int y = 0; y < h; y++) {
+				char line[VIEW_WIDE + 1];
+				view_canvas_row(&cv, y, line, sizeof line);
+				fprintf(out, "%s\n", line);
+			}
 		}
 	}
+	if (pages > 1)
+		ops->set_page(state, 0);
 	view_canvas_free(&cv);
 	return ferror(out) ? GL_EENV : GL_OK;
 }

@@ -193,9 +193,9 @@ record() {
 	assert_output --regexp 'wf  5  5( \.){31}'
 }
 
-@test "view gemm --frames: tiles of each step are the trace's A, B and C addresses" {
-	"$GPULAB" view gemm --variant smem --size 64 --step 1 --frames 3 --db "$DB" >"$BATS_TEST_TMPDIR/f" 2>/dev/null
-	assert_equal "$(head -1 "$BATS_TEST_TMPDIR/f")" 'step 1/3'
+@test "view gemm --frames: the slab of each K step and the CTA tile are the trace's A, B and C addresses" {
+	"$GPULAB" view gemm --variant smem --size 64 --step 1 --frames 1 --db "$DB" >"$BATS_TEST_TMPDIR/f" 2>/dev/null
+	assert_equal "$(head -1 "$BATS_TEST_TMPDIR/f")" 'step 1/65'
 	# A and B loads of CTA 0 before its first shared-memory read, as (row, col) of the 64x64 matrices
 	tile() {
 		q "WITH base AS (SELECT MIN(addr_base) AS b FROM trace_events WHERE launch_id = 1 AND buffer = '$1'),
@@ -203,29 +203,29 @@ record() {
 				    WHERE launch_id = 1 AND block = 0 AND space = 'shared' AND op = 'ld'),
 		     e AS (SELECT (addr_base - (SELECT b FROM base)) / 4 AS i FROM trace_events
 			   WHERE launch_id = 1 AND block = 0 AND buffer = '$1' AND $2)
-		   SELECT MIN(i / 64) || '..' || MAX(i / 64), MIN(i % 64) || '..' || MAX(i % 64 + 31) FROM e"
+		   SELECT MIN(i / 64) || '-' || MAX(i / 64), MIN(i % 64) || '-' || MAX(i % 64 + 31) FROM e"
 	}
 	IFS=, read -r ar ac <<<"$(tile A 'seq < (SELECT s FROM first_read)')"
 	IFS=, read -r br bc <<<"$(tile B 'seq < (SELECT s FROM first_read)')"
 	run frame 1 "$BATS_TEST_TMPDIR/f"
-	assert_output --partial "loads A[$ar][$ac], B[$br][$bc] -> As, Bs"
-	assert_output --partial 'K step 1/2: k 0..31'
+	assert_output --partial "k 0  K step 1/2: slab A[$ar][$ac], B[$br][$bc]"
 	IFS=, read -r cr cc <<<"$(tile C "op = 'st'")"
-	assert_output --partial "CTA 0 owns C[$cr][$cc] (32 warps)"
-	assert_equal "$cr,$cc" '0..31,0..31'
-	# the epilogue writes that tile; the counts so far are the CTA's whole trace
+	assert_output --partial "tile 32x32 = C[$cr][$cc], 32 warps"
+	assert_equal "$cr,$cc" '0-31,0-31'
+	# the epilogue (the last step) writes that tile; the counts so far are the CTA's whole trace
 	want="$(q "SELECT SUM(buffer = 'A'), SUM(buffer = 'C') FROM trace_events WHERE launch_id = 1 AND block = 0")"
 	IFS=, read -r areq creq <<<"$want"
-	run frame 3 "$BATS_TEST_TMPDIR/f"
-	assert_output --partial 'epilogue (step 3/3)'
+	"$GPULAB" view gemm --variant smem --size 64 --step 65 --frames 1 --db "$DB" >"$BATS_TEST_TMPDIR/f" 2>/dev/null
+	run frame 1 "$BATS_TEST_TMPDIR/f"
+	assert_output --partial 'epilogue: C = alpha*acc + beta*C from registers, 1024 stores'
 	assert_output --regexp "requests A [0-9]+/$areq  B [0-9]+/[0-9]+  C [0-9]+/$creq"
-	assert_output --partial 'acc k 64/64'
 }
 
 @test "view TOPIC picks the topic's view; --block picks the second traced CTA" {
 	run "$GPULAB" view gemm --variant warptile --frames 1 --db "$DB"
 	assert_success
-	assert_output --partial 'warp 0 owns 4096 of C[0..63][0..63]; thread 0 owns 128 of C[0..39][0..35]'
+	assert_output --partial 'warp 0 stores 4096 C elements:'
+	assert_output --partial 'thread 0 (warp 0 lane 0): acc 16x8'
 	run "$GPULAB" view smem_patterns --variant stride2 --frames 1 --db "$DB"
 	assert_output --partial 'banks  smem_patterns stride2'
 	run "$GPULAB" view coalesce --topic transpose --variant copy --block 1 --frames 1 --db "$DB"
@@ -289,11 +289,12 @@ record() {
 	start 80 24
 	run_view gemm --variant smem --size 64
 	run pane
-	assert_output --partial 'loads A[0..31][0..31], B[0..31][0..31] -> As, Bs'
+	assert_output --partial 'k 0  K step 1/2: slab A[0-31][0-31], B[0-31][0-31]'
 	step_forward_and_back
-	wait_for 'K step 2/2: k 32..63'
-	tm send-keys -t v n
-	wait_for 'epilogue \(step 3/3\)'
+	tm send-keys -t v ']'
+	wait_for 'k 32  K step 2/2: slab A\[0-31\]\[32-63\]'
+	tm send-keys -t v End
+	wait_for 'epilogue: C = alpha'
 	tm send-keys -t v C-c
 	assert_clean_shell
 }
@@ -304,7 +305,7 @@ record() {
 	run_view gemm --variant warptile
 	step_forward_and_back
 	run pane
-	assert_output --partial 'K step 2/16: k 16..31'
+	assert_output --partial 'k 1  K step 1/16: slab A[0-127][0-15]'
 	tm send-keys -t v q
 	assert_clean_shell
 }

@@ -2,6 +2,7 @@
  * quit) and the composed screen: status row, help box, too-small terminals, --frames text. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "tests/unit/check.h"
 #include "visualize/view.h"
@@ -103,8 +104,98 @@ static unsigned toy_marks(const void *s, int step)
 	return (step % 3 == 2 ? VIEW_MARK_POINT : 0) | (step == 0 || step == 4 ? VIEW_MARK_NEW_WARP : 0);
 }
 
-static const struct view_ops toy = {"toy", toy_steps, toy_draw, NULL, .tall = false};
-static const struct view_ops toy_marked = {"toy", toy_steps, toy_draw, toy_marks, .tall = false};
+static const struct view_ops toy = {.name = "toy", .nsteps = toy_steps, .draw = toy_draw};
+static const struct view_ops toy_marked = {.name = "toy", .nsteps = toy_steps, .draw = toy_draw, .marks = toy_marks};
+
+/* A toy view with its own key ('x' counts, '}' too: the view's keys come before the player's) and two
+ * pages, whose state is behind a pointer as gemm's is. */
+struct paged {
+	int steps;
+	int *page, *presses;
+};
+
+static int paged_steps(const void *s)
+{
+	return ((const struct paged *)s)->steps;
+}
+
+static void paged_draw(const void *s, int step, struct view_canvas *cv)
+{
+	view_canvas_printf(cv, 0, 0, VS_PLAIN, "frame %d page %d", step + 1, *((const struct paged *)s)->page + 1);
+}
+
+static bool paged_key(const void *s, int key)
+{
+	const struct paged *v = s;
+	if (key != 'x' && key != '}')
+		return false;
+	(*v->presses)++;
+	return true;
+}
+
+static int paged_pages(const void *s, int w, int h)
+{
+	(void)s;
+	return w < 100 || h < 30 ? 2 : 1;
+}
+
+static void paged_set_page(const void *s, int page)
+{
+	*((const struct paged *)s)->page = page;
+}
+
+static const char *const paged_help[] = {"x        the toy's own key", NULL};
+static const struct view_ops paged_ops = {.name = "paged",
+                                          .nsteps = paged_steps,
+                                          .draw = paged_draw,
+                                          .key = paged_key,
+                                          .pages = paged_pages,
+                                          .set_page = paged_set_page,
+                                          .help = paged_help};
+
+static void test_view_keys_and_pages(void)
+{
+	int page = 0, presses = 0;
+	struct paged v = {3, &page, &presses};
+	struct view_player p;
+	view_player_init(&p, 3, false);
+	view_player_marks(&p, &paged_ops, &v);
+	CHECK(view_player_key(&p, 'x'));
+	CHECK(view_player_key(&p, '}'));
+	CHECK_EQ(presses, 2);
+	CHECK_EQ(p.step, 0);
+	CHECK(view_player_key(&p, 'n')); /* not the view's: the player's */
+	CHECK_EQ(p.step, 1);
+	/* the help box lists the view's keys */
+	p.help = true;
+	struct view_canvas cv;
+	view_canvas_init(&cv, 80, 24);
+	view_compose(&paged_ops, &v, &p, &cv);
+	bool listed = false, scroll = false, closing = false;
+	for (int y = 0; y < cv.h; y++) {
+		char row[96];
+		view_canvas_row(&cv, y, row, sizeof row);
+		listed |= strstr(row, "the toy's own key") != NULL;
+		scroll |= strstr(row, "PgDn") != NULL; /* a view that fits itself never scrolls */
+		closing |= strstr(row, "any key closes this box") != NULL;
+	}
+	CHECK(listed);
+	CHECK(!scroll);
+	CHECK(closing);
+	view_canvas_free(&cv);
+	/* --frames prints both pages of each frame at 80x24, and leaves the first page selected */
+	char *text = NULL;
+	size_t len = 0;
+	FILE *out = open_memstream(&text, &len);
+	CHECK_EQ(view_print_frames_from(&paged_ops, &v, 0, 2, out), GL_OK);
+	fclose(out);
+	CHECK(strstr(text, "step 1/3\nframe 1 page 1\n") != NULL);
+	CHECK(strstr(text, "frame 1 page 2\n") != NULL);
+	CHECK(strstr(text, "step 2/3\nframe 2 page 1\n") != NULL);
+	CHECK(strstr(text, "frame 2 page 2\n") != NULL);
+	CHECK_EQ(page, 0);
+	free(text);
+}
 
 /* The view opens on the first step that shows its point; ] [ } { jump by marks, Home/End to the ends, Esc
  * quits at once (and only closes the help box when it is open). */
@@ -204,5 +295,6 @@ int main(void)
 	test_compose();
 	test_marks();
 	test_frames_text();
+	test_view_keys_and_pages();
 	CHECK_DONE();
 }
