@@ -15,6 +15,10 @@ uint64_t sim_from_double(double v, enum ptx_type t, int rnd);
 void sim_lane_addresses(struct sim_cta *cta, struct sim_warp *w, const struct ptx_operand *mo, uint32_t mask,
 			uint64_t addr[32]);
 
+/* sim_mem.c: ld/st of the lanes in `mask` at the addresses their memory operand names (sim_lane_addresses'
+ * result, which it may change): exec_ld_st after the address step, for the compiled engine (sim_jit_mem.c) */
+int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32]);
+
 /* sim_exec_packed.c: dp4a / dp2a, vabsdiff2 / vabsdiff4, fns */
 int sim_exec_packed(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
 

@@ -221,6 +221,8 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 void sim_jit_choose(struct sim_launch *L, long ctas, struct gl_sim_result *res);
 int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, unsigned *loops,
 		 const struct ptx_insn **last);
+/* sim_jit_mem.c: a compiled kernel's ld/st (sim_jit_warp.mem) */
+int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr);
 
 /* sim_mem.c */
 int sim_exec_mem(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);

@@ -31,6 +31,8 @@ struct sim_warp;
 		int last;          /* the last instruction executed */                                      \
 		void *cta, *w;                                                                              \
 		int (*exec)(void *cta, void *w, int pc, uint32_t mask); /* the interpreter, one insn */     \
+		/* ld/st at pc with the lanes' addresses computed inline: counted, checked and moved */     \
+		int (*mem)(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr);                     \
 	};
 #define SIM_JIT_STR_(...) #__VA_ARGS__
 #define SIM_JIT_STR(...) SIM_JIT_STR_(__VA_ARGS__)

@@ -15,13 +15,21 @@ static const char prelude[] =
 	"#include <stdint.h>\n#include <string.h>\n#include <math.h>\n" SIM_JIT_ABI_TEXT "\n"
 	"static inline float F(uint64_t b) { uint32_t u = (uint32_t)b; float f; memcpy(&f, &u, 4); return f; }\n"
 	"static inline uint64_t FB(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }\n"
+	/* min/max.f32 as float_op computes them (in double; a NaN operand gives the other one) */
+	"static inline uint64_t FMIN(uint64_t x, uint64_t y) { double a = F(x), b = F(y); "
+	"return FB((float)(isnan(a) ? b : isnan(b) ? a : (a < b || (a == b && signbit(a))) ? a : b)); }\n"
+	"static inline uint64_t FMAX(uint64_t x, uint64_t y) { double a = F(x), b = F(y); "
+	"return FB((float)(isnan(a) ? b : isnan(b) ? a : (a > b || (a == b && !signbit(a))) ? a : b)); }\n"
 	"#define FLUSH() do { *W->inst += ni; *W->thread_inst += ni * P; *W->sass_inst += ns; "
 	"*W->sass_thread_inst += ns * P; *W->executed += ni; ni = ns = 0; } while (0)\n"
 	"#define GUARD(g, neg) do { uint32_t on_ = 0; for (int l = 0; l < 32; l++) on_ |= (uint32_t)(r[(g) + l] & 1) << l; "
 	"mask = (neg) ? act & ~on_ : act & on_; } while (0)\n"
 	"#define NEXT(i) do { if (++pending == 4096) { W->last = (i); *W->pc = (i) + 1; goto out_budget; } } while (0)\n"
 	"#define LANES(expr, dst) do { for (int l = 0; l < 32; l++) { uint64_t v_ = (expr); "
-	"r[(dst) + l] = (mask >> l & 1) ? v_ : r[(dst) + l]; } } while (0)\n";
+	"r[(dst) + l] = (mask >> l & 1) ? v_ : r[(dst) + l]; } } while (0)\n"
+	/* an unguarded instruction of a full warp (the common case): a plain loop without the per-lane select */
+	"#define ALL(expr, dst) do { if (act == 0xffffffffu) { for (int l = 0; l < 32; l++) r[(dst) + l] = (expr); } "
+	"else LANES(expr, dst); } while (0)\n";
 
 /* Source operand k as a C expression of lane `l`: a register load or a constant. */
 static const char *opnd(const struct ptx_function *fn, const struct ptx_insn *ins, int k, char *buf, size_t n)
@@ -147,6 +155,87 @@ static bool f32_expr(const struct ptx_insn *ins, const char *a, const char *b, c
 	}
 }
 
+/* An f32 instruction that exec_f32 computes with f32_op alone: no ftz, sat or other modifier (.approx and
+ * .full change nothing there) and round-to-nearest. */
+static bool f32_plain(const struct ptx_insn *ins)
+{
+	return ins->type == PT_F32 && !(ins->mods & ~(uint32_t)(PM_APPROX | PM_FULL)) &&
+	       (ins->rnd == PR_NONE || ins->rnd == PR_RN);
+}
+
+/* setp.cmp.f32 p, a, b without a combiner (sim_compare_float: the comparison of the exact values, false
+ * for the ordered forms and true for the unordered ones when either is NaN; ftz does not change it). */
+static bool setp_f32_expr(const struct ptx_insn *ins, const char *a, const char *b, char *e, size_t n)
+{
+	if (ins->type != PT_F32 || ins->nops != 3)
+		return false;
+	const char *fmt;
+	switch (ins->sub) { /* C's <, <=, >, >=, == are false on NaN; the rest are built from them */
+	case CMP_EQ: fmt = "(F(%1$s) == F(%2$s))"; break;
+	case CMP_NE: fmt = "(F(%1$s) < F(%2$s) || F(%1$s) > F(%2$s))"; break;
+	case CMP_LT: fmt = "(F(%1$s) < F(%2$s))"; break;
+	case CMP_LE: fmt = "(F(%1$s) <= F(%2$s))"; break;
+	case CMP_GT: fmt = "(F(%1$s) > F(%2$s))"; break;
+	case CMP_GE: fmt = "(F(%1$s) >= F(%2$s))"; break;
+	case CMP_EQU: fmt = "!(F(%1$s) < F(%2$s) || F(%1$s) > F(%2$s))"; break;
+	case CMP_NEU: fmt = "!(F(%1$s) == F(%2$s))"; break;
+	case CMP_LTU: fmt = "!(F(%1$s) >= F(%2$s))"; break;
+	case CMP_LEU: fmt = "!(F(%1$s) > F(%2$s))"; break;
+	case CMP_GTU: fmt = "!(F(%1$s) <= F(%2$s))"; break;
+	case CMP_GEU: fmt = "!(F(%1$s) < F(%2$s))"; break;
+	case CMP_NUM: fmt = "(F(%1$s) == F(%1$s) && F(%2$s) == F(%2$s))"; break;
+	case CMP_NAN: fmt = "!(F(%1$s) == F(%1$s) && F(%2$s) == F(%2$s))"; break;
+	default: return false;
+	}
+	char x[320];
+	snprintf(x, sizeof x, fmt, a, b);
+	snprintf(e, n, "(uint64_t)%s", x);
+	return true;
+}
+
+static const char *int_ctype(unsigned bytes, bool sgn)
+{
+	static const char *const u[] = {[1] = "uint8_t", [2] = "uint16_t", [4] = "uint32_t", [8] = "uint64_t"};
+	static const char *const s[] = {[1] = "int8_t", [2] = "int16_t", [4] = "int32_t", [8] = "int64_t"};
+	return bytes > 8 || !u[bytes] ? NULL : sgn ? s[bytes] : u[bytes];
+}
+
+/* min/max on 16-, 32- and 64-bit integers without modifiers (int_arith: compared at the type's width and
+ * signedness, the result truncated to it). */
+static bool minmax_expr(const struct ptx_insn *ins, const char *a, const char *b, char *e, size_t n)
+{
+	enum ptx_type t = (enum ptx_type)ins->type;
+	unsigned bytes = ptx_type_bytes(t);
+	bool sgn = ptx_type_is_signed(t);
+	const char *ct = int_ctype(bytes, sgn), *ut = int_ctype(bytes, false);
+	if (ptx_type_is_float(t) || t == PT_PRED || ins->mods || bytes < 2 || !ct)
+		return false;
+	snprintf(e, n, "(uint64_t)(%s)((%s)%s %c (%s)%s ? %s : %s)", ut, ct, a, ins->op == OP_MIN ? '<' : '>', ct, b, a, b);
+	return true;
+}
+
+/* cvt between integers without .sat (cvt_one: extended by the source's signedness, truncated to the
+ * destination), and cvt.rn.f32 of an integer. */
+static bool cvt_expr(const struct ptx_insn *ins, const char *a, char *e, size_t n)
+{
+	enum ptx_type dt = (enum ptx_type)ins->type, st = (enum ptx_type)ins->type2;
+	if (dt == PT_PRED || st == PT_PRED || ptx_type_is_float(st) || (ins->mods & PM_SAT))
+		return false;
+	const char *sc = int_ctype(ptx_type_bytes(st), ptx_type_is_signed(st));
+	const char *wide = ptx_type_is_signed(st) ? "int64_t" : "uint64_t";
+	if (!sc)
+		return false;
+	if (dt == PT_F32 && (ins->rnd == PR_NONE || ins->rnd == PR_RN) && !ins->mods) {
+		snprintf(e, n, "FB((float)(%s)(%s)%s)", wide, sc, a);
+		return true;
+	}
+	const char *dc = int_ctype(ptx_type_bytes(dt), false);
+	if (ptx_type_is_float(dt) || !dc || ins->mods || ins->rnd != PR_NONE)
+		return false;
+	snprintf(e, n, "(uint64_t)(%s)(uint64_t)(%s)(%s)%s", dc, wide, sc, a);
+	return true;
+}
+
 static uint64_t cvta_window(enum ptx_space s)
 {
 	return s == PS_SHARED ? PTX_SHARED_WINDOW : s == PS_LOCAL ? PTX_LOCAL_WINDOW : s == PS_PARAM ? PTX_PARAM_WINDOW : 0;
@@ -183,7 +272,32 @@ static bool native_expr(const struct ptx_function *fn, const struct ptx_insn *in
 	case OP_SETP:
 		if (!slots_ok(fn, ins, 2))
 			return false;
-		return setp_expr(ins, opnd(fn, ins, 1, a, sizeof a), opnd(fn, ins, 2, b, sizeof b), e, n);
+		opnd(fn, ins, 1, a, sizeof a);
+		opnd(fn, ins, 2, b, sizeof b);
+		return setp_expr(ins, a, b, e, n) || setp_f32_expr(ins, a, b, e, n);
+	case OP_MIN: case OP_MAX: case OP_DIV:
+		if (!slots_ok(fn, ins, 2) || ins->nops != 3)
+			return false;
+		opnd(fn, ins, 1, a, sizeof a);
+		opnd(fn, ins, 2, b, sizeof b);
+		if (f32_plain(ins)) {
+			if (ins->op == OP_DIV)
+				snprintf(e, n, "FB(F(%s) / F(%s))", a, b);
+			else
+				snprintf(e, n, "%s(%s, %s)", ins->op == OP_MIN ? "FMIN" : "FMAX", a, b);
+			return true;
+		}
+		return ins->op != OP_DIV && minmax_expr(ins, a, b, e, n);
+	case OP_EX2:
+		/* a register operand only: the C compiler could fold exp2f of a constant differently from libm */
+		if (!slots_ok(fn, ins, 1) || ins->nops != 2 || !f32_plain(ins) || ins->ops[1].slot >= fn->nslots)
+			return false;
+		snprintf(e, n, "FB(exp2f(F(%s)))", opnd(fn, ins, 1, a, sizeof a));
+		return true;
+	case OP_CVT:
+		if (!slots_ok(fn, ins, 1) || ins->nops != 2)
+			return false;
+		return cvt_expr(ins, opnd(fn, ins, 1, a, sizeof a), e, n);
 	case OP_MOV:
 		if (!slots_ok(fn, ins, 1) || ins->nops != 2)
 			return false;
@@ -215,6 +329,32 @@ static bool native_expr(const struct ptx_function *fn, const struct ptx_insn *in
 	}
 	default: return false;
 	}
+}
+
+/* ld/st whose memory operand is [register + offset], [constant + offset] or [absolute]: the lanes'
+ * addresses inline, then one call (W->mem) for the counting, checks and data movement. */
+static bool inline_mem(const struct ptx_function *fn, const struct ptx_insn *ins)
+{
+	if (ins->op != OP_LD && ins->op != OP_ST)
+		return false;
+	const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
+	return ins->nops >= 2 && mo->kind == PO_MEM && mo->slot < fn->nslots + fn->nconsts;
+}
+
+static void emit_mem(FILE *f, const struct ptx_function *fn, const struct ptx_insn *ins, int i)
+{
+	const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
+	char base[48];
+	if (mo->slot < 0)
+		snprintf(base, sizeof base, "0");
+	else
+		opnd(fn, ins, ins->op == OP_ST ? 0 : 1, base, sizeof base);
+	fprintf(f,
+		"\tif (mask) {\n\t\tuint64_t a_[32];\n"
+		"\t\tfor (int l = 0; l < 32; l++) a_[l] = %s + 0x%llxull;\n"
+		"\t\tif (W->mem(W->cta, W->w, %d, mask, a_) < 0) { *W->pc = %d; W->last = %d; goto out_abort; }\n\t}\n"
+		"\tNEXT(%d);\n",
+		base, (unsigned long long)mo->offset, i, i, i, i);
 }
 
 static void emit_head(FILE *f, const struct ptx_function *fn, const struct ptx_insn *ins, int i)
@@ -305,7 +445,8 @@ static void mark_entries(const struct ptx_function *fn, bool *entry)
 			entry[ins->ops[0].offset] = true;
 			entry[i] = entry[i] || ins->ops[0].offset <= i; /* where a yielding warp resumes */
 			entry[i + 1] = true;
-		} else if (ins->op != OP_NOP && ins->op != OP_MEMBAR && !native_expr(fn, ins, e, sizeof e, &flops)) {
+		} else if (ins->op != OP_NOP && ins->op != OP_MEMBAR && !inline_mem(fn, ins) &&
+			   !native_expr(fn, ins, e, sizeof e, &flops)) {
 			entry[i + 1] = true;
 		}
 	}
@@ -356,8 +497,12 @@ char *sim_jit_source(const struct ptx_module *m, const struct ptx_function *fn, 
 		if (ins->op == OP_NOP || ins->op == OP_MEMBAR) {
 			fprintf(f, "\tNEXT(%d);\n", i);
 			++*native;
+		} else if (inline_mem(fn, ins)) {
+			emit_mem(f, fn, ins, i);
+			++*native;
 		} else if (native_expr(fn, ins, e, sizeof e, &flops)) {
-			fprintf(f, "\tLANES(%s, %d);\n", e, ins->ops[0].slot * 32);
+			bool guarded = ins->guard >= 0 && ins->guard < fn->nslots;
+			fprintf(f, "\t%s(%s, %d);\n", guarded ? "LANES" : "ALL", e, ins->ops[0].slot * 32);
 			if (flops)
 				fprintf(f, "\t*W->%s += (uint64_t)__builtin_popcount(mask);\n", flops);
 			fprintf(f, "\tNEXT(%d);\n", i);

@@ -380,11 +380,16 @@ static void move_lane(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 
 static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
-	bool is_store = ins->op == OP_ST;
-	const struct ptx_operand *mo = &ins->ops[is_store ? 0 : 1], *ro = &ins->ops[is_store ? 1 : 0];
-	unsigned size = ptx_type_bytes((enum ptx_type)ins->type) * (ins->vec ? ins->vec : 1);
 	uint64_t addr[32];
-	sim_lane_addresses(cta, w, mo, mask, addr);
+	sim_lane_addresses(cta, w, &ins->ops[ins->op == OP_ST ? 0 : 1], mask, addr);
+	return sim_ld_st_at(cta, w, ins, mask, addr);
+}
+
+int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32])
+{
+	bool is_store = ins->op == OP_ST;
+	const struct ptx_operand *ro = &ins->ops[is_store ? 1 : 0];
+	unsigned size = ptx_type_bytes((enum ptx_type)ins->type) * (ins->vec ? ins->vec : 1);
 	count_by_space(cta, w, ins, addr, mask, size, is_store);
 	enum ptx_space space = (enum ptx_space)ins->space;
 	struct fast_span f;

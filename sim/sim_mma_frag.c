@@ -44,17 +44,49 @@ void sim_frag_pos(const struct sim_frag *f, unsigned lane, unsigned r, unsigned 
 	}
 }
 
+/* sim_frag_pos for every element of a fragment, index (r * 32 + lane) * per_reg + j: computed once per
+ * fragment shape and kept per thread (a kernel uses a few shapes, each instruction moves them all). */
+struct frag_map {
+	struct sim_frag f;
+	bool valid;
+	uint8_t pos[SIM_MMA_MAX * SIM_MMA_MAX][2];
+};
+
+static const uint8_t (*frag_map(const struct sim_frag *f))[2]
+{
+	static _Thread_local struct frag_map cache[6];
+	static _Thread_local unsigned next;
+	for (unsigned i = 0; i < sizeof cache / sizeof *cache; i++) {
+		const struct sim_frag *c = &cache[i].f;
+		if (cache[i].valid && c->role == f->role && c->rows == f->rows && c->cols == f->cols &&
+		    c->per_reg == f->per_reg && c->unique == f->unique)
+			return cache[i].pos;
+	}
+	struct frag_map *m = &cache[next++ % (sizeof cache / sizeof *cache)];
+	m->f = *f;
+	m->valid = true;
+	for (unsigned r = 0; r < f->unique; r++)
+		for (unsigned lane = 0; lane < 32; lane++)
+			for (unsigned j = 0; j < f->per_reg; j++) {
+				unsigned row, col, k = (r * 32 + lane) * f->per_reg + j;
+				sim_frag_pos(f, lane, r, j, &row, &col);
+				m->pos[k][0] = (uint8_t)row;
+				m->pos[k][1] = (uint8_t)col;
+			}
+	return m->pos;
+}
+
 void sim_frag_gather(struct sim_cta *cta, struct sim_warp *w, const struct sim_frag *f, const int32_t *regs, sim_mat m)
 {
 	unsigned bits = 8 * ptx_type_bytes(f->type);
 	uint64_t emask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+	const uint8_t(*pos)[2] = frag_map(f);
 	for (unsigned r = 0; r < f->unique; r++) {
 		const uint64_t *v = sim_src(cta, w, regs[r]);
 		for (unsigned lane = 0; lane < 32; lane++)
 			for (unsigned j = 0; j < f->per_reg; j++) {
-				unsigned row, col;
-				sim_frag_pos(f, lane, r, j, &row, &col);
-				m[row][col] = f->per_reg > 1 ? (v[lane] >> (bits * j)) & emask : v[lane];
+				const uint8_t *p = pos[(r * 32 + lane) * f->per_reg + j];
+				m[p[0]][p[1]] = f->per_reg > 1 ? (v[lane] >> (bits * j)) & emask : v[lane];
 			}
 	}
 }
@@ -63,16 +95,16 @@ void sim_frag_scatter(struct sim_warp *w, const struct sim_frag *f, const int32_
 {
 	unsigned bits = 8 * ptx_type_bytes(f->type);
 	uint64_t emask = bits >= 64 ? UINT64_MAX : (1ull << bits) - 1;
+	const uint8_t(*pos)[2] = frag_map(f);
 	for (unsigned r = 0; r < nregs; r++) {
 		if (regs[r] < 0)
 			continue;
 		uint64_t *d = sim_reg(w, regs[r]);
 		for (unsigned lane = 0; lane < 32; lane++) {
 			uint64_t v = 0;
-			for (unsigned j = 0; j < f->per_reg; j++) {
-				unsigned row, col;
-				sim_frag_pos(f, lane, r % f->unique, j, &row, &col); /* replicas repeat the unique ones */
-				v |= (m[row][col] & emask) << (bits * j);
+			for (unsigned j = 0; j < f->per_reg; j++) { /* replicas repeat the unique registers */
+				const uint8_t *p = pos[((r % f->unique) * 32 + lane) * f->per_reg + j];
+				v |= (m[p[0]][p[1]] & emask) << (bits * j);
 			}
 			d[lane] = v;
 		}
@@ -106,27 +138,47 @@ static uint64_t int_result(int64_t v, bool satfinite)
 	return (uint32_t)v;
 }
 
+/* A's and B's elements are converted once each (B transposed, so that a dot product reads two rows),
+ * not once per product: the values and the order of the operations are those of the definition. */
 void sim_mma_compute(unsigned M, unsigned N, unsigned K, enum ptx_type at, enum ptx_type bt, enum ptx_type ct,
 		     enum ptx_type dt, bool satfinite, const sim_mat a, const sim_mat b, const sim_mat c, sim_mat d)
 {
-	for (unsigned i = 0; i < M; i++)
-		for (unsigned n = 0; n < N; n++) {
-			if (dt == PT_S32) {
+	if (dt == PT_S32) {
+		int64_t ai[SIM_MMA_MAX][SIM_MMA_MAX], bi[SIM_MMA_MAX][SIM_MMA_MAX];
+		for (unsigned k = 0; k < K; k++) {
+			for (unsigned i = 0; i < M; i++)
+				ai[i][k] = int_elem(a[i][k], at);
+			for (unsigned n = 0; n < N; n++)
+				bi[n][k] = int_elem(b[k][n], bt);
+		}
+		for (unsigned i = 0; i < M; i++)
+			for (unsigned n = 0; n < N; n++) {
 				int64_t acc = int_elem(c[i][n], ct);
 				for (unsigned k = 0; k < K; k++)
-					acc += int_elem(a[i][k], at) * int_elem(b[k][n], bt);
+					acc += ai[i][k] * bi[n][k];
 				d[i][n] = int_result(acc, satfinite);
-			} else if (dt == PT_F64) {
-				double acc = float_elem(c[i][n], ct);
-				for (unsigned k = 0; k < K; k++)
-					acc = fma(float_elem(a[i][k], at), float_elem(b[k][n], bt), acc);
-				d[i][n] = sim_f64_bits(acc);
-			} else {
-				double acc = float_elem(c[i][n], ct);
-				for (unsigned k = 0; k < K; k++)
-					acc += float_elem(a[i][k], at) * float_elem(b[k][n], bt);
-				d[i][n] = dt == PT_F32 ? sim_f32_bits((float)acc) : sim_from_double(acc, PT_F16, PR_RN) & 0xffff;
 			}
+		return;
+	}
+	double af[SIM_MMA_MAX][SIM_MMA_MAX], bf[SIM_MMA_MAX][SIM_MMA_MAX];
+	for (unsigned k = 0; k < K; k++) {
+		for (unsigned i = 0; i < M; i++)
+			af[i][k] = float_elem(a[i][k], at);
+		for (unsigned n = 0; n < N; n++)
+			bf[n][k] = float_elem(b[k][n], bt);
+	}
+	for (unsigned i = 0; i < M; i++)
+		for (unsigned n = 0; n < N; n++) {
+			double acc = float_elem(c[i][n], ct);
+			if (dt == PT_F64) {
+				for (unsigned k = 0; k < K; k++)
+					acc = fma(af[i][k], bf[n][k], acc);
+				d[i][n] = sim_f64_bits(acc);
+				continue;
+			}
+			for (unsigned k = 0; k < K; k++)
+				acc += af[i][k] * bf[n][k];
+			d[i][n] = dt == PT_F32 ? sim_f32_bits((float)acc) : sim_from_double(acc, PT_F16, PR_RN) & 0xffff;
 		}
 }
 

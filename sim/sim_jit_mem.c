@@ -1,0 +1,12 @@
+/* sim_jit_mem.c — the memory side of the compiled engine (sim_jit.h): a compiled kernel computes the
+ * lanes' addresses of a ld/st inline and makes one call per warp-instruction here, into the same code
+ * the interpreter runs after its own address step (sim_ld_st_at), so counts, checks and findings are
+ * the interpreter's. */
+#include "sim_exec.h"
+#include "sim_jit.h"
+
+int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr)
+{
+	struct sim_cta *c = cta;
+	return sim_ld_st_at(c, w, &c->L->fn->code[pc], mask, addr);
+}

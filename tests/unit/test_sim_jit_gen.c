@@ -1,0 +1,173 @@
+/* test_sim_jit_gen.c — what the compiled engine's generator (sim/sim_jit_gen.c) translates inline and what
+ * it leaves to the interpreter: every ld/st of tests/fixtures/sim/jit.ptx becomes lane addresses plus one
+ * W->mem call, the f32 compare/min/max/div/ex2 and integer min/max/cvt forms become lane loops, and the
+ * forms whose interpreter code does more (.ftz, .sat, ex2 of a constant) still call the interpreter.
+ * Then jit_oob runs on the compiled engine and must report the interpreter's findings (the differential
+ * test, test_profiler_engines.c, compares every counter and buffer). */
+#include <unistd.h>
+
+#include "sim/ptx.h"
+#include "sim/ptx_ops.h"
+#include "sim/sim_jit.h"
+#include "sim_fixture.h"
+
+/* Does the generated source call `what` (W->exec or W->mem) for instruction pc? */
+static bool calls(const char *src, const char *what, int pc)
+{
+	char needle[96];
+	snprintf(needle, sizeof needle, "%s(W->cta, W->w, %d,", what, pc);
+	return strstr(src, needle) != NULL;
+}
+
+static bool inline_form(const struct ptx_insn *ins)
+{
+	switch (ins->op) {
+	case OP_SETP: return ins->type == PT_F32 || ins->type == PT_S32 || ins->type == PT_U32;
+	case OP_MIN: case OP_MAX: return true;
+	case OP_DIV: case OP_EX2: return ins->type == PT_F32;
+	case OP_CVT: return !ptx_type_is_float((enum ptx_type)ins->type2);
+	default: return false;
+	}
+}
+
+static void fixture_forms(void)
+{
+	struct ptx_module *m = fx_fixture("jit");
+	if (!m)
+		return;
+	int mem = 0, forms = 0;
+	for (int f = 0; f < m->nfuncs; f++) {
+		const struct ptx_function *fn = &m->funcs[f];
+		if (!fn->is_entry)
+			continue;
+		char why[256] = "";
+		int native = 0;
+		char *src = sim_jit_source(m, fn, &native, why, sizeof why);
+		CHECK(src != NULL);
+		if (!src) {
+			fprintf(stderr, "%s: %s\n", fn->name, why);
+			continue;
+		}
+		CHECK(native > 0 && native <= fn->ncode);
+		for (int i = 0; i < fn->ncode; i++) {
+			const struct ptx_insn *ins = &fn->code[i];
+			if (ins->op == OP_LD || ins->op == OP_ST) {
+				CHECK(calls(src, "W->mem", i));
+				CHECK(!calls(src, "W->exec", i));
+				mem++;
+			} else if (inline_form(ins)) {
+				if (calls(src, "W->exec", i))
+					fprintf(stderr, "%s: PTX line %d (%s) calls the interpreter\n", fn->name, ins->line,
+						ptx_op_name((enum ptx_op)ins->op));
+				CHECK(!calls(src, "W->exec", i));
+				forms++;
+			}
+		}
+		free(src);
+	}
+	/* jit.cu's loads and stores (vector ones included) and its compare/min/max/div/ex2/cvt forms */
+	CHECK(mem >= 40);
+	CHECK(forms >= 30);
+	ptx_module_free(m);
+}
+
+/* Forms the generator must leave to the interpreter, each next to its inline twin. */
+static void interpreter_forms(void)
+{
+	static const char text[] =
+		".version 8.0\n.target sm_80\n.address_size 64\n"
+		".visible .entry k(.param .u64 p)\n{\n"
+		"\t.reg .f32 %f<8>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<4>;\n"
+		"\tld.param.u64 %rd1, [p];\n"              /* 0: inline (W->mem) */
+		"\tld.global.f32 %f1, [%rd1];\n"           /* 1: inline */
+		"\tld.global.f32 %f2, [%rd1+4];\n"         /* 2: inline */
+		"\tmin.f32 %f3, %f1, %f2;\n"               /* 3: inline */
+		"\tmin.ftz.f32 %f4, %f1, %f2;\n"           /* 4: interpreter (.ftz) */
+		"\tex2.approx.f32 %f5, %f1;\n"             /* 5: inline */
+		"\tex2.approx.f32 %f6, 0f3F800000;\n"      /* 6: interpreter (a constant operand) */
+		"\tmov.b32 %r1, %f1;\n"                    /* 7: inline */
+		"\tcvt.s64.s32 %rd2, %r1;\n"               /* 8: inline */
+		"\tcvt.sat.s8.s32 %r2, %r1;\n"             /* 9: interpreter (.sat) */
+		"\tcvt.rzi.s32.f32 %r3, %f1;\n"            /* 10: interpreter (from a float) */
+		"\tsetp.ltu.f32 %p1, %f1, %f2;\n"          /* 11: inline */
+		"\tsetp.lt.and.f32 %p2, %f1, %f2, %p1;\n"  /* 12: interpreter (a combiner) */
+		"\tdiv.rn.f32 %f7, %f1, %f2;\n"            /* 13: inline */
+		"\tdiv.rz.f32 %f7, %f1, %f2;\n"            /* 14: interpreter (directed rounding) */
+		"\t@%p1 st.global.f32 [%rd1+8], %f7;\n"    /* 15: inline, guarded */
+		"\tret;\n}\n";
+	struct ptx_module *m = fx_parse(text, "forms.ptx");
+	if (!m)
+		return;
+	char why[256] = "";
+	int native = 0;
+	char *src = sim_jit_source(m, &m->funcs[0], &native, why, sizeof why);
+	CHECK(src != NULL);
+	if (src) {
+		static const int interp[] = {4, 6, 9, 10, 12, 14, 16};
+		static const int inl[] = {3, 5, 7, 8, 11, 13};
+		static const int mem[] = {0, 1, 2, 15};
+		for (size_t i = 0; i < sizeof interp / sizeof *interp; i++)
+			CHECK(calls(src, "W->exec", interp[i]));
+		for (size_t i = 0; i < sizeof inl / sizeof *inl; i++)
+			CHECK(!calls(src, "W->exec", inl[i]));
+		for (size_t i = 0; i < sizeof mem / sizeof *mem; i++)
+			CHECK(calls(src, "W->mem", mem[i]) && !calls(src, "W->exec", mem[i]));
+		CHECK_EQ(native, 17 - 7);
+		free(src);
+	}
+	ptx_module_free(m);
+}
+
+/* jit_oob on the compiled engine: the out-of-bounds shared and global accesses and the misaligned load
+ * are found through the inline memory path, and the launch goes on as the interpreter's does. */
+static void oob_findings(void)
+{
+	struct ptx_module *m = fx_fixture("jit");
+	if (!m)
+		return;
+	struct gl_launch l = {0};
+	fx_geometry(&l, "jit_oob", 2, 1, 96, 1);
+	unsigned *in = fx_buffer(&l, "in", GL_U32, 4096);
+	fx_buffer(&l, "out", GL_U32, 4096);
+	for (int k = 0; k < 4096; k++)
+		in[k] = (unsigned)k;
+	gl_launch_arg_scalar(&l, 64, 4);
+	struct gl_sim_opts o = {.threads = 1, .engine = GL_ENGINE_COMPILED};
+	struct gl_sim_result res;
+	if (fx_run_opts(m, &l, &res, &o) == GL_OK) {
+		CHECK(strcmp(res.engine, "compiled") == 0);
+		const struct gl_finding *oob = fx_finding(&res, "out-of-bounds");
+		const struct gl_finding *mis = fx_finding(&res, "misaligned");
+		CHECK(oob != NULL);
+		CHECK(mis != NULL);
+		int shared = 0, global = 0;
+		for (int i = 0; i < res.nfindings; i++)
+			if (strcmp(res.findings[i].kind, "out-of-bounds") == 0) {
+				shared += strcmp(res.findings[i].space, "shared") == 0;
+				global += strcmp(res.findings[i].space, "global") == 0;
+			}
+		CHECK(shared >= 2); /* the store past the array and the loads past it */
+		CHECK(global >= 1);
+		CHECK(!res.aborted);
+		gl_sim_result_free(&res);
+	}
+	gl_launch_free(&l);
+	ptx_module_free(m);
+}
+
+int main(void)
+{
+	fixture_forms();
+	interpreter_forms();
+	if (system("cc --version > /dev/null 2>&1") != 0 && !getenv("GPULAB_CC")) {
+		fprintf(stderr, "no C compiler: the compiled engine's run is not tested here\n");
+		CHECK_DONE();
+	}
+	char cache[512];
+	snprintf(cache, sizeof cache, "%s/gpulab-test-jit-%ld", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
+		 (long)getuid());
+	setenv("XDG_CACHE_HOME", cache, 1);
+	setenv("GPULAB_JIT_CFLAGS", "-O0", 1);
+	oob_findings();
+	CHECK_DONE();
+}
