@@ -6,11 +6,11 @@
 setup() {
 	load test_helper
 	common_setup
-	SOCK="$BATS_TEST_TMPDIR/tmux.sock"
+	load tmux_helper
 }
 
 teardown() {
-	tmux -S "$SOCK" kill-server 2>/dev/null || true
+	tmux_teardown
 }
 
 # q SQL: the first row of a query as "a,b,c" (CSV without its header).
@@ -23,35 +23,7 @@ frame() {
 	awk -v k="$1" '/^step [0-9]+\/[0-9]+$/ { n++; next } n == k' "$2"
 }
 
-# ---- tmux helpers: a private server, a bash without rc files, the view started in it.
-
-tm() {
-	tmux -S "$SOCK" "$@"
-}
-
-# start W H: a pane of W x H running a plain bash
-start() {
-	command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
-	tm new-session -d -s v -x "$1" -y "$2" "env PS1='$ ' bash --norc --noprofile"
-	wait_for '^\$'
-}
-
-pane() {
-	tm capture-pane -p -t v
-}
-
-# wait_for REGEX: until the pane shows it (5 s at most)
-wait_for() {
-	for _ in $(seq 50); do
-		if pane | grep -Eq -- "$1"; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	echo "pane never showed /$1/:" >&2
-	pane >&2
-	return 1
-}
+# ---- in a terminal (tm, start, pane and wait_for: tmux_helper.bash)
 
 # run_view ARGS...: start gpulab view ARGS in the pane (the trace is recorded beforehand); it opens on the
 # step that shows the view's point, and Home goes to step 1

@@ -9,11 +9,11 @@
 setup() {
 	load test_helper
 	common_setup
-	SOCK="$BATS_TEST_TMPDIR/tmux.sock"
+	load tmux_helper
 }
 
 teardown() {
-	tmux -S "$SOCK" kill-server 2>/dev/null || true
+	tmux_teardown
 }
 
 # frames ARGS...: gpulab view gemm ARGS --frames 1 into $output (stderr apart)
@@ -177,27 +177,6 @@ frames() {
 }
 
 # ---- in a terminal
-
-tm() {
-	tmux -S "$SOCK" "$@"
-}
-
-pane() {
-	tm capture-pane -p -t v
-}
-
-# wait_for REGEX: until the pane shows it (5 s at most)
-wait_for() {
-	for _ in $(seq 50); do
-		if pane | grep -Eq -- "$1"; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	echo "pane never showed /$1/:" >&2
-	pane >&2
-	return 1
-}
 
 # open W H VARIANT STEP: the gemm view of VARIANT (recorded beforehand) in a W x H pane, opened on STEP
 open() {

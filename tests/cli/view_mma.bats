@@ -6,11 +6,11 @@
 setup() {
 	load test_helper
 	common_setup
-	SOCK="$BATS_TEST_TMPDIR/tmux.sock"
+	load tmux_helper
 }
 
 teardown() {
-	tmux -S "$SOCK" kill-server 2>/dev/null || true
+	tmux_teardown
 }
 
 q() {
@@ -19,32 +19,6 @@ q() {
 
 frame() {
 	awk -v k="$1" '/^step [0-9]+\/[0-9]+$/ { n++; next } n == k' "$2"
-}
-
-tm() {
-	tmux -S "$SOCK" "$@"
-}
-
-start() {
-	command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
-	tm new-session -d -s v -x "$1" -y "$2" "env PS1='$ ' bash --norc --noprofile"
-	wait_for '^\$'
-}
-
-pane() {
-	tm capture-pane -p -t v
-}
-
-wait_for() {
-	for _ in $(seq 50); do
-		if pane | grep -Eq -- "$1"; then
-			return 0
-		fi
-		sleep 0.1
-	done
-	echo "pane never showed /$1/:" >&2
-	pane >&2
-	return 1
 }
 
 assert_clean_shell() {

@@ -6,11 +6,11 @@
 setup() {
 	load test_helper
 	common_setup
-	SOCK="$BATS_TEST_TMPDIR/tmux.sock"
+	load tmux_helper
 }
 
 teardown() {
-	tmux -S "$SOCK" kill-server 2>/dev/null || true
+	tmux_teardown
 }
 
 @test "view banks --topic transpose --variant coalesced --frames 1 shows a conflicting access" {
@@ -56,18 +56,6 @@ teardown() {
 	run env TERM=dumb script -qec "$GPULAB view banks --topic transpose --db $DB" /dev/null
 	assert_output --partial "terminal type 'dumb' cannot move the cursor"
 	assert_output --partial "use --frames N"
-}
-
-tm() { tmux -S "$SOCK" "$@"; }
-pane() { tm capture-pane -p -t v; }
-wait_for() {
-	for _ in $(seq 50); do
-		pane | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	echo "pane never showed /$1/:" >&2
-	pane >&2
-	return 1
 }
 
 @test "tmux 80x24: banks opens on the conflict; Home, End, ] [ } { jump; Esc quits at once" {

@@ -6,24 +6,11 @@
 setup() {
 	load test_helper
 	common_setup
-	SOCK="$BATS_TEST_TMPDIR/tmux.sock"
+	load tmux_helper
 }
 
 teardown() {
-	tmux -S "$SOCK" kill-server 2>/dev/null || true
-}
-
-tm() { tmux -S "$SOCK" "$@"; }
-pane() { tm capture-pane -p -t v; }
-# wait_for REGEX: until the pane shows it (10 s at most: the machine may be busy)
-wait_for() {
-	for _ in $(seq 100); do
-		pane | grep -Eq -- "$1" && return 0
-		sleep 0.1
-	done
-	echo "pane never showed /$1/:" >&2
-	pane >&2
-	return 1
+	tmux_teardown
 }
 
 @test "--frames prints a banks frame whole: every one of 32 wavefronts, then the legend" {
