@@ -99,19 +99,27 @@ static int simulate_forked(const struct gl_topic *t, const struct gl_variant *v,
 	return rc;
 }
 
-/* The CPU reference of the same problem (what `verify` computes), timed alone. */
+/* The CPU reference of the same problem (what `verify` computes), timed alone: the fastest of REPEATS
+ * runs, as the simulations are, so noise does not flatter the ratio. */
 static double reference_seconds(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p)
 {
-	struct gl_err err = {0};
-	struct gl_launch l = {.module = t->ptx};
-	if (t->setup(v, p, &l, &err) != GL_OK)
-		return -1;
-	struct gl_verify ver;
-	double t0 = gl_now();
-	int rc = t->verify(v, p, &l, t, &ver, &err);
-	double s = gl_now() - t0;
-	gl_launch_free(&l);
-	return rc == GL_OK ? s : -1;
+	double best = -1;
+	for (int r = 0; r < REPEATS; r++) {
+		struct gl_err err = {0};
+		struct gl_launch l = {.module = t->ptx};
+		if (t->setup(v, p, &l, &err) != GL_OK)
+			return -1;
+		struct gl_verify ver;
+		double t0 = gl_now();
+		int rc = t->verify(v, p, &l, t, &ver, &err);
+		double s = gl_now() - t0;
+		gl_launch_free(&l);
+		if (rc != GL_OK)
+			return -1;
+		if (best < 0 || s < best)
+			best = s;
+	}
+	return best;
 }
 
 static int bench_one(const char *spec, int cores, int *failures)
