@@ -30,8 +30,9 @@ static void draw_counts(struct view_canvas *cv, int y, const struct view_banks_f
 		view_canvas_printf(cv, y, 0, VS_GOOD, "this access: %u wavefront%s (ideal %u): no bank conflicts",
 		                   f->wavefronts, f->wavefronts == 1 ? "" : "s", f->ideal);
 	view_canvas_printf(cv, y + 1, 0, VS_PLAIN,
-	                   "so far: %" PRIu64 " instructions, %" PRIu64 " wavefronts, %" PRIu64 " conflicts",
-	                   f->inst_so_far, f->wf_so_far, f->conflicts_so_far);
+	                   "so far: %" PRIu64 " instruction%s, %" PRIu64 " wavefront%s, %" PRIu64 " conflict%s",
+	                   f->inst_so_far, view_s(f->inst_so_far), f->wf_so_far, view_s(f->wf_so_far),
+	                   f->conflicts_so_far, view_s(f->conflicts_so_far));
 }
 
 static void draw_lanes(struct view_canvas *cv, int y, const struct view_banks_frame *f)

@@ -97,6 +97,11 @@ int view_wf_style(int i)
 	return VS_WF0 + (i < 0 ? 0 : i % VIEW_WF_STYLES);
 }
 
+const char *view_s(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
 char view_digit(int i)
 {
 	static const char digits[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";

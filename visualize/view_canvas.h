@@ -54,5 +54,7 @@ void view_canvas_extent(const struct view_canvas *c, int *w, int *h);
 /* The style of wavefront index i (cycling), and its one-character label: 0-9 then a-z then A-Z. */
 int view_wf_style(int i);
 char view_digit(int i);
+/* The plural ending of a count: "" for 1, else "s" ("1 wavefront", "2 wavefronts"). */
+const char *view_s(uint64_t n);
 
 #endif

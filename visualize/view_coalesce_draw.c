@@ -31,8 +31,9 @@ static void draw_counts(struct view_canvas *cv, int y, const struct view_coalesc
 	                   32 * f->nsectors);
 	view_canvas_printf(
 	    cv, y + 1, 0, VS_PLAIN,
-	    "so far: %" PRIu64 " requests, %" PRIu64 " sectors (ideal %" PRIu64 "), %.2f sectors/request",
-	    f->req_so_far, f->sectors_so_far, f->ideal_so_far, (double)f->sectors_so_far / (double)f->req_so_far);
+	    "so far: %" PRIu64 " request%s, %" PRIu64 " sector%s (ideal %" PRIu64 "), %.2f sectors/request",
+	    f->req_so_far, view_s(f->req_so_far), f->sectors_so_far, view_s(f->sectors_so_far), f->ideal_so_far,
+	    (double)f->sectors_so_far / (double)f->req_so_far);
 }
 
 static void draw_lanes(struct view_canvas *cv, int y, const struct view_coalesce_frame *f)

@@ -208,8 +208,8 @@ void view_gemm_draw_tiles(struct view_canvas *cv, int y, int h, const struct vie
 	                   "  C %" PRIu64 "/%" PRIu64,
 	                   f->a_sect, f->a_req, f->b_sect, f->b_req, f->c_sect, f->c_req);
 	view_canvas_printf(cv, ty++, 0, VS_PLAIN,
-	                   "shared wavefronts st %" PRIu64 " ld %" PRIu64 ", %" PRIu64 " conflicts", f->sst_wf,
-	                   f->sld_wf, f->s_conflicts);
+	                   "shared wavefronts st %" PRIu64 " ld %" PRIu64 ", %" PRIu64 " conflict%s", f->sst_wf,
+	                   f->sld_wf, f->s_conflicts, view_s(f->s_conflicts));
 	view_canvas_text(cv, ty, 0, VS_DIM, "# this K slab  + earlier  @ what the thread reads at k  o this CTA");
 }
 

@@ -88,12 +88,13 @@ static void draw_ldmatrix(const struct view_mma *v, int k, struct view_canvas *c
 	view_canvas_printf(cv, y, 0, VS_PLAIN, "ldmatrix %d/%u of warp %d: seq %u, %u matrices, PTX line %u, shared %s",
 	                   k + 1, v->nldm, v->warp, e->seq, f.nmat, e->line, f.buf ? f.buf->name : "?");
 	int x = view_canvas_printf(cv, y + 1, 0, f.wf > f.nmat ? VS_WARN : VS_GOOD,
-	                           "recorded: %u wavefronts (ideal %u), %u conflicts", f.wf, f.nmat, f.wf - f.nmat);
-	view_canvas_printf(cv, y + 1, x, f.wf_swz > f.nmat ? VS_WARN : VS_GOOD, " | swizzled: %u, %u conflicts", f.wf_swz,
-	                   f.wf_swz - f.nmat);
+	                           "recorded: %u wavefront%s (ideal %u), %u conflict%s", f.wf, view_s(f.wf), f.nmat,
+	                           f.wf - f.nmat, view_s(f.wf - f.nmat));
+	view_canvas_printf(cv, y + 1, x, f.wf_swz > f.nmat ? VS_WARN : VS_GOOD, " | swizzled: %u, %u conflict%s",
+	                   f.wf_swz, f.wf_swz - f.nmat, view_s(f.wf_swz - f.nmat));
 	view_canvas_printf(cv, y + 2, 0, VS_PLAIN,
-	                   "so far (warp %d): %" PRIu64 " ldmatrix, %" PRIu64 " wavefronts, %" PRIu64 " conflicts", v->warp,
-	                   f.inst_so_far, f.wf_so_far, f.conf_so_far);
+	                   "so far (warp %d): %" PRIu64 " ldmatrix, %" PRIu64 " wavefront%s, %" PRIu64 " conflict%s",
+	                   v->warp, f.inst_so_far, f.wf_so_far, view_s(f.wf_so_far), f.conf_so_far, view_s(f.conf_so_far));
 	draw_ldm_rows(cv, y + 4, &f);
 	view_canvas_text(cv, y + 15, 0, VS_DIM, "ln: the lane giving the 16-byte row, +off: its offset in the array,");
 	view_canvas_text(cv, y + 16, 0, VS_DIM, "g: its bank group (addr/16)%8 = banks 4g..4g+3, w: the wavefront reading it;");

@@ -42,6 +42,9 @@ teardown() {
 	run --separate-stderr "$GPULAB" view banks --topic gemm --size 64 --frames 1 --db "$DB"
 	assert_success
 	assert_output --partial "banks  gemm smem"
+	# smem has no conflicts, so the view opens on its first access: every count is one, and singular
+	assert_output --partial "this access: 1 wavefront (ideal 1): no bank conflicts"
+	assert_output --partial "so far: 1 instruction, 1 wavefront, 0 conflicts"
 }
 
 @test "addresses are hex; shared offsets too" {
