@@ -149,6 +149,7 @@ struct ptx_function {
 	int ncode;
 	int nslots;          /* per-warp register slots (registers + specials) */
 	int first_special;   /* specials occupy [first_special, nslots) */
+	int declared_regs;   /* registers the body declares (before ptx_regalloc made them share slots) */
 	uint64_t *consts;    /* constant slot values: slot s >= nslots holds consts[s - nslots] */
 	int nconsts;
 	struct ptx_var *vars; /* function-scope shared/local variables */

@@ -647,6 +647,7 @@ static void layout(struct parser *ps)
 				     (var >= 0 && !(var & VAR_MODULE) && var_of(ps, var)->space == PS_LOCAL);
 	}
 	fn->first_special = ps->nregs;
+	fn->declared_regs = ps->nregs;
 	fn->nslots = ps->nregs + SR_COUNT;
 	free(mshared);
 }
@@ -717,5 +718,6 @@ int ptx_parse_body(struct parser *ps, struct ptx_function *fn)
 		return ptx_error_loc(ps, fn->ptx_line, 1, 0, 0, "function '%s' needs %llu bytes of local memory per "
 				     "thread; the limit is %llu", fn->name, (unsigned long long)fn->local_size,
 				     (unsigned long long)PTX_MAX_LOCAL);
+	ptx_regalloc(fn);
 	return 0;
 }

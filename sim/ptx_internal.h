@@ -76,5 +76,9 @@ int ptx_parse_body(struct parser *ps, struct ptx_function *fn);
 void ptx_parser_reset_function(struct parser *ps);
 /* ptx_validate.c: operand shapes of every instruction of a laid-out function. */
 int ptx_validate_function(struct parser *ps, const struct ptx_function *fn);
+/* ptx_regalloc.c: registers whose live ranges are disjoint share a slot (first_special, nslots and the
+ * constant slots move down; fn->declared_regs keeps the declared count).  GPULAB_SIM_REGALLOC=0 turns
+ * it off. */
+void ptx_regalloc(struct ptx_function *fn);
 
 #endif

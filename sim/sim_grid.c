@@ -94,7 +94,7 @@ static int check_geometry(const struct ptx_function *fn, const struct gl_launch 
 	double reg_bytes = (double)fn->nslots * 32 * 8 * ((threads + 31) / 32);
 	if (reg_bytes > 1073741824.0) /* the simulator's register file of one CTA */
 		return gl_errf(err, GL_EUSAGE, "kernel '%s' declares %d registers; one CTA of %lu threads would need "
-			       "%.1f GiB of simulated registers", fn->name, fn->first_special, threads,
+			       "%.1f GiB of simulated registers", fn->name, fn->declared_regs, threads,
 			       reg_bytes / 1073741824.0);
 	if (fn->shared_static + l->dyn_smem > MAX_SHARED)
 		return gl_errf(err, GL_EUSAGE, "kernel '%s' needs %llu bytes of static and %u of dynamic shared memory; "
