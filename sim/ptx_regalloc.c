@@ -7,7 +7,9 @@
  * is sound for SIMT here because every lane follows its own path and no instruction writes the registers
  * of lanes that do not execute it, except the warp collectives (mma, wmma, ldmatrix, ...), which write
  * or read all 32 lanes: their registers keep a slot of their own, as does every register that may be
- * read before it is written (registers start at zero, and that zero must not come from another one).
+ * read before it is written (registers start at zero, and that zero must not come from another one);
+ * a load from memory may leave its destination unwritten in a lane whose access is refused, so it
+ * ends no live range.
  * An instruction's registers never share a slot with each other, so no instruction sees its source
  * overwritten by its own result half-way through the lanes.  docs/sim.md: "Registers and the rest of
  * a CTA". */
@@ -73,9 +75,11 @@ static bool collective(enum ptx_op op)
 	}
 }
 
-/* Per instruction: registers read (gen), written on every lane that runs it (kill), and all of them. */
+/* Per instruction: its registers, which of them it reads (gen), and whether its writes reach every lane
+ * that runs it (then they kill). */
 struct insn_regs {
-	int n, nkill;
+	int n;
+	bool kills;
 	int reg[PTX_MAX_OPS * PTX_MAX_VEC + 1];
 	bool read[PTX_MAX_OPS * PTX_MAX_VEC + 1];
 };
@@ -88,9 +92,23 @@ static void add_reg(struct insn_regs *ir, int nregs, int32_t slot, bool read)
 	ir->read[ir->n++] = read;
 }
 
+/* Whether the instruction writes its destination in every lane that runs it.  Not when it is guarded
+ * (lanes whose guard is false keep the old value), nor for a load or atomic from memory: a lane whose
+ * access is refused (a sanitizer finding) keeps the old value, today zero for a register not yet
+ * written, so such a register must keep it.  Kernel parameters and a .func's own parameters cannot
+ * be refused. */
+static bool writes_every_lane(const struct ptx_insn *ins)
+{
+	if (ins->guard >= 0 || ins->op == OP_ATOM)
+		return false;
+	if (ins->op == OP_LD)
+		return ins->space == PS_PARAM || (ins->mods & PM_CALLPARAM);
+	return true;
+}
+
 static void insn_regs(const struct ptx_insn *ins, int nregs, struct insn_regs *ir)
 {
-	ir->n = ir->nkill = 0;
+	ir->n = 0;
 	bool first_is_dest = dest_first((enum ptx_op)ins->op) && ins->nops > 0 &&
 			     (ins->ops[0].kind == PO_SLOT || ins->ops[0].kind == PO_VEC);
 	for (int k = 0; k < ins->nops; k++) {
@@ -103,10 +121,7 @@ static void insn_regs(const struct ptx_insn *ins, int nregs, struct insn_regs *i
 				add_reg(ir, nregs, o->vec[e], read);
 	}
 	add_reg(ir, nregs, ins->guard, true);
-	/* a guarded write may leave the old value (lanes whose guard is false): it kills nothing */
-	if (ins->guard < 0)
-		for (int k = 0; k < ir->n; k++)
-			ir->nkill += !ir->read[k];
+	ir->kills = writes_every_lane(ins);
 }
 
 /* Successors of instruction i: -1 where there are none.  Returns false for control flow it cannot follow. */
@@ -153,7 +168,7 @@ static bool liveness(const struct ptx_function *fn, int nregs, const struct insn
 						o[k] |= row(in, succ[i][s])[k];
 			memcpy(tmp, o, (size_t)words * sizeof *tmp);
 			const struct insn_regs *ir = &irs[i];
-			if (fn->code[i].guard < 0)
+			if (ir->kills)
 				for (int k = 0; k < ir->n; k++)
 					if (!ir->read[k])
 						tmp[ir->reg[k] >> 6] &= ~(1ull << (ir->reg[k] & 63));

@@ -1,6 +1,7 @@
 /* test_sim_regalloc.c — registers share slots only where their live ranges are disjoint (ptx_regalloc.c):
  * a straight line, a loop with a loop-carried register and one live across it, if/else, vector
- * operands, a .func call, a register read before it is written and the operands of a collective. */
+ * operands, a .func call, a register read before it is written, a load from memory, a guarded write
+ * and the operands of a collective. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -116,26 +117,44 @@ static void test_vectors(void)
 {
 	struct ptx_module *m = parse_ok(HEADER ".entry k(.param .u64 p)\n{\n.reg .b32 %r<7>;\n.reg .b64 %rd<2>;\n"
 					"ld.param.u64 %rd1, [p];\n"                          /* 0 */
-					"ld.global.v4.u32 {%r1, %r2, %r3, %r4}, [%rd1];\n"   /* 1 */
-					"add.s32 %r5, %r1, %r2;\n"                           /* 2 */
-					"add.s32 %r6, %r3, %r4;\n"                           /* 3 */
-					"st.global.v2.u32 [%rd1], {%r5, %r6};\n"             /* 4 */
+					"mov.b64 {%r1, %r2}, %rd1;\n"                        /* 1 */
+					"mov.b64 {%r3, %r4}, %rd1;\n"                        /* 2 */
+					"add.s32 %r5, %r1, %r2;\n"                           /* 3 */
+					"add.s32 %r6, %r3, %r4;\n"                           /* 4 */
+					"st.global.v2.u32 [%rd1], {%r5, %r6};\n"             /* 5 */
 					"ret;\n}\n");
 	if (!m)
 		return;
 	const struct ptx_function *f = &m->funcs[0];
-	int v[4];
-	for (int e = 0; e < 4; e++)
-		v[e] = slot(f, 1, 0, e);
-	for (int a = 0; a < 4; a++) /* written together: four slots */
+	int v[4] = {slot(f, 1, 0, 0), slot(f, 1, 0, 1), slot(f, 2, 0, 0), slot(f, 2, 0, 1)};
+	for (int a = 0; a < 4; a++) /* all live at once */
 		for (int b = a + 1; b < 4; b++)
 			CHECK(v[a] != v[b]);
-	int r5 = slot(f, 2, 0, -1), r6 = slot(f, 3, 0, -1);
+	int r5 = slot(f, 3, 0, -1), r6 = slot(f, 4, 0, -1);
 	CHECK(r5 != v[2] && r5 != v[3] && r5 != v[0] && r5 != v[1]); /* %r3, %r4 still live */
 	CHECK_EQ(r6, v[0]); /* %r1 is dead by then */
-	CHECK_EQ(slot(f, 4, 1, 0), r5);
-	CHECK_EQ(slot(f, 4, 1, 1), r6);
+	CHECK_EQ(slot(f, 5, 1, 0), r5);
+	CHECK_EQ(slot(f, 5, 1, 1), r6);
 	CHECK_EQ(f->first_special, 6);
+	ptx_module_free(m);
+}
+
+/* A load the sanitizer refuses leaves its destination as it was (zero before any write): a register
+ * loaded from memory keeps its own slot. */
+static void test_load_from_memory(void)
+{
+	struct ptx_module *m = parse_ok(HEADER ".entry k(.param .u64 p)\n{\n.reg .b32 %r<3>;\n.reg .b64 %rd<2>;\n"
+					"ld.param.u64 %rd1, [p];\n"        /* 0 */
+					"ld.global.u32 %r1, [%rd1];\n"     /* 1 */
+					"st.global.u32 [%rd1+4], %r1;\n"   /* 2 */
+					"mov.u32 %r2, 5;\n"                /* 3 */
+					"st.global.u32 [%rd1+8], %r2;\n"   /* 4 */
+					"ret;\n}\n");
+	if (!m)
+		return;
+	const struct ptx_function *f = &m->funcs[0];
+	CHECK(slot(f, 3, 0, -1) != slot(f, 1, 0, -1));
+	CHECK_EQ(f->first_special, 3);
 	ptx_module_free(m);
 }
 
@@ -253,6 +272,7 @@ int main(void)
 	test_loop();
 	test_if_else();
 	test_vectors();
+	test_load_from_memory();
 	test_call();
 	test_read_before_write();
 	test_guarded_write();
