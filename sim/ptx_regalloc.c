@@ -93,17 +93,12 @@ static void add_reg(struct insn_regs *ir, int nregs, int32_t slot, bool read)
 }
 
 /* Whether the instruction writes its destination in every lane that runs it.  Not when it is guarded
- * (lanes whose guard is false keep the old value), nor for a load or atomic from memory: a lane whose
- * access is refused (a sanitizer finding) keeps the old value, today zero for a register not yet
- * written, so such a register must keep it.  Kernel parameters and a .func's own parameters cannot
- * be refused. */
+ * (lanes whose guard is false keep the old value), nor for a load or atomic (from any space, the
+ * parameters included): a lane whose access is refused (a sanitizer finding) keeps the old value,
+ * zero for a register not yet written, so such a register must keep it. */
 static bool writes_every_lane(const struct ptx_insn *ins)
 {
-	if (ins->guard >= 0 || ins->op == OP_ATOM)
-		return false;
-	if (ins->op == OP_LD)
-		return ins->space == PS_PARAM || (ins->mods & PM_CALLPARAM);
-	return true;
+	return ins->guard < 0 && ins->op != OP_ATOM && ins->op != OP_LD;
 }
 
 static void insn_regs(const struct ptx_insn *ins, int nregs, struct insn_regs *ir)
