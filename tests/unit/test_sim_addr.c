@@ -326,6 +326,25 @@ static void test_param_lanes(void)
 	}
 	gl_launch_free(&l);
 	ptx_module_free(m);
+
+	static const char *far =
+		".version 8.0\n.target sm_80\n.address_size 64\n"
+		".visible .entry k(.param .u32 a)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n"
+		"\tmov.u64 %rd1, a;\n\tadd.s64 %rd2, %rd1, 1048576;\n\tld.param.u32 %r1, [%rd2];\n\tret;\n}\n";
+	m = fx_parse(far, "far.ptx");
+	if (!m)
+		return;
+	memset(&l, 0, sizeof l);
+	fx_geometry(&l, "k", 1, 1, 32, 1);
+	gl_launch_arg_scalar(&l, 10, 4);
+	struct gl_sim_opts o = {.threads = 1};
+	CHECK_EQ(fx_run_opts(m, &l, &res, &o), GL_OK);
+	const struct gl_finding *f = fx_finding(&res, "out-of-bounds");
+	CHECK(f != NULL && strstr(f->message, "kernel-parameter read of size 4") != NULL);
+	CHECK(f != NULL && f->count == 32); /* one per lane, as lane by lane */
+	gl_sim_result_free(&res);
+	gl_launch_free(&l);
+	ptx_module_free(m);
 }
 
 int main(void)
