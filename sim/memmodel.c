@@ -27,6 +27,8 @@ static unsigned ascending_sectors(const uint64_t addr[GL_WARP], uint32_t mask, u
 
 unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
 {
+	if (size && gl_mm_unit_stride(addr, mask, size)) /* one span: its sectors by arithmetic */
+		return (unsigned)((addr[0] + (uint64_t)GL_WARP * size - 1) / GL_SECTOR_BYTES - addr[0] / GL_SECTOR_BYTES + 1);
 	unsigned fast = mask ? ascending_sectors(addr, mask, size) : 0;
 	if (fast)
 		return fast;

@@ -4,11 +4,25 @@
 #ifndef GL_MEMMODEL_H
 #define GL_MEMMODEL_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #define GL_WARP 32
 #define GL_SECTOR_BYTES 32
 #define GL_BANKS 32
+
+/* Whether all 32 lanes are active and lane l accesses addr[0] + l*size, without wrapping: one
+ * contiguous span of 32*size bytes in lane order (a coalesced warp access), which the counting and the
+ * footprint handle as one range instead of lane by lane. */
+static inline bool gl_mm_unit_stride(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
+{
+	if (mask != 0xffffffffu || addr[0] > UINT64_MAX - (uint64_t)GL_WARP * size)
+		return false;
+	uint64_t off = 0;
+	for (int l = 0; l < GL_WARP; l++) /* a loop the compiler vectorises */
+		off |= addr[l] - addr[0] - (uint64_t)l * size;
+	return off == 0;
+}
 
 /* Distinct 32-byte sectors touched by the active lanes, each accessing [addr, addr+size). */
 unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size);

@@ -385,12 +385,43 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	return sim_ld_st_at(cta, w, ins, mask, addr);
 }
 
+/* A kernel-parameter load whose active lanes all read one address (the usual ld.param): translate it
+ * once and give every lane the same values.  Parameters are neither counted, raced nor shadowed, so this
+ * is move_lane for each lane; a miss (or a store) returns false for the per-lane path and its findings. */
+static bool uniform_param_load(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+			       const struct ptx_operand *ro, uint32_t mask, const uint64_t addr[32], unsigned size)
+{
+	if (ins->space != PS_PARAM || ins->op != OP_LD || !mask)
+		return false;
+	uint64_t a = addr[__builtin_ctz(mask)];
+	uint64_t diff = 0;
+	FOR_LANES(mask, l) diff |= addr[l] ^ a;
+	if (diff)
+		return false;
+	struct sim_memmap m = lane_memmap(cta, w, 0);
+	struct sim_xlat x = sim_addr_translate(&m, PS_PARAM, a, size, false);
+	if (x.miss != SIM_HIT)
+		return false;
+	unsigned esz = ptx_type_bytes((enum ptx_type)ins->type), nvec = ins->vec ? ins->vec : 1;
+	bool sign = ptx_type_is_signed((enum ptx_type)ins->type);
+	for (unsigned k = 0; k < nvec; k++) {
+		int slot = element_slot(ro, (int)k);
+		if (slot < 0)
+			continue;
+		uint64_t v = load_element(x.host + k * esz, esz, sign), *d = sim_reg(w, slot);
+		FOR_LANES(mask, l) d[l] = v;
+	}
+	return true;
+}
+
 int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32])
 {
 	bool is_store = ins->op == OP_ST;
 	const struct ptx_operand *ro = &ins->ops[is_store ? 1 : 0];
 	unsigned size = ptx_type_bytes((enum ptx_type)ins->type) * (ins->vec ? ins->vec : 1);
 	count_by_space(cta, w, ins, addr, mask, size, is_store);
+	if (uniform_param_load(cta, w, ins, ro, mask, addr, size))
+		return 0;
 	enum ptx_space space = (enum ptx_space)ins->space;
 	struct fast_span f;
 	bool fast = fast_span(cta, w, space, addr, mask, size, is_store, &f);

@@ -94,17 +94,9 @@ static inline void enter_interval(struct sim_race *t, uint32_t gen, uint32_t epo
 	}
 }
 
-/* Record an access to `bytes` (a mask) of one word; returns the warp (+1) it races with, or 0. */
-static inline unsigned word_access(struct sim_race *t, uint64_t word, uint8_t bytes, unsigned me, bool is_store)
+/* Record an access to `bytes` of the word in entry `e`; returns the warp (+1) it races with, or 0. */
+static inline unsigned entry_access(struct race_entry *e, uint8_t bytes, unsigned me, bool is_store)
 {
-	bool room = 4 * (uint64_t)(t->used + 1) <= 3 * (uint64_t)t->cap; /* at most 3/4 full */
-	if (!room && t->cap < SIM_RACE_MAX_ENTRIES) {
-		grow(t);
-		room = true;
-	}
-	struct race_entry *e = lookup(t, word, room);
-	if (!e) /* the table is at its size limit: this word goes unchecked */
-		return 0;
 	unsigned other = 0;
 	if (e->writer && e->writer != me && (e->wbytes & bytes))
 		other = e->writer;
@@ -118,6 +110,48 @@ static inline unsigned word_access(struct sim_race *t, uint64_t word, uint8_t by
 		e->rbytes |= bytes;
 	}
 	return other;
+}
+
+/* Record an access to `bytes` (a mask) of one word; returns the warp (+1) it races with, or 0. */
+static inline unsigned word_access(struct sim_race *t, uint64_t word, uint8_t bytes, unsigned me, bool is_store)
+{
+	bool room = 4 * (uint64_t)(t->used + 1) <= 3 * (uint64_t)t->cap; /* at most 3/4 full */
+	if (!room && t->cap < SIM_RACE_MAX_ENTRIES) {
+		grow(t);
+		room = true;
+	}
+	struct race_entry *e = lookup(t, word, room);
+	if (!e) /* the table is at its size limit: this word goes unchecked */
+		return 0;
+	return entry_access(e, bytes, me, is_store);
+}
+
+/* The probe of `lookup` with insertion, inlined for the warp loop below. */
+static inline struct race_entry *insert_inline(struct sim_race *t, uint64_t word)
+{
+	for (unsigned i = slot_of(word, t->cap);; i = (i + 1) & (t->cap - 1)) {
+		struct race_entry *e = &t->entries[i];
+		if (e->stamp != t->stamp) {
+			*e = (struct race_entry){.word = word, .stamp = t->stamp};
+			t->used++;
+			return e;
+		}
+		if (e->word == word)
+			return e;
+	}
+}
+
+/* Whole aligned words, one per lane, and room for all of them: each word adds at most one entry, so
+ * word_access would neither grow the table nor drop a word, and the room check is made once for the
+ * warp instead of once per lane.  Same entries, same races, same lane order (test_sim_race). */
+static bool words_fit(const struct sim_race *t, const uint64_t addr[32], uint32_t mask, unsigned n)
+{
+	if (n != 4 || !t->entries)
+		return false;
+	uint64_t bits = 0;
+	for (uint32_t m = mask; m; m &= m - 1)
+		bits |= addr[__builtin_ctz(m)];
+	return !(bits & 3) && 4 * ((uint64_t)t->used + (unsigned)__builtin_popcount(mask)) <= 3 * (uint64_t)t->cap;
 }
 
 static unsigned lane_access(struct sim_race *t, unsigned me, uint64_t addr, unsigned n, bool is_store)
@@ -148,6 +182,15 @@ uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigne
 	enter_interval(t, gen, epoch);
 	unsigned me = warp + 1;
 	uint32_t racing = 0;
+	if (words_fit(t, addr, mask, n)) {
+		for (uint32_t m = mask; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			unsigned r = entry_access(insert_inline(t, addr[l] / 4), 0xf, me, is_store);
+			other[l] = (uint8_t)r;
+			racing |= (uint32_t)(r != 0) << l;
+		}
+		return racing;
+	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
 		unsigned r = n == 4 && !(addr[l] & 3) ? word_access(t, addr[l] / 4, 0xf, me, is_store)

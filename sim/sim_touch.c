@@ -36,6 +36,13 @@ void sim_touch_mark(struct sim_touch *t, bool is_store, const uint64_t addr[32],
 	if (!t->ld || !size)
 		return;
 	_Atomic uint64_t *map = is_store ? t->st : t->ld;
+	if (gl_mm_unit_stride(addr, mask, size)) { /* one span: its sectors in order, the same set of bits */
+		uint64_t a = addr[0] / GL_SECTOR_BYTES, b = (addr[0] + (uint64_t)32 * size - 1) / GL_SECTOR_BYTES;
+		for (uint64_t s = a; s <= b; s++)
+			if (s >= t->first && s - t->first < t->nsect)
+				mark(map, s - t->first);
+		return;
+	}
 	uint64_t prev = UINT64_MAX; /* the sector just marked: neighbouring lanes mostly share one */
 	for (uint32_t m = mask; m; m &= m - 1) {
 		int l = __builtin_ctz(m);

@@ -288,8 +288,68 @@ static void test_bar_red_id(void)
 	ptx_module_free(m);
 }
 
+/* Parameter loads: lanes reading one address (translated once, the value broadcast), lanes reading
+ * different parameters through a register address (lane by lane), a predicated half warp and a
+ * vector load all give each lane the right value, and a uniform load past the parameters still
+ * reports the out-of-bounds finding of the lane-by-lane path. */
+static void test_param_lanes(void)
+{
+	static const char *text =
+		".version 8.0\n.target sm_80\n.address_size 64\n"
+		".visible .entry k(.param .u32 a, .param .u32 b, .param .u64 out)\n{\n"
+		"\t.reg .pred %p<2>;\n\t.reg .b32 %r<10>;\n\t.reg .b64 %rd<6>;\n"
+		"\tld.param.u64 %rd1, [out];\n\tmov.u32 %r1, %tid.x;\n\tld.param.u32 %r2, [a];\n"
+		"\tmov.u64 %rd2, a;\n\tand.b32 %r3, %r1, 1;\n\tmul.wide.u32 %rd3, %r3, 4;\n\tadd.s64 %rd2, %rd2, %rd3;\n"
+		"\tld.param.u32 %r4, [%rd2];\n\tmov.u32 %r5, 7;\n\tsetp.lt.u32 %p1, %r1, 16;\n"
+		"\t@%p1 ld.param.u32 %r5, [b];\n\tld.param.v2.u32 {%r6, %r7}, [a];\n"
+		"\tadd.u32 %r8, %r2, %r4;\n\tadd.u32 %r8, %r8, %r5;\n\tadd.u32 %r8, %r8, %r6;\n\tmul.lo.u32 %r9, %r7, 1000;\n"
+		"\tadd.u32 %r8, %r8, %r9;\n\tmul.wide.u32 %rd4, %r1, 4;\n\tadd.s64 %rd5, %rd1, %rd4;\n"
+		"\tst.global.u32 [%rd5], %r8;\n\tret;\n}\n";
+	struct ptx_module *m = fx_parse(text, "params.ptx");
+	if (!m)
+		return;
+	struct gl_launch l = {0};
+	fx_geometry(&l, "k", 1, 1, 64, 1);
+	gl_launch_arg_scalar(&l, 10, 4);
+	gl_launch_arg_scalar(&l, 200, 4);
+	uint32_t *out = fx_buffer(&l, "out", GL_U32, 64);
+	struct gl_sim_result res;
+	for (int threads = 1; threads <= 2; threads++) {
+		struct gl_sim_opts o = {.threads = threads};
+		CHECK_EQ(fx_run_opts(m, &l, &res, &o), GL_OK);
+		CHECK_EQ(res.findings_total, 0);
+		int bad = 0;
+		for (unsigned t = 0; t < 64; t++) /* a + (a or b) + (b, or 7 past the first 16) + a + 1000 * b */
+			bad += out[t] != 10u + (t & 1 ? 200u : 10u) + (t < 16 ? 200u : 7u) + 10u + 200000u;
+		CHECK_EQ(bad, 0);
+		gl_sim_result_free(&res);
+	}
+	gl_launch_free(&l);
+	ptx_module_free(m);
+
+	static const char *far =
+		".version 8.0\n.target sm_80\n.address_size 64\n"
+		".visible .entry k(.param .u32 a)\n{\n\t.reg .b32 %r<2>;\n\t.reg .b64 %rd<3>;\n"
+		"\tmov.u64 %rd1, a;\n\tadd.s64 %rd2, %rd1, 1048576;\n\tld.param.u32 %r1, [%rd2];\n\tret;\n}\n";
+	m = fx_parse(far, "far.ptx");
+	if (!m)
+		return;
+	memset(&l, 0, sizeof l);
+	fx_geometry(&l, "k", 1, 1, 32, 1);
+	gl_launch_arg_scalar(&l, 10, 4);
+	struct gl_sim_opts o = {.threads = 1};
+	CHECK_EQ(fx_run_opts(m, &l, &res, &o), GL_OK);
+	const struct gl_finding *f = fx_finding(&res, "out-of-bounds");
+	CHECK(f != NULL && strstr(f->message, "kernel-parameter read of size 4") != NULL);
+	CHECK(f != NULL && f->count == 32); /* one per lane, as lane by lane */
+	gl_sim_result_free(&res);
+	gl_launch_free(&l);
+	ptx_module_free(m);
+}
+
 int main(void)
 {
+	test_param_lanes();
 	test_span_rule();
 	test_spaces();
 	test_resolution_and_rules();

@@ -53,9 +53,56 @@ static void warp_matches_lanes(void)
 	sim_race_free(&b);
 }
 
+/* The warp path checks the table's room once per warp when every lane is a whole aligned word; across
+ * the growth threshold it must still match the lane-by-lane path: same results, entries and size. */
+static void warp_matches_lanes_at_growth(void)
+{
+	struct sim_race a = {0}, b = {0};
+	sim_race_new_cta(&a);
+	sim_race_new_cta(&b);
+	long races = 0;
+	for (unsigned i = 0; i < 16; i++) { /* 16 words first, so the threshold falls inside a warp */
+		sim_race_access(&a, 1, 0, 2, 0x90000 + i * 4, 4, false);
+		sim_race_access(&b, 1, 0, 2, 0x90000 + i * 4, 4, false);
+	}
+	for (uint64_t word = 0; word < 3100; word += 32) { /* contiguous warps of 32 words, writes by warp 0 */
+		uint64_t addr[32];
+		uint8_t other[32];
+		for (unsigned l = 0; l < 32; l++)
+			addr[l] = 0x10000 + (word + l) * 4;
+		sim_race_warp(&a, 1, 0, 0, addr, 0xffffffffu, 4, true, other);
+		for (unsigned l = 0; l < 32; l++)
+			sim_race_access(&b, 1, 0, 0, addr[l], 4, true);
+		CHECK_EQ(a.used, b.used);
+		CHECK_EQ(a.cap, b.cap);
+	}
+	CHECK(a.cap > 4096); /* the table grew during one of those warps (3/4 of 4096 is 3072 words) */
+	for (uint64_t word = 0; word < 3200; word += 32) { /* warp 1 reads them back, half racing */
+		uint64_t addr[32];
+		uint8_t other[32];
+		for (unsigned l = 0; l < 32; l++)
+			addr[l] = 0x10000 + (word + l + 16) * 4;
+		uint32_t racing = sim_race_warp(&a, 1, 0, 1, addr, 0x5555ffffu, 4, false, other);
+		for (unsigned l = 0; l < 32; l++) {
+			if (!(0x5555ffffu >> l & 1))
+				continue;
+			unsigned want = sim_race_access(&b, 1, 0, 1, addr[l], 4, false);
+			CHECK_EQ(other[l], want);
+			CHECK_EQ(racing >> l & 1, want != 0);
+			races += want != 0;
+		}
+	}
+	CHECK(races > 2000);
+	CHECK_EQ(a.used, b.used);
+	CHECK_EQ(a.cap, b.cap);
+	sim_race_free(&a);
+	sim_race_free(&b);
+}
+
 int main(void)
 {
 	warp_matches_lanes();
+	warp_matches_lanes_at_growth();
 	struct sim_race t = {0};
 	sim_race_new_cta(&t);
 	CHECK_EQ(sim_race_access(&t, 1, 0, 0, 0x1000, 4, true), 0);
