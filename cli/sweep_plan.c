@@ -20,10 +20,10 @@ struct combo {
 
 static void add_refused(struct gl_sweep_plan *plan, const char *label, const char *variant, const char *why)
 {
-	char buf[1200];
-	snprintf(buf, sizeof buf, "%s%s%s: %s", label, variant ? " variant " : "", variant ? variant : "", why);
+	struct gl_str buf = {0}; /* label, variant name and reason can together exceed any fixed buffer */
+	gl_str_addf(&buf, "%s%s%s: %s", label, variant ? " variant " : "", variant ? variant : "", why);
 	plan->refused = gl_xrealloc(plan->refused, (size_t)(plan->nrefused + 1) * sizeof *plan->refused);
-	plan->refused[plan->nrefused++] = gl_xstrdup(buf);
+	plan->refused[plan->nrefused++] = buf.buf;
 }
 
 static struct gl_sweep_job *new_job(struct gl_sweep_plan *plan, const struct gl_sweep_spec *s, const struct combo *c)
