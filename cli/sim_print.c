@@ -159,10 +159,15 @@ void gl_simprint_text(FILE *out, const struct gl_sim_report *r)
 	if (res->aborted)
 		fprintf(out, "; CTA %ld, the first in grid order to abort, stopped the launch", res->aborted_cta);
 	fprintf(out, "\ncounts: %s\n", r->counts_mode ? r->counts_mode : "PTX-level");
-	if (strcmp(res->engine, "compiled") == 0) /* the interpreter, the reference, needs no line */
-		fprintf(out, "engine: compiled (%d of %d PTX instructions inline, the rest through the interpreter; %s)\n",
-			res->jit_native, res->jit_ncode, res->jit_compile_seconds > 0 ? "compiled now" : "cached");
-	else if (res->engine_note[0])
+	if (strcmp(res->engine, "compiled") == 0) { /* the interpreter, the reference, needs no line */
+		fprintf(out, "engine: compiled (");
+		if (res->jit_measured_cta >= 0) /* auto: the CTAs that started before it decided were interpreted */
+			fprintf(out, "after CTA %ld on the interpreter: %ld of %ld CTAs compiled; ", res->jit_measured_cta,
+				res->jit_ctas, res->ctas_run);
+		fprintf(out, "%d of %d PTX instructions inline, the rest through the interpreter; %s)\n", res->jit_native,
+			res->jit_ncode, res->jit_compile_seconds > 0 ? "compiled now" : "cached");
+	}
+	if (res->engine_note[0])
 		fprintf(out, "engine: %s\n", res->engine_note);
 	fprintf(out, "\n");
 	fprintf(out, "%-64s %16s  %s\n", "metric", "value", "unit");
@@ -273,6 +278,7 @@ void gl_simprint_json(FILE *out, const struct gl_sim_report *r)
 	gl_json_string(&j, "engine", res->engine);
 	gl_json_string(&j, "engine_note", res->engine_note);
 	gl_json_number(&j, "compile_seconds", res->jit_compile_seconds);
+	gl_json_int(&j, "compiled_ctas", res->jit_ctas);
 	gl_json_int(&j, "ctas", res->ctas_run);
 	gl_json_bool(&j, "aborted", res->aborted);
 	if (res->aborted)

@@ -32,12 +32,25 @@ struct gl_sim_opts {
 	int engine;              /* enum gl_sim_engine */
 };
 
-/* Which engine runs the warps (docs/sim.md, "Engines").  auto: the compiled one for launches big enough
- * to repay a compile (GL_SIM_JIT_AUTO_WORK thread-instructions, estimated as threads x PTX instructions),
- * the interpreter otherwise;
+/* Which engine runs the warps (docs/sim.md, "Engines").
+ * auto: the launch's first CTA runs on the interpreter, and its thread-instructions x the CTAs not yet
+ *   started measure the work left (loops included: static estimates cannot see them).  The rest of the
+ *   launch runs compiled when the compiled kernel is already cached and that work is at least
+ *   GL_SIM_JIT_AUTO_WORK, or when it is not cached but interpreting that work would take at least twice
+ *   as long as compiling (sim_jit_auto_pick in sim_jit.h, with the rates below); the interpreter
+ *   otherwise.  So the small launches of the tests and lessons never wait for a C compiler.
  * compiled: always try; both fall back to the interpreter with the reason in gl_sim_result. */
 enum gl_sim_engine { GL_ENGINE_AUTO, GL_ENGINE_INTERP, GL_ENGINE_COMPILED };
-#define GL_SIM_JIT_AUTO_WORK (1ull << 24)
+#define GL_SIM_JIT_AUTO_WORK (1ull << 24) /* thread-instructions below which auto never uses the compiled engine */
+/* The rates auto weighs a compile with, measured on a 2-core x86-64 machine (gcc 12, -O1): the interpreter
+ * runs about 300 M thread-instructions per second per worker thread (the tiled GEMM: 1.65 G in 5.7 s of
+ * CPU), and cc takes about 5 ms per PTX instruction (934 instructions of gemm_blocktile2d: 5-6 s) plus
+ * about 0.1 s to start (a 21-instruction kernel: 0.14 s).  With them the interpreted time of the work
+ * left is W / (GL_SIM_JIT_INTERP_RATE x workers) and the compile takes GL_SIM_JIT_CC_START +
+ * GL_SIM_JIT_CC_PER_INSN x PTX instructions. */
+#define GL_SIM_JIT_INTERP_RATE 300e6
+#define GL_SIM_JIT_CC_PER_INSN 5e-3
+#define GL_SIM_JIT_CC_START 0.1
 /* "auto", "interp" or "compiled" -> the enum; -1 for anything else. */
 int gl_sim_engine_parse(const char *name);
 
@@ -99,8 +112,12 @@ struct gl_sim_result {
 	uint32_t ntrace;
 	uint64_t trace_dropped;
 	bool sass_mapped;         /* the counts follow a SASS mapping (ptx_module.counts_mode says which) */
-	char engine[12];          /* the engine that ran the warps: "interp" or "compiled" */
-	char engine_note[320];    /* why the interpreter ran where compiled was possible or asked for; "" */
+	char engine[12];          /* the engine that ran the warps: "interp", or "compiled" when it ran any CTA */
+	char engine_note[320];    /* why the interpreter ran where compiled was possible or asked for, or how
+				   * auto chose the compiled engine after measuring a CTA; "" */
+	long jit_ctas;            /* CTAs merged that the compiled engine ran (auto: those started after its
+				   * decision; the rest ran on the interpreter) */
+	long jit_measured_cta;    /* auto: the grid index of the CTA whose work decided; -1 when none did */
 	double jit_compile_seconds; /* time spent compiling (0 when the cache answered) */
 	int jit_native, jit_ncode; /* instructions the compiled function translates inline, of all */
 };

@@ -35,6 +35,7 @@ struct cta_out {
 	uint32_t ntrace;
 	uint64_t trace_dropped;
 	bool aborted;
+	bool compiled;           /* the compiled engine ran it */
 	bool ready;              /* finished, waiting to be merged */
 };
 
@@ -55,6 +56,13 @@ struct pool {
 	int workers;             /* still running, under mu */
 	int failed;              /* a worker could not allocate its CTA state */
 	struct gl_findings findings; /* of the CTAs merged so far (common/findings.h) */
+	int threads;             /* workers asked for (1 when the CTAs run on the calling thread) */
+	/* The engine: CTAs taken run on `jit` (under mu) when it is set, on the interpreter otherwise.  With
+	 * --engine auto (`measure`), the first CTA run decides for the CTAs taken after it finished
+	 * (measured(), sim_jit_auto), while the other workers go on interpreting. */
+	struct sim_jit *jit;
+	bool measure;
+	char auto_note[320];     /* what auto decided, when it chose or tried the compiled engine */
 };
 
 static int check_args(const struct ptx_function *fn, const struct gl_launch *l, struct gl_err *err)
@@ -305,6 +313,7 @@ static void finish_one(struct pool *p, struct sim_cta *cta, long k, struct cta_o
 	}
 	o->c = cta->c;
 	o->aborted = cta->aborted;
+	o->compiled = cta->jit != NULL;
 	if (cta->findings.occurrences) { /* hand the findings over; the worker starts a fresh set */
 		o->findings = cta->findings;
 		free(o->findings.index);
@@ -335,15 +344,32 @@ static void out_free(struct cta_out *o)
 	memset(o, 0, sizeof *o);
 }
 
-/* The next CTA to run, waiting for a free slot; -1 when there is none left (or the launch stopped). */
-static long take(struct pool *p)
+/* The next CTA to run, waiting for a free slot, and the engine it runs on (cta->jit); -1 when there is
+ * none left (or the launch stopped). */
+static long take(struct pool *p, struct sim_cta *cta)
 {
 	pthread_mutex_lock(&p->mu);
 	while (p->next < p->nrun && p->next <= atomic_load(&p->L->stop_at) && p->next >= p->merged + p->window)
 		pthread_cond_wait(&p->can_take, &p->mu);
 	long k = p->next < p->nrun && p->next <= atomic_load(&p->L->stop_at) ? p->next++ : -1;
+	cta->jit = p->jit;
 	pthread_mutex_unlock(&p->mu);
 	return k;
+}
+
+/* auto: the first CTA run (o, still the worker's copy) has finished on the interpreter; its
+ * thread-instructions decide the engine of the CTAs not started yet: those beyond the first one of each
+ * worker.  Determined by the counts alone, so the decision does not depend on timing (only how many CTAs
+ * start before a compile ends does). */
+static void measured(struct pool *p, const struct cta_out *o)
+{
+	if (o->aborted) /* the launch stops at this CTA */
+		return;
+	struct sim_jit *j = sim_jit_auto(p->L, cta_index(p, 0), o->c.thread_inst, p->nrun - p->threads, p->threads,
+					 p->auto_note, sizeof p->auto_note);
+	pthread_mutex_lock(&p->mu);
+	p->jit = j;
+	pthread_mutex_unlock(&p->mu);
 }
 
 static void *worker(void *arg)
@@ -351,7 +377,7 @@ static void *worker(void *arg)
 	struct pool *p = arg;
 	struct sim_cta cta;
 	if (cta_alloc(&cta, p->L, p->L->opts->trace_limit ? p->L->opts->trace_limit : GL_SIM_TRACE_LIMIT) == GL_OK) {
-		for (long k; (k = take(p)) >= 0;) {
+		for (long k; (k = take(p, &cta)) >= 0;) {
 			struct cta_out out; /* filled outside the lock, handed over under it */
 			run_one(p, &cta, k, &out);
 			pthread_mutex_lock(&p->mu);
@@ -360,6 +386,8 @@ static void *worker(void *arg)
 			o->ready = true;
 			pthread_cond_broadcast(&p->ready);
 			pthread_mutex_unlock(&p->mu);
+			if (k == 0 && p->measure)
+				measured(p, &out);
 		}
 	} else {
 		pthread_mutex_lock(&p->mu);
@@ -387,6 +415,7 @@ static void merge_one(struct pool *p, struct cta_out *o, struct gl_sim_result *r
 {
 	add_counts(&res->c, &o->c);
 	res->ctas_run++;
+	res->jit_ctas += o->compiled;
 	if (o->aborted && !res->aborted)
 		res->aborted_cta = cta_index(p, p->merged);
 	res->aborted |= o->aborted;
@@ -464,6 +493,7 @@ static int run_pool(struct pool *p, int threads, struct gl_sim_result *res, stru
 	pthread_t tids[256];
 	int started = 0;
 	p->workers = threads;
+	p->threads = threads;
 	for (int i = 0; i < threads; i++)
 		if (pthread_create(&tids[started], NULL, worker, p) == 0)
 			started++;
@@ -473,10 +503,13 @@ static int run_pool(struct pool *p, int threads, struct gl_sim_result *res, stru
 	if (!started) { /* no threads to be had: run the CTAs on this one, one at a time */
 		p->window = 1;
 		p->workers = 1;
+		p->threads = 1;
 		struct sim_cta cta;
 		if (cta_alloc(&cta, p->L, p->L->opts->trace_limit ? p->L->opts->trace_limit : GL_SIM_TRACE_LIMIT) == GL_OK) {
-			for (long k; (k = take(p)) >= 0; p->merged++) {
+			for (long k; (k = take(p, &cta)) >= 0; p->merged++) {
 				run_one(p, &cta, k, &p->slots[0]);
+				if (k == 0 && p->measure)
+					measured(p, &p->slots[0]);
 				merge_one(p, &p->slots[0], res, pf);
 			}
 		} else {
@@ -710,7 +743,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	sim_touch_init(&L->touch, L->regions, l->nbuffers); /* the buffers come first; module globals after */
 	L->specials = gl_xmalloc((size_t)L->warps_per_cta * SR_COUNT * 32 * sizeof *L->specials);
 	sim_specials_template(L, L->specials);
-	sim_jit_choose(L, p.nrun, res);
+	p.measure = sim_jit_choose(L, res);
+	p.jit = L->jit; /* --engine compiled: every CTA */
 	p.slots = gl_xcalloc((size_t)p.window, sizeof *p.slots);
 	pthread_mutex_init(&p.mu, NULL);
 	pthread_cond_init(&p.can_take, NULL);
@@ -720,6 +754,19 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	rc = L->cooperative ? run_cooperative(&p, res, &pf, err)
 			    : run_pool(&p, threads, res, &pf, opts->progress, opts->progress_label, err);
 	res->wall_seconds = gl_now() - t0;
+	if (L->jit) { /* what ran: the compiled engine when it ran any CTA merged */
+		if (res->jit_ctas)
+			snprintf(res->engine, sizeof res->engine, "compiled");
+		res->jit_compile_seconds = L->jit->compile_seconds;
+		res->jit_native = L->jit->native;
+		res->jit_ncode = L->jit->ncode;
+		if (p.measure)
+			res->jit_measured_cta = cta_index(&p, 0);
+	}
+	if (p.auto_note[0])
+		snprintf(res->engine_note, sizeof res->engine_note, "%.*s%s", (int)sizeof res->engine_note - 80,
+			 p.auto_note, L->jit && !res->jit_ctas ? "; every CTA had started before it was loaded, so the "
+			 "interpreter ran them all" : "");
 	res->threads = L->cooperative ? 1 : threads;
 	res->cooperative = L->cooperative;
 	res->sass_mapped = fn->sass != NULL;

@@ -97,7 +97,7 @@ struct sim_launch {
 				    * and .param storage, rounded to 16) */
 	uint32_t *stack_cost;      /* per function: bytes of the stack limit one call takes (its .local
 				    * variables rounded to 16, plus SIM_CALL_OVERHEAD) */
-	struct sim_jit *jit;       /* the compiled kernel (sim_jit.h), or NULL: the interpreter runs */
+	struct sim_jit *jit;       /* the compiled kernel (sim_jit.h) once loaded, or NULL */
 };
 
 void sim_touch_init(struct sim_touch *t, const struct sim_region *regions, int n);
@@ -160,6 +160,7 @@ struct sim_bar_red {
 
 struct sim_cta {
 	struct sim_launch *L;
+	struct sim_jit *jit;  /* the compiled kernel this CTA runs on, or NULL: the interpreter runs it */
 	unsigned ctaid[3];
 	unsigned linear;      /* CTA index in the grid */
 	long run_index;       /* position among the CTAs run (grid order) */
@@ -218,7 +219,14 @@ void sim_frame_release(struct sim_cta *cta);
 int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
 
 /* sim_jit_run.c: the compiled engine's hooks (sim_jit.h) */
-void sim_jit_choose(struct sim_launch *L, long ctas, struct gl_sim_result *res);
+bool sim_jit_choose(struct sim_launch *L, struct gl_sim_result *res);
+/* auto, once CTA `cta` (grid index) has run on the interpreter with `cta_work` thread-instructions and
+ * ctas_left CTAs are not started yet: loads (compiling if sim_jit_auto_pick says so) the compiled kernel
+ * for the rest of the launch into L->jit and returns it, or NULL for the interpreter; says why in `note`
+ * when it returns one, or when a refusal or failed compile left the interpreter.  Called by the worker
+ * that ran the CTA while the others go on; writes nothing but L->jit and note. */
+struct sim_jit *sim_jit_auto(struct sim_launch *L, long cta, uint64_t cta_work, long ctas_left, int workers,
+			     char *note, size_t n);
 int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, unsigned *loops,
 		 const struct ptx_insn **last);
 /* sim_jit_mem.c: a compiled kernel's ld/st (sim_jit_warp.mem) */

@@ -8,6 +8,7 @@
 #ifndef GL_SIM_JIT_H
 #define GL_SIM_JIT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -71,6 +72,30 @@ char *sim_jit_source(const struct ptx_module *m, const struct ptx_function *fn, 
  * a sentence in `why` saying why the interpreter must run it (no compiler, the compile failed, ...). */
 int sim_jit_load(const struct ptx_module *m, const struct ptx_function *fn, struct sim_jit **out, char *why, size_t whyn);
 void sim_jit_free(struct sim_jit *j);
+
+/* Whether the compiled form of `fn` is in the cache, without compiling: generates the C and hashes it
+ * into the key (this runs the compiler's --version).  0 when it is not, or cannot be had (no compiler, a
+ * function the compiled engine does not take, no cache directory). */
+bool sim_jit_cached(const struct ptx_module *m, const struct ptx_function *fn);
+
+/* auto's decision for the rest of a launch (docs/sim.md, "Engines"), a pure function: `cta_work` is the
+ * thread-instructions the measured CTA executed, `ctas_left` the CTAs not started yet, `ncode` the
+ * kernel's PTX instructions, `workers` the threads running CTAs, `cached` whether the compiled kernel
+ * is in the cache.  With W = cta_work x ctas_left:
+ *   W < GL_SIM_JIT_AUTO_WORK                                      -> SIM_JIT_PICK_INTERP, cached or not
+ *   cached                                                        -> SIM_JIT_PICK_CACHED
+ *   W / (GL_SIM_JIT_INTERP_RATE x workers) >= 2 x compile seconds -> SIM_JIT_PICK_COMPILE
+ *   otherwise                                                     -> SIM_JIT_PICK_INTERP
+ * with compile seconds = GL_SIM_JIT_CC_START + GL_SIM_JIT_CC_PER_INSN x ncode (sim.h).  Twice: the
+ * compiled engine runs loop-heavy kernels about 2x faster, so a compile that costs T must save T,
+ * which takes 2T of interpreted work; the other workers keep interpreting while one compiles, which
+ * leaves a margin with more than one.  With the default rates that is W >= 3 M x workers x (ncode + 20).
+ * The answer for cached = true is the one to check first: when it is SIM_JIT_PICK_INTERP the cache need
+ * not be asked. */
+enum sim_jit_pick { SIM_JIT_PICK_INTERP, SIM_JIT_PICK_CACHED, SIM_JIT_PICK_COMPILE };
+enum sim_jit_pick sim_jit_auto_pick(uint64_t cta_work, long ctas_left, int ncode, int workers, bool cached);
+/* The compile seconds that decision assumes for a kernel of ncode PTX instructions. */
+double sim_jit_compile_estimate(int ncode);
 
 /* The directory compiled kernels are cached in ($XDG_CACHE_HOME/gpulab/jit or ~/.cache/gpulab/jit). */
 int sim_jit_cache_dir(char *out, size_t n);

@@ -179,6 +179,23 @@ static int open_so(const char *so, struct sim_jit *j, char *why, size_t whyn)
 	return 0;
 }
 
+bool sim_jit_cached(const struct ptx_module *m, const struct ptx_function *fn)
+{
+	char why[512], dir[2200], so[2400], key[65];
+	int native = 0;
+	if (sim_jit_cache_dir(dir, sizeof dir) != 0)
+		return false;
+	char *source = sim_jit_source(m, fn, &native, why, sizeof why);
+	if (!source)
+		return false;
+	int rc = cache_key(source, key, why, sizeof why);
+	free(source);
+	if (rc)
+		return false;
+	snprintf(so, sizeof so, "%s/%s.so", dir, key);
+	return access(so, R_OK) == 0;
+}
+
 int sim_jit_load(const struct ptx_module *m, const struct ptx_function *fn, struct sim_jit **out, char *why, size_t whyn)
 {
 	*out = NULL;

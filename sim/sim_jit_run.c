@@ -1,5 +1,6 @@
-/* sim_jit_run.c — the interpreter's side of the compiled engine: which engine a launch gets, and one
- * turn of a converged warp through the compiled function (run_warp in sim_cta.c calls it). */
+/* sim_jit_run.c — the interpreter's side of the compiled engine: which engine a launch gets (auto's
+ * decision from a measured CTA included), and one turn of a converged warp through the compiled function
+ * (run_warp in sim_cta.c calls it). */
 #include <stdio.h>
 #include <string.h>
 
@@ -16,35 +17,91 @@ int gl_sim_engine_parse(const char *name)
 	return -1;
 }
 
-/* Load the compiled kernel when the launch's engine asks for it; say in `res` which engine runs, and
- * why the interpreter does when compiled was asked for or chosen but could not be had. */
-void sim_jit_choose(struct sim_launch *L, long ctas, struct gl_sim_result *res)
+/* The kernel-level exceptions: a kernel the compiled engine never runs, with the reason in `note`. */
+static bool refused(const struct sim_launch *L, char *note, size_t n)
+{
+	if (!L->calls && !L->cooperative)
+		return false;
+	/* a warp may leave the kernel's code, or wait on other CTAs */
+	snprintf(note, n, "the interpreter ran kernel %s: %s", L->fn->name,
+		 L->calls ? "it makes a call to a device function that was not inlined (the compiled engine runs one "
+			    "function)" : "a cooperative launch (grid.sync) runs its CTAs in turns, which only the "
+			    "interpreter does");
+	return true;
+}
+
+double sim_jit_compile_estimate(int ncode)
+{
+	return GL_SIM_JIT_CC_START + GL_SIM_JIT_CC_PER_INSN * ncode;
+}
+
+enum sim_jit_pick sim_jit_auto_pick(uint64_t cta_work, long ctas_left, int ncode, int workers, bool cached)
+{
+	double work = (double)cta_work * (double)(ctas_left > 0 ? ctas_left : 0);
+	if (work < (double)GL_SIM_JIT_AUTO_WORK)
+		return SIM_JIT_PICK_INTERP; /* too little left to matter, even without a compile */
+	if (cached)
+		return SIM_JIT_PICK_CACHED;
+	double interpreted = work / (GL_SIM_JIT_INTERP_RATE * (workers > 0 ? workers : 1));
+	return interpreted >= 2.0 * sim_jit_compile_estimate(ncode) ? SIM_JIT_PICK_COMPILE : SIM_JIT_PICK_INTERP;
+}
+
+/* Say what happens under --engine in `res` before the launch runs, loading the compiled kernel into L->jit
+ * for --engine compiled; true when auto is to measure the first CTA and call sim_jit_auto (a cooperative
+ * launch starts every CTA at once, so there is nothing to measure first: the interpreter runs it). */
+bool sim_jit_choose(struct sim_launch *L, struct gl_sim_result *res)
 {
 	snprintf(res->engine, sizeof res->engine, "interp");
-	int engine = L->opts->engine;
-	if (engine == GL_ENGINE_INTERP)
-		return;
-	/* work: threads x static instructions, a deliberately low estimate (loops run more), so that the
-	 * launches of the tests and lessons, which must answer at once, never wait for a compile */
-	double work = (double)ctas * L->threads_per_cta * L->fn->ncode;
-	if (engine == GL_ENGINE_AUTO && work < (double)GL_SIM_JIT_AUTO_WORK)
-		return; /* a compile would cost more than it saves */
+	res->jit_measured_cta = -1;
+	if (L->opts->engine == GL_ENGINE_INTERP)
+		return false;
+	if (L->opts->engine == GL_ENGINE_AUTO)
+		return !L->cooperative;
+	if (refused(L, res->engine_note, sizeof res->engine_note))
+		return false;
 	char why[sizeof res->engine_note - 40];
-	if (L->calls || L->cooperative) { /* a warp may leave the kernel's code, or wait on other CTAs */
-		snprintf(res->engine_note, sizeof res->engine_note, "the interpreter ran kernel %s: %s", L->fn->name,
-			 L->calls ? "it makes a call to a device function that was not inlined (the compiled engine "
-				    "runs one function)" : "a cooperative launch (grid.sync) runs its CTAs in turns, which only "
-				    "the interpreter does");
-		return;
-	}
-	if (sim_jit_load(L->m, L->fn, &L->jit, why, sizeof why) != 0) {
+	if (sim_jit_load(L->m, L->fn, &L->jit, why, sizeof why) != 0)
 		snprintf(res->engine_note, sizeof res->engine_note, "the interpreter ran kernel %s: %s", L->fn->name, why);
-		return;
+	return false;
+}
+
+static void amount(char *out, size_t n, double v)
+{
+	if (v >= 1e9)
+		snprintf(out, n, "%.2f G", v / 1e9);
+	else
+		snprintf(out, n, "%.1f M", v / 1e6);
+}
+
+struct sim_jit *sim_jit_auto(struct sim_launch *L, long cta, uint64_t cta_work, long ctas_left, int workers,
+			     char *note, size_t n)
+{
+	const struct ptx_function *fn = L->fn;
+	if (sim_jit_auto_pick(cta_work, ctas_left, fn->ncode, workers, true) == SIM_JIT_PICK_INTERP)
+		return NULL; /* not even a cached kernel would be worth loading: the cache is not asked */
+	if (refused(L, note, n))
+		return NULL;
+	enum sim_jit_pick pick = sim_jit_auto_pick(cta_work, ctas_left, fn->ncode, workers, sim_jit_cached(L->m, fn));
+	if (pick == SIM_JIT_PICK_INTERP)
+		return NULL;
+	char why[256];
+	if (sim_jit_load(L->m, fn, &L->jit, why, sizeof why) != 0) {
+		snprintf(note, n, "the interpreter ran kernel %s: %s", fn->name, why);
+		return NULL;
 	}
-	snprintf(res->engine, sizeof res->engine, "compiled");
-	res->jit_compile_seconds = L->jit->compile_seconds;
-	res->jit_native = L->jit->native;
-	res->jit_ncode = L->jit->ncode;
+	double work = (double)cta_work * (double)ctas_left;
+	char w[32];
+	amount(w, sizeof w, work);
+	if (pick == SIM_JIT_PICK_CACHED)
+		snprintf(note, n, "auto: CTA %ld ran %llu thread-instructions on the interpreter; %ld CTAs left after "
+			 "one per worker (about %s) run on the cached compiled kernel", cta, (unsigned long long)cta_work,
+			 ctas_left, w);
+	else
+		snprintf(note, n, "auto: CTA %ld ran %llu thread-instructions on the interpreter; %ld CTAs left after "
+			 "one per worker (about %s, %.1f s interpreted on %d thread%s) repay a compile of about %.1f s",
+			 cta, (unsigned long long)cta_work, ctas_left, w, work / (GL_SIM_JIT_INTERP_RATE * workers),
+			 workers, workers == 1 ? "" : "s", sim_jit_compile_estimate(fn->ncode));
+	return L->jit;
 }
 
 static int exec_one(void *cta, void *w, int pc, uint32_t mask)
@@ -65,7 +122,7 @@ int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, uns
 		.pending = *pending, .loops = *loops, .multiwarp = cta->L->warps_per_cta > 1, .last = -1,
 		.cta = cta, .w = w, .exec = exec_one, .mem = sim_jit_mem,
 	};
-	int rc = cta->L->jit->run(&W);
+	int rc = cta->jit->run(&W);
 	*pending = W.pending;
 	*loops = W.loops;
 	if (W.last >= 0)
