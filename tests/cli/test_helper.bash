@@ -10,7 +10,9 @@ common_setup() {
 	DB="$BATS_TEST_TMPDIR/gpulab.db"
 	export HOME="$BATS_TEST_TMPDIR/home"
 	export NO_COLOR=1
-	unset GPULAB_DB XDG_DATA_HOME
+	# XDG_CACHE_HOME too: the compiled engine's cache is then the test's own, under its HOME, and starts
+	# empty, so whether --engine auto finds a compiled kernel never depends on what ran before
+	unset GPULAB_DB XDG_DATA_HOME XDG_CACHE_HOME
 }
 
 # metric JSON VARIANT NAME: one metric of one variant from `gpulab run --json` output
