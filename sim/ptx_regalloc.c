@@ -214,9 +214,9 @@ static void interference(const struct ptx_function *fn, int nregs, const struct 
 		}
 	}
 	for (int a = 0; a < nregs; a++) /* symmetric */
-		for (int b = 0; b < nregs; b++)
-			if (get_bit(row(adj, a), b))
-				set_bit(row(adj, b), a);
+		for (int k = 0; k < words; k++)
+			for (uint64_t m = row(adj, a)[k]; m; m &= m - 1)
+				set_bit(row(adj, k * 64 + __builtin_ctzll(m)), a);
 }
 
 /* Greedy colouring in order of first appearance; pinned registers first, each with its own colour.
@@ -246,9 +246,12 @@ static int colour_regs(const struct ptx_function *fn, int nregs, const struct in
 			continue;
 		memset(used, 0, (size_t)nregs + 1);
 		const uint64_t *ar = row(adj, r);
-		for (int b = 0; b < nregs; b++)
-			if (colour[b] >= first_shared && get_bit(ar, b))
-				used[colour[b]] = 1;
+		for (int k = 0; k < adj->words; k++) /* the set bits of r's row: its neighbours */
+			for (uint64_t m = ar[k]; m; m &= m - 1) {
+				int b = k * 64 + __builtin_ctzll(m);
+				if (colour[b] >= first_shared)
+					used[colour[b]] = 1;
+			}
 		int c = first_shared;
 		while (used[c])
 			c++;

@@ -159,11 +159,42 @@ static inline void word_read(struct sim_cta *cta, struct sim_warp *w, const stru
 	s->rbytes = 0xf;
 }
 
+/* A shadow entry already in this CTA's current interval, whole-word initialised, and written in it by
+ * no other warp: a read by warp `me` can find nothing, and only makes `me` its reader. */
+static inline bool quiet_read(const struct sim_cta *cta, const struct sim_shadow *s, uint16_t me)
+{
+	return s->gen == cta->gen && s->epoch == cta->epoch && s->init == 0xf &&
+	       (s->writer == 0 || s->writer == me || s->wbytes == 0);
+}
+
+/* The 4-byte reads of a full warp (the inner loops of tiled kernels): word_read for each new aligned
+ * address, with the case that changes only the reader taken first. */
+static void full_warp_reads(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+			    const uint64_t addr[32], uint16_t me, bool initcheck)
+{
+	uint64_t prev = UINT64_MAX;
+	for (int l = 0; l < 32; l++) {
+		uint64_t a = addr[l];
+		if (a == prev)
+			continue;
+		prev = a;
+		struct sim_shadow *s = &cta->shadow[a / 4];
+		if (a & 3) {
+			sim_shadow_read(cta, w, ins, l, a, 4);
+		} else if (quiet_read(cta, s, me)) {
+			s->reader = me;
+			s->rbytes = 0xf;
+		} else {
+			word_read(cta, w, ins, l, a, me, initcheck);
+		}
+	}
+}
+
 /* One warp-level access: lanes reading or writing the same address as the lane before them add
  * nothing to the shadow (same warp, same bytes), so broadcasts cost one update, not 32.  Aligned
  * 4-byte accesses of a CTA without cp.async bookkeeping or reserved shared memory, the common case,
- * take the inlined word_read/word_write; anything else goes through sim_shadow_read/write, and both
- * give the same findings and shadow (test_sim_shadow_warp). */
+ * take the inlined word_read/word_write (a full warp's reads a loop of their own); anything else goes
+ * through sim_shadow_read/write, and all give the same findings and shadow (test_sim_shadow_warp). */
 void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		     const uint64_t addr[32], unsigned n, bool is_store)
 {
@@ -171,6 +202,10 @@ void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 		     !cta->L->reserved_used;
 	uint16_t me = (uint16_t)(w->id + 1);
 	bool initcheck = cta->L->tools & GL_TOOL_INITCHECK;
+	if (plain && !is_store && mask == 0xffffffffu) {
+		full_warp_reads(cta, w, ins, addr, me, initcheck);
+		return;
+	}
 	uint64_t prev = UINT64_MAX;
 	FOR_LANES(mask, l) {
 		if (addr[l] == prev)
