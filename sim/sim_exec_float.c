@@ -193,6 +193,32 @@ static double xorsign_minmax(const struct ptx_insn *ins, double a, double b)
 	return isnan(r) ? r : copysign(r, (signbit(a) != signbit(b)) ? -1.0 : 1.0);
 }
 
+/* fma.rn.f32 over the lanes.  fmaf is one correctly rounded operation whichever way it is computed, but
+ * built for any x86-64 it is a call per lane into libm (which itself picks the FMA instruction when the
+ * CPU has one); on such a CPU a copy of the loop built for it computes the same bits inline. */
+static void fma_lanes_soft(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint32_t mask)
+{
+	FOR_LANES(mask, l) d[l] = sim_f32_bits(fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(c[l])));
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+__attribute__((target("fma"))) static void fma_lanes_hw(uint64_t *d, const uint64_t *a, const uint64_t *b,
+							 const uint64_t *c, uint32_t mask)
+{
+	FOR_LANES(mask, l) d[l] = sim_f32_bits(__builtin_fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(c[l])));
+}
+
+static void fma_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint32_t mask)
+{
+	if (__builtin_cpu_supports("fma")) /* a read of what libgcc found at start-up */
+		fma_lanes_hw(d, a, b, c, mask);
+	else
+		fma_lanes_soft(d, a, b, c, mask);
+}
+#else
+#define fma_lanes fma_lanes_soft
+#endif
+
 static int exec_f32(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	uint64_t *d = DST(0);
@@ -204,9 +230,7 @@ static int exec_f32(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 		switch (ins->op) {
 		case OP_ADD: FOR_LANES(mask, l) d[l] = sim_f32_bits(sim_f32(a[l]) + sim_f32(b[l])); return 0;
 		case OP_MUL: FOR_LANES(mask, l) d[l] = sim_f32_bits(sim_f32(a[l]) * sim_f32(b[l])); return 0;
-		case OP_FMA: case OP_MAD:
-			FOR_LANES(mask, l) d[l] = sim_f32_bits(fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(c[l])));
-			return 0;
+		case OP_FMA: case OP_MAD: fma_lanes(d, a, b, c, mask); return 0;
 		default: break;
 		}
 	}
