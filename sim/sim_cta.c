@@ -201,11 +201,12 @@ static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 		    ++loops > SIM_WARP_QUANTUM && (cta->L->warps_per_cta > 1 || cta->L->cooperative))
 			break; /* its turn is over; it resumes here (nothing of this branch ran yet) */
 		cta->c.inst++;
-		cta->c.thread_inst += (uint64_t)__builtin_popcount(w->active);
+		unsigned lanes = sim_lanes(w->active);
+		cta->c.thread_inst += lanes;
 		if (w->fn->sass) { /* the SASS estimate: what the line info attributes to this instruction */
 			uint64_t sw = w->fn->sass[w->pc].weight; /* in 1/PTX_SASS_WEIGHT_ONE */
 			cta->c.sass_inst += sw;
-			cta->c.sass_thread_inst += sw * (uint64_t)__builtin_popcount(w->active);
+			cta->c.sass_thread_inst += sw * lanes;
 		}
 		w->executed++;
 		int rc = sim_exec(cta, w, ins, guard_mask(cta, w, ins));

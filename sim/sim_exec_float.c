@@ -202,15 +202,22 @@ static void fma_lanes_soft(uint64_t *d, const uint64_t *a, const uint64_t *b, co
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
-__attribute__((target("fma"))) static void fma_lanes_hw(uint64_t *d, const uint64_t *a, const uint64_t *b,
-							 const uint64_t *c, uint32_t mask)
+__attribute__((target("avx2,fma"))) static void fma_lanes_hw(uint64_t *d, const uint64_t *a, const uint64_t *b,
+							      const uint64_t *c, uint32_t mask)
 {
-	FOR_LANES(mask, l) d[l] = sim_f32_bits(__builtin_fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(c[l])));
+	if (mask == 0xffffffffu) { /* a full warp: lane l reads and writes only lane l, so SIMD is safe */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC ivdep
+#endif
+		for (int l = 0; l < 32; l++)
+			d[l] = sim_f32_bits(__builtin_fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(c[l])));
+	} else
+		FOR_LANES(mask, l) d[l] = sim_f32_bits(__builtin_fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(c[l])));
 }
 
 static void fma_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint32_t mask)
 {
-	if (__builtin_cpu_supports("fma")) /* a read of what libgcc found at start-up */
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) /* what libgcc found at start-up */
 		fma_lanes_hw(d, a, b, c, mask);
 	else
 		fma_lanes_soft(d, a, b, c, mask);

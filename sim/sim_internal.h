@@ -261,6 +261,12 @@ static inline const uint64_t *sim_src(const struct sim_cta *cta, const struct si
 	return slot < n ? w->r + (size_t)slot * 32 : w->konst + (size_t)(slot - n) * 32;
 }
 
+/* Lanes in a mask: a full warp without a popcount (a libgcc call on CPUs the build does not assume). */
+static inline unsigned sim_lanes(uint32_t mask)
+{
+	return mask == 0xffffffffu ? 32u : (unsigned)__builtin_popcount(mask);
+}
+
 #define FOR_LANES(mask, l) for (uint32_t m_ = (mask), l; m_ && ((l = (uint32_t)__builtin_ctz(m_)), 1); m_ &= m_ - 1)
 
 #endif
