@@ -29,7 +29,18 @@ static const char prelude[] =
 	"r[(dst) + l] = (mask >> l & 1) ? v_ : r[(dst) + l]; } } while (0)\n"
 	/* an unguarded instruction of a full warp (the common case): a plain loop without the per-lane select */
 	"#define ALL(expr, dst) do { if (act == 0xffffffffu) { for (int l = 0; l < 32; l++) r[(dst) + l] = (expr); } "
-	"else LANES(expr, dst); } while (0)\n";
+	"else LANES(expr, dst); } while (0)\n"
+	/* add/sub/mul/fma.f32: a NaN result is the first NaN operand, quieted (x86's rule in source order), else
+	 * the operation's own; pinned because the compiler may swap a commutative operation's operands (the
+	 * interpreter's f32_nan pins the same rule) */
+	"static inline uint64_t NANPICK(uint64_t r, uint64_t a, uint64_t b, uint64_t c) { return F(r) == F(r) ? r : "
+	"F(a) != F(a) ? ((uint32_t)a | 0x400000u) : F(b) != F(b) ? ((uint32_t)b | 0x400000u) : "
+	"F(c) != F(c) ? ((uint32_t)c | 0x400000u) : r; }\n"
+	"static inline uint64_t FADD(uint64_t a, uint64_t b) { return NANPICK(FB(F(a) + F(b)), a, b, a); }\n"
+	"static inline uint64_t FSUB(uint64_t a, uint64_t b) { return NANPICK(FB(F(a) - F(b)), a, b, a); }\n"
+	"static inline uint64_t FMUL(uint64_t a, uint64_t b) { return NANPICK(FB(F(a) * F(b)), a, b, a); }\n"
+	"static inline uint64_t FFMA(uint64_t a, uint64_t b, uint64_t c) { "
+	"return NANPICK(FB(fmaf(F(a), F(b), F(c))), a, b, c); }\n";
 
 /* Source operand k as a C expression of lane `l`: a register load or a constant. */
 static const char *opnd(const struct ptx_function *fn, const struct ptx_insn *ins, int k, char *buf, size_t n)
@@ -147,10 +158,10 @@ static bool f32_expr(const struct ptx_insn *ins, const char *a, const char *b, c
 	if (ins->type != PT_F32 || (ins->mods & (PM_FTZ | PM_SAT)) || (ins->rnd != PR_NONE && ins->rnd != PR_RN))
 		return false;
 	switch (ins->op) {
-	case OP_ADD: *flops = "fadd"; snprintf(e, n, "FB(F(%s) + F(%s))", a, b); return true;
-	case OP_SUB: *flops = "fadd"; snprintf(e, n, "FB(F(%s) - F(%s))", a, b); return true;
-	case OP_MUL: *flops = "fmul"; snprintf(e, n, "FB(F(%s) * F(%s))", a, b); return true;
-	case OP_FMA: case OP_MAD: *flops = "ffma"; snprintf(e, n, "FB(fmaf(F(%s), F(%s), F(%s)))", a, b, c); return true;
+	case OP_ADD: *flops = "fadd"; snprintf(e, n, "FADD(%s, %s)", a, b); return true;
+	case OP_SUB: *flops = "fadd"; snprintf(e, n, "FSUB(%s, %s)", a, b); return true;
+	case OP_MUL: *flops = "fmul"; snprintf(e, n, "FMUL(%s, %s)", a, b); return true;
+	case OP_FMA: case OP_MAD: *flops = "ffma"; snprintf(e, n, "FFMA(%s, %s, %s)", a, b, c); return true;
 	default: return false;
 	}
 }
