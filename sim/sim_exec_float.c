@@ -158,14 +158,31 @@ static double float_op(const struct ptx_insn *ins, double a, double b, double c)
 	}
 }
 
+/* The NaN that add/sub/mul/fma.f32 return: the first NaN operand in source order, quieted, else the
+ * operation's own NaN.  That is x86's rule for SSE/AVX, but the C compiler may swap the operands of a
+ * commutative operation (it does at -O1), so the rule is pinned here, and the compiled engine applies
+ * the same one (NANPICK in sim_jit_gen.c's prelude). */
+static float f32_nan(float r, float a, float b, float c)
+{
+	if (!isnan(r))
+		return r;
+	float n = isnan(a) ? a : isnan(b) ? b : isnan(c) ? c : r;
+	return sim_f32((uint32_t)sim_f32_bits(n) | 0x400000u);
+}
+
+static inline float f32_add(float a, float b) { return f32_nan(a + b, a, b, a); }
+static inline float f32_sub(float a, float b) { return f32_nan(a - b, a, b, a); }
+static inline float f32_mul(float a, float b) { return f32_nan(a * b, a, b, a); }
+static inline float f32_fma(float a, float b, float c) { return f32_nan(fmaf(a, b, c), a, b, c); }
+
 /* f32 in single precision so that rounding matches the hardware's (one rounding per operation). */
 static float f32_op(const struct ptx_insn *ins, float a, float b, float c)
 {
 	switch (ins->op) {
-	case OP_ADD: return a + b;
-	case OP_SUB: return a - b;
-	case OP_MUL: return a * b;
-	case OP_FMA: case OP_MAD: return fmaf(a, b, c);
+	case OP_ADD: return f32_add(a, b);
+	case OP_SUB: return f32_sub(a, b);
+	case OP_MUL: return f32_mul(a, b);
+	case OP_FMA: case OP_MAD: return f32_fma(a, b, c);
 	case OP_DIV: return a / b;
 	case OP_RCP: return 1.0f / a;
 	case OP_SQRT: return sqrtf(a);
@@ -193,26 +210,40 @@ static double xorsign_minmax(const struct ptx_insn *ins, double a, double b)
 	return isnan(r) ? r : copysign(r, (signbit(a) != signbit(b)) ? -1.0 : 1.0);
 }
 
-/* fma.rn.f32 over the lanes.  fmaf is one correctly rounded operation whichever way it is computed, but
- * built for any x86-64 it is a call per lane into libm (which itself picks the FMA instruction when the
- * CPU has one); on such a CPU a copy of the loop built for it computes the same bits inline. */
+/* fma.rn.f32 over the lanes, NaNs as f32_fma gives them.  fmaf is one correctly rounded operation
+ * whichever way it is computed, but built for any x86-64 it is a call per lane into libm (which itself
+ * picks the FMA instruction when the CPU has one); on such a CPU a copy of the loop built for it
+ * computes the same bits inline. */
 static void fma_lanes_soft(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint32_t mask)
 {
-	FOR_LANES(mask, l) d[l] = sim_f32_bits(fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(c[l])));
+	FOR_LANES(mask, l) d[l] = sim_f32_bits(f32_fma(sim_f32(a[l]), sim_f32(b[l]), sim_f32(c[l])));
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)
+/* A full warp as SIMD: the results go to a buffer first, so the lanes whose result is a NaN can be
+ * redone by f32_fma from operands that d (often the same register as c) has not overwritten yet. */
+__attribute__((target("avx2,fma"))) static void fma_warp_hw(uint64_t *d, const uint64_t *a, const uint64_t *b,
+							     const uint64_t *c)
+{
+	uint64_t r[32];
+	uint32_t nan = 0;
+	for (int l = 0; l < 32; l++) {
+		r[l] = sim_f32_bits(__builtin_fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(c[l])));
+		nan |= ((uint32_t)r[l] & 0x7fffffffu) > 0x7f800000u;
+	}
+	if (nan)
+		for (int l = 0; l < 32; l++)
+			r[l] = sim_f32_bits(f32_fma(sim_f32(a[l]), sim_f32(b[l]), sim_f32(c[l])));
+	memcpy(d, r, sizeof r);
+}
+
 __attribute__((target("avx2,fma"))) static void fma_lanes_hw(uint64_t *d, const uint64_t *a, const uint64_t *b,
 							      const uint64_t *c, uint32_t mask)
 {
-	if (mask == 0xffffffffu) { /* a full warp: lane l reads and writes only lane l, so SIMD is safe */
-#if defined(__GNUC__) && !defined(__clang__)
-#pragma GCC ivdep
-#endif
-		for (int l = 0; l < 32; l++)
-			d[l] = sim_f32_bits(__builtin_fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(c[l])));
-	} else
-		FOR_LANES(mask, l) d[l] = sim_f32_bits(__builtin_fmaf(sim_f32(a[l]), sim_f32(b[l]), sim_f32(c[l])));
+	if (mask == 0xffffffffu)
+		fma_warp_hw(d, a, b, c);
+	else
+		FOR_LANES(mask, l) d[l] = sim_f32_bits(f32_fma(sim_f32(a[l]), sim_f32(b[l]), sim_f32(c[l])));
 }
 
 static void fma_lanes(uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c, uint32_t mask)
@@ -235,8 +266,8 @@ static int exec_f32(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 	bool plain = !(ins->mods & (PM_FTZ | PM_SAT)) && (ins->rnd == PR_NONE || ins->rnd == PR_RN);
 	if (plain) {
 		switch (ins->op) {
-		case OP_ADD: FOR_LANES(mask, l) d[l] = sim_f32_bits(sim_f32(a[l]) + sim_f32(b[l])); return 0;
-		case OP_MUL: FOR_LANES(mask, l) d[l] = sim_f32_bits(sim_f32(a[l]) * sim_f32(b[l])); return 0;
+		case OP_ADD: FOR_LANES(mask, l) d[l] = sim_f32_bits(f32_add(sim_f32(a[l]), sim_f32(b[l]))); return 0;
+		case OP_MUL: FOR_LANES(mask, l) d[l] = sim_f32_bits(f32_mul(sim_f32(a[l]), sim_f32(b[l]))); return 0;
 		case OP_FMA: case OP_MAD: fma_lanes(d, a, b, c, mask); return 0;
 		default: break;
 		}

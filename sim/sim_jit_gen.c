@@ -29,7 +29,82 @@ static const char prelude[] =
 	"r[(dst) + l] = (mask >> l & 1) ? v_ : r[(dst) + l]; } } while (0)\n"
 	/* an unguarded instruction of a full warp (the common case): a plain loop without the per-lane select */
 	"#define ALL(expr, dst) do { if (act == 0xffffffffu) { for (int l = 0; l < 32; l++) r[(dst) + l] = (expr); } "
-	"else LANES(expr, dst); } while (0)\n";
+	"else LANES(expr, dst); } while (0)\n"
+	/* add/sub/mul/fma.f32: a NaN result is the first NaN operand, quieted (x86's rule in source order), else
+	 * the operation's own; pinned because the compiler may swap a commutative operation's operands (the
+	 * interpreter's f32_nan pins the same rule) */
+	"static inline uint64_t NANPICK(uint64_t r, uint64_t a, uint64_t b, uint64_t c) { return F(r) == F(r) ? r : "
+	"F(a) != F(a) ? ((uint32_t)a | 0x400000u) : F(b) != F(b) ? ((uint32_t)b | 0x400000u) : "
+	"F(c) != F(c) ? ((uint32_t)c | 0x400000u) : r; }\n"
+	"static inline uint64_t FADD(uint64_t a, uint64_t b) { return NANPICK(FB(F(a) + F(b)), a, b, a); }\n"
+	"static inline uint64_t FSUB(uint64_t a, uint64_t b) { return NANPICK(FB(F(a) - F(b)), a, b, a); }\n"
+	"static inline uint64_t FMUL(uint64_t a, uint64_t b) { return NANPICK(FB(F(a) * F(b)), a, b, a); }\n"
+	"static inline uint64_t FFMA(uint64_t a, uint64_t b, uint64_t c) { "
+	"return NANPICK(FB(fmaf(F(a), F(b), F(c))), a, b, c); }\n"
+	/* Full-warp SIMD forms (VALL/FALL below).  A 32-byte vector holds 4 lanes' 64-bit slots (VQ); the
+	 * same bytes seen as 8 halves (VD, VI, VF) put each lane's low half in an even element.  A 32-bit
+	 * form computes on all 8 halves and clears the odd ones, as the scalar expression's (uint32_t) cast
+	 * clears the high half; the odd halves' values never reach a result.  GCC lowers these types to SIMD
+	 * even at -O1, where it vectorises no loop. */
+	"#if defined(__AVX__)\n#include <immintrin.h>\n#endif\n"
+	"typedef uint64_t VQ __attribute__((vector_size(32)));\n"
+	"typedef int64_t VSQ __attribute__((vector_size(32)));\n"
+	"typedef uint32_t VD __attribute__((vector_size(32)));\n"
+	"typedef int32_t VI __attribute__((vector_size(32)));\n"
+	"typedef float VF __attribute__((vector_size(32)));\n"
+	"static inline VQ VLD(const uint64_t *p) { VQ v; memcpy(&v, p, sizeof v); return v; }\n"
+	"static inline VQ VK(uint64_t c) { return (VQ){c, c, c, c}; }\n"
+	"#define VR(s) VLD(r + (s) + q)\n"
+	"#define LO VK(0xffffffffu)\n"
+	"static inline VQ VADD32(VQ a, VQ b) { return (VQ)((VD)a + (VD)b) & LO; }\n"
+	"static inline VQ VSUB32(VQ a, VQ b) { return (VQ)((VD)a - (VD)b) & LO; }\n"
+	"static inline VQ VMUL32(VQ a, VQ b) { return (VQ)((VD)a * (VD)b) & LO; }\n"
+	"static inline VQ VMAD32(VQ a, VQ b, VQ c) { return (VQ)((VD)a * (VD)b + (VD)c) & LO; }\n"
+	/* shifts: the count is the low half; 32 and more give 0 (shr.s32: the sign, as a shift by 31) like the
+	 * scalar forms' explicit tests, and the C shift itself never sees a count past 31 */
+	"static inline VQ VSHL32(VQ a, VQ b) { VD n = (VD)b; return (VQ)(((VD)a << (n & 31)) & (VD)(n < 32)) & LO; }\n"
+	"static inline VQ VSHR32U(VQ a, VQ b) { VD n = (VD)b; return (VQ)(((VD)a >> (n & 31)) & (VD)(n < 32)) & LO; }\n"
+	"static inline VQ VSHR32S(VQ a, VQ b) { VD n = (VD)b, big = (VD)(n > 31); "
+	"return (VQ)((VI)a >> (VI)((n & ~big) | (31 & big))) & LO; }\n"
+	"static inline VQ VSHL64(VQ a, VQ b) { VQ n = b & LO; return (a << (n & 63)) & (VQ)(n < 64); }\n"
+	"static inline VQ VSHR64U(VQ a, VQ b) { VQ n = b & LO; return (a >> (n & 63)) & (VQ)(n < 64); }\n"
+	/* the low half sign-extended to 64 bits (cvt.s64.s32) */
+	"static inline VQ VSX32(VQ a) { return (a & LO) | (VQ)((VI)a >> 31) << 32; }\n"
+	/* setp: a comparison's all-ones/zero halves become 0/1 slots (bit 0 of the even half) */
+	"static inline VQ VSETP(VI m) { return (VQ)m & VK(1); }\n"
+	/* mul.wide.{u32,s32}: the low halves' 64-bit product (vpmuludq/vpmuldq compute exactly that) */
+	"#if defined(__AVX2__)\n"
+	"static inline VQ VMULWU(VQ a, VQ b) { return (VQ)_mm256_mul_epu32((__m256i)a, (__m256i)b); }\n"
+	"static inline VQ VMULWS(VQ a, VQ b) { return (VQ)_mm256_mul_epi32((__m256i)a, (__m256i)b); }\n"
+	"#else\n"
+	"static inline VQ VMULWU(VQ a, VQ b) { return (a & LO) * (b & LO); }\n"
+	"static inline VQ VMULWS(VQ a, VQ b) { return (VQ)((VSQ)VSX32(a) * (VSQ)VSX32(b)); }\n"
+	"#endif\n"
+	/* f32: one IEEE operation per element under the same MXCSR as the scalar code, so every non-NaN
+	 * result is the same bits; fma is fused (one rounding) in both paths */
+	/* a NaN result (rare): NANPICK per lane, as the scalar helpers do */
+	"#if defined(__AVX__)\n"
+	"static inline int VNAN(VQ v) { return _mm256_movemask_ps(_mm256_cmp_ps((__m256)v, (__m256)v, _CMP_UNORD_Q)) != 0; }\n"
+	"#else\n"
+	"static inline int VNAN(VQ v) { VF x = (VF)v; VQ m = (VQ)(x != x); return (m[0] | m[1] | m[2] | m[3]) != 0; }\n"
+	"#endif\n"
+	/* out of line, so that the common path keeps its vectors in registers */
+	"static __attribute__((noinline, cold)) VQ VNANSLOW(VQ v, VQ a, VQ b, VQ c) { for (int i = 0; i < 4; i++) "
+	"v[i] = NANPICK(v[i], a[i], b[i], c[i]); return v; }\n"
+	"static inline VQ VNANFIX(VQ v, VQ a, VQ b, VQ c) { return VNAN(v) ? VNANSLOW(v, a, b, c) : v; }\n"
+	"static inline VQ VFADD(VQ a, VQ b) { return VNANFIX((VQ)((VF)a + (VF)b) & LO, a, b, a); }\n"
+	"static inline VQ VFSUB(VQ a, VQ b) { return VNANFIX((VQ)((VF)a - (VF)b) & LO, a, b, a); }\n"
+	"static inline VQ VFMUL(VQ a, VQ b) { return VNANFIX((VQ)((VF)a * (VF)b) & LO, a, b, a); }\n"
+	"#if defined(__FMA__)\n"
+	"static inline VQ VFMA(VQ a, VQ b, VQ c) { "
+	"return VNANFIX((VQ)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c) & LO, a, b, c); }\n"
+	"#else\n"
+	"static inline VQ VFMA(VQ a, VQ b, VQ c) { VQ d; for (int i = 0; i < 4; i++) d[i] = FFMA(a[i], b[i], c[i]); return d; }\n"
+	"#endif\n"
+	"#define VW(p, v) do { VQ w_ = (v); memcpy((p), &w_, sizeof w_); } while (0)\n"
+	/* a full warp's unguarded instruction as 8 vectors of 4 lanes; otherwise the scalar LANES loop */
+	"#define VALL(vexpr, expr, dst) do { if (act == 0xffffffffu) { for (int q = 0; q < 32; q += 4) "
+	"VW(r + (dst) + q, (vexpr)); } else LANES(expr, dst); } while (0)\n";
 
 /* Source operand k as a C expression of lane `l`: a register load or a constant. */
 static const char *opnd(const struct ptx_function *fn, const struct ptx_insn *ins, int k, char *buf, size_t n)
@@ -147,10 +222,10 @@ static bool f32_expr(const struct ptx_insn *ins, const char *a, const char *b, c
 	if (ins->type != PT_F32 || (ins->mods & (PM_FTZ | PM_SAT)) || (ins->rnd != PR_NONE && ins->rnd != PR_RN))
 		return false;
 	switch (ins->op) {
-	case OP_ADD: *flops = "fadd"; snprintf(e, n, "FB(F(%s) + F(%s))", a, b); return true;
-	case OP_SUB: *flops = "fadd"; snprintf(e, n, "FB(F(%s) - F(%s))", a, b); return true;
-	case OP_MUL: *flops = "fmul"; snprintf(e, n, "FB(F(%s) * F(%s))", a, b); return true;
-	case OP_FMA: case OP_MAD: *flops = "ffma"; snprintf(e, n, "FB(fmaf(F(%s), F(%s), F(%s)))", a, b, c); return true;
+	case OP_ADD: *flops = "fadd"; snprintf(e, n, "FADD(%s, %s)", a, b); return true;
+	case OP_SUB: *flops = "fadd"; snprintf(e, n, "FSUB(%s, %s)", a, b); return true;
+	case OP_MUL: *flops = "fmul"; snprintf(e, n, "FMUL(%s, %s)", a, b); return true;
+	case OP_FMA: case OP_MAD: *flops = "ffma"; snprintf(e, n, "FFMA(%s, %s, %s)", a, b, c); return true;
 	default: return false;
 	}
 }
@@ -331,6 +406,134 @@ static bool native_expr(const struct ptx_function *fn, const struct ptx_insn *in
 	}
 }
 
+/* Source operand k as a vector of 4 lanes from lane q: VR(slot) or a broadcast constant, cut to its low
+ * half for the f32 forms (whose odd halves must hold no NaN to keep VNAN quiet). */
+static const char *vopnd(const struct ptx_function *fn, const struct ptx_insn *ins, int k, char *buf, size_t n)
+{
+	int s = ins->ops[k].slot;
+	if (s >= fn->nslots) {
+		uint64_t c = fn->consts[s - fn->nslots];
+		snprintf(buf, n, "VK(0x%llxull)", (unsigned long long)(ins->type == PT_F32 ? (uint32_t)c : c));
+	} else {
+		snprintf(buf, n, "VR(%d)", s * 32);
+	}
+	return buf;
+}
+
+/* The SIMD twin of int_expr's 32-bit, .wide and 64-bit add/sub forms. */
+static bool vec_int(const struct ptx_insn *ins, const char *a, const char *b, const char *c, char *v, size_t n)
+{
+	unsigned bytes = ptx_type_bytes((enum ptx_type)ins->type);
+	if (bytes == 4 && !(ins->mods & (PM_WIDE | PM_HI | PM_SAT))) {
+		static const char *const f[] = {[OP_ADD] = "VADD32", [OP_SUB] = "VSUB32", [OP_MUL] = "VMUL32"};
+		if (ins->op == OP_MAD)
+			snprintf(v, n, "VMAD32(%s, %s, %s)", a, b, c);
+		else
+			snprintf(v, n, "%s(%s, %s)", f[ins->op], a, b);
+		return true;
+	}
+	const char *mul = ptx_type_is_signed((enum ptx_type)ins->type) ? "VMULWS" : "VMULWU";
+	if (bytes == 4 && ins->op == OP_MUL)
+		snprintf(v, n, "%s(%s, %s)", mul, a, b);
+	else if (bytes == 4)
+		snprintf(v, n, "(%s(%s, %s) + %s)", mul, a, b, c);
+	else
+		snprintf(v, n, "(%s %c %s)", a, ins->op == OP_ADD ? '+' : '-', b);
+	return true;
+}
+
+/* The SIMD twin of bits_expr, but for shr.s64 (AVX2 has no 64-bit arithmetic shift). */
+static bool vec_bits(const struct ptx_insn *ins, const char *a, const char *b, char *v, size_t n)
+{
+	enum ptx_type t = (enum ptx_type)ins->type;
+	bool b32 = ptx_type_bytes(t) == 4;
+	const char *m = t == PT_PRED ? " & VK(1)" : b32 ? " & LO" : "";
+	switch (ins->op) {
+	case OP_AND: snprintf(v, n, "((%s & %s)%s)", a, b, m); return true;
+	case OP_OR: snprintf(v, n, "((%s | %s)%s)", a, b, m); return true;
+	case OP_XOR: snprintf(v, n, "((%s ^ %s)%s)", a, b, m); return true;
+	case OP_NOT: snprintf(v, n, "(~%s%s)", a, m); return true;
+	case OP_SHL: snprintf(v, n, "%s(%s, %s)", b32 ? "VSHL32" : "VSHL64", a, b); return true;
+	case OP_SHR:
+		if (!b32 && ptx_type_is_signed(t))
+			return false;
+		snprintf(v, n, "%s(%s, %s)", b32 ? (ptx_type_is_signed(t) ? "VSHR32S" : "VSHR32U") : "VSHR64U", a, b);
+		return true;
+	default: return false;
+	}
+}
+
+/* The SIMD twin of setp_expr: the 32-bit comparison on the even halves. */
+static bool vec_setp(const struct ptx_insn *ins, const char *a, const char *b, char *v, size_t n)
+{
+	static const char *const ops[] = {[CMP_EQ] = "==", [CMP_NE] = "!=", [CMP_LT] = "<", [CMP_LE] = "<=",
+					  [CMP_GT] = ">", [CMP_GE] = ">=", [CMP_LO] = "<", [CMP_LS] = "<=",
+					  [CMP_HI] = ">", [CMP_HS] = ">="};
+	if (ins->type != PT_S32 && ins->type != PT_U32 && ins->type != PT_B32)
+		return false;
+	const char *t = ins->type == PT_S32 && ins->sub >= CMP_LT && ins->sub <= CMP_GE ? "VI" : "VD";
+	snprintf(v, n, "VSETP((%s)%s %s (%s)%s)", t, a, ops[ins->sub], t, b);
+	return true;
+}
+
+/* The SIMD twin of cvt_expr between 32- and 64-bit integers. */
+static bool vec_cvt(const struct ptx_insn *ins, const char *a, char *v, size_t n)
+{
+	enum ptx_type dt = (enum ptx_type)ins->type, st = (enum ptx_type)ins->type2;
+	unsigned db = ptx_type_bytes(dt), sb = ptx_type_bytes(st);
+	if (ptx_type_is_float(dt) || (db != 4 && db != 8) || (sb != 4 && sb != 8))
+		return false;
+	if (db == 8 && sb == 8)
+		snprintf(v, n, "%s", a);
+	else if (db == 8 && ptx_type_is_signed(st))
+		snprintf(v, n, "VSX32(%s)", a); /* sign-extended from the low half */
+	else
+		snprintf(v, n, "(%s & LO)", a); /* zero-extended, or cut to the low half */
+	return true;
+}
+
+/* A full-warp SIMD expression for an instruction native_expr translated (the same operands, results
+ * bit-identical to its lane expression), or false when it has none. */
+static bool vec_expr(const struct ptx_function *fn, const struct ptx_insn *ins, char *v, size_t n)
+{
+	char a[40], b[40], c[40];
+	int nsrc = ins->nops - 1;
+	unsigned bytes = ptx_type_bytes((enum ptx_type)ins->type);
+	if (nsrc < 1 || nsrc > 3)
+		return false;
+	vopnd(fn, ins, 1, a, sizeof a);
+	if (nsrc >= 2)
+		vopnd(fn, ins, 2, b, sizeof b);
+	if (nsrc == 3)
+		vopnd(fn, ins, 3, c, sizeof c);
+	switch (ins->op) {
+	case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA:
+		if (ins->type == PT_F32) {
+			static const char *const f[] = {[OP_ADD] = "VFADD", [OP_SUB] = "VFSUB", [OP_MUL] = "VFMUL"};
+			if (nsrc == 3)
+				snprintf(v, n, "VFMA(%s, %s, %s)", a, b, c);
+			else
+				snprintf(v, n, "%s(%s, %s)", f[ins->op], a, b);
+			return true;
+		}
+		return vec_int(ins, a, b, c, v, n);
+	case OP_AND: case OP_OR: case OP_XOR: case OP_SHL: case OP_SHR:
+		return vec_bits(ins, a, b, v, n);
+	case OP_NOT: return vec_bits(ins, a, a, v, n);
+	case OP_SETP: return vec_setp(ins, a, b, v, n);
+	case OP_CVT: return vec_cvt(ins, a, v, n);
+	case OP_MOV:
+		if (ins->type == PT_PRED || bytes == 4)
+			snprintf(v, n, "(%s & %s)", a, ins->type == PT_PRED ? "VK(1)" : "LO");
+		else if (bytes == 8)
+			snprintf(v, n, "%s", a);
+		else
+			return false;
+		return true;
+	default: return false;
+	}
+}
+
 /* ld/st whose memory operand is [register + offset], [constant + offset] or [absolute]: the lanes'
  * addresses inline, then one call (W->mem) for the counting, checks and data movement. */
 static bool inline_mem(const struct ptx_function *fn, const struct ptx_insn *ins)
@@ -502,7 +705,13 @@ char *sim_jit_source(const struct ptx_module *m, const struct ptx_function *fn, 
 			++*native;
 		} else if (native_expr(fn, ins, e, sizeof e, &flops)) {
 			bool guarded = ins->guard >= 0 && ins->guard < fn->nslots;
-			fprintf(f, "\t%s(%s, %d);\n", guarded ? "LANES" : "ALL", e, ins->ops[0].slot * 32);
+			char v[512];
+			if (guarded)
+				fprintf(f, "\tLANES(%s, %d);\n", e, ins->ops[0].slot * 32);
+			else if (vec_expr(fn, ins, v, sizeof v))
+				fprintf(f, "\tVALL(%s, %s, %d);\n", v, e, ins->ops[0].slot * 32);
+			else
+				fprintf(f, "\tALL(%s, %d);\n", e, ins->ops[0].slot * 32);
 			if (flops)
 				fprintf(f, "\t*W->%s += (uint64_t)__builtin_popcount(mask);\n", flops);
 			fprintf(f, "\tNEXT(%d);\n", i);

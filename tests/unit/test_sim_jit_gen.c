@@ -118,6 +118,49 @@ static void interpreter_forms(void)
 	ptx_module_free(m);
 }
 
+/* A full warp's unguarded ALU instructions run as SIMD (VALL with the vector helper, the lane expression
+ * beside it for a partial warp); a guarded one keeps the scalar LANES loop, and a form without a vector
+ * twin (shr.s64) the scalar ALL loop. */
+static void simd_forms(void)
+{
+	static const char text[] =
+		".version 8.0\n.target sm_80\n.address_size 64\n"
+		".visible .entry k(.param .u64 p)\n{\n"
+		"\t.reg .f32 %f<8>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<4>;\n"
+		"\tld.param.u64 %rd1, [p];\n"
+		"\tld.global.f32 %f1, [%rd1];\n"
+		"\tld.global.u32 %r1, [%rd1+4];\n"
+		"\tadd.f32 %f2, %f1, 0f3F800000;\n"
+		"\tfma.rn.f32 %f3, %f1, %f2, %f1;\n"
+		"\tadd.s32 %r2, %r1, -7;\n"
+		"\tshr.s32 %r3, %r2, %r1;\n"
+		"\tmul.wide.s32 %rd2, %r3, 4;\n"
+		"\tcvt.s64.s32 %rd3, %r2;\n"
+		"\tsetp.ge.s32 %p1, %r2, %r3;\n"
+		"\t@%p1 add.f32 %f4, %f3, %f2;\n"
+		"\tshr.s64 %rd3, %rd3, 3;\n"
+		"\tret;\n}\n";
+	struct ptx_module *m = fx_parse(text, "simd.ptx");
+	if (!m)
+		return;
+	char why[256] = "";
+	int native = 0;
+	char *src = sim_jit_source(m, &m->funcs[0], &native, why, sizeof why);
+	CHECK(src != NULL);
+	if (src) {
+		static const char *const want[] = {
+			"VALL(VFADD(VR(", "), VK(0x3f800000ull)), FADD(r[", "VALL(VFMA(VR(", "VALL(VADD32(", "VALL(VSHR32S(",
+			"VALL(VMULWS(", "VALL(VSX32(", "VALL(VSETP((VI)", "LANES(FADD(", "\tALL((uint64_t)(uint64_t)((int64_t)"};
+		for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+			if (!strstr(src, want[i])) {
+				fprintf(stderr, "generated C lacks %s\n", want[i]);
+				CHECK(false);
+			}
+		free(src);
+	}
+	ptx_module_free(m);
+}
+
 /* jit_oob on the compiled engine: the out-of-bounds shared and global accesses and the misaligned load
  * are found through the inline memory path, and the launch goes on as the interpreter's does. */
 static void oob_findings(void)
@@ -159,6 +202,7 @@ int main(void)
 {
 	fixture_forms();
 	interpreter_forms();
+	simd_forms();
 	if (system("cc --version > /dev/null 2>&1") != 0 && !getenv("GPULAB_CC")) {
 		fprintf(stderr, "no C compiler: the compiled engine's run is not tested here\n");
 		CHECK_DONE();
