@@ -43,9 +43,12 @@ struct gl_sim_opts {
 enum gl_sim_engine { GL_ENGINE_AUTO, GL_ENGINE_INTERP, GL_ENGINE_COMPILED };
 #define GL_SIM_JIT_AUTO_WORK (1ull << 24) /* thread-instructions below which auto never uses the compiled engine */
 /* The rates auto weighs a compile with, measured on a 2-core x86-64 machine (gcc 12, -O1): the interpreter
- * runs about 300 M thread-instructions per second per worker thread (the tiled GEMM: 1.65 G in 5.7 s of
- * CPU), and cc takes about 5 ms per PTX instruction (934 instructions of gemm_blocktile2d: 5-6 s) plus
- * about 0.1 s to start (a 21-instruction kernel: 0.14 s).  With them the interpreted time of the work
+ * ran about 300 M thread-instructions per second per worker thread when this rule was set (the tiled
+ * GEMM: 1.65 G in 5.7 s of CPU; since its FMA lanes run as SIMD, 2.7 s, and an integer loop runs at
+ * 450 M/s), and cc takes about 5 ms per PTX instruction (934 instructions of gemm_blocktile2d: 5-7 s)
+ * plus about 0.1 s to start (a 21-instruction kernel: 0.14 s).  The low rate and the factor of two in
+ * sim_jit_auto_pick (sim_jit.h) err in opposite directions: the compiled engine gains 1.45x on the
+ * tiled GEMM, whose time is in the shared ld/st checks, and 5x on an ALU-bound loop (loop.ptx).  With them the interpreted time of the work
  * left is W / (GL_SIM_JIT_INTERP_RATE x workers) and the compile takes GL_SIM_JIT_CC_START +
  * GL_SIM_JIT_CC_PER_INSN x PTX instructions. */
 #define GL_SIM_JIT_INTERP_RATE 300e6
