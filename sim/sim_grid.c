@@ -40,7 +40,10 @@ struct cta_out {
 };
 
 /* CTAs are handed out in grid order and merged in grid order through a window of `window` slots: a
- * worker takes CTA k only when k < merged + window, so memory stays bounded for any grid. */
+ * worker takes CTA k only when k < merged + window, so memory stays bounded for any grid.  The worker
+ * that finishes the CTA next in order merges it and every later one already finished (merge_ready), so
+ * no thread is woken per CTA: grids of many small CTAs (the 4096x4096 transpose has 16384) would
+ * otherwise spend their time in hand-offs. */
 struct pool {
 	struct sim_launch *L;
 	long nrun;               /* CTAs to run (all, the sample, or the range) */
@@ -52,6 +55,9 @@ struct pool {
 	pthread_mutex_t mu;
 	pthread_cond_t can_take, ready;
 	long next, merged;       /* under mu */
+	bool merging;            /* a worker is merging (merge_ready), under mu */
+	struct gl_sim_result *res; /* what merging adds to */
+	struct sim_printf_fifo *pf;
 	atomic_size_t printf_used; /* bytes of printf text merged so far */
 	int workers;             /* still running, under mu */
 	int failed;              /* a worker could not allocate its CTA state */
@@ -372,6 +378,8 @@ static void measured(struct pool *p, const struct cta_out *o)
 	pthread_mutex_unlock(&p->mu);
 }
 
+static void merge_ready(struct pool *p);
+
 static void *worker(void *arg)
 {
 	struct pool *p = arg;
@@ -384,7 +392,7 @@ static void *worker(void *arg)
 			struct cta_out *o = &p->slots[k % p->window];
 			*o = out;
 			o->ready = true;
-			pthread_cond_broadcast(&p->ready);
+			merge_ready(p);
 			pthread_mutex_unlock(&p->mu);
 			if (k == 0 && p->measure)
 				measured(p, &out);
@@ -448,39 +456,45 @@ static void progress(const struct pool *p, const char *label, long merged, doubl
 		*shown = len - 1;
 }
 
-/* The calling thread merges finished CTAs in grid order while the workers run them. */
-static void merge_loop(struct pool *p, struct gl_sim_result *res, struct sim_printf_fifo *pf, bool show_progress,
-		       const char *label)
+/* Merge, in grid order, the finished CTAs from `merged` on, up to the first one not finished yet (whose
+ * worker merges on from there).  Called with mu held, by one worker at a time; mu is released around
+ * each merge, and no worker can take the slot being merged: CTA merged + window waits for it. */
+static void merge_ready(struct pool *p)
 {
-	double start = gl_now(), shown_at = start;
-	int shown = 0; /* the widest progress line drawn */
-	pthread_mutex_lock(&p->mu);
+	if (p->merging)
+		return; /* the worker merging will find this CTA when it gets to it */
+	p->merging = true;
 	while (p->merged < p->nrun && p->merged <= atomic_load(&p->L->stop_at)) {
 		struct cta_out *o = &p->slots[p->merged % p->window];
-		if (!o->ready) {
-			if (!p->workers)
-				break;
-			struct timespec until;
-			clock_gettime(CLOCK_REALTIME, &until);
-			until.tv_nsec += 100000000;
-			if (until.tv_nsec >= 1000000000) {
-				until.tv_sec++;
-				until.tv_nsec -= 1000000000;
-			}
-			pthread_cond_timedwait(&p->ready, &p->mu, &until);
-		} else {
-			pthread_mutex_unlock(&p->mu);
-			merge_one(p, o, res, pf);
-			pthread_mutex_lock(&p->mu);
-			p->merged++;
-			pthread_cond_broadcast(&p->can_take);
-		}
-		if (show_progress && gl_now() - shown_at >= 0.1) {
-			progress(p, label, p->merged, start, &shown);
-			shown_at = gl_now();
-		}
+		if (!o->ready)
+			break;
+		pthread_mutex_unlock(&p->mu);
+		merge_one(p, o, p->res, p->pf);
+		pthread_mutex_lock(&p->mu);
+		p->merged++;
+		pthread_cond_broadcast(&p->can_take);
 	}
-	pthread_cond_broadcast(&p->can_take);
+	p->merging = false;
+}
+
+/* The calling thread waits while the workers run and merge the CTAs, drawing the progress line. */
+static void wait_workers(struct pool *p, bool show_progress, const char *label)
+{
+	double start = gl_now();
+	int shown = 0; /* the widest progress line drawn */
+	pthread_mutex_lock(&p->mu);
+	while (p->workers) {
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 100000000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&p->ready, &p->mu, &until);
+		if (show_progress)
+			progress(p, label, p->merged, start, &shown);
+	}
 	pthread_mutex_unlock(&p->mu);
 	if (shown)
 		fprintf(stderr, "\r%*s\r", shown, "");
@@ -492,14 +506,19 @@ static int run_pool(struct pool *p, int threads, struct gl_sim_result *res, stru
 {
 	pthread_t tids[256];
 	int started = 0;
-	p->workers = threads;
+	p->res = res;
+	p->pf = pf;
+	p->workers = threads; /* each worker counts itself out when it ends, as does each that did not start */
 	p->threads = threads;
-	for (int i = 0; i < threads; i++)
-		if (pthread_create(&tids[started], NULL, worker, p) == 0)
+	for (int i = 0; i < threads; i++) {
+		if (pthread_create(&tids[started], NULL, worker, p) == 0) {
 			started++;
-	pthread_mutex_lock(&p->mu);
-	p->workers = started;
-	pthread_mutex_unlock(&p->mu);
+			continue;
+		}
+		pthread_mutex_lock(&p->mu);
+		p->workers--;
+		pthread_mutex_unlock(&p->mu);
+	}
 	if (!started) { /* no threads to be had: run the CTAs on this one, one at a time */
 		p->window = 1;
 		p->workers = 1;
@@ -517,7 +536,7 @@ static int run_pool(struct pool *p, int threads, struct gl_sim_result *res, stru
 		}
 		cta_release(&cta);
 	} else {
-		merge_loop(p, res, pf, show_progress, label);
+		wait_workers(p, show_progress, label);
 		for (int i = 0; i < started; i++)
 			pthread_join(tids[i], NULL);
 	}
