@@ -268,41 +268,60 @@ static int element_slot(const struct ptx_operand *o, int k)
 	return o->kind == PO_VEC ? (k < o->nvec ? o->vec[k] : -1) : (k == 0 ? o->slot : -1);
 }
 
-/* The warp fast path: when every active lane's access is aligned and the lowest and the highest lane
- * both translate (sim_addr_translate, the same check as a single lane) into the same allocation, every
- * lane between them is inside it too, and lane l's bytes are at host + (addr[l] - first). */
+/* The warp fast path: the first active lane's access translates (sim_addr_translate, the same checks
+ * as a single lane) into an allocation (shared memory, or a global region), and every active lane's
+ * access is aligned and inside that same allocation; then lane l's bytes are at
+ * host + (addr[l] - first), where `first` is the allocation's address and `host` its host copy. */
 struct fast_span {
 	uint8_t *host;
 	uint64_t first;
 };
+
+/* Nonzero when a lane's address is below base, past base + last, or has a bit of `align` set (a lane
+ * below base wraps around to an offset past last). */
+static uint64_t lanes_outside(const uint64_t addr[32], uint32_t mask, uint64_t base, uint64_t last, uint64_t align)
+{
+	uint64_t bad = 0;
+	FOR_LANES(mask, l) bad |= (uint64_t)(addr[l] - base > last) | (addr[l] & align);
+	return bad;
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* A full warp, in a copy built for AVX2 (picked at run time): the compiler compares four lanes at once. */
+__attribute__((target("avx2"))) static uint64_t warp_outside_avx2(const uint64_t addr[32], uint64_t base,
+								   uint64_t last, uint64_t align)
+{
+	uint64_t bad = 0;
+	for (int l = 0; l < 32; l++)
+		bad |= (uint64_t)(addr[l] - base > last) | (addr[l] & align);
+	return bad;
+}
+#endif
+
+static uint64_t warp_outside(const uint64_t addr[32], uint32_t mask, uint64_t base, uint64_t last, uint64_t align)
+{
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (mask == 0xffffffffu && __builtin_cpu_supports("avx2"))
+		return warp_outside_avx2(addr, base, last, align);
+#endif
+	return lanes_outside(addr, mask, base, last, align);
+}
 
 static bool fast_span(struct sim_cta *cta, struct sim_warp *w, enum ptx_space sp, const uint64_t addr[32],
 		      uint32_t mask, unsigned size, bool is_store, struct fast_span *out)
 {
 	if ((sp != PS_GLOBAL && sp != PS_SHARED) || !mask)
 		return false;
-	uint64_t lo = UINT64_MAX, hi = 0, bits = 0;
-	if (mask == 0xffffffffu) {
-		for (int l = 0; l < 32; l++) {
-			lo = addr[l] < lo ? addr[l] : lo;
-			hi = addr[l] > hi ? addr[l] : hi;
-			bits |= addr[l];
-		}
-	} else {
-		FOR_LANES(mask, l) {
-			lo = addr[l] < lo ? addr[l] : lo;
-			hi = addr[l] > hi ? addr[l] : hi;
-			bits |= addr[l];
-		}
-	}
-	if (bits & (size - 1))
-		return false;
+	uint64_t a0 = addr[__builtin_ctz(mask)];
 	struct sim_memmap m = lane_memmap(cta, w, 0);
-	struct sim_xlat a = sim_addr_translate(&m, sp, lo, size, is_store);
-	struct sim_xlat b = sim_addr_translate(&m, sp, hi, size, is_store);
-	if (a.miss != SIM_HIT || b.miss != SIM_HIT || a.region != b.region)
+	struct sim_xlat x = sim_addr_translate(&m, sp, a0, size, is_store);
+	if (x.miss != SIM_HIT || (sp == PS_GLOBAL && !x.region))
 		return false;
-	*out = (struct fast_span){a.host, lo};
+	uint64_t base = sp == PS_SHARED ? 0 : x.region->base;
+	uint64_t last = (sp == PS_SHARED ? m.shared_size : x.region->size) - size; /* the highest offset that fits */
+	if (warp_outside(addr, mask, base, last, size - 1))
+		return false;
+	*out = (struct fast_span){x.host - (a0 - base), base};
 	return true;
 }
 
