@@ -99,12 +99,14 @@ static int simulate_forked(const struct gl_topic *t, const struct gl_variant *v,
 	return rc;
 }
 
-/* The CPU reference of the same problem (what `verify` computes), timed alone: the fastest of REPEATS
- * runs, as the simulations are, so noise does not flatter the ratio. */
+/* The CPU reference of the same problem (what `verify` computes), timed alone: the fastest of
+ * REF_REPEATS runs, so noise does not flatter the ratio.  More runs than the simulations get: they are
+ * short, and OpenBLAS's threaded GEMM varies by more than 1.5x from run to run on a shared machine. */
+#define REF_REPEATS 10
 static double reference_seconds(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p)
 {
 	double best = -1;
-	for (int r = 0; r < REPEATS; r++) {
+	for (int r = 0; r < REF_REPEATS; r++) {
 		struct gl_err err = {0};
 		struct gl_launch l = {.module = t->ptx};
 		if (t->setup(v, p, &l, &err) != GL_OK)
