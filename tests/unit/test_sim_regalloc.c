@@ -8,18 +8,14 @@
 #include "sim/ptx.h"
 #include "sim/ptx_ops.h"
 #include "tests/unit/check.h"
+#include "tests/unit/sim_fixture.h"
 
 #define HEADER ".version 9.0\n.target sm_80\n.address_size 64\n"
 
+/* PTX text -> module; a parse failure fails the test (sim_fixture.h). */
 static struct ptx_module *parse_ok(const char *text)
 {
-	struct ptx_module *m = NULL;
-	struct gl_err err = {0};
-	int rc = ptx_parse(text, "t.ptx", &m, &err);
-	if (rc != GL_OK)
-		fprintf(stderr, "unexpected parse error: %s\n", err.msg);
-	CHECK_EQ(rc, GL_OK);
-	return rc == GL_OK ? m : NULL;
+	return fx_parse(text, "t.ptx");
 }
 
 /* The slot of operand k of instruction i (a register, or a vector element e when e >= 0). */
