@@ -183,9 +183,15 @@ uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigne
 	unsigned me = warp + 1;
 	uint32_t racing = 0;
 	if (words_fit(t, addr, mask, n)) {
+		uint64_t prev = UINT64_MAX;
+		unsigned r = 0;
 		for (uint32_t m = mask; m; m &= m - 1) {
 			unsigned l = (unsigned)__builtin_ctz(m);
-			unsigned r = entry_access(insert_inline(t, addr[l] / 4), 0xf, me, is_store);
+			/* a load of the word the lane before loaded (a broadcast) would find the same writer and
+			 * change nothing: it gets that lane's answer (a store changes the writer, so each counts) */
+			if (is_store || addr[l] != prev)
+				r = entry_access(insert_inline(t, addr[l] / 4), 0xf, me, is_store);
+			prev = addr[l];
 			other[l] = (uint8_t)r;
 			racing |= (uint32_t)(r != 0) << l;
 		}
