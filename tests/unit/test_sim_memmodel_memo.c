@@ -5,6 +5,7 @@
  * bytes from its entry, and recounts one shifted by anything else or with addresses of 2^31 and up. */
 #include "check.h"
 #include "sim/memmodel.h"
+#include "sector_ref.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
@@ -26,21 +27,6 @@ static void shape(uint32_t a[GL_WARP], unsigned size)
 
 /* gl_mm_global_sectors' one-pass count of ascending lanes against a plain count of distinct sectors,
  * on ascending, descending, shuffled and wrapping addresses. */
-static unsigned distinct_sectors(const uint64_t a[GL_WARP], uint32_t mask, unsigned size)
-{
-	uint64_t seen[2 * GL_WARP];
-	unsigned n = 0;
-	for (int l = 0; l < GL_WARP; l++)
-		for (uint64_t s = a[l] / 32; (mask >> l & 1) && s <= (a[l] + size - 1) / 32; s++) {
-			unsigned i = 0;
-			while (i < n && seen[i] != s)
-				i++;
-			if (i == n)
-				seen[n++] = s;
-		}
-	return n;
-}
-
 static void global_sectors(void)
 {
 	static const unsigned sizes[] = {1, 2, 4, 8, 16};
@@ -52,7 +38,7 @@ static void global_sectors(void)
 			a[l] = kind == 0 ? base + (uint64_t)l * stride
 			       : kind == 1 ? base + (uint64_t)(31 - l) * stride
 			       : kind == 2 ? base + next(512) : base + (uint64_t)l * (size + 1);
-		CHECK_EQ(gl_mm_global_sectors(a, mask, size), distinct_sectors(a, mask, size));
+		CHECK_EQ(gl_mm_global_sectors(a, mask, size), ref_distinct_sectors(a, mask, size));
 	}
 }
 

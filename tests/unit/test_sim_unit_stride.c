@@ -6,6 +6,7 @@
  * take the fast path. */
 #include "check.h"
 #include "sim/sim_internal.h"
+#include "sector_ref.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
@@ -15,22 +16,6 @@ static uint64_t next(uint64_t n)
 	rng ^= rng << 25;
 	rng ^= rng >> 27;
 	return ((rng * 0x2545F4914F6CDD1Dull) >> 16) % n;
-}
-
-/* Distinct sectors of the active lanes, the definition. */
-static unsigned sectors_by_hand(const uint64_t a[32], uint32_t mask, unsigned size)
-{
-	uint64_t seen[64];
-	unsigned n = 0;
-	for (int l = 0; l < 32; l++)
-		for (uint64_t s = a[l] / 32; (mask >> l & 1) && s <= (a[l] + size - 1) / 32; s++) {
-			unsigned i = 0;
-			while (i < n && seen[i] != s)
-				i++;
-			if (i == n)
-				seen[n++] = s;
-		}
-	return n;
 }
 
 static void test_detect(void)
@@ -61,7 +46,7 @@ static void test_sectors(void)
 			a[next(32)] += size * (1 + next(3));
 		uint32_t mask = next(8) ? 0xffffffffu : (uint32_t)rng | 1u;
 		fast += gl_mm_unit_stride(a, mask, size);
-		CHECK_EQ(gl_mm_global_sectors(a, mask, size), sectors_by_hand(a, mask, size));
+		CHECK_EQ(gl_mm_global_sectors(a, mask, size), ref_distinct_sectors(a, mask, size));
 	}
 	CHECK(fast > 10000);
 }
