@@ -102,6 +102,16 @@ static void warp_counts(const struct view_gemm *g, char *buf, size_t n)
 		len += (size_t)snprintf(buf + len, n - len, " %d:%ld", w, g->warp_elems[w]);
 }
 
+/* Add v to the set set[0..*n) unless it is there (or the set is full). */
+static void add_distinct(long *set, int *n, long v)
+{
+	int k = 0;
+	while (k < *n && set[k] != v)
+		k++;
+	if (k == *n && *n < VIEW_GEMM_TILE_MAX)
+		set[(*n)++] = v;
+}
+
 /* The rows and columns a warp stores, as the thread's. */
 static void warp_regs(const struct view_gemm *g, int warp, struct view_gemm_regs *out)
 {
@@ -109,20 +119,10 @@ static void warp_regs(const struct view_gemm *g, int warp, struct view_gemm_regs
 	struct view_gemm_regs one;
 	for (int l = 0; l < 32 && warp * 32 + l < g->nthreads; l++) {
 		view_gemm_thread_regs(g, warp * 32 + l, &one);
-		for (int i = 0; i < one.nrows; i++) {
-			int k = 0;
-			while (k < out->nrows && out->rows[k] != one.rows[i])
-				k++;
-			if (k == out->nrows && out->nrows < VIEW_GEMM_TILE_MAX)
-				out->rows[out->nrows++] = one.rows[i];
-		}
-		for (int i = 0; i < one.ncols; i++) {
-			int k = 0;
-			while (k < out->ncols && out->cols[k] != one.cols[i])
-				k++;
-			if (k == out->ncols && out->ncols < VIEW_GEMM_TILE_MAX)
-				out->cols[out->ncols++] = one.cols[i];
-		}
+		for (int i = 0; i < one.nrows; i++)
+			add_distinct(out->rows, &out->nrows, one.rows[i]);
+		for (int i = 0; i < one.ncols; i++)
+			add_distinct(out->cols, &out->ncols, one.cols[i]);
 		out->elems += one.elems;
 	}
 }
