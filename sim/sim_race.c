@@ -27,8 +27,9 @@ static unsigned slot_of(uint64_t word, unsigned cap)
 	return (unsigned)((word * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
 }
 
-/* An entry of this interval is live; anything else is free (see the file comment). */
-static struct race_entry *lookup(struct sim_race *t, uint64_t word, bool insert)
+/* An entry of this interval is live; anything else is free (see the file comment).  Inline: the warp
+ * loop of sim_race_warp probes once per lane. */
+static inline struct race_entry *lookup(struct sim_race *t, uint64_t word, bool insert)
 {
 	for (unsigned i = slot_of(word, t->cap);; i = (i + 1) & (t->cap - 1)) {
 		struct race_entry *e = &t->entries[i];
@@ -126,21 +127,6 @@ static inline unsigned word_access(struct sim_race *t, uint64_t word, uint8_t by
 	return entry_access(e, bytes, me, is_store);
 }
 
-/* The probe of `lookup` with insertion, inlined for the warp loop below. */
-static inline struct race_entry *insert_inline(struct sim_race *t, uint64_t word)
-{
-	for (unsigned i = slot_of(word, t->cap);; i = (i + 1) & (t->cap - 1)) {
-		struct race_entry *e = &t->entries[i];
-		if (e->stamp != t->stamp) {
-			*e = (struct race_entry){.word = word, .stamp = t->stamp};
-			t->used++;
-			return e;
-		}
-		if (e->word == word)
-			return e;
-	}
-}
-
 /* Whole aligned words, one per lane, and room for all of them: each word adds at most one entry, so
  * word_access would neither grow the table nor drop a word, and the room check is made once for the
  * warp instead of once per lane.  Same entries, same races, same lane order (test_sim_race). */
@@ -190,7 +176,7 @@ uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigne
 			/* a load of the word the lane before loaded (a broadcast) would find the same writer and
 			 * change nothing: it gets that lane's answer (a store changes the writer, so each counts) */
 			if (is_store || addr[l] != prev)
-				r = entry_access(insert_inline(t, addr[l] / 4), 0xf, me, is_store);
+				r = entry_access(lookup(t, addr[l] / 4, true), 0xf, me, is_store);
 			prev = addr[l];
 			other[l] = (uint8_t)r;
 			racing |= (uint32_t)(r != 0) << l;
