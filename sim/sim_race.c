@@ -7,7 +7,13 @@
  * not everything its CTA touched).  An entry takes 16 bytes and the table grows when it would be more
  * than three quarters full (linear probing stays short at that load with a multiplicative hash).  Every live entry was
  * inserted in the current interval, when the entries its probe sequence passed were live too, so the
- * linear-probing chains stay intact when older entries all become free together. */
+ * linear-probing chains stay intact when older entries all become free together.
+ *
+ * Reads are held back: until an interval records its first store, a read can race with nothing (reads
+ * race only with writes), so a warp's read goes into a list instead of the table, and the list is put
+ * into the table, in order, when the first store comes (or when it fills).  An interval that only reads,
+ * as a tiled kernel's loads of its next tile do, ends with the list dropped and the table untouched.
+ * Results, entries and findings are those of recording every access at once (test_sim_race). */
 #include "sim_race.h"
 
 #include <stdlib.h>
@@ -21,6 +27,14 @@ struct race_entry {
 	uint8_t writer, reader; /* warp + 1 (a CTA has at most 32 warps) */
 	uint8_t wbytes, rbytes; /* byte masks within the word, this interval */
 };
+
+/* One warp-level read held back. */
+struct race_read {
+	uint64_t addr[32];
+	uint32_t mask;
+	uint8_t warp, n;
+};
+#define RACE_READS_MAX 256 /* held back at most (68 KiB); more put the list into the table first */
 
 static unsigned slot_of(uint64_t word, unsigned cap)
 {
@@ -75,14 +89,18 @@ static void next_interval(struct sim_race *t)
 void sim_race_free(struct sim_race *t)
 {
 	free(t->entries);
+	free(t->reads);
 	t->entries = NULL;
-	t->cap = t->used = 0;
+	t->reads = NULL;
+	t->cap = t->used = t->nreads = 0;
 }
 
 void sim_race_new_cta(struct sim_race *t)
 {
 	t->used = 0;
 	t->gen = t->epoch = 0;
+	t->wrote = false;
+	t->nreads = 0;
 	next_interval(t);
 }
 
@@ -91,6 +109,8 @@ static inline void enter_interval(struct sim_race *t, uint32_t gen, uint32_t epo
 	if (gen != t->gen || epoch != t->epoch || !t->stamp) { /* a new interval: every entry is free */
 		t->gen = gen;
 		t->epoch = epoch;
+		t->wrote = false;
+		t->nreads = 0; /* the last interval's reads held back: it had no store they could race with */
 		next_interval(t);
 	}
 }
@@ -154,11 +174,51 @@ static unsigned lane_access(struct sim_race *t, unsigned me, uint64_t addr, unsi
 	return other;
 }
 
+static uint32_t warp_access(struct sim_race *t, unsigned warp, const uint64_t addr[32], uint32_t mask, unsigned n,
+			    bool is_store, uint8_t other[32]);
+
+void sim_race_settle(struct sim_race *t)
+{
+	unsigned n = t->nreads;
+	t->nreads = 0;
+	for (unsigned i = 0; i < n; i++) {
+		const struct race_read *r = &t->reads[i];
+		uint8_t other[32];
+		warp_access(t, r->warp, r->addr, r->mask, r->n, false, other);
+	}
+}
+
+/* Hold a warp's read back (see the file comment); false when it must be recorded now. */
+static bool hold_read(struct sim_race *t, unsigned warp, const uint64_t addr[32], uint32_t mask, unsigned n)
+{
+	if (t->wrote || n > UINT8_MAX)
+		return false;
+	if (!t->reads)
+		t->reads = gl_xcalloc(RACE_READS_MAX, sizeof *t->reads);
+	if (t->nreads == RACE_READS_MAX)
+		sim_race_settle(t);
+	struct race_read *r = &t->reads[t->nreads++];
+	memcpy(r->addr, addr, sizeof r->addr);
+	r->mask = mask;
+	r->warp = (uint8_t)warp;
+	r->n = (uint8_t)n;
+	return true;
+}
+
+/* Before recording an access now: the reads held back go first, and a store ends the holding back. */
+static void record_now(struct sim_race *t, bool is_store)
+{
+	if (t->nreads)
+		sim_race_settle(t);
+	t->wrote |= is_store;
+}
+
 /* Record one lane's access; returns the other warp (+1) it races with, or 0. */
 unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, uint64_t addr, unsigned n,
 			 bool is_store)
 {
 	enter_interval(t, gen, epoch);
+	record_now(t, is_store);
 	return lane_access(t, warp + 1, addr, n, is_store);
 }
 
@@ -166,6 +226,17 @@ uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigne
 		       uint32_t mask, unsigned n, bool is_store, uint8_t other[32])
 {
 	enter_interval(t, gen, epoch);
+	if (!is_store && hold_read(t, warp, addr, mask, n)) {
+		memset(other, 0, 32);
+		return 0;
+	}
+	record_now(t, is_store);
+	return warp_access(t, warp, addr, mask, n, is_store, other);
+}
+
+static uint32_t warp_access(struct sim_race *t, unsigned warp, const uint64_t addr[32], uint32_t mask, unsigned n,
+			    bool is_store, uint8_t other[32])
+{
 	unsigned me = warp + 1;
 	uint32_t racing = 0;
 	if (words_fit(t, addr, mask, n)) {

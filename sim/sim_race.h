@@ -6,12 +6,16 @@
 #include <stdint.h>
 
 struct race_entry;
+struct race_read;
 
 struct sim_race {
 	struct race_entry *entries;
 	unsigned cap, used;    /* slots, and entries live in the interval gen/epoch */
 	uint32_t gen, epoch;   /* the CTA generation and barrier interval the live entries belong to */
 	uint32_t stamp;        /* their interval number, stamped on each entry (sim_race.c) */
+	bool wrote;            /* a store was recorded in this interval */
+	struct race_read *reads; /* warp-level reads of this interval not in the table yet (sim_race.c) */
+	unsigned nreads;
 };
 
 /* The table holds the words of one barrier interval and stops growing at SIM_RACE_MAX_ENTRIES slots
@@ -26,6 +30,9 @@ unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsig
  * none); returns the mask of lanes that race.  Aligned 4-byte accesses take an inlined path. */
 uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
 		       uint32_t mask, unsigned n, bool is_store, uint8_t other[32]);
+/* Put the reads still held back into the table (sim_race.c), as if each had been recorded when made:
+ * the table is then what recording every access at once would have made it. */
+void sim_race_settle(struct sim_race *t);
 void sim_race_free(struct sim_race *t);
 
 #endif
