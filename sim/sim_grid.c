@@ -249,13 +249,16 @@ static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_c
 	cta->L = L;
 	cta->shared = malloc(L->shared_size ? L->shared_size : 1);
 	cta->shadow = calloc(L->shared_size / 4 + 1, sizeof *cta->shadow); /* one per 4-byte word */
+	cta->quiet.full = calloc(SIM_QUIET_ROWS(L), sizeof *cta->quiet.full);
+	cta->shapes = calloc(SIM_SHAPE_SLOTS, sizeof *cta->shapes);
+	cta->quiet.reads = calloc(SIM_QUIET_ROWS(L) * L->warps_per_cta, sizeof *cta->quiet.reads);
 	cta->local = malloc((size_t)L->threads_per_cta * (L->local_per_thread ? L->local_per_thread : 1));
 	cta->warps = calloc(L->warps_per_cta, sizeof *cta->warps);
 	cta->regs = malloc((size_t)L->fn->nslots * 32 * L->warps_per_cta * sizeof *cta->regs);
 	cta->sass_phase = L->sass_phases ? calloc((size_t)L->fn->ncode * L->warps_per_cta, 1) : NULL;
 	cta->trace_cap = trace_cap;
 	gl_findings_init(&cta->findings, SIM_FINDINGS_PER_CTA);
-	return cta->shared && cta->shadow && cta->local && cta->warps && cta->regs && (cta->sass_phase || !L->sass_phases)
+	return cta->shared && cta->shadow && cta->quiet.full && cta->quiet.reads && cta->shapes && cta->local && cta->warps && cta->regs && (cta->sass_phase || !L->sass_phases)
 		       ? GL_OK
 		       : GL_EENV;
 }
@@ -264,6 +267,9 @@ static void cta_release(struct sim_cta *cta)
 {
 	free(cta->shared);
 	free(cta->shadow);
+	free(cta->quiet.full);
+	free(cta->quiet.reads);
+	free(cta->shapes);
 	sim_race_free(&cta->race);
 	sim_async_free(cta);
 	sim_frame_release(cta);
@@ -654,7 +660,9 @@ static int check_launch_memory(const struct sim_launch *L, const struct gl_launc
 	for (int i = 0; i < l->nbuffers; i++)
 		buffers += (double)l->buffers[i].count * gl_dtype_size(l->buffers[i].dtype);
 	double local = (double)L->threads_per_cta * L->local_per_thread;
-	double cta = (double)L->shared_size + (double)(L->shared_size / 4 + 1) * sizeof(struct sim_shadow) + local +
+	double cta = (double)L->shared_size + (double)(L->shared_size / 4 + 1) * sizeof(struct sim_shadow) +
+		     (double)SIM_QUIET_ROWS(L) * 8 * (1 + L->warps_per_cta) + SIM_SHAPE_SLOTS * sizeof(struct sim_shape) +
+		     local +
 		     (double)L->fn->nslots * 32 * 8 * L->warps_per_cta + (double)L->warps_per_cta * sizeof(struct sim_warp);
 	if (L->opts->trace)
 		cta += (double)(L->opts->trace_limit ? L->opts->trace_limit : GL_SIM_TRACE_LIMIT) *

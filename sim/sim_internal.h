@@ -12,6 +12,7 @@
 #include "ptx_ops.h"
 #include "sim_addr.h"
 #include "sim_race.h"
+#include "sim_simd.h"
 #include "sim.h"
 
 #define SIM_MAX_REGIONS (GL_MAX_BUFFERS + 2) /* the buffers, module globals, the grid workspace */
@@ -158,6 +159,31 @@ struct sim_bar_red {
 	bool all, any;
 };
 
+/* Beside the shadow (sim_trace.c): bitmaps with a bit per 4-byte word of shared memory, each
+ * SIM_QUIET_ROWS(L) uint64_t long.  `full`: the words whose 4 bytes are initialised, in CTA generation
+ * full_gen.  `reads`: one bitmap per warp, the words it read in interval reads_gen/reads_epoch without
+ * touching their entries; `readers` has a bit for each warp whose bitmap is not empty.  wrote_gen and
+ * wrote_epoch: the interval of the last write to shared memory. */
+struct sim_quiet {
+	uint64_t *full, *reads;
+	uint32_t full_gen, reads_gen, reads_epoch, readers, wrote_gen, wrote_epoch;
+};
+#define SIM_QUIET_ROWS(L) ((size_t)(L)->shared_size / 256 + 2) /* one spare: a 64-bit window may straddle the last */
+
+/* What a full warp's 4-byte shared-memory access shape implies (sim_mem.c), kept per call site: rel[l]
+ * is lane l's address minus lane 0's; min and max the lowest and highest as signed offsets; rel_or their
+ * OR (alignment); units the wavefronts; win[k] and words[k] the words read as two 64-word windows (bit
+ * i: word win[k] + i, relative to lane 0's word), `covered` when every lane is in one. */
+struct sim_shape {
+	uintptr_t site;
+	uint32_t rel[32];
+	uint32_t rel_or, units;
+	int64_t min, max, win[2];
+	uint64_t words[2];
+	bool covered;
+};
+#define SIM_SHAPE_SLOTS 256
+
 struct sim_cta {
 	struct sim_launch *L;
 	struct sim_jit *jit;  /* the compiled kernel this CTA runs on, or NULL: the interpreter runs it */
@@ -166,6 +192,7 @@ struct sim_cta {
 	long run_index;       /* position among the CTAs run (grid order) */
 	uint8_t *shared;
 	struct sim_shadow *shadow; /* one per 4-byte word of shared memory (sim_trace.h) */
+	struct sim_quiet quiet;    /* what lets most reads skip their shadow entries (sim_trace.c) */
 	struct sim_race race; /* global-memory accesses of this CTA's barrier interval (sim_race.h) */
 	struct sim_async async; /* cp.async groups and the shared words they write (sim_async.c) */
 	uint32_t gen;         /* CTA generation: shadow entries of older CTAs are stale */
@@ -186,6 +213,7 @@ struct sim_cta {
 	struct sim_calls **calls;   /* per warp, kept for the worker's next CTAs (sim_frame.c) */
 	const uint64_t **frame_konst; /* per (function, frame start): constant slots (sim_frame.c) */
 	struct gl_mm_memo wf_memo;     /* shared-memory wavefront counts by call site and shape (memmodel.h) */
+	struct sim_shape *shapes;      /* SIM_SHAPE_SLOTS, by call site (sim_mem.c) */
 	struct gl_trace_event *trace;  /* per worker buffer, appended in CTA order by the grid */
 	uint32_t ntrace, trace_cap;
 	uint64_t trace_dropped;

@@ -206,18 +206,25 @@ static void add_sass_access(struct sim_cta *cta, const struct sim_warp *w, const
 	}
 }
 
-static void count_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
-			 const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store)
+/* Record one counted access whose cost is known. */
+static void count_cost(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
+		       const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, const struct access_cost *cost)
 {
-	struct access_cost a;
-	if (!mask || (ins->mods & PM_CALLPARAM) || !access_cost(cta, (uintptr_t)ins, sp, addr, mask, size, &a))
-		return;
+	struct access_cost a = *cost;
 	add_ptx_access(&cta->c, sp, is_store, &a);
 	if (sp == PS_GLOBAL)
 		sim_touch_mark(&cta->L->touch, is_store, addr, mask, size);
 	add_sass_access(cta, w, ins, sp, addr, mask, size, is_store, &a);
 	if (cta->trace)
 		sim_trace_record(cta, w, ins, sp, addr, mask, size, is_store, a.units);
+}
+
+static void count_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
+			 const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store)
+{
+	struct access_cost a;
+	if (mask && !(ins->mods & PM_CALLPARAM) && access_cost(cta, (uintptr_t)ins, sp, addr, mask, size, &a))
+		count_cost(cta, w, ins, sp, addr, mask, size, is_store, &a);
 }
 
 /* Split the lanes of a generic access by the space each address falls in, and count each part. */
@@ -433,8 +440,115 @@ static bool uniform_param_load(struct sim_cta *cta, struct sim_warp *w, const st
 	return true;
 }
 
+/* ---- the hot form: a full warp's plain 4-byte ld.shared into a register, the inner loop of tiled kernels.
+ * Everything the general path works out from the 32 addresses, except where they start, depends only on
+ * their shape: each lane's address minus lane 0's.  At one instruction the shape seldom changes (every
+ * warp and every tile row of a tiled loop gives the same one), so the facts are kept per call site
+ * (struct sim_shape) and an access compares its shape and checks its start; the counts, checks and
+ * findings are the general path's. */
+
+/* Each lane's low 32 bits, and how their shape differs from `rel` (0: the same), in one pass that
+ * vectorises (sim_simd.h); *high is nonzero when an address is 2^32 or above. */
+SIM_SIMD_CLONES static uint32_t narrow_shape(const uint64_t *restrict addr, const uint32_t *restrict rel,
+					      uint32_t *restrict low, uint32_t *high)
+{
+	uint32_t base = (uint32_t)addr[0], diff = 0, hi = 0;
+	for (int l = 0; l < 32; l++) {
+		low[l] = (uint32_t)addr[l];
+		hi |= (uint32_t)(addr[l] >> 32);
+		diff |= (low[l] - base) ^ rel[l];
+	}
+	*high = hi;
+	return diff;
+}
+
+/* The words a shape reads as two 64-word windows relative to lane 0's word, the first starting at the
+ * lowest word and the second ending at the highest (a tile row, or a broadcast per half-warp). */
+static void shape_windows(struct sim_shape *e)
+{
+	int64_t lo = e->min / 4, hi_lo = e->max / 4 - 63;
+	uint64_t words[2] = {0, 0};
+	bool covered = true;
+	for (int l = 0; l < 32; l++) {
+		int64_t word = (int32_t)e->rel[l] / 4;
+		if ((uint64_t)(word - lo) < 64)
+			words[0] |= 1ull << (word - lo);
+		else if ((uint64_t)(word - hi_lo) < 64)
+			words[1] |= 1ull << (word - hi_lo);
+		else
+			covered = false;
+	}
+	e->win[0] = lo;
+	e->win[1] = words[1] ? hi_lo : lo; /* an empty window points where the first does: in bounds */
+	e->words[0] = words[0];
+	e->words[1] = words[1];
+	e->covered = covered;
+}
+
+/* The facts of the shape of `addr` (aligned on 4 bytes, every address below 2^32: NULL otherwise, for
+ * the general path), from the site's slot or worked out into it. */
+static const struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32],
+					uint32_t low[32])
+{
+	struct sim_shape *e = &cta->shapes[((uintptr_t)ins * 0x9E3779B97F4A7C15ull >> 40) % SIM_SHAPE_SLOTS];
+	uint32_t high, diff = narrow_shape(addr, e->rel, low, &high);
+	if (high)
+		return NULL;
+	if (e->site == (uintptr_t)ins && diff == 0)
+		return (low[0] | e->rel_or) & 3 ? NULL : e;
+	uint32_t rel_or = 0;
+	int64_t min = 0, max = 0;
+	for (int l = 0; l < 32; l++) {
+		int64_t r = (int32_t)(low[l] - low[0]);
+		rel_or |= low[l] - low[0];
+		min = r < min ? r : min;
+		max = r > max ? r : max;
+	}
+	if ((low[0] | rel_or) & 3) /* the wavefront count below assumes words: leave misaligned shapes out */
+		return NULL;
+	e->site = (uintptr_t)ins;
+	for (int l = 0; l < 32; l++)
+		e->rel[l] = low[l] - low[0];
+	e->rel_or = rel_or;
+	e->min = min;
+	e->max = max;
+	e->units = gl_mm_shared_wavefronts(low, 0xffffffffu, 4);
+	shape_windows(e);
+	return e;
+}
+
+/* False when the warp is not of the hot form, or an address is outside shared memory: the general path
+ * then runs (and reports it). */
+static bool shared_load_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			     const uint64_t addr[32])
+{
+	const struct ptx_operand *ro = &ins->ops[0];
+	int64_t shared = (int64_t)cta->L->shared_size;
+	if (mask != 0xffffffffu || ins->op != OP_LD || ins->space != PS_SHARED || ins->vec > 1 ||
+	    ptx_type_bytes((enum ptx_type)ins->type) != 4 || ptx_type_is_signed((enum ptx_type)ins->type) ||
+	    ro->kind != PO_SLOT || ro->slot < 0 || (ins->mods & PM_CALLPARAM))
+		return false;
+	uint32_t low[32];
+	const struct sim_shape *e = shape_of(cta, ins, addr, low);
+	int64_t base = low[0];
+	if (!e || base + e->min < 0 || base + e->max > shared - 4)
+		return false;
+	unsigned ideal = gl_mm_shared_ideal_wavefronts(mask, 4);
+	struct access_cost cost = {.units = e->units, .conflicts = e->units > ideal ? e->units - ideal : 0};
+	count_cost(cta, w, ins, PS_SHARED, addr, mask, 4, false, &cost);
+	uint64_t *d = sim_reg(w, ro->slot);
+	for (int l = 0; l < 32; l++)
+		d[l] = load_element(cta->shared + low[l], 4, false);
+	const uint64_t lo[2] = {(uint64_t)(base / 4 + e->win[0]), (uint64_t)(base / 4 + e->win[1])};
+	if (!e->covered || !sim_shadow_quiet_reads(cta, w, ins, lo, e->words))
+		sim_shadow_warp(cta, w, ins, mask, addr, 4, false);
+	return true;
+}
+
 int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32])
 {
+	if (shared_load_warp(cta, w, ins, mask, addr))
+		return 0;
 	bool is_store = ins->op == OP_ST;
 	const struct ptx_operand *ro = &ins->ops[is_store ? 1 : 0];
 	unsigned size = ptx_type_bytes((enum ptx_type)ins->type) * (ins->vec ? ins->vec : 1);

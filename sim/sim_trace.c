@@ -18,6 +18,91 @@ static struct sim_shadow *shadow_word(struct sim_cta *cta, uint64_t word)
 	return s;
 }
 
+/* ---- quiet reads
+ * Tiled kernels read shared memory far more than they write it between two barriers.  While an
+ * interval has seen no write at all (quiet_interval), a plain read of a whole, initialised word can
+ * find nothing: no write to race with, no uninitialised byte.  All it could leave is its reader, for a
+ * later write of the interval to race with; that goes into the reading warp's bitmap (a few hundred
+ * bytes that stay in cache) instead of the word's entry (16 bytes in a table as large as shared memory
+ * four times over).  Every read path follows this rule, so they all leave the same state. */
+
+/* quiet.full, the words whose `init` is 0xf, for this CTA generation (cleared on its first use). */
+static uint64_t *full_bits(struct sim_cta *cta)
+{
+	if (cta->quiet.full_gen != cta->gen) {
+		memset(cta->quiet.full, 0, SIM_QUIET_ROWS(cta->L) * sizeof *cta->quiet.full);
+		cta->quiet.full_gen = cta->gen;
+	}
+	return cta->quiet.full;
+}
+
+static bool is_full(struct sim_cta *cta, uint64_t word)
+{
+	return full_bits(cta)[word / 64] >> (word % 64) & 1;
+}
+
+/* Every change to an entry's `init` goes through here, so quiet.full stays its mirror. */
+static void add_init(struct sim_cta *cta, struct sim_shadow *s, uint64_t word, uint8_t mask)
+{
+	s->init |= mask;
+	if (s->init == 0xf)
+		full_bits(cta)[word / 64] |= 1ull << (word % 64);
+}
+
+/* A write (plain, strong or atomic): the interval is no longer quiet. */
+static void note_write(struct sim_cta *cta)
+{
+	cta->quiet.wrote_gen = cta->gen;
+	cta->quiet.wrote_epoch = cta->epoch;
+}
+
+static bool quiet_interval(const struct sim_cta *cta)
+{
+	return cta->quiet.wrote_gen != cta->gen || cta->quiet.wrote_epoch != cta->epoch;
+}
+
+/* Are the read bitmaps those of the current interval? */
+static bool reads_current(const struct sim_cta *cta)
+{
+	return cta->quiet.reads_gen == cta->gen && cta->quiet.reads_epoch == cta->epoch;
+}
+
+/* Warp me - 1's read bitmap for the current interval, emptying the bitmaps of an older one first. */
+static uint64_t *reads_row(struct sim_cta *cta, uint16_t me)
+{
+	struct sim_quiet *q = &cta->quiet;
+	size_t rows = SIM_QUIET_ROWS(cta->L);
+	if (!reads_current(cta)) {
+		FOR_LANES(q->readers, k) memset(q->reads + k * rows, 0, rows * sizeof *q->reads);
+		q->readers = 0;
+		q->reads_gen = cta->gen;
+		q->reads_epoch = cta->epoch;
+	}
+	q->readers |= 1u << (me - 1);
+	return q->reads + (size_t)(me - 1) * rows;
+}
+
+/* A warp other than me that read `word` quietly in this interval (warp + 1), or 0. */
+static uint16_t quiet_reader(const struct sim_cta *cta, uint64_t word, uint16_t me)
+{
+	if (!reads_current(cta))
+		return 0;
+	size_t rows = SIM_QUIET_ROWS(cta->L);
+	FOR_LANES(cta->quiet.readers & ~(1u << (me - 1)), k)
+		if (cta->quiet.reads[k * rows + word / 64] >> (word % 64) & 1)
+			return (uint16_t)(k + 1);
+	return 0;
+}
+
+/* A plain whole-word read by warp me taken as a quiet read, when the rule allows it. */
+static bool quiet_word_read(struct sim_cta *cta, uint64_t word, uint16_t me)
+{
+	if (!quiet_interval(cta) || !is_full(cta, word))
+		return false;
+	reads_row(cta, me)[word / 64] |= 1ull << (word % 64);
+	return true;
+}
+
 /* Bytes [addr, addr+n) of the word `word`, as a 4-bit mask. */
 static uint8_t bytes_in(uint64_t word, uint64_t addr, unsigned n)
 {
@@ -80,8 +165,9 @@ void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		sim_shadow_atomic(cta, w, addr, n); /* a strong write: like an atomic's */
 		return;
 	}
-	uint16_t me = (uint16_t)(w->id + 1);
+	uint16_t me = (uint16_t)(w->id + 1), other;
 	bool reported = async_active(cta) && async_race(cta, w, ins, lane, addr, n, true);
+	note_write(cta);
 	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
 		struct sim_shadow *s = shadow_word(cta, word);
 		uint8_t mask = bytes_in(word, addr, n);
@@ -91,10 +177,13 @@ void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		} else if (!reported && s->reader && s->reader != me && (s->rbytes & mask)) {
 			report_race(cta, w, ins, lane, addr, n, "write after read", s->reader);
 			reported = true;
+		} else if (!reported && (other = quiet_reader(cta, word, me))) {
+			report_race(cta, w, ins, lane, addr, n, "write after read", other);
+			reported = true;
 		}
 		s->writer = me;
 		s->wbytes |= mask;
-		s->init |= mask;
+		add_init(cta, s, word, mask);
 	}
 }
 
@@ -108,13 +197,15 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	bool reported = async_active(cta) && async_race(cta, w, ins, lane, addr, n, false);
 	bool initcheck = cta->L->tools & GL_TOOL_INITCHECK;
 	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
-		struct sim_shadow *s = shadow_word(cta, word);
 		uint8_t mask = bytes_in(word, addr, n);
+		if (!strong && mask == 0xf && quiet_word_read(cta, word, me))
+			continue;
+		struct sim_shadow *s = shadow_word(cta, word);
 		if (!reported && initcheck && (s->init & mask) != mask) {
 			sim_finding(cta, ins, lane, "uninitialized", PS_SHARED, addr, n, true,
 				    "read of uninitialized shared memory at 0x%llx (nothing was stored there since the "
 				    "CTA started)", (unsigned long long)addr);
-			s->init |= mask; /* report each location once */
+			add_init(cta, s, word, mask); /* report each location once */
 			reported = true;
 		} else if (strong) {
 			continue; /* a strong read (a flag polled by a spin-wait) races with nothing, and is no reader a
@@ -134,24 +225,30 @@ static inline void word_write(struct sim_cta *cta, struct sim_warp *w, const str
 			      uint64_t addr, uint16_t me)
 {
 	struct sim_shadow *s = shadow_word(cta, addr / 4);
+	uint16_t other;
+	note_write(cta);
 	if (s->writer && s->writer != me && s->wbytes)
 		report_race(cta, w, ins, lane, addr, 4, "write after write", s->writer);
 	else if (s->reader && s->reader != me && s->rbytes)
 		report_race(cta, w, ins, lane, addr, 4, "write after read", s->reader);
+	else if ((other = quiet_reader(cta, addr / 4, me)))
+		report_race(cta, w, ins, lane, addr, 4, "write after read", other);
 	s->writer = me;
 	s->wbytes = 0xf;
-	s->init = 0xf;
+	add_init(cta, s, addr / 4, 0xf);
 }
 
 static inline void word_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane,
 			     uint64_t addr, uint16_t me, bool initcheck)
 {
+	if (quiet_word_read(cta, addr / 4, me))
+		return;
 	struct sim_shadow *s = shadow_word(cta, addr / 4);
 	if (initcheck && s->init != 0xf) {
 		sim_finding(cta, ins, lane, "uninitialized", PS_SHARED, addr, 4, true,
 			    "read of uninitialized shared memory at 0x%llx (nothing was stored there since the "
 			    "CTA started)", (unsigned long long)addr);
-		s->init = 0xf; /* report each location once */
+		add_init(cta, s, addr / 4, 0xf); /* report each location once */
 	} else if (s->writer && s->writer != me && s->wbytes) {
 		report_race(cta, w, ins, lane, addr, 4, "read after write", s->writer);
 	}
@@ -167,8 +264,45 @@ static inline bool quiet_read(const struct sim_cta *cta, const struct sim_shadow
 	       (s->writer == 0 || s->writer == me || s->wbytes == 0);
 }
 
+/* Bits [lo, lo + 64) of a bitmap, and setting some of them (SIM_QUIET_ROWS leaves a spare word). */
+static uint64_t window_of(const uint64_t *map, uint64_t lo)
+{
+	unsigned s = lo % 64;
+	return s ? map[lo / 64] >> s | map[lo / 64 + 1] << (64 - s) : map[lo / 64];
+}
+
+static void window_set(uint64_t *map, uint64_t lo, uint64_t bits)
+{
+	unsigned s = lo % 64;
+	map[lo / 64] |= bits << s;
+	if (s)
+		map[lo / 64 + 1] |= bits >> (64 - s);
+}
+
+/* No per-access exception applies to a 4-byte access of `ins`: not strong, no cp.async bookkeeping to
+ * consult, no reserved shared memory. */
+static bool plain_access(const struct sim_cta *cta, const struct ptx_insn *ins)
+{
+	return !(ins && (ins->mods & (PM_VOLATILE | PM_STRONG))) && !async_active(cta) && !cta->L->reserved_used;
+}
+
+bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins,
+			    const uint64_t lo[2], const uint64_t words[2])
+{
+	if (!quiet_interval(cta) || !plain_access(cta, ins))
+		return false;
+	const uint64_t *full = full_bits(cta);
+	for (int k = 0; k < 2; k++)
+		if ((window_of(full, lo[k]) & words[k]) != words[k])
+			return false;
+	uint64_t *row = reads_row(cta, (uint16_t)(w->id + 1));
+	for (int k = 0; k < 2; k++)
+		window_set(row, lo[k], words[k]);
+	return true;
+}
+
 /* The 4-byte reads of a full warp (the inner loops of tiled kernels): word_read for each new aligned
- * address, with the case that changes only the reader taken first. */
+ * address, with the cases that change only the reader taken first. */
 static void full_warp_reads(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
 			    const uint64_t addr[32], uint16_t me, bool initcheck)
 {
@@ -181,6 +315,8 @@ static void full_warp_reads(struct sim_cta *cta, struct sim_warp *w, const struc
 		struct sim_shadow *s = &cta->shadow[a / 4];
 		if (a & 3) {
 			sim_shadow_read(cta, w, ins, l, a, 4);
+		} else if (quiet_word_read(cta, a / 4, me)) {
+			continue;
 		} else if (quiet_read(cta, s, me)) {
 			s->reader = me;
 			s->rbytes = 0xf;
@@ -198,8 +334,7 @@ static void full_warp_reads(struct sim_cta *cta, struct sim_warp *w, const struc
 void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		     const uint64_t addr[32], unsigned n, bool is_store)
 {
-	bool plain = n == 4 && !(ins && (ins->mods & (PM_VOLATILE | PM_STRONG))) && !async_active(cta) &&
-		     !cta->L->reserved_used;
+	bool plain = n == 4 && plain_access(cta, ins);
 	uint16_t me = (uint16_t)(w->id + 1);
 	bool initcheck = cta->L->tools & GL_TOOL_INITCHECK;
 	if (plain && !is_store && mask == 0xffffffffu) {
@@ -228,19 +363,20 @@ void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
  * reads see initialised data and plain accesses by other warps still count as races. */
 void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t addr, unsigned n)
 {
+	note_write(cta);
 	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
 		struct sim_shadow *s = shadow_word(cta, word);
 		uint8_t mask = bytes_in(word, addr, n);
 		s->writer = (uint16_t)(w->id + 1);
 		s->wbytes |= mask;
-		s->init |= mask;
+		add_init(cta, s, word, mask);
 	}
 }
 
 void sim_shadow_init(struct sim_cta *cta, uint64_t addr, unsigned n)
 {
 	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++)
-		shadow_word(cta, word)->init |= bytes_in(word, addr, n);
+		add_init(cta, shadow_word(cta, word), word, bytes_in(word, addr, n));
 }
 
 /* "_ZZ19transpose_coalescedE4tile" (a demoted function-scope array) -> "tile". */

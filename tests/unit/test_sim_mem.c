@@ -528,6 +528,53 @@ static void test_races_and_barriers(void)
 	gl_launch_free(&l);
 }
 
+/* The finding of `kind` at PTX line `line`, or NULL. */
+static const struct gl_finding *finding_at(const struct gl_sim_result *res, const char *kind, int line)
+{
+	for (int i = 0; i < res->nfindings; i++)
+		if (strcmp(res->findings[i].kind, kind) == 0 && res->findings[i].line == line)
+			return &res->findings[i];
+	return NULL;
+}
+
+/* Reads made while their interval had no write yet skip the shadow and the race table (quiet reads,
+ * held-back reads); a later store of the same words by another warp must still race with them
+ * (tests/fixtures/sim/quiet.cu: warp 1 stores what warp 0 read; warp 3 reads what warp 0 stored). */
+static void test_races_after_quiet_reads(struct ptx_module *m)
+{
+	static const struct {
+		const char *kernel, *what;
+		int store_line, load_line;
+	} cases[] = {
+		{"shared_after_quiet_reads", "shared-memory race (write after read)", 56, 53},
+		{"global_after_held_reads", "global-memory race", 98, 91},
+	};
+	for (size_t i = 0; i < GL_ARRAY_LEN(cases); i++) {
+		struct gl_launch l = {0};
+		fx_geometry(&l, cases[i].kernel, 1, 1, 128, 1);
+		float *in = fx_buffer(&l, i == 0 ? "in" : "buf", GL_F32, 128);
+		fx_buffer(&l, "out", GL_F32, 128);
+		for (int k = 0; k < 128; k++)
+			in[k] = (float)k;
+		struct gl_sim_result res;
+		CHECK_EQ(fx_run(m, &l, &res), GL_OK);
+		const struct gl_finding *war = finding_at(&res, "race", cases[i].store_line);
+		const struct gl_finding *raw = finding_at(&res, "race", cases[i].load_line);
+		CHECK(war != NULL && raw != NULL);
+		if (war) {
+			CHECK(strstr(war->message, cases[i].what) != NULL);
+			CHECK(strstr(war->message, "warps 0 and 1") != NULL); /* warp 1's store, warp 0's read */
+			CHECK_EQ(war->count, 96);                               /* warps 1-3, every lane */
+		}
+		if (raw) {
+			CHECK(strstr(raw->message, "warps 0 and 3") != NULL); /* warp 3 reads what warp 0 stored */
+			CHECK_EQ(raw->count, 32);
+		}
+		gl_sim_result_free(&res);
+		gl_launch_free(&l);
+	}
+}
+
 static void test_budget_and_assert(void)
 {
 	struct gl_launch l = {0};
@@ -658,6 +705,10 @@ int main(void)
 		test_races_and_barriers();
 		test_budget_and_assert();
 	}
+	struct ptx_module *quiet = fx_fixture("quiet");
+	if (quiet)
+		test_races_after_quiet_reads(quiet);
+	ptx_module_free(quiet);
 	test_printf();
 	test_unsupported();
 	ptx_module_free(gmem);

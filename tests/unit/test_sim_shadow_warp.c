@@ -36,6 +36,28 @@ static void reference_warp(struct sim_cta *cta, struct sim_warp *w, const struct
 	}
 }
 
+/* sim_ld_st_at's order for a full warp's aligned 4-byte reads within 64 words: sim_shadow_quiet_reads
+ * first (with one window; sim_mem.c's two-window split is test_sim_mem's).  True when it took them. */
+static bool warp_quiet_reads(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			     const uint64_t addr[32], unsigned n)
+{
+	if (mask != 0xffffffffu || n != 4)
+		return false;
+	uint64_t min = addr[0], max = addr[0], bits = 0;
+	for (int l = 0; l < 32; l++) {
+		if (addr[l] & 3)
+			return false;
+		min = addr[l] < min ? addr[l] : min;
+		max = addr[l] > max ? addr[l] : max;
+	}
+	if (max - min >= 256)
+		return false;
+	for (int l = 0; l < 32; l++)
+		bits |= 1ull << (addr[l] - min) / 4;
+	const uint64_t lo[2] = {min / 4, min / 4}, words[2] = {bits, 0};
+	return sim_shadow_quiet_reads(cta, w, ins, lo, words);
+}
+
 /* Lane addresses: a broadcast, a word stride, random words, or random bytes (misaligned). */
 static void addresses(uint64_t addr[32], unsigned n)
 {
@@ -56,6 +78,17 @@ static bool same_shadow(const struct sim_shadow *a, const struct sim_shadow *b)
 	return true;
 }
 
+/* The quiet-read state (sim_trace.c): the bitmaps and the intervals they describe. */
+static bool same_quiet(const struct sim_cta *a, const struct sim_cta *b)
+{
+	size_t rows = SIM_QUIET_ROWS(a->L);
+	const struct sim_quiet *p = &a->quiet, *q = &b->quiet;
+	return p->full_gen == q->full_gen && p->reads_gen == q->reads_gen && p->reads_epoch == q->reads_epoch &&
+	       p->readers == q->readers && p->wrote_gen == q->wrote_gen && p->wrote_epoch == q->wrote_epoch &&
+	       memcmp(p->full, q->full, rows * sizeof *p->full) == 0 &&
+	       memcmp(p->reads, q->reads, rows * 8 * sizeof *p->reads) == 0;
+}
+
 static void same_findings(const struct gl_findings *a, const struct gl_findings *b)
 {
 	CHECK_EQ(a->n, b->n);
@@ -71,26 +104,32 @@ static void same_findings(const struct gl_findings *a, const struct gl_findings 
 	}
 }
 
-static void run(int tools, bool reserved, int steps, long *races, long *uninit)
+/* read_heavy: stores only in the first steps after each barrier, as in tiled kernels, so that most
+ * reads fall in intervals without a write (sim_trace.c's quiet reads). */
+static void run(int tools, bool reserved, bool read_heavy, int steps, long *races, long *uninit)
 {
 	struct sim_launch L = {.block = {256, 1, 1}, .tools = tools, .reserved_used = reserved,
-			       .reserved_smem = 3 * WORDS};
+			       .reserved_smem = 3 * WORDS, .shared_size = 4 * WORDS, .warps_per_cta = 8};
 	struct sim_cta c[2];
 	struct sim_shadow *sh[2];
 	struct sim_warp warps[8];
 	for (int k = 0; k < 2; k++) {
 		sh[k] = calloc(WORDS, sizeof **sh);
 		c[k] = (struct sim_cta){.L = &L, .shadow = sh[k], .gen = 1};
+		c[k].quiet.full = calloc(SIM_QUIET_ROWS(&L), sizeof(uint64_t));
+		c[k].quiet.reads = calloc(SIM_QUIET_ROWS(&L) * 8, sizeof(uint64_t));
 		gl_findings_init(&c[k].findings, 64);
 	}
 	for (unsigned i = 0; i < 8; i++)
 		warps[i] = (struct sim_warp){.id = i};
 	struct ptx_insn ins[4] = {{.line = 10}, {.line = 11}, {.line = 12}, {.line = 13, .mods = PM_VOLATILE}};
-	for (int step = 0; step < steps; step++) {
+	int since_barrier = 0;
+	for (int step = 0; step < steps; step++, since_barrier++) {
 		unsigned what = next(20);
 		if (what == 0) { /* a barrier */
 			c[0].epoch++;
 			c[1].epoch++;
+			since_barrier = 0;
 			continue;
 		}
 		if (what == 1 && next(8) == 0) { /* the next CTA */
@@ -102,7 +141,7 @@ static void run(int tools, bool reserved, int steps, long *races, long *uninit)
 		}
 		struct sim_warp *w = &warps[next(8)];
 		uint64_t addr[32];
-		if (what == 2) { /* an atomic of one lane */
+		if (what == 2 && (!read_heavy || since_barrier < 3)) { /* an atomic of one lane */
 			uint64_t a = next(WORDS) * 4;
 			sim_shadow_atomic(&c[0], w, a, 4);
 			sim_shadow_atomic(&c[1], w, a, 4);
@@ -111,12 +150,15 @@ static void run(int tools, bool reserved, int steps, long *races, long *uninit)
 		unsigned n = next(6) == 0 ? 2 : 4;
 		addresses(addr, n);
 		uint32_t mask = next(3) == 0 ? 0xffffffffu : (uint32_t)rng | 1u;
-		bool is_store = next(2);
+		bool is_store = next(2) && (!read_heavy || since_barrier < 3);
 		const struct ptx_insn *in = &ins[next(8) == 0 ? 3 : next(3)];
 		c[0].current_warp = c[1].current_warp = w->id;
-		sim_shadow_warp(&c[0], w, in, mask, addr, n, is_store);
+		if (!is_store && !warp_quiet_reads(&c[0], w, in, mask, addr, n))
+			sim_shadow_warp(&c[0], w, in, mask, addr, n, is_store);
+		else if (is_store)
+			sim_shadow_warp(&c[0], w, in, mask, addr, n, is_store);
 		reference_warp(&c[1], w, in, mask, addr, n, is_store);
-		if (!same_shadow(sh[0], sh[1])) {
+		if (!same_shadow(sh[0], sh[1]) || !same_quiet(&c[0], &c[1])) {
 			CHECK(!"the shadows differ");
 			break;
 		}
@@ -130,19 +172,26 @@ static void run(int tools, bool reserved, int steps, long *races, long *uninit)
 	for (int k = 0; k < 2; k++) {
 		gl_findings_free(&c[k].findings);
 		free(sh[k]);
+		free(c[k].quiet.full);
+		free(c[k].quiet.reads);
 	}
 }
 
 int main(void)
 {
 	long races, uninit;
-	run(GL_TOOL_ALL, false, 4000, &races, &uninit);
+	run(GL_TOOL_ALL, false, false, 4000, &races, &uninit);
 	CHECK(races > 100); /* the sequences do exercise races across warps and uninitialised reads */
 	CHECK(uninit > 10);
-	run(GL_TOOL_RACECHECK, false, 4000, &races, &uninit);
+	run(GL_TOOL_RACECHECK, false, false, 4000, &races, &uninit);
 	CHECK(races > 100);
 	CHECK_EQ(uninit, 0);
-	run(GL_TOOL_ALL, true, 2000, &races, &uninit); /* reserved shared memory: the per-lane path throughout */
+	run(GL_TOOL_ALL, true, false, 2000, &races, &uninit); /* reserved shared memory: the per-lane path throughout */
+	CHECK(races > 10);
+	run(GL_TOOL_ALL, false, true, 8000, &races, &uninit); /* mostly quiet reads */
+	CHECK(races > 10);
+	CHECK(uninit > 10);
+	run(GL_TOOL_RACECHECK, false, true, 8000, &races, &uninit);
 	CHECK(races > 10);
 	CHECK_DONE();
 }
