@@ -550,16 +550,22 @@ static void emit_mem(FILE *f, const struct ptx_function *fn, const struct ptx_in
 {
 	const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
 	char base[48];
-	if (mo->slot < 0)
-		snprintf(base, sizeof base, "0");
-	else
-		opnd(fn, ins, ins->op == OP_ST ? 0 : 1, base, sizeof base);
+	fprintf(f, "\tif (mask) {\n\t\tuint64_t a_[32];\n");
+	if (mo->slot >= 0 && mo->slot < fn->nslots) { /* a register: 8 vectors (-O1 vectorises no loop itself) */
+		fprintf(f, "\t\tfor (int q = 0; q < 32; q += 4) VW(a_ + q, VR(%d) + VK(0x%llxull));\n",
+			mo->slot * 32, (unsigned long long)mo->offset);
+	} else {
+		if (mo->slot < 0)
+			snprintf(base, sizeof base, "0");
+		else
+			opnd(fn, ins, ins->op == OP_ST ? 0 : 1, base, sizeof base);
+		fprintf(f, "\t\tfor (int l = 0; l < 32; l++) a_[l] = %s + 0x%llxull;\n", base,
+			(unsigned long long)mo->offset);
+	}
 	fprintf(f,
-		"\tif (mask) {\n\t\tuint64_t a_[32];\n"
-		"\t\tfor (int l = 0; l < 32; l++) a_[l] = %s + 0x%llxull;\n"
 		"\t\tif (W->mem(W->cta, W->w, %d, mask, a_) < 0) { *W->pc = %d; W->last = %d; goto out_abort; }\n\t}\n"
 		"\tNEXT(%d);\n",
-		base, (unsigned long long)mo->offset, i, i, i, i);
+		i, i, i, i);
 }
 
 static void emit_head(FILE *f, const struct ptx_function *fn, const struct ptx_insn *ins, int i)
