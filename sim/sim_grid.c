@@ -258,9 +258,9 @@ static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_c
 	cta->sass_phase = L->sass_phases ? calloc((size_t)L->fn->ncode * L->warps_per_cta, 1) : NULL;
 	cta->trace_cap = trace_cap;
 	gl_findings_init(&cta->findings, SIM_FINDINGS_PER_CTA);
-	return cta->shared && cta->shadow && cta->quiet.full && cta->quiet.reads && cta->shapes && cta->local && cta->warps && cta->regs && (cta->sass_phase || !L->sass_phases)
-		       ? GL_OK
-		       : GL_EENV;
+	bool ok = cta->shared && cta->shadow && cta->quiet.full && cta->quiet.reads && cta->shapes && cta->local &&
+		  cta->warps && cta->regs && (cta->sass_phase || !L->sass_phases);
+	return ok ? GL_OK : GL_EENV;
 }
 
 static void cta_release(struct sim_cta *cta)

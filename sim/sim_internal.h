@@ -172,15 +172,15 @@ struct sim_quiet {
 
 /* What a full warp's 4-byte shared-memory access shape implies (sim_mem.c), kept per call site: rel[l]
  * is lane l's address minus lane 0's; min and max the lowest and highest as signed offsets; rel_or their
- * OR (alignment); units the wavefronts; win[k] and words[k] the words read as two 64-word windows (bit
- * i: word win[k] + i, relative to lane 0's word), `covered` when every lane is in one. */
+ * OR (alignment); units the wavefronts; the words accessed as nwin 64-word windows, window k's bit i
+ * standing for word win[k] + i (relative to lane 0's word). */
 struct sim_shape {
 	uintptr_t site;
 	uint32_t rel[32];
-	uint32_t rel_or, units;
-	int64_t min, max, win[2];
-	uint64_t words[2];
-	bool covered;
+	uint32_t rel_or, units, nwin;
+	int64_t min, max;
+	int64_t win[32];
+	uint64_t words[32];
 };
 #define SIM_SHAPE_SLOTS 256
 

@@ -440,12 +440,12 @@ static bool uniform_param_load(struct sim_cta *cta, struct sim_warp *w, const st
 	return true;
 }
 
-/* ---- the hot form: a full warp's plain 4-byte ld.shared into a register, the inner loop of tiled kernels.
- * Everything the general path works out from the 32 addresses, except where they start, depends only on
- * their shape: each lane's address minus lane 0's.  At one instruction the shape seldom changes (every
- * warp and every tile row of a tiled loop gives the same one), so the facts are kept per call site
- * (struct sim_shape) and an access compares its shape and checks its start; the counts, checks and
- * findings are the general path's. */
+/* ---- the hot form: a full warp's 4-byte ld.shared into a register (or st.shared from one), the inner
+ * loop of tiled kernels.  Everything the general path works out from the 32 addresses, except where
+ * they start, depends only on their shape: each lane's address minus lane 0's.  At one instruction the
+ * shape seldom changes (every warp and every tile row of a tiled loop gives the same one), so the facts
+ * are kept per call site (struct sim_shape) and an access compares its shape and checks its start; the
+ * counts, checks and findings are the general path's. */
 
 /* Each lane's low 32 bits, and how their shape differs from `rel` (0: the same), in one pass that
  * vectorises (sim_simd.h); *high is nonzero when an address is 2^32 or above. */
@@ -462,27 +462,24 @@ SIM_SIMD_CLONES static uint32_t narrow_shape(const uint64_t *restrict addr, cons
 	return diff;
 }
 
-/* The words a shape reads as two 64-word windows relative to lane 0's word, the first starting at the
- * lowest word and the second ending at the highest (a tile row, or a broadcast per half-warp). */
+/* The words a shape reads as 64-word windows relative to lane 0's word: in lane order, a lane whose word
+ * no window holds yet opens one at that word.  A tile row or a broadcast per half-warp takes one or
+ * two; a column of a 32-word-wide tile, sixteen. */
 static void shape_windows(struct sim_shape *e)
 {
-	int64_t lo = e->min / 4, hi_lo = e->max / 4 - 63;
-	uint64_t words[2] = {0, 0};
-	bool covered = true;
+	e->nwin = 0;
 	for (int l = 0; l < 32; l++) {
 		int64_t word = (int32_t)e->rel[l] / 4;
-		if ((uint64_t)(word - lo) < 64)
-			words[0] |= 1ull << (word - lo);
-		else if ((uint64_t)(word - hi_lo) < 64)
-			words[1] |= 1ull << (word - hi_lo);
-		else
-			covered = false;
+		unsigned k = 0;
+		while (k < e->nwin && (uint64_t)(word - e->win[k]) >= 64)
+			k++;
+		if (k == e->nwin) {
+			e->win[k] = word;
+			e->words[k] = 0;
+			e->nwin++;
+		}
+		e->words[k] |= 1ull << (word - e->win[k]);
 	}
-	e->win[0] = lo;
-	e->win[1] = words[1] ? hi_lo : lo; /* an empty window points where the first does: in bounds */
-	e->words[0] = words[0];
-	e->words[1] = words[1];
-	e->covered = covered;
 }
 
 /* The facts of the shape of `addr` (aligned on 4 bytes, every address below 2^32: NULL otherwise, for
@@ -519,14 +516,16 @@ static const struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_in
 
 /* False when the warp is not of the hot form, or an address is outside shared memory: the general path
  * then runs (and reports it). */
-static bool shared_load_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
-			     const uint64_t addr[32])
+static bool shared_access_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			       const uint64_t addr[32])
 {
-	const struct ptx_operand *ro = &ins->ops[0];
+	bool is_store = ins->op == OP_ST;
+	const struct ptx_operand *ro = &ins->ops[is_store ? 1 : 0];
 	int64_t shared = (int64_t)cta->L->shared_size;
-	if (mask != 0xffffffffu || ins->op != OP_LD || ins->space != PS_SHARED || ins->vec > 1 ||
-	    ptx_type_bytes((enum ptx_type)ins->type) != 4 || ptx_type_is_signed((enum ptx_type)ins->type) ||
-	    ro->kind != PO_SLOT || ro->slot < 0 || (ins->mods & PM_CALLPARAM))
+	enum ptx_type t = (enum ptx_type)ins->type;
+	if (mask != 0xffffffffu || (ins->op != OP_LD && !is_store) || ins->space != PS_SHARED || ins->vec > 1 ||
+	    ptx_type_bytes(t) != 4 || (!is_store && ptx_type_is_signed(t)) || ro->kind != PO_SLOT || ro->slot < 0 ||
+	    (ins->mods & PM_CALLPARAM))
 		return false;
 	uint32_t low[32];
 	const struct sim_shape *e = shape_of(cta, ins, addr, low);
@@ -535,19 +534,25 @@ static bool shared_load_warp(struct sim_cta *cta, struct sim_warp *w, const stru
 		return false;
 	unsigned ideal = gl_mm_shared_ideal_wavefronts(mask, 4);
 	struct access_cost cost = {.units = e->units, .conflicts = e->units > ideal ? e->units - ideal : 0};
-	count_cost(cta, w, ins, PS_SHARED, addr, mask, 4, false, &cost);
+	count_cost(cta, w, ins, PS_SHARED, addr, mask, 4, is_store, &cost);
+	if (is_store) { /* in lane order: of lanes storing to one word, the last one's value stays */
+		const uint64_t *v = sim_src(cta, w, ro->slot);
+		for (int l = 0; l < 32; l++)
+			store_element(cta->shared + low[l], v[l], 4);
+		sim_shadow_warp(cta, w, ins, mask, addr, 4, true);
+		return true;
+	}
 	uint64_t *d = sim_reg(w, ro->slot);
 	for (int l = 0; l < 32; l++)
 		d[l] = load_element(cta->shared + low[l], 4, false);
-	const uint64_t lo[2] = {(uint64_t)(base / 4 + e->win[0]), (uint64_t)(base / 4 + e->win[1])};
-	if (!e->covered || !sim_shadow_quiet_reads(cta, w, ins, lo, e->words))
+	if (!sim_shadow_quiet_reads(cta, w, ins, (uint64_t)base / 4, e->nwin, e->win, e->words))
 		sim_shadow_warp(cta, w, ins, mask, addr, 4, false);
 	return true;
 }
 
 int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32])
 {
-	if (shared_load_warp(cta, w, ins, mask, addr))
+	if (shared_access_warp(cta, w, ins, mask, addr))
 		return 0;
 	bool is_store = ins->op == OP_ST;
 	const struct ptx_operand *ro = &ins->ops[is_store ? 1 : 0];

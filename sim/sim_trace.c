@@ -286,18 +286,18 @@ static bool plain_access(const struct sim_cta *cta, const struct ptx_insn *ins)
 	return !(ins && (ins->mods & (PM_VOLATILE | PM_STRONG))) && !async_active(cta) && !cta->L->reserved_used;
 }
 
-bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins,
-			    const uint64_t lo[2], const uint64_t words[2])
+bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
+			    unsigned nwin, const int64_t win[], const uint64_t words[])
 {
 	if (!quiet_interval(cta) || !plain_access(cta, ins))
 		return false;
 	const uint64_t *full = full_bits(cta);
-	for (int k = 0; k < 2; k++)
-		if ((window_of(full, lo[k]) & words[k]) != words[k])
+	for (unsigned k = 0; k < nwin; k++)
+		if ((window_of(full, base + (uint64_t)win[k]) & words[k]) != words[k])
 			return false;
 	uint64_t *row = reads_row(cta, (uint16_t)(w->id + 1));
-	for (int k = 0; k < 2; k++)
-		window_set(row, lo[k], words[k]);
+	for (unsigned k = 0; k < nwin; k++)
+		window_set(row, base + (uint64_t)win[k], words[k]);
 	return true;
 }
 

@@ -22,12 +22,12 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 
 void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		     const uint64_t addr[32], unsigned n, bool is_store);
-/* A full warp's aligned 4-byte reads of `ins`, whose words are given as two 64-word windows (bit i of
- * words[k]: a lane read word lo[k] + i; every lane's word in one of them), recorded as quiet reads
- * (sim_trace.c) when the rules allow it for every one: then true, and the reads are done with.  False
- * changes nothing: they go through sim_shadow_warp. */
-bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins,
-			    const uint64_t lo[2], const uint64_t words[2]);
+/* A full warp's aligned 4-byte reads of `ins`, whose words are given as nwin 64-word windows (bit i of
+ * words[k]: a lane read word base + win[k] + i; every lane's word in one of them), recorded as quiet
+ * reads (sim_trace.c) when the rules allow it for every one: then true, and the reads are done with.
+ * False changes nothing: they go through sim_shadow_warp. */
+bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
+			    unsigned nwin, const int64_t win[], const uint64_t words[]);
 /* Bytes an instruction other than a store gave a value (mbarrier.init): initialized for initcheck. */
 void sim_shadow_init(struct sim_cta *cta, uint64_t addr, unsigned n);
 void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t addr, unsigned n);

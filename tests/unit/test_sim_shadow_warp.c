@@ -37,7 +37,8 @@ static void reference_warp(struct sim_cta *cta, struct sim_warp *w, const struct
 }
 
 /* sim_ld_st_at's order for a full warp's aligned 4-byte reads within 64 words: sim_shadow_quiet_reads
- * first (with one window; sim_mem.c's two-window split is test_sim_mem's).  True when it took them. */
+ * first (with one window; sim_mem.c's windows of wider shapes are test_sim_mem's).  True when it took
+ * them. */
 static bool warp_quiet_reads(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 			     const uint64_t addr[32], unsigned n)
 {
@@ -54,8 +55,8 @@ static bool warp_quiet_reads(struct sim_cta *cta, struct sim_warp *w, const stru
 		return false;
 	for (int l = 0; l < 32; l++)
 		bits |= 1ull << (addr[l] - min) / 4;
-	const uint64_t lo[2] = {min / 4, min / 4}, words[2] = {bits, 0};
-	return sim_shadow_quiet_reads(cta, w, ins, lo, words);
+	const int64_t win[1] = {0};
+	return sim_shadow_quiet_reads(cta, w, ins, min / 4, 1, win, &bits);
 }
 
 /* Lane addresses: a broadcast, a word stride, random words, or random bytes (misaligned). */
