@@ -178,11 +178,18 @@ static const struct ptx_sass *sass_of(const struct sim_cta *cta, const struct pt
 /* Count the SASS access(es) this PTX access stands for (sass_map.h): a vector carrying merged neighbours
  * is one access of its width starting `delta` bytes lower; a split is several narrower ones; members of
  * a vector and removed accesses count nothing. */
-static void add_sass_access(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
-			    const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, const struct access_cost *ptx)
+static bool sass_as_ptx(const struct ptx_sass *m)
 {
-	const struct ptx_sass *m = sass_of(cta, ins);
-	if (!m || m->kind == SASS_NONE || m->kind == SASS_SAME) {
+	return !m || m->kind == SASS_NONE || m->kind == SASS_SAME;
+}
+
+/* `as_ptx`: the caller knows sass_as_ptx of this instruction is true (a shape remembers it). */
+static void add_sass_access(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
+			    const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, const struct access_cost *ptx,
+			    bool as_ptx)
+{
+	const struct ptx_sass *m = as_ptx ? NULL : sass_of(cta, ins);
+	if (sass_as_ptx(m)) {
 		add_access(&cta->c, sp, is_store, ptx);
 		return;
 	}
@@ -206,17 +213,17 @@ static void add_sass_access(struct sim_cta *cta, const struct sim_warp *w, const
 	}
 }
 
-/* Record one counted access whose cost is known. */
+/* Record one counted access whose cost is known (as_ptx: see add_sass_access). */
 static void count_cost(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
-		       const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, const struct access_cost *cost)
+		       const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, const struct access_cost *cost,
+		       bool as_ptx)
 {
-	struct access_cost a = *cost;
-	add_ptx_access(&cta->c, sp, is_store, &a);
+	add_ptx_access(&cta->c, sp, is_store, cost);
 	if (sp == PS_GLOBAL)
 		sim_touch_mark(&cta->L->touch, is_store, addr, mask, size);
-	add_sass_access(cta, w, ins, sp, addr, mask, size, is_store, &a);
+	add_sass_access(cta, w, ins, sp, addr, mask, size, is_store, cost, as_ptx);
 	if (cta->trace)
-		sim_trace_record(cta, w, ins, sp, addr, mask, size, is_store, a.units);
+		sim_trace_record(cta, w, ins, sp, addr, mask, size, is_store, cost->units);
 }
 
 static void count_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
@@ -224,7 +231,7 @@ static void count_access(struct sim_cta *cta, struct sim_warp *w, const struct p
 {
 	struct access_cost a;
 	if (mask && !(ins->mods & PM_CALLPARAM) && access_cost(cta, (uintptr_t)ins, sp, addr, mask, size, &a))
-		count_cost(cta, w, ins, sp, addr, mask, size, is_store, &a);
+		count_cost(cta, w, ins, sp, addr, mask, size, is_store, &a, false);
 }
 
 /* Split the lanes of a generic access by the space each address falls in, and count each part. */
@@ -510,6 +517,7 @@ static const struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_in
 	e->min = min;
 	e->max = max;
 	e->units = gl_mm_shared_wavefronts(low, 0xffffffffu, 4);
+	e->sass_as_ptx = sass_as_ptx(sass_of(cta, ins));
 	shape_windows(e);
 	return e;
 }
@@ -534,7 +542,7 @@ static bool shared_access_warp(struct sim_cta *cta, struct sim_warp *w, const st
 		return false;
 	unsigned ideal = gl_mm_shared_ideal_wavefronts(mask, 4);
 	struct access_cost cost = {.units = e->units, .conflicts = e->units > ideal ? e->units - ideal : 0};
-	count_cost(cta, w, ins, PS_SHARED, addr, mask, 4, is_store, &cost);
+	count_cost(cta, w, ins, PS_SHARED, addr, mask, 4, is_store, &cost, e->sass_as_ptx);
 	if (is_store) { /* in lane order: of lanes storing to one word, the last one's value stays */
 		const uint64_t *v = sim_src(cta, w, ro->slot);
 		for (int l = 0; l < 32; l++)
