@@ -181,7 +181,7 @@ struct sim_shape {
 	uint32_t rel_or, units, nwin;
 	bool sass_as_ptx;
 	int64_t min, max;
-	int64_t win[32];
+	int32_t win[32];
 	uint64_t words[32];
 };
 #define SIM_SHAPE_SLOTS 256

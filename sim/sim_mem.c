@@ -481,7 +481,7 @@ static void shape_windows(struct sim_shape *e)
 		while (k < e->nwin && (uint64_t)(word - e->win[k]) >= 64)
 			k++;
 		if (k == e->nwin) {
-			e->win[k] = word;
+			e->win[k] = (int32_t)word;
 			e->words[k] = 0;
 			e->nwin++;
 		}

@@ -287,7 +287,7 @@ static bool plain_access(const struct sim_cta *cta, const struct ptx_insn *ins)
 }
 
 bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
-			    unsigned nwin, const int64_t win[], const uint64_t words[])
+			    unsigned nwin, const int32_t win[], const uint64_t words[])
 {
 	if (!quiet_interval(cta) || !plain_access(cta, ins))
 		return false;

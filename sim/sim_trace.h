@@ -27,7 +27,7 @@ void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
  * reads (sim_trace.c) when the rules allow it for every one: then true, and the reads are done with.
  * False changes nothing: they go through sim_shadow_warp. */
 bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
-			    unsigned nwin, const int64_t win[], const uint64_t words[]);
+			    unsigned nwin, const int32_t win[], const uint64_t words[]);
 /* Bytes an instruction other than a store gave a value (mbarrier.init): initialized for initcheck. */
 void sim_shadow_init(struct sim_cta *cta, uint64_t addr, unsigned n);
 void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t addr, unsigned n);

@@ -55,7 +55,7 @@ static bool warp_quiet_reads(struct sim_cta *cta, struct sim_warp *w, const stru
 		return false;
 	for (int l = 0; l < 32; l++)
 		bits |= 1ull << (addr[l] - min) / 4;
-	const int64_t win[1] = {0};
+	const int32_t win[1] = {0};
 	return sim_shadow_quiet_reads(cta, w, ins, min / 4, 1, win, &bits);
 }
 
