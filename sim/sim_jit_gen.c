@@ -104,6 +104,33 @@ static const char prelude[] =
 	"VINLINE VQ VFMA(VQ a, VQ b, VQ c) { VQ d; for (int i = 0; i < 4; i++) d[i] = FFMA(a[i], b[i], c[i]); return d; }\n"
 	"#endif\n"
 	"#define VW(p, v) do { VQ w_ = (v); memcpy((p), &w_, sizeof w_); } while (0)\n"
+	/* A full warp's add/sub/mul/fma.f32 on registers only (a tiled GEMM's inner loop), out of line: one
+	 * small function per kernel that -O1 compiles into straight code, where a loop per instruction keeps
+	 * reloading its pointers.  The 8 vectors stay in registers and one NaN test covers them; with a NaN
+	 * anywhere, every lane takes the scalar form, from operands not yet overwritten (a lane reads only
+	 * its own lane, so a destination that is also a source is safe). */
+	"#if defined(__AVX__)\n"
+	"#define WOPS(name, decl, vraw, sexpr) static __attribute__((noinline, unused)) void name decl { VQ t[8]; int nan = 0; "
+	"_Pragma(\"GCC unroll 8\") for (int q = 0; q < 8; q++) { t[q] = (vraw) & LO; nan |= VNAN(t[q]); } "
+	"if (nan) { for (int l = 0; l < 32; l++) d[l] = (sexpr); return; } "
+	"_Pragma(\"GCC unroll 8\") for (int q = 0; q < 8; q++) VW(d + 4 * q, t[q]); }\n"
+	"#else\n"
+	"#define WOPS(name, decl, vraw, sexpr) static __attribute__((noinline, unused)) void name decl { "
+	"for (int l = 0; l < 32; l++) d[l] = (sexpr); }\n"
+	"#endif\n"
+	"#define WVF(p) ((VF)VLD((p) + 4 * q))\n"
+	"#define W2 (uint64_t *d, const uint64_t *a, const uint64_t *b)\n"
+	"WOPS(WFADD, W2, (VQ)(WVF(a) + WVF(b)), FADD(a[l], b[l]))\n"
+	"WOPS(WFSUB, W2, (VQ)(WVF(a) - WVF(b)), FSUB(a[l], b[l]))\n"
+	"WOPS(WFMUL, W2, (VQ)(WVF(a) * WVF(b)), FMUL(a[l], b[l]))\n"
+	"#if defined(__FMA__)\n"
+	"WOPS(WFMA, (uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c), "
+	"(VQ)_mm256_fmadd_ps((__m256)WVF(a), (__m256)WVF(b), (__m256)WVF(c)), FFMA(a[l], b[l], c[l]))\n"
+	"#else\n"
+	"static __attribute__((noinline, unused)) void WFMA(uint64_t *d, const uint64_t *a, const uint64_t *b, "
+	"const uint64_t *c) "
+	"{ for (int l = 0; l < 32; l++) d[l] = FFMA(a[l], b[l], c[l]); }\n"
+	"#endif\n"
 	/* a full warp's unguarded instruction as 8 vectors of 4 lanes; otherwise the scalar LANES loop */
 	"#define VALL(vexpr, expr, dst) do { if (act == 0xffffffffu) { for (int q = 0; q < 32; q += 4) "
 	"VW(r + (dst) + q, (vexpr)); } else LANES(expr, dst); } while (0)\n";
@@ -494,6 +521,28 @@ static bool vec_cvt(const struct ptx_insn *ins, const char *a, char *v, size_t n
 	return true;
 }
 
+/* The out-of-line full-warp call (WFADD, WFSUB, WFMUL, WFMA) for an f32 add/sub/mul/fma that native_expr
+ * translated and whose sources are all registers, or false. */
+static bool warp_call(const struct ptx_function *fn, const struct ptx_insn *ins, char *v, size_t n)
+{
+	int nsrc = ins->nops - 1;
+	if (ins->type != PT_F32 || nsrc < 2 || nsrc > 3)
+		return false;
+	for (int k = 1; k <= nsrc; k++)
+		if (ins->ops[k].slot < 0 || ins->ops[k].slot >= fn->nslots)
+			return false;
+	const char *name = ins->op == OP_ADD ? "WFADD" : ins->op == OP_SUB ? "WFSUB" : ins->op == OP_MUL ? "WFMUL"
+			 : ins->op == OP_FMA || ins->op == OP_MAD ? "WFMA" : NULL;
+	if (!name || (nsrc == 3) != (strcmp(name, "WFMA") == 0))
+		return false;
+	int d = ins->ops[0].slot * 32, a = ins->ops[1].slot * 32, b = ins->ops[2].slot * 32;
+	if (nsrc == 3)
+		snprintf(v, n, "WFMA(r + %d, r + %d, r + %d, r + %d)", d, a, b, ins->ops[3].slot * 32);
+	else
+		snprintf(v, n, "%s(r + %d, r + %d, r + %d)", name, d, a, b);
+	return true;
+}
+
 /* A full-warp SIMD expression for an instruction native_expr translated (the same operands, results
  * bit-identical to its lane expression), or false when it has none. */
 static bool vec_expr(const struct ptx_function *fn, const struct ptx_insn *ins, char *v, size_t n)
@@ -716,6 +765,9 @@ char *sim_jit_source(const struct ptx_module *m, const struct ptx_function *fn, 
 			char v[512];
 			if (guarded)
 				fprintf(f, "\tLANES(%s, %d);\n", e, ins->ops[0].slot * 32);
+			else if (warp_call(fn, ins, v, sizeof v))
+				fprintf(f, "\tif (act == 0xffffffffu) %s; else LANES(%s, %d);\n", v, e,
+					ins->ops[0].slot * 32);
 			else if (vec_expr(fn, ins, v, sizeof v))
 				fprintf(f, "\tVALL(%s, %s, %d);\n", v, e, ins->ops[0].slot * 32);
 			else

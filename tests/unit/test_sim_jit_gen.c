@@ -149,8 +149,9 @@ static void simd_forms(void)
 	CHECK(src != NULL);
 	if (src) {
 		static const char *const want[] = {
-			"VALL(VFADD(VR(", "), VK(0x3f800000ull)), FADD(r[", "VALL(VFMA(VR(", "VALL(VADD32(", "VALL(VSHR32S(",
-			"VALL(VMULWS(", "VALL(VSX32(", "VALL(VSETP((VI)", "LANES(FADD(", "\tALL((uint64_t)(uint64_t)((int64_t)"};
+			"VALL(VFADD(VR(", "), VK(0x3f800000ull)), FADD(r[", "if (act == 0xffffffffu) WFMA(r + ",
+			"VALL(VADD32(", "VALL(VSHR32S(", "VALL(VMULWS(", "VALL(VSX32(", "VALL(VSETP((VI)", "LANES(FADD(",
+			"\tALL((uint64_t)(uint64_t)((int64_t)"};
 		for (size_t i = 0; i < sizeof want / sizeof *want; i++)
 			if (!strstr(src, want[i])) {
 				fprintf(stderr, "generated C lacks %s\n", want[i]);
