@@ -662,8 +662,8 @@ static int check_launch_memory(const struct sim_launch *L, const struct gl_launc
 	double local = (double)L->threads_per_cta * L->local_per_thread;
 	double cta = (double)L->shared_size + (double)(L->shared_size / 4 + 1) * sizeof(struct sim_shadow) +
 		     (double)SIM_QUIET_ROWS(L) * 8 * (1 + L->warps_per_cta) + SIM_SHAPE_SLOTS * sizeof(struct sim_shape) +
-		     local +
-		     (double)L->fn->nslots * 32 * 8 * L->warps_per_cta + (double)L->warps_per_cta * sizeof(struct sim_warp);
+		     local + (double)L->fn->nslots * 32 * 8 * L->warps_per_cta +
+		     (double)L->warps_per_cta * sizeof(struct sim_warp);
 	if (L->opts->trace)
 		cta += (double)(L->opts->trace_limit ? L->opts->trace_limit : GL_SIM_TRACE_LIMIT) *
 		       sizeof(struct gl_trace_event);

@@ -168,7 +168,8 @@ struct sim_quiet {
 	uint64_t *full, *reads;
 	uint32_t full_gen, reads_gen, reads_epoch, readers, wrote_gen, wrote_epoch;
 };
-#define SIM_QUIET_ROWS(L) ((size_t)(L)->shared_size / 256 + 2) /* one spare: a 64-bit window may straddle the last */
+/* one spare word: a 64-bit window (sim_trace.c) may straddle the last */
+#define SIM_QUIET_ROWS(L) ((size_t)(L)->shared_size / 256 + 2)
 
 /* What a full warp's 4-byte shared-memory access shape implies (sim_mem.c), kept per call site: rel[l]
  * is lane l's address minus lane 0's; min and max the lowest and highest as signed offsets; rel_or their

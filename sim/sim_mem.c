@@ -175,18 +175,19 @@ static const struct ptx_sass *sass_of(const struct sim_cta *cta, const struct pt
 	return fn->sass && p >= lo && p < hi ? &fn->sass[ins - fn->code] : NULL;
 }
 
-/* Count the SASS access(es) this PTX access stands for (sass_map.h): a vector carrying merged neighbours
- * is one access of its width starting `delta` bytes lower; a split is several narrower ones; members of
- * a vector and removed accesses count nothing. */
+/* No SASS mapping, or SASS makes this access as PTX does: it counts once, as the PTX access. */
 static bool sass_as_ptx(const struct ptx_sass *m)
 {
 	return !m || m->kind == SASS_NONE || m->kind == SASS_SAME;
 }
 
-/* `as_ptx`: the caller knows sass_as_ptx of this instruction is true (a shape remembers it). */
-static void add_sass_access(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
-			    const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, const struct access_cost *ptx,
-			    bool as_ptx)
+/* Count the SASS access(es) this PTX access stands for (sass_map.h): a vector carrying merged neighbours
+ * is one access of its width starting `delta` bytes lower; a split is several narrower ones; members of
+ * a vector and removed accesses count nothing.  `as_ptx`: the caller knows sass_as_ptx is true for this
+ * instruction (a shape remembers it), so the mapping is not looked up. */
+static void add_sass_access(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins,
+			    enum ptx_space sp, const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store,
+			    const struct access_cost *ptx, bool as_ptx)
 {
 	const struct ptx_sass *m = as_ptx ? NULL : sass_of(cta, ins);
 	if (sass_as_ptx(m)) {
@@ -215,8 +216,8 @@ static void add_sass_access(struct sim_cta *cta, const struct sim_warp *w, const
 
 /* Record one counted access whose cost is known (as_ptx: see add_sass_access). */
 static void count_cost(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
-		       const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, const struct access_cost *cost,
-		       bool as_ptx)
+		       const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store,
+		       const struct access_cost *cost, bool as_ptx)
 {
 	add_ptx_access(&cta->c, sp, is_store, cost);
 	if (sp == PS_GLOBAL)

@@ -174,8 +174,36 @@ static unsigned lane_access(struct sim_race *t, unsigned me, uint64_t addr, unsi
 	return other;
 }
 
+/* Record a warp's access now (the lanes in order): sim_race_warp after the holding back. */
 static uint32_t warp_access(struct sim_race *t, unsigned warp, const uint64_t addr[32], uint32_t mask, unsigned n,
-			    bool is_store, uint8_t other[32]);
+			    bool is_store, uint8_t other[32])
+{
+	unsigned me = warp + 1;
+	uint32_t racing = 0;
+	if (words_fit(t, addr, mask, n)) {
+		uint64_t prev = UINT64_MAX;
+		unsigned r = 0;
+		for (uint32_t m = mask; m; m &= m - 1) {
+			unsigned l = (unsigned)__builtin_ctz(m);
+			/* a load of the word the lane before loaded (a broadcast) would find the same writer and
+			 * change nothing: it gets that lane's answer (a store changes the writer, so each counts) */
+			if (is_store || addr[l] != prev)
+				r = entry_access(lookup(t, addr[l] / 4, true), 0xf, me, is_store);
+			prev = addr[l];
+			other[l] = (uint8_t)r;
+			racing |= (uint32_t)(r != 0) << l;
+		}
+		return racing;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		unsigned l = (unsigned)__builtin_ctz(m);
+		unsigned r = n == 4 && !(addr[l] & 3) ? word_access(t, addr[l] / 4, 0xf, me, is_store)
+						      : lane_access(t, me, addr[l], n, is_store);
+		other[l] = (uint8_t)r;
+		racing |= (uint32_t)(r != 0) << l;
+	}
+	return racing;
+}
 
 void sim_race_settle(struct sim_race *t)
 {
@@ -232,34 +260,4 @@ uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigne
 	}
 	record_now(t, is_store);
 	return warp_access(t, warp, addr, mask, n, is_store, other);
-}
-
-static uint32_t warp_access(struct sim_race *t, unsigned warp, const uint64_t addr[32], uint32_t mask, unsigned n,
-			    bool is_store, uint8_t other[32])
-{
-	unsigned me = warp + 1;
-	uint32_t racing = 0;
-	if (words_fit(t, addr, mask, n)) {
-		uint64_t prev = UINT64_MAX;
-		unsigned r = 0;
-		for (uint32_t m = mask; m; m &= m - 1) {
-			unsigned l = (unsigned)__builtin_ctz(m);
-			/* a load of the word the lane before loaded (a broadcast) would find the same writer and
-			 * change nothing: it gets that lane's answer (a store changes the writer, so each counts) */
-			if (is_store || addr[l] != prev)
-				r = entry_access(lookup(t, addr[l] / 4, true), 0xf, me, is_store);
-			prev = addr[l];
-			other[l] = (uint8_t)r;
-			racing |= (uint32_t)(r != 0) << l;
-		}
-		return racing;
-	}
-	for (uint32_t m = mask; m; m &= m - 1) {
-		unsigned l = (unsigned)__builtin_ctz(m);
-		unsigned r = n == 4 && !(addr[l] & 3) ? word_access(t, addr[l] / 4, 0xf, me, is_store)
-						      : lane_access(t, me, addr[l], n, is_store);
-		other[l] = (uint8_t)r;
-		racing |= (uint32_t)(r != 0) << l;
-	}
-	return racing;
 }
