@@ -149,6 +149,9 @@ struct ptx_function {
 	int ncode;
 	int nslots;          /* per-warp register slots (registers + specials) */
 	int first_special;   /* specials occupy [first_special, nslots) */
+	int zero_slots;      /* registers [0, zero_slots) must start at zero in a CTA: read before written on
+			      * some path, or a collective's (ptx_regalloc puts them first); every other register is
+			      * written before it is read, so its starting value is never seen */
 	int declared_regs;   /* registers the body declares (before ptx_regalloc made them share slots) */
 	uint64_t *consts;    /* constant slot values: slot s >= nslots holds consts[s - nslots] */
 	int nconsts;

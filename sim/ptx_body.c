@@ -647,6 +647,7 @@ static void layout(struct parser *ps)
 				     (var >= 0 && !(var & VAR_MODULE) && var_of(ps, var)->space == PS_LOCAL);
 	}
 	fn->first_special = ps->nregs;
+	fn->zero_slots = ps->nregs; /* all, until ptx_regalloc knows better */
 	fn->declared_regs = ps->nregs;
 	fn->nslots = ps->nregs + SR_COUNT;
 	free(mshared);

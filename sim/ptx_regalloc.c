@@ -93,12 +93,13 @@ static void add_reg(struct insn_regs *ir, int nregs, int32_t slot, bool read)
 }
 
 /* Whether the instruction writes its destination in every lane that runs it.  Not when it is guarded
- * (lanes whose guard is false keep the old value), nor for a load or atomic (from any space, the
- * parameters included): a lane whose access is refused (a sanitizer finding) keeps the old value,
- * zero for a register not yet written, so such a register must keep it. */
+ * (lanes whose guard is false keep the old value), nor for an atomic: a lane whose access is refused
+ * (a sanitizer finding) keeps the old value, zero for a register not yet written, so such a register
+ * must keep it.  A load writes zero in a lane whose access is refused (sim_mem.c), so it writes every
+ * lane: a tiled kernel's loaded values can share slots. */
 static bool writes_every_lane(const struct ptx_insn *ins)
 {
-	return ins->guard < 0 && ins->op != OP_ATOM && ins->op != OP_LD;
+	return ins->guard < 0 && ins->op != OP_ATOM;
 }
 
 static void insn_regs(const struct ptx_insn *ins, int nregs, struct insn_regs *ir)
@@ -219,10 +220,11 @@ static void interference(const struct ptx_function *fn, int nregs, const struct 
 				set_bit(row(adj, k * 64 + __builtin_ctzll(m)), a);
 }
 
-/* Greedy colouring in order of first appearance; pinned registers first, each with its own colour.
- * Returns the number of slots; colour[r] = -1 for registers no instruction names. */
+/* Greedy colouring in order of first appearance; pinned registers first, each with its own colour
+ * (*npinned of them: slots [0, *npinned)).  Returns the number of slots; colour[r] = -1 for registers no
+ * instruction names. */
 static int colour_regs(const struct ptx_function *fn, int nregs, const struct insn_regs *irs, const uint8_t *pinned,
-		       const struct bits *adj, int *colour)
+		       const struct bits *adj, int *colour, int *npinned)
 {
 	int *order = gl_xmalloc((size_t)nregs * sizeof *order), n = 0;
 	uint8_t *seen = gl_xcalloc((size_t)nregs, 1);
@@ -239,6 +241,7 @@ static int colour_regs(const struct ptx_function *fn, int nregs, const struct in
 		if (pinned[order[k]])
 			colour[order[k]] = ncol++;
 	int first_shared = ncol;
+	*npinned = ncol;
 	uint8_t *used = gl_xcalloc((size_t)nregs + 1, 1);
 	for (int k = 0; k < n; k++) {
 		int r = order[k];
@@ -275,7 +278,7 @@ static int32_t remap(int32_t slot, const int *colour, int nregs, int nslots, int
 	return new_regs + SR_COUNT + (slot - nslots); /* a constant */
 }
 
-static void apply(struct ptx_function *fn, const int *colour, int new_regs)
+static void apply(struct ptx_function *fn, const int *colour, int new_regs, int npinned)
 {
 	int nregs = fn->first_special, nslots = fn->nslots;
 	for (int i = 0; i < fn->ncode; i++) {
@@ -291,6 +294,7 @@ static void apply(struct ptx_function *fn, const int *colour, int new_regs)
 		}
 	}
 	fn->first_special = new_regs;
+	fn->zero_slots = npinned;
 	fn->nslots = new_regs + SR_COUNT;
 }
 
@@ -317,8 +321,9 @@ void ptx_regalloc(struct ptx_function *fn)
 	adj.w = gl_xcalloc((size_t)nregs * (size_t)words, sizeof(uint64_t));
 	interference(fn, nregs, irs, &out, &adj);
 	colour = gl_xmalloc((size_t)nregs * sizeof *colour);
-	int ncol = colour_regs(fn, nregs, irs, pinned, &adj, colour);
-	apply(fn, colour, ncol);
+	int npinned;
+	int ncol = colour_regs(fn, nregs, irs, pinned, &adj, colour, &npinned);
+	apply(fn, colour, ncol, npinned);
 done:
 	free(colour);
 	free(adj.w);

@@ -66,7 +66,7 @@ static void init_warps(struct sim_cta *cta)
 {
 	const struct sim_launch *L = cta->L;
 	size_t slots = (size_t)L->fn->nslots * 32;
-	size_t regs = (size_t)L->fn->first_special * 32;
+	size_t regs = (size_t)L->fn->zero_slots * 32; /* the others are written before they are read */
 	for (unsigned i = 0; i < L->warps_per_cta; i++) {
 		struct sim_warp *w = &cta->warps[i];
 		memset(w, 0, sizeof *w);

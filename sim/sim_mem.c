@@ -412,6 +412,18 @@ static void move_lane(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		sim_shadow_read(cta, w, ins, (int)l, addr, esz * nvec);
 }
 
+/* A load the sanitizer refused (out of bounds, misaligned) still writes its destination in that lane:
+ * zero.  So every unguarded load writes every lane that runs it, as ptx_regalloc assumes when it lets
+ * a loaded register share a slot (the lane would otherwise see the slot's last value). */
+static void refused_load(struct sim_warp *w, const struct ptx_insn *ins, const struct ptx_operand *ro, unsigned l)
+{
+	for (unsigned k = 0; k < (ins->vec ? ins->vec : 1); k++) {
+		int slot = element_slot(ro, (int)k);
+		if (slot >= 0)
+			sim_reg(w, slot)[l] = 0;
+	}
+}
+
 static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	uint64_t addr[32];
@@ -602,6 +614,8 @@ int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn 
 		uint8_t *p = sim_translate(cta, w, (int)l, &sp, addr[l], size, is_store, ins);
 		if (p) /* the shadow wants the shared offset, not the generic address */
 			move_lane(cta, w, ins, ro, sp, p, sp == PS_SHARED ? (uint64_t)(p - cta->shared) : addr[l], l);
+		else if (!is_store)
+			refused_load(w, ins, ro, l);
 	}
 	return 0;
 }

@@ -528,6 +528,35 @@ static void test_races_and_barriers(void)
 	gl_launch_free(&l);
 }
 
+/* A load the sanitizer refuses writes zero to its destination in that lane, not the value the register
+ * held: here the second load of %r1 runs past the 8-byte buffer, and the store after it writes 0, not
+ * the 7 the first load gave %r1 (registers loaded from memory share slots, ptx_regalloc.c). */
+static void test_refused_load_writes_zero(void)
+{
+	struct ptx_module *m = fx_parse(".version 9.0\n.target sm_80\n.address_size 64\n"
+					".entry k(.param .u64 p)\n{\n.reg .b32 %r<2>;\n.reg .b64 %rd<2>;\n"
+					"ld.param.u64 %rd1, [p];\n"
+					"ld.global.u32 %r1, [%rd1];\n"
+					"st.global.u32 [%rd1+4], %r1;\n"
+					"ld.global.u32 %r1, [%rd1+64];\n"
+					"st.global.u32 [%rd1], %r1;\n"
+					"ret;\n}\n", "refused.ptx");
+	if (!m)
+		return;
+	struct gl_launch l = {0};
+	fx_geometry(&l, "k", 1, 1, 1, 1);
+	unsigned *p = fx_buffer(&l, "p", GL_U32, 2);
+	p[0] = 7;
+	struct gl_sim_result res;
+	CHECK_EQ(fx_run(m, &l, &res), GL_OK);
+	CHECK(fx_finding(&res, "out-of-bounds") != NULL);
+	CHECK_EQ(p[1], 7);
+	CHECK_EQ(p[0], 0);
+	gl_sim_result_free(&res);
+	gl_launch_free(&l);
+	ptx_module_free(m);
+}
+
 /* The finding of `kind` at PTX line `line`, or NULL. */
 static const struct gl_finding *finding_at(const struct gl_sim_result *res, const char *kind, int line)
 {
@@ -705,6 +734,7 @@ int main(void)
 		test_races_and_barriers();
 		test_budget_and_assert();
 	}
+	test_refused_load_writes_zero();
 	struct ptx_module *quiet = fx_fixture("quiet");
 	if (quiet)
 		test_races_after_quiet_reads(quiet);
