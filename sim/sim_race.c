@@ -41,20 +41,14 @@ static unsigned slot_of(uint64_t word, unsigned cap)
 	return (unsigned)((word * 0x9E3779B97F4A7C15ull) >> 32) & (cap - 1);
 }
 
-/* An entry of this interval is live; anything else is free (see the file comment).  Inline: the warp
- * loop of sim_race_warp probes once per lane. */
-static inline struct race_entry *lookup(struct sim_race *t, uint64_t word, bool insert)
+/* The live entry of `word`, or the free slot where it would go (*fresh).  An entry of this interval is
+ * live; anything else is free (see the file comment).  Inline: the warp loop of sim_race_warp probes
+ * once per lane. */
+static inline struct race_entry *find(const struct sim_race *t, uint64_t word, bool *fresh)
 {
 	for (unsigned i = slot_of(word, t->cap);; i = (i + 1) & (t->cap - 1)) {
 		struct race_entry *e = &t->entries[i];
-		if (e->stamp != t->stamp) {
-			if (!insert)
-				return NULL;
-			*e = (struct race_entry){.word = word, .stamp = t->stamp};
-			t->used++;
-			return e;
-		}
-		if (e->word == word)
+		if ((*fresh = e->stamp != t->stamp) || e->word == word)
 			return e;
 	}
 }
@@ -66,10 +60,11 @@ static void grow(struct sim_race *t)
 	t->cap = old_cap ? 2 * old_cap : 4096;
 	t->entries = gl_xcalloc(t->cap, sizeof *t->entries);
 	t->used = 0;
+	bool fresh;
 	for (unsigned i = 0; i < old_cap; i++)
 		if (old[i].stamp == t->stamp) {
-			struct race_entry *e = lookup(t, old[i].word, true);
-			*e = old[i];
+			*find(t, old[i].word, &fresh) = old[i];
+			t->used++;
 		}
 	free(old);
 }
@@ -133,6 +128,20 @@ static inline unsigned entry_access(struct race_entry *e, uint8_t bytes, unsigne
 	return other;
 }
 
+/* An access to a word found by find(): a fresh slot becomes the word's entry with this access in one
+ * store (nothing to race with yet), without reading back the fields it was just given. */
+static inline unsigned record(struct sim_race *t, struct race_entry *e, bool fresh, uint64_t word, uint8_t bytes,
+			      unsigned me, bool is_store)
+{
+	if (!fresh)
+		return entry_access(e, bytes, me, is_store);
+	*e = (struct race_entry){.word = word, .stamp = t->stamp, .writer = (uint8_t)(is_store ? me : 0),
+				 .reader = (uint8_t)(is_store ? 0 : me), .wbytes = is_store ? bytes : 0,
+				 .rbytes = is_store ? 0 : bytes};
+	t->used++;
+	return 0;
+}
+
 /* Record an access to `bytes` (a mask) of one word; returns the warp (+1) it races with, or 0. */
 static inline unsigned word_access(struct sim_race *t, uint64_t word, uint8_t bytes, unsigned me, bool is_store)
 {
@@ -141,10 +150,11 @@ static inline unsigned word_access(struct sim_race *t, uint64_t word, uint8_t by
 		grow(t);
 		room = true;
 	}
-	struct race_entry *e = lookup(t, word, room);
-	if (!e) /* the table is at its size limit: this word goes unchecked */
+	bool fresh;
+	struct race_entry *e = find(t, word, &fresh);
+	if (fresh && !room) /* the table is at its size limit: this word goes unchecked */
 		return 0;
-	return entry_access(e, bytes, me, is_store);
+	return record(t, e, fresh, word, bytes, me, is_store);
 }
 
 /* Whole aligned words, one per lane, and room for all of them: each word adds at most one entry, so
@@ -187,8 +197,11 @@ static uint32_t warp_access(struct sim_race *t, unsigned warp, const uint64_t ad
 			unsigned l = (unsigned)__builtin_ctz(m);
 			/* a load of the word the lane before loaded (a broadcast) would find the same writer and
 			 * change nothing: it gets that lane's answer (a store changes the writer, so each counts) */
-			if (is_store || addr[l] != prev)
-				r = entry_access(lookup(t, addr[l] / 4, true), 0xf, me, is_store);
+			if (is_store || addr[l] != prev) {
+				bool fresh;
+				struct race_entry *e = find(t, addr[l] / 4, &fresh);
+				r = record(t, e, fresh, addr[l] / 4, 0xf, me, is_store);
+			}
 			prev = addr[l];
 			other[l] = (uint8_t)r;
 			racing |= (uint32_t)(r != 0) << l;
