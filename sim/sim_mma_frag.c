@@ -113,6 +113,11 @@ void sim_frag_scatter(struct sim_warp *w, const struct sim_frag *f, const int32_
 
 static double float_elem(uint64_t bits, enum ptx_type t)
 {
+	if (t == PT_F16 && ((bits >> 10) & 0x1f) != 0 && ((bits >> 10) & 0x1f) != 0x1f) {
+		/* a normal f16, the common case, built as the double of the same value (exactly) */
+		uint64_t exp = (bits >> 10) & 0x1f;
+		return sim_f64((bits >> 15 & 1) << 63 | (exp - 15 + 1023) << 52 | (bits & 0x3ff) << 42);
+	}
 	if (t == PT_TF32) /* tensor cores read the sign, exponent and top 10 mantissa bits of a .tf32 operand */
 		return sim_f32(bits & 0xffffe000u);
 	if (t == PT_F32)
@@ -138,8 +143,28 @@ static uint64_t int_result(int64_t v, bool satfinite)
 	return (uint32_t)v;
 }
 
-/* A's and B's elements are converted once each (B transposed, so that a dot product reads two rows),
- * not once per product: the values and the order of the operations are those of the definition. */
+/* acc[n] += a[k] * b[k][n] for k = 0, 1, ... K-1: each output's products are added in k order, as the
+ * definition has them, and the outputs of a row side by side, 8 at a time (every shape's N is a
+ * multiple of 8; the loop of fixed length vectorises, sim_simd.h). */
+SIM_SIMD_CLONES static void accumulate_row(double *restrict acc, const double *restrict a,
+					   const double (*restrict b)[SIM_MMA_MAX], unsigned N, unsigned K)
+{
+	for (unsigned k = 0; k < K; k++) {
+		double x = a[k];
+		unsigned n = 0;
+		for (; n + 8 <= N; n += 8) {
+			double *o = acc + n;
+			const double *y = b[k] + n;
+			for (int j = 0; j < 8; j++)
+				o[j] += x * y[j];
+		}
+		for (; n < N; n++)
+			acc[n] += x * b[k][n];
+	}
+}
+
+/* A's and B's elements are converted once each, not once per product: the values and the order of the
+ * operations are those of the definition. */
 void sim_mma_compute(unsigned M, unsigned N, unsigned K, enum ptx_type at, enum ptx_type bt, enum ptx_type ct,
 		     enum ptx_type dt, bool satfinite, const sim_mat a, const sim_mat b, const sim_mat c, sim_mat d)
 {
@@ -165,21 +190,24 @@ void sim_mma_compute(unsigned M, unsigned N, unsigned K, enum ptx_type at, enum 
 		for (unsigned i = 0; i < M; i++)
 			af[i][k] = float_elem(a[i][k], at);
 		for (unsigned n = 0; n < N; n++)
-			bf[n][k] = float_elem(b[k][n], bt);
+			bf[k][n] = float_elem(b[k][n], bt);
 	}
-	for (unsigned i = 0; i < M; i++)
-		for (unsigned n = 0; n < N; n++) {
-			double acc = float_elem(c[i][n], ct);
-			if (dt == PT_F64) {
+	for (unsigned i = 0; i < M; i++) {
+		double acc[SIM_MMA_MAX];
+		for (unsigned n = 0; n < N; n++)
+			acc[n] = float_elem(c[i][n], ct);
+		if (dt == PT_F64) {
+			for (unsigned n = 0; n < N; n++) {
 				for (unsigned k = 0; k < K; k++)
-					acc = fma(af[i][k], bf[n][k], acc);
-				d[i][n] = sim_f64_bits(acc);
-				continue;
+					acc[n] = fma(af[i][k], bf[k][n], acc[n]);
+				d[i][n] = sim_f64_bits(acc[n]);
 			}
-			for (unsigned k = 0; k < K; k++)
-				acc += af[i][k] * bf[n][k];
-			d[i][n] = dt == PT_F32 ? sim_f32_bits((float)acc) : sim_from_double(acc, PT_F16, PR_RN) & 0xffff;
+			continue;
 		}
+		accumulate_row(acc, af[i], bf, N, K);
+		for (unsigned n = 0; n < N; n++)
+			d[i][n] = dt == PT_F32 ? sim_f32_bits((float)acc[n]) : sim_from_double(acc[n], PT_F16, PR_RN) & 0xffff;
+	}
 }
 
 void sim_frag_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned M, unsigned N,

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "sim/sim_float.h"
+#include "sim/sim_mma.h"
 #include "sim_fixture.h"
 
 static double fx_f64(uint64_t bits)
@@ -193,8 +195,30 @@ static void refused(const char *body, unsigned threads, const char *want)
 	ptx_module_free(m);
 }
 
+/* sim_mma_compute converts a normal f16 element to double by its bits (a fast path of sim_mma_frag.c):
+ * for every f16 bit pattern h, D = h * 1.0 + 0 must be what the general conversion gives, for all 8
+ * outputs of a row (the vectorised accumulation) and in the row's second k step. */
+static void f16_elements(void)
+{
+	static sim_mat a, b, c, d;
+	long bad = 0;
+	for (unsigned n = 0; n < 8; n++)
+		b[1][n] = 0x3c00; /* 1.0 */
+	for (uint32_t h = 0; h < 0x10000; h++) {
+		a[0][1] = h;
+		sim_mma_compute(1, 8, 2, PT_F16, PT_F16, PT_F32, PT_F32, false, a, b, c, d);
+		double want = 0.0;
+		want += 0.0 * 0.0;
+		want += (double)sim_f16_to_f32((uint16_t)h) * 1.0;
+		for (unsigned n = 0; n < 8; n++)
+			bad += d[0][n] != sim_f32_bits((float)want);
+	}
+	CHECK_EQ(bad, 0);
+}
+
 int main(void)
 {
+	f16_elements();
 	refused("mma.sync.aligned.m16n8k8.row.col.satfinite.f32.tf32.tf32.f32 {%f0,%f1,%f2,%f3}, {%r0,%r1,%r2,%r3}, "
 		"{%r4,%r5}, {%f4,%f5,%f6,%f7};", 32, ".satfinite other than with integer inputs");
 	refused("wmma.load.a.sync.aligned.row.m16n16k16.global.f16 {%r0,%r1,%r2,%r3,%r4,%r5,%r6,%r7}, [%rd1], 16;", 16,
