@@ -292,12 +292,19 @@ bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const
 	if (!quiet_interval(cta) || !plain_access(cta, ins))
 		return false;
 	const uint64_t *full = full_bits(cta);
-	for (unsigned k = 0; k < nwin; k++)
-		if ((window_of(full, base + (uint64_t)win[k]) & words[k]) != words[k])
+	for (unsigned k = 0; k < nwin; k++) {
+		uint64_t lo = base + (uint64_t)win[k];
+		if (words[k] == 1 ? !(full[lo / 64] >> (lo % 64) & 1) : (window_of(full, lo) & words[k]) != words[k])
 			return false;
+	}
 	uint64_t *row = reads_row(cta, (uint16_t)(w->id + 1));
-	for (unsigned k = 0; k < nwin; k++)
-		window_set(row, base + (uint64_t)win[k], words[k]);
+	for (unsigned k = 0; k < nwin; k++) {
+		uint64_t lo = base + (uint64_t)win[k];
+		if (words[k] == 1) /* one word (lanes far apart, as down a column): one bit */
+			row[lo / 64] |= 1ull << (lo % 64);
+		else
+			window_set(row, lo, words[k]);
+	}
 	return true;
 }
 
