@@ -8,8 +8,8 @@
  * of lanes that do not execute it, except the warp collectives (mma, wmma, ldmatrix, ...), which write
  * or read all 32 lanes: their registers keep a slot of their own, as does every register that may be
  * read before it is written (registers start at zero, and that zero must not come from another one);
- * a load from memory may leave its destination unwritten in a lane whose access is refused, so it
- * ends no live range.
+ * an atomic may leave its destination unwritten in a lane whose access is refused, so it ends no live
+ * range (a refused load writes zero, so a load does end one).
  * An instruction's registers never share a slot with each other, so no instruction sees its source
  * overwritten by its own result half-way through the lanes.  docs/sim.md: "Registers and the rest of
  * a CTA". */
