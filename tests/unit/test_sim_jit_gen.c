@@ -30,6 +30,19 @@ static bool inline_form(const struct ptx_insn *ins)
 	}
 }
 
+/* The C generated for the first function of PTX `text` (NULL, after a failed check, when there is none). */
+static char *generated(const char *text, const char *name, int *native)
+{
+	struct ptx_module *m = fx_parse(text, name);
+	if (!m)
+		return NULL;
+	char why[256] = "";
+	char *src = sim_jit_source(m, &m->funcs[0], native, why, sizeof why);
+	CHECK(src != NULL);
+	ptx_module_free(m);
+	return src;
+}
+
 static void fixture_forms(void)
 {
 	struct ptx_module *m = fx_fixture("jit");
@@ -95,13 +108,8 @@ static void interpreter_forms(void)
 		"\tdiv.rz.f32 %f7, %f1, %f2;\n"            /* 14: interpreter (directed rounding) */
 		"\t@%p1 st.global.f32 [%rd1+8], %f7;\n"    /* 15: inline, guarded */
 		"\tret;\n}\n";
-	struct ptx_module *m = fx_parse(text, "forms.ptx");
-	if (!m)
-		return;
-	char why[256] = "";
 	int native = 0;
-	char *src = sim_jit_source(m, &m->funcs[0], &native, why, sizeof why);
-	CHECK(src != NULL);
+	char *src = generated(text, "forms.ptx", &native);
 	if (src) {
 		static const int interp[] = {4, 6, 9, 10, 12, 14, 16};
 		static const int inl[] = {3, 5, 7, 8, 11, 13};
@@ -115,7 +123,6 @@ static void interpreter_forms(void)
 		CHECK_EQ(native, 17 - 7);
 		free(src);
 	}
-	ptx_module_free(m);
 }
 
 /* A full warp's unguarded ALU instructions run as SIMD (VALL with the vector helper, the lane expression
@@ -140,13 +147,8 @@ static void simd_forms(void)
 		"\t@%p1 add.f32 %f4, %f3, %f2;\n"
 		"\tshr.s64 %rd3, %rd3, 3;\n"
 		"\tret;\n}\n";
-	struct ptx_module *m = fx_parse(text, "simd.ptx");
-	if (!m)
-		return;
-	char why[256] = "";
 	int native = 0;
-	char *src = sim_jit_source(m, &m->funcs[0], &native, why, sizeof why);
-	CHECK(src != NULL);
+	char *src = generated(text, "simd.ptx", &native);
 	if (src) {
 		static const char *const want[] = {
 			"VALL(VFADD(VR(", "), VK(0x3f800000ull)), FADD(r[", "if (act == 0xffffffffu) WFMA(r + ",
@@ -159,7 +161,6 @@ static void simd_forms(void)
 			}
 		free(src);
 	}
-	ptx_module_free(m);
 }
 
 /* jit_oob on the compiled engine: the out-of-bounds shared and global accesses and the misaligned load
