@@ -26,6 +26,17 @@ static struct sim_shadow *shadow_word(struct sim_cta *cta, uint64_t word)
  * bytes that stay in cache) instead of the word's entry (16 bytes in a table as large as shared memory
  * four times over).  Every read path follows this rule, so they all leave the same state. */
 
+/* Bit i of a bitmap of uint64_t words. */
+static inline bool bit_of(const uint64_t *map, uint64_t i)
+{
+	return map[i / 64] >> (i % 64) & 1;
+}
+
+static inline void bit_set(uint64_t *map, uint64_t i)
+{
+	map[i / 64] |= 1ull << (i % 64);
+}
+
 /* quiet.full, the words whose `init` is 0xf, for this CTA generation (cleared on its first use). */
 static uint64_t *full_bits(struct sim_cta *cta)
 {
@@ -38,7 +49,7 @@ static uint64_t *full_bits(struct sim_cta *cta)
 
 static bool is_full(struct sim_cta *cta, uint64_t word)
 {
-	return full_bits(cta)[word / 64] >> (word % 64) & 1;
+	return bit_of(full_bits(cta), word);
 }
 
 /* Every change to an entry's `init` goes through here, so quiet.full stays its mirror. */
@@ -46,7 +57,7 @@ static void add_init(struct sim_cta *cta, struct sim_shadow *s, uint64_t word, u
 {
 	s->init |= mask;
 	if (s->init == 0xf)
-		full_bits(cta)[word / 64] |= 1ull << (word % 64);
+		bit_set(full_bits(cta), word);
 }
 
 /* A write (plain, strong or atomic): the interval is no longer quiet. */
@@ -89,7 +100,7 @@ static uint16_t quiet_reader(const struct sim_cta *cta, uint64_t word, uint16_t 
 		return 0;
 	size_t rows = SIM_QUIET_ROWS(cta->L);
 	FOR_LANES(cta->quiet.readers & ~(1u << (me - 1)), k)
-		if (cta->quiet.reads[k * rows + word / 64] >> (word % 64) & 1)
+		if (bit_of(cta->quiet.reads + k * rows, word))
 			return (uint16_t)(k + 1);
 	return 0;
 }
@@ -99,7 +110,7 @@ static bool quiet_word_read(struct sim_cta *cta, uint64_t word, uint16_t me)
 {
 	if (!quiet_interval(cta) || !is_full(cta, word))
 		return false;
-	reads_row(cta, me)[word / 64] |= 1ull << (word % 64);
+	bit_set(reads_row(cta, me), word);
 	return true;
 }
 
@@ -294,14 +305,14 @@ bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const
 	const uint64_t *full = full_bits(cta);
 	for (unsigned k = 0; k < nwin; k++) {
 		uint64_t lo = base + (uint64_t)win[k];
-		if (words[k] == 1 ? !(full[lo / 64] >> (lo % 64) & 1) : (window_of(full, lo) & words[k]) != words[k])
+		if (words[k] == 1 ? !bit_of(full, lo) : (window_of(full, lo) & words[k]) != words[k])
 			return false;
 	}
 	uint64_t *row = reads_row(cta, (uint16_t)(w->id + 1));
 	for (unsigned k = 0; k < nwin; k++) {
 		uint64_t lo = base + (uint64_t)win[k];
 		if (words[k] == 1) /* one word (lanes far apart, as down a column): one bit */
-			row[lo / 64] |= 1ull << (lo % 64);
+			bit_set(row, lo);
 		else
 			window_set(row, lo, words[k]);
 	}
