@@ -173,13 +173,13 @@ struct sim_quiet {
 
 /* What a full warp's 4-byte shared-memory access shape implies (sim_mem.c), kept per call site: rel[l]
  * is lane l's address minus lane 0's; min and max the lowest and highest as signed offsets; rel_or their
- * OR (alignment); units the wavefronts; sass_as_ptx when SASS counts the access as PTX does; the words
- * accessed as nwin 64-word windows, window k's bit i standing for word win[k] + i (relative to lane 0's
- * word). */
+ * OR (alignment); units the wavefronts and conflicts the bank conflicts among them; sass_as_ptx when SASS
+ * counts the access as PTX does; the words accessed as nwin 64-word windows, window k's bit i standing
+ * for word win[k] + i (relative to lane 0's word). */
 struct sim_shape {
 	uintptr_t site;
 	uint32_t rel[32];
-	uint32_t rel_or, units, nwin;
+	uint32_t rel_or, units, conflicts, nwin;
 	bool sass_as_ptx;
 	int64_t min, max;
 	int32_t win[32];

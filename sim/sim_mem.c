@@ -110,6 +110,13 @@ struct access_cost {
 	unsigned ideal; /* global: the sectors the active lanes' bytes need at best, ceil(lanes * size / 32) */
 };
 
+/* Bank conflicts of a shared access: its wavefronts beyond the conflict-free minimum. */
+static unsigned shared_conflicts(unsigned units, uint32_t mask, unsigned size)
+{
+	unsigned ideal = gl_mm_shared_ideal_wavefronts(mask, size);
+	return units > ideal ? units - ideal : 0;
+}
+
 /* `site` names the call (instruction, and which SASS part) for the wavefront memo. */
 static bool access_cost(struct sim_cta *cta, uintptr_t site, enum ptx_space sp, const uint64_t addr[32], uint32_t mask,
 			unsigned size, struct access_cost *out)
@@ -124,8 +131,7 @@ static bool access_cost(struct sim_cta *cta, uintptr_t site, enum ptx_space sp, 
 		else
 			FOR_LANES(mask, l) a32[l] = (uint32_t)addr[l];
 		out->units = gl_mm_shared_wavefronts_memo(&cta->wf_memo, site, a32, mask, size);
-		unsigned ideal = gl_mm_shared_ideal_wavefronts(mask, size);
-		out->conflicts = out->units > ideal ? out->units - ideal : 0;
+		out->conflicts = shared_conflicts(out->units, mask, size);
 	} else if (sp == PS_GLOBAL) { /* ld.const goes through the constant cache, not this pipe */
 		out->units = gl_mm_global_sectors(addr, mask, size);
 		out->ideal = ((unsigned)__builtin_popcount(mask) * size + GL_SECTOR_BYTES - 1) / GL_SECTOR_BYTES;
@@ -530,6 +536,7 @@ static const struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_in
 	e->min = min;
 	e->max = max;
 	e->units = gl_mm_shared_wavefronts(low, 0xffffffffu, 4);
+	e->conflicts = shared_conflicts(e->units, 0xffffffffu, 4);
 	e->sass_as_ptx = sass_as_ptx(sass_of(cta, ins));
 	shape_windows(e);
 	return e;
@@ -553,8 +560,7 @@ static bool shared_access_warp(struct sim_cta *cta, struct sim_warp *w, const st
 	int64_t base = low[0];
 	if (!e || base + e->min < 0 || base + e->max > shared - 4)
 		return false;
-	unsigned ideal = gl_mm_shared_ideal_wavefronts(mask, 4);
-	struct access_cost cost = {.units = e->units, .conflicts = e->units > ideal ? e->units - ideal : 0};
+	struct access_cost cost = {.units = e->units, .conflicts = e->conflicts};
 	count_cost(cta, w, ins, PS_SHARED, addr, mask, 4, is_store, &cost, e->sass_as_ptx);
 	if (is_store) { /* in lane order: of lanes storing to one word, the last one's value stays */
 		const uint64_t *v = sim_src(cta, w, ro->slot);
