@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "common/half.h"
+#include "sim_float.h"
 #include "sim_tex.h"
 
 float sim_tex_unorm(uint32_t v, unsigned bits)
@@ -44,18 +45,10 @@ int64_t sim_tex_address(int64_t i, uint64_t n, enum gl_tex_address mode)
 	}
 }
 
+/* Bit casts through the simulator's own helpers (sim_float.h). */
 static uint32_t f32_bits(float f)
 {
-	uint32_t u;
-	memcpy(&u, &f, sizeof u);
-	return u;
-}
-
-static float bits_f32(uint32_t u)
-{
-	float f;
-	memcpy(&f, &u, sizeof f);
-	return f;
+	return (uint32_t)sim_f32_bits(f);
 }
 
 /* One channel of a texel as a result word. */
@@ -178,28 +171,28 @@ static struct where float_where(const struct gl_tex_object *o, enum ptx_tex_geom
 	struct where w = {.z = -1};
 	float s, t;
 	switch (g) {
-	case TXG_1D: add_dim(&w, o, bits_f32(c[0]), r->width, norm, 0); break;
+	case TXG_1D: add_dim(&w, o, sim_f32(c[0]), r->width, norm, 0); break;
 	case TXG_2D:
 	case TXG_3D:
-		add_dim(&w, o, bits_f32(c[0]), r->width, norm, 0);
-		add_dim(&w, o, bits_f32(c[1]), r->height, norm, 1);
+		add_dim(&w, o, sim_f32(c[0]), r->width, norm, 0);
+		add_dim(&w, o, sim_f32(c[1]), r->height, norm, 1);
 		if (g == TXG_3D)
-			add_dim(&w, o, bits_f32(c[2]), r->depth, norm, 2);
+			add_dim(&w, o, sim_f32(c[2]), r->depth, norm, 2);
 		break;
 	case TXG_A1D:
 		w.z = layer(c[0], r->layers);
-		add_dim(&w, o, bits_f32(c[1]), r->width, norm, 0);
+		add_dim(&w, o, sim_f32(c[1]), r->width, norm, 0);
 		break;
 	case TXG_A2D:
 		w.z = layer(c[0], r->layers);
-		add_dim(&w, o, bits_f32(c[1]), r->width, norm, 0);
-		add_dim(&w, o, bits_f32(c[2]), r->height, norm, 1);
+		add_dim(&w, o, sim_f32(c[1]), r->width, norm, 0);
+		add_dim(&w, o, sim_f32(c[2]), r->height, norm, 1);
 		break;
 	case TXG_CUBE:
 	case TXG_ACUBE: {
 		const uint32_t *d = g == TXG_ACUBE ? c + 1 : c;
-		int face = cube_face(finite_coord(bits_f32(d[0])), finite_coord(bits_f32(d[1])),
-				     finite_coord(bits_f32(d[2])), &s, &t);
+		int face = cube_face(finite_coord(sim_f32(d[0])), finite_coord(sim_f32(d[1])),
+				     finite_coord(sim_f32(d[2])), &s, &t);
 		w.z = (g == TXG_ACUBE ? layer(c[0], r->layers / 6) * 6 : 0) + face;
 		add_dim(&w, o, s, r->width, true, 0);
 		add_dim(&w, o, t, r->height, true, 1);
@@ -250,7 +243,7 @@ static void sample_linear(const struct gl_tex_object *o, const struct where *w, 
 		uint32_t v[4];
 		texel_at(o, w, idx, v);
 		for (int k = 0; k < 4; k++)
-			acc[k] += (double)weight * bits_f32(v[k]);
+			acc[k] += (double)weight * sim_f32(v[k]);
 	}
 	double scale = (double)(1u << (8 * w->ndim));
 	for (int k = 0; k < 4; k++)
@@ -261,7 +254,7 @@ static void sample_linear(const struct gl_tex_object *o, const struct where *w, 
 static void sample_linear_memory(const struct gl_tex_object *o, const uint32_t c[4], bool int_coords,
 				 uint32_t out[4])
 {
-	int64_t i = int_coords ? (int32_t)c[0] : (int64_t)floorf(finite_coord(bits_f32(c[0])));
+	int64_t i = int_coords ? (int32_t)c[0] : (int64_t)floorf(finite_coord(sim_f32(c[0])));
 	if (i < 0 || (uint64_t)i >= o->res.width) {
 		memset(out, 0, 4 * sizeof *out);
 		return;

@@ -10,11 +10,6 @@ setup() {
 	OUT="$BATS_TEST_TMPDIR"
 }
 
-# floats FILE: the little-endian f32 values of a dump, one per line
-floats() {
-	python3 -c 'import struct,sys; d=open(sys.argv[1],"rb").read(); [print(repr(v)) for v in struct.unpack("<%df" % (len(d)//4), d)]' "$1"
-}
-
 @test "tex: tex2D<float4> with bilinear filtering of a texture built from --arg tex:" {
 	run --separate-stderr "$GPULAB" sim "$FX/tex.ptx" --kernel tex2d_sample --grid 2,2 --block 8,4 \
 		--arg tex:img:f32x4:8x4:linear:seq --arg buf:out:f32:512 --arg f32:-0.5 --arg f32:0.25 \

@@ -7,21 +7,18 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "sim/sim_float.h"
 #include "sim/sim_tex.h"
 #include "tests/unit/check.h"
 
 static float f(uint32_t u)
 {
-	float x;
-	memcpy(&x, &u, sizeof x);
-	return x;
+	return sim_f32(u);
 }
 
 static uint32_t b(float x)
 {
-	uint32_t u;
-	memcpy(&u, &x, sizeof u);
-	return u;
+	return (uint32_t)sim_f32_bits(x);
 }
 
 /* A texture of `n` texels of `bytes` each in `data`: width w, height h (0 for 1D). */
