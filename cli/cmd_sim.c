@@ -271,6 +271,7 @@ static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 	if (ran)
 		gl_sim_result_free(&res);
 	gl_metrics_free(&metrics);
+	gl_simarg_free(&l);
 	gl_launch_free(&l);
 	free((char *)l.module);
 	ptx_module_free(m);
@@ -319,6 +320,12 @@ const struct gl_cmd gl_cmd_sim_entry = {
 		"  (default), seq, rand[:SEED] (floats in [0,1), integers in [0,100), splitmix64), const:V (must fit\n"
 		"  DTYPE: no truncation, overflow or underflow), file:PATH (a regular file of raw little-endian\n"
 		"  values, exactly COUNT of them)\n"
+		"  tex:NAME:FORMAT:DIMS[:OPTIONS][:INIT], surf:NAME:FORMAT:DIMS[:OPTIONS][:INIT]  a texture or surface\n"
+		"  object (for a cudaTextureObject_t / cudaSurfaceObject_t parameter) over a buffer NAME of texels;\n"
+		"  FORMAT u8 i8 u16 i16 u32 i32 f16 f32 with x2 or x4 channels (f32x4); DIMS W, WxH or WxHxD;\n"
+		"  OPTIONS, comma-separated: point linear, clamp wrap mirror border[=V], norm (normalized\n"
+		"  coordinates), readnorm (8/16-bit integers read as floats), layers=N, cube, mem (linear memory,\n"
+		"  tex1Dfetch), pitch=BYTES (pitched 2D memory); surfaces take the last four\n"
 		"printf records that do not fit the --printf-buffer are dropped and counted.\n"
 		GL_SANITIZER_TOOLS_HELP
 		"A .cu file is compiled with nvcc -ptx -arch=sm_80 -O3 -lineinfo ($GPULAB_NVCC picks the nvcc; it\n"

@@ -1,6 +1,6 @@
 /* sim_args.c — `gpulab sim --arg SPEC`: scalars and buffers (with their initial contents) in .param
- * order, checked against the kernel's parameter list with messages that name the parameter; and
- * `--dump NAME=PATH`. */
+ * order, checked against the kernel's parameter list with messages that name the parameter (textures
+ * and surfaces: sim_args_tex.c); and `--dump NAME=PATH`. */
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
@@ -321,6 +321,33 @@ static bool valid_name(const char *s, size_t n)
 	return true;
 }
 
+int gl_simarg_add_buffer(struct gl_launch *l, const char *spec, const char *name, enum gl_dtype t, long n,
+			 const char *init, int *index, struct gl_err *err)
+{
+	int rc = GL_OK;
+	if (!valid_name(name, strlen(name)))
+		rc = gl_errf(err, GL_EUSAGE, "--arg '%s': buffer name '%s' must be 1-31 letters, digits, '_', '-' or '.'",
+			     spec, name);
+	else if ((uint64_t)n * gl_dtype_size(t) > MAX_BUFFER_BYTES)
+		rc = gl_errf(err, GL_EUSAGE, "--arg '%s': %ld x %s is more than the simulator's %llu GiB per buffer", spec,
+			     n, gl_dtype_name(t), MAX_BUFFER_BYTES >> 30);
+	else if (l->nbuffers >= GL_MAX_BUFFERS)
+		rc = gl_errf(err, GL_EUSAGE, "--arg '%s': at most %d buffers", spec, GL_MAX_BUFFERS);
+	for (int b = 0; rc == GL_OK && b < l->nbuffers; b++)
+		if (strcmp(l->buffers[b].name, name) == 0)
+			rc = gl_errf(err, GL_EUSAGE, "--arg '%s': there is already a buffer named '%s'", spec, name);
+	if (rc)
+		return rc;
+	double bytes = (double)n * (double)gl_dtype_size(t);
+	for (int k = 0; k < l->nbuffers; k++)
+		bytes += (double)l->buffers[k].count * (double)gl_dtype_size(l->buffers[k].dtype);
+	if ((rc = gl_check_host_memory("the buffers of this launch", bytes, err)))
+		return rc;
+	*index = gl_launch_add_buffer(l, name, t, (size_t)n, 1);
+	rc = gl_launch_check(l, err);
+	return rc == GL_OK ? init_buffer(&l->buffers[*index], init, err) : rc;
+}
+
 /* buf:NAME:DTYPE:COUNT[:INIT] */
 static int build_buffer(const struct ptx_function *fn, int i, const char *spec, struct gl_launch *l,
 			struct gl_err *err)
@@ -335,7 +362,7 @@ static int build_buffer(const struct ptx_function *fn, int i, const char *spec, 
 	char *copy = gl_xstrdup(spec + 4);
 	char *name = copy, *dtype = strchr(name, ':');
 	char *count = dtype ? strchr(dtype + 1, ':') : NULL;
-	int rc = GL_OK;
+	int rc = GL_OK, b;
 	if (!dtype || !count) {
 		rc = gl_errf(err, GL_EUSAGE, "--arg '%s': a buffer is buf:NAME:DTYPE:COUNT[:INIT]", spec);
 		goto out;
@@ -347,33 +374,13 @@ static int build_buffer(const struct ptx_function *fn, int i, const char *spec, 
 		*init++ = '\0';
 	enum gl_dtype t;
 	long n;
-	if (!valid_name(name, strlen(name)))
-		rc = gl_errf(err, GL_EUSAGE, "--arg '%s': buffer name '%s' must be 1-31 letters, digits, '_', '-' or '.'",
-			     spec, name);
-	else if (gl_dtype_parse(dtype, &t) != 0)
+	if (gl_dtype_parse(dtype, &t) != 0)
 		rc = gl_errf(err, GL_EUSAGE, "--arg '%s': unknown DTYPE '%s' (f16, bf16, f32, f64, i8, u8, i16, u16, "
 			     "i32, u32, i64, u64)", spec, dtype);
 	else if (gl_parse_long(count, 1, 1L << 40, "buffer COUNT", &n, err))
 		rc = err->status;
-	else if ((uint64_t)n * gl_dtype_size(t) > MAX_BUFFER_BYTES)
-		rc = gl_errf(err, GL_EUSAGE, "--arg '%s': %ld x %s is more than the simulator's %llu GiB per buffer", spec,
-			     n, dtype, MAX_BUFFER_BYTES >> 30);
-	else if (l->nbuffers >= GL_MAX_BUFFERS)
-		rc = gl_errf(err, GL_EUSAGE, "--arg '%s': at most %d buffers", spec, GL_MAX_BUFFERS);
-	for (int b = 0; rc == GL_OK && b < l->nbuffers; b++)
-		if (strcmp(l->buffers[b].name, name) == 0)
-			rc = gl_errf(err, GL_EUSAGE, "--arg '%s': there is already a buffer named '%s'", spec, name);
-	if (rc)
-		goto out;
-	double bytes = (double)n * (double)gl_dtype_size(t);
-	for (int k = 0; k < l->nbuffers; k++)
-		bytes += (double)l->buffers[k].count * (double)gl_dtype_size(l->buffers[k].dtype);
-	if ((rc = gl_check_host_memory("the buffers of this launch", bytes, err)))
-		goto out;
-	int b = gl_launch_add_buffer(l, name, t, (size_t)n, 1);
-	rc = gl_launch_check(l, err);
-	if (rc == GL_OK)
-		rc = init_buffer(&l->buffers[b], init, err);
+	else
+		rc = gl_simarg_add_buffer(l, spec, name, t, n, init, &b, err);
 	if (rc == GL_OK)
 		gl_launch_arg_buffer(l, b);
 out:
@@ -403,8 +410,10 @@ int gl_simarg_build(const struct ptx_function *fn, char *const *specs, int n, st
 			return gl_errf(err, GL_EUSAGE, "%s of '%s' is a struct passed by value; --arg cannot build it "
 				       "(pass its fields as separate parameters)", ptext, fn->name);
 		}
+		bool object = strncmp(specs[i], "tex:", 4) == 0 || strncmp(specs[i], "surf:", 5) == 0;
 		int rc = strncmp(specs[i], "buf:", 4) == 0 ? build_buffer(fn, i, specs[i], l, err)
-							    : build_scalar(fn, i, specs[i], l, err);
+			 : object			   ? gl_simarg_texture(fn, i, specs[i], l, err)
+							   : build_scalar(fn, i, specs[i], l, err);
 		if (rc)
 			return rc;
 	}

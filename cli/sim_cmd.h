@@ -84,9 +84,23 @@ int gl_demangle(const char *mangled, struct gl_demangled *out);
 /* Fill the launch's buffers and arguments from one --arg spec per kernel parameter, in order:
  *   i32:V u32:V i64:V u64:V f32:V f64:V           scalars
  *   buf:NAME:DTYPE:COUNT[:INIT]                    a buffer; INIT zero (default), seq, rand[:SEED],
- *                                                  const:V or file:PATH (raw little-endian). */
+ *                                                  const:V or file:PATH (raw little-endian)
+ *   tex:... surf:...                               a texture or surface object (sim_args_tex.c).
+ * gl_simarg_free releases what it allocated besides the buffers. */
 int gl_simarg_build(const struct ptx_function *fn, char *const *specs, int n, struct gl_launch *l,
 		    struct gl_err *err);
+
+/* Add a buffer named `name` of n elements of t, initialised by INIT (NULL: zero), as --arg `spec` asks;
+ * *index gets its index.  Checks the name, the sizes, the buffer count and gpulab's host-memory rule. */
+int gl_simarg_add_buffer(struct gl_launch *l, const char *spec, const char *name, enum gl_dtype t, long n,
+			 const char *init, int *index, struct gl_err *err);
+
+/* sim_args_tex.c: parameter i from tex:NAME:FORMAT:DIMS[:OPTIONS][:INIT] or surf:...: a texture or
+ * surface object over a new buffer of texels, passed as its handle (launch.textures holds the objects). */
+int gl_simarg_texture(const struct ptx_function *fn, int i, const char *spec, struct gl_launch *l,
+		      struct gl_err *err);
+/* Free what gl_simarg_build allocated besides the buffers (the texture objects). */
+void gl_simarg_free(struct gl_launch *l);
 
 /* Check "NAME=PATH" names a buffer of the launch; *buffer gets its index and *path the file. */
 int gl_simarg_dump_target(const struct gl_launch *l, const char *spec, int *buffer, const char **path,

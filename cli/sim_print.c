@@ -50,6 +50,8 @@ void gl_simprint_headline(const struct gl_finding *f, char *buf, size_t n)
 		snprintf(buf, n, "Barrier error detected. Warps wait at different barriers (deadlock)");
 	else if (strcmp(k, "budget") == 0)
 		snprintf(buf, n, "Kernel aborted: instruction budget exhausted");
+	else if (strcmp(k, "invalid-texture") == 0)
+		snprintf(buf, n, "Invalid texture or surface object (handle %llu)", (unsigned long long)f->address);
 	else if (strcmp(k, "unsupported") == 0)
 		snprintf(buf, n, "Unsupported PTX instruction");
 	else if (strcmp(k, "assert") == 0)

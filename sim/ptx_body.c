@@ -215,12 +215,18 @@ static int parse_value(struct parser *ps, struct ptx_insn *ins, struct ptx_opera
 	return 0;
 }
 
-/* [reg], [reg+imm], [symbol+imm], [imm] */
-static int parse_address(struct parser *ps, struct ptx_operand *o)
+static int parse_tex_coords(struct parser *ps, struct ptx_insn *ins, struct ptx_operand *o);
+
+/* [reg], [reg+imm], [symbol+imm], [imm]; a texture or surface instruction's [handle, coordinates] */
+static int parse_address(struct parser *ps, struct ptx_insn *ins, struct ptx_operand *o)
 {
 	o->kind = PO_MEM;
 	o->slot = -1;
 	struct ptx_token t = ps->tok;
+	if (ptx_op_is_texture((enum ptx_op)ins->op) && (t.kind != TK_IDENT || t.start[0] != '%'))
+		return ptx_error(ps, "a texture or surface operand is a .u64 register holding a texture or surface object "
+				 "(cudaTextureObject_t, cudaSurfaceObject_t); '%.*s' is not one: texture references "
+				 "(.texref/.surfref variables) are not simulated", t.len, t.start);
 	if (t.kind == TK_IDENT) {
 		ptx_advance(ps);
 		if (t.start[0] == '%') {
@@ -255,6 +261,8 @@ static int parse_address(struct parser *ps, struct ptx_operand *o)
 		/* two's complement wrap, as the address arithmetic does at run time */
 		o->offset = (int64_t)((uint64_t)o->offset + (minus ? 0 - (uint64_t)v : (uint64_t)v));
 	}
+	if (ptx_op_is_texture((enum ptx_op)ins->op) && ptx_accept(ps, ","))
+		return parse_tex_coords(ps, ins, o);
 	return ptx_expect(ps, "]");
 }
 
@@ -275,14 +283,52 @@ static int parse_list(struct parser *ps, struct ptx_insn *ins, struct ptx_operan
 	return 0;
 }
 
+/* [handle, {c, ...}] or [handle, c]: the coordinates go into the memory operand's vector, its base being
+ * the handle.  [texture, sampler, coordinates] is independent texture mode, which is not simulated. */
+static int parse_tex_coords(struct parser *ps, struct ptx_insn *ins, struct ptx_operand *o)
+{
+	struct ptx_operand c = {0};
+	if (ptx_accept(ps, "{")) {
+		if (parse_list(ps, ins, &c, "}"))
+			return -1;
+	} else {
+		struct ptx_lexer peek = ps->lx;
+		struct ptx_token after = ptx_lex_next(&peek);
+		if (ptx_tok_is(&after, ","))
+			return ptx_error(ps, "an explicit sampler operand ([texture, sampler, coordinates]: independent "
+					 "texture mode) is not simulated");
+		if (parse_value(ps, ins, &c, 0))
+			return -1;
+		c.vec[0] = c.slot;
+		c.nvec = 1;
+	}
+	for (int k = 0; k < c.nvec; k++)
+		if (c.vec[k] < 0)
+			return ptx_error(ps, "a coordinate cannot be the sink '_'");
+	memcpy(o->vec, c.vec, sizeof o->vec);
+	o->nvec = c.nvec;
+	return ptx_expect(ps, "]");
+}
+
 static int parse_operand(struct parser *ps, struct ptx_insn *ins, struct ptx_operand *o, int is_target)
 {
-	if (ptx_accept(ps, "{"))
-		return parse_list(ps, ins, o, "}");
+	if (ptx_accept(ps, "{")) {
+		if (parse_list(ps, ins, o, "}"))
+			return -1;
+		if (ptx_op_is_texture((enum ptx_op)ins->op) && ptx_accept(ps, "|")) { /* {d...}|p: residency */
+			struct ptx_operand p = {0};
+			if (o->nvec >= PTX_MAX_VEC)
+				return ptx_error(ps, "too many elements in a vector operand (at most %d)", PTX_MAX_VEC);
+			if (parse_value(ps, ins, &p, 0))
+				return -1;
+			o->vec[o->nvec++] = p.slot;
+		}
+		return 0;
+	}
 	if (ptx_accept(ps, "("))
 		return parse_list(ps, ins, o, ")");
 	if (ptx_accept(ps, "["))
-		return parse_address(ps, o);
+		return parse_address(ps, ins, o);
 	if (ptx_accept(ps, "!")) {
 		o->neg = 1;
 		return parse_value(ps, ins, o, 0);
@@ -617,7 +663,7 @@ static void fix_operand(struct parser *ps, struct ptx_insn *ins, struct ptx_oper
 		ins->mods |= PM_CALLPARAM;
 	}
 	o->slot = final_slot(ps, o->slot);
-	for (int k = 0; o->kind == PO_VEC && k < o->nvec; k++) {
+	for (int k = 0; (o->kind == PO_VEC || o->kind == PO_MEM) && k < o->nvec; k++) { /* PO_MEM: coordinates */
 		int32_t e = o->vec[k];
 		if (e >= 0 && (e & TAG_MASK) == TAG_VAR) /* call argument list: local addresses, frame-relative */
 			o->vec[k] = final_slot(ps, const_slot(ps, 0, e));

@@ -187,6 +187,11 @@ static int parse_var_attrs(struct parser *ps, unsigned *align, enum ptx_type *ty
 			break;
 		}
 	}
+	if (*type == PT_NONE && (ptx_tok_is(&ps->tok, ".texref") || ptx_tok_is(&ps->tok, ".surfref") ||
+				 ptx_tok_is(&ps->tok, ".samplerref")))
+		return ptx_error(ps, "'%.*s' variables (texture references, removed in CUDA 12, and independent samplers) "
+				 "are not simulated: gpulab runs texture and surface objects (cudaTextureObject_t, "
+				 "cudaSurfaceObject_t), which kernels take as .u64 parameters", ps->tok.len, ps->tok.start);
 	if (*type == PT_NONE)
 		return ptx_error(ps, "expected a type such as .b32 but found '%.*s'", ps->tok.len, ps->tok.start);
 	return 0;

@@ -87,6 +87,9 @@ struct gl_sim_counters {
 	uint64_t ptx_gld_req, ptx_gld_sect, ptx_gst_req, ptx_gst_sect;
 	uint64_t ptx_sld_inst, ptx_sst_inst, ptx_sld_wf, ptx_sst_wf, ptx_sld_conf, ptx_sst_conf;
 	uint64_t sass_inst, sass_thread_inst;
+	/* Textures and surfaces (sim_tex_exec.c): warp-level tex and tld4, of which tex with float coordinates
+	 * (TEX) and with integer ones (TLD); suld, sust and sured. */
+	uint64_t tex_inst, tex_tex, tex_tld, surf_ld, surf_st, surf_red;
 };
 
 

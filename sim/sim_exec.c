@@ -654,6 +654,8 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 	case OP_BRA: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BAR: case OP_CALL:
 		return exec_control(cta, w, ins, mask);
 	case OP_ISSPACEP: return exec_isspacep(cta, w, ins, mask);
+	case OP_TEX: case OP_TLD4: case OP_TXQ: case OP_SULD: case OP_SUST: case OP_SUQ: case OP_SURED:
+		return sim_exec_tex(cta, w, ins, mask);
 	case OP_WMMA_LOAD: case OP_WMMA_STORE: case OP_WMMA_MMA: return sim_exec_wmma(cta, w, ins, mask);
 	case OP_DP4A: case OP_DP2A: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_FNS:
 		return sim_exec_packed(cta, w, ins, mask);

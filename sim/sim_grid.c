@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/texture.h"
 #include "sim_printf.h"
 #include "sim_jit.h"
 #include "sim_trace.h"
@@ -696,6 +697,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	int rc = check_args(fn, l, err);
 	if (!rc)
 		rc = check_geometry(fn, l, err);
+	if (!rc && l->textures)
+		rc = gl_tex_check_table(l->textures, l->ntextures, err);
 	if (rc)
 		return rc;
 	struct sim_launch *L = gl_xcalloc(1, sizeof *L);
@@ -767,6 +770,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 		return rc;
 	}
 	setup_memory(L, l);
+	sim_tex_setup(L, l);
 	sim_touch_init(&L->touch, L->regions, l->nbuffers); /* the buffers come first; module globals after */
 	L->specials = gl_xmalloc((size_t)L->warps_per_cta * SR_COUNT * 32 * sizeof *L->specials);
 	sim_specials_template(L, L->specials);
@@ -826,6 +830,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	free(L->definition);
 	free(L->frame_size);
 	free(L->stack_cost);
+	sim_tex_free(L);
 	sim_jit_free(L->jit);
 	free(L);
 	if (rc)

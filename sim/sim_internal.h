@@ -99,6 +99,8 @@ struct sim_launch {
 	uint32_t *stack_cost;      /* per function: bytes of the stack limit one call takes (its .local
 				    * variables rounded to 16, plus SIM_CALL_OVERHEAD) */
 	struct sim_jit *jit;       /* the compiled kernel (sim_jit.h) once loaded, or NULL */
+	const struct gl_tex_object **tex; /* the launch's texture and surface objects by handle (sim_tex_exec.c) */
+	int ntex;
 };
 
 void sim_touch_init(struct sim_touch *t, const struct sim_region *regions, int n);
@@ -263,6 +265,11 @@ int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, uns
 /* sim_jit_mem.c: a compiled kernel's ld/st (sim_jit_warp.mem) */
 int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr);
 
+/* sim_tex_exec.c: the launch's texture and surface objects by handle (the table passed
+ * gl_tex_check_table first); freed with the launch */
+void sim_tex_setup(struct sim_launch *L, const struct gl_launch *l);
+void sim_tex_free(struct sim_launch *L);
+
 /* sim_mem.c */
 int sim_exec_mem(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
 
@@ -277,6 +284,9 @@ int sim_exec_collective(struct sim_cta *cta, struct sim_warp *w, const struct pt
 /* sim_report.c */
 void sim_finding(struct sim_cta *cta, const struct ptx_insn *ins, int lane, const char *kind, enum ptx_space space,
 		 uint64_t addr, unsigned size, bool warning, const char *fmt, ...) __attribute__((format(printf, 9, 10)));
+/* The same for a place that is not a state space ("surface"). */
+void sim_finding_at(struct sim_cta *cta, const struct ptx_insn *ins, int lane, const char *kind, const char *place,
+		    uint64_t addr, unsigned size, bool warning, const char *fmt, ...) __attribute__((format(printf, 9, 10)));
 const char *sim_space_name(enum ptx_space s);
 
 /* Operand access. */

@@ -335,14 +335,14 @@ EOF
 {
 	.reg .b32 %r<4>;
 	.reg .b64 %rd<4>;
-	tex.2d.v4.f32.f32 {%r1, %r2, %r3, %r1}, [%rd1, {%r1, %r2}];
+	tex.2dms.v4.s32.s32 {%r1, %r2, %r3, %r1}, [%rd1, {%r1, %r2, %r3, %r1}];
 	ret;
 }
 EOF
 	run "$GPULAB" sim "$OUT/tex.ptx" --kernel k --grid 1 --block 1 --arg buf:p:f32:1
 	[ "$status" -eq 2 ]
 	assert_output --partial "tex.ptx:8:"
-	assert_output --partial "unsupported instruction 'tex.2d.v4.f32.f32'"
+	assert_output --partial "unsupported instruction 'tex.2dms.v4.s32.s32' (multi-sample textures are not simulated)"
 }
 
 @test "usage errors" {
