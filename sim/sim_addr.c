@@ -2,6 +2,21 @@
  * or the reason there is none.  Nothing here adds a size to an address (see the rule in the header). */
 #include "sim_addr.h"
 
+void sim_addr_wrap_warp(enum ptx_space space, uint64_t addr[32], uint32_t mask)
+{
+	if (space != PS_SHARED && space != PS_LOCAL)
+		return;
+	if (mask == 0xffffffffu) { /* a full warp: a loop the compiler vectorises */
+		for (int l = 0; l < 32; l++)
+			addr[l] = (uint32_t)addr[l];
+		return;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		int l = __builtin_ctz(m);
+		addr[l] = (uint32_t)addr[l];
+	}
+}
+
 enum ptx_space sim_resolve_generic(uint64_t *addr)
 {
 	/* a - W < SIZE is a range test that cannot wrap: addresses below W become huge */
@@ -45,7 +60,7 @@ static void in_space(struct sim_xlat *x, uint8_t *host, uint64_t end, unsigned s
 struct sim_xlat sim_addr_translate(const struct sim_memmap *m, enum ptx_space space, uint64_t addr, unsigned size,
 				   bool is_store)
 {
-	struct sim_xlat x = {.space = space, .offset = addr, .miss = SIM_HIT};
+	struct sim_xlat x = {.space = space, .offset = sim_addr_wrap(space, addr), .miss = SIM_HIT};
 	if (space == PS_GENERIC || space == PS_NONE)
 		x.space = sim_resolve_generic(&x.offset);
 	/* parameters are packed by the caller's layout, so only they may be unaligned */

@@ -579,6 +579,7 @@ static bool shared_access_warp(struct sim_cta *cta, struct sim_warp *w, const st
 
 int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32])
 {
+	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, mask); /* both engines' addresses, once */
 	if (shared_access_warp(cta, w, ins, mask, addr))
 		return 0;
 	bool is_store = ins->op == OP_ST;
@@ -630,7 +631,7 @@ void sim_warp_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 		     uint32_t mask, unsigned size, bool is_store, uint64_t val[32])
 {
 	uint64_t a[32];
-	FOR_LANES(mask, l) a[l] = addr[l];
+	FOR_LANES(mask, l) a[l] = sim_addr_wrap((enum ptx_space)ins->space, addr[l]);
 	count_by_space(cta, w, ins, a, mask, size, is_store);
 	FOR_LANES(mask, l) {
 		enum ptx_space sp = (enum ptx_space)ins->space;
@@ -659,6 +660,7 @@ static int exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct p
 	const uint64_t *srcsize = ins->nops > 3 && ins->ops[3].kind == PO_SLOT ? SRC(3) : NULL;
 	uint64_t dst[32], src[32];
 	sim_lane_addresses(cta, w, &ins->ops[0], mask, dst);
+	sim_addr_wrap_warp(PS_SHARED, dst, mask); /* dst is a .shared address, whatever the register */
 	sim_lane_addresses(cta, w, &ins->ops[1], mask, src);
 	uint32_t reading = 0; /* lanes with src-size 0 only zero-fill: they read no global memory */
 	FOR_LANES(mask, l) reading |= (uint32_t)(!srcsize || srcsize[l] != 0) << l;
