@@ -48,6 +48,17 @@ static void find_region(const struct sim_memmap *m, uint64_t addr, struct sim_xl
 	}
 }
 
+/* The mapping holding all `size` bytes at `addr`, or NULL. */
+static uint8_t *find_mapped(const struct sim_memmap *m, uint64_t addr, unsigned size)
+{
+	for (int i = 0; i < m->nmapped; i++) {
+		const struct gl_sim_mapping *g = &m->mapped[i];
+		if (addr - g->base < g->size && sim_span_in(addr - g->base, size, g->size))
+			return g->host + (addr - g->base);
+	}
+	return NULL;
+}
+
 /* One contiguous space of `end` bytes at `host`. */
 static void in_space(struct sim_xlat *x, uint8_t *host, uint64_t end, unsigned size)
 {
@@ -92,5 +103,7 @@ struct sim_xlat sim_addr_translate(const struct sim_memmap *m, enum ptx_space sp
 		x.host = r->host + (x.offset - r->base);
 	else
 		x.miss = SIM_OUT_OF_BOUNDS;
+	if (x.miss == SIM_OUT_OF_BOUNDS && x.space == PS_GLOBAL)
+		x.mapped = find_mapped(m, x.offset, size);
 	return x;
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "ptx.h"
+#include "sim.h"
 
 struct sim_region {
 	uint64_t base, size;
@@ -41,6 +42,8 @@ struct sim_memmap {
 	uint64_t local_size;
 	const uint8_t *params;
 	uint64_t params_size;
+	const struct gl_sim_mapping *mapped; /* mapped device memory around the regions (sim.h); may be NULL */
+	int nmapped;
 };
 
 enum sim_miss {
@@ -57,6 +60,8 @@ struct sim_xlat {
 	uint64_t offset;           /* the address inside that space (global and const: the device address) */
 	const struct sim_region *region; /* global/const: the region holding the first byte, or NULL */
 	const struct sim_region *near;   /* global/const: the highest region starting at or below it */
+	uint8_t *mapped;           /* a global access outside every region whose bytes all lie in one mapping:
+				    * its first byte there (what a GPU would access); NULL otherwise */
 };
 
 /* The address an access of `space` makes of the 64-bit sum `a` of its register and offset: the low 32

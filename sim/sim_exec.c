@@ -611,7 +611,7 @@ static int exec_control(struct sim_cta *cta, struct sim_warp *w, const struct pt
 	}
 }
 
-int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+static int exec_insn(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	bool is_float = ptx_type_is_float((enum ptx_type)ins->type);
 	switch (ins->op) {
@@ -662,4 +662,10 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 		return sim_exec_collective(cta, w, ins, mask);
 	default: return sim_unsupported(cta, w, ins, ptx_op_name((enum ptx_op)ins->op));
 	}
+}
+
+int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	int rc = exec_insn(cta, w, ins, mask);
+	return cta->fault.kind != GL_SIM_FAULT_NONE ? -1 : rc; /* an access faulted: the CTA stops (sim_fault.c) */
 }

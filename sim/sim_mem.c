@@ -25,6 +25,7 @@ static struct sim_memmap lane_memmap(const struct sim_cta *cta, const struct sim
 		.shared = cta->shared, .shared_size = L->shared_size,
 		.local = n ? cta->local + (size_t)(w->id * 32 + (unsigned)lane) * n : NULL, .local_size = n,
 		.params = L->params, .params_size = sizeof L->params,
+		.mapped = L->mapped, .nmapped = L->nmapped,
 	};
 }
 
@@ -98,9 +99,10 @@ uint8_t *sim_translate(struct sim_cta *cta, struct sim_warp *w, int lane, enum p
 	struct sim_memmap m = lane_memmap(cta, w, lane);
 	struct sim_xlat x = sim_addr_translate(&m, *space, addr, size, is_store);
 	*space = x.space;
-	if (x.miss != SIM_HIT)
-		miss_finding(cta, ins, lane, &x, size, is_store);
-	return x.host;
+	if (x.miss == SIM_HIT)
+		return x.host;
+	miss_finding(cta, ins, lane, &x, size, is_store);
+	return sim_fault_miss(cta, ins, lane, &x, size, is_store); /* refused, or mapped bytes (opts.faults) */
 }
 
 /* Counts of one warp-level access: requests and sectors (global, local) or one instruction and its

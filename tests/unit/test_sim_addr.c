@@ -205,6 +205,35 @@ static void test_address_widths(void)
 		CHECK_EQ(lanes[l], 4 * l);
 }
 
+/* A global access outside every region whose bytes all lie in one mapping names them (x.mapped); the
+ * translation still says out of bounds, so the caller reports it (sim_fault.c decides whether it goes
+ * ahead). */
+static void test_mapped_bytes(void)
+{
+	static uint8_t granule[4096];
+	const struct sim_region alloc[] = {{GL_SIM_GLOBAL_BASE, 100, granule, "b"}}; /* inside the mapping */
+	const struct gl_sim_mapping maps[] = {{GL_SIM_GLOBAL_BASE, sizeof granule, granule}};
+	struct sim_memmap m2 = map;
+	m2.regions = alloc, m2.nregions = 1, m2.mapped = maps, m2.nmapped = 1;
+	struct sim_xlat x = sim_addr_translate(&m2, PS_GLOBAL, GL_SIM_GLOBAL_BASE + 8, 4, false);
+	CHECK_EQ(x.miss, SIM_HIT);
+	CHECK(x.host == granule + 8 && x.mapped == NULL);
+	x = sim_addr_translate(&m2, PS_GLOBAL, GL_SIM_GLOBAL_BASE + 100, 4, false);
+	CHECK_EQ(x.miss, SIM_OUT_OF_BOUNDS);
+	CHECK(x.host == NULL && x.mapped == granule + 100);
+	CHECK(x.near == &alloc[0]);
+	x = sim_addr_translate(&m2, PS_GENERIC, GL_SIM_GLOBAL_BASE + 96, 8, true); /* straddles the end */
+	CHECK_EQ(x.miss, SIM_OUT_OF_BOUNDS);
+	CHECK(x.region == &alloc[0] && x.mapped == granule + 96);
+	x = sim_addr_translate(&m2, PS_GLOBAL, GL_SIM_GLOBAL_BASE + sizeof granule - 16, 16, false); /* the last */
+	CHECK(x.mapped == granule + sizeof granule - 16);
+	CHECK(sim_addr_translate(&m2, PS_GLOBAL, GL_SIM_GLOBAL_BASE + sizeof granule, 4, false).mapped == NULL);
+	CHECK(sim_addr_translate(&m2, PS_GLOBAL, GL_SIM_GLOBAL_BASE - 4, 4, false).mapped == NULL);
+	CHECK(sim_addr_translate(&m2, PS_GLOBAL, GL_SIM_GLOBAL_BASE + 101, 4, false).mapped == NULL); /* misaligned */
+	CHECK(sim_addr_translate(&m2, PS_CONST, GL_SIM_GLOBAL_BASE + 100, 4, false).mapped == NULL);
+	CHECK(sim_addr_translate(&map, PS_GLOBAL, GL_SIM_GLOBAL_BASE + BUF_BYTES, 4, false).mapped == NULL);
+}
+
 /* ---- whole kernels: lane 0 addresses the buffer (or offset 0 of its space), lanes 1..31 `bad` */
 
 /* The finding names the address in the resolved space: the generic address minus its window. */
@@ -402,6 +431,7 @@ int main(void)
 	test_spaces();
 	test_resolution_and_rules();
 	test_address_widths();
+	test_mapped_bytes();
 	test_wrapping_kernels();
 	test_parameter_past_buffer();
 	test_bar_red_id();
