@@ -55,7 +55,8 @@ enum gl_sim_fault_kind {
 	GL_SIM_FAULT_NONE,
 	GL_SIM_FAULT_ILLEGAL_ADDRESS,    /* GPU: global memory outside every mapping, shared/local/param/const
 					  * memory outside its space, a store to param/const memory:
-					  * CUDA_ERROR_ILLEGAL_ADDRESS (700, "an illegal memory access was encountered") */
+					  * CUDA_ERROR_ILLEGAL_ADDRESS (700, "an illegal memory access was
+					  * encountered") */
 	GL_SIM_FAULT_MISALIGNED_ADDRESS, /* GPU: an address not a multiple of the access size:
 					  * CUDA_ERROR_MISALIGNED_ADDRESS (716, "misaligned address") */
 	GL_SIM_FAULT_LAUNCH_FAILED,      /* memcheck: what compute-sanitizer's programs see after it terminates a

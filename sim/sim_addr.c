@@ -1,14 +1,21 @@
 /* sim_addr.c — the checked translation of sim_addr.h: simulated address + size + space -> host pointer
  * or the reason there is none.  Nothing here adds a size to an address (see the rule in the header). */
 #include "sim_addr.h"
+#include "sim_simd.h"
+
+/* A full warp: one pass the compiler vectorises (sim_simd.h). */
+SIM_SIMD_CLONES static void cut_warp(uint64_t *addr)
+{
+	for (int l = 0; l < 32; l++)
+		addr[l] &= 0xffffffffu;
+}
 
 void sim_addr_wrap_warp(enum ptx_space space, uint64_t addr[32], uint32_t mask)
 {
 	if (space != PS_SHARED && space != PS_LOCAL)
 		return;
-	if (mask == 0xffffffffu) { /* a full warp: a loop the compiler vectorises */
-		for (int l = 0; l < 32; l++)
-			addr[l] = (uint32_t)addr[l];
+	if (mask == 0xffffffffu) {
+		cut_warp(addr);
 		return;
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {

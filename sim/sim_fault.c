@@ -45,8 +45,8 @@ uint8_t *sim_fault_miss(struct sim_cta *cta, const struct ptx_insn *ins, int lan
 
 static int by_base(const void *a, const void *b)
 {
-	uint64_t x = (*(const struct gl_sim_mapping *const *)a)->base, y = (*(const struct gl_sim_mapping *const *)b)->base;
-	return x < y ? -1 : x > y;
+	const struct gl_sim_mapping *const *x = a, *const *y = b;
+	return (*x)->base < (*y)->base ? -1 : (*x)->base > (*y)->base;
 }
 
 /* The generic windows a mapping must stay out of: a generic address there resolves to another space. */
@@ -62,8 +62,9 @@ static int check_mapping(const struct gl_sim_mapping *g, int i, struct gl_err *e
 			       "below 2^64", i, (unsigned long long)g->base, (unsigned long long)g->size);
 	for (size_t k = 0; k < sizeof windows / sizeof windows[0]; k++)
 		if (g->base < windows[k].base + PTX_WINDOW_SIZE && windows[k].base < g->base + g->size)
-			return gl_errf(err, GL_EUSAGE, "mapping %d (0x%llx, %llu bytes) overlaps the simulator's %s window "
-				       "0x%llx..0x%llx: place device memory outside it (GL_SIM_GLOBAL_BASE is free)", i,
+			return gl_errf(err, GL_EUSAGE, "mapping %d (0x%llx, %llu bytes) overlaps the simulator's %s "
+				       "window 0x%llx..0x%llx: place device memory outside it (GL_SIM_GLOBAL_BASE is "
+				       "free)", i,
 				       (unsigned long long)g->base, (unsigned long long)g->size, windows[k].name,
 				       (unsigned long long)windows[k].base,
 				       (unsigned long long)(windows[k].base + PTX_WINDOW_SIZE));
@@ -87,9 +88,9 @@ int sim_fault_check(const struct gl_sim_opts *opts, struct gl_err *err)
 		qsort(sorted, (size_t)opts->nmapped, sizeof *sorted, by_base);
 	for (int i = 1; i < opts->nmapped && !rc; i++)
 		if (sorted[i]->base - sorted[i - 1]->base < sorted[i - 1]->size)
-			rc = gl_errf(err, GL_EUSAGE, "mappings at 0x%llx (%llu bytes) and 0x%llx overlap: give disjoint ranges",
-				     (unsigned long long)sorted[i - 1]->base, (unsigned long long)sorted[i - 1]->size,
-				     (unsigned long long)sorted[i]->base);
+			rc = gl_errf(err, GL_EUSAGE, "mappings at 0x%llx (%llu bytes) and 0x%llx overlap: give "
+				     "disjoint ranges", (unsigned long long)sorted[i - 1]->base,
+				     (unsigned long long)sorted[i - 1]->size, (unsigned long long)sorted[i]->base);
 	free(sorted);
 	return rc;
 }

@@ -581,9 +581,9 @@ static bool shared_access_warp(struct sim_cta *cta, struct sim_warp *w, const st
 
 int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32])
 {
-	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, mask); /* both engines' addresses, once */
-	if (shared_access_warp(cta, w, ins, mask, addr))
+	if (shared_access_warp(cta, w, ins, mask, addr)) /* takes only addresses below 2^32: none to cut */
 		return 0;
+	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, mask); /* both engines' addresses, once */
 	bool is_store = ins->op == OP_ST;
 	const struct ptx_operand *ro = &ins->ops[is_store ? 1 : 0];
 	unsigned size = ptx_type_bytes((enum ptx_type)ins->type) * (ins->vec ? ins->vec : 1);
