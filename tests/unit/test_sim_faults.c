@@ -74,11 +74,17 @@ static void release(struct dev *d)
 	gl_launch_free(&d->l);
 }
 
+/* A launch of `kernel` over N threads; the caller adds its buffers and arguments, then maps them. */
+static void start(struct dev *d, const char *kernel)
+{
+	memset(d, 0, sizeof *d);
+	fx_geometry(&d->l, kernel, N / THREADS, 1, THREADS, 1);
+}
+
 /* read_at: in (N floats 0, 1, 2, ...), out; the last thread reads in[N - 1 + extra]. */
 static float *setup_read(struct dev *d, long long extra)
 {
-	memset(d, 0, sizeof *d);
-	fx_geometry(&d->l, "read_at", N / THREADS, 1, THREADS, 1);
+	start(d, "read_at");
 	float *in = fx_buffer(&d->l, "in", GL_F32, N);
 	for (int i = 0; i < N; i++)
 		in[i] = (float)i;
@@ -162,8 +168,7 @@ static void test_gpu_faults_unmapped(void)
 static void test_gpu_writes_mapped(void)
 {
 	struct dev d;
-	memset(&d, 0, sizeof d);
-	fx_geometry(&d.l, "write_at", N / THREADS, 1, THREADS, 1);
+	start(&d, "write_at");
 	fx_buffer(&d.l, "buf", GL_F32, N);
 	gl_launch_arg_scalar(&d.l, N, 4);
 	gl_launch_arg_scalar(&d.l, 1, 8);
@@ -181,8 +186,7 @@ static void test_gpu_writes_mapped(void)
 static void test_gpu_misaligned(void)
 {
 	struct dev d;
-	memset(&d, 0, sizeof d);
-	fx_geometry(&d.l, "read_misaligned", N / THREADS, 1, THREADS, 1);
+	start(&d, "read_misaligned");
 	fx_buffer(&d.l, "in", GL_I32, N);
 	fx_buffer(&d.l, "out", GL_I32, N);
 	gl_launch_arg_scalar(&d.l, N, 4);
@@ -198,11 +202,10 @@ static void test_gpu_misaligned(void)
 static void test_gpu_shared(void)
 {
 	struct dev d;
-	memset(&d, 0, sizeof d);
-	fx_geometry(&d.l, "shared_at", N / THREADS, 1, THREADS, 1);
+	start(&d, "shared_at");
 	fx_buffer(&d.l, "out", GL_I32, N);
 	gl_launch_arg_scalar(&d.l, N, 4);
-	gl_launch_arg_scalar(&d.l, 100, 4);
+	gl_launch_arg_scalar(&d.l, 100, 4); /* s[100]: past the 64 words */
 	map_first_buffer(&d);
 	run(&d, GL_SIM_FAULTS_GPU, 0);
 	CHECK_EQ(d.res.fault.kind, GL_SIM_FAULT_ILLEGAL_ADDRESS);
