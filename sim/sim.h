@@ -15,6 +15,65 @@
 #include "common/trace.h"
 #include "ptx.h"
 
+/* ---- Device memory as a GPU maps it, and what an invalid access does (docs/sim.md, "Device memory:
+ * mapped, allocated, faulting").  A GPU maps device memory in granules of GL_SIM_GRANULE bytes and
+ * cudaMalloc/cuMemAlloc hand out allocations inside them (GL_SIM_ALLOC_ALIGN-aligned, small ones packed
+ * several to a granule), so a kernel that reads a little past its buffer reads mapped memory: it does not
+ * fault, and only compute-sanitizer says so.  An access outside every mapping faults, and the context's
+ * next synchronising call returns CUDA_ERROR_ILLEGAL_ADDRESS.
+ *
+ * The allocations a kernel may use are the launch's regions: its gl_launch buffers (gpulab sim) or the
+ * regions of a caller that owns device memory (gpulab's driver library).  A caller that wants a GPU's
+ * behaviour also lists the mappings around them (opts.mapped) and picks a policy (opts.faults). */
+#define GL_SIM_GRANULE (2ull << 20) /* cuMemGetAllocationGranularity's minimum on current NVIDIA GPUs */
+#define GL_SIM_ALLOC_ALIGN 256u     /* every cudaMalloc/cuMemAlloc address is a multiple of it */
+
+/* Device addresses [base, base + size) that are mapped, backed by the host bytes at `host` (size bytes,
+ * owned by the caller: what a kernel reads outside every allocation is what is there, so the caller
+ * decides the fill; gpulab's driver zeroes a granule when it maps it).  An allocation inside a mapping
+ * should have its host bytes at host + (allocation base - base). */
+struct gl_sim_mapping {
+	uint64_t base, size;
+	uint8_t *host;
+};
+
+/* What an invalid access (out of bounds, misaligned, a store to read-only memory) does besides being
+ * reported when its tool is selected. */
+enum gl_sim_faults {
+	GL_SIM_FAULTS_OFF,      /* gpulab sim: the access is refused (a load gives 0), and the launch goes on */
+	GL_SIM_FAULTS_GPU,      /* as a GPU: a global access outside every allocation but inside opts.mapped
+				 * goes ahead on the mapped bytes; any other invalid access faults: it is refused
+				 * and the launch stops (res.fault) */
+	GL_SIM_FAULTS_MEMCHECK, /* as under compute-sanitizer's memcheck: the first invalid access that memcheck
+				 * reports stops the launch before it is made (res.fault); with memcheck not among
+				 * opts.tools, as GL_SIM_FAULTS_GPU */
+};
+
+/* Why a launch stopped at an access, and the CUresult a driver returns for it from the context's next
+ * synchronising call (sticky: every later call returns it too). */
+enum gl_sim_fault_kind {
+	GL_SIM_FAULT_NONE,
+	GL_SIM_FAULT_ILLEGAL_ADDRESS,    /* GPU: global memory outside every mapping, shared/local/param/const
+					  * memory outside its space, a store to param/const memory:
+					  * CUDA_ERROR_ILLEGAL_ADDRESS (700, "an illegal memory access was
+					  * encountered") */
+	GL_SIM_FAULT_MISALIGNED_ADDRESS, /* GPU: an address not a multiple of the access size:
+					  * CUDA_ERROR_MISALIGNED_ADDRESS (716, "misaligned address") */
+	GL_SIM_FAULT_LAUNCH_FAILED,      /* memcheck: what compute-sanitizer's programs see after it terminates a
+					  * kernel: CUDA_ERROR_LAUNCH_FAILED (719, "unspecified launch failure") */
+};
+
+/* The access that stopped the launch: the first one in the first CTA, in grid order, that stopped. */
+struct gl_sim_fault {
+	int kind;                /* enum gl_sim_fault_kind */
+	uint64_t address;        /* in its space: a device address for global memory, an offset for the others */
+	unsigned size;           /* bytes accessed */
+	bool is_store;
+	char space[8];           /* "global", "shared", "local", "param", "const" */
+	unsigned block[3], thread[3];
+	int line;                /* its PTX line (the findings name the CUDA line) */
+};
+
 struct gl_sim_opts {
 	int threads;             /* worker threads; 0 = one per core */
 	long sample_ctas;        /* simulate this many CTAs spread over the grid and scale; 0 = all */
@@ -30,6 +89,9 @@ struct gl_sim_opts {
 	uint64_t printf_buffer;  /* bytes of device printf output kept; 0 = GL_SIM_PRINTF_BUFFER */
 	uint64_t stack_size;     /* call-stack bytes per thread for .func calls; 0 = GL_SIM_STACK_SIZE */
 	int engine;              /* enum gl_sim_engine */
+	int faults;              /* enum gl_sim_faults; 0 = GL_SIM_FAULTS_OFF */
+	const struct gl_sim_mapping *mapped; /* GL_SIM_FAULTS_GPU: the mapped device memory, disjoint ranges */
+	int nmapped;
 };
 
 /* Which engine runs the warps (docs/sim.md, "Engines").
@@ -110,8 +172,10 @@ struct gl_sim_result {
 	uint64_t printf_dropped;  /* printf records that did not fit in it */
 	uint64_t printf_unsupported; /* conversions gpulab does not support, printed as written */
 	char printf_first_unsupported[24];
-	bool aborted;             /* budget or deadlock stopped the launch */
+	bool aborted;             /* budget, deadlock or a fault stopped the launch */
 	long aborted_cta;         /* grid index of the CTA that stopped it (the first in grid order) */
+	struct gl_sim_fault fault; /* the access that stopped it (opts.faults); kind GL_SIM_FAULT_NONE: none did, and
+				    * the invalid accesses there were are findings only */
 	double wall_seconds;
 	int threads;
 	struct gl_trace_event *trace;

@@ -112,6 +112,7 @@ int sim_exec_atom(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn
 		return sim_unsupported(cta, w, ins, "this atomic operation");
 	uint64_t addr[32];
 	sim_lane_addresses(cta, w, &ins->ops[first], mask, addr);
+	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, mask);
 	count_atom(cta, ins, addr, mask, n);
 	const uint64_t *b = sim_src(cta, w, ins->ops[first + 1].slot);
 	const uint64_t *c = ins->nops > first + 2 ? sim_src(cta, w, ins->ops[first + 2].slot) : b;

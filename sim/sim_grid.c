@@ -36,6 +36,7 @@ struct cta_out {
 	uint32_t ntrace;
 	uint64_t trace_dropped;
 	bool aborted;
+	struct gl_sim_fault fault; /* the access that stopped it, if one did */
 	bool compiled;           /* the compiled engine ran it */
 	bool ready;              /* finished, waiting to be merged */
 };
@@ -301,6 +302,7 @@ static void prepare_one(struct pool *p, struct sim_cta *cta, long k, struct cta_
 	cta->ctaid[2] = (unsigned)(idx / ((long)L->grid[0] * L->grid[1]));
 	gl_findings_clear(&cta->findings);
 	cta->aborted = false;
+	cta->fault = (struct gl_sim_fault){0};
 	memset(&cta->c, 0, sizeof cta->c);
 	memset(o, 0, sizeof *o);
 	/* What the merged CTAs left of the buffer bounds this CTA's records: a record that does not fit here
@@ -326,6 +328,7 @@ static void finish_one(struct pool *p, struct sim_cta *cta, long k, struct cta_o
 	}
 	o->c = cta->c;
 	o->aborted = cta->aborted;
+	o->fault = cta->fault;
 	o->compiled = cta->jit != NULL;
 	if (cta->findings.occurrences) { /* hand the findings over; the worker starts a fresh set */
 		o->findings = cta->findings;
@@ -431,8 +434,10 @@ static void merge_one(struct pool *p, struct cta_out *o, struct gl_sim_result *r
 	add_counts(&res->c, &o->c);
 	res->ctas_run++;
 	res->jit_ctas += o->compiled;
-	if (o->aborted && !res->aborted)
+	if (o->aborted && !res->aborted) {
 		res->aborted_cta = cta_index(p, p->merged);
+		res->fault = o->fault;
+	}
 	res->aborted |= o->aborted;
 	gl_findings_merge(&p->findings, &o->findings);
 	sim_printf_merge(pf, &o->pf);
@@ -699,6 +704,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 		rc = check_geometry(fn, l, err);
 	if (!rc && l->textures)
 		rc = gl_tex_check_table(l->textures, l->ntextures, err);
+	if (!rc)
+		rc = sim_fault_check(opts, err);
 	if (rc)
 		return rc;
 	struct sim_launch *L = gl_xcalloc(1, sizeof *L);
@@ -722,6 +729,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	L->trace_ctas = opts->trace_ctas ? opts->trace_ctas : GL_SIM_TRACE_CTAS;
 	L->tools = opts->tools ? opts->tools : GL_TOOL_ALL;
 	L->printf_buffer = opts->printf_buffer ? opts->printf_buffer : GL_SIM_PRINTF_BUFFER;
+	sim_fault_setup(L, opts);
 	atomic_init(&L->stop_at, LONG_MAX);
 
 	struct pool p = {.L = L};

@@ -80,6 +80,9 @@ struct sim_launch {
 	uint64_t printf_buffer;    /* bytes of device printf output kept */
 	unsigned trace_ctas;       /* CTAs 0..trace_ctas-1 record traces */
 	int tools;                 /* sanitizer checks that run (GL_TOOL_* mask) */
+	int faults;                /* enum gl_sim_faults (sim_fault.c) */
+	const struct gl_sim_mapping *mapped; /* with faults on: mapped memory around the regions, else NULL */
+	int nmapped;
 	atomic_long stop_at;       /* run index of the first CTA (in grid order) that aborted; LONG_MAX = none */
 	bool sass_phases;          /* some SASS vector covers several loop iterations (sim_cta.sass_phase) */
 	struct sim_touch touch;
@@ -213,6 +216,7 @@ struct sim_cta {
 	uint8_t *sass_phase;  /* per warp and instruction: executions mod the SASS span (ptx_sass.span) */
 	struct gl_sim_counters c;
 	struct gl_findings findings; /* deduplicated by (kind, PTX line); cleared for each CTA */
+	struct gl_sim_fault fault;   /* the first access that faulted (sim_fault.c); kind NONE: none */
 	bool aborted;
 	struct sim_printf_fifo *pf; /* this CTA's device printf records (sim_printf.h) */
 	struct sim_calls **calls;   /* per warp, kept for the worker's next CTAs (sim_frame.c) */
@@ -277,6 +281,17 @@ int sim_exec_mem(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn 
  * finding.  `space` is updated to the resolved space.  The check is sim_addr_translate's (sim_addr.h). */
 uint8_t *sim_translate(struct sim_cta *cta, struct sim_warp *w, int lane, enum ptx_space *space, uint64_t addr,
 		       unsigned size, bool is_store, const struct ptx_insn *ins);
+
+/* sim_fault.c: what an invalid access does besides its finding (sim.h, enum gl_sim_faults).  Called
+ * after the finding with the translation that missed: returns the mapped bytes a GPU would access, or
+ * NULL (refused), having recorded a fault that stops the CTA when the policy says so. */
+uint8_t *sim_fault_miss(struct sim_cta *cta, const struct ptx_insn *ins, int lane, const struct sim_xlat *x,
+			unsigned size, bool is_store);
+/* The policy and mappings of gl_sim_opts: GL_EUSAGE naming what is wrong (an unknown policy, a mapping
+ * without host memory, past 2^64, over one of the generic windows, or over another mapping)... */
+int sim_fault_check(const struct gl_sim_opts *opts, struct gl_err *err);
+/* ... and, checked, kept in L. */
+void sim_fault_setup(struct sim_launch *L, const struct gl_sim_opts *opts);
 
 /* sim_warpops.c: collectives */
 int sim_exec_collective(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);

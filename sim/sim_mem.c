@@ -25,6 +25,7 @@ static struct sim_memmap lane_memmap(const struct sim_cta *cta, const struct sim
 		.shared = cta->shared, .shared_size = L->shared_size,
 		.local = n ? cta->local + (size_t)(w->id * 32 + (unsigned)lane) * n : NULL, .local_size = n,
 		.params = L->params, .params_size = sizeof L->params,
+		.mapped = L->mapped, .nmapped = L->nmapped,
 	};
 }
 
@@ -98,9 +99,10 @@ uint8_t *sim_translate(struct sim_cta *cta, struct sim_warp *w, int lane, enum p
 	struct sim_memmap m = lane_memmap(cta, w, lane);
 	struct sim_xlat x = sim_addr_translate(&m, *space, addr, size, is_store);
 	*space = x.space;
-	if (x.miss != SIM_HIT)
-		miss_finding(cta, ins, lane, &x, size, is_store);
-	return x.host;
+	if (x.miss == SIM_HIT)
+		return x.host;
+	miss_finding(cta, ins, lane, &x, size, is_store);
+	return sim_fault_miss(cta, ins, lane, &x, size, is_store); /* refused, or mapped bytes (opts.faults) */
 }
 
 /* Counts of one warp-level access: requests and sectors (global, local) or one instruction and its
@@ -579,8 +581,9 @@ static bool shared_access_warp(struct sim_cta *cta, struct sim_warp *w, const st
 
 int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32])
 {
-	if (shared_access_warp(cta, w, ins, mask, addr))
+	if (shared_access_warp(cta, w, ins, mask, addr)) /* takes only addresses below 2^32: none to cut */
 		return 0;
+	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, mask); /* both engines' addresses, once */
 	bool is_store = ins->op == OP_ST;
 	const struct ptx_operand *ro = &ins->ops[is_store ? 1 : 0];
 	unsigned size = ptx_type_bytes((enum ptx_type)ins->type) * (ins->vec ? ins->vec : 1);
@@ -630,7 +633,7 @@ void sim_warp_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 		     uint32_t mask, unsigned size, bool is_store, uint64_t val[32])
 {
 	uint64_t a[32];
-	FOR_LANES(mask, l) a[l] = addr[l];
+	FOR_LANES(mask, l) a[l] = sim_addr_wrap((enum ptx_space)ins->space, addr[l]);
 	count_by_space(cta, w, ins, a, mask, size, is_store);
 	FOR_LANES(mask, l) {
 		enum ptx_space sp = (enum ptx_space)ins->space;
@@ -659,6 +662,7 @@ static int exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct p
 	const uint64_t *srcsize = ins->nops > 3 && ins->ops[3].kind == PO_SLOT ? SRC(3) : NULL;
 	uint64_t dst[32], src[32];
 	sim_lane_addresses(cta, w, &ins->ops[0], mask, dst);
+	sim_addr_wrap_warp(PS_SHARED, dst, mask); /* dst is a .shared address, whatever the register */
 	sim_lane_addresses(cta, w, &ins->ops[1], mask, src);
 	uint32_t reading = 0; /* lanes with src-size 0 only zero-fill: they read no global memory */
 	FOR_LANES(mask, l) reading |= (uint32_t)(!srcsize || srcsize[l] != 0) << l;

@@ -195,6 +195,7 @@ static int exec_ldmatrix(struct sim_cta *cta, struct sim_warp *w, const struct p
 		return sim_unsupported(cta, w, ins, "ldmatrix with a partial warp or a destination of the wrong size");
 	uint64_t addr[32] = {0};
 	sim_lane_addresses(cta, w, &ins->ops[1], 0xffffffffu, addr);
+	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, 0xffffffffu);
 	uint16_t rows[4][8][8];
 	for (unsigned m = 0; m < nmat; m++)
 		for (unsigned r = 0; r < 8; r++) {
