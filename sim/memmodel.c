@@ -51,6 +51,38 @@ unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsig
 	return n;
 }
 
+unsigned gl_mm_global_lines(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
+{
+	if (!mask || !size)
+		return 0;
+	/* the common case in one pass, as ascending_sectors: lanes in address order */
+	unsigned n = 0;
+	uint64_t top = 0;
+	bool any = false, ascending = true;
+	for (uint32_t m = mask; m && ascending; m &= m - 1) {
+		uint64_t a = addr[__builtin_ctz(m)] / 128, b = (addr[__builtin_ctz(m)] + size - 1) / 128;
+		ascending = b >= a && !(any && a < top);
+		n += (unsigned)(b - a) + 1 - (any && a == top);
+		top = b;
+		any = true;
+	}
+	if (ascending)
+		return n;
+	uint64_t seen[2 * GL_WARP]; /* any order: each lane adds its (at most 2) lines unless seen */
+	n = 0;
+	for (uint32_t m = mask; m; m &= m - 1) {
+		uint64_t a = addr[__builtin_ctz(m)] / 128, b = (addr[__builtin_ctz(m)] + size - 1) / 128;
+		for (uint64_t line = a; line <= b; line++) {
+			bool dup = false;
+			for (unsigned i = 0; i < n && !dup; i++)
+				dup = seen[i] == line;
+			if (!dup && n < 2 * GL_WARP)
+				seen[n++] = line;
+		}
+	}
+	return n;
+}
+
 unsigned gl_mm_local_sectors(const uint64_t offset[GL_WARP], uint32_t mask, unsigned size)
 {
 	/* a lane touches at most 4 words (16 bytes), each word 4 bytes inside one sector: 128 slots */
@@ -168,6 +200,63 @@ unsigned gl_mm_shared_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, un
 	return total;
 }
 
+/* ---- phases: the conflict-free minimum bank conflicts are counted against */
+
+/* Whether every active lane of the `width`-lane group at `b` reads the address of the lane at the same
+ * position in the group at `a`, that lane being active too: the group asks for nothing `a` does not. */
+static bool group_repeats(const uint32_t addr[GL_WARP], uint32_t mask, int a, int b, int width)
+{
+	for (int j = 0; j < width; j++) {
+		if (!(mask >> (b + j) & 1))
+			continue;
+		if (!(mask >> (a + j) & 1) || addr[a + j] != addr[b + j])
+			return false;
+	}
+	return true;
+}
+
+/* Count the groups (first lane, width < 32) with active lanes, a group that repeats an earlier one of
+ * its width counting once. */
+static unsigned distinct_groups(const uint32_t addr[GL_WARP], uint32_t mask, const int first[], const int width[],
+				int n)
+{
+	unsigned phases = 0;
+	for (int g = 0; g < n; g++) {
+		if (!(mask & ((1u << width[g]) - 1) << first[g]))
+			continue;
+		bool repeat = false; /* an earlier group without active lanes repeats nothing: its lanes are off */
+		for (int e = 0; e < g && !repeat; e++)
+			repeat = width[e] == width[g] && group_repeats(addr, mask, first[e], first[g], width[g]);
+		phases += !repeat;
+	}
+	return phases;
+}
+
+unsigned gl_mm_shared_phases(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size)
+{
+	if (!mask)
+		return 0;
+	if (size <= 4)
+		return 1;
+	int first[4], width[4], n = 0;
+	if (size == 8) {
+		if (phases_merge(addr, mask))
+			return 1;
+		for (int h = 0; h < 2; h++)
+			first[n] = 16 * h, width[n++] = 16;
+		return distinct_groups(addr, mask, first, width, n);
+	}
+	for (int h = 0; h < 2; h++) { /* 16 bytes: a merged half is one phase, else its two quarters */
+		uint32_t half = mask & (0xffffu << (16 * h));
+		if (half && phases_merge(addr, half))
+			first[n] = 16 * h, width[n++] = 16;
+		else
+			for (int q = 0; q < 2; q++)
+				first[n] = 16 * h + 8 * q, width[n++] = 8;
+	}
+	return distinct_groups(addr, mask, first, width, n);
+}
+
 /* The lane addresses relative to `base`, 0 for inactive lanes; false when an active lane's address
  * is 2^31 or above. */
 static bool relative(const uint32_t addr[GL_WARP], uint32_t mask, uint32_t base, uint32_t rel[GL_WARP])
@@ -188,22 +277,35 @@ static bool relative(const uint32_t addr[GL_WARP], uint32_t mask, uint32_t base,
 	return !(high >> 31);
 }
 
-unsigned gl_mm_shared_wavefronts_memo(struct gl_mm_memo *memo, uintptr_t site, const uint32_t addr[GL_WARP],
-				      uint32_t mask, unsigned size)
+unsigned gl_mm_shared_cost_memo(struct gl_mm_memo *memo, uintptr_t site, const uint32_t addr[GL_WARP], uint32_t mask,
+				unsigned size, unsigned *phases)
 {
 	uint32_t rel[GL_WARP];
-	if (!mask || !site || !relative(addr, mask, addr[__builtin_ctz(mask)] & ~3u, rel))
+	if (!mask || !site || !relative(addr, mask, addr[__builtin_ctz(mask)] & ~3u, rel)) {
+		*phases = gl_mm_shared_phases(addr, mask, size);
 		return gl_mm_shared_wavefronts(addr, mask, size);
+	}
 	uint64_t h = (((uint64_t)site ^ size) * 0x9E3779B97F4A7C15ull >> 40) % GL_MM_MEMO_SLOTS;
 	struct gl_mm_memo_entry *e = &memo->e[h];
-	if (e->site == site && e->mask == mask && e->size == size && memcmp(e->rel, rel, sizeof rel) == 0)
+	if (e->site == site && e->mask == mask && e->size == size && memcmp(e->rel, rel, sizeof rel) == 0) {
+		*phases = e->phases;
 		return e->units;
+	}
 	e->site = site;
 	e->mask = mask;
 	e->size = size;
 	memcpy(e->rel, rel, sizeof rel);
 	e->units = gl_mm_shared_wavefronts(addr, mask, size);
+	e->phases = gl_mm_shared_phases(addr, mask, size); /* equal addresses stay equal under the shift */
+	*phases = e->phases;
 	return e->units;
+}
+
+unsigned gl_mm_shared_wavefronts_memo(struct gl_mm_memo *memo, uintptr_t site, const uint32_t addr[GL_WARP],
+				      uint32_t mask, unsigned size)
+{
+	unsigned phases;
+	return gl_mm_shared_cost_memo(memo, site, addr, mask, size, &phases);
 }
 
 unsigned gl_mm_shared_ideal_wavefronts(uint32_t mask, unsigned size)
