@@ -256,6 +256,7 @@ static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_c
 	cta->warps = calloc(L->warps_per_cta, sizeof *cta->warps);
 	cta->regs = malloc((size_t)L->fn->nslots * 32 * L->warps_per_cta * sizeof *cta->regs);
 	cta->sass_phase = L->sass_phases ? calloc((size_t)L->fn->ncode * L->warps_per_cta, 1) : NULL;
+	cta->spots = L->spots ? calloc((size_t)L->fn->ncode * SIM_SPOT_KINDS, sizeof *cta->spots) : NULL;
 	cta->trace_cap = trace_cap;
 	gl_findings_init(&cta->findings, SIM_FINDINGS_PER_CTA);
 	bool ok = cta->shared && cta->shadow && cta->quiet.full && cta->quiet.reads && cta->shapes && cta->local &&
@@ -272,6 +273,8 @@ static void cta_release(struct sim_cta *cta)
 	free(cta->shapes);
 	sim_race_free(&cta->race);
 	sim_async_free(cta);
+	sim_l1_free(cta);
+	sim_spots_flush(cta);
 	sim_frame_release(cta);
 	free(cta->local);
 	free(cta->warps);
@@ -768,6 +771,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	}
 	setup_memory(L, l);
 	sim_touch_init(&L->touch, L->regions, l->nbuffers); /* the buffers come first; module globals after */
+	L->spots = calloc((size_t)fn->ncode * SIM_SPOT_KINDS, sizeof *L->spots); /* NULL: no hot spots named */
 	L->specials = gl_xmalloc((size_t)L->warps_per_cta * SR_COUNT * 32 * sizeof *L->specials);
 	sim_specials_template(L, L->specials);
 	p.measure = sim_jit_choose(L, res);
@@ -803,6 +807,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	res->cta_end = p.ranged ? p.first + p.nrun : 0;
 	sim_touch_count(&L->touch, &res->c.uniq_ld, &res->c.uniq_st);
 	sim_touch_free(&L->touch);
+	sim_spots_result(L, res);
+	free(L->spots);
 	res->printf_buffer = L->printf_buffer;
 	res->printf_dropped = pf.dropped;
 	res->printf_unsupported = pf.note.unsupported;
