@@ -395,6 +395,20 @@ EOF
 	assert_output --partial failed
 }
 
+@test "--sample-ctas scales the counts to the grid and says so; a stored run keeps ptxas's registers" {
+	run --separate-stderr "$GPULAB" sim "$FX/smem.ptx" --kernel stride32 --grid 8 --block 32 \
+		--arg buf:in:f32:256:seq --arg buf:out:f32:256 --arg i32:32 --sample-ctas 2 --db "$DB" --json
+	assert_success
+	[ "$(jq '.metrics["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"]' <<<"$output")" = 248 ] # 8 x 31
+	run "$GPULAB" query --db "$DB" --json "select regs, note from launches"
+	[ "$(jq '.[0].regs > 0' <<<"$output")" = true ]
+	[ "$(jq -r '.[0].note' <<<"$output")" = "2 of 8 CTAs simulated (--sample-ctas): counts scaled to the grid" ]
+	run "$GPULAB" sim "$FX/smem.ptx" --kernel stride32 --grid 8 --block 32 --arg buf:in:f32:256:seq \
+		--arg buf:out:f32:256 --arg i32:32 --sample-ctas 2 --cta-range 0:2
+	[ "$status" -eq 2 ]
+	assert_output --partial "--cta-range and --sample-ctas exclude each other"
+}
+
 # wrap KERNEL BAD: run a wrap.ptx kernel whose lanes 1..31 use the 64-bit address BAD (lane 0 a valid one)
 wrap() {
 	run "$GPULAB" sim "$FX/wrap.ptx" --kernel "$1" --grid 1 --block 32 --arg buf:b:i32:128 --arg "u64:$2"
