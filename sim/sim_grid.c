@@ -249,6 +249,8 @@ static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_c
 	cta->L = L;
 	cta->shared = malloc(L->shared_size ? L->shared_size : 1);
 	cta->shadow = calloc(L->shared_size / 4 + 1, sizeof *cta->shadow); /* one per 4-byte word */
+	cta->shadow_site = calloc(2 * (L->shared_size / 4 + 1), sizeof *cta->shadow_site);
+	cta->quiet.site = calloc(L->warps_per_cta, sizeof *cta->quiet.site);
 	cta->quiet.full = calloc(SIM_QUIET_ROWS(L), sizeof *cta->quiet.full);
 	cta->shapes = calloc(SIM_SHAPE_SLOTS, sizeof *cta->shapes);
 	cta->quiet.reads = calloc(SIM_QUIET_ROWS(L) * L->warps_per_cta, sizeof *cta->quiet.reads);
@@ -259,7 +261,7 @@ static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_c
 	cta->spots = L->spots ? calloc((size_t)L->fn->ncode * SIM_SPOT_KINDS, sizeof *cta->spots) : NULL;
 	cta->trace_cap = trace_cap;
 	gl_findings_init(&cta->findings, SIM_FINDINGS_PER_CTA);
-	bool ok = cta->shared && cta->shadow && cta->quiet.full && cta->quiet.reads && cta->shapes && cta->local &&
+	bool ok = cta->shared && cta->shadow && cta->shadow_site && cta->quiet.site && cta->quiet.full && cta->quiet.reads && cta->shapes && cta->local &&
 		  cta->warps && cta->regs && (cta->sass_phase || !L->sass_phases);
 	return ok ? GL_OK : GL_EENV;
 }
@@ -268,6 +270,8 @@ static void cta_release(struct sim_cta *cta)
 {
 	free(cta->shared);
 	free(cta->shadow);
+	free(cta->shadow_site);
+	free(cta->quiet.site);
 	free(cta->quiet.full);
 	free(cta->quiet.reads);
 	free(cta->shapes);

@@ -182,6 +182,7 @@ struct sim_bar_red {
 struct sim_quiet {
 	uint64_t *full, *reads;
 	uint32_t full_gen, reads_gen, reads_epoch, readers, wrote_gen, wrote_epoch;
+	const struct ptx_insn **site; /* per warp: its latest quiet read of the interval (racecheck's other side) */
 };
 /* one spare word: a 64-bit window (sim_trace.c) may straddle the last */
 #define SIM_QUIET_ROWS(L) ((size_t)(L)->shared_size / 256 + 2)
@@ -210,6 +211,7 @@ struct sim_cta {
 	long run_index;       /* position among the CTAs run (grid order) */
 	uint8_t *shared;
 	struct sim_shadow *shadow; /* one per 4-byte word of shared memory (sim_trace.h) */
+	const struct ptx_insn **shadow_site; /* two per word: the instructions of its writer and reader */
 	struct sim_quiet quiet;    /* what lets most reads skip their shadow entries (sim_trace.c) */
 	struct sim_race race; /* global-memory accesses of this CTA's barrier interval (sim_race.h) */
 	struct sim_async async; /* cp.async groups and the shared words they write (sim_async.c) */

@@ -182,6 +182,9 @@ EOF
 	run "$GPULAB" sim "$FX/sanitizer.ptx" --kernel race --grid 1 --block 128 --arg buf:in:f32:128 --arg buf:out:f32:128
 	[ "$status" -eq 1 ]
 	assert_output --partial "========= Race reported between warps on __shared__ memory"
+	# both sides, as compute-sanitizer names them: this read at line 27, the other warp's write at line 26
+	assert_output --partial "Race reported between warps on __shared__ memory (4 bytes at 0x0) at PTX line 126 (CUDA line 27)"
+	assert_output --regexp "shared-memory race \(read after write\) at 0x0: warps 0 and 3 access it between two barriers; the other access: write at [^ ]*sanitizer.cu:26 \(PTX line 116\)"
 	run "$GPULAB" sim "$FX/sanitizer.ptx" --kernel no_race --grid 1 --block 128 --arg buf:in:f32:128 --arg buf:out:f32:128
 	assert_success
 	run "$GPULAB" sim "$FX/sanitizer.ptx" --kernel misaligned --grid 1 --block 32 --arg buf:in:u8:256 --arg buf:out:f32:32
