@@ -147,6 +147,8 @@ static void report_race(struct sim_cta *cta, struct sim_warp *w, const struct pt
 	char where[160] = "";
 	bool first_writes = strncmp(what, "read after", 10) == 0 || strncmp(what, "write after write", 17) == 0;
 	const char *file = first && first->src_line ? ptx_source_file(cta->L->m, first->src_file) : NULL;
+	if (file && strrchr(file, '/')) /* the file's name: a long directory would crowd out the message */
+		file = strrchr(file, '/') + 1;
 	if (first && file)
 		snprintf(where, sizeof where, "; the other access: %s at %s:%d (PTX line %d)", first_writes ? "write" : "read",
 			 file, first->src_line, first->line);
