@@ -546,6 +546,37 @@ const char *ptx_source_file(const struct ptx_module *m, int id)
 	return NULL;
 }
 
+/* Whether a .func body names a module-scope .shared variable or declares one of its own (a token scan
+ * before parsing, since kernels laid out earlier in the text must already know). */
+static bool funcs_use_shared(const char *text)
+{
+	struct ptx_strmap shared = {0};
+	struct ptx_lexer lx;
+	ptx_lex_init(&lx, text);
+	int depth = 0;
+	bool in_func = false, want_name = false, found = false;
+	struct ptx_token prev = {0};
+	for (struct ptx_token t = ptx_lex_next(&lx); t.kind != TK_EOF && !found; prev = t, t = ptx_lex_next(&lx)) {
+		if (ptx_tok_is(&t, "{"))
+			depth++;
+		else if (ptx_tok_is(&t, "}") && --depth == 0)
+			in_func = false;
+		else if (depth == 0 && ptx_tok_is(&t, ".func"))
+			in_func = true;
+		else if (depth == 0 && ptx_tok_is(&t, ".entry"))
+			in_func = false;
+		else if (ptx_tok_is(&t, ".shared"))
+			want_name = depth == 0, found = in_func && depth > 0; /* a .func's own shared variable */
+		else if (want_name && t.kind == TK_IDENT && t.start[0] != '.' && !ptx_tok_is(&prev, ".align")) {
+			ptx_strmap_add(&shared, t.start, t.len, 0, 0);
+			want_name = false;
+		} else if (in_func && depth > 0 && t.kind == TK_IDENT && ptx_strmap_find(&shared, t.start, t.len, 0) >= 0)
+			found = true;
+	}
+	ptx_strmap_free(&shared);
+	return found;
+}
+
 int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_module **out, struct gl_err *err)
 {
 	struct parser ps = {.err = err, .name = name, .lazy = flags & PTX_PARSE_LAZY,
@@ -554,6 +585,7 @@ int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_
 	ps.m->name = gl_xstrdup(name);
 	ps.m->text = gl_xstrdup(text);
 	scan_files(ps.m);
+	ps.shared_module_wide = funcs_use_shared(ps.m->text);
 	ptx_lex_init(&ps.lx, ps.m->text);
 	ptx_advance(&ps);
 	int rc = 0;

@@ -412,6 +412,18 @@ EOF
 	assert_output --partial "--cta-range and --sample-ctas exclude each other"
 }
 
+@test "module-scope shared variables: each kernel gets the ones it names, as ptxas lays them out" {
+	# k1: its own 4 bytes, then mb (align 8) at 8: 28 bytes, as ptxas -v says; lanes 5-7 read past mb
+	run "$GPULAB" sim "$FX/shared_layout.ptx" --kernel k1 --grid 1 --block 8 --arg buf:out:u32:1
+	[ "$status" -eq 1 ]
+	assert_output --partial "invalid __shared__ read of size 4 at 0x1c: the CTA has 28 bytes of shared memory"
+	assert_output --partial "3 occurrences; first in block (0,0,0) thread (5,0,0)"
+	# k2: ma and mc only (20 bytes): clean
+	run --separate-stderr "$GPULAB" sim "$FX/shared_layout.ptx" --kernel k2 --grid 1 --block 8 --arg buf:out:u32:1 --json
+	assert_success
+	[ "$(jq '.findings | length' <<<"$output")" = 0 ]
+}
+
 # wrap KERNEL BAD: run a wrap.ptx kernel whose lanes 1..31 use the 64-bit address BAD (lane 0 a valid one)
 wrap() {
 	run "$GPULAB" sim "$FX/wrap.ptx" --kernel "$1" --grid 1 --block 32 --arg buf:b:i32:128 --arg "u64:$2"
