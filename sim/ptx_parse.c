@@ -173,8 +173,10 @@ static int parse_var_attrs(struct parser *ps, unsigned *align, enum ptx_type *ty
 			int64_t a;
 			if (ptx_parse_int(ps, &a))
 				return -1;
-			if (a <= 0 || a > 4096 || (a & (a - 1)))
-				return ptx_error(ps, "alignment %lld is not a power of two up to 4096", (long long)a);
+			/* as ptxas: any power of two a 32-bit address can hold (the sizes it leads to are checked
+			 * where the variables are laid out) */
+			if (a <= 0 || a > (1ll << 31) || (a & (a - 1)))
+				return ptx_error(ps, "alignment %lld must be a power of two from 1 to 2^31", (long long)a);
 			*align = (unsigned)a;
 		} else if (ptx_tok_is(&ps->tok, ".ptr") || ptx_tok_is(&ps->tok, ".global") ||
 			   ptx_tok_is(&ps->tok, ".shared") || ptx_tok_is(&ps->tok, ".const") ||

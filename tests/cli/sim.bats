@@ -243,6 +243,15 @@ thread 0 of 32: x=0.00"
 	run "$GPULAB" sim "$FX/names.ptx" --kernel twice --grid 1 --block 4 --arg buf:x:i32:4
 	[ "$status" -eq 2 ]
 	assert_output --partial "'twice' (_Z5twicei) is a device function (.func), not a kernel"
+	# template arguments as the source spells them: 1U, 1u, 1 and 0x1 are one unsigned 1; true is 1, 16L is 16
+	for k in 'mergeSortSharedKernel<1U>' 'mergeSortSharedKernel<1>' 'mergeSortSharedKernel< 0x1 >' \
+		'flags<true, 16L>' 'flags<1,16>'; do
+		run "$GPULAB" sim "$FX/templates.ptx" --kernel "$k" --grid 1 --block 4 --arg buf:d:u64:4
+		assert_success
+	done
+	run "$GPULAB" sim "$FX/templates.ptx" --kernel 'mergeSortSharedKernel<2U>' --grid 1 --block 4 --arg buf:d:u32:4
+	[ "$status" -eq 2 ]
+	assert_output --partial "no kernel named 'mergeSortSharedKernel<2U>'"
 	# a call that was not inlined runs (tests/cli/sim_calls.bats)
 	run "$GPULAB" sim "$FX/names.ptx" --kernel plain --grid 1 --block 4 --arg buf:x:i32:4:seq --dump "x=$OUT/x.bin"
 	assert_success

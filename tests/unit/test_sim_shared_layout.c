@@ -34,8 +34,26 @@ static long first_offset(const struct ptx_function *fn)
 	return -1;
 }
 
+/* Alignments as ptxas takes them: any power of two up to 2^31 (ptxas -v: 16400 bytes here). */
+static void test_alignment(void)
+{
+	static const char big[] = HEAD ".visible .entry k()\n{\n.shared .align 4 .b8 t[4];\n.shared .align 16384 .b8 s[16];\n"
+				  ".reg .b32 %r<2>;\nst.shared.u32 [s], %r1;\nst.shared.u32 [t], %r1;\nret;\n}\n";
+	static const char odd[] = HEAD ".visible .entry k()\n{\n.shared .align 3 .b8 s[16];\nret;\n}\n";
+	struct ptx_module *m = NULL;
+	struct gl_err err = {0};
+	CHECK_EQ(ptx_parse(big, "big", &m, &err), GL_OK);
+	if (m) {
+		CHECK_EQ(ptx_find_function(m, "k")->shared_static, 16400);
+		ptx_module_free(m);
+	}
+	CHECK_EQ(ptx_parse(odd, "odd", &m, &err), GL_EUSAGE);
+	CHECK(strstr(err.msg, "alignment 3 must be a power of two from 1 to 2^31") != NULL);
+}
+
 int main(void)
 {
+	test_alignment();
 	struct ptx_module *m = NULL;
 	struct gl_err err = {0};
 	CHECK_EQ(ptx_parse(per_kernel, "per_kernel", &m, &err), GL_OK);
