@@ -123,7 +123,7 @@ static void test_models(void)
 	struct gl_err err = {0};
 	const struct gl_gpu_model *g;
 	CHECK_EQ(gl_gpu_model_lookup("B300", &g, &err), GL_EUSAGE);
-	CHECK(strstr(err.msg, "A100|H100|H200|L4|RTX4090|RTX3090") != NULL);
+	CHECK(strstr(err.msg, "A100|H100|H200|L4|RTX4090|RTX3090|A6000") != NULL);
 	CHECK_STR(gl_gpu_model_for_device("NVIDIA H100 80GB HBM3")->name, "H100");
 	CHECK_STR(gl_gpu_model_for_device("NVIDIA GeForce RTX 4090")->name, "RTX4090");
 	CHECK(gl_gpu_model_for_device("gpulab PTX simulator") == NULL);
