@@ -152,11 +152,19 @@ static void latency_bound(const struct gl_gpu_model *g, const struct gl_model_in
 	double per_block = ceil(in->occ.threads_per_block / 32.0);
 	e->warps_in_flight = fmin(warps, ceil(in->grid / g->sm_count) * per_block);
 	const struct gl_traffic *t = &in->traffic;
-	double hit_l1 = t->l1_modelled && t->ld_sectors > 0 ? 1 - (t->l2_bytes / 32 - t->st_sectors - t->atom_sectors -
-								  t->local_sectors) / t->ld_sectors
-							 : 0;
+	double ld_l2 = t->l2_bytes / 32 - t->st_sectors - t->atom_sectors - t->local_sectors; /* load sectors past L1 */
+	double hit_l1 = t->l1_modelled && t->ld_sectors > 0 ? 1 - ld_l2 / t->ld_sectors : 0;
 	hit_l1 = fmin(fmax(hit_l1, 0), 1);
-	double to_dram = e->l2_bytes > 0 ? fmin(fmax(e->dram_bytes / e->l2_bytes, 0), 1) : 1;
+	/* the loads' share of DRAM: their footprint once, their repeats past the L2's capacity again (as the
+	 * DRAM model charges them); stores never hold a warp */
+	double to_dram = e->l2_bytes > 0 ? e->dram_bytes / e->l2_bytes : 1;
+	if (!e->dram_measured && !isnan(t->footprint_ld) && ld_l2 > 0) {
+		double uniq = (isnan(t->footprint_ld) ? 0 : t->footprint_ld) + (isnan(t->footprint_st) ? 0 : t->footprint_st);
+		double miss = 32 * uniq > g->l2_bytes ? 1.0 - g->l2_bytes / (32 * uniq) : 0.0;
+		double repeat = ld_l2 > t->footprint_ld ? ld_l2 - t->footprint_ld : 0;
+		to_dram = (fmin(t->footprint_ld, ld_l2) + repeat * miss) / ld_l2;
+	}
+	to_dram = fmin(fmax(to_dram, 0), 1);
 	e->load_latency_clk = hit_l1 * GL_LAT_L1 + (1 - hit_l1) * ((1 - to_dram) * GL_LAT_L2 + to_dram * GL_LAT_DRAM);
 	double clk = g->clock_mhz * 1e6;
 	double waits = in->gld_requests * e->load_latency_clk + in->sld_requests * GL_LAT_SHARED;
