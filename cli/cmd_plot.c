@@ -79,7 +79,7 @@ static int plot_compare(struct gl_ctx *ctx, const struct gl_run_record *r, const
 	char time_name[64];
 	snprintf(time_name, sizeof time_name, "estimate (model) on %s, us", g->name);
 	const char *metrics[B_N] = {"global load sectors", "global store sectors", "shared wavefronts (loads + stores)",
-				    "bank conflicts (loads + stores)", "FLOPs", time_name};
+				    "bank conflicts (loads + stores)", "FLOPs (CUDA and tensor cores)", time_name};
 	size_t n = r->nlaunches;
 	const char **series = gl_xcalloc(n, sizeof *series);
 	double *values = gl_xcalloc(n * B_N, sizeof *values);
