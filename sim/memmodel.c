@@ -55,6 +55,8 @@ unsigned gl_mm_global_lines(const uint64_t addr[GL_WARP], uint32_t mask, unsigne
 {
 	if (!mask || !size)
 		return 0;
+	if (gl_mm_unit_stride(addr, mask, size)) /* one span: its lines by arithmetic */
+		return (unsigned)((addr[0] + (uint64_t)GL_WARP * size - 1) / 128 - addr[0] / 128 + 1);
 	/* the common case in one pass, as ascending_sectors: lanes in address order */
 	unsigned n = 0;
 	uint64_t top = 0;

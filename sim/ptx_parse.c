@@ -550,8 +550,15 @@ const char *ptx_source_file(const struct ptx_module *m, int id)
 
 /* Whether a .func body names a module-scope .shared variable or declares one of its own (a token scan
  * before parsing, since kernels laid out earlier in the text must already know). */
+static bool tok_eq(const struct ptx_token *t, const char *s, int len)
+{
+	return t->len == len && memcmp(t->start, s, (size_t)len) == 0;
+}
+
 static bool funcs_use_shared(const char *text)
 {
+	if (!strstr(text, ".func") || !strstr(text, ".shared")) /* most modules: nothing to look for */
+		return false;
 	struct ptx_strmap shared = {0};
 	struct ptx_lexer lx;
 	ptx_lex_init(&lx, text);
@@ -559,17 +566,17 @@ static bool funcs_use_shared(const char *text)
 	bool in_func = false, want_name = false, found = false;
 	struct ptx_token prev = {0};
 	for (struct ptx_token t = ptx_lex_next(&lx); t.kind != TK_EOF && !found; prev = t, t = ptx_lex_next(&lx)) {
-		if (ptx_tok_is(&t, "{"))
+		if (tok_eq(&t, "{", 1))
 			depth++;
-		else if (ptx_tok_is(&t, "}") && --depth == 0)
+		else if (tok_eq(&t, "}", 1) && --depth == 0)
 			in_func = false;
-		else if (depth == 0 && ptx_tok_is(&t, ".func"))
+		else if (depth == 0 && tok_eq(&t, ".func", 5))
 			in_func = true;
-		else if (depth == 0 && ptx_tok_is(&t, ".entry"))
+		else if (depth == 0 && tok_eq(&t, ".entry", 6))
 			in_func = false;
-		else if (ptx_tok_is(&t, ".shared"))
+		else if (tok_eq(&t, ".shared", 7))
 			want_name = depth == 0, found = in_func && depth > 0; /* a .func's own shared variable */
-		else if (want_name && t.kind == TK_IDENT && t.start[0] != '.' && !ptx_tok_is(&prev, ".align")) {
+		else if (want_name && t.kind == TK_IDENT && t.start[0] != '.' && !tok_eq(&prev, ".align", 6)) {
 			ptx_strmap_add(&shared, t.start, t.len, 0, 0);
 			want_name = false;
 		} else if (in_func && depth > 0 && t.kind == TK_IDENT && ptx_strmap_find(&shared, t.start, t.len, 0) >= 0)

@@ -53,6 +53,12 @@ void sim_l1_load(struct sim_cta *cta, const uint64_t addr[32], uint32_t mask, un
 		cta->c.l1_miss += gl_mm_global_sectors(addr, mask, size);
 		return;
 	}
+	if (gl_mm_unit_stride(addr, mask, size)) { /* one span: its sectors in order */
+		uint64_t a = addr[0] / GL_SECTOR_BYTES, b = (addr[0] + (uint64_t)GL_WARP * size - 1) / GL_SECTOR_BYTES;
+		for (uint64_t s = a; s <= b; s++)
+			cta->c.l1_miss += !lookup(cta->l1, cta->gen, s);
+		return;
+	}
 	uint64_t prev = UINT64_MAX; /* neighbouring lanes mostly share a sector: look it up once */
 	for (uint32_t m = mask; m; m &= m - 1) {
 		int l = __builtin_ctz(m);
