@@ -184,6 +184,22 @@ rule() {
 	[ -s "$BATS_TEST_TMPDIR/c.png" ]
 }
 
+@test "the L1 model: reread sectors hit, so the L2 sees fewer load sectors than the L1 and no fewer than the footprint" {
+	run --separate-stderr "$GPULAB" run gemm --variant naive,smem --size 64 --backend sim --db "$DB" --json
+	assert_success
+	for v in naive smem; do
+		m() { jq -r --arg v "$v" --arg k "$1" '.launches[] | select(.variant == $v) | .metrics[$k]' <<<"$output"; }
+		miss=$(m gpulab__l1tex_t_sectors_lookup_miss_op_ld.sum)
+		[ "$miss" -ge "$(m gpulab__dram_sectors_unique_op_ld.sum)" ]
+		[ "$miss" -le "$(m l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum)" ]
+		[ "$(m gpulab__l1tex_t_lines_pipe_lsu_mem_global_op_ld.sum)" -ge "$(m l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum)" ]
+	done
+	# naive's lanes walk 32 rows of A: each sector serves 8 iterations of k from L1
+	naive_miss=$(jq '.launches[] | select(.variant == "naive") | .metrics["gpulab__l1tex_t_sectors_lookup_miss_op_ld.sum"]' <<<"$output")
+	naive_sect=$(jq '.launches[] | select(.variant == "naive") | .metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]' <<<"$output")
+	[ "$((naive_miss * 4))" -lt "$naive_sect" ]
+}
+
 @test "plot errors: unknown plot, missing topic, no run of the topic, unwritable SVG" {
 	"$GPULAB" run transpose --variant naive --size 64 --backend sim --db "$DB" >/dev/null 2>&1
 	run "$GPULAB" plot histogram --db "$DB"

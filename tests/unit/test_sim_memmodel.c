@@ -40,6 +40,29 @@ static void test_global_sectors(void)
 	CHECK_EQ(gl_mm_global_sectors(a, 0x1, 4), 2);
 }
 
+static void test_global_lines(void)
+{
+	uint64_t a[32];
+	for (int l = 0; l < 32; l++)
+		a[l] = 0x1000 + 4u * l; /* coalesced floats: one 128-byte line */
+	CHECK_EQ(gl_mm_global_lines(a, ALL, 4), 1);
+	CHECK_EQ(gl_mm_global_lines(a, ALL, 16), 2); /* 16 bytes at a 4-byte stride: 140 bytes, two lines */
+	for (int l = 0; l < 32; l++)
+		a[l] = 0x1000 + 16u * l; /* float4: 512 bytes */
+	CHECK_EQ(gl_mm_global_lines(a, ALL, 16), 4);
+	for (int l = 0; l < 32; l++)
+		a[l] = 0x1000 + 4u * l + 4; /* misaligned by 4: the last lane spills into a second line */
+	CHECK_EQ(gl_mm_global_lines(a, ALL, 4), 2);
+	for (int l = 0; l < 32; l++)
+		a[l] = 0x1000 + 4096u * (31 - l); /* a column walked backwards: a line per lane */
+	CHECK_EQ(gl_mm_global_lines(a, ALL, 4), 32);
+	CHECK_EQ(gl_mm_global_lines(a, 0x3, 4), 2);
+	for (int l = 0; l < 32; l++)
+		a[l] = 0x1000 + 32u * (l % 8); /* 4 lanes per sector, 8 sectors: two lines, revisited */
+	CHECK_EQ(gl_mm_global_lines(a, ALL, 4), 2);
+	CHECK_EQ(gl_mm_global_lines(a, 0, 4), 0);
+}
+
 static void test_local_sectors(void)
 {
 	uint64_t o[32];
@@ -275,6 +298,7 @@ static void test_blocktiling_sgemm(void)
 int main(void)
 {
 	test_global_sectors();
+	test_global_lines();
 	test_local_sectors();
 	test_shared_32bit();
 	test_shared_64bit();
