@@ -4,18 +4,18 @@
 #include <stdbool.h>
 #include <string.h>
 
-/* The common case in one pass: when each active lane's first sector is at or after the previous
- * lane's last, sectors come in ascending order and a sector is new exactly when it is above the
+/* The common case in one pass: when each active lane's first unit (sector or line) is at or after the
+ * previous lane's last, units come in ascending order and a unit is new exactly when it is above the
  * highest one so far.  Returns 0 (never a real count for a non-empty mask) when the lanes are not in
  * that order. */
-static unsigned ascending_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
+static inline unsigned ascending_units(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size, unsigned unit)
 {
 	unsigned n = 0;
 	uint64_t top = 0;
 	bool any = false;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint64_t a = addr[__builtin_ctz(m)];
-		uint64_t first = a / GL_SECTOR_BYTES, last = (a + size - 1) / GL_SECTOR_BYTES;
+		uint64_t first = a / unit, last = (a + size - 1) / unit;
 		if (last < first || (any && first < top)) /* wrapped around, or out of order */
 			return 0;
 		n += (unsigned)(last - first) + 1 - (any && first == top);
@@ -25,21 +25,23 @@ static unsigned ascending_sectors(const uint64_t addr[GL_WARP], uint32_t mask, u
 	return n;
 }
 
-unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
+/* Distinct `unit`-byte blocks (32: sectors, 128: lines) the active lanes touch, each accessing
+ * [addr, addr+size): a coalesced span by arithmetic, lanes in order in one pass, any order by search. */
+static inline unsigned distinct_units(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size, unsigned unit)
 {
-	if (size && gl_mm_unit_stride(addr, mask, size)) /* one span: its sectors by arithmetic */
-		return (unsigned)((addr[0] + (uint64_t)GL_WARP * size - 1) / GL_SECTOR_BYTES - addr[0] / GL_SECTOR_BYTES + 1);
-	unsigned fast = mask ? ascending_sectors(addr, mask, size) : 0;
+	if (size && gl_mm_unit_stride(addr, mask, size)) /* one span: its units by arithmetic */
+		return (unsigned)((addr[0] + (uint64_t)GL_WARP * size - 1) / unit - addr[0] / unit + 1);
+	unsigned fast = mask ? ascending_units(addr, mask, size, unit) : 0;
 	if (fast)
 		return fast;
-	/* Each lane touches at most 2 sectors (size <= 16 and accesses never span more), so 64 slots. */
+	/* Each lane touches at most 2 units (size <= 16 and accesses never span more), so 64 slots. */
 	uint64_t seen[2 * GL_WARP];
 	unsigned n = 0;
 	for (int l = 0; l < GL_WARP; l++) {
 		if (!(mask >> l & 1))
 			continue;
-		uint64_t first = addr[l] / GL_SECTOR_BYTES;
-		uint64_t last = (addr[l] + size - 1) / GL_SECTOR_BYTES;
+		uint64_t first = addr[l] / unit;
+		uint64_t last = (addr[l] + size - 1) / unit;
 		for (uint64_t s = first; s <= last; s++) {
 			bool dup = false;
 			for (unsigned i = 0; i < n && !dup; i++)
@@ -51,38 +53,14 @@ unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsig
 	return n;
 }
 
+unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
+{
+	return distinct_units(addr, mask, size, GL_SECTOR_BYTES);
+}
+
 unsigned gl_mm_global_lines(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
 {
-	if (!mask || !size)
-		return 0;
-	if (gl_mm_unit_stride(addr, mask, size)) /* one span: its lines by arithmetic */
-		return (unsigned)((addr[0] + (uint64_t)GL_WARP * size - 1) / 128 - addr[0] / 128 + 1);
-	/* the common case in one pass, as ascending_sectors: lanes in address order */
-	unsigned n = 0;
-	uint64_t top = 0;
-	bool any = false, ascending = true;
-	for (uint32_t m = mask; m && ascending; m &= m - 1) {
-		uint64_t a = addr[__builtin_ctz(m)] / 128, b = (addr[__builtin_ctz(m)] + size - 1) / 128;
-		ascending = b >= a && !(any && a < top);
-		n += (unsigned)(b - a) + 1 - (any && a == top);
-		top = b;
-		any = true;
-	}
-	if (ascending)
-		return n;
-	uint64_t seen[2 * GL_WARP]; /* any order: each lane adds its (at most 2) lines unless seen */
-	n = 0;
-	for (uint32_t m = mask; m; m &= m - 1) {
-		uint64_t a = addr[__builtin_ctz(m)] / 128, b = (addr[__builtin_ctz(m)] + size - 1) / 128;
-		for (uint64_t line = a; line <= b; line++) {
-			bool dup = false;
-			for (unsigned i = 0; i < n && !dup; i++)
-				dup = seen[i] == line;
-			if (!dup && n < 2 * GL_WARP)
-				seen[n++] = line;
-		}
-	}
-	return n;
+	return mask && size ? distinct_units(addr, mask, size, 128) : 0;
 }
 
 unsigned gl_mm_local_sectors(const uint64_t offset[GL_WARP], uint32_t mask, unsigned size)
