@@ -126,7 +126,7 @@ static int exec_occupancy(struct gl_ctx *ctx, int argc, char **argv)
 
 static const struct gl_opt occupancy_opts[] = {
 	GL_STR("variant", "V", 0, "the variant (see 'gpulab list TOPIC')"),
-	GL_STR("gpu", "G", 0, "the GPU model: A100|H100|H200|L4|RTX4090|RTX3090 (default: the GPU present, else H100)"),
+	GL_STR("gpu", "G", 0, "the GPU model: A100|H100|H200|L4|RTX4090|RTX3090|A6000 (default: the GPU present, else H100)"),
 	{0},
 };
 

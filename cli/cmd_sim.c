@@ -23,6 +23,7 @@ static const struct gl_cmd *self(void);
 enum {
 	OPT_KERNEL = 1, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
 	OPT_PRINTF_BUFFER, OPT_STACK_SIZE, OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL, OPT_CTA_RANGE, OPT_ENGINE,
+	OPT_SAMPLE,
 };
 
 #define MAX_DUMPS 16
@@ -89,6 +90,7 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct s
 	case OPT_SMEM: o->smem = (unsigned)gl_optval_long(a); return GL_OK;
 	case OPT_THREADS: o->sim.threads = (int)gl_optval_long(a); return GL_OK;
 	case OPT_CTA_RANGE: return gl_parse_cta_range(ctx, self(), v, &o->sim.cta_first, &o->sim.cta_end);
+	case OPT_SAMPLE: o->sim.sample_ctas = gl_optval_long(a); return GL_OK;
 	case OPT_MAXINST: o->sim.max_instructions = (uint64_t)gl_optval_long(a); return GL_OK;
 	case OPT_PRINT_LIMIT: return gl_parse_print_limit(ctx, self(), v, &o->print_limit);
 	case OPT_TOOL: return gl_parse_tools(ctx, self(), v, &o->sim.tools);
@@ -109,6 +111,9 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 		if ((rc = handle_option(ctx, &args.opts[i], o)))
 			return rc;
 	o->source = args.pos[0];
+	if (o->sim.sample_ctas && o->sim.cta_end)
+		return gl_usage_error(ctx, self(), "--cta-range and --sample-ctas exclude each other: a range counts its "
+				      "CTAs as they are, a sample scales its counts to the grid");
 	if (!o->kernel)
 		return gl_usage_error(ctx, self(), "sim needs --kernel NAME");
 	if (!o->grid || !o->block)
@@ -289,6 +294,8 @@ static const struct gl_opt sim_table[] = {
 	       "budget of warp instructions per CTA (endless loops stop there)"),
 	GL_NUM("threads", "N", 1, 256, OPT_THREADS, "CPU threads (default: all cores)"),
 	GL_STR("cta-range", "A:B", OPT_CTA_RANGE, "simulate only CTAs A..B-1 in grid order (partial counts)"),
+	GL_NUM("sample-ctas", "N", 1, 1L << 30, OPT_SAMPLE,
+	       "simulate N CTAs spread over the grid and scale the counts to it (outputs are not checked)"),
 	GL_NUM("printf-buffer", "BYTES", 1, (long)GL_SIM_PRINTF_BUFFER_MAX, OPT_PRINTF_BUFFER,
 	       "device printf buffer (default 1048576, like the device's)"),
 	GL_NUM("stack-size", "BYTES", 16, (long)GL_SIM_STACK_SIZE_MAX, OPT_STACK_SIZE,

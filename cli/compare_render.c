@@ -11,12 +11,6 @@
 #include "compare_render.h"
 #include "render_insights.h"
 
-#define M_FFMA "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
-#define M_FADD "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum"
-#define M_FMUL "smsp__sass_thread_inst_executed_op_fmul_pred_on.sum"
-#define M_ATOM_SECT "l1tex__t_sectors_pipe_lsu_mem_global_op_atom.sum"
-#define M_RED_SECT "l1tex__t_sectors_pipe_lsu_mem_global_op_red.sum"
-
 static const struct {
 	const char *key;   /* JSON/CSV name */
 	const char *title; /* table heading */
@@ -26,6 +20,7 @@ static const struct {
 	[GL_CMP_SWF] = {"shared_wavefronts", "shared wf"},
 	[GL_CMP_CONF] = {"bank_conflicts", "conflicts"},
 	[GL_CMP_FLOPS] = {"flops", "FLOPs"},
+	[GL_CMP_TFLOPS] = {"tensor_flops", "tensor FLOPs"},
 	[GL_CMP_AI] = {"flop_per_byte", "FLOP/byte"},
 };
 
@@ -35,22 +30,21 @@ static double metric(const struct gl_launch_record *l, const char *name)
 	return v ? *v : NAN;
 }
 
-/* Atomics and reductions are reported only when a kernel uses them: absent means none. */
-static double metric_or_zero(const struct gl_launch_record *l, const char *name)
-{
-	const double *v = gl_metrics_get(&l->metrics, name);
-	return v ? *v : 0.0;
-}
-
 void gl_cmp_row_from(const struct gl_launch_record *l, struct gl_cmp_row *row)
 {
-	row->v[GL_CMP_LD] = metric(l, GL_M_GLD_SECT);
+	struct gl_traffic t;
+	gl_traffic_of(&l->metrics, &t);
+	gl_flops_of(&l->metrics, &row->flops);
+	/* a backend that reported no load sectors leaves the column empty, unless cp.async moved some */
+	row->v[GL_CMP_LD] = isnan(metric(l, GL_M_GLD_SECT)) && !(t.ldgsts_sectors > 0) ? NAN : t.ld_sectors;
 	row->v[GL_CMP_ST] = metric(l, GL_M_GST_SECT);
 	row->v[GL_CMP_SWF] = metric(l, GL_M_SLD_WF) + metric(l, GL_M_SST_WF);
 	row->v[GL_CMP_CONF] = metric(l, GL_M_SLD_CONF) + metric(l, GL_M_SST_CONF);
-	row->v[GL_CMP_FLOPS] = 2.0 * metric(l, M_FFMA) + metric(l, M_FADD) + metric(l, M_FMUL);
-	row->atom_sectors = metric_or_zero(l, M_ATOM_SECT) + metric_or_zero(l, M_RED_SECT);
-	row->global_bytes = 32.0 * (row->v[GL_CMP_LD] + row->v[GL_CMP_ST] + row->atom_sectors);
+	row->v[GL_CMP_FLOPS] = row->flops.total;
+	row->v[GL_CMP_TFLOPS] = row->flops.tensor;
+	row->ldgsts_sectors = t.ldgsts_sectors;
+	row->atom_sectors = t.atom_sectors;
+	row->global_bytes = t.global_bytes;
 	row->v[GL_CMP_AI] = row->global_bytes > 0 ? row->v[GL_CMP_FLOPS] / row->global_bytes : NAN;
 }
 
@@ -111,7 +105,19 @@ static void render_table(FILE *out, const struct gl_run_record *r, const struct 
 			print_ratio(out, rows[i].v[c], rows[base].v[c]);
 		fputc('\n', out);
 	}
-	fprintf(out, "\nFLOPs = 2*FFMA + FADD + FMUL; FLOP/byte over 32-byte global sectors (loads, stores, atomics)\n");
+	fprintf(out, "\nFLOPs: CUDA cores (FP32 2*FFMA + FADD + FMUL, FP16, FP64) and tensor cores (2 per multiply-add);"
+		     " ld sectors include cp.async (LDGSTS); FLOP/byte over 32-byte global sectors (loads, stores, atomics)\n");
+	for (size_t i = 0; i < r->nlaunches; i++) {
+		if (rows[i].flops.total > 0) {
+			fprintf(out, "  %s FLOPs:", r->launches[i].variant);
+			for (int k = 0; k < GL_FLOP_KINDS; k++)
+				if (rows[i].flops.kind[k] > 0)
+					fprintf(out, " %s %.0f", gl_flop_kind_label((enum gl_flop_kind)k), rows[i].flops.kind[k]);
+			fprintf(out, "%s\n", rows[i].flops.tensor_assumed ? " (tensor from the HMMA count x 4096)" : "");
+		}
+		if (rows[i].ldgsts_sectors > 0)
+			fprintf(out, "  %s ld sectors: %.0f of them cp.async\n", r->launches[i].variant, rows[i].ldgsts_sectors);
+	}
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		if (r->launches[i].nparts) /* a multi-launch variant is compared by its total */
 			fprintf(out, "  %s: totals of its %d kernel launches ('gpulab report %ld' shows each)\n",
@@ -142,6 +148,8 @@ static void json_row(struct gl_json *j, const struct gl_launch_record *l, const 
 	gl_json_int(j, "launches", l->nparts ? l->nparts : 1); /* a multi-launch variant: its total */
 	for (int c = 0; c < GL_CMP_NCOLS; c++)
 		json_value(j, cols[c].key, row->v[c]);
+	json_value(j, "ldgsts_sectors", row->ldgsts_sectors);
+	gl_render_json_flops(j, "flops_by_kind", &row->flops);
 	json_value(j, "atom_sectors", row->atom_sectors);
 	json_value(j, "global_bytes", row->global_bytes);
 	gl_json_begin_object(j, "ratio");

@@ -6,18 +6,21 @@
 #include <stdio.h>
 
 #include "cli.h"
+#include "common/derived.h"
 #include "store/store.h"
 
-enum gl_cmp_col { GL_CMP_LD, GL_CMP_ST, GL_CMP_SWF, GL_CMP_CONF, GL_CMP_FLOPS, GL_CMP_AI, GL_CMP_NCOLS };
+enum gl_cmp_col { GL_CMP_LD, GL_CMP_ST, GL_CMP_SWF, GL_CMP_CONF, GL_CMP_FLOPS, GL_CMP_TFLOPS, GL_CMP_AI, GL_CMP_NCOLS };
 
 /* One variant's derived figures; NAN where the backend did not report what they need. */
 struct gl_cmp_row {
 	double v[GL_CMP_NCOLS];
-	double atom_sectors, global_bytes;
+	double atom_sectors, global_bytes, ldgsts_sectors;
+	struct gl_flops flops;
 };
 
-/* Derive a launch's figures: FLOPs = 2*FFMA + FADD + FMUL (thread instructions), global bytes =
- * 32 * (load + store + atomic + reduction sectors), intensity = FLOPs / global bytes. */
+/* Derive a launch's figures through common/derived.h: load sectors with cp.async's, FLOPs of every kind
+ * (CUDA cores and tensor cores), global bytes = 32 * (load + store + atomic + reduction sectors),
+ * intensity = FLOPs / global bytes. */
 void gl_cmp_row_from(const struct gl_launch_record *l, struct gl_cmp_row *row);
 
 /* Print the run with launch `baseline` (an index into r->launches) as the reference. */

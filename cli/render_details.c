@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/csv.h"
+#include "common/derived.h"
 #include "common/metrics.h"
 #include "render_insights.h"
 
@@ -42,6 +43,8 @@ static void section_launch(FILE *out, const struct gl_launch_record *l)
 
 static void section_memory(FILE *out, const struct gl_launch_record *l)
 {
+	struct gl_traffic t;
+	gl_traffic_of(&l->metrics, &t);
 	fprintf(out, "  Memory\n");
 	row(out, "global load requests", mv(l, GL_M_GLD_REQ), "");
 	row(out, "global load sectors per request", per(mv(l, GL_M_GLD_SECT), mv(l, GL_M_GLD_REQ)), "");
@@ -49,8 +52,13 @@ static void section_memory(FILE *out, const struct gl_launch_record *l)
 	row(out, "global store requests", mv(l, GL_M_GST_REQ), "");
 	row(out, "global store sectors per request", per(mv(l, GL_M_GST_SECT), mv(l, GL_M_GST_REQ)), "");
 	row(out, "  ideal for the access width", per(mv(l, GL_M_GST_IDEAL), mv(l, GL_M_GST_REQ)), "");
-	row(out, "distinct sectors loaded / stored", mv(l, GL_M_UNIQ_LD_SECT), "");
-	row(out, "", mv(l, GL_M_UNIQ_ST_SECT), "");
+	row(out, "cp.async (LDGSTS) requests", mv(l, GL_M_LDGSTS_REQ), "");
+	row(out, "cp.async (LDGSTS) sectors", mv(l, GL_M_LDGSTS_SECT), "");
+	row(out, "load sectors (ld.global + cp.async)", t.ld_sectors, "");
+	row(out, "distinct sectors loaded / stored", t.footprint_ld, "");
+	row(out, "", t.footprint_st, "");
+	row(out, "L1 bytes (sectors + shared wavefronts)", t.l1_bytes, "B");
+	row(out, t.l1_modelled ? "L2 bytes (L1 misses by the L1 model)" : "L2 bytes (every sector)", t.l2_bytes, "B");
 	row(out, "shared load wavefronts per instruction", per(mv(l, GL_M_SLD_WF), mv(l, GL_M_SLD_INST)), "");
 	row(out, "shared store wavefronts per instruction", per(mv(l, GL_M_SST_WF), mv(l, GL_M_SST_INST)), "");
 	row(out, "shared bank conflicts (loads)", mv(l, GL_M_SLD_CONF), "");
@@ -67,8 +75,14 @@ static void section_compute(FILE *out, const struct gl_launch_record *l, const s
 	fprintf(out, "  Compute\n");
 	row(out, "warp instructions executed", mv(l, GL_M_INST), "");
 	row(out, "active threads per warp instruction", mv(l, GL_M_THREADS_PER_INST), "of 32");
-	row(out, "FP32 FLOPs (2 FFMA + FADD + FMUL)", e->fp32_flops, "");
-	row(out, "tensor FLOPs (HMMA x 4096)", e->tensor_flops, "");
+	for (int k = 0; k < GL_FLOP_KINDS; k++)
+		if (k == GL_FLOP_FP32 || e->fl.kind[k] > 0) {
+			char name[64];
+			snprintf(name, sizeof name, "%s FLOPs%s", gl_flop_kind_label((enum gl_flop_kind)k),
+				 k == GL_FLOP_TC_FP16 && e->fl.tensor_assumed ? " (HMMA x 4096)" : "");
+			row(out, name, e->fl.kind[k], "");
+		}
+	row(out, "FLOPs in all", e->flops, "");
 	row(out, "FFMA / FADD / FMUL thread instructions", mv(l, GL_M_FFMA), "");
 	row(out, "", mv(l, GL_M_FADD), "");
 	row(out, "", mv(l, GL_M_FMUL), "");
@@ -90,18 +104,22 @@ static void section_occupancy(FILE *out, const struct gl_estimate *e)
 
 static void section_estimate(FILE *out, const struct gl_estimate *e)
 {
-	static const char *const names[GL_BOUND_N] = {"DRAM bytes at peak bandwidth", "L2 sectors at peak bandwidth",
+	static const char *const names[GL_BOUND_N] = {"DRAM bytes at peak bandwidth", "L2 bytes at peak bandwidth",
 						      "L1/shared wavefronts, 1 per clock per SM",
-						      "FP32 FLOPs at peak", "tensor FLOPs at peak", "warp instructions issued"};
+						      "CUDA-core FLOPs at peak", "tensor FLOPs at peak",
+						      "warp instructions issued", "load latency over resident warps"};
 	fprintf(out, "  Roofline and estimate (model) on %s\n", e->gpu->full_name);
 	row(out, e->dram_measured ? "DRAM bytes (measured)" : "DRAM bytes (model: the footprint)", e->dram_bytes, "B");
-	row(out, "arithmetic intensity", e->intensity, "FLOP/B");
-	row(out, "roofline at that intensity", e->attainable_gflops, "GFLOP/s");
+	row(out, "arithmetic intensity: L1", e->intensity_l1, "FLOP/B");
+	row(out, "  L2", e->intensity_l2, "FLOP/B");
+	row(out, "  DRAM", e->intensity, "FLOP/B");
+	row(out, "DRAM roofline at that intensity", e->attainable_gflops, "GFLOP/s");
 	for (int b = 0; b < GL_BOUND_N; b++)
 		row(out, names[b], e->bound_us[b], "us");
 	row(out, "waves", e->waves, "");
 	row(out, "wave factor (partial last wave)", e->wave_factor, "x");
-	row(out, "occupancy factor", e->occ_factor, "x");
+	row(out, "warps in flight per SM", e->warps_in_flight, "");
+	row(out, "average load latency", e->load_latency_clk, "clk");
 	fprintf(out, "    %-38s %16.3f us  (%s-bound)\n", "estimate (model)", e->time_us, gl_bound_name(e->bound));
 }
 
@@ -139,9 +157,9 @@ static void csv_num(FILE *out, double v)
 void gl_render_details_csv(FILE *out, const struct gl_run_record *r, const struct gl_gpu_model *g)
 {
 	fputs("run_id,topic,variant,grid,block,registers,shared_bytes,gld_sectors_per_request,gld_ideal_per_request,"
-	      "gst_sectors_per_request,gst_ideal_per_request,threads_per_instruction,flops,gpu,blocks_per_sm,"
-	      "theoretical_warps_per_sm,theoretical_pct,limiter,dram_bytes,intensity,estimate_us,bound,measured_us,"
-	      "guidance\n",
+	      "gst_sectors_per_request,gst_ideal_per_request,threads_per_instruction,flops,tensor_flops,gpu,blocks_per_sm,"
+	      "theoretical_warps_per_sm,theoretical_pct,limiter,dram_bytes,intensity,intensity_l2,intensity_l1,"
+	      "estimate_us,bound,measured_us,guidance\n",
 	      out);
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		const struct gl_launch_record *l = &r->launches[i];
@@ -158,12 +176,15 @@ void gl_render_details_csv(FILE *out, const struct gl_run_record *r, const struc
 		csv_num(out, per(mv(l, GL_M_GST_IDEAL), mv(l, GL_M_GST_REQ)));
 		csv_num(out, mv(l, GL_M_THREADS_PER_INST));
 		csv_num(out, e.flops);
+		csv_num(out, e.tensor_flops);
 		fprintf(out, ",%s,%d,%d", g->name, e.occ.blocks_per_sm, e.occ.warps_per_sm);
 		csv_num(out, e.occ.pct);
 		fputc(',', out);
 		gl_csv_field(out, gl_occupancy_limiter_name(e.occ.limiter, lim, sizeof lim));
 		csv_num(out, e.dram_bytes);
 		csv_num(out, e.intensity);
+		csv_num(out, e.intensity_l2);
+		csv_num(out, e.intensity_l1);
 		csv_num(out, e.time_us);
 		fprintf(out, ",%s", gl_bound_name(e.bound));
 		csv_num(out, l->duration_ns / 1000);

@@ -36,6 +36,17 @@ static void json_number_or_null(struct gl_json *j, const char *key, double v)
 		gl_json_number(j, key, v);
 }
 
+void gl_render_json_flops(struct gl_json *j, const char *key, const struct gl_flops *f)
+{
+	gl_json_begin_object(j, key);
+	for (int k = 0; k < GL_FLOP_KINDS; k++)
+		json_number_or_null(j, gl_flop_kind_key((enum gl_flop_kind)k), f->kind[k]);
+	json_number_or_null(j, "cuda_cores", f->cuda_core);
+	json_number_or_null(j, "tensor", f->tensor);
+	gl_json_bool(j, "tensor_from_hmma_count", f->tensor_assumed);
+	gl_json_end_object(j);
+}
+
 void gl_render_json_insights(struct gl_json *j, const struct gl_launch_record *l, const struct gl_gpu_model *g)
 {
 	gl_json_begin_array(j, "guidance");
@@ -70,15 +81,21 @@ void gl_render_json_insights(struct gl_json *j, const struct gl_launch_record *l
 	gl_json_string(j, "label", "estimate (model)");
 	json_number_or_null(j, "time_us", e.time_us);
 	gl_json_string(j, "bound", gl_bound_name(e.bound));
-	static const char *const keys[GL_BOUND_N] = {"dram_us", "l2_us", "l1_us", "fp32_us", "tensor_us", "issue_us"};
+	static const char *const keys[GL_BOUND_N] = {"dram_us", "l2_us", "l1_us", "fp32_us", "tensor_us", "issue_us",
+						     "latency_us"};
 	for (int b = 0; b < GL_BOUND_N; b++)
 		json_number_or_null(j, keys[b], e.bound_us[b]);
 	json_number_or_null(j, "waves", e.waves);
 	json_number_or_null(j, "wave_factor", e.wave_factor);
-	json_number_or_null(j, "occupancy_factor", e.occ_factor);
+	json_number_or_null(j, "warps_in_flight", e.warps_in_flight);
 	json_number_or_null(j, "flops", e.flops);
+	gl_render_json_flops(j, "flops_by_kind", &e.fl);
 	json_number_or_null(j, "dram_bytes", e.dram_bytes);
 	gl_json_bool(j, "dram_measured", e.dram_measured);
+	json_number_or_null(j, "l2_bytes", e.l2_bytes);
+	json_number_or_null(j, "l1_bytes", e.l1_bytes);
 	json_number_or_null(j, "intensity_flop_per_byte", e.intensity);
+	json_number_or_null(j, "intensity_l2_flop_per_byte", e.intensity_l2);
+	json_number_or_null(j, "intensity_l1_flop_per_byte", e.intensity_l1);
 	gl_json_end_object(j);
 }

@@ -15,6 +15,8 @@ const struct gl_gpu_model *gl_render_gpu_of(const struct gl_run_record *r);
 void gl_render_guidance(FILE *out, const struct gl_launch_record *l);
 /* "guidance": [...], "shared_bytes", "occupancy": {...}, "estimate": {...} of one launch. */
 void gl_render_json_insights(struct gl_json *j, const struct gl_launch_record *l, const struct gl_gpu_model *g);
+/* `key`: {"fp32": ..., "tensor_fp16": ..., ..., "cuda_cores", "tensor", "tensor_from_hmma_count"}. */
+void gl_render_json_flops(struct gl_json *j, const char *key, const struct gl_flops *f);
 
 /* `report --details`: per launch, Nsight Compute-like sections, estimates for g (render_details.c). */
 void gl_render_details(FILE *out, const struct gl_run_record *r, const struct gl_gpu_model *g);

@@ -83,13 +83,45 @@ static void squeeze(const char *s, char *out, size_t n)
 	out[k] = '\0';
 }
 
+/* `s` with every integer literal written one way: its value in decimal, without a suffix, so that the
+ * spellings C++ source allows for one template argument (1U, 1u, 1, 0x1, 1UL) compare equal; true and
+ * false as 1 and 0.  A literal starts where no identifier character precedes it (float4 stays float4). */
+static void literals(const char *s, char *out, size_t n)
+{
+	size_t k = 0;
+	for (size_t i = 0; s[i] && k + 1 < n;) {
+		bool start = i == 0 || !(isalnum((unsigned char)s[i - 1]) || s[i - 1] == '_');
+		char *end;
+		if (start && isdigit((unsigned char)s[i])) {
+			unsigned long long v = strtoull(s + i, &end, 0);
+			while (*end == 'u' || *end == 'U' || *end == 'l' || *end == 'L')
+				end++;
+			if (!(isalnum((unsigned char)*end) || *end == '_' || *end == '.')) {
+				k += (size_t)snprintf(out + k, n - k, "%llu", v);
+				i = (size_t)(end - s);
+				continue;
+			}
+		}
+		size_t wlen = !start ? 0 : strncmp(s + i, "true", 4) == 0 ? 4 : strncmp(s + i, "false", 5) == 0 ? 5 : 0;
+		if (wlen && !(isalnum((unsigned char)s[i + wlen]) || s[i + wlen] == '_')) {
+			out[k++] = wlen == 4 ? '1' : '0';
+			i += wlen;
+			continue;
+		}
+		out[k++] = s[i++];
+	}
+	out[k < n ? k : n - 1] = '\0';
+}
+
 static bool same(const char *form, const char *want)
 {
-	char f[600];
+	char f[600], a[600], b[600];
 	if (!form[0])
 		return false;
 	squeeze(form, f, sizeof f);
-	return strcmp(f, want) == 0;
+	literals(f, a, sizeof a);
+	literals(want, b, sizeof b);
+	return strcmp(a, b) == 0;
 }
 
 static bool matches(const struct spellings *s, const char *want)

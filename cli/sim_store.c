@@ -22,7 +22,7 @@ static void fill_record(struct gl_launch_record *rec, const struct gl_simstore_i
 	memcpy(rec->grid, in->launch->grid, sizeof rec->grid);
 	memcpy(rec->block, in->launch->block, sizeof rec->block);
 	rec->dyn_smem = in->launch->dyn_smem;
-	rec->regs = -1;
+	rec->regs = in->fn->sass_regs > 0 ? in->fn->sass_regs : -1; /* ptxas's, from the SASS mapping's build */
 	rec->static_smem = (int)in->fn->shared_static;
 	rec->verified = in->verified;
 	rec->cta_first = res->cta_first;
@@ -41,6 +41,9 @@ static void fill_record(struct gl_launch_record *rec, const struct gl_simstore_i
 	else if (res->cta_end > 0)
 		snprintf(rec->note, sizeof rec->note, "CTAs %ld..%ld of %ld only (--cta-range): partial counts",
 			 res->cta_first, res->cta_end - 1, res->ctas_total);
+	else if (res->ctas_run < res->ctas_total)
+		snprintf(rec->note, sizeof rec->note, "%ld of %ld CTAs simulated (--sample-ctas): counts scaled to the grid",
+			 res->ctas_run, res->ctas_total);
 	rec->sanitized = true;
 	rec->sanitizer_errors = res->nerrors;
 	rec->sanitizer_warnings = res->findings_total - res->nerrors;

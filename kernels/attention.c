@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/derived.h"
 #include "common/half.h"
 #include "common/metrics.h"
 #include "registry.h"
@@ -48,7 +49,6 @@ static const struct gl_variant variants[] = {
 #define MMA_BR 64
 #define FL_THREADS 128
 #define FR_THREADS 128
-#define MMA_FLOPS 4096.0 /* 2 * 16 * 8 * 16 per mma.sync m16n8k16 */
 
 struct dims {
 	long bh, nq, nk, d;
@@ -333,8 +333,9 @@ static void derive(const struct gl_variant *v, const struct gl_problem *p, struc
 {
 	(void)v;
 	struct dims g = dims_of(p);
-	double tensor = MMA_FLOPS * gl_metrics_value_or(m, GL_M_HMMA_INST, 0);
-	double fp32 = gl_metrics_fp32_flops(m);
+	struct gl_flops f; /* the one derivation every printer uses (common/derived.h) */
+	gl_flops_of(m, &f);
+	double tensor = f.tensor, fp32 = f.cuda_core;
 	const double *ld = gl_metrics_get(m, GL_M_GLD_SECT), *st = gl_metrics_get(m, GL_M_GST_SECT);
 	gl_metrics_set(m, M_TENSOR_FLOPS, tensor, "flop");
 	gl_metrics_set(m, M_FLOPS, tensor + fp32, "flop");

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/derived.h"
 #include "common/half.h"
 #include "common/metrics.h"
 #include "common/util.h"
@@ -300,8 +301,9 @@ static const char *const derived_names[] = {M_FLOPS, M_IM2COL_BYTES, NULL};
  * memory (N P Q x C R S floats; its launches' own rows show what writing and reading it cost). */
 static void derive(const struct gl_variant *v, const struct gl_problem *pb, struct gl_metrics *m)
 {
-	double flops = gl_metrics_fp32_flops(m) + 4096.0 * gl_metrics_value_or(m, GL_M_HMMA_INST, 0);
-	gl_metrics_set(m, M_FLOPS, flops, "flop");
+	struct gl_flops f; /* the one derivation every printer uses (common/derived.h) */
+	gl_flops_of(m, &f);
+	gl_metrics_set(m, M_FLOPS, f.total, "flop");
 	if (v - variants == V_IM2COL_GEMM) {
 		struct gl_conv_dims d = gl_conv_dims_of(pb);
 		gl_metrics_set(m, M_IM2COL_BYTES, 4.0 * count_col(&d), "byte");

@@ -158,6 +158,7 @@ struct ptx_function {
 	struct ptx_var *vars; /* function-scope shared/local variables */
 	int nvars;
 	uint64_t shared_static; /* bytes of static shared memory (module + function scope) */
+	int sass_regs;          /* registers per thread in the SASS mapping's ptxas build; 0 unknown */
 	uint64_t local_size;    /* bytes of local memory per thread */
 	int ptx_line;        /* line of the .entry/.func */
 	char *error;         /* lazy parse: why this body cannot run ("name:line:col: ..."), else NULL */

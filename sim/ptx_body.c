@@ -573,20 +573,53 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 	return a ? (v + a - 1) / a * a : v;
 }
 
-/* Shared offsets: module-scope shared variables first, then the function's, then the dynamic
- * (extern) region, which every extern declaration aliases. */
-static void layout_vars(struct parser *ps, uint64_t *module_shared)
+/* The module-scope .shared variables the function names in an address operand or a symbol constant. */
+static void module_shared_used(struct parser *ps, bool *used)
 {
-	struct ptx_function *fn = ps->fn;
-	uint64_t shared = 0, local = fn->is_entry ? 0 : fn->args_size, dyn_align = 16;
+	const struct ptx_function *fn = ps->fn;
+	for (int i = 0; i < fn->ncode; i++)
+		for (int k = 0; k < fn->code[i].nops; k++) {
+			int32_t s = fn->code[i].ops[k].slot;
+			if (fn->code[i].ops[k].kind == PO_MEM && s >= 0 && (s & TAG_MASK) == TAG_VAR && (s & VAR_MODULE))
+				used[s & ~(TAG_MASK | VAR_MODULE)] = true;
+		}
+	for (int i = 0; i < ps->consts.n; i++) {
+		int var = ps->consts.var[i];
+		if (var >= 0 && (var & VAR_MODULE))
+			used[var & ~(TAG_MASK | VAR_MODULE)] = true;
+	}
+}
+
+static uint64_t place_module_shared(struct parser *ps, uint64_t shared, const bool *used, uint64_t *module_shared)
+{
 	for (int i = 0; i < ps->m->nvars; i++) {
 		struct ptx_var *v = &ps->m->vars[i];
-		if (v->space != PS_SHARED || v->is_extern)
+		if (v->space != PS_SHARED || v->is_extern || (used && !used[i]))
 			continue;
 		shared = align_up(shared, v->align);
 		module_shared[i] = shared;
 		shared += v->size;
 	}
+	return shared;
+}
+
+/* Shared offsets as ptxas lays them out for a kernel: its own .shared variables in order, then the
+ * module-scope ones it names, in declaration order (a kernel gets no other kernel's arrays), then the
+ * dynamic (extern) region, which every extern declaration aliases, at the largest extern alignment.
+ * When a .func body uses shared memory (parser.shared_module_wide) its baked addresses must be the same
+ * for every caller: every function then places all module-scope variables first, as one region. */
+static void layout_vars(struct parser *ps, uint64_t *module_shared)
+{
+	struct ptx_function *fn = ps->fn;
+	uint64_t shared = 0, local = fn->is_entry ? 0 : fn->args_size, dyn_align = 16;
+	bool *used = NULL;
+	if (ps->shared_module_wide) {
+		shared = place_module_shared(ps, 0, NULL, module_shared);
+	} else {
+		used = gl_xcalloc((size_t)ps->m->nvars + 1, sizeof *used);
+		module_shared_used(ps, used);
+	}
+	bool has_extern = false;
 	for (int i = 0; i < fn->nvars; i++) {
 		struct ptx_var *v = &fn->vars[i];
 		if (v->space == PS_SHARED && !v->is_extern) {
@@ -597,13 +630,18 @@ static void layout_vars(struct parser *ps, uint64_t *module_shared)
 			local = align_up(local, v->align);
 			v->offset = local;
 			local += v->size;
-		} else if (v->is_extern && v->align > dyn_align) {
-			dyn_align = v->align;
+		} else if (v->is_extern) {
+			has_extern = true;
+			dyn_align = v->align > dyn_align ? v->align : dyn_align;
 		}
 	}
+	if (used)
+		shared = place_module_shared(ps, shared, used, module_shared);
 	for (int i = 0; i < ps->m->nvars; i++)
-		if (ps->m->vars[i].space == PS_SHARED && ps->m->vars[i].is_extern && ps->m->vars[i].align > dyn_align)
-			dyn_align = ps->m->vars[i].align;
+		if (ps->m->vars[i].space == PS_SHARED && ps->m->vars[i].is_extern && (!used || used[i])) {
+			has_extern = true;
+			dyn_align = ps->m->vars[i].align > dyn_align ? ps->m->vars[i].align : dyn_align;
+		}
 	uint64_t dyn = align_up(shared, dyn_align);
 	for (int i = 0; i < fn->nvars; i++)
 		if (fn->vars[i].space == PS_SHARED && fn->vars[i].is_extern)
@@ -611,8 +649,10 @@ static void layout_vars(struct parser *ps, uint64_t *module_shared)
 	for (int i = 0; i < ps->m->nvars; i++)
 		if (ps->m->vars[i].space == PS_SHARED && ps->m->vars[i].is_extern)
 			module_shared[i] = dyn;
-	fn->shared_static = dyn;
+	/* ptxas reports the static bytes; with a dynamic region they end where it starts */
+	fn->shared_static = has_extern ? dyn : shared;
 	fn->local_size = align_up(local, 16);
+	free(used);
 }
 
 static const struct ptx_var *var_of(struct parser *ps, int ref)

@@ -31,6 +31,7 @@ struct sass_func {
 	int *lines;        /* PTX line of every SASS instruction that can execute (no NOP, no final self-branch) */
 	int ninsn;
 	bool ptx_lines;    /* the line info names PTX lines (.nv_debug_ptx_txt) */
+	int regs;          /* registers per thread ptxas allocated (.sectioninfo SHI_REGISTERS), 0 unknown */
 };
 
 struct sass_text {

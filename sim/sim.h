@@ -143,6 +143,8 @@ struct gl_sim_counters {
 	uint64_t lld_req, lld_sect, lst_req, lst_sect;
 	uint64_t gld_ideal, gst_ideal; /* the sectors the global requests' bytes need at best (full coalescing) */
 	uint64_t uniq_ld, uniq_st;     /* distinct sectors of the buffers loaded / stored (atomics: stored) */
+	uint64_t gld_lines, gst_lines; /* distinct 128-byte lines per global request, summed (L1 tag lookups) */
+	uint64_t l1_miss;              /* load sectors (ld.global, cp.async) that miss in the L1 model */
 	/* The same accesses counted once per PTX instruction, whatever ptxas made of them (sass_map.h); the
 	 * fields above follow the SASS when the module has a mapping.  sass_inst*: SASS instructions
 	 * estimated from the executed PTX instructions and the SASS the line info attributes to each. */
@@ -156,8 +158,18 @@ struct gl_sim_counters {
 
 
 
+/* The instruction with the most waste of one kind (global load / store sectors beyond the ideal, shared
+ * load / store bank conflicts): where the guidance points (sim_spots.c). */
+struct gl_sim_spot {
+	int ptx_line, src_line; /* 0 when no instruction had any */
+	double share;           /* its part of the kind's waste in the launch */
+	uint64_t waste;
+};
+#define GL_SIM_SPOTS 4
+
 struct gl_sim_result {
 	struct gl_sim_counters c;
+	struct gl_sim_spot spots[GL_SIM_SPOTS]; /* global loads, global stores, shared loads, shared stores */
 	double scale;             /* counts multiply by this when CTAs were sampled */
 	long ctas_total, ctas_run;
 	long cta_first, cta_end;  /* the range run (opts' cta_first/cta_end); cta_end 0: not a range */

@@ -251,6 +251,8 @@ static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_c
 	cta->L = L;
 	cta->shared = malloc(L->shared_size ? L->shared_size : 1);
 	cta->shadow = calloc(L->shared_size / 4 + 1, sizeof *cta->shadow); /* one per 4-byte word */
+	cta->shadow_site = calloc(2 * (L->shared_size / 4 + 1), sizeof *cta->shadow_site);
+	cta->quiet.site = calloc(L->warps_per_cta, sizeof *cta->quiet.site);
 	cta->quiet.full = calloc(SIM_QUIET_ROWS(L), sizeof *cta->quiet.full);
 	cta->shapes = calloc(SIM_SHAPE_SLOTS, sizeof *cta->shapes);
 	cta->quiet.reads = calloc(SIM_QUIET_ROWS(L) * L->warps_per_cta, sizeof *cta->quiet.reads);
@@ -258,9 +260,10 @@ static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_c
 	cta->warps = calloc(L->warps_per_cta, sizeof *cta->warps);
 	cta->regs = malloc((size_t)L->fn->nslots * 32 * L->warps_per_cta * sizeof *cta->regs);
 	cta->sass_phase = L->sass_phases ? calloc((size_t)L->fn->ncode * L->warps_per_cta, 1) : NULL;
+	cta->spots = L->spots ? calloc((size_t)L->fn->ncode * SIM_SPOT_KINDS, sizeof *cta->spots) : NULL;
 	cta->trace_cap = trace_cap;
 	gl_findings_init(&cta->findings, SIM_FINDINGS_PER_CTA);
-	bool ok = cta->shared && cta->shadow && cta->quiet.full && cta->quiet.reads && cta->shapes && cta->local &&
+	bool ok = cta->shared && cta->shadow && cta->shadow_site && cta->quiet.site && cta->quiet.full && cta->quiet.reads && cta->shapes && cta->local &&
 		  cta->warps && cta->regs && (cta->sass_phase || !L->sass_phases);
 	return ok ? GL_OK : GL_EENV;
 }
@@ -269,11 +272,15 @@ static void cta_release(struct sim_cta *cta)
 {
 	free(cta->shared);
 	free(cta->shadow);
+	free(cta->shadow_site);
+	free(cta->quiet.site);
 	free(cta->quiet.full);
 	free(cta->quiet.reads);
 	free(cta->shapes);
 	sim_race_free(&cta->race);
 	sim_async_free(cta);
+	sim_l1_free(cta);
+	sim_spots_flush(cta);
 	sim_frame_release(cta);
 	free(cta->local);
 	free(cta->warps);
@@ -780,6 +787,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	setup_memory(L, l);
 	sim_tex_setup(L, l);
 	sim_touch_init(&L->touch, L->regions, l->nbuffers); /* the buffers come first; module globals after */
+	L->spots = calloc((size_t)fn->ncode * SIM_SPOT_KINDS, sizeof *L->spots); /* NULL: no hot spots named */
 	L->specials = gl_xmalloc((size_t)L->warps_per_cta * SR_COUNT * 32 * sizeof *L->specials);
 	sim_specials_template(L, L->specials);
 	p.measure = sim_jit_choose(L, res);
@@ -815,6 +823,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	res->cta_end = p.ranged ? p.first + p.nrun : 0;
 	sim_touch_count(&L->touch, &res->c.uniq_ld, &res->c.uniq_st);
 	sim_touch_free(&L->touch);
+	sim_spots_result(L, res);
+	free(L->spots);
 	res->printf_buffer = L->printf_buffer;
 	res->printf_dropped = pf.dropped;
 	res->printf_unsupported = pf.note.unsupported;

@@ -86,6 +86,7 @@ struct sim_launch {
 	atomic_long stop_at;       /* run index of the first CTA (in grid order) that aborted; LONG_MAX = none */
 	bool sass_phases;          /* some SASS vector covers several loop iterations (sim_cta.sass_phase) */
 	struct sim_touch touch;
+	_Atomic uint64_t *spots;   /* per instruction and sim_spot kind: the workers' sums (sim_spots.c) */
 	bool cooperative;          /* the kernel reads the grid workspace (%envreg1/2): all CTAs run co-resident */
 	uint64_t grid_ws;          /* its address (0 when not cooperative) */
 	bool reserved_used;        /* the kernel reads %reserved_smem_offset_*: the CTA gets the reserved region */
@@ -110,6 +111,20 @@ void sim_touch_init(struct sim_touch *t, const struct sim_region *regions, int n
 void sim_touch_mark(struct sim_touch *t, bool is_store, const uint64_t addr[32], uint32_t mask, unsigned size);
 void sim_touch_count(const struct sim_touch *t, uint64_t *ld, uint64_t *st);
 void sim_touch_free(struct sim_touch *t);
+void sim_spots_result(const struct sim_launch *L, struct gl_sim_result *res);
+
+/* sim_spots.c: the waste of each instruction by kind (sim.h's gl_sim_spot) */
+enum sim_spot { SIM_SPOT_GLD, SIM_SPOT_GST, SIM_SPOT_SLD, SIM_SPOT_SST, SIM_SPOT_KINDS };
+struct sim_cta;
+void sim_spots_add(struct sim_cta *cta, const struct ptx_insn *ins, enum sim_spot kind, uint64_t waste);
+void sim_spots_flush(struct sim_cta *cta); /* the worker's sums into the launch's; frees them */
+
+/* sim_l1.c: the L1 model of global loads (docs/sim.md): look the sectors up in the CTA's L1, counting
+ * misses in c.l1_miss; `bypass` (.cg, .volatile, cp.async.cg): every sector goes to the L2. */
+#define GL_SIM_L1_BYTES (64 * 1024)
+struct sim_l1;
+void sim_l1_load(struct sim_cta *cta, const uint64_t addr[32], uint32_t mask, unsigned size, bool bypass);
+void sim_l1_free(struct sim_cta *cta);
 
 enum warp_state { W_READY, W_BARRIER, W_DONE };
 
@@ -172,6 +187,7 @@ struct sim_bar_red {
 struct sim_quiet {
 	uint64_t *full, *reads;
 	uint32_t full_gen, reads_gen, reads_epoch, readers, wrote_gen, wrote_epoch;
+	const struct ptx_insn **site; /* per warp: its latest quiet read of the interval (racecheck's other side) */
 };
 /* one spare word: a 64-bit window (sim_trace.c) may straddle the last */
 #define SIM_QUIET_ROWS(L) ((size_t)(L)->shared_size / 256 + 2)
@@ -200,9 +216,12 @@ struct sim_cta {
 	long run_index;       /* position among the CTAs run (grid order) */
 	uint8_t *shared;
 	struct sim_shadow *shadow; /* one per 4-byte word of shared memory (sim_trace.h) */
+	const struct ptx_insn **shadow_site; /* two per word: the instructions of its writer and reader */
 	struct sim_quiet quiet;    /* what lets most reads skip their shadow entries (sim_trace.c) */
 	struct sim_race race; /* global-memory accesses of this CTA's barrier interval (sim_race.h) */
 	struct sim_async async; /* cp.async groups and the shared words they write (sim_async.c) */
+	struct sim_l1 *l1;      /* the L1 model (sim_l1.c), allocated at the first global load */
+	uint64_t *spots;        /* per instruction and sim_spot kind, this worker's CTAs (sim_spots.c) */
 	uint32_t gen;         /* CTA generation: shadow entries of older CTAs are stale */
 	uint32_t epoch;       /* barrier intervals completed in this CTA (bar.sync releases, mbarrier phases) */
 	uint32_t released;    /* bar.sync releases in this CTA */

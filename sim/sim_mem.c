@@ -109,10 +109,12 @@ uint8_t *sim_translate(struct sim_cta *cta, struct sim_warp *w, int lane, enum p
  * wavefronts (shared).  Returns false for spaces that are not counted (param, const). */
 struct access_cost {
 	unsigned units, conflicts;
+	unsigned lines; /* global: the distinct 128-byte lines (the L1's tag lookups) */
 	unsigned ideal; /* global: the sectors the active lanes' bytes need at best, ceil(lanes * size / 32) */
 };
 
-/* Bank conflicts of a shared access: its wavefronts beyond the conflict-free minimum. */
+/* Bank conflicts of a shared access of at most 4 bytes: its wavefronts beyond its one phase (wider
+ * accesses need their addresses: gl_mm_shared_phases). */
 static unsigned shared_conflicts(unsigned units, uint32_t mask, unsigned size)
 {
 	unsigned ideal = gl_mm_shared_ideal_wavefronts(mask, size);
@@ -125,6 +127,7 @@ static bool access_cost(struct sim_cta *cta, uintptr_t site, enum ptx_space sp, 
 {
 	out->conflicts = 0;
 	out->ideal = 0;
+	out->lines = 0;
 	if (sp == PS_SHARED) {
 		uint32_t a32[32] = {0};
 		if (mask == 0xffffffffu)
@@ -132,10 +135,12 @@ static bool access_cost(struct sim_cta *cta, uintptr_t site, enum ptx_space sp, 
 				a32[l] = (uint32_t)addr[l];
 		else
 			FOR_LANES(mask, l) a32[l] = (uint32_t)addr[l];
-		out->units = gl_mm_shared_wavefronts_memo(&cta->wf_memo, site, a32, mask, size);
-		out->conflicts = shared_conflicts(out->units, mask, size);
+		unsigned phases;
+		out->units = gl_mm_shared_cost_memo(&cta->wf_memo, site, a32, mask, size, &phases);
+		out->conflicts = gl_mm_shared_conflicts(out->units, phases);
 	} else if (sp == PS_GLOBAL) { /* ld.const goes through the constant cache, not this pipe */
 		out->units = gl_mm_global_sectors(addr, mask, size);
+		out->lines = gl_mm_global_lines(addr, mask, size);
 		out->ideal = ((unsigned)__builtin_popcount(mask) * size + GL_SECTOR_BYTES - 1) / GL_SECTOR_BYTES;
 	} else if (sp == PS_LOCAL) {
 		out->units = gl_mm_local_sectors(addr, mask, size);
@@ -156,8 +161,10 @@ static void add_access(struct gl_sim_counters *c, enum ptx_space sp, bool is_sto
 					    : (is_store ? &c->lst_sect : &c->lld_sect);
 	*inst += 1;
 	*units += a->units;
-	if (sp == PS_GLOBAL)
+	if (sp == PS_GLOBAL) {
 		*(is_store ? &c->gst_ideal : &c->gld_ideal) += a->ideal;
+		*(is_store ? &c->gst_lines : &c->gld_lines) += a->lines;
+	}
 	if (sp == PS_SHARED)
 		*(is_store ? &c->sst_conf : &c->sld_conf) += a->conflicts;
 }
@@ -228,8 +235,15 @@ static void count_cost(struct sim_cta *cta, struct sim_warp *w, const struct ptx
 		       const struct access_cost *cost, bool as_ptx)
 {
 	add_ptx_access(&cta->c, sp, is_store, cost);
-	if (sp == PS_GLOBAL)
+	if (sp == PS_SHARED)
+		sim_spots_add(cta, ins, is_store ? SIM_SPOT_SST : SIM_SPOT_SLD, cost->conflicts);
+	if (sp == PS_GLOBAL) {
+		sim_spots_add(cta, ins, is_store ? SIM_SPOT_GST : SIM_SPOT_GLD,
+			      cost->units > cost->ideal ? cost->units - cost->ideal : 0);
 		sim_touch_mark(&cta->L->touch, is_store, addr, mask, size);
+		if (!is_store)
+			sim_l1_load(cta, addr, mask, size, ins->mods & (PM_CG | PM_VOLATILE));
+	}
 	add_sass_access(cta, w, ins, sp, addr, mask, size, is_store, cost, as_ptx);
 	if (cta->trace)
 		sim_trace_record(cta, w, ins, sp, addr, mask, size, is_store, cost->units);
@@ -671,6 +685,8 @@ static int exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct p
 		cta->c.ldgsts_inst++;
 		cta->c.ldgsts_req++;
 		cta->c.ldgsts_sect += sectors;
+		sim_touch_mark(&cta->L->touch, false, src, reading, size); /* the source is part of the footprint */
+		sim_l1_load(cta, src, reading, size, ins->mods & PM_CG);
 		uint32_t d32[32];
 		FOR_LANES(mask, l) d32[l] = (uint32_t)dst[l];
 		cta->c.ldgsts_sst_wf += gl_mm_shared_wavefronts(d32, mask, size);

@@ -218,6 +218,7 @@ static int exec_ldmatrix(struct sim_cta *cta, struct sim_warp *w, const struct p
 	cta->c.sld_conf += wf > nmat ? wf - nmat : 0;
 	cta->c.ptx_sld_wf += wf; /* one PTX ldmatrix is one LDSM */
 	cta->c.ptx_sld_conf += wf > nmat ? wf - nmat : 0;
+	sim_spots_add(cta, ins, SIM_SPOT_SLD, wf > nmat ? wf - nmat : 0);
 	if (cta->trace)
 		sim_trace_record(cta, w, ins, PS_SHARED, addr, nmat == 4 ? 0xffffffffu : (1u << (8 * nmat)) - 1, 16,
 				 false, wf);

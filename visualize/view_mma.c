@@ -253,14 +253,12 @@ void view_mma_kstep_frame(const struct view_mma *v, int k, struct view_mma_kstep
 		} else if (e->space == GL_TRACE_SHARED && e->op == GL_TRACE_LDMATRIX) {
 			f->ldsm++;
 			f->sld_wf += e->cost;
-			uint32_t ideal = (uint32_t)__builtin_popcount(e->mask) / 8;
-			f->sld_conf += e->cost > ideal ? e->cost - ideal : 0;
+			f->sld_conf += view_shared_conflicts(e);
 			f->warp_ldsm_now += now && (int)e->warp == v->warp;
 		} else if (e->space == GL_TRACE_SHARED && e->op == GL_TRACE_LD) {
-			unsigned ideal = gl_mm_shared_ideal_wavefronts(e->mask, e->bytes);
 			f->lds++;
 			f->sld_wf += e->cost;
-			f->sld_conf += e->cost > ideal ? e->cost - ideal : 0;
+			f->sld_conf += view_shared_conflicts(e);
 		} else if (e->space == GL_TRACE_SHARED) {
 			f->sst_wf += e->cost;
 		}

@@ -10,6 +10,10 @@
 
 /* Indices of the events in `space` of CTA `block` (-1: every traced CTA), in recorded order. */
 uint32_t *view_select(const struct view_trace *tr, int space, long block, uint32_t *n);
+/* A shared access's conflict-free wavefronts (its phases, sim/memmodel.h; one per ldmatrix matrix) and
+ * its bank conflicts (the event's wavefronts beyond them), as the simulator counted them. */
+unsigned view_shared_ideal(const struct gl_trace_event *e);
+unsigned view_shared_conflicts(const struct gl_trace_event *e);
 
 /* ---- coalesce: one global access per step, its lanes, sectors and 128-byte lines */
 struct view_coalesce {

@@ -182,6 +182,9 @@ EOF
 	run "$GPULAB" sim "$FX/sanitizer.ptx" --kernel race --grid 1 --block 128 --arg buf:in:f32:128 --arg buf:out:f32:128
 	[ "$status" -eq 1 ]
 	assert_output --partial "========= Race reported between warps on __shared__ memory"
+	# both sides, as compute-sanitizer names them: this read at line 27, the other warp's write at line 26
+	assert_output --partial "Race reported between warps on __shared__ memory (4 bytes at 0x0) at PTX line 126 (CUDA line 27)"
+	assert_output --regexp "shared-memory race \(read after write\) at 0x0: warps 0 and 3 access it between two barriers; the other access: write at [^ ]*sanitizer.cu:26 \(PTX line 116\)"
 	run "$GPULAB" sim "$FX/sanitizer.ptx" --kernel no_race --grid 1 --block 128 --arg buf:in:f32:128 --arg buf:out:f32:128
 	assert_success
 	run "$GPULAB" sim "$FX/sanitizer.ptx" --kernel misaligned --grid 1 --block 32 --arg buf:in:u8:256 --arg buf:out:f32:32
@@ -240,6 +243,15 @@ thread 0 of 32: x=0.00"
 	run "$GPULAB" sim "$FX/names.ptx" --kernel twice --grid 1 --block 4 --arg buf:x:i32:4
 	[ "$status" -eq 2 ]
 	assert_output --partial "'twice' (_Z5twicei) is a device function (.func), not a kernel"
+	# template arguments as the source spells them: 1U, 1u, 1 and 0x1 are one unsigned 1; true is 1, 16L is 16
+	for k in 'mergeSortSharedKernel<1U>' 'mergeSortSharedKernel<1>' 'mergeSortSharedKernel< 0x1 >' \
+		'flags<true, 16L>' 'flags<1,16>'; do
+		run "$GPULAB" sim "$FX/templates.ptx" --kernel "$k" --grid 1 --block 4 --arg buf:d:u64:4
+		assert_success
+	done
+	run "$GPULAB" sim "$FX/templates.ptx" --kernel 'mergeSortSharedKernel<2U>' --grid 1 --block 4 --arg buf:d:u32:4
+	[ "$status" -eq 2 ]
+	assert_output --partial "no kernel named 'mergeSortSharedKernel<2U>'"
 	# a call that was not inlined runs (tests/cli/sim_calls.bats)
 	run "$GPULAB" sim "$FX/names.ptx" --kernel plain --grid 1 --block 4 --arg buf:x:i32:4:seq --dump "x=$OUT/x.bin"
 	assert_success
@@ -393,6 +405,32 @@ EOF
 	[ "$(jq '.[0].events > 0' <<<"$output")" = true ]
 	run "$GPULAB" query --db "$DB" "select status from runs where id = 2"
 	assert_output --partial failed
+}
+
+@test "--sample-ctas scales the counts to the grid and says so; a stored run keeps ptxas's registers" {
+	run --separate-stderr "$GPULAB" sim "$FX/smem.ptx" --kernel stride32 --grid 8 --block 32 \
+		--arg buf:in:f32:256:seq --arg buf:out:f32:256 --arg i32:32 --sample-ctas 2 --db "$DB" --json
+	assert_success
+	[ "$(jq '.metrics["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"]' <<<"$output")" = 248 ] # 8 x 31
+	run "$GPULAB" query --db "$DB" --json "select regs, note from launches"
+	[ "$(jq '.[0].regs > 0' <<<"$output")" = true ]
+	[ "$(jq -r '.[0].note' <<<"$output")" = "2 of 8 CTAs simulated (--sample-ctas): counts scaled to the grid" ]
+	run "$GPULAB" sim "$FX/smem.ptx" --kernel stride32 --grid 8 --block 32 --arg buf:in:f32:256:seq \
+		--arg buf:out:f32:256 --arg i32:32 --sample-ctas 2 --cta-range 0:2
+	[ "$status" -eq 2 ]
+	assert_output --partial "--cta-range and --sample-ctas exclude each other"
+}
+
+@test "module-scope shared variables: each kernel gets the ones it names, as ptxas lays them out" {
+	# k1: its own 4 bytes, then mb (align 8) at 8: 28 bytes, as ptxas -v says; lanes 5-7 read past mb
+	run "$GPULAB" sim "$FX/shared_layout.ptx" --kernel k1 --grid 1 --block 8 --arg buf:out:u32:1
+	[ "$status" -eq 1 ]
+	assert_output --partial "invalid __shared__ read of size 4 at 0x1c: the CTA has 28 bytes of shared memory"
+	assert_output --partial "3 occurrences; first in block (0,0,0) thread (5,0,0)"
+	# k2: ma and mc only (20 bytes): clean
+	run --separate-stderr "$GPULAB" sim "$FX/shared_layout.ptx" --kernel k2 --grid 1 --block 8 --arg buf:out:u32:1 --json
+	assert_success
+	[ "$(jq '.findings | length' <<<"$output")" = 0 ]
 }
 
 # wrap KERNEL BAD: run a wrap.ptx kernel whose lanes 1..31 use the 64-bit address BAD (lane 0 a valid one)
