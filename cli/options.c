@@ -194,13 +194,22 @@ static int take_color(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *
 	return gl_usage_error(ctx, cmd, "--color takes auto, always or never (got '%s')", value);
 }
 
+/* --json and --csv each name the one output format: both together (anywhere on the line) are refused. */
+static int take_format(struct gl_ctx *ctx, const struct gl_cmd *cmd, enum gl_format f)
+{
+	if (ctx->format != GL_FMT_TABLE && ctx->format != f)
+		return gl_usage_error(ctx, cmd, "--json and --csv exclude each other: give one of them");
+	ctx->format = f;
+	return GL_OK;
+}
+
 static int take(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_opt *o, const char *value,
 		struct gl_args *out)
 {
 	switch (o->code) {
 	case COMMON_DB: ctx->db_path = value; return GL_OK;
-	case COMMON_JSON: ctx->format = GL_FMT_JSON; return GL_OK;
-	case COMMON_CSV: ctx->format = GL_FMT_CSV; return GL_OK;
+	case COMMON_JSON:
+	case COMMON_CSV: return take_format(ctx, cmd, o->code == COMMON_JSON ? GL_FMT_JSON : GL_FMT_CSV);
 	case COMMON_COLOR: return take_color(ctx, cmd, value);
 	case COMMON_QUIET: ctx->quiet = true; return GL_OK;
 	case COMMON_VERSION: return 'V';

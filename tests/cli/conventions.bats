@@ -83,6 +83,20 @@ commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF 
 	refute_output --partial "--csv"
 }
 
+@test "--json and --csv together are refused, wherever they stand, before anything runs" {
+	run "$GPULAB" runs --json --csv --db "$DB"
+	assert_failure 2
+	assert_output --partial "--json and --csv exclude each other: give one of them"
+	run "$GPULAB" --csv run transpose --size 32 --variant copy --json --db "$DB"
+	assert_failure 2
+	assert_output --partial "--json and --csv exclude each other"
+	[ ! -e "$DB" ]
+	# the same one twice is no conflict
+	run "$GPULAB" --json list --json
+	assert_success
+}
+
+
 @test "every format a help page lists works" {
 	"$GPULAB" run transpose --size 32 --variant copy --backend sim --db "$DB" >/dev/null 2>&1
 	run "$GPULAB" list --json
