@@ -93,6 +93,9 @@ extern const struct gl_opt gl_common_opts[];
 extern const struct gl_opt gl_version_opt[]; /* -V, --version: only before a command */
 /* The option lines of a help page (the formats `cmd` refuses left out; cmd may be NULL). */
 void gl_print_opts(const struct gl_cmd *cmd, const struct gl_opt *opts, FILE *out);
+/* Help prose wrapped to `width` columns (gl_term_width()): a line that is too long continues under its
+ * second column ("  gemm        one k per step ...") or its indentation; short lines are kept as they are. */
+void gl_help_text(FILE *out, const char *text, int width);
 
 /* Global options before the command (`gpulab --db X -q list`): reads argv[1..] while they are options of
  * gl_common_opts, setting ctx; *next is the index of the command's name.  Returns 0, 'h' for --help or

@@ -314,11 +314,12 @@ const struct gl_cmd gl_cmd_sim_entry = {
 	.usage = "SOURCE.cu|SOURCE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] --arg SPEC... [options]",
 	.summary = "run one kernel of a .cu or .ptx file in the simulator: counts, printf, sanitizer findings",
 	.help = "--arg SPEC, one per kernel parameter, in order:\n"
-		"  i32:V u32:V i64:V u64:V f32:V f64:V\n"
-		"  buf:NAME:DTYPE:COUNT[:INIT]  DTYPE f16 bf16 f32 f64 i8 u8 i16 u16 i32 u32 i64 u64; INIT zero\n"
-		"  (default), seq, rand[:SEED] (floats in [0,1), integers in [0,100), splitmix64), const:V (must fit\n"
-		"  DTYPE: no truncation, overflow or underflow), file:PATH (a regular file of raw little-endian\n"
-		"  values, exactly COUNT of them)\n"
+		"  i32:V u32:V i64:V u64:V f32:V f64:V  a scalar\n"
+		"  buf:NAME:DTYPE:COUNT[:INIT]          a buffer: DTYPE f16 bf16 f32 f64 i8 u8 i16 u16 i32 u32 i64 u64;\n"
+		"                                       INIT zero (default), seq, rand[:SEED] (floats in [0,1), integers\n"
+		"                                       in [0,100), splitmix64), const:V (must fit DTYPE: no truncation,\n"
+		"                                       overflow or underflow), file:PATH (a regular file of raw\n"
+		"                                       little-endian values, exactly COUNT of them)\n"
 		"printf records that do not fit the --printf-buffer are dropped and counted.\n"
 		GL_SANITIZER_TOOLS_HELP
 		"A .cu file is compiled with nvcc -ptx -arch=sm_80 -O3 -lineinfo ($GPULAB_NVCC picks the nvcc; it\n"

@@ -4,8 +4,6 @@
  * answer hidden unless asked for. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "common/util.h"
 
@@ -23,15 +21,7 @@ struct rstate {
 
 int lesson_term_width(void)
 {
-	const char *cols = getenv("COLUMNS");
-	char *end;
-	long n = cols ? strtol(cols, &end, 10) : 0;
-	if (cols && *cols && !*end && n > 0)
-		return n > 1000 ? 1000 : (int)n;
-	struct winsize ws;
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	return 80;
+	return gl_term_width();
 }
 
 /* Columns of n bytes of UTF-8: continuation bytes take none. */

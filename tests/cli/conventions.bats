@@ -8,7 +8,7 @@ load test_helper
 setup() { common_setup; }
 
 # every command of `gpulab --help`
-commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF && $1 != "help" && $1 != "version" {print $1}'; }
+commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk '/^  [^ ]/ && $1 != "help" && $1 != "version" {print $1}'; }
 
 @test "-h, --help and 'help CMD' show every command's help" {
 	for c in $(commands); do
@@ -96,6 +96,18 @@ commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF 
 	assert_success
 }
 
+@test "help is wrapped: to 80 columns without a terminal, to \$COLUMNS when set; continuations under their column" {
+	commands | while read -r c; do
+		env -u COLUMNS "$GPULAB" help "$c" | awk -v c="$c" 'length($0) > 80 { print c ": " $0; bad = 1 } END { exit bad }'
+	done
+	env -u COLUMNS "$GPULAB" --help | awk 'length($0) > 80 { print; bad = 1 } END { exit bad }'
+	run env -u COLUMNS "$GPULAB" help view
+	# a view's description goes on under its column, not at the margin
+	assert_line "  gemm        one k per step: the grid of CTA tiles over C, the K slab of A and"
+	assert_line --regexp '^              B, As/Bs as filled, every warp'
+	[ "$(COLUMNS=60 "$GPULAB" help view | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 60 ]
+	[ "$(COLUMNS=200 "$GPULAB" help view | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -gt 100 ]
+}
 
 @test "every format a help page lists works" {
 	"$GPULAB" run transpose --size 32 --variant copy --backend sim --db "$DB" >/dev/null 2>&1
