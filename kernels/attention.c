@@ -161,14 +161,25 @@ static const char *flash_entry(const char *stem, long d)
 	return names[which][d == 32 ? 0 : d == 64 ? 1 : 2];
 }
 
+/* fused_row keeps a query row's scores (and the row of Q) in 48 KiB of shared memory; the other variants
+ * take any problem check() accepts. */
+static bool accepts(const struct gl_variant *v, const struct gl_problem *p, char *rule, size_t size)
+{
+	struct dims g = dims_of(p);
+	if (v - variants != V_FUSED_ROW || 4.0 * ((double)g.d + (double)g.nk + 4) <= 48 * 1024)
+		return true;
+	snprintf(rule, size, "keeps a row's %ld scores in 48 KiB of shared memory: --seq-k at most 12250", g.nk);
+	return false;
+}
+
 static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
 {
 	struct dims g = dims_of(p);
 	int vi = (int)(v - variants);
 	size_t nq = (size_t)(g.bh * g.nq * g.d), nk = (size_t)(g.bh * g.nk * g.d);
-	if (vi == V_FUSED_ROW && 4.0 * ((double)g.d + (double)g.nk + 4) > 48 * 1024)
-		return gl_errf(err, GL_EUSAGE, "fused_row keeps a row's %ld scores in 48 KiB of shared memory: "
-			       "--seq-k at most 12250", g.nk);
+	char rule[160];
+	if (!accepts(v, p, rule, sizeof rule))
+		return gl_errf(err, GL_EUSAGE, "attention %s %s", v->name, rule);
 	bool half = vi == V_FLASH2_MMA;
 	int o = gl_launch_add_buffer(l, "O", GL_F32, nq, 1);
 	int mb = -1, lb = -1;
@@ -359,6 +370,7 @@ const struct gl_topic gl_topic_attention = {
 	.atol = 2e-5, /* fp32 variants; flash2_mma: 1e-3 + 1e-2 |ref| (see the top of this file) */
 	.rtol = 1e-4,
 	.check = check,
+	.accepts = accepts,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,
