@@ -174,10 +174,11 @@ static bool rule_tail(const struct gl_rule_input *in, struct gl_guidance *out)
 	snprintf(out->metric, sizeof out->metric, "launch.waves_per_multiprocessor");
 	out->value = e->waves;
 	out->estimated_speedup = 1 - 1 / e->wave_factor;
+	double blocks = round(e->waves * per_wave);
 	if (e->waves < 1)
 		snprintf(out->message, sizeof out->message,
-			 "the grid's %.0f blocks keep %.0f of the %d SMs of %s busy; the others idle",
-			 e->waves * per_wave, e->waves * per_wave, e->gpu->sm_count, e->gpu->name);
+			 "the grid's %.0f block%s keep%s %.0f of the %d SMs of %s busy; the others idle", blocks,
+			 blocks == 1 ? "" : "s", blocks == 1 ? "s" : "", blocks, e->gpu->sm_count, e->gpu->name);
 	else
 		snprintf(out->message, sizeof out->message,
 			 "%.2f waves of %.0f blocks on %s: the last wave is %.0f%% full, so %.0f%% of the time is a "
