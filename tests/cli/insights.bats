@@ -147,6 +147,24 @@ rule() {
 	assert_failure 2
 }
 
+@test "compare --runs names every run, sizes the variant column from the names, and refuses two topics" {
+	"$GPULAB" run conv2d --variant direct,implicit_gemm --size 4 --c 2 --k 2 --backend sim --db "$DB" >/dev/null 2>&1
+	"$GPULAB" run conv2d --variant implicit_gemm --size 4 --c 2 --k 2 --backend sim --db "$DB" >/dev/null 2>&1
+	"$GPULAB" run transpose --variant naive --size 32 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" compare --runs 1,2 --db "$DB"
+	assert_success
+	assert_line --index 0 --regexp '^compare conv2d  \{.*\}  runs 1, 2  backend sim'
+	# "r1:implicit_gemm" is 16 characters: the column is 16 wide and every row lines up under the heading
+	assert_line --index 1 --regexp '^variant {10}verified +ld sectors'
+	assert_line --index 2 --regexp '^r1:direct {8}yes '
+	assert_line --index 3 --regexp '^r1:implicit_gemm yes '
+	before=$(db_hash)
+	run "$GPULAB" compare --runs 1,3 --db "$DB"
+	assert_failure 2
+	assert_output --partial "compare --runs puts runs of one topic side by side, but run 1 is conv2d and run 3 is transpose"
+	[ "$(db_hash)" = "$before" ]
+}
+
 @test "plot roofline and compare: terminal, and SVG that validates and renders" {
 	command -v xmllint >/dev/null && command -v rsvg-convert >/dev/null || skip "xmllint or rsvg-convert missing (make deps)"
 	"$GPULAB" run gemm --variant naive,smem --size 64 --backend sim --db "$DB" >/dev/null 2>&1
