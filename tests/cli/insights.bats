@@ -122,6 +122,20 @@ rule() {
 	assert_failure 2
 }
 
+@test "runs: a value longer than its column ends in '...'; columns fit their widest value" {
+	"$GPULAB" run conv2d --variant direct,implicit_gemm --size 4 --c 2 --k 2 --backend sim --db "$DB" >/dev/null 2>&1
+	"$GPULAB" run smem_patterns --variant stride1 --blocks 1 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" runs --db "$DB"
+	assert_success
+	assert_line --index 0 --regexp '^  run  started \(UTC\)         topic          variants              parameters '
+	# conv2d's 100-character parameters: cut to the 40-character column, with "..." saying so
+	assert_line --index 2 --regexp ' conv2d         direct,implicit_gemm  \{"n":1,"c":2,"h":4,"w":4,"k":2,"r":3,\.\.\.  sim +ok$'
+	assert_line --index 1 --regexp ' smem_patterns  stride1 '
+	# JSON keeps the whole value
+	run "$GPULAB" runs --db "$DB" --json
+	[ "$(jq -r '.[1].params.layout' <<<"$output")" = nchw ]
+}
+
 @test "compare --runs compares stored runs without running; a 0 baseline shows the difference" {
 	"$GPULAB" run transpose --variant naive --size 64 --backend sim --db "$DB" >/dev/null 2>&1
 	"$GPULAB" run transpose --variant padded --size 64 --backend sim --db "$DB" >/dev/null 2>&1
