@@ -161,14 +161,23 @@ static const char *flash_entry(const char *stem, long d)
 	return names[which][d == 32 ? 0 : d == 64 ? 1 : 2];
 }
 
+/* fused_row keeps a query row (d floats), its scores (one per key) and 4 reduction slots in dynamic
+ * shared memory; the flash variants' tiles are static. */
+static unsigned dyn_smem(const struct gl_variant *v, const struct gl_problem *p)
+{
+	struct dims g = dims_of(p);
+	return v - variants == V_FUSED_ROW ? (unsigned)(4 * (g.d + g.nk + 4)) : 0;
+}
+
 /* fused_row keeps a query row's scores (and the row of Q) in 48 KiB of shared memory; the other variants
  * take any problem check() accepts. */
 static bool accepts(const struct gl_variant *v, const struct gl_problem *p, char *rule, size_t size)
 {
-	struct dims g = dims_of(p);
-	if (v - variants != V_FUSED_ROW || 4.0 * ((double)g.d + (double)g.nk + 4) <= 48 * 1024)
+	if (dyn_smem(v, p) <= 48 * 1024)
 		return true;
-	snprintf(rule, size, "keeps a row's %ld scores in 48 KiB of shared memory: --seq-k at most 12250", g.nk);
+	struct dims g = dims_of(p);
+	snprintf(rule, size, "keeps a row's %ld scores in 48 KiB of shared memory: --seq-k at most %ld at --dim %ld",
+		 g.nk, 48 * 1024 / 4 - g.d - 4, g.d);
 	return false;
 }
 
@@ -233,7 +242,7 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	switch (vi) {
 	case V_FUSED_ROW:
 		geometry(l, (unsigned)g.nq, (unsigned)g.bh, 1, FR_THREADS, 1);
-		l->dyn_smem = (unsigned)(4 * (g.d + g.nk + 4));
+		l->dyn_smem = dyn_smem(v, p);
 		break;
 	case V_FLASH1: geometry(l, 1, (unsigned)g.bh, 1, FL_THREADS, 1); break;
 	case V_FLASH2: geometry(l, ceil_div(g.nq, F2_BR), (unsigned)g.bh, 1, FL_THREADS, 1); break;
@@ -371,6 +380,7 @@ const struct gl_topic gl_topic_attention = {
 	.rtol = 1e-4,
 	.check = check,
 	.accepts = accepts,
+	.dyn_smem = dyn_smem,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,

@@ -152,6 +152,14 @@ static long direct_smem_bytes(const struct gl_conv_dims *d, long *ph, long *pw)
 	return 4 * (*ph * pitch + 8 * d->r * d->s);
 }
 
+/* direct_smem's patch and filter taps are dynamic shared memory; the other variants' tiles are static. */
+static unsigned dyn_smem(const struct gl_variant *v, const struct gl_problem *pb)
+{
+	struct gl_conv_dims d = gl_conv_dims_of(pb);
+	long ph, pw;
+	return v - variants == V_DIRECT_SMEM ? (unsigned)direct_smem_bytes(&d, &ph, &pw) : 0;
+}
+
 /* direct_smem stages a patch in at most 48 KiB and puts n * ceil(k/8) blocks in grid z; the other
  * variants take any problem check() accepts. */
 static bool accepts(const struct gl_variant *v, const struct gl_problem *pb, char *rule, size_t size)
@@ -180,8 +188,7 @@ static int grid_direct_smem(struct gl_launch *l, const struct gl_variant *v, con
 	if (!accepts(v, pb, rule, sizeof rule))
 		return gl_errf(err, GL_EUSAGE, "conv2d direct_smem %s, or another variant", rule);
 	struct gl_conv_dims d = gl_conv_dims_of(pb);
-	long ph, pw;
-	l->dyn_smem = (unsigned)direct_smem_bytes(&d, &ph, &pw);
+	l->dyn_smem = dyn_smem(v, pb);
 	l->grid[0] = (unsigned)((d.q + 15) / 16);
 	l->grid[1] = (unsigned)((d.p + 15) / 16);
 	l->grid[2] = (unsigned)(d.n * ((d.k + 7) / 8));
@@ -347,6 +354,7 @@ const struct gl_topic gl_topic_conv2d = {
 	.rtol = FLT_EPSILON, /* 2^-23, times (Kd + 2) times the element's sum |x w|: see verify */
 	.check = check,
 	.accepts = accepts,
+	.dyn_smem = dyn_smem,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,

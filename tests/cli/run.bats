@@ -213,3 +213,16 @@ setup() {
 	[ "$(jq '.variants[] | select(.name=="padded") | .resources.sm_90.static_smem' <<<"$output")" = 4224 ]
 	[ "$(jq '.variants[] | select(.name=="copy") | .resources.sm_80.registers > 0' <<<"$output")" = true ]
 }
+
+@test "list attention shows fused_row's shared memory as static + dynamic (its scores, at the default sizes)" {
+	run "$GPULAB" list attention
+	assert_success
+	# seq-k 256 scores + a row of dim 64 + 4 slots, 4 bytes each: 1296 bytes of dynamic shared memory
+	assert_line --regexp '^  fused_row +[0-9]+ regs +0\+1296 B smem '
+	assert_line --regexp '^  flash2 +[0-9]+ regs +16512 B smem '
+	assert_output --partial "(smem A+B: A bytes static, B dynamic at the default sizes"
+	run "$GPULAB" list attention --json
+	[ "$(jq '.variants[] | select(.name=="fused_row") | .dynamic_smem' <<<"$output")" = 1296 ]
+	run "$GPULAB" list transpose
+	refute_output --partial "smem A+B"
+}
