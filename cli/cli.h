@@ -23,6 +23,7 @@ struct gl_ctx {
 	bool color;          /* --color, else stdout is a terminal and NO_COLOR is unset or empty */
 	enum gl_color_mode color_mode; /* what --color said (views decide for their own terminal) */
 	bool quiet;          /* --quiet: no notes on stderr (errors still) */
+	bool verbose;        /* -v: every note, also those said once per terminal session */
 	bool stderr_tty;     /* progress bars only on a terminal */
 	struct gl_err err;
 };
@@ -133,6 +134,10 @@ long gl_args_long(const struct gl_args *a, const char *name, long def);
 int gl_args_list(const struct gl_args *a, const char *name, const char **vals, int max);
 /* The value of one parsed option as a number (GL_OPT_LONG, already checked). */
 long gl_optval_long(const struct gl_optval *a);
+
+/* True when stderr is a terminal whose session has not been told `what` (a word) yet; records that it has
+ * now (said_once.c).  For notes a learner needs once, not at every command. */
+bool gl_cli_first_in_session(const char *what);
 
 /* A note on stderr ("gpulab: ..." and a newline), unless --quiet. */
 void gl_note(const struct gl_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -22,7 +22,7 @@ static const struct gl_cmd *self(void);
 
 enum {
 	OPT_KERNEL = 1, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
-	OPT_PRINTF_BUFFER, OPT_STACK_SIZE, OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL, OPT_CTA_RANGE, OPT_ENGINE,
+	OPT_PRINTF_BUFFER, OPT_STACK_SIZE, OPT_ARCH, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL, OPT_CTA_RANGE, OPT_ENGINE,
 };
 
 #define MAX_DUMPS 16
@@ -78,7 +78,6 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct s
 	case OPT_ARCH: return set_arch(ctx, o, v);
 	case 'I': return add_nvcc_flag(ctx, o, "-I", v);
 	case 'D': return add_nvcc_flag(ctx, o, "-D", v);
-	case OPT_VERBOSE: o->nvcc.verbose = true; return GL_OK;
 	case OPT_NO_CACHE: o->nvcc.no_cache = true; return GL_OK;
 	case OPT_KERNEL: o->kernel = v; return GL_OK;
 	case OPT_GRID: o->grid = v; return GL_OK;
@@ -108,6 +107,7 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 	for (int i = 0; i < args.nopts; i++)
 		if ((rc = handle_option(ctx, &args.opts[i], o)))
 			return rc;
+	o->nvcc.verbose = ctx->verbose; /* -v: whether nvcc ran or the PTX cache answered */
 	o->source = args.pos[0];
 	if (!o->kernel)
 		return gl_usage_error(ctx, self(), "sim needs --kernel NAME");
@@ -300,7 +300,6 @@ static const struct gl_opt sim_table[] = {
 	{.short_name = 'D', .kind = GL_OPT_STRING, .value = "MACRO[=V]",
 	 .help = "passed to nvcc for a .cu file, in order", .code = 'D'},
 	GL_FLAG("no-cache", OPT_NO_CACHE, "run nvcc even when the PTX cache has this compile"),
-	GL_FLAG("verbose", OPT_VERBOSE, "say on stderr whether nvcc ran or the PTX cache answered"),
 	GL_STR("tool", "LIST", OPT_TOOL, "sanitizer checks, comma-separated (below); default all"),
 	GL_STR("print-limit", "N", OPT_PRINT_LIMIT,
 	       "distinct findings printed (default 100, 0 = all); the ERROR SUMMARY and --json count every one"),

@@ -11,7 +11,7 @@
 #include "common/util.h"
 
 enum { COMMON_DB = -1, COMMON_JSON = -2, COMMON_CSV = -3, COMMON_HELP = -4, COMMON_COLOR = -5, COMMON_QUIET = -6,
-       COMMON_VERSION = -7 };
+       COMMON_VERSION = -7, COMMON_VERBOSE = -8 };
 
 const struct gl_opt gl_common_opts[] = {
 	GL_STR("db", "PATH", COMMON_DB, "results database (default: $GPULAB_DB, else $XDG_DATA_HOME/gpulab/gpulab.db)"),
@@ -20,6 +20,9 @@ const struct gl_opt gl_common_opts[] = {
 	GL_STR("color", "WHEN", COMMON_COLOR, "colour: auto (default: on a terminal unless NO_COLOR), always, never"),
 	{.name = "quiet", .short_name = 'q', .kind = GL_OPT_FLAG, .help = "no notes on stderr (errors still)",
 	 .code = COMMON_QUIET},
+	{.name = "verbose", .short_name = 'v', .kind = GL_OPT_FLAG,
+	 .help = "every note, also those said once per terminal session (which backend runs and why)",
+	 .code = COMMON_VERBOSE},
 	{.name = "help", .short_name = 'h', .kind = GL_OPT_FLAG, .help = "this help", .code = COMMON_HELP},
 	{0},
 };
@@ -318,6 +321,7 @@ static int take(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_op
 	case COMMON_CSV: return take_format(ctx, cmd, o->code == COMMON_JSON ? GL_FMT_JSON : GL_FMT_CSV);
 	case COMMON_COLOR: return take_color(ctx, cmd, value);
 	case COMMON_QUIET: ctx->quiet = true; return GL_OK;
+	case COMMON_VERBOSE: ctx->verbose = true; return GL_OK;
 	case COMMON_VERSION: return 'V';
 	case COMMON_HELP:
 		if (cmd->usage) /* not before the command: main prints gpulab's own help */
