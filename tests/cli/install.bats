@@ -32,7 +32,7 @@ install_to() {
 	run --separate-stderr env MANWIDTH=100 man --warnings -l "$BATS_TEST_TMPDIR/gpulab.1"
 	assert_success
 	[ -z "$stderr" ]
-	for c in $("$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF {print $1}'); do
+	for c in $("$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk '/^  [^ ]/ {print $1}'); do
 		assert_output --partial "gpulab $c"
 	done
 	topics=$("$GPULAB" list --json | jq -r '.[].name')
