@@ -79,7 +79,8 @@ struct gl_cmd {
 	const char *args_name;     /* what the arguments are, for too many: "one TOPIC", "no arguments" */
 	unsigned no_formats;       /* GL_NO_JSON | GL_NO_CSV: formats it cannot print (0: all three) */
 	/* What completion offers for its positional arguments (man page and shell completion): "topic",
-	 * "topic variant", "lesson-sub lesson", "view topic", "file", or NULL for nothing. */
+	 * "topic variant", "lesson-sub lesson", "view topic", "exercise" (a name after the subcommand, a file after
+	 * check's), "file", or NULL for nothing. */
 	const char *complete;
 	const char *const *subcommands; /* words its first argument may be (lesson list|start|...), NULL-ended */
 	bool topic_params;         /* takes a topic's parameters as options (--rows V): completion offers them */

@@ -31,6 +31,9 @@ static const struct {
 	[SUB_SOLUTION] = {"solution", 1, 1, "exercise solution NAME [--give-up]"},
 };
 
+/* The same names, for completion and the man page (gl_cmd.subcommands). */
+static const char *const sub_names[] = {"list", "start", "check", "hint", "solution", NULL};
+
 struct ex_cmd {
 	enum sub sub;
 	const char *name, *extra;
@@ -286,6 +289,8 @@ const struct gl_cmd gl_cmd_exercise_entry = {
 		"exit status: 0 passed, 1 wrong result, sanitizer errors, a stopped kernel or a missed goal, 2 usage, a\n"
 		"file that does not compile or a wrong signature, 3 environment (no nvcc, database)\n",
 	.opts = exercise_opts,
+	.complete = "exercise",
+	.subcommands = sub_names,
 	.max_args = -1, /* the exercise command counts its own arguments */
 	.exec = exec_exercise,
 };

@@ -82,6 +82,32 @@ complete_bash() {
 	assert_output ""
 }
 
+@test "bash completion: exercise names, a topic's own parameters, views once, a view's variants" {
+	run complete_bash gpulab exercise st
+	assert_output start
+	run complete_bash gpulab exercise start 04
+	assert_output 04-transpose-tiled
+	run complete_bash gpulab exercise check 01-map ""
+	assert_output --partial "$(ls "$BATS_TEST_DIRNAME/../.." | head -1)" # a file name after the exercise
+	# transpose takes --rows and --cols, not --seq, --stride or --s
+	run complete_bash gpulab run transpose --s
+	assert_output $'--size\n--seed\n--sample-ctas'
+	run complete_bash gpulab compare attention --se
+	assert_output $'--seed\n--seq\n--seq-k'
+	# before the topic is known every topic's parameters are offered
+	run complete_bash gpulab run --st
+	assert_output --stride
+	# gemm is a view and a topic: offered once
+	run complete_bash gpulab view ""
+	[ "$(grep -c '^gemm$' <<<"$output")" = 1 ]
+	assert_line reduce
+	# a view implies its topic: mma's variants are hgemm's ('all' is no view)
+	run complete_bash gpulab view mma --variant mma_
+	assert_output $'mma_ldmatrix\nmma_swizzle\nmma_pipeline'
+	run complete_bash gpulab view mma --variant a
+	assert_output ""
+}
+
 @test "zsh completion offers the same words" {
 	command -v zsh >/dev/null || skip "zsh is not installed (make deps)"
 	f="$BATS_TEST_TMPDIR/_gpulab"
