@@ -8,3 +8,7 @@
 -- stderr once per terminal session (or with -v); `gpulab report` and --json show it from here.  '' for a
 -- run stored before version 8 or by a command that chose no backend.
 ALTER TABLE runs ADD COLUMN backend_note TEXT NOT NULL DEFAULT '';
+
+-- (No table changes for this one:) trace_events also holds, since version 8, each traced warp's shuffles
+-- (space 'warp', op 'shfl', each lane's address the lane it read) and barrier arrivals (space 'cta', op
+-- 'bar', the barrier id), between its memory events in execution order.

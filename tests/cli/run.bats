@@ -187,13 +187,15 @@ setup() {
 @test "--trace stores the warp-level memory events of the first CTAs, named by buffer" {
 	run --separate-stderr "$GPULAB" run transpose --variant coalesced --size 64 --trace --backend sim --db "$DB" --json
 	assert_success
-	[[ "$(jq -r ".launches[0].note" <<<"$output")" == *"trace: 256 events of the first 2 CTAs"* ]]
+	# 256 memory accesses and each of the 8 warps' arrival at the tile's __syncthreads in both CTAs
+	[[ "$(jq -r ".launches[0].note" <<<"$output")" == *"trace: 272 events of the first 2 CTAs"* ]]
 	run "$GPULAB" query "SELECT space || ':' || op || ':' || buffer AS k, COUNT(*) FROM trace_events GROUP BY k ORDER BY k" --db "$DB" --csv
 	assert_success
 	assert_output --partial "global:ld:in,64"
 	assert_output --partial "global:st:out,64"
 	assert_output --partial "shared:ld:tile,64"
 	assert_output --partial "shared:st:tile,64"
+	assert_output --partial "cta:bar:,16"
 	# the first warp's first load: 32 lanes, 4 bytes each, consecutive
 	run "$GPULAB" query "SELECT bytes, addr_stride, mask FROM trace_events WHERE space='global' AND op='ld' ORDER BY seq LIMIT 1" --db "$DB" --csv
 	assert_line "4,4,4294967295"
