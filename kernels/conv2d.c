@@ -77,6 +77,15 @@ void gl_conv_x_coords(const struct gl_conv_dims *d, long i, long *n, long *c, lo
 	}
 }
 
+void gl_conv_y_coords(const struct gl_conv_dims *d, long i, long *n, long *k, long *p, long *q)
+{
+	if (d->nhwc) {
+		*k = i % d->k, *q = i / d->k % d->q, *p = i / (d->k * d->q) % d->p, *n = i / (d->k * d->q * d->p);
+	} else {
+		*q = i % d->q, *p = i / d->q % d->p, *k = i / (d->q * d->p) % d->k, *n = i / (d->q * d->p * d->k);
+	}
+}
+
 long gl_conv_tap_index(const struct gl_conv_dims *d, long c, long r, long s)
 {
 	return d->nhwc ? (r * d->s + s) * d->c + c : (c * d->r + r) * d->s + s;
