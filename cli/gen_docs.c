@@ -116,18 +116,56 @@ static void man_topics(FILE *out)
 	}
 }
 
-static void man_views_lessons(FILE *out)
+/* Each view: what a step shows, its point, the topic (and variant) it implies. */
+static void man_views(FILE *out)
 {
-	fputs(".SH VIEWS\n", out);
+	fputs(".SH VIEWS\n\\fBgpulab view NAME\\fR replays a stored trace step by step (\\fB] [\\fR: the next or "
+	      "previous step that shows the view's point).\n", out);
 	for (const struct view_entry *v = view_table; v->name; v++) {
 		fputs(".TP\n\\fBgpulab view ", out);
 		roff(out, v->name);
 		fputs("\\fR\n", out);
-		fputs(v->topic ? "implies topic " : "any topic with --topic T", out);
-		if (v->topic)
+		roff(out, v->summary ? v->summary : "");
+		fputs(".\n.br\nPoint: ", out);
+		roff(out, v->ops->point ? v->ops->point : "none");
+		if (v->topic) {
+			fputs(".\nTopic: ", out);
 			roff(out, v->topic);
+			if (v->variant) {
+				fputs(", variant ", out);
+				roff(out, v->variant);
+			}
+			fputs(" by default", out);
+		} else {
+			fputs(".\nAny topic, with --topic T", out);
+		}
+		fputs(".\n", out);
+	}
+}
+
+/* Each exercise by name and title, from the embedded set (or $GPULAB_EXERCISES). */
+static void man_exercises(FILE *out)
+{
+	struct exercise *ex = NULL;
+	int n = 0;
+	struct gl_err err = {0};
+	if (exercise_list(&ex, &n, &err) != GL_OK)
+		return;
+	fputs(".SH EXERCISES\n\\fBgpulab exercise start NAME\\fR writes the starter file of one of these; "
+	      "\\fBgpulab exercise check NAME\\fR checks the kernel written in it:\n", out);
+	for (int i = 0; i < n; i++) {
+		fputs(".TP\n\\fB", out);
+		roff(out, ex[i].name);
+		fputs("\\fR\n", out);
+		roff(out, ex[i].title ? ex[i].title : "");
 		fputc('\n', out);
 	}
+	exercise_list_free(ex, n);
+}
+
+static void man_views_lessons(FILE *out)
+{
+	man_views(out);
 	struct lesson_file *files = NULL;
 	int n = 0;
 	char origin[600];
@@ -187,6 +225,7 @@ void gl_gen_man(FILE *out)
 	man_commands(out);
 	man_topics(out);
 	man_views_lessons(out);
+	man_exercises(out);
 	fputs(man_tail, out);
 }
 

@@ -55,7 +55,8 @@ struct gl_buffer_shape {
 };
 
 /* Which view shows a topic best. */
-enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM, GL_VIEW_CONV, GL_VIEW_MMA, GL_VIEW_FLASH };
+enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM, GL_VIEW_CONV, GL_VIEW_MMA, GL_VIEW_FLASH,
+		     GL_VIEW_REDUCE };
 
 struct gl_topic {
 	const char *name;

@@ -514,7 +514,7 @@ void sim_trace_record_sync(struct sim_cta *cta, struct sim_warp *w, const struct
 		return;
 	e->space = barrier ? GL_TRACE_CTA : GL_TRACE_WARP;
 	e->op = barrier ? GL_TRACE_BAR : GL_TRACE_SHFL;
-	e->bytes = barrier ? 0 : 4;
+	e->bytes = 4; /* a lane index or a barrier id: 32 bits */
 	e->mask = mask;
 	set_addresses(e, value, mask);
 }

@@ -53,7 +53,7 @@ int view_first_point(const struct view_ops *ops, const void *state);
 int view_open_step(const struct view_ops *ops, const void *state);
 
 extern const struct view_ops view_coalesce_ops, view_banks_ops, view_gemm_ops, view_conv_ops, view_mma_ops,
-    view_flash_ops;
+    view_flash_ops, view_reduce_ops;
 
 /* The one table of views (view_table.c), ended by an entry without name. */
 struct view_entry {
@@ -62,6 +62,7 @@ struct view_entry {
 	const char *topic;         /* the topic the view implies, or NULL (--topic needed) */
 	const struct view_ops *ops;
 	const char *variant;       /* the variant it shows by default, or NULL (the topic's first) */
+	const char *summary;       /* what one step shows, for the man page */
 };
 extern const struct view_entry view_table[];
 /* The view called `name`, else NULL. */

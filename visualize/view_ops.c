@@ -190,3 +190,31 @@ const struct view_ops view_flash_ops = {.name = "flash",
 					.point = "K/V block that raises a row's max (O rescaled)",
 					.opens_at_start = true, /* on the first block */
 					.tall = true};
+
+static int reduce_steps(const void *s)
+{
+	return ((const struct view_reduce *)s)->nsteps;
+}
+
+static void reduce_draw(const void *s, int step, struct view_canvas *cv)
+{
+	view_reduce_draw(s, step, cv);
+}
+
+/* Idle warps (the tree's upper levels, a warp-0 stage) or a bank conflict; a new barrier interval. */
+static unsigned reduce_marks(const void *s, int step)
+{
+	const struct view_reduce *v = s;
+	const struct view_reduce_step *st = &v->steps[step], *prev = step ? &v->steps[step - 1] : NULL;
+	bool point = st->conflicts > 0 || view_reduce_idle_warps(v, step) > 0;
+	bool group = !prev || prev->block != st->block || prev->interval != st->interval;
+	return (point ? VIEW_MARK_POINT : 0) | (group ? VIEW_MARK_NEW_WARP : 0);
+}
+
+const struct view_ops view_reduce_ops = {.name = "reduce",
+					 .nsteps = reduce_steps,
+					 .draw = reduce_draw,
+					 .marks = reduce_marks,
+					 .point = "step with idle warps or bank conflicts",
+					 .group = "barrier interval",
+					 .tall = true};

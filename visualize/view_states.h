@@ -331,6 +331,54 @@ bool view_flash_rescales(const struct view_flash *f, int step);
  * (flash2), '.' later. */
 char view_flash_cell(const struct view_flash *f, int step, int qb, int kb);
 
+/* ---- reduce: a reduction's combining structure from the trace of each traced CTA (view_reduce.c).  The
+ * barriers cut a CTA into intervals; a step is the n-th run of one kind of event in an interval over all
+ * the warps that made it: global loads of one buffer, shared-memory accesses (a tree level), one round of
+ * shuffles (one lane pattern), global writes and atomics (the grid's stage). */
+#define VIEW_REDUCE_WARPS 32
+enum { VR_LOAD, VR_SHARED, VR_SHFL, VR_WRITE, VR_KINDS };
+
+struct view_reduce_step {
+	uint32_t block;          /* the CTA */
+	int interval, kind, run; /* after `interval` barriers, the run-th run of this kind there */
+	int id;                  /* (its index while the steps are built) */
+	uint32_t first;          /* its first event (index into ev) */
+	int nev;
+	uint32_t lanes[VIEW_REDUCE_WARPS]; /* the lanes of each warp that took part; 0: the warp is idle */
+	uint64_t wavefronts, ideal, conflicts; /* shared accesses */
+	uint64_t requests, sectors;            /* global accesses */
+};
+
+struct view_reduce {
+	const struct view_trace *tr;
+	const struct gl_trace_event **ev; /* memory and sync events of the shown CTAs, in recorded order */
+	uint32_t nev;
+	int *step_of;                     /* per event: its step; -1 for a barrier */
+	struct view_reduce_step *steps;
+	int nsteps, nwarps;               /* nwarps: warps per CTA */
+};
+
+/* A step's shuffle round: where each lane read from, and which lanes' sums reach lane 0 by the end of
+ * the interval's rounds (a butterfly: every lane's). */
+struct view_reduce_frame {
+	int step;
+	const struct view_reduce_step *st;
+	const struct gl_trace_event *e; /* the step's first event (shuffle: the pattern; shared: the banks) */
+	int idle;                       /* warps without an event in this step */
+	int loads, stores, atomics;     /* events of the step by operation */
+	char arrays[64];                /* the buffers they touch: "ssum, skey" */
+	bool from_grid;                 /* loads of what the grid's blocks wrote before: a second stage */
+	int round, rounds;              /* shuffles: this round of the interval's */
+	uint32_t carry;                 /* shuffles: lanes whose value after this round reaches lane 0 */
+	uint64_t wf_so_far, conf_so_far, sectors_so_far, shuffles_so_far; /* the step's CTA, steps up to it */
+};
+
+int view_reduce_build(const struct view_trace *tr, long block, struct view_reduce *v, struct gl_err *err);
+void view_reduce_free(struct view_reduce *v);
+int view_reduce_idle_warps(const struct view_reduce *v, int step);
+void view_reduce_frame(const struct view_reduce *v, int step, struct view_reduce_frame *f);
+void view_reduce_draw(const struct view_reduce *v, int step, struct view_canvas *cv);
+
 /* Shared drawing helpers: the title rows every view starts with. */
 int view_draw_header(struct view_canvas *cv, const struct view_trace *tr, const char *view);
 /* "a lanes" strip: label then one base-32 character per lane, styled. */

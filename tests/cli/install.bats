@@ -46,6 +46,12 @@ install_to() {
 	assert_output --partial "01-coalescing"
 	assert_output --partial "gpulab view banks"
 	assert_output --partial "--print-limit"
+	# each view says what a step shows and what its point is; each exercise is listed
+	assert_output --regexp "Point: access with bank +conflicts"
+	assert_output --partial "gpulab view reduce"
+	assert_output --partial "EXERCISES"
+	assert_output --partial "04-transpose-tiled"
+	assert_output --partial "Transpose through a shared tile"
 }
 
 # complete_bash WORD...: what bash completion offers for the last word

@@ -54,6 +54,6 @@ setup() {
 	assert_output --partial "views are coalesce, banks, gemm, conv"
 	run "$GPULAB" view --frames 1 --db "$DB"
 	assert_failure 2
-	assert_output --partial "view needs what to show: a view (gemm, mma, banks, coalesce, conv, flash) or a TOPIC"
+	assert_output --partial "view needs what to show: a view (gemm, mma, banks, coalesce, conv, flash, reduce) or a TOPIC"
 	[ ! -e "$DB" ]
 }
