@@ -140,6 +140,10 @@ long gl_optval_long(const struct gl_optval *a);
  * now (said_once.c).  For notes a learner needs once, not at every command. */
 bool gl_cli_first_in_session(const char *what);
 
+/* A gpulab command line to suggest, "gpulab ARGS", that works when pasted: the binary as started when
+ * that was a path (build/gpulab ARGS), with --db when the database is not the default one (hint.c). */
+void gl_cli_hint(const struct gl_ctx *ctx, const char *args, char *buf, size_t n);
+
 /* A note on stderr ("gpulab: ..." and a newline), unless --quiet. */
 void gl_note(const struct gl_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
