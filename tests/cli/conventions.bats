@@ -105,7 +105,7 @@ commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk '/^  [^ ]/ && 
 	# a view's description goes on under its column, not at the margin
 	assert_line "  gemm        one k per step: the grid of CTA tiles over C, the K slab of A and"
 	assert_line --regexp '^              B, As/Bs as filled, every warp'
-	[ "$(COLUMNS=60 "$GPULAB" help view | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 60 ]
+	[ "$(COLUMNS=70 "$GPULAB" help view | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 70 ]
 	[ "$(COLUMNS=200 "$GPULAB" help view | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -gt 100 ]
 }
 
