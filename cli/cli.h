@@ -23,6 +23,7 @@ struct gl_ctx {
 	bool color;          /* --color, else stdout is a terminal and NO_COLOR is unset or empty */
 	enum gl_color_mode color_mode; /* what --color said (views decide for their own terminal) */
 	bool quiet;          /* --quiet: no notes on stderr (errors still) */
+	bool verbose;        /* -v: every note, also those said once per terminal session */
 	bool stderr_tty;     /* progress bars only on a terminal */
 	struct gl_err err;
 };
@@ -78,7 +79,8 @@ struct gl_cmd {
 	const char *args_name;     /* what the arguments are, for too many: "one TOPIC", "no arguments" */
 	unsigned no_formats;       /* GL_NO_JSON | GL_NO_CSV: formats it cannot print (0: all three) */
 	/* What completion offers for its positional arguments (man page and shell completion): "topic",
-	 * "topic variant", "lesson-sub lesson", "view topic", "file", or NULL for nothing. */
+	 * "topic variant", "lesson-sub lesson", "view topic", "exercise" (a name after the subcommand, a file after
+	 * check's), "file", or NULL for nothing. */
 	const char *complete;
 	const char *const *subcommands; /* words its first argument may be (lesson list|start|...), NULL-ended */
 	bool topic_params;         /* takes a topic's parameters as options (--rows V): completion offers them */
@@ -93,6 +95,9 @@ extern const struct gl_opt gl_common_opts[];
 extern const struct gl_opt gl_version_opt[]; /* -V, --version: only before a command */
 /* The option lines of a help page (the formats `cmd` refuses left out; cmd may be NULL). */
 void gl_print_opts(const struct gl_cmd *cmd, const struct gl_opt *opts, FILE *out);
+/* Help prose wrapped to `width` columns (gl_term_width()): a line that is too long continues under its
+ * second column ("  gemm        one k per step ...") or its indentation; short lines are kept as they are. */
+void gl_help_text(FILE *out, const char *text, int width);
 
 /* Global options before the command (`gpulab --db X -q list`): reads argv[1..] while they are options of
  * gl_common_opts, setting ctx; *next is the index of the command's name.  Returns 0, 'h' for --help or
@@ -130,6 +135,14 @@ long gl_args_long(const struct gl_args *a, const char *name, long def);
 int gl_args_list(const struct gl_args *a, const char *name, const char **vals, int max);
 /* The value of one parsed option as a number (GL_OPT_LONG, already checked). */
 long gl_optval_long(const struct gl_optval *a);
+
+/* True when stderr is a terminal whose session has not been told `what` (a word) yet; records that it has
+ * now (said_once.c).  For notes a learner needs once, not at every command. */
+bool gl_cli_first_in_session(const char *what);
+
+/* A gpulab command line to suggest, "gpulab ARGS", that works when pasted: the binary as started when
+ * that was a path (build/gpulab ARGS), with --db when the database is not the default one (hint.c). */
+void gl_cli_hint(const struct gl_ctx *ctx, const char *args, char *buf, size_t n);
 
 /* A note on stderr ("gpulab: ..." and a newline), unless --quiet. */
 void gl_note(const struct gl_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -31,6 +31,9 @@ static const struct {
 	[SUB_SOLUTION] = {"solution", 1, 1, "exercise solution NAME [--give-up]"},
 };
 
+/* The same names, for completion and the man page (gl_cmd.subcommands). */
+static const char *const sub_names[] = {"list", "start", "check", "hint", "solution", NULL};
+
 struct ex_cmd {
 	enum sub sub;
 	const char *name, *extra;
@@ -274,17 +277,20 @@ const struct gl_cmd gl_cmd_exercise_entry = {
 	.usage = "list | start NAME [--dir D] | check NAME [FILE] | hint NAME [N] | solution NAME [--give-up]",
 	.summary = "exercises: write the kernel yourself; gpulab checks it is right and efficient",
 	.help = "commands:\n"
-		"  list              the exercises with your progress (--json too)\n"
-		"  start NAME        write NAME.cu (never over an existing file): the task, its limits, the signature\n"
-		"  check NAME [FILE] compile FILE (default NAME.cu), run it in the simulator at every size (awkward ones\n"
-		"                    too) under the sanitizer, compare with the CPU reference, then measure the goals\n"
-		"  hint NAME [N]     hint N (default 1)\n"
-		"  solution NAME     the reference solution, after a passing check (or --give-up)\n"
+		"  list               the exercises with your progress (--json too)\n"
+		"  start NAME         write NAME.cu (never over an existing file): the task, its limits, the signature\n"
+		"  check NAME [FILE]  compile FILE (default NAME.cu), run it in the simulator at every size (awkward\n"
+		"                     ones too) under the sanitizer, compare with the CPU reference, then measure the\n"
+		"                     goals\n"
+		"  hint NAME [N]      hint N (default 1)\n"
+		"  solution NAME      the reference solution, after a passing check (or --give-up)\n"
 		"NAME may be the number ('4') or the name without it ('transpose-tiled').  The measured launch is\n"
 		"stored as a run, so 'gpulab view coalesce --run N' shows why a goal was missed.  See docs/exercises.md.\n"
 		"exit status: 0 passed, 1 wrong result, sanitizer errors, a stopped kernel or a missed goal, 2 usage, a\n"
 		"file that does not compile or a wrong signature, 3 environment (no nvcc, database)\n",
 	.opts = exercise_opts,
+	.complete = "exercise",
+	.subcommands = sub_names,
 	.max_args = -1, /* the exercise command counts its own arguments */
 	.exec = exec_exercise,
 };

@@ -6,6 +6,7 @@
 
 #include "cli.h"
 #include "common/json.h"
+#include "insights/gpu_models.h"
 #include "profiler/cuda_api.h"
 #include "profiler/cupti_catalog.h"
 #include "profiler/cupti_device.h"
@@ -68,24 +69,20 @@ static int print_chips(struct gl_ctx *ctx, const struct gl_cupti_api *api)
 		putchar('\n');
 		return GL_OK;
 	}
-	printf("no GPU here: choose a chip with --chip NAME. CUPTI %s supports:\n", api->path);
+	printf("CUPTI %s supports these chips (--chip NAME):\n", api->path);
 	for (size_t i = 0; i < n; i++)
 		printf("%s%s", names[i], i + 1 < n ? " " : "\n");
 	return GL_OK;
 }
 
-static int no_chip(struct gl_ctx *ctx, const struct gl_cupti_api *api)
+/* No GPU to take the chip from: the chip of the GPU model the estimates and guidance default to, said on
+ * stderr so the listing itself reads as any chip's. */
+static void default_chip(struct gl_ctx *ctx, char *chip, size_t n)
 {
-	const char *const *names = NULL;
-	size_t n = 0;
-	struct gl_str list = {0};
-	int rc = gl_cupti_chips(api, &names, &n, &ctx->err);
-	if (rc != GL_OK)
-		return rc;
-	gl_cupti_chips_text(names, n, &list);
-	gl_usage_error(ctx, self(), "no GPU here to take the chip from: pass --chip NAME (valid chips: %s)", list.buf);
-	gl_str_free(&list);
-	return GL_EUSAGE;
+	const struct gl_gpu_model *g = gl_gpu_model_default();
+	snprintf(chip, n, "%s", gl_gpu_model_chip(g));
+	gl_note(ctx, "no GPU here: chip %s of the %s, the GPU model gpulab's estimates default to (--chip NAME for "
+		"another; --chip list names them)", chip, g->full_name);
 }
 
 static int write_config(struct gl_ctx *ctx, const char *path, const uint8_t *img, size_t size)
@@ -242,9 +239,9 @@ static int metrics_exec(struct gl_ctx *ctx, int argc, char **argv)
 		snprintf(chip, sizeof chip, "%s", a.chip);
 	else
 		device_chip(&api, chip, sizeof chip);
-	if (!*chip && (a.search || a.passes))
-		rc = no_chip(ctx, &api);
-	else if (!*chip)
+	if (!*chip)
+		default_chip(ctx, chip, sizeof chip);
+	if (strcmp(chip, "list") == 0)
 		rc = print_chips(ctx, &api);
 	else if (a.passes)
 		rc = print_passes(ctx, &api, chip, &a);
@@ -255,7 +252,7 @@ static int metrics_exec(struct gl_ctx *ctx, int argc, char **argv)
 }
 
 static const struct gl_opt metrics_opts[] = {
-	GL_STR("chip", "NAME", 0, "chip to describe, exact upper case (GH100, AD102, GA100, ...)"),
+	GL_STR("chip", "NAME", 0, "chip to describe, exact upper case (GH100, AD102, GA100, ...); 'list': the chips"),
 	GL_STR("search", "WORD", 0, "only metrics whose name or description contains WORD (any case)"),
 	GL_STR("passes", "LIST", 0, "replay passes needed to collect LIST"),
 	GL_STR("save-config", "F", 0, "with --passes: also write CUPTI's config image for LIST to file F"),
@@ -267,7 +264,8 @@ const struct gl_cmd gl_cmd_metrics_entry = {
 	.name = "metrics",
 	.usage = "[--chip NAME] [--search WORD] [--passes SET|NAMES [--save-config FILE]] [--json]",
 	.summary = "list CUPTI metrics for a chip, search them, count replay passes (no GPU needed)",
-	.help = "--chip defaults to the GPU's own chip; without a GPU, metrics lists the valid chips.\n"
+	.help = "--chip defaults to the GPU's own chip; without a GPU, to GH100, the chip of the H100 that gpulab's\n"
+		"estimates and guidance default to (a note on stderr says so).\n"
 		"--passes takes a set (memory, compute, all, sim) or comma-separated metric names with rollups\n"
 		"(dram__bytes_read.sum).\n",
 	.opts = metrics_opts,

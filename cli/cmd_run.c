@@ -15,8 +15,11 @@ static int show(struct gl_ctx *ctx, struct gl_store *store, long run_id, int pri
 	struct gl_run_record rec;
 	int rc = gl_store_load_run(store, run_id, &rec, &ctx->err);
 	if (rc == GL_OK) {
+		char args[32], report[2200];
+		snprintf(args, sizeof args, "report %ld", run_id);
+		gl_cli_hint(ctx, args, report, sizeof report);
 		if (ctx->format == GL_FMT_TABLE)
-			gl_run_stream_finish(st, &rec, print_limit);
+			gl_run_stream_finish(st, &rec, print_limit, report);
 		else
 			gl_render_run(stdout, &rec, ctx->format, print_limit);
 		gl_run_record_free(&rec);

@@ -22,7 +22,7 @@ static const struct gl_cmd *self(void);
 
 enum {
 	OPT_KERNEL = 1, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
-	OPT_PRINTF_BUFFER, OPT_STACK_SIZE, OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL, OPT_CTA_RANGE, OPT_ENGINE,
+	OPT_PRINTF_BUFFER, OPT_STACK_SIZE, OPT_ARCH, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL, OPT_CTA_RANGE, OPT_ENGINE,
 	OPT_SAMPLE,
 };
 
@@ -79,7 +79,6 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct s
 	case OPT_ARCH: return set_arch(ctx, o, v);
 	case 'I': return add_nvcc_flag(ctx, o, "-I", v);
 	case 'D': return add_nvcc_flag(ctx, o, "-D", v);
-	case OPT_VERBOSE: o->nvcc.verbose = true; return GL_OK;
 	case OPT_NO_CACHE: o->nvcc.no_cache = true; return GL_OK;
 	case OPT_KERNEL: o->kernel = v; return GL_OK;
 	case OPT_GRID: o->grid = v; return GL_OK;
@@ -110,6 +109,7 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 	for (int i = 0; i < args.nopts; i++)
 		if ((rc = handle_option(ctx, &args.opts[i], o)))
 			return rc;
+	o->nvcc.verbose = ctx->verbose; /* -v: whether nvcc ran or the PTX cache answered */
 	o->source = args.pos[0];
 	if (o->sim.sample_ctas && o->sim.cta_end)
 		return gl_usage_error(ctx, self(), "--cta-range and --sample-ctas exclude each other: a range counts its "
@@ -308,7 +308,6 @@ static const struct gl_opt sim_table[] = {
 	{.short_name = 'D', .kind = GL_OPT_STRING, .value = "MACRO[=V]",
 	 .help = "passed to nvcc for a .cu file, in order", .code = 'D'},
 	GL_FLAG("no-cache", OPT_NO_CACHE, "run nvcc even when the PTX cache has this compile"),
-	GL_FLAG("verbose", OPT_VERBOSE, "say on stderr whether nvcc ran or the PTX cache answered"),
 	GL_STR("tool", "LIST", OPT_TOOL, "sanitizer checks, comma-separated (below); default all"),
 	GL_STR("print-limit", "N", OPT_PRINT_LIMIT,
 	       "distinct findings printed (default 100, 0 = all); the ERROR SUMMARY and --json count every one"),
@@ -322,17 +321,21 @@ const struct gl_cmd gl_cmd_sim_entry = {
 	.usage = "SOURCE.cu|SOURCE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] --arg SPEC... [options]",
 	.summary = "run one kernel of a .cu or .ptx file in the simulator: counts, printf, sanitizer findings",
 	.help = "--arg SPEC, one per kernel parameter, in order:\n"
-		"  i32:V u32:V i64:V u64:V f32:V f64:V\n"
-		"  buf:NAME:DTYPE:COUNT[:INIT]  DTYPE f16 bf16 f32 f64 i8 u8 i16 u16 i32 u32 i64 u64; INIT zero\n"
-		"  (default), seq, rand[:SEED] (floats in [0,1), integers in [0,100), splitmix64), const:V (must fit\n"
-		"  DTYPE: no truncation, overflow or underflow), file:PATH (a regular file of raw little-endian\n"
-		"  values, exactly COUNT of them)\n"
-		"  tex:NAME:FORMAT:DIMS[:OPTIONS][:INIT], surf:NAME:FORMAT:DIMS[:OPTIONS][:INIT]  a texture or surface\n"
-		"  object (for a cudaTextureObject_t / cudaSurfaceObject_t parameter) over a buffer NAME of texels;\n"
-		"  FORMAT u8 i8 u16 i16 u32 i32 f16 f32 with x2 or x4 channels (f32x4); DIMS W, WxH or WxHxD;\n"
-		"  OPTIONS, comma-separated: point linear, clamp wrap mirror border[=V], norm (normalized\n"
-		"  coordinates), readnorm (8/16-bit integers read as floats), layers=N, cube, mem (linear memory,\n"
-		"  tex1Dfetch), pitch=BYTES (pitched 2D memory); surfaces take the last four\n"
+		"  i32:V u32:V i64:V u64:V f32:V f64:V  a scalar\n"
+		"  buf:NAME:DTYPE:COUNT[:INIT]          a buffer: DTYPE f16 bf16 f32 f64 i8 u8 i16 u16 i32 u32 i64 u64;\n"
+		"                                       INIT zero (default), seq, rand[:SEED] (floats in [0,1), integers\n"
+		"                                       in [0,100), splitmix64), const:V (must fit DTYPE: no truncation,\n"
+		"                                       overflow or underflow), file:PATH (a regular file of raw\n"
+		"                                       little-endian values, exactly COUNT of them)\n"
+		"  tex:NAME:FORMAT:DIMS[:OPTIONS][:INIT]  a texture object (a cudaTextureObject_t parameter) over a\n"
+		"                                       buffer NAME of texels: FORMAT u8 i8 u16 i16 u32 i32 f16 f32,\n"
+		"                                       with x2 or x4 channels (f32x4); DIMS W, WxH or WxHxD; OPTIONS,\n"
+		"                                       comma-separated: point linear, clamp wrap mirror border[=V],\n"
+		"                                       norm (normalized coordinates), readnorm (8/16-bit integers read\n"
+		"                                       as floats), layers=N, cube, mem (linear memory, tex1Dfetch),\n"
+		"                                       pitch=BYTES (pitched 2D memory)\n"
+		"  surf:NAME:FORMAT:DIMS[:OPTIONS][:INIT]  a surface object (cudaSurfaceObject_t), the same; OPTIONS\n"
+		"                                       layers=N, cube, mem, pitch=BYTES\n"
 		"printf records that do not fit the --printf-buffer are dropped and counted.\n"
 		GL_SANITIZER_TOOLS_HELP
 		"A .cu file is compiled with nvcc -ptx -arch=sm_80 -O3 -lineinfo ($GPULAB_NVCC picks the nvcc; it\n"

@@ -55,9 +55,9 @@ static double ratio(double v, double base)
 
 /* ---- table */
 
-static void heading(FILE *out, const char *second)
+static void heading(FILE *out, int name_w, const char *second)
 {
-	fprintf(out, "%-12s %-8s", "variant", second);
+	fprintf(out, "%-*s %-8s", name_w, "variant", second);
 	for (int c = 0; c < GL_CMP_NCOLS; c++)
 		fprintf(out, " %12s", cols[c].title);
 	fputc('\n', out);
@@ -85,22 +85,35 @@ static void print_ratio(FILE *out, double v, double base)
 		fprintf(out, " %12.3g", r);
 }
 
-static void render_table(FILE *out, const struct gl_run_record *r, const struct gl_cmp_row *rows, size_t base)
+/* The variant column: as wide as the longest name (at least "variant"), as `gpulab run` sizes it. */
+static int name_width(const struct gl_run_record *r)
+{
+	int w = 12;
+	for (size_t i = 0; i < r->nlaunches; i++)
+		w = (int)strlen(r->launches[i].variant) > w ? (int)strlen(r->launches[i].variant) : w;
+	return w;
+}
+
+static void render_table(FILE *out, const struct gl_run_record *r, const struct gl_cmp_row *rows, size_t base,
+			 const char *runs)
 {
 	const struct gl_launch_record *b = &r->launches[base];
-	fprintf(out, "compare %s  %s  run %ld  backend %s  %s\n", b->topic, b->params_json ? b->params_json : "{}",
-		r->id, r->info.backend, r->info.device);
-	heading(out, "verified");
+	int w = name_width(r);
+	char run[64];
+	snprintf(run, sizeof run, "run %ld", r->id);
+	fprintf(out, "compare %s  %s  %s  backend %s  %s\n", b->topic, b->params_json ? b->params_json : "{}",
+		runs ? runs : run, r->info.backend, r->info.device);
+	heading(out, w, "verified");
 	for (size_t i = 0; i < r->nlaunches; i++) {
-		fprintf(out, "%-12s %-8s", r->launches[i].variant, r->launches[i].verified ? "yes" : "NO");
+		fprintf(out, "%-*s %-8s", w, r->launches[i].variant, r->launches[i].verified ? "yes" : "NO");
 		for (int c = 0; c < GL_CMP_NCOLS; c++)
 			print_value(out, c, rows[i].v[c]);
 		fputc('\n', out);
 	}
 	fprintf(out, "\nratio to %s (variant / baseline; +N: the difference where the baseline is 0)\n", b->variant);
-	heading(out, "");
+	heading(out, w, "");
 	for (size_t i = 0; i < r->nlaunches; i++) {
-		fprintf(out, "%-12s %-8s", r->launches[i].variant, i == base ? "baseline" : "");
+		fprintf(out, "%-*s %-8s", w, r->launches[i].variant, i == base ? "baseline" : "");
 		for (int c = 0; c < GL_CMP_NCOLS; c++)
 			print_ratio(out, rows[i].v[c], rows[base].v[c]);
 		fputc('\n', out);
@@ -216,13 +229,19 @@ static void render_csv(FILE *out, const struct gl_run_record *r, const struct gl
 
 void gl_render_compare(FILE *out, const struct gl_run_record *r, size_t baseline, enum gl_format fmt)
 {
+	gl_render_compare_runs(out, r, baseline, fmt, NULL);
+}
+
+void gl_render_compare_runs(FILE *out, const struct gl_run_record *r, size_t baseline, enum gl_format fmt,
+			    const char *runs)
+{
 	struct gl_cmp_row *rows = gl_xcalloc(r->nlaunches ? r->nlaunches : 1, sizeof *rows);
 	for (size_t i = 0; i < r->nlaunches; i++)
 		gl_cmp_row_from(&r->launches[i], &rows[i]);
 	switch (fmt) {
 	case GL_FMT_JSON: render_json(out, r, rows, baseline); break;
 	case GL_FMT_CSV: render_csv(out, r, rows, baseline); break;
-	default: render_table(out, r, rows, baseline); break;
+	default: render_table(out, r, rows, baseline, runs); break;
 	}
 	free(rows);
 }

@@ -25,6 +25,10 @@ void gl_cmp_row_from(const struct gl_launch_record *l, struct gl_cmp_row *row);
 
 /* Print the run with launch `baseline` (an index into r->launches) as the reference. */
 void gl_render_compare(FILE *out, const struct gl_run_record *r, size_t baseline, enum gl_format fmt);
+/* The same for launches gathered from several stored runs: the table's title names them (`runs`, e.g.
+ * "runs 1, 2") instead of r->id's run. */
+void gl_render_compare_runs(FILE *out, const struct gl_run_record *r, size_t baseline, enum gl_format fmt,
+			    const char *runs);
 
 /* `compare --runs A,B[,C]`: the stored runs' launches side by side, labelled rRUN:VARIANT, the first
  * (or --baseline, a variant of the first run or a label) the reference (compare_runs.c). */

@@ -42,6 +42,24 @@ static void take_launches(struct gl_run_record *into, struct gl_run_record *from
 	from->nlaunches = 0;
 }
 
+/* The topic of a loaded run: its launches' (a run holds one topic's variants), "" when it has none. */
+static const char *run_topic(const struct gl_run_record *r)
+{
+	return r->nlaunches ? r->launches[0].topic : "";
+}
+
+/* compare --runs sets the launches of one topic side by side: the columns of two topics (a transpose
+ * against a GEMM) measure different problems, so runs of another topic are refused, naming them. */
+static int same_topic(struct gl_ctx *ctx, const struct gl_run_record *all, const struct gl_run_record *one,
+		      const long *ids, int i)
+{
+	if (!all->nlaunches || !one->nlaunches || strcmp(run_topic(all), run_topic(one)) == 0)
+		return GL_OK;
+	return gl_errf(&ctx->err, GL_EUSAGE, "compare --runs puts runs of one topic side by side, but run %ld is %s "
+		       "and run %ld is %s: compare each topic's runs on their own (gpulab runs --topic %s)", ids[0],
+		       run_topic(all), ids[i], run_topic(one), run_topic(one));
+}
+
 static size_t find_baseline(const struct gl_run_record *r, long first, const char *baseline)
 {
 	for (size_t i = 0; baseline && i < r->nlaunches; i++) {
@@ -69,6 +87,10 @@ int gl_compare_runs(struct gl_ctx *ctx, const char *list, const char *baseline)
 		rc = gl_store_load_run(store, ids[i], &one, &ctx->err);
 		if (rc)
 			break;
+		if (i > 0 && (rc = same_topic(ctx, &all, &one, ids, i)) != GL_OK) {
+			gl_run_record_free(&one);
+			break;
+		}
 		if (i == 0) {
 			all.id = one.id;
 			all.info = one.info;
@@ -90,8 +112,12 @@ int gl_compare_runs(struct gl_ctx *ctx, const char *list, const char *baseline)
 				rc = gl_errf(&ctx->err, GL_EUSAGE, "--baseline %s is not a variant of run %ld (labels look like "
 					     "%s)", baseline, ids[0], all.launches[0].variant);
 		}
+		char runs[160];
+		size_t len = (size_t)snprintf(runs, sizeof runs, "runs");
+		for (int i = 0; i < n && len < sizeof runs; i++)
+			len += (size_t)snprintf(runs + len, sizeof runs - len, "%s %ld", i ? "," : "", ids[i]);
 		if (rc == GL_OK)
-			gl_render_compare(stdout, &all, find_baseline(&all, ids[0], baseline), ctx->format);
+			gl_render_compare_runs(stdout, &all, find_baseline(&all, ids[0], baseline), ctx->format, runs);
 	}
 	gl_run_record_free(&all);
 	return rc;

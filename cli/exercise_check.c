@@ -171,7 +171,7 @@ static int check_sizes(struct gl_ctx *ctx, const struct exercise *e, const struc
 	return GL_OK;
 }
 
-static void goal_line(FILE *out, const struct exercise *e, const struct ex_goal *g,
+static void goal_line(const struct gl_ctx *ctx, FILE *out, const struct exercise *e, const struct ex_goal *g,
 		      const struct lesson_check_result *r, long run_id)
 {
 	if (r->why[0]) {
@@ -180,8 +180,12 @@ static void goal_line(FILE *out, const struct exercise *e, const struct ex_goal 
 	}
 	fprintf(out, "%s  goal  %s   (measured %.6g, goal %s %.6g)\n", r->passed ? "ok  " : "FAIL", g->check.text,
 		r->lhs, lesson_cmp_str(g->check.cmp), r->rhs);
-	if (!r->passed && g->view[0])
-		fprintf(out, "    why: gpulab view %s --run %ld    (the measured launch, %s)\n", g->view, run_id, e->id);
+	if (!r->passed && g->view[0]) {
+		char args[96], view[2200];
+		snprintf(args, sizeof args, "view %s --run %ld", g->view, run_id);
+		gl_cli_hint(ctx, args, view, sizeof view);
+		fprintf(out, "    why: %s    (the measured launch, %s)\n", view, e->id);
+	}
 }
 
 /* Count what the simulator counted as zero too: a goal on an unused unit (HMMA) reads 0, not nothing. */
@@ -204,7 +208,7 @@ static int evaluate_goals(struct gl_ctx *ctx, const struct exercise *e, long run
 	for (int i = 0; rc == GL_OK && i < e->ngoals; i++) {
 		struct lesson_check_result r;
 		if ((rc = lesson_check_eval(store, NULL, 0, &e->goals[i].check, &r, &ctx->err)) == GL_OK) {
-			goal_line(out, e, &e->goals[i], &r, run_id);
+			goal_line(ctx, out, e, &e->goals[i], &r, run_id);
 			*met &= r.passed;
 		}
 	}
@@ -250,8 +254,11 @@ static int measure(struct gl_ctx *ctx, const struct exercise *e, const struct ch
 					    .launch = &l, .res = &res, .metrics = &metrics, .verified = ok};
 		rc = gl_simstore_save(ctx, &in, run_id);
 		free(params);
+		char args[32], report[2200];
+		snprintf(args, sizeof args, "report %ld", *run_id);
+		gl_cli_hint(ctx, args, report, sizeof report);
 		if (rc == GL_OK)
-			fprintf(out, "stored as run %ld (gpulab report %ld)\n", *run_id, *run_id);
+			fprintf(out, "stored as run %ld (%s)\n", *run_id, report);
 	}
 	if (rc == GL_OK && ok)
 		rc = evaluate_goals(ctx, e, *run_id, met, out);

@@ -192,6 +192,8 @@ static void render_table(FILE *out, const struct gl_run_record *r, int print_lim
 	for (size_t i = 0; i < r->nlaunches; i++)
 		gl_render_table_row(out, &r->launches[i], variant_w);
 	gl_render_table_tail(out, r, print_limit);
+	if (r->info.backend_note[0]) /* said on stderr once per terminal session when it ran; kept here */
+		fprintf(out, "  %s\n", r->info.backend_note);
 }
 
 static void json_launch(struct gl_json *j, const struct gl_launch_record *l, const struct gl_gpu_model *g)
@@ -262,6 +264,7 @@ static void render_json(FILE *out, const struct gl_run_record *r, const struct g
 	gl_json_int(&j, "run_id", r->id);
 	gl_json_string(&j, "backend", r->info.backend);
 	gl_json_string(&j, "device", r->info.device);
+	gl_json_string(&j, "backend_note", r->info.backend_note);
 	gl_json_string(&j, "status", r->status);
 	gl_json_string(&j, "started_at", r->started_at);
 	gl_json_begin_array(&j, "launches");

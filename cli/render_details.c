@@ -34,8 +34,11 @@ static void section_launch(FILE *out, const struct gl_launch_record *l)
 {
 	fprintf(out, "  Launch\n");
 	fprintf(out, "    %-38s %16s\n", "grid", "");
-	fprintf(out, "      %u x %u x %u blocks of %u x %u x %u threads\n", l->grid[0], l->grid[1], l->grid[2], l->block[0],
-		l->block[1], l->block[2]);
+	unsigned long long blocks = (unsigned long long)l->grid[0] * l->grid[1] * l->grid[2];
+	unsigned threads = l->block[0] * l->block[1] * l->block[2];
+	fprintf(out, "      %u x %u x %u, block %u x %u x %u: %llu block%s of %u thread%s\n", l->grid[0], l->grid[1],
+		l->grid[2], l->block[0], l->block[1], l->block[2], blocks, blocks == 1 ? "" : "s", threads,
+		threads == 1 ? "" : "s");
 	row(out, "registers per thread", l->regs >= 0 ? l->regs : NAN, "");
 	row(out, "shared memory per block (static)", l->static_smem >= 0 ? l->static_smem : NAN, "B");
 	row(out, "shared memory per block (dynamic)", l->dyn_smem, "B");

@@ -196,11 +196,24 @@ int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const s
 	return filter_variants(ctx, cmd, o, s);
 }
 
+/* The backend gpulab chose, said on stderr with the table output: with -v every time, else once per
+ * terminal session (a learner needs it once; every run stores it, and report and --json show it). */
+static void note_backend(void *user, const char *why)
+{
+	const struct gl_ctx *ctx = user;
+	if (ctx->format != GL_FMT_TABLE || ctx->quiet)
+		return;
+	if (ctx->verbose || gl_cli_first_in_session("backend"))
+		fprintf(stderr, "gpulab: %s\n", why);
+}
+
 struct gl_run_env gl_cli_run_env(struct gl_ctx *ctx)
 {
 	return (struct gl_run_env){.db_path = ctx->db_path,
 				   .argv = ctx->argv_joined,
 				   .announce = ctx->format == GL_FMT_TABLE && !ctx->quiet,
+				   .note_backend = note_backend,
+				   .note_user = ctx,
 				   .progress = ctx->stderr_tty,
 				   .err = &ctx->err};
 }

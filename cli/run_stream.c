@@ -38,8 +38,9 @@ void gl_run_stream_attach(struct gl_run_stream *st, FILE *out, const struct gl_r
 	env->user = st;
 }
 
-void gl_run_stream_finish(struct gl_run_stream *st, const struct gl_run_record *r, int print_limit)
+void gl_run_stream_finish(struct gl_run_stream *st, const struct gl_run_record *r, int print_limit,
+			  const char *report)
 {
 	gl_render_table_tail(st->out, r, print_limit);
-	fprintf(st->out, "stored as run %ld (gpulab report %ld)\n", r->id, r->id);
+	fprintf(st->out, "stored as run %ld (%s)\n", r->id, report);
 }

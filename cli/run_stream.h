@@ -19,7 +19,9 @@ struct gl_run_stream {
 void gl_run_stream_attach(struct gl_run_stream *st, FILE *out, const struct gl_run_session *s,
 			  struct gl_run_env *env);
 
-/* After the run is stored: the lines that need every row, then which run it was stored as. */
-void gl_run_stream_finish(struct gl_run_stream *st, const struct gl_run_record *r, int print_limit);
+/* After the run is stored: the lines that need every row, then which run it was stored as and the
+ * command that shows it again (`report`: "gpulab report 3", as gl_cli_hint writes it). */
+void gl_run_stream_finish(struct gl_run_stream *st, const struct gl_run_record *r, int print_limit,
+			  const char *report);
 
 #endif

@@ -150,10 +150,11 @@ void gl_simprint_text(FILE *out, const struct gl_sim_report *r)
 	if (strcmp(base, r->kernel) != 0)
 		fprintf(out, " (%s)", base);
 	fprintf(out, " from %s\n", r->source);
-	unsigned long threads = (unsigned long)l->block[0] * l->block[1] * l->block[2];
-	fprintf(out, "launch grid (%u,%u,%u) block (%u,%u,%u), %u bytes of dynamic shared memory, %lu threads\n",
+	unsigned long threads = (unsigned long)l->block[0] * l->block[1] * l->block[2] * l->grid[0] * l->grid[1] *
+				l->grid[2];
+	fprintf(out, "launch grid (%u,%u,%u) block (%u,%u,%u), %u byte%s of dynamic shared memory, %lu thread%s\n",
 		l->grid[0], l->grid[1], l->grid[2], l->block[0], l->block[1], l->block[2], l->dyn_smem,
-		threads * l->grid[0] * l->grid[1] * l->grid[2]);
+		l->dyn_smem == 1 ? "" : "s", threads, threads == 1 ? "" : "s");
 	fprintf(out, "simulated %ld of %ld CTAs on %d CPU thread%s in %.3f s", res->ctas_run, res->ctas_total,
 		res->threads, res->threads == 1 ? "" : "s", res->wall_seconds);
 	if (res->cooperative)

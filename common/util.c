@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -181,6 +182,19 @@ double gl_now(void)
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+int gl_term_width(void)
+{
+	const char *cols = getenv("COLUMNS");
+	char *end;
+	long n = cols ? strtol(cols, &end, 10) : 0;
+	if (cols && *cols && !*end && n > 0)
+		return n > 1000 ? 1000 : (int)n;
+	struct winsize ws;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
 }
 
 int gl_read_file(const char *path, char **text, size_t *len)

@@ -51,4 +51,7 @@ double gl_host_memory_limit(void);
 /* Seconds on a monotonic clock. */
 double gl_now(void);
 
+/* The width text is wrapped to: $COLUMNS when set, else the width of the terminal on stdout, else 80. */
+int gl_term_width(void);
+
 #endif

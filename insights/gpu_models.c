@@ -80,6 +80,18 @@ const struct gl_gpu_model *gl_gpu_model_default(void)
 	return &gl_gpu_models[1];
 }
 
+/* The die each model is built on (NVIDIA's architecture whitepapers and datasheets: A100 GA100, H100
+ * and H200 GH100, L4 AD104, RTX 4090 AD102, RTX 3090 GA102). */
+const char *gl_gpu_model_chip(const struct gl_gpu_model *g)
+{
+	static const char *const chips[][2] = {{"A100", "GA100"}, {"H100", "GH100"},   {"H200", "GH100"},
+					       {"L4", "AD104"},   {"RTX4090", "AD102"}, {"RTX3090", "GA102"}};
+	for (size_t i = 0; i < sizeof chips / sizeof chips[0]; i++)
+		if (strcmp(g->name, chips[i][0]) == 0)
+			return chips[i][1];
+	return "";
+}
+
 void gl_gpu_model_names(char *buf, size_t n)
 {
 	size_t at = 0;

@@ -64,6 +64,8 @@ int gl_gpu_model_lookup(const char *name, const struct gl_gpu_model **out, struc
 const struct gl_gpu_model *gl_gpu_model_for_device(const char *device);
 /* The default when no GPU says otherwise: H100. */
 const struct gl_gpu_model *gl_gpu_model_default(void);
+/* The CUPTI chip of a model (its GPU die, as `gpulab metrics --chip` names it: "GH100" for the H100). */
+const char *gl_gpu_model_chip(const struct gl_gpu_model *g);
 /* "A100|H100|..." for usage lines and messages, into buf. */
 void gl_gpu_model_names(char *buf, size_t n);
 

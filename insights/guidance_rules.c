@@ -329,10 +329,11 @@ static bool rule_tail(const struct gl_rule_input *in, struct gl_guidance *out)
 	double per_wave = (double)e->occ.blocks_per_sm * e->gpu->sm_count;
 	snprintf(out->metric, sizeof out->metric, "launch.waves_per_multiprocessor");
 	out->value = e->waves;
-	if (e->waves * per_wave < e->gpu->sm_count)
+	double blocks = round(e->waves * per_wave);
+	if (blocks < e->gpu->sm_count)
 		snprintf(out->message, sizeof out->message,
-			 "the grid's %.0f blocks keep %.0f of the %d SMs of %s busy; the others idle", e->waves * per_wave,
-			 e->waves * per_wave, e->gpu->sm_count, e->gpu->name);
+			 "the grid's %.0f block%s keep%s %.0f of the %d SMs of %s busy; the others idle", blocks,
+			 blocks == 1 ? "" : "s", blocks == 1 ? "s" : "", blocks, e->gpu->sm_count, e->gpu->name);
 	else
 		snprintf(out->message, sizeof out->message,
 			 "%.2f waves of %.0f blocks on %s: the last wave is %.0f%% full, so %.0f%% of the time is a "

@@ -161,14 +161,34 @@ static const char *flash_entry(const char *stem, long d)
 	return names[which][d == 32 ? 0 : d == 64 ? 1 : 2];
 }
 
+/* fused_row keeps a query row (d floats), its scores (one per key) and 4 reduction slots in dynamic
+ * shared memory; the flash variants' tiles are static. */
+static unsigned dyn_smem(const struct gl_variant *v, const struct gl_problem *p)
+{
+	struct dims g = dims_of(p);
+	return v - variants == V_FUSED_ROW ? (unsigned)(4 * (g.d + g.nk + 4)) : 0;
+}
+
+/* fused_row keeps a query row's scores (and the row of Q) in 48 KiB of shared memory; the other variants
+ * take any problem check() accepts. */
+static bool accepts(const struct gl_variant *v, const struct gl_problem *p, char *rule, size_t size)
+{
+	if (dyn_smem(v, p) <= 48 * 1024)
+		return true;
+	struct dims g = dims_of(p);
+	snprintf(rule, size, "keeps a row's %ld scores in 48 KiB of shared memory: --seq-k at most %ld at --dim %ld",
+		 g.nk, 48 * 1024 / 4 - g.d - 4, g.d);
+	return false;
+}
+
 static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
 {
 	struct dims g = dims_of(p);
 	int vi = (int)(v - variants);
 	size_t nq = (size_t)(g.bh * g.nq * g.d), nk = (size_t)(g.bh * g.nk * g.d);
-	if (vi == V_FUSED_ROW && 4.0 * ((double)g.d + (double)g.nk + 4) > 48 * 1024)
-		return gl_errf(err, GL_EUSAGE, "fused_row keeps a row's %ld scores in 48 KiB of shared memory: "
-			       "--seq-k at most 12250", g.nk);
+	char rule[160];
+	if (!accepts(v, p, rule, sizeof rule))
+		return gl_errf(err, GL_EUSAGE, "attention %s %s", v->name, rule);
 	bool half = vi == V_FLASH2_MMA;
 	int o = gl_launch_add_buffer(l, "O", GL_F32, nq, 1);
 	int mb = -1, lb = -1;
@@ -222,7 +242,7 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	switch (vi) {
 	case V_FUSED_ROW:
 		geometry(l, (unsigned)g.nq, (unsigned)g.bh, 1, FR_THREADS, 1);
-		l->dyn_smem = (unsigned)(4 * (g.d + g.nk + 4));
+		l->dyn_smem = dyn_smem(v, p);
 		break;
 	case V_FLASH1: geometry(l, 1, (unsigned)g.bh, 1, FL_THREADS, 1); break;
 	case V_FLASH2: geometry(l, ceil_div(g.nq, F2_BR), (unsigned)g.bh, 1, FL_THREADS, 1); break;
@@ -360,6 +380,8 @@ const struct gl_topic gl_topic_attention = {
 	.atol = 2e-5, /* fp32 variants; flash2_mma: 1e-3 + 1e-2 |ref| (see the top of this file) */
 	.rtol = 1e-4,
 	.check = check,
+	.accepts = accepts,
+	.dyn_smem = dyn_smem,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,

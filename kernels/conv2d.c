@@ -78,6 +78,15 @@ void gl_conv_x_coords(const struct gl_conv_dims *d, long i, long *n, long *c, lo
 	}
 }
 
+void gl_conv_y_coords(const struct gl_conv_dims *d, long i, long *n, long *k, long *p, long *q)
+{
+	if (d->nhwc) {
+		*k = i % d->k, *q = i / d->k % d->q, *p = i / (d->k * d->q) % d->p, *n = i / (d->k * d->q * d->p);
+	} else {
+		*q = i % d->q, *p = i / d->q % d->p, *k = i / (d->q * d->p) % d->k, *n = i / (d->q * d->p * d->k);
+	}
+}
+
 long gl_conv_tap_index(const struct gl_conv_dims *d, long c, long r, long s)
 {
 	return d->nhwc ? (r * d->s + s) * d->c + c : (c * d->r + r) * d->s + s;
@@ -144,24 +153,55 @@ static void grid_gemm(struct gl_launch *l, const struct gl_conv_dims *d, unsigne
 	l->block[1] = l->block[2] = 1;
 }
 
-static int grid_direct_smem(struct gl_launch *l, const struct gl_conv_dims *d, struct gl_err *err)
+/* direct_smem's input patch of a 16x16 output tile, with its halo, and the bytes of shared memory it
+ * takes with the filter taps of 8 output channels (ds_pitch in conv2d.cu pads the rows). */
+static long direct_smem_bytes(const struct gl_conv_dims *d, long *ph, long *pw)
 {
-	long ph = 15 * d->stride + (d->r - 1) * d->dil + 1, pw = 15 * d->stride + (d->s - 1) * d->dil + 1;
-	long pitch = d->stride == 1 ? pw + (48 - pw % 32) % 32 : pw | 1; /* ds_pitch in conv2d.cu */
-	long bytes = 4 * (ph * pitch + 8 * d->r * d->s);
-	long z = d->n * ((d->k + 7) / 8);
-	if (bytes > 48 * 1024)
-		return gl_errf(err, GL_EUSAGE, "conv2d direct_smem: the input patch of a 16x16 output tile is %ldx%ld "
-			       "floats at stride %ld, dilation %ld (%ld bytes of shared memory, over 48 KiB): use a "
-			       "smaller --stride, --dilation or filter, or another variant", ph, pw, d->stride,
-			       d->dil, bytes);
-	if (z > 65535)
-		return gl_errf(err, GL_EUSAGE, "conv2d direct_smem: n * ceil(k/8) = %ld blocks in grid z, over 65535: "
-			       "use a smaller --n or --k", z);
-	l->dyn_smem = (unsigned)bytes;
-	l->grid[0] = (unsigned)((d->q + 15) / 16);
-	l->grid[1] = (unsigned)((d->p + 15) / 16);
-	l->grid[2] = (unsigned)z;
+	*ph = 15 * d->stride + (d->r - 1) * d->dil + 1, *pw = 15 * d->stride + (d->s - 1) * d->dil + 1;
+	long pitch = d->stride == 1 ? *pw + (48 - *pw % 32) % 32 : *pw | 1;
+	return 4 * (*ph * pitch + 8 * d->r * d->s);
+}
+
+/* direct_smem's patch and filter taps are dynamic shared memory; the other variants' tiles are static. */
+static unsigned dyn_smem(const struct gl_variant *v, const struct gl_problem *pb)
+{
+	struct gl_conv_dims d = gl_conv_dims_of(pb);
+	long ph, pw;
+	return v - variants == V_DIRECT_SMEM ? (unsigned)direct_smem_bytes(&d, &ph, &pw) : 0;
+}
+
+/* direct_smem stages a patch in at most 48 KiB and puts n * ceil(k/8) blocks in grid z; the other
+ * variants take any problem check() accepts. */
+static bool accepts(const struct gl_variant *v, const struct gl_problem *pb, char *rule, size_t size)
+{
+	if (v - variants != V_DIRECT_SMEM)
+		return true;
+	struct gl_conv_dims d = gl_conv_dims_of(pb);
+	long ph, pw, bytes = direct_smem_bytes(&d, &ph, &pw), z = d.n * ((d.k + 7) / 8);
+	if (bytes > 48 * 1024) {
+		snprintf(rule, size, "stages the input patch of a 16x16 output tile, %ldx%ld floats at stride %ld, "
+			 "dilation %ld (%ld bytes of shared memory, over 48 KiB): use a smaller --stride, --dilation "
+			 "or filter", ph, pw, d.stride, d.dil, bytes);
+		return false;
+	}
+	if (z > 65535) {
+		snprintf(rule, size, "puts n * ceil(k/8) = %ld blocks in grid z, over 65535: use a smaller --n or --k", z);
+		return false;
+	}
+	return true;
+}
+
+static int grid_direct_smem(struct gl_launch *l, const struct gl_variant *v, const struct gl_problem *pb,
+			    struct gl_err *err)
+{
+	char rule[256];
+	if (!accepts(v, pb, rule, sizeof rule))
+		return gl_errf(err, GL_EUSAGE, "conv2d direct_smem %s, or another variant", rule);
+	struct gl_conv_dims d = gl_conv_dims_of(pb);
+	l->dyn_smem = dyn_smem(v, pb);
+	l->grid[0] = (unsigned)((d.q + 15) / 16);
+	l->grid[1] = (unsigned)((d.p + 15) / 16);
+	l->grid[2] = (unsigned)(d.n * ((d.k + 7) / 8));
 	l->block[0] = l->block[1] = 16;
 	l->block[2] = 1;
 	return GL_OK;
@@ -184,7 +224,7 @@ static int setup(const struct gl_variant *v, const struct gl_problem *pb, struct
 		grid_1d(l, count_y(&d));
 		break;
 	case V_DIRECT_SMEM:
-		if (grid_direct_smem(l, &d, err))
+		if (grid_direct_smem(l, v, pb, err))
 			return err->status;
 		break;
 	case V_IM2COL_GEMM: /* launch 1 writes col from x; launch 2 multiplies col by w */
@@ -324,6 +364,8 @@ const struct gl_topic gl_topic_conv2d = {
 	.atol = 1e-6,
 	.rtol = FLT_EPSILON, /* 2^-23, times (Kd + 2) times the element's sum |x w|: see verify */
 	.check = check,
+	.accepts = accepts,
+	.dyn_smem = dyn_smem,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,

@@ -136,6 +136,11 @@ void gl_verify_f32(const float *out, const float *ref, size_t n, double atol, do
 
 /* ptxas -v prints, per entry: "Compiling entry function 'NAME' for 'sm_XX'", then
  * "N bytes stack frame, S bytes spill stores, L bytes spill loads" and "Used R registers, ... B bytes smem". */
+unsigned gl_topic_dyn_smem(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p)
+{
+	return t->dyn_smem ? t->dyn_smem(v, p) : 0;
+}
+
 void gl_topic_resources(const struct gl_topic *t, const char *entry, const char *arch, struct gl_resources *out)
 {
 	*out = (struct gl_resources){-1, -1, -1, -1, -1};

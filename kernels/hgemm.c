@@ -55,20 +55,30 @@ static int check(const struct gl_problem *p, struct gl_err *err)
 	return gl_check_host_memory(what, 2.0 * (m * k + k * n) + 4.0 * (2.0 * (m * k + k * n) + 3.0 * m * n), err);
 }
 
-static int refuse_untiled(const struct gl_variant *v, const struct gl_problem *p, struct gl_err *err)
+/* The tensor-core variants tile the CTA by 64x64x32 without edge guards; simt takes any size. */
+static bool accepts(const struct gl_variant *v, const struct gl_problem *p, char *rule, size_t size)
 {
 	long m = p->v[P_M], n = p->v[P_N], k = p->v[P_K];
-	if (m % HG_TILE_MN == 0 && n % HG_TILE_MN == 0 && k % HG_TILE_K == 0)
+	if (v - variants == V_SIMT || (m % HG_TILE_MN == 0 && n % HG_TILE_MN == 0 && k % HG_TILE_K == 0))
+		return true;
+	snprintf(rule, size, "tiles the CTA by %dx%dx%d without edge guards: --m and --n must be multiples of %d "
+		 "and --k a multiple of %d (got m=%ld, n=%ld, k=%ld)", HG_TILE_MN, HG_TILE_MN, HG_TILE_K, HG_TILE_MN,
+		 HG_TILE_K, m, n, k);
+	return false;
+}
+
+static int refuse_untiled(const struct gl_variant *v, const struct gl_problem *p, struct gl_err *err)
+{
+	char rule[256];
+	if (accepts(v, p, rule, sizeof rule))
 		return GL_OK;
-	return gl_errf(err, GL_EUSAGE, "hgemm %s tiles the CTA by %dx%dx%d without edge guards: --m and --n must be "
-		       "multiples of %d and --k a multiple of %d (got m=%ld, n=%ld, k=%ld); simt takes any size "
-		       "(--variant simt)", v->name, HG_TILE_MN, HG_TILE_MN, HG_TILE_K, HG_TILE_MN, HG_TILE_K, m, n, k);
+	return gl_errf(err, GL_EUSAGE, "hgemm %s %s; simt takes any size (--variant simt)", v->name, rule);
 }
 
 static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
 {
 	int id = (int)(v - variants);
-	if (id != V_SIMT && refuse_untiled(v, p, err))
+	if (refuse_untiled(v, p, err))
 		return err->status;
 	long m = p->v[P_M], n = p->v[P_N], k = p->v[P_K];
 	int c = gl_launch_add_buffer(l, "C", GL_F32, (size_t)m * (size_t)n, 1);
@@ -174,6 +184,7 @@ const struct gl_topic gl_topic_hgemm = {
 	.atol = 1e-6,
 	.rtol = FLT_EPSILON, /* 2^-23, times (k + 1) times the element's |A||B|: see verify */
 	.check = check,
+	.accepts = accepts,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,

@@ -151,6 +151,6 @@ const struct gl_topic gl_topic_reduce = {
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,
-	.view_size = 8192,
-	.view = GL_VIEW_COALESCE,
+	.view_size = 4096, /* the block variants' 2 CTAs, both traced: two_stage's last block among them */
+	.view = GL_VIEW_REDUCE,
 };

@@ -55,7 +55,8 @@ struct gl_buffer_shape {
 };
 
 /* Which view shows a topic best. */
-enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM, GL_VIEW_CONV, GL_VIEW_MMA, GL_VIEW_FLASH };
+enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM, GL_VIEW_CONV, GL_VIEW_MMA, GL_VIEW_FLASH,
+		     GL_VIEW_REDUCE };
 
 struct gl_topic {
 	const char *name;
@@ -74,6 +75,9 @@ struct gl_topic {
 	 * false with the rule in `rule` when v cannot run p.  NULL: every variant runs what check() accepts.
 	 * `run --variant all` skips the variants that refuse and names the rule; an explicit one is an error. */
 	bool (*accepts)(const struct gl_variant *v, const struct gl_problem *p, char *rule, size_t n);
+	/* Bytes of dynamic shared memory a launch of v on p takes (what setup sets; no buffers are made).
+	 * NULL: no variant takes any. */
+	unsigned (*dyn_smem)(const struct gl_variant *v, const struct gl_problem *p);
 	/* Build the launch: buffers, inputs, arguments, geometry. */
 	int (*setup)(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err);
 	/* Compare the launch's outputs with the CPU reference. */
@@ -114,6 +118,9 @@ void gl_problem_defaults(const struct gl_topic *t, struct gl_problem *p);
 int gl_param_index(const struct gl_topic *t, const char *name);
 /* {"rows":1024,"cols":1024} — caller frees. */
 char *gl_problem_json(const struct gl_topic *t, const struct gl_problem *p);
+
+/* The dynamic shared memory of a launch of v on p (t->dyn_smem's, 0 when the topic has none). */
+unsigned gl_topic_dyn_smem(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p);
 
 /* ptxas -v resource usage of an entry for an arch ("sm_80"/"sm_90"); -1 fields when not found. */
 struct gl_resources {

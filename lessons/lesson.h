@@ -147,6 +147,9 @@ struct lesson_render_opts {
 int lesson_term_width(void);
 /* `text`'s words in lines of at most `width` columns, each after `indent`; never breaks a word. */
 void lesson_wrap(FILE *out, const char *indent, const char *text, int width);
+/* The same with the first line after `first` and the others after `rest` (a list item's marker, then
+ * its hanging indent). */
+void lesson_wrap_hanging(FILE *out, const char *first, const char *rest, const char *text, int width);
 void lesson_render_intro(FILE *out, const struct lesson *l, const struct lesson_render_opts *o);
 void lesson_render_step(FILE *out, const struct lesson *l, int step, const struct lesson_render_opts *o);
 

@@ -16,7 +16,11 @@
 struct gl_run_env {
 	const char *db_path; /* --db, else NULL: the store resolves $GPULAB_DB / XDG */
 	const char *argv;    /* the command line, stored with the run */
-	bool announce;       /* say on stderr which backend was picked and why */
+	bool announce;       /* say on stderr how each variant went (on a terminal) */
+	/* Called with the backend choice ("backend sim: no usable GPU here (...)") when gpulab chose it, once per
+	 * process; the command says it or not (it is stored with the run, runs.backend_note).  NULL: never. */
+	void (*note_backend)(void *note_user, const char *why);
+	void *note_user;
 	bool progress;       /* progress bars on stderr */
 	struct gl_err *err;
 	/* Optional (NULL: none), for a command that shows each variant as soon as it has run: `started` once

@@ -85,11 +85,12 @@ int gl_run_session_execute(const struct gl_run_env *env, const char *backend, st
 	int rc = gl_backend_select(backend, &st.backend, why, sizeof why, env->err);
 	if (rc)
 		return rc;
-	/* once per process, and only when gpulab chose: an explicit --backend needs no announcement */
+	/* offered once per process, and only when gpulab chose: an explicit --backend needs no announcement;
+	 * the command decides whether to say it (it is stored with the run either way) */
 	static bool announced;
 	bool chosen = !backend || strcmp(backend, "auto") == 0;
-	if (env->announce && chosen && !announced) {
-		fprintf(stderr, "gpulab: %s\n", why);
+	if (env->note_backend && chosen && !announced) {
+		env->note_backend(env->note_user, why);
 		announced = true;
 	}
 	if (bo->cta_end && strcmp(st.backend->name, "sim") != 0)
@@ -116,6 +117,7 @@ int gl_run_session_execute(const struct gl_run_env *env, const char *backend, st
 	if (rc == GL_OK) {
 		struct gl_run_info info;
 		gl_run_info_fill(&info, st.backend, &st.dev, env->argv);
+		snprintf(info.backend_note, sizeof info.backend_note, "%.*s", (int)sizeof info.backend_note - 1, why);
 		rc = gl_store_save_run(*store, &info, st.recs, (size_t)st.nrecs, s->failed ? "failed" : "ok",
 				       &s->run_id, NULL, env->err);
 	}

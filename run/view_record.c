@@ -32,6 +32,7 @@ int gl_run_store_trace(const struct gl_run_env *env, struct gl_store *store, con
 {
 	struct gl_run_info info;
 	gl_run_info_fill(&info, &gl_backend_sim, dev, env->argv);
+	snprintf(info.backend_note, sizeof info.backend_note, "backend sim: a view records its trace on the simulator");
 	int rc = gl_store_save_run(store, &info, rec, 1, rec->verified ? "ok" : "failed", run_id, launch_id, env->err);
 	/* a multi-launch variant's view shows its first traced launch, stored right after the total (the
 	 * run's transaction gives its rows consecutive ids) */

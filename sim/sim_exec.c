@@ -566,6 +566,11 @@ static int exec_bar(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 		return 0;
 	}
 	w->bar_count = (unsigned)count;
+	if (cta->trace) { /* the warp waits here: where a reduction's levels and stages begin and end */
+		uint64_t ids[32];
+		FOR_LANES(mask, l) ids[l] = id;
+		sim_trace_record_sync(cta, w, ins, true, mask, ids);
+	}
 	if (red)
 		return exec_bar_red(cta, w, ins, mask);
 	w->bar_id = (int)id;

@@ -482,27 +482,27 @@ static uint8_t trace_op(const struct ptx_insn *ins, bool is_store)
 	}
 }
 
+static void set_addresses(struct gl_trace_event *e, const uint64_t addr[32], uint32_t mask);
+static struct gl_trace_event *next_event(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins);
+
 void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
 		      const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, unsigned units)
 {
-	if (!mask)
+	struct gl_trace_event *e = mask ? next_event(cta, w, ins) : NULL;
+	if (!e)
 		return;
-	if (cta->ntrace >= cta->trace_cap) {
-		cta->trace_dropped++;
-		return;
-	}
-	struct gl_trace_event *e = &cta->trace[cta->ntrace++];
-	memset(e, 0, sizeof *e);
-	e->seq = cta->trace_seq++;
-	e->block = cta->linear;
-	e->warp = w->id;
-	e->pc = (uint32_t)(ins - w->fn->code); /* in the function the warp runs */
-	e->line = (uint32_t)ins->line;
 	e->space = sp == PS_SHARED ? GL_TRACE_SHARED : sp == PS_LOCAL ? GL_TRACE_LOCAL : GL_TRACE_GLOBAL;
 	e->op = trace_op(ins, is_store);
 	e->bytes = (uint8_t)size;
 	e->mask = mask;
 	e->cost = units;
+	set_addresses(e, addr, mask);
+	name_buffer(cta, sp, addr[__builtin_ctz(mask)], e);
+}
+
+/* The lanes' values of an event, compressed to base + lane * stride when they are that. */
+static void set_addresses(struct gl_trace_event *e, const uint64_t addr[32], uint32_t mask)
+{
 	int first = __builtin_ctz(mask);
 	int second = -1;
 	FOR_LANES(mask & ~(1u << first), l) {
@@ -519,5 +519,35 @@ void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	e->addr_stride = strided ? stride : 0;
 	e->addr_base = strided ? addr[first] - (uint64_t)stride * (uint64_t)first : addr[first];
 	FOR_LANES(mask, l) e->addrs[l] = addr[l];
-	name_buffer(cta, sp, addr[first], e);
+}
+
+/* The next event of a traced CTA, its place in the launch and the warp's instruction filled in; NULL when
+ * the CTA is not traced or its trace is full (counted as dropped). */
+static struct gl_trace_event *next_event(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins)
+{
+	if (cta->ntrace >= cta->trace_cap) {
+		cta->trace_dropped++;
+		return NULL;
+	}
+	struct gl_trace_event *e = &cta->trace[cta->ntrace++];
+	memset(e, 0, sizeof *e);
+	e->seq = cta->trace_seq++;
+	e->block = cta->linear;
+	e->warp = w->id;
+	e->pc = (uint32_t)(ins - w->fn->code); /* in the function the warp runs */
+	e->line = (uint32_t)ins->line;
+	return e;
+}
+
+void sim_trace_record_sync(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, bool barrier,
+			   uint32_t mask, const uint64_t value[32])
+{
+	struct gl_trace_event *e = mask && cta->trace ? next_event(cta, w, ins) : NULL;
+	if (!e)
+		return;
+	e->space = barrier ? GL_TRACE_CTA : GL_TRACE_WARP;
+	e->op = barrier ? GL_TRACE_BAR : GL_TRACE_SHFL;
+	e->bytes = 4; /* a lane index or a barrier id: 32 bits */
+	e->mask = mask;
+	set_addresses(e, value, mask);
 }

@@ -74,6 +74,7 @@ static int exec_shfl(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	uint32_t group[32];
 	member_groups(cta, w, ins, mask, group); /* the source lane is found the same way in any group */
 	memcpy(src, a, sizeof src); /* d may be a */
+	uint64_t from[32]; /* the lane each lane read, for the trace */
 	FOR_LANES(mask, l) {
 		uint32_t bv = (uint32_t)b[l], cv = (uint32_t)c[l];
 		uint32_t segmask = (cv >> 8) & 0x1f, clamp = cv & 0x1f;
@@ -89,9 +90,12 @@ static int exec_shfl(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 		if (!ok || j < 0 || j > 31)
 			j = (int32_t)l;
 		d[l] = (uint32_t)src[j];
+		from[l] = (uint64_t)j;
 		if (p)
 			p[l] = ok;
 	}
+	if (cta->trace)
+		sim_trace_record_sync(cta, w, ins, false, mask, from);
 	return 0;
 }
 

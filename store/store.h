@@ -50,6 +50,7 @@ struct gl_run_info {
 	char sweep_id[64];     /* the sweep this run belongs to ($GPULAB_SWEEP_ID), "" when none */
 	char slurm_job_id[32]; /* the Slurm job (the array's job id) and array task, "" outside Slurm */
 	char slurm_task_id[16];
+	char backend_note[256]; /* why this backend: "backend sim: no usable GPU here (...)"; "" when unknown */
 };
 
 /* One guidance rule that fired on a launch (insights/guidance.h; stored in launch_guidance). */

@@ -68,7 +68,7 @@ static int load_run_row(struct gl_store *s, long id, struct gl_run_record *r, st
 	sqlite3_stmt *st;
 	int rc = prepare(s,
 			 "SELECT started_at, finished_at, status, backend, device, chip, sm_count, cc, driver, "
-			 "cupti_version, host, argv FROM runs WHERE id = ?",
+			 "cupti_version, host, argv, backend_note FROM runs WHERE id = ?",
 			 &st, err);
 	if (rc)
 		return rc;
@@ -88,6 +88,7 @@ static int load_run_row(struct gl_store *s, long id, struct gl_run_record *r, st
 		gl_store_col_text(st, 9, r->info.cupti_version, sizeof r->info.cupti_version);
 		gl_store_col_text(st, 10, r->info.host, sizeof r->info.host);
 		gl_store_col_text(st, 11, r->argv, sizeof r->argv);
+		gl_store_col_text(st, 12, r->info.backend_note, sizeof r->info.backend_note);
 		r->info.argv = r->argv;
 	} else {
 		rc = gl_store_sql_error(s, step == SQLITE_DONE ? SQLITE_INTERNAL : step, "reading the run", err);

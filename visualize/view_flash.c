@@ -274,3 +274,18 @@ char view_flash_cell(const struct view_flash *f, int step, int qb, int kb)
 			return k == step ? 'N' : k < step ? 'D' : '.';
 	return f->v1 ? '.' : 'o'; /* flash2: another CTA's Q block */
 }
+
+/* Does step `step` rescale O: its K/V block raises the running max m of a row shown (the Q block's first
+ * VIEW_FLASH_ROWS) that had seen keys before, so what O holds is multiplied by e^(m - m') < 1? */
+bool view_flash_rescales(const struct view_flash *f, int step)
+{
+	const struct view_flash_step *s = &f->steps[step];
+	if (s->epilogue || !f->m || s->kb < 0)
+		return false;
+	for (long i = (long)s->qb * f->br; i < ((long)s->qb * f->br) + VIEW_FLASH_ROWS && i < f->nq; i++) {
+		const double *m = &f->m[i * (f->nkb + 1)];
+		if (!isinf(m[s->kb]) && m[s->kb + 1] > m[s->kb])
+			return true;
+	}
+	return false;
+}

@@ -287,3 +287,28 @@ void view_mma_owners(const struct view_mma *v, struct view_mma_kstep *f)
 		}
 	}
 }
+
+/* Does step `step` show a bank conflict: an ldmatrix with more wavefronts than matrices, or a K step
+ * whose shared reads (ldmatrix and ld.shared) took more wavefronts than their ideal?  The fragment map's
+ * steps never do. */
+bool view_mma_conflict(const struct view_mma *v, int step)
+{
+	if (step < 32)
+		return false;
+	if (step < 32 + (int)v->nldm) {
+		const struct gl_trace_event *e = &v->tr->ev[v->idx[v->ldm[step - 32]]];
+		return e->cost > (unsigned)__builtin_popcount(e->mask) / 8;
+	}
+	int k = step - 32 - (int)v->nldm;
+	for (uint32_t i = 0; i < v->nidx; i++) {
+		const struct gl_trace_event *e = &v->tr->ev[v->idx[i]];
+		if (v->kstep[i] != k || e->space != GL_TRACE_SHARED)
+			continue;
+		unsigned ideal = e->op == GL_TRACE_LDMATRIX ? (unsigned)__builtin_popcount(e->mask) / 8
+			       : e->op == GL_TRACE_LD	   ? gl_mm_shared_ideal_wavefronts(e->mask, e->bytes)
+							   : e->cost;
+		if (e->cost > ideal)
+			return true;
+	}
+	return false;
+}

@@ -33,8 +33,11 @@ struct view_trace {
 	const struct gl_topic *t;  /* NULL when this binary does not know the topic */
 	struct gl_problem problem; /* parsed from params_json */
 	unsigned grid[3], block[3], dyn_smem;
-	struct gl_trace_event *ev; /* owned */
+	struct gl_trace_event *ev; /* owned: the memory accesses, in recorded order */
 	uint32_t n;
+	struct gl_trace_event *sync; /* owned: the shuffles and barrier arrivals between them (gl_trace_is_memory
+				      * false), in recorded order; only the reduce view reads them */
+	uint32_t nsync;
 	struct view_buffer bufs[VIEW_MAX_BUFFERS];
 	int nbufs;
 	char origin[128]; /* "stored trace, run 3" or "recorded now (run 5)" */

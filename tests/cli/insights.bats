@@ -122,6 +122,20 @@ rule() {
 	assert_failure 2
 }
 
+@test "runs: a value longer than its column ends in '...'; columns fit their widest value" {
+	"$GPULAB" run conv2d --variant direct,implicit_gemm --size 4 --c 2 --k 2 --backend sim --db "$DB" >/dev/null 2>&1
+	"$GPULAB" run smem_patterns --variant stride1 --blocks 1 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" runs --db "$DB"
+	assert_success
+	assert_line --index 0 --regexp '^  run  started \(UTC\)         topic          variants              parameters '
+	# conv2d's 100-character parameters: cut to the 40-character column, with "..." saying so
+	assert_line --index 2 --regexp ' conv2d         direct,implicit_gemm  \{"n":1,"c":2,"h":4,"w":4,"k":2,"r":3,\.\.\.  sim +ok$'
+	assert_line --index 1 --regexp ' smem_patterns  stride1 '
+	# JSON keeps the whole value
+	run "$GPULAB" runs --db "$DB" --json
+	[ "$(jq -r '.[1].params.layout' <<<"$output")" = nchw ]
+}
+
 @test "compare --runs compares stored runs without running; a 0 baseline shows the difference" {
 	"$GPULAB" run transpose --variant naive --size 64 --backend sim --db "$DB" >/dev/null 2>&1
 	"$GPULAB" run transpose --variant padded --size 64 --backend sim --db "$DB" >/dev/null 2>&1
@@ -145,6 +159,24 @@ rule() {
 	assert_failure 2
 	run "$GPULAB" compare --runs 1,2 --baseline nosuch --db "$DB"
 	assert_failure 2
+}
+
+@test "compare --runs names every run, sizes the variant column from the names, and refuses two topics" {
+	"$GPULAB" run conv2d --variant direct,implicit_gemm --size 4 --c 2 --k 2 --backend sim --db "$DB" >/dev/null 2>&1
+	"$GPULAB" run conv2d --variant implicit_gemm --size 4 --c 2 --k 2 --backend sim --db "$DB" >/dev/null 2>&1
+	"$GPULAB" run transpose --variant naive --size 32 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" compare --runs 1,2 --db "$DB"
+	assert_success
+	assert_line --index 0 --regexp '^compare conv2d  \{.*\}  runs 1, 2  backend sim'
+	# "r1:implicit_gemm" is 16 characters: the column is 16 wide and every row lines up under the heading
+	assert_line --index 1 --regexp '^variant {10}verified +ld sectors'
+	assert_line --index 2 --regexp '^r1:direct {8}yes '
+	assert_line --index 3 --regexp '^r1:implicit_gemm yes '
+	before=$(db_hash)
+	run "$GPULAB" compare --runs 1,3 --db "$DB"
+	assert_failure 2
+	assert_output --partial "compare --runs puts runs of one topic side by side, but run 1 is conv2d and run 3 is transpose"
+	[ "$(db_hash)" = "$before" ]
 }
 
 @test "plot roofline and compare: terminal, and SVG that validates and renders" {

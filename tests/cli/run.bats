@@ -189,13 +189,15 @@ setup() {
 @test "--trace stores the warp-level memory events of the first CTAs, named by buffer" {
 	run --separate-stderr "$GPULAB" run transpose --variant coalesced --size 64 --trace --backend sim --db "$DB" --json
 	assert_success
-	[[ "$(jq -r ".launches[0].note" <<<"$output")" == *"trace: 256 events of the first 2 CTAs"* ]]
+	# 256 memory accesses and each of the 8 warps' arrival at the tile's __syncthreads in both CTAs
+	[[ "$(jq -r ".launches[0].note" <<<"$output")" == *"trace: 272 events of the first 2 CTAs"* ]]
 	run "$GPULAB" query "SELECT space || ':' || op || ':' || buffer AS k, COUNT(*) FROM trace_events GROUP BY k ORDER BY k" --db "$DB" --csv
 	assert_success
 	assert_output --partial "global:ld:in,64"
 	assert_output --partial "global:st:out,64"
 	assert_output --partial "shared:ld:tile,64"
 	assert_output --partial "shared:st:tile,64"
+	assert_output --partial "cta:bar:,16"
 	# the first warp's first load: 32 lanes, 4 bytes each, consecutive
 	run "$GPULAB" query "SELECT bytes, addr_stride, mask FROM trace_events WHERE space='global' AND op='ld' ORDER BY seq LIMIT 1" --db "$DB" --csv
 	assert_line "4,4,4294967295"
@@ -214,4 +216,17 @@ setup() {
 	assert_success
 	[ "$(jq '.variants[] | select(.name=="padded") | .resources.sm_90.static_smem' <<<"$output")" = 4224 ]
 	[ "$(jq '.variants[] | select(.name=="copy") | .resources.sm_80.registers > 0' <<<"$output")" = true ]
+}
+
+@test "list attention shows fused_row's shared memory as static + dynamic (its scores, at the default sizes)" {
+	run "$GPULAB" list attention
+	assert_success
+	# seq-k 256 scores + a row of dim 64 + 4 slots, 4 bytes each: 1296 bytes of dynamic shared memory
+	assert_line --regexp '^  fused_row +[0-9]+ regs +0\+1296 B smem '
+	assert_line --regexp '^  flash2 +[0-9]+ regs +16512 B smem '
+	assert_output --partial "(smem A+B: A bytes static, B dynamic at the default sizes"
+	run "$GPULAB" list attention --json
+	[ "$(jq '.variants[] | select(.name=="fused_row") | .dynamic_smem' <<<"$output")" = 1296 ]
+	run "$GPULAB" list transpose
+	refute_output --partial "smem A+B"
 }

@@ -1,6 +1,8 @@
 /* test_run_view_store.c — a trace recorded by the simulator, stored and read back for the views: the
  * recomputed costs equal the simulator's, every event's address falls in the buffer (and base) the
  * simulator named, and the latest traced launch is found by topic/variant/params. */
+#include <stdlib.h>
+
 #include "run/runner.h"
 #include "tests/unit/check.h"
 #include "visualize/view_trace.h"
@@ -39,11 +41,29 @@ static void check_round_trip(struct gl_store *s, const char *topic, const char *
 	struct view_trace tr;
 	struct gl_err err = {0};
 	CHECK_EQ(view_load(s, id, &tr, &err), GL_OK);
-	CHECK_EQ(tr.n, rec.ntrace);
+	/* the memory accesses, in order, go to tr.ev; the barriers and shuffles to tr.sync (the store numbers
+	 * the events of the launch in order: event i is seq i) */
+	struct gl_trace_event *mem = calloc(rec.ntrace, sizeof *mem);
+	uint32_t nmem = 0, nsync = 0, unmatched = 0;
+	for (uint32_t i = 0; i < rec.ntrace; i++) {
+		if (gl_trace_is_memory(&rec.trace[i])) {
+			mem[nmem++] = rec.trace[i];
+			continue;
+		}
+		nsync++;
+		bool found = false;
+		for (uint32_t k = 0; k < tr.nsync && !found; k++)
+			found = tr.sync[k].block == rec.trace[i].block && tr.sync[k].seq == i &&
+				tr.sync[k].op == rec.trace[i].op;
+		unmatched += !found;
+	}
+	CHECK_EQ(tr.n, nmem);
+	CHECK_EQ(tr.nsync, nsync);
+	CHECK_EQ(unmatched, 0);
 	CHECK_STR(tr.topic, topic);
 	uint32_t bad_cost = 0, bad_base = 0;
-	for (uint32_t i = 0; i < tr.n && i < rec.ntrace; i++) {
-		const struct gl_trace_event *e = &tr.ev[i], *want = &rec.trace[i];
+	for (uint32_t i = 0; i < tr.n && i < nmem; i++) {
+		const struct gl_trace_event *e = &tr.ev[i], *want = &mem[i];
 		bad_cost += e->cost != want->cost;
 		struct view_loc loc;
 		uint64_t a = e->addrs[__builtin_ctz(e->mask)];
@@ -53,6 +73,7 @@ static void check_round_trip(struct gl_store *s, const char *topic, const char *
 	}
 	CHECK_EQ(bad_cost, 0);
 	CHECK_EQ(bad_base, 0);
+	free(mem);
 	view_trace_free(&tr);
 	gl_launch_record_free(&rec);
 }
@@ -83,6 +104,44 @@ static void test_round_trip(void)
 	gl_store_close(s);
 }
 
+/* A warp_shuffle reduction's trace keeps its shuffles and barriers, stored and read back: each warp's
+ * first shuffle (__shfl_down_sync by 16) has lane l read lane l + 16, the upper half its own value (the
+ * source is past the warp), and every warp of each traced CTA arrives at the block's barrier. */
+static void test_sync_events(void)
+{
+	struct gl_store *s = NULL;
+	struct gl_err err = {0};
+	struct gl_launch_record rec;
+	CHECK_EQ(gl_store_open(":memory:", 0, &s, &err), GL_OK);
+	long id = record(s, "reduce", "warp_shuffle", 4096, &rec); /* 2 CTAs of 8 warps, both traced */
+	struct view_trace tr;
+	CHECK_EQ(view_load(s, id, &tr, &err), GL_OK);
+	int shfl_warps = 0, bar_warps = 0;
+	bool first_seen[2][8] = {{false}};
+	for (uint32_t i = 0; i < tr.nsync; i++) {
+		const struct gl_trace_event *e = &tr.sync[i];
+		if (e->op == GL_TRACE_BAR) {
+			CHECK_EQ(e->space, GL_TRACE_CTA);
+			CHECK_EQ(e->mask, 0xffffffffu);
+			bar_warps++;
+			continue;
+		}
+		CHECK_EQ(e->space, GL_TRACE_WARP);
+		CHECK_EQ(e->op, GL_TRACE_SHFL);
+		if (e->block > 1 || e->warp > 7 || first_seen[e->block][e->warp])
+			continue;
+		first_seen[e->block][e->warp] = true;
+		shfl_warps++;
+		for (int l = 0; l < 32; l++)
+			CHECK_EQ(e->addrs[l], (uint64_t)(l < 16 ? l + 16 : l));
+	}
+	CHECK_EQ(shfl_warps, 16);
+	CHECK_EQ(bar_warps, 16); /* block_reduce's one __syncthreads, 8 warps x 2 CTAs */
+	view_trace_free(&tr);
+	gl_launch_record_free(&rec);
+	gl_store_close(s);
+}
+
 static void test_params(void)
 {
 	const struct gl_topic *t = gl_topic_find("transpose");
@@ -107,5 +166,6 @@ int main(void)
 {
 	test_params();
 	test_round_trip();
+	test_sync_events();
 	CHECK_DONE();
 }
