@@ -1,5 +1,5 @@
 /* cmd_exercise.c — `gpulab exercise list|start|check|hint|solution`: the learner writes the kernel, gpulab
- * checks it (cli/exercise_check.c); the exercises are data (lessons/exercise.h), progress is stored in the
+ * checks it (lessons/exercise_check.c); the exercises are data (lessons/exercise.h), progress is stored in the
  * results database (store_exercise.c). */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "common/json.h"
 #include "common/util.h"
-#include "exercise_check.h"
+#include "lessons/exercise_check.h"
 #include "store/store.h"
 
 static const struct gl_cmd *self(void);

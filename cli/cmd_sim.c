@@ -11,12 +11,12 @@
 
 #include "common/json.h"
 #include "common/util.h"
-#include "run/run.h"
+#include "session/session.h"
 #include "run_options.h"
 #include "engine_opt.h"
 #include "sanitizer_opts.h"
 #include "store/store.h"
-#include "sim_cmd.h"
+#include "toolchain/toolchain.h"
 
 static const struct gl_cmd *self(void);
 

@@ -15,10 +15,9 @@
 #include "profiler/backend.h"
 #include "profiler/metric_sets.h"
 #include "store/store.h"
-#include "run/run.h"
-#include "run/runner.h"
-#include "validate_estimate.h"
-#include "validate_rows.h"
+#include "session/session.h"
+#include "session/session_int.h"
+#include "render/render.h"
 
 enum { SIM, GPU, NSIDES };
 
@@ -83,7 +82,7 @@ static void close_sides(struct validate *v)
 	}
 }
 
-/* ---- one variant on one backend (run/runner.c: launch, collect, verify, record) */
+/* ---- one variant on one backend (session/session_variant.c: launch, collect, verify, record) */
 
 static int run_side(struct side *s, const struct gl_topic *t, const struct gl_variant *var,
 		    const struct gl_problem *p, struct gl_launch_record *r, struct gl_err *err)

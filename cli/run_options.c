@@ -5,7 +5,7 @@
 
 #include "common/util.h"
 #include "run_options.h"
-#include "run/runner.h"
+#include "session/session_int.h"
 #include "engine_opt.h"
 #include "sanitizer_opts.h"
 
@@ -112,22 +112,10 @@ static int unknown_param(struct gl_ctx *ctx, const struct gl_cmd *cmd, const str
 int gl_problem_apply_options(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_topic *t, const char *size,
 			     const char *const *names, const char *const *values, int n, struct gl_problem *p)
 {
-	for (int i = 0; size && i < t->nparams; i++) {
-		if (!t->params[i].is_size)
-			continue;
-		if (gl_parse_long(size, t->params[i].min, t->params[i].max, "--size", &p->v[i], &ctx->err))
-			return ctx->err.status;
-	}
-	for (int k = 0; k < n; k++) {
-		int i = gl_param_index(t, names[k]);
-		if (i < 0)
+	for (int k = 0; k < n; k++)
+		if (gl_param_index(t, names[k]) < 0)
 			return unknown_param(ctx, cmd, t, names[k]);
-		char flag[64];
-		snprintf(flag, sizeof flag, "--%s", t->params[i].name);
-		if (gl_param_parse(&t->params[i], values[k], flag, &p->v[i], &ctx->err))
-			return ctx->err.status;
-	}
-	return t->check ? t->check(p, &ctx->err) : GL_OK;
+	return gl_problem_apply(t, size, names, values, n, p, &ctx->err);
 }
 
 static int build_problem(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_topic *t,

@@ -1,6 +1,6 @@
 /* run_options.h — what `gpulab run` and `gpulab compare` share: their options (variants, sizes and topic
  * parameters, backend, simulator and CUPTI settings) and the problem they describe; the session that runs
- * them is run/run.h's. */
+ * them is session/session.h's. */
 #ifndef GL_RUN_OPTIONS_H
 #define GL_RUN_OPTIONS_H
 
@@ -9,7 +9,7 @@
 #include "cli.h"
 #include "kernels/registry.h"
 #include "profiler/backend.h"
-#include "run/run.h"
+#include "session/session.h"
 #include "engine_opt.h"
 #include "sim/sim.h" /* GL_SIM_PRINTF_BUFFER_MAX */
 #include "store/store.h"

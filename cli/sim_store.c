@@ -6,10 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "common/util.h"
-#include "run/run.h"
+#include "session/session.h"
 #include "store/store.h"
-#include "sim_cmd.h"
+#include "toolchain/toolchain.h"
 
 static void fill_record(struct gl_launch_record *rec, const struct gl_simstore_in *in)
 {

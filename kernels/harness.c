@@ -56,6 +56,24 @@ int gl_param_parse(const struct gl_param *param, const char *text, const char *f
 	return GL_EUSAGE;
 }
 
+int gl_problem_apply(const struct gl_topic *t, const char *size, const char *const *names, const char *const *values,
+		     int n, struct gl_problem *p, struct gl_err *err)
+{
+	for (int i = 0; size && i < t->nparams; i++)
+		if (t->params[i].is_size && gl_parse_long(size, t->params[i].min, t->params[i].max, "--size", &p->v[i], err))
+			return err->status;
+	for (int k = 0; k < n; k++) {
+		int i = gl_param_index(t, names[k]);
+		if (i < 0)
+			return gl_errf(err, GL_EINTERNAL, "--%s is not a parameter of topic %s", names[k], t->name);
+		char flag[64];
+		snprintf(flag, sizeof flag, "--%s", t->params[i].name);
+		if (gl_param_parse(&t->params[i], values[k], flag, &p->v[i], err))
+			return err->status;
+	}
+	return t->check ? t->check(p, err) : GL_OK;
+}
+
 char *gl_problem_json(const struct gl_topic *t, const struct gl_problem *p)
 {
 	struct gl_str s = {0};

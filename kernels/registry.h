@@ -112,6 +112,10 @@ int gl_variant_lookup_as(const struct gl_topic *t, const char *name, const char 
 /* Defaults for every parameter, then a fixed seed. */
 void gl_problem_defaults(const struct gl_topic *t, struct gl_problem *p);
 int gl_param_index(const struct gl_topic *t, const char *name);
+/* --size sets every size parameter of `t`, and names[k] = values[k] one parameter each (names must be
+ * parameters of t: gl_param_index); values are checked against the topic's limits, then its check() runs. */
+int gl_problem_apply(const struct gl_topic *t, const char *size, const char *const *names, const char *const *values,
+		     int n, struct gl_problem *p, struct gl_err *err);
 /* {"rows":1024,"cols":1024} — caller frees. */
 char *gl_problem_json(const struct gl_topic *t, const struct gl_problem *p);
 

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "common/json.h"
-#include "exercise_check.h"
-#include "sim_cmd.h"
+#include "lessons/exercise_check.h"
+#include "toolchain/toolchain.h"
 #include "store/store.h"
 
 #define EX_SEED 1 /* exercise_compare builds the reference's inputs with the same seed */

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "lessons/exercise.h"
 
 struct ex_check_opts {

@@ -8,10 +8,19 @@
 #include "common/json.h"
 #include "common/metrics.h"
 #include "common/util.h"
-#include "cli.h"
-#include "render.h"
-#include "render_insights.h"
-#include "sim_cmd.h"
+#include "render/render.h"
+
+static bool color_on;
+
+void gl_render_set_color(bool on)
+{
+	color_on = on;
+}
+
+const char *gl_sgr(const char *seq)
+{
+	return color_on ? seq : "";
+}
 
 static double metric(const struct gl_launch_record *l, const char *name)
 {

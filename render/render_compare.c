@@ -8,8 +8,7 @@
 #include "common/json.h"
 #include "common/metrics.h"
 #include "common/util.h"
-#include "compare_render.h"
-#include "render_insights.h"
+#include "render/render.h"
 
 #define M_FFMA "smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"
 #define M_FADD "smsp__sass_thread_inst_executed_op_fadd_pred_on.sum"

@@ -1,30 +1,11 @@
-/* compare_runs.c — `gpulab compare --runs A,B[,C]`: stored runs side by side without running anything
- * (before and after an edit, the simulator against a GPU). */
+/* render_compare_runs.c — `gpulab compare --runs A,B[,C]`: stored runs side by side without running
+ * anything (before and after an edit, the simulator against a GPU). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/util.h"
-#include "compare_render.h"
-
-#define MAX_RUNS 8
-
-static int parse_ids(struct gl_ctx *ctx, const char *list, long *ids, int *n)
-{
-	char buf[256];
-	snprintf(buf, sizeof buf, "%s", list);
-	*n = 0;
-	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (*n == MAX_RUNS)
-			return gl_errf(&ctx->err, GL_EUSAGE, "--runs takes at most %d run ids", MAX_RUNS);
-		if (gl_parse_long(tok, 1, 1L << 62, "run id in --runs", &ids[(*n)++], &ctx->err))
-			return ctx->err.status;
-	}
-	if (*n < 2)
-		return gl_errf(&ctx->err, GL_EUSAGE, "--runs needs two run ids or more, comma-separated: --runs 3,4 "
-			       "(see 'gpulab runs')");
-	return GL_OK;
-}
+#include "render/render.h"
 
 /* Move run `from`'s launches into `into`, labelled rID:VARIANT. */
 static void take_launches(struct gl_run_record *into, struct gl_run_record *from)
@@ -53,46 +34,41 @@ static size_t find_baseline(const struct gl_run_record *r, long first, const cha
 	return 0;
 }
 
-int gl_compare_runs(struct gl_ctx *ctx, const char *list, const char *baseline)
+/* The runs' launches in one record: the first run's id, the devices joined when they differ. */
+static void join_runs(struct gl_run_record *all, struct gl_run_record *runs, int n)
 {
-	long ids[MAX_RUNS];
-	int n;
-	int rc = parse_ids(ctx, list, ids, &n);
-	if (rc)
-		return rc;
-	struct gl_store *store;
-	if ((rc = gl_store_open(ctx->db_path, 1, &store, &ctx->err)))
-		return rc;
-	struct gl_run_record all = {0};
-	for (int i = 0; i < n && rc == GL_OK; i++) {
-		struct gl_run_record one;
-		rc = gl_store_load_run(store, ids[i], &one, &ctx->err);
-		if (rc)
-			break;
+	memset(all, 0, sizeof *all);
+	for (int i = 0; i < n; i++) {
 		if (i == 0) {
-			all.id = one.id;
-			all.info = one.info;
-		} else if (strcmp(all.info.device, one.info.device) != 0) {
-			size_t len = strlen(all.info.device);
-			snprintf(all.info.device + len, sizeof all.info.device - len, " / %s", one.info.device);
+			all->id = runs[i].id;
+			all->info = runs[i].info;
+		} else if (strcmp(all->info.device, runs[i].info.device) != 0) {
+			size_t len = strlen(all->info.device);
+			snprintf(all->info.device + len, sizeof all->info.device - len, " / %s", runs[i].info.device);
 		}
-		take_launches(&all, &one);
-		gl_run_record_free(&one);
+		take_launches(all, &runs[i]);
 	}
-	gl_store_close(store);
-	if (rc == GL_OK && all.nlaunches == 0)
-		rc = gl_errf(&ctx->err, GL_EUSAGE, "runs %s have no launches to compare", list);
-	if (rc == GL_OK) {
-		if (baseline && find_baseline(&all, ids[0], baseline) == 0 && strcmp(all.launches[0].variant, baseline) != 0) {
-			char label[64];
-			snprintf(label, sizeof label, "r%ld:%s", ids[0], baseline);
-			if (strcmp(all.launches[0].variant, label) != 0)
-				rc = gl_errf(&ctx->err, GL_EUSAGE, "--baseline %s is not a variant of run %ld (labels look like "
-					     "%s)", baseline, ids[0], all.launches[0].variant);
-		}
-		if (rc == GL_OK)
-			gl_render_compare(stdout, &all, find_baseline(&all, ids[0], baseline), ctx->format);
+}
+
+int gl_render_compare_runs(FILE *out, struct gl_run_record *runs, int n, const char *baseline, enum gl_format fmt,
+                           struct gl_err *err)
+{
+	struct gl_run_record all;
+	long first = n ? runs[0].id : 0;
+	int rc = GL_OK;
+	join_runs(&all, runs, n);
+	if (all.nlaunches == 0)
+		rc = gl_errf(err, GL_EUSAGE, "the runs have no launches to compare");
+	if (rc == GL_OK && baseline && find_baseline(&all, first, baseline) == 0 &&
+	    strcmp(all.launches[0].variant, baseline) != 0) {
+		char label[64];
+		snprintf(label, sizeof label, "r%ld:%s", first, baseline);
+		if (strcmp(all.launches[0].variant, label) != 0)
+			rc = gl_errf(err, GL_EUSAGE, "--baseline %s is not a variant of run %ld (labels look like %s)",
+			             baseline, first, all.launches[0].variant);
 	}
+	if (rc == GL_OK)
+		gl_render_compare(out, &all, find_baseline(&all, first, baseline), fmt);
 	gl_run_record_free(&all);
 	return rc;
 }

@@ -6,7 +6,7 @@
 
 #include "common/csv.h"
 #include "common/metrics.h"
-#include "render_insights.h"
+#include "render/render.h"
 
 static double mv(const struct gl_launch_record *l, const char *name)
 {

@@ -1,6 +1,5 @@
 /* render_insights.c — guidance, occupancy and the estimate as run/report/compare print them. */
-#include "cli.h"
-#include "render_insights.h"
+#include "render/render.h"
 
 #include <math.h>
 #include <string.h>

@@ -5,7 +5,8 @@
 
 #include "common/json.h"
 #include "common/util.h"
-#include "sim_cmd.h"
+#include "render/render.h"
+#include "toolchain/toolchain.h"
 
 static const char *space_text(const char *space)
 {

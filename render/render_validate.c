@@ -1,5 +1,5 @@
 /* validate_rows.c — one metric row of `gpulab validate`: agree, differ, not collected, or shown. */
-#include "validate_rows.h"
+#include "render/render.h"
 
 #include <math.h>
 #include <string.h>

@@ -4,7 +4,7 @@
 #include <stdio.h>
 
 #include "insights/estimate.h"
-#include "validate_estimate.h"
+#include "render/render.h"
 
 static void estimate_of(const struct gl_launch_record *sim, const char *device, struct gl_estimate *e)
 {

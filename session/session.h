@@ -6,6 +6,8 @@
 
 #include <stdbool.h>
 
+#include "insights/gpu_models.h"
+#include "insights/occupancy.h"
 #include "kernels/registry.h"
 #include "profiler/backend.h"
 #include "store/store.h"
@@ -64,5 +66,17 @@ void gl_run_info_provenance(struct gl_run_info *info);
 /* The run row for a backend and the device it describes (with its provenance). */
 void gl_run_info_fill(struct gl_run_info *info, const struct gl_backend *b, const struct gl_device_info *dev,
 		      const char *argv);
+
+/* ---- the GPU model a run is judged on (session_gpu.c) */
+
+/* The model of `device` (a device name as the backend describes it), else the default (H100). */
+const struct gl_gpu_model *gl_session_gpu_of(const char *device);
+/* For a command that reasons about a GPU without a run: --gpu G when given, else the model of the GPU
+ * present, else the default. */
+int gl_session_gpu(const char *flag, const struct gl_gpu_model **out, struct gl_err *err);
+/* The occupancy input of a variant at the topic's default problem: its block size and dynamic shared
+ * memory from the topic's setup, registers and static shared memory from ptxas -v for the model's arch. */
+int gl_session_variant_occ_input(const struct gl_topic *t, const struct gl_variant *v, const struct gl_gpu_model *g,
+				 struct gl_occ_input *in, struct gl_err *err);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "run/run.h"
+#include "session/session.h"
 
 /* The topic's parameters from the stored {"rows":1024,"layout":"nhwc"} (gl_problem_json: numbers, and
  * choices by name); -1 when one is missing or unknown, so the launch is not rebuilt differently. */

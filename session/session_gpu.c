@@ -1,14 +1,20 @@
-/* insights_cli.c — the GPU model a command reasons about, and a variant's occupancy input. */
-#include "insights_cli.h"
-
+/* session_gpu.c — which GPU model a run is judged on (guidance, occupancy, the estimate): the model of the
+ * device that ran it, else the default (the simulator's runs); and for a command that reasons about a
+ * variant without a run, --gpu, else the GPU present, else the default.  A variant's occupancy input. */
 #include <string.h>
 
-#include "profiler/backend.h"
+#include "session/session.h"
 
-int gl_cli_gpu(struct gl_ctx *ctx, const char *flag, const struct gl_gpu_model **out)
+const struct gl_gpu_model *gl_session_gpu_of(const char *device)
+{
+	const struct gl_gpu_model *g = gl_gpu_model_for_device(device);
+	return g ? g : gl_gpu_model_default();
+}
+
+int gl_session_gpu(const char *flag, const struct gl_gpu_model **out, struct gl_err *err)
 {
 	if (flag)
-		return gl_gpu_model_lookup(flag, out, &ctx->err);
+		return gl_gpu_model_lookup(flag, out, err);
 	*out = gl_gpu_model_default();
 	char why[512];
 	if (!gl_backend_cuda.probe(why, sizeof why))
@@ -17,7 +23,8 @@ int gl_cli_gpu(struct gl_ctx *ctx, const char *flag, const struct gl_gpu_model *
 	struct gl_device_info dev = {0};
 	struct gl_err quiet = {0}; /* a GPU that cannot be described leaves the default */
 	void *bctx = NULL;
-	if (gl_backend_cuda.open(&bo, &bctx, &quiet) == GL_OK && gl_backend_cuda.describe(bctx, &dev, &quiet) == GL_OK) {
+	if (gl_backend_cuda.open(&bo, &bctx, &quiet) == GL_OK &&
+	    gl_backend_cuda.describe(bctx, &dev, &quiet) == GL_OK) {
 		const struct gl_gpu_model *g = gl_gpu_model_for_device(dev.name);
 		if (g)
 			*out = g;
@@ -27,8 +34,8 @@ int gl_cli_gpu(struct gl_ctx *ctx, const char *flag, const struct gl_gpu_model *
 	return GL_OK;
 }
 
-int gl_cli_variant_occ_input(const struct gl_topic *t, const struct gl_variant *v, const struct gl_gpu_model *g,
-			     struct gl_occ_input *in, struct gl_err *err)
+int gl_session_variant_occ_input(const struct gl_topic *t, const struct gl_variant *v, const struct gl_gpu_model *g,
+                                 struct gl_occ_input *in, struct gl_err *err)
 {
 	struct gl_problem p;
 	struct gl_launch l;

@@ -1,5 +1,5 @@
 /* run_session.c — one run of a topic's variants: pick the backend, run and verify each variant
- * (run/runner.c), and store them all in one transaction.  Shared by `gpulab run` and `gpulab compare`. */
+ * (session/session_variant.c), and store them all in one transaction.  Shared by `gpulab run` and `gpulab compare`. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +7,8 @@
 
 #include "common/util.h"
 #include "insights/guidance.h"
-#include "run/run.h"
-#include "run/runner.h"
+#include "session/session.h"
+#include "session/session_int.h"
 
 struct session_state {
 	const struct gl_backend *backend;

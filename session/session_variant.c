@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "run/runner.h"
+#include "session/session_int.h"
 
 static void fill_record(struct gl_launch_record *rec, const struct gl_topic *t, const struct gl_variant *v,
 			const struct gl_problem *p, const struct gl_launch *l, const struct gl_device_info *dev,

@@ -3,8 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "run/run.h"
-#include "run/runner.h"
+#include "session/session.h"
+#include "session/session_int.h"
 
 int gl_run_compute_trace(const struct gl_run_env *env, const struct gl_topic *t, const struct gl_variant *v,
 			 const struct gl_problem *p, struct gl_device_info *dev, struct gl_launch_record *rec)

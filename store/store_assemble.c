@@ -7,7 +7,7 @@
  * derived from its parts' UUIDs, so assembling twice adds nothing.  A multi-launch variant is assembled
  * from its total rows (part 0) only: the assembled launch has no per-launch rows under it.  The parts'
  * output writes (launch_outputs) are joined when no two parts wrote a byte differently (CTA-disjoint
- * writes); the caller then verifies them (run/run_assembled.c), otherwise the note says why not. */
+ * writes); the caller then verifies them (session/session_assembled.c), otherwise the note says why not. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

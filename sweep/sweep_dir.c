@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 static int self_exe(char *buf, size_t n, struct gl_err *err)
 {
@@ -41,22 +41,22 @@ static int write_file(const char *path, const char *text, struct gl_err *err)
 	return GL_OK;
 }
 
-int gl_sweep_dir_create(struct gl_ctx *ctx, const char *dir, const struct gl_sweep_plan *plan, char *sweep_id,
-			size_t n)
+int gl_sweep_dir_create(const char *dir, const struct gl_sweep_plan *plan, char *sweep_id,
+			size_t n, struct gl_err *err)
 {
 	char path[PATH_MAX], exe[PATH_MAX];
 	if (strpbrk(dir, "'\"\n\\$`"))
-		return gl_errf(&ctx->err, GL_EUSAGE, "--dir '%s': the sweep directory goes into a shell script; pick a "
+		return gl_errf(err, GL_EUSAGE, "--dir '%s': the sweep directory goes into a shell script; pick a "
 			       "path without quotes, backslashes, '$', '`' or newlines", dir);
 	snprintf(path, sizeof path, "%s/sweep.conf", dir);
 	if (access(path, F_OK) == 0)
-		return gl_errf(&ctx->err, GL_EUSAGE, "%s holds a sweep already: pass another --dir, or follow it with "
+		return gl_errf(err, GL_EUSAGE, "%s holds a sweep already: pass another --dir, or follow it with "
 			       "'gpulab sweep status %s'", dir, dir);
-	int rc = self_exe(exe, sizeof exe, &ctx->err);
+	int rc = self_exe(exe, sizeof exe, err);
 	const char *subs[] = {"", "/logs", "/status"};
 	for (int i = 0; rc == GL_OK && i < 3; i++) {
 		snprintf(path, sizeof path, "%s%s", dir, subs[i]);
-		rc = make_dir(path, &ctx->err);
+		rc = make_dir(path, err);
 	}
 	if (rc)
 		return rc;
@@ -78,23 +78,23 @@ int gl_sweep_dir_create(struct gl_ctx *ctx, const char *dir, const struct gl_swe
 	}
 	gl_str_addf(&conf, "id=%s\njobs=%d\ngpulab=%s\n", sweep_id, plan->njobs, exe);
 	snprintf(path, sizeof path, "%s/jobs.txt", dir);
-	rc = write_file(path, jobs.buf ? jobs.buf : "", &ctx->err);
+	rc = write_file(path, jobs.buf ? jobs.buf : "", err);
 	snprintf(path, sizeof path, "%s/sweep.conf", dir);
 	if (rc == GL_OK)
-		rc = write_file(path, conf.buf, &ctx->err);
+		rc = write_file(path, conf.buf, err);
 	gl_str_free(&jobs);
 	gl_str_free(&conf);
 	return rc;
 }
 
 /* The last value of `key` in DIR/sweep.conf ("" when absent); GL_EUSAGE when DIR holds no sweep. */
-int gl_sweep_conf(struct gl_ctx *ctx, const char *dir, const char *key, char *out, size_t n)
+int gl_sweep_conf(const char *dir, const char *key, char *out, size_t n, struct gl_err *err)
 {
 	char path[PATH_MAX], line[PATH_MAX + 64];
 	snprintf(path, sizeof path, "%s/sweep.conf", dir);
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return gl_errf(&ctx->err, GL_EUSAGE, "%s is not a sweep directory (no sweep.conf): pass the --dir of "
+		return gl_errf(err, GL_EUSAGE, "%s is not a sweep directory (no sweep.conf): pass the --dir of "
 			       "a 'gpulab sweep'", dir);
 	size_t klen = strlen(key);
 	out[0] = '\0';
@@ -140,18 +140,18 @@ static void write_status(const char *dir, long index, int code)
 	write_file(path, text, &ignored);
 }
 
-int gl_sweep_task(struct gl_ctx *ctx, const char *dir, long index)
+int gl_sweep_task(const char *dir, long index, struct gl_err *err)
 {
 	char exe[PATH_MAX], line[2048], db[PATH_MAX], id[128];
 	char *argv[GL_SWEEP_MAX_ARGS + 4];
-	int rc = gl_sweep_conf(ctx, dir, "id", id, sizeof id);
+	int rc = gl_sweep_conf(dir, "id", id, sizeof id, err);
 	if (rc == GL_OK)
-		rc = self_exe(exe, sizeof exe, &ctx->err);
+		rc = self_exe(exe, sizeof exe, err);
 	if (rc)
 		return rc;
 	int argc = job_args(dir, index, line, sizeof line, argv, 1, GL_SWEEP_MAX_ARGS + 1);
 	if (argc < 0)
-		return gl_errf(&ctx->err, GL_EUSAGE, "%s/jobs.txt has no job %ld", dir, index);
+		return gl_errf(err, GL_EUSAGE, "%s/jobs.txt has no job %ld", dir, index);
 	snprintf(db, sizeof db, "%s/shard-%ld.db", dir, index);
 	argv[0] = exe;
 	argv[argc++] = "--db";
@@ -166,7 +166,7 @@ int gl_sweep_task(struct gl_ctx *ctx, const char *dir, long index)
 	}
 	int st = 0;
 	if (pid < 0 || waitpid(pid, &st, 0) < 0)
-		return gl_errf(&ctx->err, GL_EENV, "cannot start job %ld: %s", index, strerror(errno));
+		return gl_errf(err, GL_EENV, "cannot start job %ld: %s", index, strerror(errno));
 	int code = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 	write_status(dir, index, code);
 	return code;
@@ -193,31 +193,31 @@ static pid_t start_task(const char *exe, const char *dir, long index)
 	return pid;
 }
 
-int gl_sweep_run_local(struct gl_ctx *ctx, const char *dir, int jobs)
+int gl_sweep_run_local(const char *dir, int jobs, bool progress, struct gl_err *err)
 {
 	char exe[PATH_MAX], count[32];
-	int rc = gl_sweep_conf(ctx, dir, "jobs", count, sizeof count);
+	int rc = gl_sweep_conf(dir, "jobs", count, sizeof count, err);
 	if (rc == GL_OK)
-		rc = self_exe(exe, sizeof exe, &ctx->err);
+		rc = self_exe(exe, sizeof exe, err);
 	if (rc)
 		return rc;
 	long n = atol(count), next = 0, running = 0, done = 0;
 	while (done < n) {
 		while (running < jobs && next < n) {
 			if (start_task(exe, dir, next) < 0)
-				return gl_errf(&ctx->err, GL_EENV, "cannot start a task: %s", strerror(errno));
+				return gl_errf(err, GL_EENV, "cannot start a task: %s", strerror(errno));
 			next++;
 			running++;
 		}
 		int st;
 		if (wait(&st) < 0)
-			return gl_errf(&ctx->err, GL_EENV, "waiting for the sweep's tasks: %s", strerror(errno));
+			return gl_errf(err, GL_EENV, "waiting for the sweep's tasks: %s", strerror(errno));
 		running--;
 		done++;
-		if (ctx->stderr_tty)
+		if (progress)
 			fprintf(stderr, "\rgpulab: sweep %ld/%ld tasks done", done, n);
 	}
-	if (ctx->stderr_tty)
+	if (progress)
 		fputc('\n', stderr);
 	return GL_OK;
 }

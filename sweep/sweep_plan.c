@@ -7,9 +7,8 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "run/runner.h"
-#include "run_options.h"
-#include "sweep.h"
+#include "session/session_int.h"
+#include "sweep/sweep.h"
 
 struct combo {
 	const char *names[GL_SWEEP_MAX_PARAMS];
@@ -82,13 +81,12 @@ static void shard_jobs(struct gl_sweep_plan *plan, const struct gl_sweep_spec *s
 	}
 }
 
-static int expand_combo(struct gl_ctx *ctx, const struct gl_sweep_spec *s, const struct gl_topic *t,
+static int expand_combo(const struct gl_sweep_spec *s, const struct gl_topic *t,
 			const struct gl_variant *const *vars, int nvars, const struct combo *c,
-			struct gl_sweep_plan *plan)
+			struct gl_sweep_plan *plan, struct gl_err *err)
 {
-	struct gl_ctx scratch = *ctx;
+	struct gl_err scratch = {0};
 	struct gl_problem p;
-	gl_err_clear(&scratch.err);
 	gl_problem_defaults(t, &p);
 	const char *size = NULL, *names[GL_SWEEP_MAX_PARAMS], *values[GL_SWEEP_MAX_PARAMS];
 	int n = 0;
@@ -100,10 +98,9 @@ static int expand_combo(struct gl_ctx *ctx, const struct gl_sweep_spec *s, const
 		names[n] = c->names[i];
 		values[n++] = c->values[i];
 	}
-	if (gl_problem_apply_options(&scratch, gl_cmd_find("run"), t, size, names, values, n, &p)) {
-		add_refused(plan, c->label, NULL, scratch.err.msg);
-		return scratch.err.status == GL_EUSAGE ? GL_OK : gl_errf(&ctx->err, scratch.err.status, "%s",
-									  scratch.err.msg);
+	if (gl_problem_apply(t, size, names, values, n, &p, &scratch)) {
+		add_refused(plan, c->label, NULL, scratch.msg);
+		return scratch.status == GL_EUSAGE ? GL_OK : gl_errf(err, scratch.status, "%s", scratch.msg);
 	}
 	char list[512] = "";
 	for (int i = 0; i < nvars; i++) {
@@ -115,7 +112,7 @@ static int expand_combo(struct gl_ctx *ctx, const struct gl_sweep_spec *s, const
 			continue;
 		}
 		if (rc)
-			return gl_errf(&ctx->err, rc, "%s %s: %s", c->label, vars[i]->name, e.msg);
+			return gl_errf(err, rc, "%s %s: %s", c->label, vars[i]->name, e.msg);
 		if (s->shard_ctas)
 			shard_jobs(plan, s, c, vars[i], ctas);
 		else
@@ -128,14 +125,14 @@ static int expand_combo(struct gl_ctx *ctx, const struct gl_sweep_spec *s, const
 }
 
 /* Unknown parameter names refuse the whole sweep (a typo, not a size rule). */
-static int check_names(struct gl_ctx *ctx, const struct gl_sweep_spec *s, const struct gl_topic *t)
+static int check_names(const struct gl_sweep_spec *s, const struct gl_topic *t, struct gl_err *err)
 {
 	for (int i = 0; i < s->nparams; i++)
 		if (strcmp(s->param_names[i], "size") != 0 && gl_param_index(t, s->param_names[i]) < 0) {
 			struct gl_str known = {0};
 			for (int q = 0; q < t->nparams; q++)
 				gl_str_addf(&known, "%s, ", t->params[q].name);
-			gl_errf(&ctx->err, GL_EUSAGE, "--param %s does not apply to topic %s (its parameters: %ssize)",
+			gl_errf(err, GL_EUSAGE, "--param %s does not apply to topic %s (its parameters: %ssize)",
 				s->param_names[i], t->name, known.buf ? known.buf : "");
 			gl_str_free(&known);
 			return GL_EUSAGE;
@@ -143,19 +140,19 @@ static int check_names(struct gl_ctx *ctx, const struct gl_sweep_spec *s, const 
 	return GL_OK;
 }
 
-int gl_sweep_expand(struct gl_ctx *ctx, const struct gl_sweep_spec *s, struct gl_sweep_plan *plan)
+int gl_sweep_expand(const struct gl_sweep_spec *s, struct gl_sweep_plan *plan, struct gl_err *err)
 {
 	const struct gl_topic *t;
 	const struct gl_variant *vars[64];
 	int nvars = 0;
 	memset(plan, 0, sizeof *plan);
 	if (!s->topic[0])
-		return gl_errf(&ctx->err, GL_EUSAGE, "a sweep needs a topic: --topic T or topic = \"T\" in the spec");
-	int rc = gl_topic_lookup(s->topic, &t, &ctx->err);
+		return gl_errf(err, GL_EUSAGE, "a sweep needs a topic: --topic T or topic = \"T\" in the spec");
+	int rc = gl_topic_lookup(s->topic, &t, err);
 	if (rc == GL_OK)
-		rc = gl_parse_variants(t, s->variants[0] ? s->variants : "all", vars, 64, &nvars, &ctx->err);
+		rc = gl_parse_variants(t, s->variants[0] ? s->variants : "all", vars, 64, &nvars, err);
 	if (rc == GL_OK)
-		rc = check_names(ctx, s, t);
+		rc = check_names(s, t, err);
 	int idx[GL_SWEEP_MAX_PARAMS] = {0};
 	plan->combinations = 1;
 	for (int i = 0; i < s->nparams; i++)
@@ -174,7 +171,7 @@ int gl_sweep_expand(struct gl_ctx *ctx, const struct gl_sweep_spec *s, struct gl
 		}
 		if (!c.n)
 			snprintf(c.label, sizeof c.label, "defaults");
-		rc = expand_combo(ctx, s, t, vars, nvars, &c, plan);
+		rc = expand_combo(s, t, vars, nvars, &c, plan, err);
 		for (int i = s->nparams - 1; i >= 0 && ++idx[i] == s->nvalues[i]; i--)
 			idx[i] = 0;
 	}

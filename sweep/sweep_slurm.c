@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 enum task_state { T_UNKNOWN, T_PENDING, T_RUNNING, T_DONE, T_FAILED, T_LOST };
 static const char *const state_names[] = {"not run", "pending", "running", "done", "failed", "lost"};
@@ -23,32 +23,32 @@ struct task {
 };
 
 /* Slurm values go into the script: letters, digits and :_,.=- only. */
-static int safe_value(struct gl_ctx *ctx, const char *what, const char *v)
+static int safe_value(const char *what, const char *v, struct gl_err *err)
 {
 	for (const char *p = v; *p; p++)
 		if (!isalnum((unsigned char)*p) && !strchr(":_,.=-", *p))
-			return gl_errf(&ctx->err, GL_EUSAGE, "%s '%s': only letters, digits and :_,.=- are allowed", what, v);
+			return gl_errf(err, GL_EUSAGE, "%s '%s': only letters, digits and :_,.=- are allowed", what, v);
 	return GL_OK;
 }
 
-static int write_script(struct gl_ctx *ctx, const char *dir, const struct gl_sweep_spec *s, long njobs, char *path,
-			size_t n)
+static int write_script(const char *dir, const struct gl_sweep_spec *s, long njobs, char *path,
+			size_t n, struct gl_err *err)
 {
 	char id[128], exe[PATH_MAX];
-	int rc = gl_sweep_conf(ctx, dir, "id", id, sizeof id);
+	int rc = gl_sweep_conf(dir, "id", id, sizeof id, err);
 	if (rc == GL_OK)
-		rc = gl_sweep_conf(ctx, dir, "gpulab", exe, sizeof exe);
+		rc = gl_sweep_conf(dir, "gpulab", exe, sizeof exe, err);
 	for (int i = 0; rc == GL_OK && i < 3; i++) {
 		const char *v[] = {s->partition, s->gres, s->time};
 		const char *what[] = {"--partition", "--gres", "--time"};
-		rc = safe_value(ctx, what[i], v[i]);
+		rc = safe_value(what[i], v[i], err);
 	}
 	if (rc)
 		return rc;
 	snprintf(path, n, "%s/sweep.sbatch", dir);
 	FILE *f = fopen(path, "w");
 	if (!f)
-		return gl_errf(&ctx->err, GL_EENV, "cannot write %s: %s", path, strerror(errno));
+		return gl_errf(err, GL_EENV, "cannot write %s: %s", path, strerror(errno));
 	fprintf(f, "#!/bin/bash\n# written by gpulab sweep: one array task per line of jobs.txt\n");
 	fprintf(f, "#SBATCH --job-name=gpulab-%s\n#SBATCH --array=0-%ld", id, njobs - 1);
 	if (s->array_limit > 0)
@@ -61,7 +61,7 @@ static int write_script(struct gl_ctx *ctx, const char *dir, const struct gl_swe
 	if (s->time[0])
 		fprintf(f, "#SBATCH --time=%s\n", s->time);
 	fprintf(f, "exec '%s' sweep task '%s' \"$SLURM_ARRAY_TASK_ID\"\n", exe, dir);
-	return fclose(f) == 0 ? GL_OK : gl_errf(&ctx->err, GL_EENV, "cannot write %s: %s", path, strerror(errno));
+	return fclose(f) == 0 ? GL_OK : gl_errf(err, GL_EENV, "cannot write %s: %s", path, strerror(errno));
 }
 
 /* Run `cmd` (our own arguments only: paths we wrote, digits), its first output line into out. */
@@ -81,13 +81,13 @@ static int run_capture(const char *cmd, char *out, size_t n)
 	return st == 0 ? 0 : -1;
 }
 
-static int sbatch(struct gl_ctx *ctx, const char *dir, const char *script, const char *array)
+static int sbatch(const char *dir, const char *script, const char *array, struct gl_err *err)
 {
 	char cmd[PATH_MAX * 2], out[512];
 	snprintf(cmd, sizeof cmd, "sbatch --parsable %s%s '%s' 2>&1", array ? "--array=" : "", array ? array : "",
 		 script);
 	if (run_capture(cmd, out, sizeof out) != 0 || !isdigit((unsigned char)out[0]))
-		return gl_errf(&ctx->err, GL_EENV, "sbatch refused the sweep's job array: %s (is Slurm's client "
+		return gl_errf(err, GL_EENV, "sbatch refused the sweep's job array: %s (is Slurm's client "
 			       "installed and a controller reachable? 'sinfo' tells)",
 			       out[0] ? out : "sbatch not found");
 	out[strspn(out, "0123456789")] = '\0';
@@ -95,19 +95,19 @@ static int sbatch(struct gl_ctx *ctx, const char *dir, const char *script, const
 	snprintf(conf, sizeof conf, "%s/sweep.conf", dir);
 	FILE *f = fopen(conf, "a");
 	if (!f || fprintf(f, "slurm_job=%s\n", out) < 0 || fclose(f) != 0)
-		return gl_errf(&ctx->err, GL_EENV, "submitted Slurm job %s but cannot record it in %s", out, conf);
+		return gl_errf(err, GL_EENV, "submitted Slurm job %s but cannot record it in %s", out, conf);
 	printf("submitted Slurm job %s%s%s\n", out, array ? " for tasks " : "", array ? array : "");
 	return GL_OK;
 }
 
-int gl_sweep_submit(struct gl_ctx *ctx, const char *dir, const struct gl_sweep_spec *s)
+int gl_sweep_submit(const char *dir, const struct gl_sweep_spec *s, struct gl_err *err)
 {
 	char count[32], script[PATH_MAX];
-	int rc = gl_sweep_conf(ctx, dir, "jobs", count, sizeof count);
+	int rc = gl_sweep_conf(dir, "jobs", count, sizeof count, err);
 	if (rc == GL_OK)
-		rc = write_script(ctx, dir, s, atol(count), script, sizeof script);
+		rc = write_script(dir, s, atol(count), script, sizeof script, err);
 	if (rc == GL_OK)
-		rc = sbatch(ctx, dir, script, NULL);
+		rc = sbatch(dir, script, NULL, err);
 	if (rc == GL_OK)
 		printf("follow it with 'gpulab sweep status %s', merge it with 'gpulab sweep collect %s'\n", dir, dir);
 	return rc;
@@ -179,10 +179,10 @@ static void task_states(const char *dir, struct task *t, long n)
 	read_queue(cmd, t, n, true);
 }
 
-static int load_states(struct gl_ctx *ctx, const char *dir, struct task **t, long *n)
+static int load_states(const char *dir, struct task **t, long *n, struct gl_err *err)
 {
 	char count[32];
-	int rc = gl_sweep_conf(ctx, dir, "jobs", count, sizeof count);
+	int rc = gl_sweep_conf(dir, "jobs", count, sizeof count, err);
 	if (rc)
 		return rc;
 	*n = atol(count);
@@ -191,11 +191,11 @@ static int load_states(struct gl_ctx *ctx, const char *dir, struct task **t, lon
 	return GL_OK;
 }
 
-int gl_sweep_status(struct gl_ctx *ctx, const char *dir)
+int gl_sweep_status(const char *dir, struct gl_err *err)
 {
 	struct task *t;
 	long n, counts[6] = {0};
-	int rc = load_states(ctx, dir, &t, &n);
+	int rc = load_states(dir, &t, &n, err);
 	if (rc)
 		return rc;
 	printf("task  state     exit  log\n");
@@ -228,13 +228,13 @@ static void show_log_tail(const char *dir, long i)
 		printf("    | %s%s", ring[j % 5], strchr(ring[j % 5], '\n') ? "" : "\n");
 }
 
-static int retry(struct gl_ctx *ctx, const char *dir, const struct task *t, long n)
+static int retry(const char *dir, const struct task *t, long n, struct gl_err *err)
 {
 	char list[4096] = "", path[PATH_MAX], jobs[512];
 	size_t len = 0;
 	slurm_jobs(dir, jobs, sizeof jobs);
 	if (!jobs[0])
-		return gl_errf(&ctx->err, GL_EUSAGE, "--retry-failed resubmits through Slurm; %s ran locally: run a "
+		return gl_errf(err, GL_EUSAGE, "--retry-failed resubmits through Slurm; %s ran locally: run a "
 			       "task again with 'gpulab sweep task %s I'", dir, dir);
 	for (long i = 0; i < n; i++)
 		if (t[i].state == T_FAILED || t[i].state == T_LOST) {
@@ -248,7 +248,7 @@ static int retry(struct gl_ctx *ctx, const char *dir, const struct task *t, long
 		return GL_OK;
 	}
 	snprintf(path, sizeof path, "%s/sweep.sbatch", dir);
-	return sbatch(ctx, dir, path, list);
+	return sbatch(dir, path, list, err);
 }
 
 static long queued(const struct task *t, long n)
@@ -259,11 +259,11 @@ static long queued(const struct task *t, long n)
 	return q;
 }
 
-int gl_sweep_collect(struct gl_ctx *ctx, const char *dir, const char *into, bool wait, bool again)
+int gl_sweep_collect(const char *dir, const char *into, bool wait, bool again, struct gl_err *err)
 {
 	struct task *t;
 	long n;
-	int rc = load_states(ctx, dir, &t, &n);
+	int rc = load_states(dir, &t, &n, err);
 	while (rc == GL_OK && wait && queued(t, n)) {
 		sleep(1);
 		task_states(dir, t, n);
@@ -296,17 +296,17 @@ int gl_sweep_collect(struct gl_ctx *ctx, const char *dir, const char *into, bool
 		}
 	}
 	if (nshards)
-		rc = gl_merge_shards(ctx, (const char *const *)shards, nshards, into);
+		rc = gl_merge_shards((const char *const *)shards, nshards, into, stdout, err);
 	if (rc == GL_OK && queued(t, n))
 		printf("%ld task%s still queued: collect again when they end (or pass --wait)\n", queued(t, n),
 		       queued(t, n) == 1 ? " is" : "s are");
 	if (rc == GL_OK && again && failed)
-		rc = retry(ctx, dir, t, n);
+		rc = retry(dir, t, n, err);
 	else if (rc == GL_OK && failed)
-		rc = gl_errf(&ctx->err, GL_EVERIFY, "%ld of %ld tasks failed (logs above); resubmit them with 'gpulab "
+		rc = gl_errf(err, GL_EVERIFY, "%ld of %ld tasks failed (logs above); resubmit them with 'gpulab "
 			     "sweep collect %s --retry-failed'", failed, n, dir);
 	else if (rc == GL_OK && unverified)
-		rc = gl_errf(&ctx->err, GL_EVERIFY, "%ld of %ld tasks stored runs that failed verification or had "
+		rc = gl_errf(err, GL_EVERIFY, "%ld of %ld tasks stored runs that failed verification or had "
 			     "sanitizer errors (listed above)", unverified, n);
 	for (int i = 0; i < nshards; i++)
 		free(shards[i]);

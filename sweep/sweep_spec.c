@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 #define MAX_ITEMS GL_SWEEP_MAX_VALUES
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim_cmd.h"
+#include "toolchain/toolchain.h"
 
 #define MAX_SUBS 64
 #define TEXT_MAX 512

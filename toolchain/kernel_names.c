@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "sim_cmd.h"
+#include "toolchain/toolchain.h"
 
 /* The C++ spellings of one function name; for names outside the demangler's subset, the source names
  * of the mangling's leading N...E nesting (the previous, template-blind reading). */

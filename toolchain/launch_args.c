@@ -10,7 +10,7 @@
 
 #include "common/util.h"
 #include "sim/sim_float.h"
-#include "sim_cmd.h"
+#include "toolchain/toolchain.h"
 
 #define MAX_BUFFER_BYTES (4ull << 30)
 

@@ -12,7 +12,7 @@
 #include <fcntl.h>
 
 #include "common/util.h"
-#include "sim_cmd.h"
+#include "toolchain/toolchain.h"
 
 #define NVCC_TIMEOUT_DEFAULT 300
 

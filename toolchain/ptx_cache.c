@@ -19,7 +19,7 @@
 
 #include "common/sha256.h"
 #include "common/util.h"
-#include "sim_cmd.h"
+#include "toolchain/toolchain.h"
 
 #define MAX_ARGS (16 + 2 * GL_NVCC_MAX_FLAGS)
 

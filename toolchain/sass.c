@@ -11,7 +11,7 @@
 
 #include "common/util.h"
 #include "sim/sass_map.h"
-#include "sim_cmd.h"
+#include "toolchain/toolchain.h"
 
 /* $ENV, else the path found at build time when it is executable, else the bare name (PATH). */
 static const char *tool_path(const char *env, const char *built, const char *name)

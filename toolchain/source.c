@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "sim_cmd.h"
+#include "toolchain/toolchain.h"
 
 static bool ends_with(const char *s, const char *suffix)
 {

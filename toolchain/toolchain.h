@@ -6,7 +6,6 @@
 
 #include <stdio.h>
 
-#include "cli.h"
 #include "common/launch.h"
 #include "sim/sim.h"
 
@@ -97,45 +96,6 @@ int gl_simarg_dump(const struct gl_launch *l, int buffer, const char *path, stru
 /* The deterministic generator behind rand[:SEED] (splitmix64), exposed for tests. */
 uint64_t gl_simarg_splitmix(uint64_t *state);
 
-/* sim_print.c */
-
-struct gl_sim_report {
-	const char *source;      /* the SOURCE argument */
-	const char *kernel;      /* the entry name run */
-	const struct gl_launch *launch;
-	const struct gl_sim_result *res;
-	const struct gl_metrics *metrics;
-	int print_limit;         /* distinct findings printed as text; 0 = all */
-	const char *counts_mode; /* "SASS-mapped (ptxas 13.0 sm_80)" or "PTX-level (why)" */
-};
-
-void gl_simprint_text(FILE *out, const struct gl_sim_report *r);
-void gl_simprint_json(FILE *out, const struct gl_sim_report *r);
-/* The lines about device printf: records dropped when its buffer was full, unsupported conversions. */
-void gl_simprint_printf_notes(FILE *out, const struct gl_sim_result *res);
-
-/* The compute-sanitizer-like headline of a finding: "Invalid __global__ read of size 4 bytes". */
-void gl_simprint_headline(const struct gl_finding *f, char *buf, size_t n);
-
-/* Findings of one launch and their occurrence counts. */
-struct gl_sanitizer_summary {
-	const struct gl_finding *findings; /* distinct, errors first */
-	int nfindings;
-	long errors, warnings, dropped;    /* occurrences */
-	bool aborted;
-	bool cuda_places; /* a .cu source: name the CUDA file and line first (nvcc's PTX is temporary) */
-};
-
-/* The findings in compute-sanitizer's layout: the first `print_limit` distinct findings (0: all) with
- * their occurrence counts and first coordinates, a line for those not shown, and the ERROR SUMMARY line
- * counting every occurrence. */
-void gl_simprint_findings(FILE *out, const struct gl_sanitizer_summary *s, int print_limit);
-
-/* One finding as a JSON object (kind, tool, space, address, size, block, thread, line, cuda_line,
- * warning, count, samples, message). */
-struct gl_json;
-void gl_simprint_json_finding(struct gl_json *j, const struct gl_finding *f);
-
 /* sim_store.c */
 
 /* One simulated launch to store as a run (topic and variant as the store shows them). */
@@ -151,6 +111,7 @@ struct gl_simstore_in {
 };
 
 /* Store it in ctx's database as one run; *run_id gets the run's id. */
+struct gl_ctx;
 int gl_simstore_save(struct gl_ctx *ctx, struct gl_simstore_in *in, long *run_id);
 
 #endif

@@ -1,10 +1,10 @@
-/* test_cli_render_parts.c — a multi-launch variant as `run`/`report` print it: the table shows the total
+/* test_render_parts.c — a multi-launch variant as `run`/`report` print it: the table shows the total
  * then one indented row per launch with its entry, JSON nests the launches under "parts", CSV has a row
  * per total (part 0) and per launch (part 1, 2). */
 #include <math.h>
 #include <stdlib.h>
 
-#include "cli/render.h"
+#include "render/render.h"
 #include "common/metrics.h"
 #include "tests/unit/check.h"
 

@@ -1,4 +1,4 @@
-/* test_cli_sanitizer_print.c — compute-sanitizer-style text of deduplicated findings: occurrence lines
+/* test_render_sanitizer_print.c — compute-sanitizer-style text of deduplicated findings: occurrence lines
  * with sample coordinates, the --print-limit cut and its "not shown" line, occurrences dropped beyond
  * the distinct-finding limit, and an ERROR SUMMARY that counts every occurrence. */
 #define _GNU_SOURCE
@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "cli/sim_cmd.h"
+#include "render/render.h"
 
 static struct gl_finding make(const char *kind, bool warning, int line, long count, int nsamples)
 {

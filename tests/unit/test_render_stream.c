@@ -1,10 +1,10 @@
-/* test_cli_render_stream.c — the run table in pieces, as `run` prints it while variants run: the variant
+/* test_render_stream.c — the run table in pieces, as `run` prints it while variants run: the variant
  * column is as wide as the longest name known up front (at least 12), so a row printed before the others
  * exist lines up with the header and with every later row. */
 #include <math.h>
 #include <stdlib.h>
 
-#include "cli/render.h"
+#include "render/render.h"
 #include "common/metrics.h"
 #include "tests/unit/check.h"
 

@@ -1,10 +1,10 @@
-/* test_cli_validate_rows.c — how `gpulab validate` judges its rows, with collected GPU metrics and
+/* test_render_validate_rows.c — how `gpulab validate` judges its rows, with collected GPU metrics and
  * without: an exact count agrees or differs, a metric the GPU did not collect is "not collected"
  * (never a difference, although NaN != NaN), conflict and instruction-total rows are shown only. */
 #include <math.h>
 
 #include "check.h"
-#include "cli/validate_rows.h"
+#include "render/render.h"
 #include "profiler/metric_sets.h"
 
 static void fill(struct gl_metrics *m, double value)

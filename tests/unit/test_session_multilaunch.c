@@ -1,11 +1,11 @@
-/* test_run_multilaunch.c — a variant of two kernel launches through the runner and the store: a test
+/* test_session_multilaunch.c — a variant of two kernel launches through the runner and the store: a test
  * topic transposes `in` into `mid` and `mid` back into `out` (transpose.cu's kernels), so `out` equals
  * `in` only when the second launch ran on the first one's output.  The record holds the total and each
  * launch; the store keeps them as rows part 0, 1, 2 and loads them back nested; the lesson lookup of a
  * variant finds its total. */
 #include <stdlib.h>
 
-#include "run/runner.h"
+#include "session/session_int.h"
 #include "tests/unit/check.h"
 
 extern const char gl_ptx_transpose[], gl_res_sm80_transpose[], gl_res_sm90_transpose[];

@@ -1,7 +1,7 @@
-/* test_run_view_store.c — a trace recorded by the simulator, stored and read back for the views: the
+/* test_session_view_store.c — a trace recorded by the simulator, stored and read back for the views: the
  * recomputed costs equal the simulator's, every event's address falls in the buffer (and base) the
  * simulator named, and the latest traced launch is found by topic/variant/params. */
-#include "run/runner.h"
+#include "session/session_int.h"
 #include "tests/unit/check.h"
 #include "visualize/view_trace.h"
 

@@ -1,4 +1,4 @@
-/* test_cli_sweep.c — a sweep's spec and its expansion (cli/sweep_spec.c, cli/sweep_plan.c): the TOML
+/* test_sweep.c — a sweep's spec and its expansion (sweep/sweep_spec.c, sweep/sweep_plan.c): the TOML
  * subset (strings, integers, one-line arrays, comments, [params] and [slurm]; anything else refused with
  * its line), --param NAME=V1,V2, and the cartesian product with each variant's size rules. */
 #define _GNU_SOURCE
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "cli/sweep.h"
+#include "sweep/sweep.h"
 
 static char path[] = "/tmp/gl_test_cli_sweep_XXXXXX";
 
@@ -82,14 +82,14 @@ static void test_expand(void)
 {
 	struct gl_sweep_spec s = {0};
 	struct gl_sweep_plan plan;
-	struct gl_ctx ctx = {.format = GL_FMT_TABLE};
+	struct gl_err err = {0};
 	char line[512];
 	snprintf(s.topic, sizeof s.topic, "gemm");
 	snprintf(s.variants, sizeof s.variants, "naive,vectorized");
 	snprintf(s.backend, sizeof s.backend, "sim");
-	CHECK_EQ(gl_sweep_spec_param(&s, "n=32,30", &ctx.err), GL_OK);
-	CHECK_EQ(gl_sweep_spec_param(&s, "m=16", &ctx.err), GL_OK);
-	CHECK_EQ(gl_sweep_expand(&ctx, &s, &plan), GL_OK);
+	CHECK_EQ(gl_sweep_spec_param(&s, "n=32,30", &err), GL_OK);
+	CHECK_EQ(gl_sweep_spec_param(&s, "m=16", &err), GL_OK);
+	CHECK_EQ(gl_sweep_expand(&s, &plan, &err), GL_OK);
 	CHECK_EQ(plan.combinations, 2);
 	CHECK_EQ(plan.njobs, 2);
 	gl_sweep_job_line(&plan.jobs[0], line, sizeof line);
@@ -103,8 +103,8 @@ static void test_expand(void)
 	snprintf(s.variants, sizeof s.variants, "naive");
 	s.shard_ctas = 3;
 	s.nparams = 0;
-	CHECK_EQ(gl_sweep_spec_param(&s, "size=64", &ctx.err), GL_OK);
-	CHECK_EQ(gl_sweep_expand(&ctx, &s, &plan), GL_OK);
+	CHECK_EQ(gl_sweep_spec_param(&s, "size=64", &err), GL_OK);
+	CHECK_EQ(gl_sweep_expand(&s, &plan, &err), GL_OK);
 	CHECK(plan.njobs >= 1 && plan.njobs <= 3);
 	long next = 0, first, end;
 	for (int i = 0; i < plan.njobs; i++) {
@@ -117,8 +117,8 @@ static void test_expand(void)
 	}
 	gl_sweep_plan_free(&plan);
 	snprintf(s.topic, sizeof s.topic, "gemmm");
-	CHECK_EQ(gl_sweep_expand(&ctx, &s, &plan), GL_EUSAGE);
-	CHECK(strstr(ctx.err.msg, "gemm") != NULL);
+	CHECK_EQ(gl_sweep_expand(&s, &plan, &err), GL_EUSAGE);
+	CHECK(strstr(err.msg, "gemm") != NULL);
 	gl_sweep_plan_free(&plan);
 }
 

@@ -1,4 +1,4 @@
-/* test_cli_sim_demangle.c — the Itanium demangler behind `gpulab sim --kernel`: names nvcc 13 made of
+/* test_toolchain_demangle.c — the Itanium demangler behind `gpulab sim --kernel`: names nvcc 13 made of
  * templated, namespaced and overloaded kernels, against what c++filt (binutils 2.40) prints for them
  * (return type dropped); spaces are compared loosely, as c++filt writes "Vec<Vec<int> >".  Names
  * outside the subset are refused rather than guessed. */
@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cli/sim_cmd.h"
+#include "toolchain/toolchain.h"
 #include "tests/unit/check.h"
 
 static const struct {
