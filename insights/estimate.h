@@ -8,7 +8,7 @@
 
 #include "insights/gpu_models.h"
 #include "insights/occupancy.h"
-#include "store/store.h"
+#include "common/record.h"
 
 enum gl_bound { GL_BOUND_DRAM, GL_BOUND_L2, GL_BOUND_L1, GL_BOUND_FP32, GL_BOUND_TENSOR, GL_BOUND_ISSUE, GL_BOUND_N };
 
