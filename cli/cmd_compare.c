@@ -55,7 +55,7 @@ static int compare_runs(struct gl_ctx *ctx, const char *list, const char *baseli
 
 /* The baseline is the first variant run unless --baseline names one; a baseline left out of --variant
  * runs first, so that every ratio has its reference. */
-static int choose_baseline(struct gl_ctx *ctx, const struct gl_run_opts *o, struct gl_run_session *s)
+static int choose_baseline(struct gl_ctx *ctx, const struct gl_run_opts *o, struct gl_topic_run *s)
 {
 	if (!o->baseline)
 		return GL_OK;
@@ -93,7 +93,7 @@ static int show(struct gl_ctx *ctx, struct gl_store *store, long run_id, const c
 static int exec_compare(struct gl_ctx *ctx, int argc, char **argv)
 {
 	struct gl_run_opts o = {0};
-	struct gl_run_session s = {0};
+	struct gl_topic_run s = {0};
 	struct gl_store *store = NULL;
 	int rc = gl_run_opts_parse(ctx, self(), argc, argv, &o);
 	if (rc)
@@ -103,9 +103,9 @@ static int exec_compare(struct gl_ctx *ctx, int argc, char **argv)
 				    : compare_runs(ctx, o.runs, o.baseline);
 	if (!o.topic_name)
 		return gl_usage_error(ctx, self(), "compare needs a TOPIC (see 'gpulab list') or --runs A,B");
-	struct gl_run_env env = gl_cli_run_env(ctx); /* after parsing: --db is known */
-	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)) || (rc = choose_baseline(ctx, &o, &s)) ||
-	    (rc = gl_run_session_execute(&env, o.backend, &o.b, &s, &store)))
+	struct gl_session_env env = gl_cli_session_env(ctx); /* after parsing: --db is known */
+	if ((rc = gl_topic_run_prepare(ctx, self(), &o, &s)) || (rc = choose_baseline(ctx, &o, &s)) ||
+	    (rc = gl_session_run_topic(&env, o.backend, &o.b, &s, &store)))
 		return rc;
 	rc = show(ctx, store, s.run_id, o.baseline);
 	gl_store_close(store);

@@ -12,7 +12,8 @@
 #include "cli.h"
 #include "common/json.h"
 #include "common/util.h"
-#include "lessons/exercise_check.h"
+#include "lessons/exercise.h"
+#include "run_options.h" /* gl_cli_session_env */
 #include "store/store.h"
 
 static const struct gl_cmd *self(void);
@@ -197,7 +198,8 @@ static int do_check(struct gl_ctx *ctx, struct ex_cmd *c)
 	snprintf(path, sizeof path, "%s.cu", c->e->name);
 	c->check.file = c->extra ? c->extra : path;
 	long run_id = 0;
-	int rc = ex_check(ctx, c->e, &c->check, stdout, &run_id);
+	struct gl_session_env env = gl_cli_session_env(ctx);
+	int rc = ex_check(&env, c->e, &c->check, stdout, &run_id);
 	fflush(stdout);
 	if (rc == GL_OK || rc == GL_EVERIFY) {
 		int r = record(ctx, c->e->name, rc == GL_OK ? GL_EXERCISE_PASSED : GL_EXERCISE_FAILED, run_id);

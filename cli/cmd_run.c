@@ -35,7 +35,7 @@ static void finished(void *user, const struct gl_launch_record *rec)
 	gl_render_stream_row(user, rec);
 }
 
-static void attach(struct gl_render_stream *st, const struct gl_run_session *s, struct gl_run_env *env)
+static void attach(struct gl_render_stream *st, const struct gl_topic_run *s, struct gl_session_env *env)
 {
 	const char *names[GL_RUN_MAX_VARIANTS];
 	for (int i = 0; i < s->nvariants; i++)
@@ -51,18 +51,18 @@ static void attach(struct gl_render_stream *st, const struct gl_run_session *s, 
 static int exec_run(struct gl_ctx *ctx, int argc, char **argv)
 {
 	struct gl_run_opts o = {0};
-	struct gl_run_session s = {0};
+	struct gl_topic_run s = {0};
 	struct gl_store *store = NULL;
 	int rc = gl_run_opts_parse(ctx, self(), argc, argv, &o);
 	if (rc)
 		return rc;
-	struct gl_run_env env = gl_cli_run_env(ctx); /* after parsing: --db is known */
+	struct gl_session_env env = gl_cli_session_env(ctx); /* after parsing: --db is known */
 	struct gl_render_stream st = {0};
-	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)))
+	if ((rc = gl_topic_run_prepare(ctx, self(), &o, &s)))
 		return rc;
 	if (ctx->format == GL_FMT_TABLE) /* each variant's row as soon as it has run */
 		attach(&st, &s, &env);
-	if ((rc = gl_run_session_execute(&env, o.backend, &o.b, &s, &store)) == GL_OK) {
+	if ((rc = gl_session_run_topic(&env, o.backend, &o.b, &s, &store)) == GL_OK) {
 		rc = show(ctx, store, s.run_id, o.print_limit, &st);
 		gl_store_close(store);
 	}

@@ -165,20 +165,36 @@ static char *params_json(const struct sim_opts *o)
 	return buf;
 }
 
+/* The launch stored as a run of its own through a session (guidance like any run): topic "sim", the
+ * kernel's base name as the variant, the source, kernel and arguments as its parameters; verified when
+ * the sanitizer found nothing, not checked for a shard (--cta-range: partial). */
 static int store_run(struct gl_ctx *ctx, const struct sim_opts *o, const struct ptx_function *fn,
-		     const struct gl_launch *l, const struct gl_sim_result *res, const struct gl_metrics *m)
+		     const struct gl_launch *l, const struct gl_sim_result *res)
 {
+	struct gl_launch_record rec;
 	char base[256];
+	gl_sim_record(fn, l, res, &rec);
 	gl_simsrc_base_name(fn->name, base, sizeof base);
-	char *params = params_json(o);
-	struct gl_simstore_in in = {
-		.topic = "sim", .variant = base, .params_json = params, .fn = fn, .launch = l, .res = res, .metrics = m,
-		.verified = res->nerrors == 0 && !res->aborted};
+	snprintf(rec.topic, sizeof rec.topic, "sim");
+	snprintf(rec.variant, sizeof rec.variant, "%.31s", base);
+	rec.params_json = params_json(o);
+	rec.verified = res->nerrors == 0 && !res->aborted;
+	if (res->cta_end > 0 && rec.verified) /* a shard: its counts are partial, the run is not checked whole */
+		rec.verified = -1;
+	struct gl_device_info dev;
+	gl_session_sim_device(res->threads, &dev);
+	struct gl_session_env env = gl_cli_session_env(ctx);
+	struct gl_session *s = gl_session_new(&env, "sim", &dev);
+	struct gl_store *store = NULL;
 	long run_id = 0;
-	int rc = gl_simstore_save(ctx, &in, &run_id);
+	gl_session_add(s, &rec);
+	int rc = gl_store_open(ctx->db_path, 0, &store, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_session_store(s, store, &run_id, NULL);
 	if (rc == GL_OK && ctx->format == GL_FMT_TABLE)
-		printf("\nstored as run %ld in %s\n", run_id, in.db_file);
-	free(params);
+		printf("\nstored as run %ld in %s\n", run_id, gl_store_file(store));
+	gl_store_close(store);
+	gl_session_free(s);
 	return rc;
 }
 
@@ -264,7 +280,7 @@ static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 		else
 			gl_simprint_text(stdout, &r);
 		if (ctx->db_path || o.sim.trace)
-			rc = store_run(ctx, &o, fn, &l, &res, &metrics);
+			rc = store_run(ctx, &o, fn, &l, &res);
 	}
 	if (rc == GL_OK && (res.nerrors > 0 || res.aborted))
 		rc = GL_EVERIFY;

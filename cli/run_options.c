@@ -5,7 +5,7 @@
 
 #include "common/util.h"
 #include "run_options.h"
-#include "session/session_int.h"
+#include "session/session.h"
 #include "engine_opt.h"
 #include "sanitizer_opts.h"
 
@@ -127,7 +127,7 @@ static int build_problem(struct gl_ctx *ctx, const struct gl_cmd *cmd, const str
 	return gl_problem_apply_options(ctx, cmd, t, o->size, o->param_names, o->param_values, o->nparams, p);
 }
 
-static int refuse_variant(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_session *s,
+static int refuse_variant(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_topic_run *s,
 			  const struct gl_variant *v, const char *rule)
 {
 	const struct gl_topic *t = s->topic;
@@ -149,7 +149,7 @@ static int refuse_variant(struct gl_ctx *ctx, const struct gl_cmd *cmd, const st
  * others are named with the rule they break and skipped; a variant named explicitly that cannot run it is
  * a usage error, before anything runs or the database is opened. */
 static int filter_variants(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
-			   struct gl_run_session *s)
+			   struct gl_topic_run *s)
 {
 	const struct gl_topic *t = s->topic;
 	bool all = !o->variants || strcmp(o->variants, "all") == 0;
@@ -172,8 +172,8 @@ static int filter_variants(struct gl_ctx *ctx, const struct gl_cmd *cmd, const s
 	return GL_OK;
 }
 
-int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
-			   struct gl_run_session *s)
+int gl_topic_run_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
+			 struct gl_topic_run *s)
 {
 	int rc;
 	if ((rc = gl_topic_lookup(o->topic_name, &s->topic, &ctx->err)) ||
@@ -184,11 +184,11 @@ int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const s
 	return filter_variants(ctx, cmd, o, s);
 }
 
-struct gl_run_env gl_cli_run_env(struct gl_ctx *ctx)
+struct gl_session_env gl_cli_session_env(struct gl_ctx *ctx)
 {
-	return (struct gl_run_env){.db_path = ctx->db_path,
-				   .argv = ctx->argv_joined,
-				   .announce = ctx->format == GL_FMT_TABLE && !ctx->quiet,
-				   .progress = ctx->stderr_tty,
-				   .err = &ctx->err};
+	return (struct gl_session_env){.db_path = ctx->db_path,
+				       .argv = ctx->argv_joined,
+				       .announce = ctx->format == GL_FMT_TABLE && !ctx->quiet,
+				       .progress = ctx->stderr_tty,
+				       .err = &ctx->err};
 }

@@ -83,14 +83,14 @@ int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, ch
 
 /* Look up the topic and variants and build the problem (--size sets every size parameter, --NAME one;
  * values are checked against the topic's limits and its check()).  Nothing runs and nothing is written. */
-int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
-			   struct gl_run_session *s);
+int gl_topic_run_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
+			 struct gl_topic_run *s);
 
 /* --cta-range A:B (0 <= A < B): the CTAs a shard of a launch simulates, in grid order. */
 int gl_parse_cta_range(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *v, long *first, long *end);
 
-/* What run/ needs from the command line (--db, the command line, whether stderr is a terminal); call it
+/* What a session needs from the command line (--db, the command line, whether stderr is a terminal); call it
  * after the options are parsed. */
-struct gl_run_env gl_cli_run_env(struct gl_ctx *ctx);
+struct gl_session_env gl_cli_session_env(struct gl_ctx *ctx);
 
 #endif

@@ -1,4 +1,5 @@
 /* registry.c — the table of topics.  Adding a topic: kernels/NAME.cu, kernels/NAME.c, one line here. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/util.h"
@@ -87,6 +88,33 @@ int gl_variant_lookup_as(const struct gl_topic *t, const char *name, const char 
 		gl_errf(err, GL_EUSAGE, "unknown %s '%s' for topic %s (variants: %s)", role, name, t->name, all.buf);
 	gl_str_free(&all);
 	return GL_EUSAGE;
+}
+
+int gl_parse_variants(const struct gl_topic *t, const char *list, const struct gl_variant **out, int max, int *n,
+		      struct gl_err *err)
+{
+	*n = 0;
+	if (!list || strcmp(list, "all") == 0) {
+		for (int i = 0; i < t->nvariants && i < max; i++)
+			out[(*n)++] = &t->variants[i];
+		return GL_OK;
+	}
+	char *copy = gl_xstrdup(list);
+	int rc = GL_OK;
+	for (char *save = NULL, *name = strtok_r(copy, ",", &save); name && rc == GL_OK;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (*n >= max) {
+			rc = gl_errf(err, GL_EUSAGE, "too many variants (at most %d)", max);
+			break;
+		}
+		rc = gl_variant_lookup(t, name, &out[*n], err);
+		if (rc == GL_OK)
+			(*n)++;
+	}
+	if (rc == GL_OK && *n == 0)
+		rc = gl_errf(err, GL_EUSAGE, "--variant needs a name, a comma-separated list or 'all'");
+	free(copy);
+	return rc;
 }
 
 bool gl_topic_buffer_shape(const struct gl_topic *t, const struct gl_problem *p, const char *buffer, long *rows,

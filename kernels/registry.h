@@ -109,6 +109,10 @@ int gl_variant_lookup(const struct gl_topic *t, const char *name, const struct g
 int gl_variant_lookup_as(const struct gl_topic *t, const char *name, const char *role, const struct gl_variant **out,
 			 struct gl_err *err);
 
+/* Parse "all" or "a,b,c" into variant pointers (at most max); unknown names get a suggestion. */
+int gl_parse_variants(const struct gl_topic *t, const char *list, const struct gl_variant **out, int max, int *n,
+		      struct gl_err *err);
+
 /* Defaults for every parameter, then a fixed seed. */
 void gl_problem_defaults(const struct gl_topic *t, struct gl_problem *p);
 int gl_param_index(const struct gl_topic *t, const char *name);

@@ -9,9 +9,12 @@
 #include <string.h>
 
 #include "common/json.h"
-#include "lessons/exercise_check.h"
-#include "toolchain/toolchain.h"
+#include "common/util.h"
+#include "lessons/exercise.h"
+#include "render/render.h"
+#include "session/session.h"
 #include "store/store.h"
+#include "toolchain/toolchain.h"
 
 #define EX_SEED 1 /* exercise_compare builds the reference's inputs with the same seed */
 /* Warp instructions per CTA before a kernel is stopped: every exercise's largest CTA needs well under a
@@ -33,23 +36,23 @@ static bool size_matches(const struct ptx_param *p, const struct ex_param *want)
 	return want->pointer || f == (want->dtype == GL_F32 || want->dtype == GL_F64);
 }
 
-static int signature_error(struct gl_ctx *ctx, const struct exercise *e, const char *why)
+static int signature_error(const struct gl_session_env *env, const struct exercise *e, const char *why)
 {
 	char sig[512];
 	exercise_signature(e, sig, sizeof sig);
-	return gl_errf(&ctx->err, GL_EUSAGE, "%s; the exercise expects:\n  %s\n(extern \"C\" keeps the name as "
+	return gl_errf(env->err, GL_EUSAGE, "%s; the exercise expects:\n  %s\n(extern \"C\" keeps the name as "
 		       "written; 'gpulab exercise start %s --dir DIR' writes a file with it)", why, sig, e->name);
 }
 
 /* The kernel named e->kernel with e's parameter list, or a GL_EUSAGE error naming the expected one. */
-static int find_kernel(struct gl_ctx *ctx, const struct exercise *e, const char *file, struct checked *c)
+static int find_kernel(const struct gl_session_env *env, const struct exercise *e, const char *file, struct checked *c)
 {
-	int rc = gl_simsrc_load(file, NULL, &c->ptx, &ctx->err);
+	int rc = gl_simsrc_load(file, NULL, &c->ptx, env->err);
 	if (rc)
 		return rc;
 	size_t n = strlen(file);
 	unsigned cuda = n > 3 && strcmp(file + n - 3, ".cu") == 0 ? PTX_PARSE_CUDA_LINES : 0; /* .ptx: as written */
-	if ((rc = ptx_parse_ex(c->ptx, file, PTX_PARSE_LAZY | cuda, &c->m, &ctx->err)))
+	if ((rc = ptx_parse_ex(c->ptx, file, PTX_PARSE_LAZY | cuda, &c->m, env->err)))
 		return rc;
 	for (int i = 0; i < c->m->nfuncs; i++)
 		if (c->m->funcs[i].is_entry && strcmp(c->m->funcs[i].name, e->kernel) == 0)
@@ -69,20 +72,20 @@ static int find_kernel(struct gl_ctx *ctx, const struct exercise *e, const char 
 		if (k < sizeof why)
 			snprintf(why + k, sizeof why - k, "%s)%s", found ? "" : " none",
 				 mangled ? ": that is a C++ name for it; declare the kernel extern \"C\"" : "");
-		return signature_error(ctx, e, why);
+		return signature_error(env, e, why);
 	}
 	if (c->fn->nparams != e->nparams) {
 		snprintf(why, sizeof why, "kernel '%s' takes %d parameter%s, not %d", e->kernel, c->fn->nparams,
 			 c->fn->nparams == 1 ? "" : "s", e->nparams);
-		return signature_error(ctx, e, why);
+		return signature_error(env, e, why);
 	}
 	for (int i = 0; i < e->nparams; i++)
 		if (!size_matches(&c->fn->params[i], &e->params[i])) {
 			snprintf(why, sizeof why, "kernel '%s': parameter %d is not '%s'", e->kernel, i + 1,
 				 e->params[i].decl);
-			return signature_error(ctx, e, why);
+			return signature_error(env, e, why);
 		}
-	if ((rc = ptx_check_function(c->m, c->fn, &ctx->err)))
+	if ((rc = ptx_check_function(c->m, c->fn, env->err)))
 		return rc;
 	char nosass[160];
 	char *sass = gl_simsrc_sass(c->ptx, nosass, sizeof nosass);
@@ -109,13 +112,13 @@ static void print_mismatch(FILE *out, const struct ex_mismatch *mm)
 }
 
 /* Run one size; *ok tells whether it was correct and clean.  res is the caller's to free. */
-static int run_size(struct gl_ctx *ctx, const struct exercise *e, const struct checked *c, const struct ex_size *s,
+static int run_size(const struct gl_session_env *env, const struct exercise *e, const struct checked *c, const struct ex_size *s,
 		    const struct ex_check_opts *o, bool trace, struct gl_launch *l, struct gl_sim_result *res, bool *ok,
 		    FILE *out)
 {
 	char size[96];
 	exercise_size_str(e, s, size, sizeof size);
-	int rc = exercise_launch(e, s, EX_SEED, l, &ctx->err);
+	int rc = exercise_launch(e, s, EX_SEED, l, env->err);
 	if (rc)
 		return rc;
 	l->module = c->ptx;
@@ -123,7 +126,7 @@ static int run_size(struct gl_ctx *ctx, const struct exercise *e, const struct c
 	l->entry = c->fn->name;
 	struct gl_sim_opts so = {.threads = o->threads, .trace = trace,
 				 .max_instructions = o->max_instructions ? o->max_instructions : EX_BUDGET};
-	if ((rc = gl_sim_run(c->m, l, &so, res, &ctx->err)))
+	if ((rc = gl_sim_run(c->m, l, &so, res, env->err)))
 		return rc;
 	struct ex_mismatch mm = {.ok = true};
 	if (res->aborted || res->nerrors) {
@@ -136,7 +139,7 @@ static int run_size(struct gl_ctx *ctx, const struct exercise *e, const struct c
 		print_findings(out, res);
 		return GL_OK;
 	}
-	if ((rc = exercise_compare(e, s, l, &mm, &ctx->err)))
+	if ((rc = exercise_compare(e, s, l, &mm, env->err)))
 		return rc;
 	*ok = mm.ok;
 	fprintf(out, "%s  %-24s %s\n", mm.ok ? "ok  " : "FAIL", size, mm.ok ? "matches the reference" : "wrong result");
@@ -147,7 +150,7 @@ static int run_size(struct gl_ctx *ctx, const struct exercise *e, const struct c
 
 /* The sizes in order, up to the first that fails (its findings or first wrong element are what to fix;
  * an endless loop is not run into again at every size); *all_ok when each was correct and clean. */
-static int check_sizes(struct gl_ctx *ctx, const struct exercise *e, const struct checked *c,
+static int check_sizes(const struct gl_session_env *env, const struct exercise *e, const struct checked *c,
 		       const struct ex_check_opts *o, bool *all_ok, FILE *out)
 {
 	*all_ok = true;
@@ -155,7 +158,7 @@ static int check_sizes(struct gl_ctx *ctx, const struct exercise *e, const struc
 		struct gl_launch l = {0};
 		struct gl_sim_result res = {0};
 		bool ok = false;
-		int rc = run_size(ctx, e, c, &e->sizes[i], o, false, &l, &res, &ok, out);
+		int rc = run_size(env, e, c, &e->sizes[i], o, false, &l, &res, &ok, out);
 		gl_sim_result_free(&res);
 		gl_launch_free(&l);
 		if (rc)
@@ -196,14 +199,14 @@ static void zero_unused(struct gl_metrics *m)
 	}
 }
 
-static int evaluate_goals(struct gl_ctx *ctx, const struct exercise *e, long run_id, bool *met, FILE *out)
+static int evaluate_goals(const struct gl_session_env *env, const struct exercise *e, long run_id, bool *met, FILE *out)
 {
 	struct gl_store *store = NULL;
-	int rc = gl_store_open(ctx->db_path, 1, &store, &ctx->err);
+	int rc = gl_store_open(env->db_path, 1, &store, env->err);
 	*met = true;
 	for (int i = 0; rc == GL_OK && i < e->ngoals; i++) {
 		struct lesson_check_result r;
-		if ((rc = lesson_check_eval(store, NULL, 0, &e->goals[i].check, &r, &ctx->err)) == GL_OK) {
+		if ((rc = lesson_check_eval(store, NULL, 0, &e->goals[i].check, &r, env->err)) == GL_OK) {
 			goal_line(out, e, &e->goals[i], &r, run_id);
 			*met &= r.passed;
 		}
@@ -219,7 +222,7 @@ static char *params_json(const struct exercise *e, const char *file)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	if (!f)
-		return NULL; /* gl_simstore_save stores "{}" */
+		return gl_xstrdup("{}");
 	struct gl_json j;
 	gl_json_init(&j, f);
 	gl_json_begin_object(&j, NULL);
@@ -230,51 +233,62 @@ static char *params_json(const struct exercise *e, const char *file)
 	return buf;
 }
 
+/* The measured launch stored as a run of its own through a session (guidance like any run): topic
+ * EX_TOPIC, the exercise's id as the variant, every counter the simulator has (zero where unused). */
+static int store_measured(const struct gl_session_env *env, const struct exercise *e, const struct checked *c,
+			  const struct ex_check_opts *o, const struct gl_launch *l, const struct gl_sim_result *res,
+			  bool ok, long *run_id)
+{
+	struct gl_launch_record rec;
+	struct gl_device_info dev;
+	gl_sim_record(c->fn, l, res, &rec);
+	zero_unused(&rec.metrics);
+	snprintf(rec.topic, sizeof rec.topic, "%s", EX_TOPIC);
+	snprintf(rec.variant, sizeof rec.variant, "%.31s", e->id);
+	rec.params_json = params_json(e, o->file);
+	rec.verified = ok;
+	gl_session_sim_device(res->threads, &dev);
+	struct gl_session *s = gl_session_new(env, "sim", &dev);
+	gl_session_add(s, &rec);
+	int rc = gl_session_store(s, NULL, run_id, NULL);
+	gl_session_free(s);
+	return rc;
+}
+
 /* The measured size: correct and clean, stored with a trace, then the goals. */
-static int measure(struct gl_ctx *ctx, const struct exercise *e, const struct checked *c,
+static int measure(const struct gl_session_env *env, const struct exercise *e, const struct checked *c,
 		   const struct ex_check_opts *o, bool *met, long *run_id, FILE *out)
 {
 	struct gl_launch l = {0};
 	struct gl_sim_result res = {0};
-	struct gl_metrics metrics = {0};
 	bool ok = false;
 	char size[96];
 	exercise_size_str(e, &e->measure, size, sizeof size);
 	fprintf(out, "\nefficiency, measured at %s:\n", size);
-	int rc = run_size(ctx, e, c, &e->measure, o, true, &l, &res, &ok, out);
-	if (rc == GL_OK) {
-		gl_sim_metrics(&res, &metrics);
-		zero_unused(&metrics);
-		char *params = params_json(e, o->file);
-		struct gl_simstore_in in = {.topic = EX_TOPIC, .variant = e->id, .params_json = params, .fn = c->fn,
-					    .launch = &l, .res = &res, .metrics = &metrics, .verified = ok};
-		rc = gl_simstore_save(ctx, &in, run_id);
-		free(params);
-		if (rc == GL_OK)
-			fprintf(out, "stored as run %ld (gpulab report %ld)\n", *run_id, *run_id);
-	}
+	int rc = run_size(env, e, c, &e->measure, o, true, &l, &res, &ok, out);
+	if (rc == GL_OK && (rc = store_measured(env, e, c, o, &l, &res, ok, run_id)) == GL_OK)
+		fprintf(out, "stored as run %ld (gpulab report %ld)\n", *run_id, *run_id);
 	if (rc == GL_OK && ok)
-		rc = evaluate_goals(ctx, e, *run_id, met, out);
+		rc = evaluate_goals(env, e, *run_id, met, out);
 	*met &= ok;
-	gl_metrics_free(&metrics);
 	gl_sim_result_free(&res);
 	gl_launch_free(&l);
 	return rc;
 }
 
-int ex_check(struct gl_ctx *ctx, const struct exercise *e, const struct ex_check_opts *o, FILE *out, long *run_id)
+int ex_check(const struct gl_session_env *env, const struct exercise *e, const struct ex_check_opts *o, FILE *out, long *run_id)
 {
 	struct checked c = {0};
 	*run_id = 0;
-	int rc = find_kernel(ctx, e, o->file, &c);
+	int rc = find_kernel(env, e, o->file, &c);
 	bool correct = false, met = false;
 	if (rc == GL_OK) {
 		fprintf(out, "exercise %s: checking %s (kernel %s)\n\ncorrectness (simulator + sanitizer, against the "
 			     "reference '%s'):\n", e->name, o->file, e->kernel, e->reference);
-		rc = check_sizes(ctx, e, &c, o, &correct, out);
+		rc = check_sizes(env, e, &c, o, &correct, out);
 	}
 	if (rc == GL_OK && correct)
-		rc = measure(ctx, e, &c, o, &met, run_id, out);
+		rc = measure(env, e, &c, o, &met, run_id, out);
 	if (rc == GL_OK) {
 		if (!correct)
 			fprintf(out, "\nnot yet: fix the result first (the goals are measured once every size is right); "

@@ -9,11 +9,8 @@
 #include <stdint.h>
 
 #include "common/err.h"
-#include "common/findings.h"
 #include "common/launch.h"
-#include "common/metrics.h"
-#include "common/outputs.h"
-#include "common/trace.h"
+#include "common/record.h"
 
 struct gl_device_info {
 	char name[128];
@@ -43,34 +40,6 @@ struct gl_backend_opts {
 	int engine;          /* --engine: enum gl_sim_engine (sim) */
 };
 
-struct gl_launch_result {
-	struct gl_metrics metrics;
-	double duration_ns;  /* NAN when not measured */
-	int passes;          /* CUPTI replay passes, 0 on the simulator */
-	char note[256];      /* shown beside the results: fallbacks, sampling, sanitizer findings */
-	long sanitizer_errors; /* simulator only: out-of-bounds, races, barrier divergence, aborts */
-	bool sanitized;        /* the simulator's sanitizer ran: the counts and findings apply */
-	long sanitizer_warnings; /* simulator only: occurrences of warnings (uninitialised reads) */
-	struct gl_finding *findings; /* simulator only: the distinct findings, errors first; the caller frees */
-	int nfindings;
-	long findings_dropped; /* occurrences beyond GL_FINDINGS_MAX distinct findings */
-	bool outputs_partial;  /* simulator with --sample-ctas: only the sampled CTAs wrote their outputs */
-	long cta_first, cta_end; /* simulator with --cta-range: the CTAs run (partial counts); cta_end 0: all */
-	struct gl_output_bytes *outputs; /* with --cta-range: what the range wrote to each output buffer, owned */
-	int noutputs;
-	struct gl_trace_event *trace; /* --trace events (simulator), owned by the caller; NULL when none */
-	uint32_t ntrace;
-	struct gl_buffer_desc *buffers; /* with a trace: the buffer map (simulator), owned by the caller */
-	int nbuffers;
-	/* cuda: the output buffers of the first (correctness) run, by buffer index, when the last run's
-	 * differ from them bytewise; the caller verifies them too (float atomics may reorder within
-	 * tolerance, a real fault shows as a failed verification).  NULL entries otherwise. */
-	void *first_outputs[GL_MAX_BUFFERS];
-};
-
-/* Free what a collected result owns (metrics, first_outputs). */
-void gl_launch_result_free(struct gl_launch_result *res);
-
 struct gl_backend {
 	const char *name;
 	const char *metric_source; /* stored with each metric value: "sim" or "cupti" */
@@ -80,8 +49,17 @@ struct gl_backend {
 	int (*describe)(void *ctx, struct gl_device_info *info, struct gl_err *err);
 	/* Run the kernel; output buffers are copied back into l->buffers[i].host. */
 	int (*launch)(void *ctx, struct gl_launch *l, struct gl_err *err);
-	/* Metrics, time and trace of the last launch; the caller frees res->metrics and res->trace. */
-	int (*collect)(void *ctx, struct gl_launch_result *res, struct gl_err *err);
+	/* The last launch as its record (common/record.h), filled directly: geometry, entry, metrics under
+	 * this backend's metric source, time, sanitizer counts and findings, trace and buffer map, which CTAs
+	 * ran, the note.  What the backend cannot know stays as gl_launch_record_init leaves it (registers,
+	 * the verdict); the caller owns rec (gl_launch_record_free). */
+	int (*collect)(void *ctx, struct gl_launch_record *rec, struct gl_err *err);
+	/* Where the backend ran the kernel more than once (cuda: a correctness run, then timed runs): the
+	 * first run's output buffers of the last launch, by buffer index, where they differ bytewise from the
+	 * last run's (float atomics may reorder within tolerance; a real fault shows as a failed
+	 * verification), else NULL entries; the caller frees them and verifies them too.  NULL when the
+	 * backend runs a kernel once. */
+	void (*first_outputs)(void *ctx, void *out[GL_MAX_BUFFERS]);
 	void (*close)(void *ctx);
 };
 

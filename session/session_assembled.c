@@ -49,7 +49,7 @@ static int lay_outputs(struct gl_launch *l, const struct gl_launch_record *rec)
 	return 0;
 }
 
-int gl_run_verify_assembled(struct gl_store *s, long launch_id, int *verdict, struct gl_err *err)
+int gl_session_verify_assembled(struct gl_store *s, long launch_id, int *verdict, struct gl_err *err)
 {
 	struct gl_launch_record rec;
 	struct gl_launch l;

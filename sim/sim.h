@@ -12,6 +12,7 @@
 #include "common/findings.h"
 #include "common/launch.h"
 #include "common/metrics.h"
+#include "common/record.h"
 #include "common/trace.h"
 #include "ptx.h"
 
@@ -153,6 +154,16 @@ uint64_t gl_sim_buffer_address(const struct gl_launch *l, int i);
 
 /* A shared array's name as traces and buffer maps show it: "tile" for nvcc's _ZZ19transpose_coalescedE4tile. */
 void gl_sim_plain_name(const char *name, char *out, size_t n);
+
+/* The launch record (common/record.h) of a launch of `fn` (may be NULL) that gl_sim_run ran: geometry,
+ * static shared memory, the counts under Nsight Compute's names, sanitizer counts and findings, which CTAs
+ * ran, the trace with its buffer map, and a note naming the first sanitizer error (else a CTA range).
+ * Registers are unknown (-1) and the verdict -1: the caller knows them.  res keeps what it owns. */
+void gl_sim_record(const struct ptx_function *fn, const struct gl_launch *l, const struct gl_sim_result *res,
+		   struct gl_launch_record *rec);
+/* "sanitizer: 3 errors, first: MESSAGE (PTX line N)", the one wording of a launch's sanitizer errors in
+ * its note; "" when the sanitizer found no error. */
+void gl_sim_sanitizer_note(const struct gl_sim_result *res, char *buf, size_t n);
 
 /* The launch's buffer map: its global buffers where the simulator places them (vectors of their element
  * type), then the .shared arrays of `fn` (the entry; NULL: none) (offset, bytes, 4-byte words).  The

@@ -53,7 +53,7 @@ int gl_merge_shards(const char *const *shards, int n, const char *into, FILE *ou
 	int failed = 0;
 	for (int i = 0; rc == GL_OK && i < a.nverify; i++) {
 		int verdict = -1;
-		rc = gl_run_verify_assembled(store, a.verify[i], &verdict, err);
+		rc = gl_session_verify_assembled(store, a.verify[i], &verdict, err);
 		if (rc == GL_OK && verdict >= 0)
 			fprintf(out, "launch %ld: outputs joined from CTA-disjoint writes %s verification\n",
 			        a.verify[i], verdict ? "passed" : "FAILED");

@@ -96,22 +96,4 @@ int gl_simarg_dump(const struct gl_launch *l, int buffer, const char *path, stru
 /* The deterministic generator behind rand[:SEED] (splitmix64), exposed for tests. */
 uint64_t gl_simarg_splitmix(uint64_t *state);
 
-/* sim_store.c */
-
-/* One simulated launch to store as a run (topic and variant as the store shows them). */
-struct gl_simstore_in {
-	const char *topic, *variant;
-	const char *params_json;          /* NULL: "{}" */
-	const struct ptx_function *fn;
-	const struct gl_launch *launch;
-	const struct gl_sim_result *res;
-	const struct gl_metrics *metrics;
-	bool verified;
-	char db_file[4096];               /* out: the database it went to */
-};
-
-/* Store it in ctx's database as one run; *run_id gets the run's id. */
-struct gl_ctx;
-int gl_simstore_save(struct gl_ctx *ctx, struct gl_simstore_in *in, long *run_id);
-
 #endif

@@ -103,7 +103,7 @@ int main(void)
 	struct gl_launch_record rec;
 	CHECK_EQ(gl_backend_sim.open(&o, &ctx, &err), GL_OK);
 	CHECK_EQ(gl_backend_sim.describe(ctx, &dev, &err), GL_OK);
-	CHECK_EQ(gl_run_variant(&gl_backend_sim, ctx, &dev, &topic, &variants[0], &p, &rec, &out, &err), GL_OK);
+	CHECK_EQ(gl_session_variant(&gl_backend_sim, ctx, &dev, &topic, &variants[0], &p, &rec, &out, &err), GL_OK);
 	gl_backend_sim.close(ctx);
 	if (err.msg[0])
 		fprintf(stderr, "%s\n", err.msg);

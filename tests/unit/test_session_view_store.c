@@ -21,7 +21,7 @@ static long record(struct gl_store *s, const char *topic, const char *variant, l
 	struct gl_variant_outcome out;
 	CHECK_EQ(gl_backend_sim.open(&o, &ctx, &err), GL_OK);
 	CHECK_EQ(gl_backend_sim.describe(ctx, &dev, &err), GL_OK);
-	CHECK_EQ(gl_run_variant(&gl_backend_sim, ctx, &dev, t, v, &p, rec, &out, &err), GL_OK);
+	CHECK_EQ(gl_session_variant(&gl_backend_sim, ctx, &dev, t, v, &p, rec, &out, &err), GL_OK);
 	gl_backend_sim.close(ctx);
 	struct gl_run_info info = {.backend = "sim", .argv = "test"};
 	long run = 0, launch = 0;
