@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "session/session_int.h"
+#include "kernels/registry.h"
 #include "sweep/sweep.h"
 
 struct combo {

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "common/util.h"
-#include "sim/sim_float.h"
+#include "sim/sim.h"
 #include "toolchain/toolchain.h"
 
 #define MAX_BUFFER_BYTES (4ull << 30)

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "sim/sass_map.h"
+#include "sim/sim.h"
 #include "toolchain/toolchain.h"
 
 /* $ENV, else the path found at build time when it is executable, else the bare name (PATH). */

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "sim/memmodel.h"
+#include "sim/sim.h"
 #include "view_states.h"
 
 static unsigned event_ideal(const struct gl_trace_event *e)

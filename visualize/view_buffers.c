@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/ptx.h"
 #include "sim/sim.h"
 #include "view_trace.h"
 
