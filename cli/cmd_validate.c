@@ -12,8 +12,7 @@
 #include "common/metrics.h"
 #include "common/util.h"
 #include "kernels/registry.h"
-#include "profiler/backend.h"
-#include "profiler/metric_sets.h"
+#include "profiler/profiler.h"
 #include "store/store.h"
 #include "render/render.h"
 #include "run_options.h" /* gl_cli_session_env */

@@ -8,7 +8,7 @@
 
 #include "cli.h"
 #include "kernels/registry.h"
-#include "profiler/backend.h"
+#include "profiler/profiler.h"
 #include "session/session.h"
 #include "engine_opt.h"
 #include "sim/sim.h" /* GL_SIM_PRINTF_BUFFER_MAX */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "profiler/backend.h"
+#include "profiler/profiler.h"
 #include "profiler/cuda_ctx.h"
 
 static bool cuda_probe(char *why, size_t n) { return gl_cuda_probe(why, n); }

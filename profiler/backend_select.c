@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "profiler/backend.h"
+#include "profiler/profiler.h"
 
 /* The announcement stays one short line: the reason without its parenthesised details and without what
  * follows a ';' (the advice); `gpulab devices` and `gpulab doctor` give the whole story. */

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "profiler/backend.h"
+#include "profiler/profiler.h"
 #include "sim/sim.h"
 
 struct sim_backend {

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "profiler/backend.h"
+#include "profiler/profiler.h"
 #include "profiler/cuda_device.h"
 #include "profiler/cupti_activity.h"
 #include "profiler/cupti_range.h"

@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "profiler/metric_sets.h"
+#include "profiler/profiler.h"
 
 enum gl_vkind gl_validate_kind(const char *name)
 {

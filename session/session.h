@@ -27,7 +27,7 @@
 #include "insights/gpu_models.h"
 #include "insights/occupancy.h"
 #include "kernels/registry.h"
-#include "profiler/backend.h"
+#include "profiler/profiler.h"
 #include "store/store.h"
 
 /* What a session needs from the command that asks for it. */

@@ -12,7 +12,7 @@
 
 #include "check.h"
 #include "kernels/registry.h"
-#include "profiler/backend.h"
+#include "profiler/profiler.h"
 #include "profiler/cuda_api.h"
 
 /* A kernel that stores one word `off` bytes past its pointer. */
