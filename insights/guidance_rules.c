@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "common/json.h"
 #include "common/metrics.h"
 
 static double mv(const struct gl_rule_input *in, const char *name)
@@ -204,18 +205,10 @@ static bool rule_roofline(const struct gl_rule_input *in, struct gl_guidance *ou
 	return true;
 }
 
-/* The value of a choice parameter in params_json ("layout":"nchw"), or false. */
+/* The value of a choice parameter in params_json ("layout":"nchw"), or false (common/json.h's reader). */
 static bool param_choice(const struct gl_launch_record *l, const char *name, char *out, size_t n)
 {
-	char key[48];
-	snprintf(key, sizeof key, "\"%s\":\"", name);
-	const char *at = l->params_json ? strstr(l->params_json, key) : NULL;
-	if (!at)
-		return false;
-	at += strlen(key);
-	size_t len = strcspn(at, "\"");
-	snprintf(out, n, "%.*s", (int)(len < n ? len : n - 1), at);
-	return true;
+	return gl_json_flat_get(l->params_json, name, out, n);
 }
 
 /* A tensor layout the launch was run in (conv2d's --layout) while its global accesses are uncoalesced:

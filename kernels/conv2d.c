@@ -125,25 +125,19 @@ static int fill_input(struct gl_launch *l, int b, uint64_t seed, struct gl_err *
 	return GL_OK;
 }
 
-static void grid_1d(struct gl_launch *l, double threads)
+static void grid_1d(struct gl_geometry *g, const char *entry, double threads)
 {
-	l->grid[0] = (unsigned)((threads + 255) / 256);
-	l->grid[1] = l->grid[2] = 1;
-	l->block[0] = 256;
-	l->block[1] = l->block[2] = 1;
+	gl_geometry_add(g, entry, (unsigned)((threads + 255) / 256), 1, 1, 256, 1, 0);
 }
 
-static void grid_gemm(struct gl_launch *l, const struct gl_conv_dims *d, unsigned threads)
+static void grid_gemm(struct gl_geometry *g, const char *entry, const struct gl_conv_dims *d, unsigned threads)
 {
 	long m = d->n * d->p * d->q;
-	l->grid[0] = (unsigned)((d->k + 63) / 64);
-	l->grid[1] = (unsigned)((m + 63) / 64);
-	l->grid[2] = 1;
-	l->block[0] = threads;
-	l->block[1] = l->block[2] = 1;
+	gl_geometry_add(g, entry, (unsigned)((d->k + 63) / 64), (unsigned)((m + 63) / 64), 1, threads, 1, 0);
 }
 
-static int grid_direct_smem(struct gl_launch *l, const struct gl_conv_dims *d, struct gl_err *err)
+static int grid_direct_smem(struct gl_geometry *g, const char *entry, const struct gl_conv_dims *d,
+			    struct gl_err *err)
 {
 	long ph = 15 * d->stride + (d->r - 1) * d->dil + 1, pw = 15 * d->stride + (d->s - 1) * d->dil + 1;
 	long pitch = d->stride == 1 ? pw + (48 - pw % 32) % 32 : pw | 1; /* ds_pitch in conv2d.cu */
@@ -157,13 +151,24 @@ static int grid_direct_smem(struct gl_launch *l, const struct gl_conv_dims *d, s
 	if (z > 65535)
 		return gl_errf(err, GL_EUSAGE, "conv2d direct_smem: n * ceil(k/8) = %ld blocks in grid z, over 65535: "
 			       "use a smaller --n or --k", z);
-	l->dyn_smem = (unsigned)bytes;
-	l->grid[0] = (unsigned)((d->q + 15) / 16);
-	l->grid[1] = (unsigned)((d->p + 15) / 16);
-	l->grid[2] = (unsigned)z;
-	l->block[0] = l->block[1] = 16;
-	l->block[2] = 1;
+	gl_geometry_add(g, entry, (unsigned)((d->q + 15) / 16), (unsigned)((d->p + 15) / 16), (unsigned)z, 16, 16,
+			(unsigned)bytes);
 	return GL_OK;
+}
+
+static int geometry(const struct gl_variant *v, const struct gl_problem *pb, struct gl_geometry *g, struct gl_err *err)
+{
+	struct gl_conv_dims d = gl_conv_dims_of(pb);
+	switch ((int)(v - variants)) {
+	case V_DIRECT: grid_1d(g, v->entry, count_y(&d)); return GL_OK;
+	case V_DIRECT_SMEM: return grid_direct_smem(g, v->entry, &d, err);
+	case V_IM2COL_GEMM: /* launch 1 writes col from x; launch 2 multiplies col by w */
+		grid_1d(g, v->entry, count_col(&d));
+		grid_gemm(g, "conv2d_gemm", &d, 256);
+		return GL_OK;
+	case V_IMPLICIT_GEMM: grid_gemm(g, v->entry, &d, 256); return GL_OK;
+	default: grid_gemm(g, v->entry, &d, 128); return GL_OK; /* V_IMPLICIT_GEMM_MMA */
+	}
 }
 
 static int setup(const struct gl_variant *v, const struct gl_problem *pb, struct gl_launch *l, struct gl_err *err)
@@ -171,38 +176,24 @@ static int setup(const struct gl_variant *v, const struct gl_problem *pb, struct
 	struct gl_conv_dims d = gl_conv_dims_of(pb);
 	int vi = (int)(v - variants);
 	enum gl_dtype in = vi == V_IMPLICIT_GEMM_MMA ? GL_F16 : GL_F32;
+	struct gl_geometry g = {0};
+	if (geometry(v, pb, &g, err))
+		return err->status;
 	int y = gl_launch_add_buffer(l, "y", GL_F32, (size_t)count_y(&d), 1);
 	int x = gl_launch_add_buffer(l, "x", in, (size_t)count_x(&d), 0);
 	int w = gl_launch_add_buffer(l, "w", in, (size_t)count_w(&d), 0);
 	int col = vi == V_IM2COL_GEMM ? gl_launch_add_buffer(l, "col", GL_F32, (size_t)count_col(&d), 0) : -1;
 	if (gl_launch_check(l, err) || fill_input(l, x, pb->seed, err) || fill_input(l, w, pb->seed + 1, err))
 		return err->status;
-	l->entry = v->entry;
-	switch (vi) {
-	case V_DIRECT:
-		grid_1d(l, count_y(&d));
-		break;
-	case V_DIRECT_SMEM:
-		if (grid_direct_smem(l, &d, err))
-			return err->status;
-		break;
-	case V_IM2COL_GEMM: /* launch 1 writes col from x; launch 2 multiplies col by w */
-		grid_1d(l, count_col(&d));
+	if (vi == V_IM2COL_GEMM) { /* the im2col launch, then the GEMM of col by w below */
+		gl_geometry_apply(&g, 0, l);
 		gl_launch_arg_buffer(l, col);
 		gl_launch_arg_buffer(l, x);
 		shape_args(l, &d);
 		gl_launch_next(l);
-		l->entry = "conv2d_gemm";
-		grid_gemm(l, &d, 256);
 		x = col;
-		break;
-	case V_IMPLICIT_GEMM:
-		grid_gemm(l, &d, 256);
-		break;
-	case V_IMPLICIT_GEMM_MMA:
-		grid_gemm(l, &d, 128);
-		break;
 	}
+	gl_geometry_apply(&g, g.n - 1, l);
 	gl_launch_arg_buffer(l, y);
 	gl_launch_arg_buffer(l, x);
 	gl_launch_arg_buffer(l, w);
@@ -322,6 +313,7 @@ const struct gl_topic gl_topic_conv2d = {
 	.atol = 1e-6,
 	.rtol = FLT_EPSILON, /* 2^-23, times (Kd + 2) times the element's sum |x w|: see verify */
 	.check = check,
+	.geometry = geometry,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,

@@ -65,10 +65,22 @@ static int refuse_untiled(const struct gl_variant *v, const struct gl_problem *p
 		       "(--variant simt)", v->name, HG_TILE_MN, HG_TILE_MN, HG_TILE_K, HG_TILE_MN, HG_TILE_K, m, n, k);
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+static int geometry(const struct gl_variant *v, const struct gl_problem *p, struct gl_geometry *g, struct gl_err *err)
 {
 	int id = (int)(v - variants);
 	if (id != V_SIMT && refuse_untiled(v, p, err))
+		return err->status;
+	long m = p->v[P_M], n = p->v[P_N];
+	long tile = id == V_SIMT ? 32 : HG_TILE_MN;
+	gl_geometry_add(g, v->entry, (unsigned)((n + tile - 1) / tile), (unsigned)((m + tile - 1) / tile), 1,
+			id == V_SIMT ? 32 : 128, id == V_SIMT ? 32 : 1, 0);
+	return GL_OK;
+}
+
+static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+{
+	struct gl_geometry g = {0};
+	if (geometry(v, p, &g, err))
 		return err->status;
 	long m = p->v[P_M], n = p->v[P_N], k = p->v[P_K];
 	int c = gl_launch_add_buffer(l, "C", GL_F32, (size_t)m * (size_t)n, 1);
@@ -83,14 +95,7 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	gl_launch_arg_scalar(l, (uint32_t)m, 4);
 	gl_launch_arg_scalar(l, (uint32_t)n, 4);
 	gl_launch_arg_scalar(l, (uint32_t)k, 4);
-	l->entry = v->entry;
-	long tile = id == V_SIMT ? 32 : HG_TILE_MN;
-	l->grid[0] = (unsigned)((n + tile - 1) / tile);
-	l->grid[1] = (unsigned)((m + tile - 1) / tile);
-	l->grid[2] = 1;
-	l->block[0] = id == V_SIMT ? 32 : 128;
-	l->block[1] = id == V_SIMT ? 32 : 1;
-	l->block[2] = 1;
+	gl_geometry_apply(&g, 0, l);
 	return GL_OK;
 }
 
@@ -174,6 +179,7 @@ const struct gl_topic gl_topic_hgemm = {
 	.atol = 1e-6,
 	.rtol = FLT_EPSILON, /* 2^-23, times (k + 1) times the element's |A||B|: see verify */
 	.check = check,
+	.geometry = geometry,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,

@@ -117,6 +117,26 @@ int gl_parse_variants(const struct gl_topic *t, const char *list, const struct g
 	return rc;
 }
 
+int gl_topic_rebuild(const struct gl_topic *t, const struct gl_variant *v, const char *params_json,
+		     struct gl_launch *l, struct gl_err *err)
+{
+	struct gl_problem p;
+	memset(l, 0, sizeof *l);
+	gl_problem_from_json(t, params_json, &p); /* what it lacks (a parameter added since): the default */
+	l->module = t->ptx;
+	l->module_name = t->name;
+	return t->setup(v, &p, l, err);
+}
+
+int gl_topic_geometry(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p,
+		      struct gl_geometry *g, struct gl_err *err)
+{
+	memset(g, 0, sizeof *g);
+	if (!t->geometry)
+		return gl_errf(err, GL_EINTERNAL, "topic %s has no geometry function", t->name);
+	return t->geometry(v, p, g, err);
+}
+
 bool gl_topic_buffer_shape(const struct gl_topic *t, const struct gl_problem *p, const char *buffer, long *rows,
 			   long *cols)
 {

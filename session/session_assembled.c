@@ -1,34 +1,12 @@
-/* run_assembled.c — the outputs of a launch assembled from CTA-range shards, checked against the topic's
- * CPU reference: the launch is set up again as its shards were (same parameters, the default seed), the
- * shards' joined writes are laid over its buffers, and the topic's verify runs on them. */
+/* session_assembled.c — the outputs of a launch assembled from CTA-range shards, checked against the
+ * topic's CPU reference: the launch is made again as its shards made it (gl_topic_rebuild: the same
+ * parameters and seed), the shards' joined writes are laid over its buffers, and the topic's verify runs
+ * on them. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "session/session.h"
-
-/* The topic's parameters from the stored {"rows":1024,"layout":"nhwc"} (gl_problem_json: numbers, and
- * choices by name); -1 when one is missing or unknown, so the launch is not rebuilt differently. */
-static int problem_of(const struct gl_topic *t, const char *json, struct gl_problem *p)
-{
-	gl_problem_defaults(t, p);
-	for (int i = 0; i < t->nparams; i++) {
-		char key[48], name[48];
-		snprintf(key, sizeof key, "\"%s\":", t->params[i].name);
-		const char *at = strstr(json, key);
-		if (!at)
-			return -1;
-		at += strlen(key);
-		if (*at != '"') {
-			p->v[i] = strtol(at, NULL, 10);
-			continue;
-		}
-		snprintf(name, sizeof name, "%.*s", (int)strcspn(at + 1, "\""), at + 1);
-		if (!t->params[i].choices || (p->v[i] = gl_param_choice(&t->params[i], name)) < 0)
-			return -1;
-	}
-	return 0;
-}
 
 static int lay_outputs(struct gl_launch *l, const struct gl_launch_record *rec)
 {
@@ -64,13 +42,11 @@ int gl_session_verify_assembled(struct gl_store *s, long launch_id, int *verdict
 	}
 	struct gl_problem p;
 	memset(&l, 0, sizeof l);
-	if (problem_of(t, rec.params_json, &p)) {
+	if (gl_problem_from_json(t, rec.params_json, &p)) { /* not a problem this binary can make again */
 		gl_launch_record_free(&rec);
 		return GL_OK;
 	}
-	l.module = t->ptx;
-	l.module_name = t->name;
-	rc = t->setup(v, &p, &l, err);
+	rc = gl_topic_rebuild(t, v, rec.params_json, &l, err);
 	/* a multi-launch variant's buffers change between its launches: only the whole sequence is checked */
 	if (rc == GL_OK && gl_launch_count(&l) == 1 && lay_outputs(&l, &rec) == 0) {
 		rc = t->verify(v, &p, &l, t, &ver, err);

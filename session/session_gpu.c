@@ -38,18 +38,17 @@ int gl_session_variant_occ_input(const struct gl_topic *t, const struct gl_varia
                                  struct gl_occ_input *in, struct gl_err *err)
 {
 	struct gl_problem p;
-	struct gl_launch l;
-	memset(&l, 0, sizeof l);
+	struct gl_geometry geo;
 	gl_problem_defaults(t, &p);
-	int rc = t->setup(v, &p, &l, err);
+	int rc = gl_topic_geometry(t, v, &p, &geo, err);
 	if (rc == GL_OK) {
+		const struct gl_geometry_launch *l = &geo.launch[0];
 		struct gl_resources res;
 		gl_topic_resources(t, v->entry, g->arch, &res);
-		in->threads_per_block = (int)(l.block[0] * l.block[1] * l.block[2]);
-		in->dyn_smem = (int)l.dyn_smem;
+		in->threads_per_block = (int)(l->block[0] * l->block[1] * l->block[2]);
+		in->dyn_smem = (int)l->dyn_smem;
 		in->regs_per_thread = res.regs > 0 ? res.regs : 0;
 		in->static_smem = res.static_smem > 0 ? res.static_smem : 0;
 	}
-	gl_launch_free(&l);
 	return rc;
 }

@@ -1,7 +1,6 @@
 /* sweep_plan.c — a sweep spec expanded into jobs: the cartesian product of the parameters' values, each
- * combination checked by the topic's size rules and each variant's launch (built once, as `gpulab run`
- * builds it, then freed), refusals listed; one `gpulab run` per combination, or per variant and CTA
- * range with --shard-ctas. */
+ * combination checked by the topic's size rules and each variant's launch geometry (no inputs are made),
+ * refusals listed; one `gpulab run` per combination, or per variant and CTA range with --shard-ctas. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,20 +50,19 @@ static void job_add(struct gl_sweep_job *j, const char *flag, const char *value)
 	j->argv[j->argc++] = gl_xstrdup(value);
 }
 
-/* Build the variant's launch as `run` would: a refusal is the variant's size rule. *ctas: its grid.
- * A variant of several launches has a grid per launch, so it cannot be split into one set of CTA ranges. */
+/* The variant's launches as `run` would make them, without their data (the topic's geometry): a refusal
+ * is the variant's size rule. *ctas: its grid.  A variant of several launches has a grid per launch, so it
+ * cannot be split into one set of CTA ranges. */
 static int try_variant(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p, bool shard,
 		       long *ctas, struct gl_err *err)
 {
-	struct gl_launch l;
-	memset(&l, 0, sizeof l);
-	int rc = t->setup(v, p, &l, err);
-	if (rc == GL_OK && shard && gl_launch_count(&l) > 1)
+	struct gl_geometry g;
+	int rc = gl_topic_geometry(t, v, p, &g, err);
+	if (rc == GL_OK && shard && g.n > 1)
 		rc = gl_errf(err, GL_EUSAGE, "%s runs %d kernel launches with their own grids: --shard-ctas splits "
-			     "single-launch variants only", v->name, gl_launch_count(&l));
+			     "single-launch variants only", v->name, g.n);
 	if (rc == GL_OK)
-		*ctas = (long)l.grid[0] * l.grid[1] * l.grid[2];
-	gl_launch_free(&l);
+		*ctas = (long)g.launch[0].grid[0] * g.launch[0].grid[1] * g.launch[0].grid[2];
 	return rc;
 }
 

@@ -87,10 +87,10 @@ static void test_params(void)
 {
 	const struct gl_topic *t = gl_topic_find("transpose");
 	struct gl_problem p;
-	view_params_parse(t, "{\"rows\":48,\"cols\":200}", &p);
+	gl_problem_from_json(t, "{\"rows\":48,\"cols\":200}", &p);
 	CHECK_EQ(p.v[0], 48);
 	CHECK_EQ(p.v[1], 200);
-	view_params_parse(t, "{\"cols\": 7}", &p);
+	gl_problem_from_json(t, "{\"cols\": 7}", &p); /* a missing parameter keeps its default */
 	CHECK_EQ(p.v[0], t->params[0].def);
 	CHECK_EQ(p.v[1], 7);
 	long rows = 0, cols = 0;
