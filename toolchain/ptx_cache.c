@@ -64,22 +64,7 @@ static long long mtime_ns(const struct stat *st)
 /* $XDG_CACHE_HOME/gpulab/ptx or $HOME/.cache/gpulab/ptx, created if missing; false when neither works. */
 static bool cache_dir(char *dir, size_t n)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char base[4096];
-	if (xdg && *xdg == '/')
-		snprintf(base, sizeof base, "%s", xdg);
-	else if (home && *home)
-		snprintf(base, sizeof base, "%s/.cache", home);
-	else
-		return false;
-	char gl[4200];
-	snprintf(gl, sizeof gl, "%s/gpulab", base);
-	if ((size_t)snprintf(dir, n, "%s/", gl) + 3 >= n)
-		return false;
-	strcat(dir, "ptx");
-	mkdir(base, 0700);
-	mkdir(gl, 0700);
-	return (mkdir(dir, 0700) == 0 || errno == EEXIST) && access(dir, W_OK) == 0;
+	return gl_cache_dir("ptx", dir, n) == 0;
 }
 
 /* The command line, built once: argv[] for nvcc, and the same words (without the temporary output
