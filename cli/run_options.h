@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "kernels/registry.h"
+#include "lessons/lesson.h"
 #include "profiler/profiler.h"
 #include "session/session.h"
 #include "engine_opt.h"
@@ -88,6 +89,10 @@ int gl_topic_run_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const str
 
 /* --cta-range A:B (0 <= A < B): the CTAs a shard of a launch simulates, in grid order. */
 int gl_parse_cta_range(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *v, long *first, long *end);
+
+/* A `run` or `compare` line as these commands read it, for lessons (lesson_set_run_parser): argv[0] is the
+ * command's name.  Nothing is printed, run or written. */
+int gl_cli_run_line(int argc, char **argv, struct lesson_run_line *out, struct gl_err *err);
 
 /* What a session needs from the command line (--db, the command line, whether stderr is a terminal); call it
  * after the options are parsed. */

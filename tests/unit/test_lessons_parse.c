@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cli/run_options.h"
 #include "lessons/lesson.h"
 
 static const char good[] =
@@ -213,6 +214,7 @@ int main(void)
 {
 	unsetenv("GPULAB_LESSONS");
 	lesson_set_commands(commands);
+	lesson_set_run_parser(gl_cli_run_line);
 	test_good();
 	test_malformed();
 	test_nested_fences();
