@@ -220,11 +220,12 @@ int gl_cli_run_line(int argc, char **argv, struct lesson_run_line *out, struct g
 		return gl_errf(err, GL_EUSAGE, "a lesson's command does not ask for --help");
 	if (rc == GL_OK && !o.topic_name) /* compare --runs: nothing runs */
 		return GL_OK;
-	if (rc == GL_OK)
-		rc = gl_topic_run_prepare(&ctx, cmd, &o, &r);
+	if (rc == GL_OK && (rc = gl_topic_lookup(o.topic_name, &r.topic, &ctx.err)) == GL_OK) /* the names */
+		rc = gl_parse_variants(r.topic, o.variants, r.variants, GL_RUN_MAX_VARIANTS, &r.nvariants, &ctx.err);
 	if (rc != GL_OK)
 		return gl_errf(err, rc, "%s", ctx.err.msg);
 	out->topic = r.topic;
+	out->problem_ok = gl_topic_run_prepare(&ctx, cmd, &o, &r) == GL_OK; /* the sizes: refused when it runs */
 	out->problem = r.problem;
 	for (int i = 0; i < r.nvariants && i < LESSON_MAX_VARIANTS; i++)
 		out->variants[out->nvariants++] = r.variants[i];

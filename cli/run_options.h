@@ -91,7 +91,9 @@ int gl_topic_run_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const str
 int gl_parse_cta_range(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *v, long *first, long *end);
 
 /* A `run` or `compare` line as these commands read it, for lessons (lesson_set_run_parser): argv[0] is the
- * command's name.  Nothing is printed, run or written. */
+ * command's name.  An unknown option, topic or variant is an error; a size the topic or a variant refuses
+ * is not (problem_ok false: the command refuses it when the lesson runs it).  Nothing is printed, run or
+ * written. */
 int gl_cli_run_line(int argc, char **argv, struct lesson_run_line *out, struct gl_err *err);
 
 /* What a session needs from the command line (--db, the command line, whether stderr is a terminal); call it

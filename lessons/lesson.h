@@ -126,15 +126,18 @@ void lesson_set_commands(const char *const *names);
 
 /* What a `run` or `compare` line of a lesson runs, as the command line's own parser reads it: the topic
  * (NULL for a line that runs none, `compare --runs A,B`), every variant it runs (those the problem lets
- * run when it names none or 'all', compare's --baseline too) and the problem. */
+ * run when it names none or 'all', compare's --baseline too) and the problem, when the topic and its
+ * variants take it (problem_ok; else the command refuses the sizes when it runs, and says so then). */
 #define LESSON_MAX_VARIANTS 32
 struct lesson_run_line {
 	const struct gl_topic *topic;
 	const struct gl_variant *variants[LESSON_MAX_VARIANTS];
 	int nvariants;
 	struct gl_problem problem;
+	bool problem_ok;
 };
-/* argv[0] is "run" or "compare"; GL_EUSAGE with the command's own message for a line it would refuse. */
+/* argv[0] is "run" or "compare"; GL_EUSAGE with the command's own message for a line whose options, topic
+ * or variant names it would refuse. */
 typedef int (*lesson_run_parser)(int argc, char **argv, struct lesson_run_line *out, struct gl_err *err);
 /* The command layer hands its parser in, as it hands the command names: lessons sit below it.  Until then
  * `run` and `compare` lines are not checked when a lesson is read, and checks bind to no launch. */

@@ -66,7 +66,8 @@ int lesson_run_line_of(const struct lesson_cmd *c, struct lesson_run_line *out, 
 	return run_parser(c->argc, c->argv, out, err);
 }
 
-/* A `run` or `compare` line must be one the command accepts: its topic, variants, options and sizes. */
+/* A `run` or `compare` line must be one the command accepts: its options, topic and variant names (sizes
+ * it refuses are refused when the step runs, like any command's usage error). */
 static int check_run_line(const char *path, int line, const struct lesson_cmd *c, struct gl_err *err)
 {
 	struct lesson_run_line r;
