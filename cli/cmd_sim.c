@@ -39,14 +39,6 @@ struct sim_opts {
 	struct gl_nvcc_opts nvcc;
 };
 
-static int add_list(struct gl_ctx *ctx, const char *flag, const char *value, const char **list, int *n, int max)
-{
-	if (*n >= max)
-		return gl_usage_error(ctx, self(), "at most %d %s options", max, flag);
-	list[(*n)++] = value;
-	return GL_OK;
-}
-
 /* --arch sm_XX (or compute_XX): digits after the prefix, as nvcc spells them. */
 static int set_arch(struct gl_ctx *ctx, struct sim_opts *o, const char *a)
 {
@@ -84,8 +76,8 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct s
 	case OPT_GRID: o->grid = v; return GL_OK;
 	case OPT_BLOCK: o->block = v; return GL_OK;
 	case OPT_TRACE: o->sim.trace = true; return GL_OK;
-	case OPT_ARG: return add_list(ctx, "--arg", v, (const char **)o->args, &o->nargs, GL_MAX_ARGS + 1);
-	case OPT_DUMP: return add_list(ctx, "--dump", v, o->dumps, &o->ndumps, MAX_DUMPS);
+	case OPT_ARG: /* repeated, in order: parse() lists them */
+	case OPT_DUMP: return GL_OK;
 	case OPT_SMEM: o->smem = (unsigned)gl_optval_long(a); return GL_OK;
 	case OPT_THREADS: o->sim.threads = (int)gl_optval_long(a); return GL_OK;
 	case OPT_CTA_RANGE: return gl_parse_cta_range(ctx, self(), v, &o->sim.cta_first, &o->sim.cta_end);
@@ -108,6 +100,12 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 	for (int i = 0; i < args.nopts; i++)
 		if ((rc = handle_option(ctx, &args.opts[i], o)))
 			return rc;
+	o->nargs = gl_args_list(&args, "arg", (const char **)o->args, GL_MAX_ARGS + 1);
+	if (o->nargs > GL_MAX_ARGS + 1)
+		return gl_usage_error(ctx, self(), "at most %d --arg options", GL_MAX_ARGS + 1);
+	o->ndumps = gl_args_list(&args, "dump", o->dumps, MAX_DUMPS);
+	if (o->ndumps > MAX_DUMPS)
+		return gl_usage_error(ctx, self(), "at most %d --dump options", MAX_DUMPS);
 	o->source = args.pos[0];
 	if (!o->kernel)
 		return gl_usage_error(ctx, self(), "sim needs --kernel NAME");

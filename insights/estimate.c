@@ -155,12 +155,3 @@ void gl_estimate_launch(const struct gl_gpu_model *g, const struct gl_launch_rec
 	double peak = (e->tensor_flops > 0 ? g->tensor_tflops : g->fp32_tflops) * 1e3;
 	e->attainable_gflops = isnan(e->intensity) ? peak : fmin(peak, e->intensity * g->dram_gbs);
 }
-
-int gl_estimate_pick_gpu(const char *flag, const char *device, const struct gl_gpu_model **out, struct gl_err *err)
-{
-	if (flag)
-		return gl_gpu_model_lookup(flag, out, err);
-	const struct gl_gpu_model *g = gl_gpu_model_for_device(device);
-	*out = g ? g : gl_gpu_model_default();
-	return GL_OK;
-}

@@ -36,7 +36,5 @@ struct gl_estimate {
 void gl_estimate_occ_input(const struct gl_launch_record *l, struct gl_occ_input *in);
 void gl_estimate_launch(const struct gl_gpu_model *g, const struct gl_launch_record *l, struct gl_estimate *out);
 const char *gl_bound_name(enum gl_bound b);
-/* The model the caller should use: --gpu when given, else the device's model, else H100. */
-int gl_estimate_pick_gpu(const char *flag, const char *device, const struct gl_gpu_model **out, struct gl_err *err);
 
 #endif

@@ -51,16 +51,6 @@ int gl_session_run_variant(struct gl_session *s, const struct gl_backend *b, voi
 	return GL_OK;
 }
 
-size_t gl_session_count(const struct gl_session *s)
-{
-	return s->n;
-}
-
-const struct gl_launch_record *gl_session_launch(const struct gl_session *s, size_t i)
-{
-	return i < s->n ? &s->recs[i] : NULL;
-}
-
 bool gl_session_failed(const struct gl_session *s)
 {
 	for (size_t i = 0; i < s->n; i++)

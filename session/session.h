@@ -73,9 +73,6 @@ void gl_session_add(struct gl_session *s, struct gl_launch_record *rec);
 int gl_session_run_variant(struct gl_session *s, const struct gl_backend *b, void *bctx, const struct gl_topic *t,
 			   const struct gl_variant *v, const struct gl_problem *p,
 			   const struct gl_launch_record **rec);
-/* The launches added so far, in order. */
-size_t gl_session_count(const struct gl_session *s);
-const struct gl_launch_record *gl_session_launch(const struct gl_session *s, size_t i);
 /* Whether a launch failed verification (the run's status will be "failed"). */
 bool gl_session_failed(const struct gl_session *s);
 /* Finish every launch (guidance, the verdict) and store them as one run into `store` (an open store; NULL:
