@@ -10,18 +10,6 @@
 #include "common/util.h"
 #include "render/render.h"
 
-static bool color_on;
-
-void gl_render_set_color(bool on)
-{
-	color_on = on;
-}
-
-const char *gl_sgr(const char *seq)
-{
-	return color_on ? seq : "";
-}
-
 static double metric(const struct gl_launch_record *l, const char *name)
 {
 	const double *v = gl_metrics_get(&l->metrics, name);

@@ -1,9 +1,10 @@
-/* render.h — how gpulab prints what it measured, the one public header of render/: a stored run as a table,
- * JSON or CSV (render.c), `run`'s table row by row as variants finish (render_stream.c), guidance, occupancy
- * and the estimate (render_insights.c), `report --details` (render_details.c), variants and runs side by
- * side (render_compare.c, render_compare_runs.c), one simulated kernel with its compute-sanitizer-style
- * findings (render_sim.c) and `validate`'s rows and time line (render_validate.c, render_validate_time.c).
- * Printers only: they read records and results; nothing here runs a kernel or writes the store. */
+/* render.h — how gpulab prints what it measured, the one public header of render/: a stored run as a
+ * table, JSON or CSV (render.c), whether printers paint (render_color.c), `run`'s table row by row as
+ * variants finish (render_stream.c), guidance, occupancy and the estimate (render_insights.c), `report
+ * --details` (render_details.c), variants and runs side by side (render_compare.c,
+ * render_compare_runs.c), one simulated kernel with its compute-sanitizer-style findings (render_sim.c)
+ * and `validate`'s rows and time line (render_validate.c, render_validate_time.c).  Printers only: they
+ * read records and results; nothing here runs a kernel or writes the store. */
 #ifndef GL_RENDER_H
 #define GL_RENDER_H
 

@@ -1,4 +1,4 @@
-/* compare_render.c — `gpulab compare` output: a table of values and one of ratios to the baseline,
+/* render_compare.c — `gpulab compare` output: a table of values and one of ratios to the baseline,
  * JSON or CSV, all from a run loaded back from the store. */
 #include <math.h>
 #include <stdlib.h>

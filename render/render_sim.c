@@ -1,4 +1,4 @@
-/* sim_print.c — `gpulab sim`'s output: the launch, the metrics under Nsight Compute's names, device
+/* render_sim.c — `gpulab sim`'s output: the launch, the metrics under Nsight Compute's names, device
  * printf output and compute-sanitizer-style findings, as text or as one JSON object. */
 #include <math.h>
 #include <string.h>

@@ -1,4 +1,4 @@
-/* validate_rows.c — one metric row of `gpulab validate`: agree, differ, not collected, or shown. */
+/* render_validate.c — one metric row of `gpulab validate`: agree, differ, not collected, or shown. */
 #include "render/render.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* validate_estimate.c — `gpulab validate`'s time line: the estimate (model) from the simulator's counts
+/* render_validate_time.c — `gpulab validate`'s time line: the estimate (model) from the simulator's counts
  * beside the time measured on the GPU, so the model's error is known (docs/insights.md). */
 #include <math.h>
 #include <stdio.h>

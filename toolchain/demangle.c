@@ -1,4 +1,4 @@
-/* sim_demangle.c — the part of the Itanium C++ ABI name mangling that kernel names use, so that
+/* demangle.c — the part of the Itanium C++ ABI name mangling that kernel names use, so that
  * `--kernel 'MatrixMulCUDA<16>'` or `--kernel 'lab::reduce<float, 256>'` finds its .entry: nested and
  * anonymous namespaces, class and function templates with type and integer-literal arguments, the
  * builtin types, pointers, references, cv-qualifiers, template parameters and substitutions.  The text

@@ -1,4 +1,4 @@
-/* sim_names.c — the kernel `gpulab sim --kernel NAME` means: an exact .entry name (extern "C" or
+/* kernel_names.c — the kernel `gpulab sim --kernel NAME` means: an exact .entry name (extern "C" or
  * mangled), or any C++ spelling of a mangled one as c++filt writes it — the signature
  * "lab::reduce<float, 256>(float const*, float*, int)", the qualified name with or without template
  * arguments, or the last component with or without them ("reduce<float, 256>", "reduce").  Spaces do

@@ -1,4 +1,4 @@
-/* sim_args.c — `gpulab sim --arg SPEC`: scalars and buffers (with their initial contents) in .param
+/* launch_args.c — `gpulab sim --arg SPEC`: scalars and buffers (with their initial contents) in .param
  * order, checked against the kernel's parameter list with messages that name the parameter; and
  * `--dump NAME=PATH`. */
 #include <errno.h>

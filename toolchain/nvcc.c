@@ -1,4 +1,4 @@
-/* sim_nvcc.c — running nvcc for `gpulab sim`: which nvcc, and one run of it under a time limit (its own
+/* nvcc.c — running nvcc for `gpulab sim`: which nvcc, and one run of it under a time limit (its own
  * process group, so cicc and ptxas stop with it).  nvcc's messages go to stderr, whatever gpulab's
  * stdout is (a table, JSON, a pipe). */
 #include <errno.h>

@@ -1,4 +1,4 @@
-/* sim_cache.c — nvcc once: the PTX nvcc makes of a .cu file is kept under $XDG_CACHE_HOME/gpulab/ptx
+/* ptx_cache.c — nvcc once: the PTX nvcc makes of a .cu file is kept under $XDG_CACHE_HOME/gpulab/ptx
  * (~/.cache/gpulab/ptx), so that running the same file again does not pay nvcc's second or two.
  *
  * An entry is found by KEY = SHA-256 of the nvcc used (its path and `nvcc --version`), every flag it is

@@ -1,4 +1,4 @@
-/* sim_sass.c — `gpulab sim`: the sm_80 SASS of the input PTX with PTX line info (ptxas -lineinfo, then
+/* sass.c — `gpulab sim`: the sm_80 SASS of the input PTX with PTX line info (ptxas -lineinfo, then
  * nvdisasm -gp), so its memory counts follow what ptxas emits, as the embedded topics' do.  Without
  * ptxas or nvdisasm the counts stay PTX-level and the reason says so. */
 #include <errno.h>

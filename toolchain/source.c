@@ -1,4 +1,4 @@
-/* sim_source.c — `gpulab sim`'s input: a .ptx file as is or a .cu compiled by nvcc to PTX (the kernel
+/* source.c — `gpulab sim`'s input: a .ptx file as is or a .cu compiled by nvcc to PTX (the kernel
  * named on the command line is found in sim_names.c). */
 #include <errno.h>
 #include <stdio.h>

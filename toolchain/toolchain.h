@@ -1,15 +1,17 @@
-/* sim_cmd.h — the parts of `gpulab sim` (cli/cmd_sim.c): loading a .cu (through nvcc) or .ptx source
- * and finding its kernel (sim_source.c), turning --arg specs into a launch checked against the kernel's
- * .param list and writing --dump files (sim_args.c), and printing the result (sim_print.c). */
-#ifndef GL_SIM_CMD_H
-#define GL_SIM_CMD_H
+/* toolchain.h — the CUDA toolchain gpulab drives and stands in for, the one public header of toolchain/:
+ * loading a .cu (through nvcc, source.c and nvcc.c, and the PTX cache, ptx_cache.c) or .ptx source, the
+ * sm_80 SASS of a module (sass.c: ptxas and nvdisasm), a kernel found by its C++ name (kernel_names.c,
+ * with the Itanium demangler of demangle.c), and a launch built from --arg specs against a kernel's
+ * .param list, with --dump files (launch_args.c).  `gpulab sim` and `gpulab exercise check` use it. */
+#ifndef GL_TOOLCHAIN_H
+#define GL_TOOLCHAIN_H
 
 #include <stdio.h>
 
 #include "common/launch.h"
 #include "sim/sim.h"
 
-/* sim_source.c */
+/* source.c */
 
 #define GL_NVCC_MAX_FLAGS 32
 
@@ -24,10 +26,10 @@ struct gl_nvcc_opts {
 
 /* The PTX text of `path`: a .ptx file as is, or a .cu compiled with `nvcc -ptx -arch=sm_80 -O3
  * -lineinfo [flags]` (nvcc's own messages go to stderr as they are), through the PTX cache of
- * sim_cache.c.  `nv` may be NULL (defaults).  Caller frees *text. */
+ * ptx_cache.c.  `nv` may be NULL (defaults).  Caller frees *text. */
 int gl_simsrc_load(const char *path, const struct gl_nvcc_opts *nv, char **text, struct gl_err *err);
 
-/* sim_nvcc.c */
+/* nvcc.c */
 
 /* $GPULAB_NVCC, else the nvcc found at build time, else `nvcc` on PATH (execvp searches it). */
 const char *gl_nvcc_path(void);
@@ -37,19 +39,19 @@ unsigned gl_nvcc_timeout(void);
  * past gl_nvcc_timeout() it is killed and the result is GL_EENV.  `what` names the input in messages. */
 int gl_nvcc_run(char *const argv[], const char *stdout_path, const char *what, struct gl_err *err);
 
-/* sim_cache.c */
+/* ptx_cache.c */
 
 /* `path` compiled to PTX by nvcc, or the PTX a previous compile left in $XDG_CACHE_HOME/gpulab/ptx when
  * the nvcc, its version, the flags, the working directory, the source and every file it includes are
  * unchanged. */
 int gl_simcache_compile(const char *path, const struct gl_nvcc_opts *nv, char **text, struct gl_err *err);
 
-/* sim_sass.c: the sm_80 SASS of `ptx` as nvdisasm -gp text with gpulab's header line (sass_map.h), or
+/* sass.c: the sm_80 SASS of `ptx` as nvdisasm -gp text with gpulab's header line (sass_map.h), or
  * NULL with the reason in `why` ("nvdisasm not found; ...").  ptxas and nvdisasm are $GPULAB_PTXAS and
  * $GPULAB_NVDISASM, else those found at build time, else the ones on PATH.  Caller frees. */
 char *gl_simsrc_sass(const char *ptx, char *why, size_t n);
 
-/* sim_names.c */
+/* kernel_names.c */
 
 /* The kernel called `name`: an exact .entry name (extern "C" or mangled), or a C++ spelling of a mangled
  * one when exactly one entry has it: the signature as c++filt prints it, the qualified name with or
@@ -63,7 +65,7 @@ int gl_simsrc_kernel(const struct ptx_module *m, const char *name, const struct 
  * name itself when it is not mangled. */
 void gl_simsrc_base_name(const char *mangled, char *out, size_t n);
 
-/* sim_demangle.c */
+/* demangle.c */
 
 /* An Itanium-mangled kernel name taken apart, written as c++filt writes it. */
 struct gl_demangled {
@@ -78,7 +80,7 @@ struct gl_demangled {
  * arguments, builtin, pointer, reference and cv-qualified types, substitutions); -1 otherwise. */
 int gl_demangle(const char *mangled, struct gl_demangled *out);
 
-/* sim_args.c */
+/* launch_args.c */
 
 /* Fill the launch's buffers and arguments from one --arg spec per kernel parameter, in order:
  *   i32:V u32:V i64:V u64:V f32:V f64:V           scalars
