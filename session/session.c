@@ -51,7 +51,8 @@ int gl_session_run_variant(struct gl_session *s, const struct gl_backend *b, voi
 	return GL_OK;
 }
 
-bool gl_session_failed(const struct gl_session *s)
+/* Whether a launch failed verification: the run's status is "failed" then. */
+static bool failed(const struct gl_session *s)
 {
 	for (size_t i = 0; i < s->n; i++)
 		if (s->recs[i].verified == 0)
@@ -99,9 +100,7 @@ static void run_info(const struct gl_session *s, struct gl_run_info *info)
 	provenance(info);
 }
 
-/* One launch finished for the store: never verified with sanitizer errors, and the guidance for the run's
- * GPU model (a multi-launch variant's on its total, which is what readers judge). */
-static void finish(struct gl_launch_record *rec, const struct gl_gpu_model *g)
+void gl_session_finish_launch(struct gl_launch_record *rec, const struct gl_gpu_model *g)
 {
 	if (rec->sanitizer_errors > 0 && rec->verified > 0)
 		rec->verified = 0;
@@ -112,14 +111,14 @@ int gl_session_store(struct gl_session *s, struct gl_store *store, long *run_id,
 {
 	const struct gl_gpu_model *g = gl_session_gpu_of(s->dev.name);
 	for (size_t i = 0; i < s->n; i++)
-		finish(&s->recs[i], g);
+		gl_session_finish_launch(&s->recs[i], g);
 	struct gl_run_info info;
 	run_info(s, &info);
 	struct gl_store *own = NULL;
 	int rc = store ? GL_OK : gl_store_open(s->env.db_path, 0, &own, s->env.err);
 	*run_id = 0;
 	if (rc == GL_OK)
-		rc = gl_store_save_run(store ? store : own, &info, s->recs, s->n, gl_session_failed(s) ? "failed" : "ok",
+		rc = gl_store_save_run(store ? store : own, &info, s->recs, s->n, failed(s) ? "failed" : "ok",
 				       run_id, launch_ids, s->env.err);
 	gl_store_close(own);
 	return rc;

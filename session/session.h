@@ -73,8 +73,6 @@ void gl_session_add(struct gl_session *s, struct gl_launch_record *rec);
 int gl_session_run_variant(struct gl_session *s, const struct gl_backend *b, void *bctx, const struct gl_topic *t,
 			   const struct gl_variant *v, const struct gl_problem *p,
 			   const struct gl_launch_record **rec);
-/* Whether a launch failed verification (the run's status will be "failed"). */
-bool gl_session_failed(const struct gl_session *s);
 /* Finish every launch (guidance, the verdict) and store them as one run into `store` (an open store; NULL:
  * env->db_path is opened for it and closed again): *run_id, and launch_ids (NULL, or one per launch
  * added).  Nothing touches the database before this call, so a command refused earlier writes nothing. */
@@ -121,6 +119,9 @@ int gl_session_store_trace(const struct gl_session_env *env, struct gl_store *st
  * `verify` list) against the topic's CPU reference, and record the verdict: *verdict 1 passed, 0 failed,
  * -1 not checked (not a topic of this binary, a multi-launch variant, outputs that do not fit). */
 int gl_session_verify_assembled(struct gl_store *s, long launch_id, int *verdict, struct gl_err *err);
+/* The whole launches gl_store_assemble just made (a run each, written by the store from the shards' rows)
+ * finished like any run's: the guidance on their summed counts, stored with them. */
+int gl_session_finish_assembled(struct gl_store *s, const struct gl_assembly *a, struct gl_err *err);
 
 /* ---- the GPU model a run is judged on (session_gpu.c) */
 

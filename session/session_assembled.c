@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "session/session.h"
+#include "session/session_int.h"
 
 static int lay_outputs(struct gl_launch *l, const struct gl_launch_record *rec)
 {
@@ -60,5 +60,21 @@ int gl_session_verify_assembled(struct gl_store *s, long launch_id, int *verdict
 	}
 	gl_launch_free(&l);
 	gl_launch_record_free(&rec);
+	return rc;
+}
+
+int gl_session_finish_assembled(struct gl_store *s, const struct gl_assembly *a, struct gl_err *err)
+{
+	int rc = GL_OK;
+	for (int i = 0; i < a->nwhole && rc == GL_OK; i++) {
+		struct gl_run_record r;
+		if ((rc = gl_store_load_run(s, a->runs[i], &r, err)) != GL_OK)
+			break;
+		if (r.nlaunches) { /* an assembled run holds its one whole launch */
+			gl_session_finish_launch(&r.launches[0], gl_session_gpu_of(r.info.device));
+			rc = gl_store_set_guidance(s, a->launches[i], &r.launches[0], err);
+		}
+		gl_run_record_free(&r);
+	}
 	return rc;
 }

@@ -63,6 +63,8 @@ int gl_store_import(struct gl_store *s, const char *file, int *imported, int *sk
 #define GL_MAX_ASSEMBLED 256
 struct gl_assembly {
 	int assembled;  /* new whole launches */
+	long runs[GL_MAX_ASSEMBLED], launches[GL_MAX_ASSEMBLED]; /* each in a run of its own: to finish */
+	int nwhole;
 	long verify[GL_MAX_ASSEMBLED]; /* those whose outputs were joined (CTA-disjoint writes): to verify */
 	int nverify;
 	int already;    /* groups assembled before */
@@ -75,6 +77,9 @@ int gl_store_assemble(struct gl_store *s, struct gl_assembly *out, struct gl_err
 int gl_store_load_outputs(struct gl_store *s, long launch_id, struct gl_launch_record *rec, struct gl_err *err);
 int gl_store_set_verified(struct gl_store *s, long launch_id, int verified, double max_abs, double max_rel,
 			  const char *note, struct gl_err *err);
+/* Replace the guidance stored with launch `launch_id` by l's (one transaction): for a launch the store
+ * made itself (an assembled one), which the session finishes like any other. */
+int gl_store_set_guidance(struct gl_store *s, long launch_id, const struct gl_launch_record *l, struct gl_err *err);
 
 /* Load a stored run with its launches and metrics; run_id 0 means the latest run. */
 int gl_store_load_run(struct gl_store *s, long run_id, struct gl_run_record *out, struct gl_err *err);

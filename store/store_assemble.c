@@ -263,6 +263,10 @@ static int write_whole(struct gl_store *s, const struct parts *p, const char *uu
 	} else if (rc == GL_OK && out->nverify < GL_MAX_ASSEMBLED) {
 		out->verify[out->nverify++] = launch;
 	}
+	if (rc == GL_OK && out->nwhole < GL_MAX_ASSEMBLED) {
+		out->runs[out->nwhole] = run;
+		out->launches[out->nwhole++] = launch;
+	}
 	gl_str_free(&ids);
 	gl_str_free(&sql);
 	gl_str_free(&note);

@@ -50,6 +50,8 @@ int gl_merge_shards(const char *const *shards, int n, const char *into, FILE *ou
 	struct gl_assembly a = {0};
 	if (rc == GL_OK)
 		rc = gl_store_assemble(store, &a, err);
+	if (rc == GL_OK)
+		rc = gl_session_finish_assembled(store, &a, err);
 	int failed = 0;
 	for (int i = 0; rc == GL_OK && i < a.nverify; i++) {
 		int verdict = -1;

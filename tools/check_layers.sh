@@ -39,8 +39,9 @@ declare -A public=(
 	[sweep]="sweep.h"
 )
 
-# The store's writes of a run, which only the session calls (session/session.h).
-run_writes='gl_store_(save_run|begin_run|add_launch|commit_run)[[:space:]]*\('
+# The store's writes of a run (and of what the session adds to a run the store assembled), which only the
+# session calls (session/session.h).
+run_writes='gl_store_(save_run|begin_run|add_launch|commit_run|set_guidance|set_verified)[[:space:]]*\('
 
 bad=0
 declare -A edges=()

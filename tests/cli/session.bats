@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # Every stored run goes through the one session (session/session.h): whichever command made it — run,
-# sim --db, validate, exercise check, view — `report --details` shows the same sections (launch, memory,
-# compute, occupancy, roofline and estimate) and the guidance the session stored with the launch.
+# sim --db, validate, exercise check, view, and merge's launches assembled from shards — `report --details`
+# shows the same sections (launch, memory, compute, occupancy, roofline and estimate) and the guidance the
+# session stored with the launch.
 
 setup() {
 	load test_helper
@@ -23,7 +24,7 @@ details_like_run() {
 		"  Roofline and estimate (model) on H100 SXM5 80GB" "  Guidance"; do
 		assert_line "$s"
 	done
-	assert_line --regexp '^    estimate \(model\) +[0-9.]+ us  \([A-Za-z0-9]+-bound\)$'
+	assert_line --regexp '^    estimate \(model\) +[0-9.]+ us  \([A-Za-z0-9/]+-bound\)$'
 	assert_line --regexp '^  (OPT|WRN|INF) [A-Za-z0-9_]+: '
 	refute_output --partial "Guidance: none stored"
 	[ "$(guidance_rows "$1")" -gt 0 ]
@@ -79,5 +80,19 @@ details_like_run() {
 	run "$GPULAB" report 2 --details --db "$DB"
 	assert_success
 	assert_line "  Occupancy (H100, the calculator's rules)"
-	assert_line --regexp '^    estimate \(model\) +[0-9.]+ us  \([A-Za-z0-9]+-bound\)$'
+	assert_line --regexp '^    estimate \(model\) +[0-9.]+ us  \([A-Za-z0-9/]+-bound\)$'
+}
+
+@test "merge: a launch assembled from CTA-range shards is stored with guidance and the estimate" {
+	for range in 0:8 8:16; do
+		"$GPULAB" run gemm --variant smem --size 128 --backend sim --cta-range "$range" \
+			--db "$BATS_TEST_TMPDIR/shard-${range%%:*}.db" >/dev/null 2>&1
+	done
+	run "$GPULAB" merge "$BATS_TEST_TMPDIR/shard-0.db" "$BATS_TEST_TMPDIR/shard-8.db" --into "$DB"
+	assert_success
+	assert_output --partial "assembled 1 sharded launch from their CTA ranges"
+	local whole
+	whole=$(sqlite3 "$DB" "SELECT id FROM runs WHERE merged_from = 'assembled'")
+	[ -n "$whole" ]
+	details_like_run "$whole"
 }
