@@ -142,25 +142,18 @@ static int parse_dim(struct gl_ctx *ctx, const char *flag, const char *text, uns
 	}
 }
 
-static char *params_json(const struct sim_opts *o)
+/* {"source": SOURCE, "kernel": NAME, "args": [SPEC, ...]}: what the stored launch was. */
+static void write_params(struct gl_json *j, const void *arg)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return gl_xstrdup("{}");
-	struct gl_json j;
-	gl_json_init(&j, f);
-	gl_json_begin_object(&j, NULL);
-	gl_json_string(&j, "source", o->source);
-	gl_json_string(&j, "kernel", o->kernel);
-	gl_json_begin_array(&j, "args");
+	const struct sim_opts *o = arg;
+	gl_json_begin_object(j, NULL);
+	gl_json_string(j, "source", o->source);
+	gl_json_string(j, "kernel", o->kernel);
+	gl_json_begin_array(j, "args");
 	for (int i = 0; i < o->nargs; i++)
-		gl_json_string(&j, NULL, o->args[i]);
-	gl_json_end_array(&j);
-	gl_json_end_object(&j);
-	fclose(f);
-	return buf;
+		gl_json_string(j, NULL, o->args[i]);
+	gl_json_end_array(j);
+	gl_json_end_object(j);
 }
 
 /* The launch stored as a run of its own through a session (guidance like any run): topic "sim", the
@@ -175,7 +168,7 @@ static int store_run(struct gl_ctx *ctx, const struct sim_opts *o, const struct 
 	gl_simsrc_base_name(fn->name, base, sizeof base);
 	snprintf(rec.topic, sizeof rec.topic, "sim");
 	snprintf(rec.variant, sizeof rec.variant, "%.31s", base);
-	rec.params_json = params_json(o);
+	rec.params_json = gl_json_to_string(write_params, o);
 	rec.verified = res->nerrors == 0 && !res->aborted;
 	if (res->cta_end > 0 && rec.verified) /* a shard: its counts are partial, the run is not checked whole */
 		rec.verified = -1;

@@ -194,15 +194,15 @@ struct gl_session_env gl_cli_session_env(struct gl_ctx *ctx)
 }
 
 /* compare's --baseline runs too, first when --variant leaves it out (cmd_compare.c). */
-static int add_baseline(const char *baseline, struct lesson_run_line *out, struct gl_err *err)
+static int add_baseline(const char *baseline, struct gl_topic_run *r, struct gl_err *err)
 {
 	const struct gl_variant *b;
-	int rc = gl_variant_lookup_as(out->topic, baseline, "baseline", &b, err);
-	for (int i = 0; rc == GL_OK && i < out->nvariants; i++)
-		if (out->variants[i] == b)
+	int rc = gl_variant_lookup_as(r->topic, baseline, "baseline", &b, err);
+	for (int i = 0; rc == GL_OK && i < r->nvariants; i++)
+		if (r->variants[i] == b)
 			return GL_OK;
-	if (rc == GL_OK && out->nvariants < LESSON_MAX_VARIANTS)
-		out->variants[out->nvariants++] = b;
+	if (rc == GL_OK && r->nvariants < GL_RUN_MAX_VARIANTS)
+		r->variants[r->nvariants++] = b;
 	return rc;
 }
 
@@ -211,7 +211,7 @@ int gl_cli_run_line(int argc, char **argv, struct lesson_run_line *out, struct g
 	struct gl_ctx ctx = {.format = GL_FMT_TABLE, .quiet = true}; /* the reading says nothing on its own */
 	const struct gl_cmd *cmd = argc > 0 ? gl_cmd_find(argv[0]) : NULL;
 	struct gl_run_opts o = {0};
-	struct gl_topic_run r = {0};
+	struct gl_topic_run *r = &out->run;
 	memset(out, 0, sizeof *out);
 	if (!cmd || (strcmp(cmd->name, "run") != 0 && strcmp(cmd->name, "compare") != 0))
 		return gl_errf(err, GL_EINTERNAL, "not a run or compare command line");
@@ -220,14 +220,10 @@ int gl_cli_run_line(int argc, char **argv, struct lesson_run_line *out, struct g
 		return gl_errf(err, GL_EUSAGE, "a lesson's command does not ask for --help");
 	if (rc == GL_OK && !o.topic_name) /* compare --runs: nothing runs */
 		return GL_OK;
-	if (rc == GL_OK && (rc = gl_topic_lookup(o.topic_name, &r.topic, &ctx.err)) == GL_OK) /* the names */
-		rc = gl_parse_variants(r.topic, o.variants, r.variants, GL_RUN_MAX_VARIANTS, &r.nvariants, &ctx.err);
+	if (rc == GL_OK && (rc = gl_topic_lookup(o.topic_name, &r->topic, &ctx.err)) == GL_OK) /* the names */
+		rc = gl_parse_variants(r->topic, o.variants, r->variants, GL_RUN_MAX_VARIANTS, &r->nvariants, &ctx.err);
 	if (rc != GL_OK)
 		return gl_errf(err, rc, "%s", ctx.err.msg);
-	out->topic = r.topic;
-	out->problem_ok = gl_topic_run_prepare(&ctx, cmd, &o, &r) == GL_OK; /* the sizes: refused when it runs */
-	out->problem = r.problem;
-	for (int i = 0; i < r.nvariants && i < LESSON_MAX_VARIANTS; i++)
-		out->variants[out->nvariants++] = r.variants[i];
-	return o.baseline ? add_baseline(o.baseline, out, err) : GL_OK;
+	out->problem_ok = gl_topic_run_prepare(&ctx, cmd, &o, r) == GL_OK; /* the sizes: refused when it runs */
+	return o.baseline ? add_baseline(o.baseline, r, err) : GL_OK;
 }

@@ -1,5 +1,6 @@
 /* json.c — streaming JSON writer. */
 #include "json.h"
+#include "util.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -109,6 +110,20 @@ void gl_json_raw(struct gl_json *j, const char *key, const char *raw_json)
 {
 	prefix(j, key);
 	fputs(raw_json, j->out);
+}
+
+char *gl_json_to_string(void (*write)(struct gl_json *j, const void *arg), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return gl_xstrdup("{}");
+	struct gl_json j;
+	gl_json_init(&j, f);
+	write(&j, arg);
+	fclose(f);
+	return buf;
 }
 
 /* The end of the string that starts at p (after its opening quote): the closing quote, or NULL. */

@@ -25,6 +25,9 @@ void gl_json_bool(struct gl_json *j, const char *key, bool value);
 void gl_json_null(struct gl_json *j, const char *key);
 void gl_json_raw(struct gl_json *j, const char *key, const char *raw_json);
 void gl_json_write_escaped(FILE *out, const char *s);
+/* What `write` writes through a JSON writer, as a string (the caller frees it; "{}" when no memory
+ * stream can be opened). */
+char *gl_json_to_string(void (*write)(struct gl_json *j, const void *arg), const void *arg);
 
 /* Reading back the flat objects gpulab writes itself, such as a launch's parameters
  * ({"rows":1024,"layout":"nhwc"}, kernels' gl_problem_json): the value of `key` at the object's top level

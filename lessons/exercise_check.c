@@ -216,21 +216,18 @@ static int evaluate_goals(const struct gl_session_env *env, const struct exercis
 }
 
 /* {"exercise": NAME, "file": FILE}, what the stored launch was. */
-static char *params_json(const struct exercise *e, const char *file)
+struct measured_params {
+	const struct exercise *e;
+	const char *file;
+};
+
+static void write_params(struct gl_json *j, const void *arg)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return gl_xstrdup("{}");
-	struct gl_json j;
-	gl_json_init(&j, f);
-	gl_json_begin_object(&j, NULL);
-	gl_json_string(&j, "exercise", e->name);
-	gl_json_string(&j, "file", file);
-	gl_json_end_object(&j);
-	fclose(f);
-	return buf;
+	const struct measured_params *m = arg;
+	gl_json_begin_object(j, NULL);
+	gl_json_string(j, "exercise", m->e->name);
+	gl_json_string(j, "file", m->file);
+	gl_json_end_object(j);
 }
 
 /* The measured launch stored as a run of its own through a session (guidance like any run): topic
@@ -245,7 +242,7 @@ static int store_measured(const struct gl_session_env *env, const struct exercis
 	zero_unused(&rec.metrics);
 	snprintf(rec.topic, sizeof rec.topic, "%s", EX_TOPIC);
 	snprintf(rec.variant, sizeof rec.variant, "%.31s", e->id);
-	rec.params_json = params_json(e, o->file);
+	rec.params_json = gl_json_to_string(write_params, &(struct measured_params){e, o->file});
 	rec.verified = ok;
 	gl_session_sim_device(res->threads, &dev);
 	struct gl_session *s = gl_session_new(env, "sim", &dev);

@@ -9,6 +9,7 @@
 
 #include "common/err.h"
 #include "kernels/registry.h"
+#include "session/session.h"
 
 struct gl_store;
 
@@ -124,16 +125,13 @@ struct lesson {
  * handed in by the command layer before lessons are parsed.  Until then every command is refused. */
 void lesson_set_commands(const char *const *names);
 
-/* What a `run` or `compare` line of a lesson runs, as the command line's own parser reads it: the topic
- * (NULL for a line that runs none, `compare --runs A,B`), every variant it runs (those the problem lets
- * run when it names none or 'all', compare's --baseline too) and the problem, when the topic and its
- * variants take it (problem_ok; else the command refuses the sizes when it runs, and says so then). */
-#define LESSON_MAX_VARIANTS 32
+/* What a `run` or `compare` line of a lesson runs, as the command line's own parser reads it (a topic run
+ * as session.h describes one): the topic (NULL for a line that runs none, `compare --runs A,B`), every
+ * variant it runs (those the problem lets run when it names none or 'all', compare's --baseline too) and
+ * the problem, when the topic and its variants take it (problem_ok; else the command refuses the sizes
+ * when it runs, and says so then). */
 struct lesson_run_line {
-	const struct gl_topic *topic;
-	const struct gl_variant *variants[LESSON_MAX_VARIANTS];
-	int nvariants;
-	struct gl_problem problem;
+	struct gl_topic_run run; /* topic, variants, problem (session.h) */
 	bool problem_ok;
 };
 /* argv[0] is "run" or "compare"; GL_EUSAGE with the command's own message for a line whose options, topic

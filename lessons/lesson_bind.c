@@ -15,11 +15,11 @@ static char *command_params(const struct lesson_cmd *c, const struct gl_topic *t
 {
 	struct lesson_run_line r;
 	struct gl_err ignored = {0};
-	if (lesson_run_line_of(c, &r, &ignored) != GL_OK || r.topic != t || !r.problem_ok)
+	if (lesson_run_line_of(c, &r, &ignored) != GL_OK || r.run.topic != t || !r.problem_ok)
 		return NULL;
-	for (int i = 0; i < r.nvariants; i++)
-		if (strcmp(r.variants[i]->name, variant) == 0)
-			return gl_problem_json(t, &r.problem);
+	for (int i = 0; i < r.run.nvariants; i++)
+		if (strcmp(r.run.variants[i]->name, variant) == 0)
+			return gl_problem_json(t, &r.run.problem);
 	return NULL;
 }
 
