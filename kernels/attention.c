@@ -176,14 +176,12 @@ static int geometry(const struct gl_variant *v, const struct gl_problem *p, stru
 	}
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+static int setup(const struct gl_variant *v, const struct gl_problem *p, const struct gl_geometry *geo,
+		 struct gl_launch *l, struct gl_err *err)
 {
 	struct dims g = dims_of(p);
 	int vi = (int)(v - variants);
 	size_t nq = (size_t)(g.bh * g.nq * g.d), nk = (size_t)(g.bh * g.nk * g.d);
-	struct gl_geometry geo = {0};
-	if (geometry(v, p, &geo, err))
-		return err->status;
 	bool half = vi == V_FLASH2_MMA;
 	int o = gl_launch_add_buffer(l, "O", GL_F32, nq, 1);
 	int mb = -1, lb = -1;
@@ -216,10 +214,10 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	}
 	float sl2 = (float)(1.4426950408889634 / sqrt((double)g.d)); /* log2(e) / sqrt(d) */
 	if (vi == V_NAIVE) {
-		setup_naive(l, &geo, &g, o, q, k, vb, sl2);
+		setup_naive(l, geo, &g, o, q, k, vb, sl2);
 		return GL_OK;
 	}
-	gl_geometry_apply(&geo, 0, l);
+	gl_geometry_apply(geo, 0, l);
 	gl_launch_arg_buffer(l, o);
 	if (vi == V_FLASH1) {
 		gl_launch_arg_buffer(l, mb);

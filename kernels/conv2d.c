@@ -171,14 +171,12 @@ static int geometry(const struct gl_variant *v, const struct gl_problem *pb, str
 	}
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *pb, struct gl_launch *l, struct gl_err *err)
+static int setup(const struct gl_variant *v, const struct gl_problem *pb, const struct gl_geometry *g,
+		 struct gl_launch *l, struct gl_err *err)
 {
 	struct gl_conv_dims d = gl_conv_dims_of(pb);
 	int vi = (int)(v - variants);
 	enum gl_dtype in = vi == V_IMPLICIT_GEMM_MMA ? GL_F16 : GL_F32;
-	struct gl_geometry g = {0};
-	if (geometry(v, pb, &g, err))
-		return err->status;
 	int y = gl_launch_add_buffer(l, "y", GL_F32, (size_t)count_y(&d), 1);
 	int x = gl_launch_add_buffer(l, "x", in, (size_t)count_x(&d), 0);
 	int w = gl_launch_add_buffer(l, "w", in, (size_t)count_w(&d), 0);
@@ -186,14 +184,14 @@ static int setup(const struct gl_variant *v, const struct gl_problem *pb, struct
 	if (gl_launch_check(l, err) || fill_input(l, x, pb->seed, err) || fill_input(l, w, pb->seed + 1, err))
 		return err->status;
 	if (vi == V_IM2COL_GEMM) { /* the im2col launch, then the GEMM of col by w below */
-		gl_geometry_apply(&g, 0, l);
+		gl_geometry_apply(g, 0, l);
 		gl_launch_arg_buffer(l, col);
 		gl_launch_arg_buffer(l, x);
 		shape_args(l, &d);
 		gl_launch_next(l);
 		x = col;
 	}
-	gl_geometry_apply(&g, g.n - 1, l);
+	gl_geometry_apply(g, g->n - 1, l);
 	gl_launch_arg_buffer(l, y);
 	gl_launch_arg_buffer(l, x);
 	gl_launch_arg_buffer(l, w);

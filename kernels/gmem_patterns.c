@@ -60,13 +60,11 @@ static int geometry(const struct gl_variant *v, const struct gl_problem *p, stru
 	return GL_OK;
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+static int setup(const struct gl_variant *v, const struct gl_problem *p, const struct gl_geometry *g,
+		 struct gl_launch *l, struct gl_err *err)
 {
 	int variant = (int)(v - variants);
 	long n = p->v[P_N];
-	struct gl_geometry g = {0};
-	if (geometry(v, p, &g, err))
-		return err->status;
 	int out = gl_launch_add_buffer(l, "out", GL_F32, (size_t)n, 1);
 	int in = gl_launch_add_buffer(l, "in", GL_F32, input_floats(variant, p), 0);
 	if (gl_launch_check(l, err))
@@ -79,7 +77,7 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 		gl_launch_arg_scalar(l, (uint32_t)p->v[P_OFFSET], 4);
 	if (variant == V_STRIDE)
 		gl_launch_arg_scalar(l, (uint32_t)p->v[P_STRIDE], 4);
-	gl_geometry_apply(&g, 0, l);
+	gl_geometry_apply(g, 0, l);
 	return GL_OK;
 }
 

@@ -52,14 +52,12 @@ static int geometry(const struct gl_variant *v, const struct gl_problem *p, stru
 	return GL_OK;
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+static int setup(const struct gl_variant *v, const struct gl_problem *p, const struct gl_geometry *g,
+		 struct gl_launch *l, struct gl_err *err)
 {
 	int variant = (int)(v - variants);
 	long n = p->v[P_N];
-	struct gl_geometry g = {0};
-	if (geometry(v, p, &g, err))
-		return err->status;
-	unsigned grid = g.launch[0].grid[0];
+	unsigned grid = g->launch[0].grid[0];
 	int sum = gl_launch_add_buffer(l, "sum", GL_F32, 1, 1);
 	int best = gl_launch_add_buffer(l, "best", GL_U64, 1, 1);
 	int x = gl_launch_add_buffer(l, "x", GL_F32, (size_t)n, 0);
@@ -77,7 +75,7 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 		if (gl_launch_check(l, err))
 			return err->status;
 	}
-	gl_geometry_apply(&g, 0, l);
+	gl_geometry_apply(g, 0, l);
 	return GL_OK;
 }
 

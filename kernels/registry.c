@@ -125,7 +125,16 @@ int gl_topic_rebuild(const struct gl_topic *t, const struct gl_variant *v, const
 	gl_problem_from_json(t, params_json, &p); /* what it lacks (a parameter added since): the default */
 	l->module = t->ptx;
 	l->module_name = t->name;
-	return t->setup(v, &p, l, err);
+	return gl_topic_setup(t, v, &p, l, err);
+}
+
+int gl_topic_setup(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p,
+		   struct gl_launch *l, struct gl_err *err)
+{
+	struct gl_geometry g;
+	if (t->geometry && gl_topic_geometry(t, v, p, &g, err))
+		return err->status;
+	return t->setup(v, p, t->geometry ? &g : NULL, l, err);
 }
 
 int gl_topic_geometry(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p,

@@ -97,8 +97,10 @@ struct gl_topic {
 	 * when v cannot run p; nothing allocated or filled. */
 	int (*geometry)(const struct gl_variant *v, const struct gl_problem *p, struct gl_geometry *g,
 			struct gl_err *err);
-	/* Build the launch: buffers, inputs, arguments, and the geometry above. */
-	int (*setup)(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err);
+	/* Build the launch from its geometry g (computed above and handed in by gl_topic_setup; NULL for a topic
+	 * without a geometry function): buffers, inputs, arguments. */
+	int (*setup)(const struct gl_variant *v, const struct gl_problem *p, const struct gl_geometry *g,
+		     struct gl_launch *l, struct gl_err *err);
 	/* Compare the launch's outputs with the CPU reference. */
 	/* GL_EENV when the host has no memory for the reference (never a verification failure). */
 	int (*verify)(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
@@ -121,6 +123,11 @@ extern const struct gl_topic *const gl_topics[];
 /* Buffer `buffer`'s rows x cols under problem p from the topic's shapes; false for a vector. */
 bool gl_topic_buffer_shape(const struct gl_topic *t, const struct gl_problem *p, const char *buffer, long *rows,
 			   long *cols);
+/* Variant v's launch on problem p, buffers and inputs included: its geometry, then the topic's setup built
+ * from it (the caller sets l's module and frees l).  GL_EUSAGE with the variant's rule when it cannot run
+ * p. */
+int gl_topic_setup(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p,
+		   struct gl_launch *l, struct gl_err *err);
 /* Variant v's launches on problem p without their data (the topic's geometry function): GL_EUSAGE with the
  * variant's rule when it cannot run p. */
 int gl_topic_geometry(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p,

@@ -159,7 +159,7 @@ int gl_session_variant(const struct gl_backend *b, void *bctx, const struct gl_d
 	memset(out, 0, sizeof *out);
 	gl_launch_record_init(rec);
 	struct gl_launch_record recs[GL_MAX_STEPS] = {0};
-	int rc = t->setup(v, p, &l, err);
+	int rc = gl_topic_setup(t, v, p, &l, err);
 	int n = rc == GL_OK ? gl_launch_count(&l) : 0;
 	if (rc == GL_OK)
 		rc = run_launches(b, bctx, &l, n, recs, err);

@@ -13,7 +13,7 @@ static void same_launches(const struct gl_topic *t, const struct gl_variant *v, 
 	struct gl_launch l = {.module = t->ptx, .module_name = t->name};
 	struct gl_err ge = {0}, se = {0};
 	int grc = gl_topic_geometry(t, v, p, &g, &ge);
-	int src = t->setup(v, p, &l, &se);
+	int src = gl_topic_setup(t, v, p, &l, &se);
 	if (grc != src || strcmp(ge.msg, se.msg) != 0)
 		fprintf(stderr, "%s %s: geometry %d '%s', setup %d '%s'\n", t->name, v->name, grc, ge.msg, src, se.msg);
 	CHECK_EQ(grc, src);

@@ -79,7 +79,7 @@ static int run_topic(const char *topic, const char *variant, long size_param, st
 	l.module_name = t->name;
 	int rc = gl_backend_cuda.open(&opts, &ctx, err);
 	if (rc == GL_OK)
-		rc = t->setup(v, &p, &l, err);
+		rc = gl_topic_setup(t, v, &p, &l, err);
 	if (rc == GL_OK)
 		rc = gl_backend_cuda.launch(ctx, &l, err);
 	if (rc == GL_OK)

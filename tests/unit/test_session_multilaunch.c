@@ -28,8 +28,10 @@ static void describe(struct gl_launch *l, const char *entry, int dst, int src, l
 	l->block[2] = 1;
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+static int setup(const struct gl_variant *v, const struct gl_problem *p, const struct gl_geometry *g,
+		 struct gl_launch *l, struct gl_err *err)
 {
+	(void)g; /* a topic without a geometry function gets none */
 	(void)v;
 	long rows = p->v[0], cols = p->v[1];
 	size_t n = (size_t)rows * (size_t)cols;
