@@ -61,7 +61,8 @@ struct gl_session_env {
 struct gl_session;
 
 /* A run made on `backend` ("sim" or "cuda": the launches' metric source) on the device `dev` describes
- * (name, chip, SMs, compute capability, driver; its name picks the GPU model of the guidance). */
+ * (name, chip, SMs, compute capability, driver; its name picks the GPU model of the guidance).  env and
+ * dev are copied; the error channel env->err points to must outlive the session. */
 struct gl_session *gl_session_new(const struct gl_session_env *env, const char *backend,
 				  const struct gl_device_info *dev);
 /* Add one launch: moved into the session, *rec is left empty (gl_launch_record_init). */
