@@ -7,8 +7,8 @@
 #include <stdio.h>
 
 #include "common/err.h"
+#include "render/render.h" /* enum gl_format, gl_sgr */
 
-enum gl_format { GL_FMT_TABLE, GL_FMT_JSON, GL_FMT_CSV };
 enum gl_color_mode { GL_COLOR_AUTO, GL_COLOR_ALWAYS, GL_COLOR_NEVER };
 
 /* The formats a command cannot print (struct gl_cmd.no_formats): the parser refuses them with exit 2 and
@@ -106,15 +106,7 @@ int gl_global_parse(struct gl_ctx *ctx, int argc, char **argv, int *next);
 /* ctx->color from the mode and the environment: always, never, or auto = stdout is a terminal and
  * NO_COLOR is unset or empty (no-color.org). */
 void gl_ctx_color(struct gl_ctx *ctx, enum gl_color_mode mode);
-/* An ANSI escape when colour is on (the last gl_ctx_color decided: one setting per process, so renderers
- * without a ctx follow it too), else "": printf("%sFAIL%s", gl_sgr(GL_RED), gl_sgr(GL_RESET)). */
-#define GL_BOLD "\033[1m"
-#define GL_RED "\033[31m"
-#define GL_GREEN "\033[32m"
-#define GL_YELLOW "\033[33m"
-#define GL_CYAN "\033[36m"
-#define GL_RESET "\033[0m"
-const char *gl_sgr(const char *seq);
+/* gl_sgr (render.h) follows the last gl_ctx_color: colour is one setting per process. */
 
 /* Parse argv[1..argc) (argv[0] is the command's name) against the command's options and `extra`
  * (options made at run time, e.g. topic parameters; may be NULL), filling *out.  --db, --json, --csv and

@@ -1,5 +1,5 @@
 /* cmd_exercise.c — `gpulab exercise list|start|check|hint|solution`: the learner writes the kernel, gpulab
- * checks it (cli/exercise_check.c); the exercises are data (lessons/exercise.h), progress is stored in the
+ * checks it (lessons/exercise_check.c); the exercises are data (lessons/exercise.h), progress is stored in the
  * results database (store_exercise.c). */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,8 @@
 #include "cli.h"
 #include "common/json.h"
 #include "common/util.h"
-#include "exercise_check.h"
+#include "lessons/exercise.h"
+#include "run_options.h" /* gl_cli_session_env */
 #include "store/store.h"
 
 static const struct gl_cmd *self(void);
@@ -194,13 +195,22 @@ static int do_start(struct gl_ctx *ctx, struct ex_cmd *c)
 	return GL_OK;
 }
 
+/* ex_check's hint: the CLI's, with the binary and the database this command runs with. */
+static void hint(void *user, const char *args, char *buf, size_t n)
+{
+	gl_cli_hint(user, args, buf, n);
+}
+
 static int do_check(struct gl_ctx *ctx, struct ex_cmd *c)
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s.cu", c->e->name);
 	c->check.file = c->extra ? c->extra : path;
+	c->check.hint = hint;
+	c->check.hint_user = ctx;
 	long run_id = 0;
-	int rc = ex_check(ctx, c->e, &c->check, stdout, &run_id);
+	struct gl_session_env env = gl_cli_session_env(ctx);
+	int rc = ex_check(&env, c->e, &c->check, stdout, &run_id);
 	fflush(stdout);
 	if (rc == GL_OK || rc == GL_EVERIFY) {
 		int r = record(ctx, c->e->name, rc == GL_OK ? GL_EXERCISE_PASSED : GL_EXERCISE_FAILED, run_id);

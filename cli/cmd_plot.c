@@ -10,10 +10,9 @@
 #include "cli.h"
 #include "common/metrics.h"
 #include "common/util.h"
-#include "compare_render.h"
+#include "render/render.h"
 #include "insights/plot.h"
 #include "kernels/registry.h"
-#include "render_insights.h"
 
 static const struct gl_cmd *self(void);
 

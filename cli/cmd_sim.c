@@ -11,12 +11,12 @@
 
 #include "common/json.h"
 #include "common/util.h"
-#include "run/run.h"
+#include "session/session.h"
 #include "run_options.h"
 #include "engine_opt.h"
 #include "sanitizer_opts.h"
 #include "store/store.h"
-#include "sim_cmd.h"
+#include "toolchain/toolchain.h"
 
 static const struct gl_cmd *self(void);
 
@@ -39,14 +39,6 @@ struct sim_opts {
 	struct gl_sim_opts sim;
 	struct gl_nvcc_opts nvcc;
 };
-
-static int add_list(struct gl_ctx *ctx, const char *flag, const char *value, const char **list, int *n, int max)
-{
-	if (*n >= max)
-		return gl_usage_error(ctx, self(), "at most %d %s options", max, flag);
-	list[(*n)++] = value;
-	return GL_OK;
-}
 
 /* --arch sm_XX (or compute_XX): digits after the prefix, as nvcc spells them. */
 static int set_arch(struct gl_ctx *ctx, struct sim_opts *o, const char *a)
@@ -84,8 +76,8 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct s
 	case OPT_GRID: o->grid = v; return GL_OK;
 	case OPT_BLOCK: o->block = v; return GL_OK;
 	case OPT_TRACE: o->sim.trace = true; return GL_OK;
-	case OPT_ARG: return add_list(ctx, "--arg", v, (const char **)o->args, &o->nargs, GL_MAX_ARGS + 1);
-	case OPT_DUMP: return add_list(ctx, "--dump", v, o->dumps, &o->ndumps, MAX_DUMPS);
+	case OPT_ARG: /* repeated, in order: parse() lists them */
+	case OPT_DUMP: return GL_OK;
 	case OPT_SMEM: o->smem = (unsigned)gl_optval_long(a); return GL_OK;
 	case OPT_THREADS: o->sim.threads = (int)gl_optval_long(a); return GL_OK;
 	case OPT_CTA_RANGE: return gl_parse_cta_range(ctx, self(), v, &o->sim.cta_first, &o->sim.cta_end);
@@ -110,6 +102,12 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 		if ((rc = handle_option(ctx, &args.opts[i], o)))
 			return rc;
 	o->nvcc.verbose = ctx->verbose; /* -v: whether nvcc ran or the PTX cache answered */
+	o->nargs = gl_args_list(&args, "arg", (const char **)o->args, GL_MAX_ARGS + 1);
+	if (o->nargs > GL_MAX_ARGS + 1)
+		return gl_usage_error(ctx, self(), "at most %d --arg options", GL_MAX_ARGS + 1);
+	o->ndumps = gl_args_list(&args, "dump", o->dumps, MAX_DUMPS);
+	if (o->ndumps > MAX_DUMPS)
+		return gl_usage_error(ctx, self(), "at most %d --dump options", MAX_DUMPS);
 	o->source = args.pos[0];
 	if (o->sim.sample_ctas && o->sim.cta_end)
 		return gl_usage_error(ctx, self(), "--cta-range and --sample-ctas exclude each other: a range counts its "
@@ -149,41 +147,50 @@ static int parse_dim(struct gl_ctx *ctx, const char *flag, const char *text, uns
 	}
 }
 
-static char *params_json(const struct sim_opts *o)
+/* {"source": SOURCE, "kernel": NAME, "args": [SPEC, ...]}: what the stored launch was. */
+static void write_params(struct gl_json *j, const void *arg)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return gl_xstrdup("{}");
-	struct gl_json j;
-	gl_json_init(&j, f);
-	gl_json_begin_object(&j, NULL);
-	gl_json_string(&j, "source", o->source);
-	gl_json_string(&j, "kernel", o->kernel);
-	gl_json_begin_array(&j, "args");
+	const struct sim_opts *o = arg;
+	gl_json_begin_object(j, NULL);
+	gl_json_string(j, "source", o->source);
+	gl_json_string(j, "kernel", o->kernel);
+	gl_json_begin_array(j, "args");
 	for (int i = 0; i < o->nargs; i++)
-		gl_json_string(&j, NULL, o->args[i]);
-	gl_json_end_array(&j);
-	gl_json_end_object(&j);
-	fclose(f);
-	return buf;
+		gl_json_string(j, NULL, o->args[i]);
+	gl_json_end_array(j);
+	gl_json_end_object(j);
 }
 
+/* The launch stored as a run of its own through a session (guidance like any run): topic "sim", the
+ * kernel's base name as the variant, the source, kernel and arguments as its parameters; verified when
+ * the sanitizer found nothing, not checked for a shard (--cta-range: partial). */
 static int store_run(struct gl_ctx *ctx, const struct sim_opts *o, const struct ptx_function *fn,
-		     const struct gl_launch *l, const struct gl_sim_result *res, const struct gl_metrics *m)
+		     const struct gl_launch *l, const struct gl_sim_result *res)
 {
+	struct gl_launch_record rec;
 	char base[256];
+	gl_sim_record(fn, l, res, &rec);
 	gl_simsrc_base_name(fn->name, base, sizeof base);
-	char *params = params_json(o);
-	struct gl_simstore_in in = {
-		.topic = "sim", .variant = base, .params_json = params, .fn = fn, .launch = l, .res = res, .metrics = m,
-		.verified = res->nerrors == 0 && !res->aborted};
+	snprintf(rec.topic, sizeof rec.topic, "sim");
+	snprintf(rec.variant, sizeof rec.variant, "%.31s", base);
+	rec.params_json = gl_json_to_string(write_params, o);
+	rec.verified = res->nerrors == 0 && !res->aborted;
+	if (res->cta_end > 0 && rec.verified) /* a shard: its counts are partial, the run is not checked whole */
+		rec.verified = -1;
+	struct gl_device_info dev;
+	gl_session_sim_device(res->threads, &dev);
+	struct gl_session_env env = gl_cli_session_env(ctx);
+	struct gl_session *s = gl_session_new(&env, "sim", &dev);
+	struct gl_store *store = NULL;
 	long run_id = 0;
-	int rc = gl_simstore_save(ctx, &in, &run_id);
+	gl_session_add(s, &rec);
+	int rc = gl_store_open(ctx->db_path, 0, &store, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_session_store(s, store, &run_id, NULL);
 	if (rc == GL_OK && ctx->format == GL_FMT_TABLE)
-		printf("\nstored as run %ld in %s\n", run_id, in.db_file);
-	free(params);
+		printf("\nstored as run %ld in %s\n", run_id, gl_store_file(store));
+	gl_store_close(store);
+	gl_session_free(s);
 	return rc;
 }
 
@@ -269,7 +276,7 @@ static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 		else
 			gl_simprint_text(stdout, &r);
 		if (ctx->db_path || o.sim.trace)
-			rc = store_run(ctx, &o, fn, &l, &res, &metrics);
+			rc = store_run(ctx, &o, fn, &l, &res);
 	}
 	if (rc == GL_OK && (res.nerrors > 0 || res.aborted))
 		rc = GL_EVERIFY;

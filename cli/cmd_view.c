@@ -174,19 +174,19 @@ static int compute(struct gl_ctx *ctx, const struct gl_topic *t, const struct gl
 	char *json = gl_problem_json(t, p);
 	gl_note(ctx, "no stored trace of %s %s %s; recording one on the simulator", t->name, v->name, json);
 	free(json);
-	struct gl_run_env env = gl_cli_run_env(ctx);
-	int rc = gl_run_compute_trace(&env, t, v, p, dev, rec);
+	struct gl_session_env env = gl_cli_session_env(ctx);
+	int rc = gl_session_compute_trace(&env, t, v, p, dev, rec);
 	return rc == GL_OK ? view_from_record(rec, tr, &ctx->err) : rc;
 }
 
 static int store(struct gl_ctx *ctx, const char *path, const struct gl_device_info *dev,
-                 const struct gl_launch_record *rec, struct view_trace *tr)
+                 struct gl_launch_record *rec, struct view_trace *tr)
 {
 	struct gl_store *s = NULL;
-	struct gl_run_env env = gl_cli_run_env(ctx);
+	struct gl_session_env env = gl_cli_session_env(ctx);
 	int rc = gl_store_open(path, 0, &s, &ctx->err);
 	if (rc == GL_OK)
-		rc = gl_run_store_trace(&env, s, dev, rec, &tr->launch_id, &tr->run_id);
+		rc = gl_session_store_trace(&env, s, dev, rec, &tr->launch_id, &tr->run_id);
 	gl_store_close(s);
 	if (rc == GL_OK)
 		snprintf(tr->origin, sizeof tr->origin,

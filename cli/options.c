@@ -34,8 +34,6 @@ const struct gl_opt gl_version_opt[] = {
 	{0},
 };
 
-static bool color_on;
-
 void gl_ctx_color(struct gl_ctx *ctx, enum gl_color_mode mode)
 {
 	const char *no_color = getenv("NO_COLOR");
@@ -44,12 +42,7 @@ void gl_ctx_color(struct gl_ctx *ctx, enum gl_color_mode mode)
 		ctx->color = isatty(STDOUT_FILENO) && !(no_color && no_color[0]);
 	else
 		ctx->color = mode == GL_COLOR_ALWAYS;
-	color_on = ctx->color;
-}
-
-const char *gl_sgr(const char *seq)
-{
-	return color_on ? seq : "";
+	gl_render_set_color(ctx->color);
 }
 
 static bool format_refused(const struct gl_cmd *cmd, const struct gl_opt *o)

@@ -81,12 +81,3 @@ double gl_estimate_fixed_us(const struct gl_gpu_model *g, const struct gl_launch
 	estimate(g, l, fix, arg, &e);
 	return e.time_us;
 }
-
-int gl_estimate_pick_gpu(const char *flag, const char *device, const struct gl_gpu_model **out, struct gl_err *err)
-{
-	if (flag)
-		return gl_gpu_model_lookup(flag, out, err);
-	const struct gl_gpu_model *g = gl_gpu_model_for_device(device);
-	*out = g ? g : gl_gpu_model_default();
-	return GL_OK;
-}

@@ -4,10 +4,10 @@
 #ifndef GL_ESTIMATE_H
 #define GL_ESTIMATE_H
 
+#include "common/record.h"
 #include "insights/gpu_models.h"
 #include "insights/model.h"
 #include "insights/occupancy.h"
-#include "store/store.h"
 
 /* The launch's occupancy input (block size, registers, shared memory) from its record. */
 void gl_estimate_occ_input(const struct gl_launch_record *l, struct gl_occ_input *in);
@@ -18,8 +18,5 @@ typedef void (*gl_model_fix)(struct gl_model_in *in, const struct gl_estimate *n
 /* The launch's estimated time with `fix` applied to each of its kernel launches' counts, in us. */
 double gl_estimate_fixed_us(const struct gl_gpu_model *g, const struct gl_launch_record *l, gl_model_fix fix,
 			    const void *arg);
-
-/* The model the caller should use: --gpu when given, else the device's model, else H100. */
-int gl_estimate_pick_gpu(const char *flag, const char *device, const struct gl_gpu_model **out, struct gl_err *err);
 
 #endif

@@ -135,22 +135,15 @@ static int fill_input(struct gl_launch *l, int b, uint64_t seed, struct gl_err *
 	return GL_OK;
 }
 
-static void grid_1d(struct gl_launch *l, double threads)
+static void grid_1d(struct gl_geometry *g, const char *entry, double threads)
 {
-	l->grid[0] = (unsigned)((threads + 255) / 256);
-	l->grid[1] = l->grid[2] = 1;
-	l->block[0] = 256;
-	l->block[1] = l->block[2] = 1;
+	gl_geometry_add(g, entry, (unsigned)((threads + 255) / 256), 1, 1, 256, 1, 0);
 }
 
-static void grid_gemm(struct gl_launch *l, const struct gl_conv_dims *d, unsigned threads)
+static void grid_gemm(struct gl_geometry *g, const char *entry, const struct gl_conv_dims *d, unsigned threads)
 {
 	long m = d->n * d->p * d->q;
-	l->grid[0] = (unsigned)((d->k + 63) / 64);
-	l->grid[1] = (unsigned)((m + 63) / 64);
-	l->grid[2] = 1;
-	l->block[0] = threads;
-	l->block[1] = l->block[2] = 1;
+	gl_geometry_add(g, entry, (unsigned)((d->k + 63) / 64), (unsigned)((m + 63) / 64), 1, threads, 1, 0);
 }
 
 /* direct_smem's input patch of a 16x16 output tile, with its halo, and the bytes of shared memory it
@@ -160,14 +153,6 @@ static long direct_smem_bytes(const struct gl_conv_dims *d, long *ph, long *pw)
 	*ph = 15 * d->stride + (d->r - 1) * d->dil + 1, *pw = 15 * d->stride + (d->s - 1) * d->dil + 1;
 	long pitch = d->stride == 1 ? *pw + (48 - *pw % 32) % 32 : *pw | 1;
 	return 4 * (*ph * pitch + 8 * d->r * d->s);
-}
-
-/* direct_smem's patch and filter taps are dynamic shared memory; the other variants' tiles are static. */
-static unsigned dyn_smem(const struct gl_variant *v, const struct gl_problem *pb)
-{
-	struct gl_conv_dims d = gl_conv_dims_of(pb);
-	long ph, pw;
-	return v - variants == V_DIRECT_SMEM ? (unsigned)direct_smem_bytes(&d, &ph, &pw) : 0;
 }
 
 /* direct_smem stages a patch in at most 48 KiB and puts n * ceil(k/8) blocks in grid z; the other
@@ -191,23 +176,36 @@ static bool accepts(const struct gl_variant *v, const struct gl_problem *pb, cha
 	return true;
 }
 
-static int grid_direct_smem(struct gl_launch *l, const struct gl_variant *v, const struct gl_problem *pb,
+static int grid_direct_smem(struct gl_geometry *g, const struct gl_variant *v, const struct gl_problem *pb,
 			    struct gl_err *err)
 {
 	char rule[256];
 	if (!accepts(v, pb, rule, sizeof rule))
 		return gl_errf(err, GL_EUSAGE, "conv2d direct_smem %s, or another variant", rule);
 	struct gl_conv_dims d = gl_conv_dims_of(pb);
-	l->dyn_smem = dyn_smem(v, pb);
-	l->grid[0] = (unsigned)((d.q + 15) / 16);
-	l->grid[1] = (unsigned)((d.p + 15) / 16);
-	l->grid[2] = (unsigned)(d.n * ((d.k + 7) / 8));
-	l->block[0] = l->block[1] = 16;
-	l->block[2] = 1;
+	long ph, pw, bytes = direct_smem_bytes(&d, &ph, &pw);
+	gl_geometry_add(g, v->entry, (unsigned)((d.q + 15) / 16), (unsigned)((d.p + 15) / 16),
+			(unsigned)(d.n * ((d.k + 7) / 8)), 16, 16, (unsigned)bytes);
 	return GL_OK;
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *pb, struct gl_launch *l, struct gl_err *err)
+static int geometry(const struct gl_variant *v, const struct gl_problem *pb, struct gl_geometry *g, struct gl_err *err)
+{
+	struct gl_conv_dims d = gl_conv_dims_of(pb);
+	switch ((int)(v - variants)) {
+	case V_DIRECT: grid_1d(g, v->entry, count_y(&d)); return GL_OK;
+	case V_DIRECT_SMEM: return grid_direct_smem(g, v, pb, err);
+	case V_IM2COL_GEMM: /* launch 1 writes col from x; launch 2 multiplies col by w */
+		grid_1d(g, v->entry, count_col(&d));
+		grid_gemm(g, "conv2d_gemm", &d, 256);
+		return GL_OK;
+	case V_IMPLICIT_GEMM: grid_gemm(g, v->entry, &d, 256); return GL_OK;
+	default: grid_gemm(g, v->entry, &d, 128); return GL_OK; /* V_IMPLICIT_GEMM_MMA */
+	}
+}
+
+static int setup(const struct gl_variant *v, const struct gl_problem *pb, const struct gl_geometry *g,
+		 struct gl_launch *l, struct gl_err *err)
 {
 	struct gl_conv_dims d = gl_conv_dims_of(pb);
 	int vi = (int)(v - variants);
@@ -218,32 +216,15 @@ static int setup(const struct gl_variant *v, const struct gl_problem *pb, struct
 	int col = vi == V_IM2COL_GEMM ? gl_launch_add_buffer(l, "col", GL_F32, (size_t)count_col(&d), 0) : -1;
 	if (gl_launch_check(l, err) || fill_input(l, x, pb->seed, err) || fill_input(l, w, pb->seed + 1, err))
 		return err->status;
-	l->entry = v->entry;
-	switch (vi) {
-	case V_DIRECT:
-		grid_1d(l, count_y(&d));
-		break;
-	case V_DIRECT_SMEM:
-		if (grid_direct_smem(l, v, pb, err))
-			return err->status;
-		break;
-	case V_IM2COL_GEMM: /* launch 1 writes col from x; launch 2 multiplies col by w */
-		grid_1d(l, count_col(&d));
+	if (vi == V_IM2COL_GEMM) { /* the im2col launch, then the GEMM of col by w below */
+		gl_geometry_apply(g, 0, l);
 		gl_launch_arg_buffer(l, col);
 		gl_launch_arg_buffer(l, x);
 		shape_args(l, &d);
 		gl_launch_next(l);
-		l->entry = "conv2d_gemm";
-		grid_gemm(l, &d, 256);
 		x = col;
-		break;
-	case V_IMPLICIT_GEMM:
-		grid_gemm(l, &d, 256);
-		break;
-	case V_IMPLICIT_GEMM_MMA:
-		grid_gemm(l, &d, 128);
-		break;
 	}
+	gl_geometry_apply(g, g->n - 1, l);
 	gl_launch_arg_buffer(l, y);
 	gl_launch_arg_buffer(l, x);
 	gl_launch_arg_buffer(l, w);
@@ -365,7 +346,7 @@ const struct gl_topic gl_topic_conv2d = {
 	.rtol = FLT_EPSILON, /* 2^-23, times (Kd + 2) times the element's sum |x w|: see verify */
 	.check = check,
 	.accepts = accepts,
-	.dyn_smem = dyn_smem,
+	.geometry = geometry,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,

@@ -75,11 +75,22 @@ static int refuse_untiled(const struct gl_variant *v, const struct gl_problem *p
 	return gl_errf(err, GL_EUSAGE, "hgemm %s %s; simt takes any size (--variant simt)", v->name, rule);
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+static int geometry(const struct gl_variant *v, const struct gl_problem *p, struct gl_geometry *g, struct gl_err *err)
 {
 	int id = (int)(v - variants);
 	if (refuse_untiled(v, p, err))
 		return err->status;
+	long m = p->v[P_M], n = p->v[P_N];
+	long tile = id == V_SIMT ? 32 : HG_TILE_MN;
+	gl_geometry_add(g, v->entry, (unsigned)((n + tile - 1) / tile), (unsigned)((m + tile - 1) / tile), 1,
+			id == V_SIMT ? 32 : 128, id == V_SIMT ? 32 : 1, 0);
+	return GL_OK;
+}
+
+static int setup(const struct gl_variant *v, const struct gl_problem *p, const struct gl_geometry *g,
+		 struct gl_launch *l, struct gl_err *err)
+{
+	(void)v; /* its geometry says what differs between the variants */
 	long m = p->v[P_M], n = p->v[P_N], k = p->v[P_K];
 	int c = gl_launch_add_buffer(l, "C", GL_F32, (size_t)m * (size_t)n, 1);
 	int a = gl_launch_add_buffer(l, "A", GL_F16, (size_t)m * (size_t)k, 0);
@@ -93,14 +104,7 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	gl_launch_arg_scalar(l, (uint32_t)m, 4);
 	gl_launch_arg_scalar(l, (uint32_t)n, 4);
 	gl_launch_arg_scalar(l, (uint32_t)k, 4);
-	l->entry = v->entry;
-	long tile = id == V_SIMT ? 32 : HG_TILE_MN;
-	l->grid[0] = (unsigned)((n + tile - 1) / tile);
-	l->grid[1] = (unsigned)((m + tile - 1) / tile);
-	l->grid[2] = 1;
-	l->block[0] = id == V_SIMT ? 32 : 128;
-	l->block[1] = id == V_SIMT ? 32 : 1;
-	l->block[2] = 1;
+	gl_geometry_apply(g, 0, l);
 	return GL_OK;
 }
 
@@ -185,6 +189,7 @@ const struct gl_topic gl_topic_hgemm = {
 	.rtol = FLT_EPSILON, /* 2^-23, times (k + 1) times the element's |A||B|: see verify */
 	.check = check,
 	.accepts = accepts,
+	.geometry = geometry,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,

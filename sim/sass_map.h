@@ -10,9 +10,7 @@
 
 #include "common/err.h"
 #include "ptx.h"
-
-/* The first line of a SASS text gpulab builds: "// gpulab-sass: ptxas 13.0 ..." names the compiler. */
-#define SASS_HEADER "// gpulab-sass: "
+#include "sim.h" /* SASS_HEADER */
 
 enum sass_space { SASS_GLOBAL, SASS_SHARED, SASS_LOCAL, SASS_GENERIC, SASS_NSPACES };
 

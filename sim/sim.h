@@ -1,6 +1,9 @@
 /* sim.h — the SIMT simulator: runs one kernel launch of a parsed PTX module on the CPU, warp by warp,
  * and counts what Nsight Compute would (memmodel.h), checks what compute-sanitizer would, and can
- * record a trace of warp-level memory events. */
+ * record a trace of warp-level memory events.  The one header other folders include: with it come the
+ * PTX front end (ptx.h), the counting rules the views share (memmodel.h), the number formats the
+ * simulator computes in (sim_float.h) and the tensor-core fragment layouts; every other header of sim/
+ * is the simulator's own (tools/check_layers.sh refuses them outside sim/). */
 #ifndef GL_SIM_H
 #define GL_SIM_H
 
@@ -12,8 +15,11 @@
 #include "common/findings.h"
 #include "common/launch.h"
 #include "common/metrics.h"
+#include "common/record.h"
 #include "common/trace.h"
+#include "memmodel.h"
 #include "ptx.h"
+#include "sim_float.h"
 
 /* ---- Device memory as a GPU maps it, and what an invalid access does (docs/sim.md, "Device memory:
  * mapped, allocated, faulting").  A GPU maps device memory in granules of GL_SIM_GRANULE bytes and
@@ -215,6 +221,9 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	       struct gl_sim_result *res, struct gl_err *err);
 void gl_sim_result_free(struct gl_sim_result *res);
 
+/* The first line of a SASS text gpulab builds: "// gpulab-sass: ptxas 13.0 ..." names the compiler. */
+#define SASS_HEADER "// gpulab-sass: "
+
 /* Count memory accesses as the SASS in `sass_text` (nvdisasm -gp output, sass_map.h) executes them; with
  * no text, or none of the module's functions in it, counts stay PTX-level and `why` goes into
  * m->counts_mode. */
@@ -232,6 +241,35 @@ uint64_t gl_sim_buffer_address(const struct gl_launch *l, int i);
 
 /* A shared array's name as traces and buffer maps show it: "tile" for nvcc's _ZZ19transpose_coalescedE4tile. */
 void gl_sim_plain_name(const char *name, char *out, size_t n);
+
+/* ---- tensor-core fragments (sim_mma_frag.c; docs/sim.md, "Tensor-core fragments"): which matrix element
+ * each register of each lane holds, for the executors and the mma view alike */
+
+enum sim_frag_role { FRAG_A, FRAG_B, FRAG_C };
+
+/* One matrix operand: A is rows x cols = M x K, B is K x N, C/D is M x N. */
+struct sim_frag {
+	enum sim_frag_role role;
+	unsigned rows, cols;
+	enum ptx_type type; /* element type (f16, bf16, tf32, s8, u8, f32, s32, f64) */
+	unsigned per_reg;   /* elements packed in one register: 2 for 16-bit, 4 for 8-bit, else 1 */
+	unsigned unique;    /* registers per lane that hold distinct elements */
+};
+
+/* The fragment of `role` for a rows x cols matrix of `type`. */
+struct sim_frag sim_frag_make(enum sim_frag_role role, unsigned rows, unsigned cols, enum ptx_type type);
+/* Row and column of element j (< per_reg) of register r (< unique) of `lane`. */
+void sim_frag_pos(const struct sim_frag *f, unsigned lane, unsigned r, unsigned j, unsigned *row, unsigned *col);
+
+/* The launch record (common/record.h) of a launch of `fn` (may be NULL) that gl_sim_run ran: geometry,
+ * static shared memory, the counts under Nsight Compute's names, sanitizer counts and findings, which CTAs
+ * ran, the trace with its buffer map, and a note naming the first sanitizer error (else a CTA range).
+ * Registers are unknown (-1) and the verdict -1: the caller knows them.  res keeps what it owns. */
+void gl_sim_record(const struct ptx_function *fn, const struct gl_launch *l, const struct gl_sim_result *res,
+		   struct gl_launch_record *rec);
+/* "sanitizer: 3 errors, first: MESSAGE (PTX line N)", the one wording of a launch's sanitizer errors in
+ * its note; "" when the sanitizer found no error. */
+void gl_sim_sanitizer_note(const struct gl_sim_result *res, char *buf, size_t n);
 
 /* The launch's buffer map: its global buffers where the simulator places them (vectors of their element
  * type), then the .shared arrays of `fn` (the entry; NULL: none) (offset, bytes, 4-byte words).  The

@@ -697,6 +697,19 @@ static int check_launch_memory(const struct sim_launch *L, const struct gl_launc
 	return gl_check_host_memory(what, total, err);
 }
 
+/* The launch's own state, on every way out of gl_sim_run (the buffers are the caller's). */
+static void free_launch(struct sim_launch *L)
+{
+	free(L->konst);
+	free(L->specials);
+	free(L->definition);
+	free(L->frame_size);
+	free(L->stack_cost);
+	sim_tex_free(L);
+	sim_jit_free(L->jit);
+	free(L);
+}
+
 int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_sim_opts *opts,
 	       struct gl_sim_result *res, struct gl_err *err)
 {
@@ -749,10 +762,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 			     "sm_80) holds at most %ld: %d SMs x %ld CTAs of %u threads and %llu bytes of shared memory; "
 			     "launch a grid of at most %ld CTAs", fn->name, p.total, limit, SIM_COOP_SMS, per_sm,
 			     L->threads_per_cta, (unsigned long long)L->shared_size, limit);
-		free(L->definition);
-		free(L->frame_size);
-		free(L->stack_cost);
-		free(L);
+		free_launch(L);
 		return rc;
 	}
 	if (opts->cta_end > 0) {
@@ -763,10 +773,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 				: gl_errf(err, GL_EUSAGE, "CTA range %ld:%ld does not fit the grid of %ld CTA%s (%u,%u,%u): "
 					  "pass A:B with 0 <= A < B <= %ld", opts->cta_first, opts->cta_end, p.total,
 					  p.total == 1 ? "" : "s", l->grid[0], l->grid[1], l->grid[2], p.total);
-			free(L->definition);
-			free(L->frame_size);
-			free(L->stack_cost);
-			free(L);
+			free_launch(L);
 			return rc;
 		}
 		p.ranged = true;
@@ -781,7 +788,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	/* a cooperative launch holds every CTA's state at once */
 	rc = check_launch_memory(L, l, L->cooperative ? (int)p.nrun : threads, p.window, err);
 	if (rc) {
-		free(L);
+		free_launch(L);
 		return rc;
 	}
 	setup_memory(L, l);
@@ -843,14 +850,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	for (int i = l->nbuffers; i < L->nregions; i++) /* module globals, grid workspace */
 		free(L->regions[i].host);
 	free(p.slots);
-	free(L->konst);
-	free(L->specials);
-	free(L->definition);
-	free(L->frame_size);
-	free(L->stack_cost);
-	sim_tex_free(L);
-	sim_jit_free(L->jit);
-	free(L);
+	free_launch(L);
 	if (rc)
 		gl_sim_result_free(res);
 	return rc;

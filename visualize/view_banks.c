@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "sim/memmodel.h"
+#include "sim/sim.h"
 #include "view_states.h"
 
 int view_banks_build(const struct view_trace *tr, long block, struct view_banks *v, struct gl_err *err)

@@ -164,12 +164,14 @@ static float *input(const struct gl_launch *l, const char *name)
 	return NULL;
 }
 
-/* Scores, then m and l after each K/V block, of the CTA's head, from the inputs the harness builds. */
+/* Scores, then m and l after each K/V block, of the CTA's head, from the launch's inputs made again from
+ * its stored parameters and seed. */
 static int values(struct view_flash *f, struct gl_err *err)
 {
 	const struct gl_variant *v = gl_variant_find(f->tr->t, f->tr->variant);
 	struct gl_launch l = {0};
-	int rc = v ? f->tr->t->setup(v, &f->tr->problem, &l, err) : gl_errf(err, GL_EUSAGE, "unknown variant");
+	int rc = v ? gl_topic_rebuild(f->tr->t, v, f->tr->params_json, &l, err) /* the stored seed's inputs */
+		   : gl_errf(err, GL_EUSAGE, "unknown variant");
 	float *q = rc == GL_OK ? input(&l, "Q") : NULL, *k = rc == GL_OK ? input(&l, "K") : NULL;
 	if (rc == GL_OK && (!q || !k))
 		rc = gl_errf(err, GL_EINTERNAL, "the attention harness made no Q or K buffer");

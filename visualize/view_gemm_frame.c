@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "sim/sim.h"
 #include "view_gemm_int.h"
 
 #define QUEUE      8 /* elements a thread may have loaded and not stored yet */

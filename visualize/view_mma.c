@@ -1,7 +1,7 @@
 /* view_mma.c — the mma view's state.  Three sections of steps:
  *   1. the m16n8k16 fragment map, one step per lane (step k selects lane k): which lane and register
  *      holds each element of A (16x16), B (16x8) and C/D (16x8), from the simulator's fragment layouts
- *      (sim/sim_mma.h, the PTX ISA's tables);
+ *      (sim/sim.h, the PTX ISA's tables);
  *   2. the ldmatrix instructions of the first warp that issues one in the CTA, one per step: the 32 row
  *      addresses, the 8x8 matrices they form, the 16-byte bank group of every row and its wavefront
  *      (sim/memmodel.h), beside the same rows with the XOR swizzle applied to their offsets;
@@ -12,9 +12,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "sim/memmodel.h"
 #include "sim/sim.h"
-#include "sim/sim_mma.h"
 #include "view_states.h"
 
 /* The fragment map of mma.m16n8k16 with f16 A/B and f32 C/D. */

@@ -32,7 +32,7 @@ static int finish(struct view_trace *tr, const struct gl_buffer_desc *map, int n
 	split_sync(tr);
 	tr->t = gl_topic_find(tr->topic);
 	if (tr->t)
-		view_params_parse(tr->t, tr->params_json, &tr->problem);
+		gl_problem_from_json(tr->t, tr->params_json, &tr->problem); /* what it lacks: the defaults */
 	int rc = GL_OK;
 	if (nmap)
 		view_buffers_from_map(tr, map, nmap);

@@ -57,9 +57,6 @@ const struct view_buffer *view_buffer_find(const struct view_trace *tr, const ch
 /* "A[3][17]", "in[40]", "tile +1152", or the raw address in hex. */
 void view_loc_format(const struct view_loc *loc, uint64_t addr, char *buf, size_t n);
 
-/* Parse {"rows":64,"cols":64} into the topic's parameter values (defaults for missing ones). */
-void view_params_parse(const struct gl_topic *t, const char *json, struct gl_problem *p);
-
 /* For launches stored without a buffer map (before schema 3): fill tr->bufs with global buffers where the simulator placed them for this launch (the harness's setup
  * and gl_sim_buffer_address), shared arrays from the entry's .shared variables, named after the events
  * that touch them.  Falls back to the extent of the traced addresses when the topic is unknown. */
