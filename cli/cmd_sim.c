@@ -213,7 +213,7 @@ static int prepare(struct gl_ctx *ctx, const struct sim_opts *o, struct ptx_modu
 	    (rc = gl_simsrc_kernel(*m, o->kernel, fn, &ctx->err)) || (rc = ptx_check_function(*m, *fn, &ctx->err)))
 		return rc;
 	char why[160];
-	char *sass = gl_simsrc_sass(text, why, sizeof why);
+	char *sass = gl_simsrc_sass(text, &o->nvcc, why, sizeof why);
 	gl_sim_apply_sass(*m, sass, why);
 	free(sass);
 	l->entry = (*fn)->name;
@@ -299,8 +299,8 @@ static const struct gl_opt sim_table[] = {
 	 .code = 'I'},
 	{.short_name = 'D', .kind = GL_OPT_STRING, .value = "MACRO[=V]",
 	 .help = "passed to nvcc for a .cu file, in order", .code = 'D'},
-	GL_FLAG("no-cache", OPT_NO_CACHE, "run nvcc even when the PTX cache has this compile"),
-	GL_FLAG("verbose", OPT_VERBOSE, "say on stderr whether nvcc ran or the PTX cache answered"),
+	GL_FLAG("no-cache", OPT_NO_CACHE, "run nvcc, ptxas and nvdisasm even when their caches hold this output"),
+	GL_FLAG("verbose", OPT_VERBOSE, "say on stderr whether nvcc and ptxas ran or their caches answered"),
 	GL_STR("tool", "LIST", OPT_TOOL, "sanitizer checks, comma-separated (below); default all"),
 	GL_STR("print-limit", "N", OPT_PRINT_LIMIT,
 	       "distinct findings printed (default 100, 0 = all); the ERROR SUMMARY and --json count every one"),

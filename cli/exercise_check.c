@@ -85,7 +85,7 @@ static int find_kernel(struct gl_ctx *ctx, const struct exercise *e, const char 
 	if ((rc = ptx_check_function(c->m, c->fn, &ctx->err)))
 		return rc;
 	char nosass[160];
-	char *sass = gl_simsrc_sass(c->ptx, nosass, sizeof nosass);
+	char *sass = gl_simsrc_sass(c->ptx, NULL, nosass, sizeof nosass);
 	gl_sim_apply_sass(c->m, sass, nosass);
 	free(sass);
 	return GL_OK;
