@@ -204,6 +204,7 @@ static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 		cta->c.inst++;
 		unsigned lanes = sim_lanes(w->active);
 		cta->c.thread_inst += lanes;
+		cta->full_warp_inst += (w->active & w->live) == 0xffffffffu;
 		if (w->fn->sass) { /* the SASS estimate: what the line info attributes to this instruction */
 			uint64_t sw = w->fn->sass[w->pc].weight; /* in 1/PTX_SASS_WEIGHT_ONE */
 			cta->c.sass_inst += sw;

@@ -36,6 +36,7 @@ struct cta_out {
 	uint64_t trace_dropped;
 	bool aborted;
 	bool compiled;           /* the compiled engine ran it */
+	uint64_t full_thread_inst; /* thread-instructions the interpreter ran in full warps (auto's measure) */
 	bool ready;              /* finished, waiting to be merged */
 };
 
@@ -301,6 +302,7 @@ static void prepare_one(struct pool *p, struct sim_cta *cta, long k, struct cta_
 	gl_findings_clear(&cta->findings);
 	cta->aborted = false;
 	memset(&cta->c, 0, sizeof cta->c);
+	cta->full_warp_inst = 0;
 	memset(o, 0, sizeof *o);
 	/* What the merged CTAs left of the buffer bounds this CTA's records: a record that does not fit here
 	 * cannot fit when it is merged either, so formatting stops early once the buffer is full. */
@@ -326,6 +328,7 @@ static void finish_one(struct pool *p, struct sim_cta *cta, long k, struct cta_o
 	o->c = cta->c;
 	o->aborted = cta->aborted;
 	o->compiled = cta->jit != NULL;
+	o->full_thread_inst = 32 * cta->full_warp_inst;
 	if (cta->findings.occurrences) { /* hand the findings over; the worker starts a fresh set */
 		o->findings = cta->findings;
 		free(o->findings.index);
@@ -370,15 +373,15 @@ static long take(struct pool *p, struct sim_cta *cta)
 }
 
 /* auto: the first CTA run (o, still the worker's copy) has finished on the interpreter; its
- * thread-instructions decide the engine of the CTAs not started yet: those beyond the first one of each
- * worker.  Determined by the counts alone, so the decision does not depend on timing (only how many CTAs
+ * thread-instructions in full warps (the only ones the compiled engine runs) decide the engine of the CTAs
+ * not started yet: those beyond the first one of each worker.  Determined by the counts alone, so the decision does not depend on timing (only how many CTAs
  * start before a compile ends does). */
 static void measured(struct pool *p, const struct cta_out *o)
 {
 	if (o->aborted) /* the launch stops at this CTA */
 		return;
-	struct sim_jit *j = sim_jit_auto(p->L, cta_index(p, 0), o->c.thread_inst, p->nrun - p->threads, p->threads,
-					 p->auto_note, sizeof p->auto_note);
+	struct sim_jit *j = sim_jit_auto(p->L, cta_index(p, 0), o->c.thread_inst, o->full_thread_inst,
+					 p->nrun - p->threads, p->threads, p->auto_note, sizeof p->auto_note);
 	pthread_mutex_lock(&p->mu);
 	p->jit = j;
 	pthread_mutex_unlock(&p->mu);

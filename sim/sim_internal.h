@@ -204,6 +204,7 @@ struct sim_cta {
 	struct sim_bar_red bar_red[2]; /* bar.red.{popc,and,or} accumulators by release parity (sim_exec.c) */
 	unsigned current_warp; /* the warp being run, for findings */
 	uint64_t executed;    /* warp instructions in this CTA, for the budget */
+	uint64_t full_warp_inst; /* instructions the interpreter ran for a full warp: what compiled code could run */
 	unsigned bar_arrived[SIM_BARRIERS]; /* warps that passed bar.arrive since the barrier last opened */
 	uint8_t *local;       /* threads_per_cta * fn->local_size */
 	struct sim_warp *warps;
@@ -251,13 +252,14 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 
 /* sim_jit_run.c: the compiled engine's hooks (sim_jit.h) */
 bool sim_jit_choose(struct sim_launch *L, struct gl_sim_result *res);
-/* auto, once CTA `cta` (grid index) has run on the interpreter with `cta_work` thread-instructions and
- * ctas_left CTAs are not started yet: loads (compiling if sim_jit_auto_pick says so) the compiled kernel
- * for the rest of the launch into L->jit and returns it, or NULL for the interpreter; says why in `note`
- * when it returns one, or when a refusal or failed compile left the interpreter.  Called by the worker
- * that ran the CTA while the others go on; writes nothing but L->jit and note. */
-struct sim_jit *sim_jit_auto(struct sim_launch *L, long cta, uint64_t cta_work, long ctas_left, int workers,
-			     char *note, size_t n);
+/* auto, once CTA `cta` (grid index) has run on the interpreter with `cta_work` thread-instructions, `full_work`
+ * of them in full warps (the compiled engine runs only those), and ctas_left CTAs are not started yet:
+ * loads (compiling if sim_jit_auto_pick says so for full_work) the compiled kernel for the rest of the
+ * launch into L->jit and returns it, or NULL for the interpreter; says why in `note` when it returns one,
+ * or when a refusal or failed compile left the interpreter.  Called by the worker that ran the CTA while
+ * the others go on; writes nothing but L->jit and note. */
+struct sim_jit *sim_jit_auto(struct sim_launch *L, long cta, uint64_t cta_work, uint64_t full_work, long ctas_left,
+			     int workers, char *note, size_t n);
 int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, unsigned *loops,
 		 const struct ptx_insn **last);
 /* sim_jit_mem.c: a compiled kernel's ld/st (sim_jit_warp.mem) */
