@@ -170,8 +170,8 @@ static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 		const struct ptx_insn *code = w->fn->code;
 		int ncode = w->fn->ncode;
 		int j = SIM_JIT_NO_ENTRY;
-		if (cta->jit && w->fn == cta->L->fn && w->active == 0xffffffffu && w->live == 0xffffffffu && w->pc >= 0 &&
-		    w->pc < ncode) /* the compiled engine: full warps (sim_jit.h) */
+		bool full = w->active == 0xffffffffu && w->live == 0xffffffffu;
+		if (cta->jit && full && w->fn == cta->L->fn && w->pc >= 0 && w->pc < ncode) /* compiled: full warps */
 			j = sim_jit_turn(cta, w, &pending, &loops, &ins);
 		if (j != SIM_JIT_NO_ENTRY) {
 			if (j == SIM_JIT_YIELD)

@@ -374,8 +374,8 @@ static long take(struct pool *p, struct sim_cta *cta)
 
 /* auto: the first CTA run (o, still the worker's copy) has finished on the interpreter; its
  * thread-instructions in full warps (the only ones the compiled engine runs) decide the engine of the CTAs
- * not started yet: those beyond the first one of each worker.  Determined by the counts alone, so the decision does not depend on timing (only how many CTAs
- * start before a compile ends does). */
+ * not started yet: those beyond the first one of each worker.  Determined by the counts alone, so the
+ * decision does not depend on timing (only how many CTAs start before a compile ends does). */
 static void measured(struct pool *p, const struct cta_out *o)
 {
 	if (o->aborted) /* the launch stops at this CTA */

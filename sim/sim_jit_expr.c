@@ -295,6 +295,17 @@ bool sim_jit_native_expr(const struct ptx_function *fn, const struct ptx_insn *i
 		snprintf(e, n, trunc_fmt(bytes), x);
 		return true;
 	}
+	case OP_BFI: {
+		char p[40], len[40], x[240];
+		if (!slots_ok(fn, ins, 4) || ins->nops != 5 || (bytes != 4 && bytes != 8))
+			return false;
+		sim_jit_opnd(fn, ins, 3, p, sizeof p);
+		sim_jit_opnd(fn, ins, 4, len, sizeof len);
+		snprintf(x, sizeof x, "BFI(%s, %s, (unsigned)(%s & 0xff), (unsigned)(%s & 0xff), %u)",
+			 sim_jit_opnd(fn, ins, 1, a, sizeof a), sim_jit_opnd(fn, ins, 2, b, sizeof b), p, len, 8 * bytes);
+		snprintf(e, n, trunc_fmt(bytes), x);
+		return true;
+	}
 	case OP_SELP: {
 		if (!slots_ok(fn, ins, 3) || ins->nops != 4 || (bytes != 4 && bytes != 8))
 			return false;

@@ -21,6 +21,10 @@ static const char prelude[] =
 	"return FB((float)(isnan(a) ? b : isnan(b) ? a : (a < b || (a == b && signbit(a))) ? a : b)); }\n"
 	"static inline uint64_t FMAX(uint64_t x, uint64_t y) { double a = F(x), b = F(y); "
 	"return FB((float)(isnan(a) ? b : isnan(b) ? a : (a > b || (a == b && !signbit(a))) ? a : b)); }\n"
+	/* bfi as the interpreter's bfi (sim_exec.c) computes it */
+	"static inline uint64_t BFI(uint64_t a, uint64_t b, unsigned pos, unsigned len, unsigned bits) { "
+	"if (pos >= bits || len == 0) return b; unsigned top = pos + len < bits ? pos + len : bits; "
+	"uint64_t m = (top - pos == 64 ? ~0ull : (1ull << (top - pos)) - 1) << pos; return (b & ~m) | ((a << pos) & m); }\n"
 	/* the function runs full warps only (sim_jit.h): 32 lanes, all active */
 	"#define FLUSH() do { *W->inst += ni; *W->thread_inst += ni * 32; *W->sass_inst += ns; "
 	"*W->sass_thread_inst += ns * 32; *W->executed += ni; ni = ns = 0; } while (0)\n"
@@ -341,7 +345,8 @@ static void emit_insn(struct gen *g, int i)
 	const struct ptx_insn *ins = &fn->code[i];
 	char e[512], v[512];
 	const char *flops;
-	if (ins->op == OP_BRA && ins->ops[0].kind == PO_LABEL && ins->ops[0].offset >= 0 && ins->ops[0].offset < fn->ncode) {
+	const struct ptx_operand *to = &ins->ops[0];
+	if (ins->op == OP_BRA && to->kind == PO_LABEL && to->offset >= 0 && to->offset < fn->ncode) {
 		emit_branch(g, ins, i);
 		g->native++;
 		return;
@@ -378,7 +383,8 @@ static void emit_part(struct gen *g, int k)
 {
 	FILE *f = g->f;
 	fprintf(f, "static int P%d(struct sim_jit_warp *W, int pc)\n{\n"
-		   "\tuint64_t *r = W->r;\n\tuint64_t ni = 0, ns = 0, pending = W->pending;\n\tuint32_t mask;\n\tint rc;\n"
+		   "\tuint64_t *r = W->r;\n\tuint64_t ni = 0, ns = 0, pending = W->pending;\n"
+		   "\tuint32_t mask;\n\tint rc;\n"
 		   "\t(void)rc; (void)mask; (void)r;\n\tswitch (pc) {\n", k);
 	for (int i = g->lo; i < g->hi; i++)
 		if (g->entry[i])
@@ -395,7 +401,8 @@ static void emit_part(struct gen *g, int k)
 		   "out_abort: FLUSH(); W->pending = pending; return %d;\n"
 		   "out_step: FLUSH(); W->pending = pending; return %d;\n"
 		   "out_interp: FLUSH(); W->pending = pending; return %d;\n}\n",
-		-1 - SIM_JIT_CONTINUE, -1 - SIM_JIT_YIELD, -1 - SIM_JIT_ABORT, -1 - SIM_JIT_STEP, -1 - SIM_JIT_NO_ENTRY);
+		-1 - SIM_JIT_CONTINUE, -1 - SIM_JIT_YIELD, -1 - SIM_JIT_ABORT, -1 - SIM_JIT_STEP,
+		-1 - SIM_JIT_NO_ENTRY);
 }
 
 /* The end of the part starting at lo: the first entry at least PART_INSNS instructions on, or the end. */

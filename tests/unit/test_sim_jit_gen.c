@@ -23,7 +23,7 @@ static bool inline_form(const struct ptx_insn *ins)
 {
 	switch (ins->op) {
 	case OP_SETP: return ins->type == PT_F32 || ins->type == PT_S32 || ins->type == PT_U32;
-	case OP_MIN: case OP_MAX: return true;
+	case OP_MIN: case OP_MAX: case OP_BFI: return true;
 	case OP_DIV: case OP_EX2: return ins->type == PT_F32;
 	case OP_CVT: return !ptx_type_is_float((enum ptx_type)ins->type2);
 	default: return false;
