@@ -18,6 +18,23 @@ void sim_lane_addresses(struct sim_cta *cta, struct sim_warp *w, const struct pt
 /* sim_mem.c: ld/st of the lanes in `mask` at the addresses their memory operand names (sim_lane_addresses'
  * result, which it may change): exec_ld_st after the address step, for the compiled engine (sim_jit_mem.c) */
 int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32]);
+/* The same without trying the hot form first (sim_shared_hot): every other form, and the hot form's
+ * accesses that leave shared memory (which it reports). */
+int sim_ld_st_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+		      uint64_t addr[32]);
+
+/* sim_mem.c: the wavefronts (*units) and bank conflicts of a shared access, or the sectors of a global or
+ * local one, for `site` (the call site whose shapes the wavefront memo keeps); and the one rule for bank
+ * conflicts given the wavefronts. */
+void sim_access_cost(struct sim_cta *cta, uintptr_t site, enum ptx_space sp, const uint64_t addr[32], uint32_t mask,
+		     unsigned size, uint32_t *units, uint32_t *conflicts);
+unsigned sim_shared_conflicts(unsigned units, uint32_t mask, unsigned size);
+
+/* sim_mem_hot.c: the hot form of a full warp's 4-byte ld.shared/st.shared (counted, checked and moved as
+ * the general path would); false when the access is of another form or leaves shared memory, for the
+ * general path. */
+bool sim_shared_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+		    const uint64_t addr[32]);
 
 /* sim_exec_packed.c: dp4a / dp2a, vabsdiff2 / vabsdiff4, fns */
 int sim_exec_packed(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);

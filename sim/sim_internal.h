@@ -171,17 +171,19 @@ struct sim_quiet {
 /* one spare word: a 64-bit window (sim_trace.c) may straddle the last */
 #define SIM_QUIET_ROWS(L) ((size_t)(L)->shared_size / 256 + 2)
 
-/* What a full warp's 4-byte shared-memory access shape implies (sim_mem.c), kept per call site: rel[l]
- * is lane l's address minus lane 0's; min and max the lowest and highest as signed offsets; rel_or their
- * OR (alignment); units the wavefronts and conflicts the bank conflicts among them; sass_as_ptx when SASS
- * counts the access as PTX does; the words accessed as nwin 64-word windows, window k's bit i standing
- * for word win[k] + i (relative to lane 0's word). */
+/* What a full warp's 4-byte shared-memory access shape implies (sim_mem_hot.c), kept per call site:
+ * rel[l] is lane l's address minus lane 0's (every one a multiple of 4); min and max the lowest and
+ * highest; kind how the lanes lie (sim_mem_hot.c); units the wavefronts and conflicts the bank conflicts
+ * of the PTX access; sass what ptxas made of it (enum ptx_sass_kind), with the wavefronts and conflicts
+ * of each of its `parts` SASS accesses and the span of a vector; the words accessed as nwin 64-word
+ * windows, window k's bit i standing for word win[k] + i (relative to lane 0's word). */
 struct sim_shape {
 	uintptr_t site;
-	uint32_t rel[32];
-	uint32_t rel_or, units, conflicts, nwin;
-	bool sass_as_ptx;
+	int64_t rel[32];
 	int64_t min, max;
+	uint32_t units, conflicts, nwin;
+	uint32_t part_units[4], part_conflicts[4];
+	uint8_t kind, is_store, sass, span, parts;
 	int32_t win[32];
 	uint64_t words[32];
 };

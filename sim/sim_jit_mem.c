@@ -8,5 +8,8 @@
 int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr)
 {
 	struct sim_cta *c = cta;
-	return sim_ld_st_at(c, w, &c->L->fn->code[pc], mask, addr);
+	const struct ptx_insn *ins = &c->L->fn->code[pc];
+	if (sim_shared_hot(c, w, ins, mask, addr)) /* the hot form first, without the general path's frame */
+		return 0;
+	return sim_ld_st_general(c, w, ins, mask, addr);
 }
