@@ -239,8 +239,9 @@ bool sim_shared_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 	if (mask != 0xffffffffu)
 		return false;
 	const struct sim_shape *e = shape_of(cta, ins, addr);
-	int64_t base = (int64_t)addr[0]; /* below 2^32: shape_install checks it, and the shape keeps it so */
-	if (!e || addr[0] >> 32 || base + e->min < 0 || base + e->max > (int64_t)cta->L->shared_size - 4)
+	int64_t base = (int64_t)addr[0];
+	/* every lane a whole word inside shared memory: the shape's lanes are words apart, so lane 0 decides */
+	if (!e || (addr[0] & 3) || addr[0] >> 32 || base + e->min < 0 || base + e->max > (int64_t)cta->L->shared_size - 4)
 		return false;
 	count_hot(cta, w, ins, e, addr);
 	if (e->is_store) {
