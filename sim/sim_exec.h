@@ -18,7 +18,7 @@ void sim_lane_addresses(struct sim_cta *cta, struct sim_warp *w, const struct pt
 /* sim_mem.c: ld/st of the lanes in `mask` at the addresses their memory operand names (sim_lane_addresses'
  * result, which it may change): exec_ld_st after the address step, for the compiled engine (sim_jit_mem.c) */
 int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32]);
-/* The same without trying the hot form first (sim_shared_hot): every other form, and the hot form's
+/* The same without trying the hot form first (sim_mem_hot): every other form, and the hot form's
  * accesses that leave shared memory (which it reports). */
 int sim_ld_st_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		      uint64_t addr[32]);
@@ -30,10 +30,18 @@ void sim_access_cost(struct sim_cta *cta, uintptr_t site, enum ptx_space sp, con
 		     unsigned size, uint32_t *units, uint32_t *conflicts);
 unsigned sim_shared_conflicts(unsigned units, uint32_t mask, unsigned size);
 
-/* sim_mem_hot.c: the hot form of a full warp's 4-byte ld.shared/st.shared (counted, checked and moved as
- * the general path would); false when the access is of another form or leaves shared memory, for the
- * general path. */
-bool sim_shared_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+/* sim_mem.c: the global region holding [addr, addr + size) when an access there is allowed (a store not
+ * into read-only memory), else NULL; and the global race check of a warp-level access, in lane order
+ * (`key`, or NULL: the address set's name for read groups, sim_race.h). */
+const struct sim_region *sim_global_region(struct sim_cta *cta, struct sim_warp *w, uint64_t addr, unsigned size,
+					   bool is_store);
+void sim_check_global_races(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			    const uint64_t addr[32], unsigned n, bool is_store, const struct sim_race_key *key);
+
+/* sim_mem_hot.c: the hot forms of a full warp's 4-byte ld/st of shared or global memory (counted, checked
+ * and moved as the general path would); false when the access is of another form or leaves its memory,
+ * for the general path. */
+bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		    const uint64_t addr[32]);
 
 /* sim_exec_packed.c: dp4a / dp2a, vabsdiff2 / vabsdiff4, fns */

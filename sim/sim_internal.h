@@ -103,6 +103,8 @@ struct sim_launch {
 
 void sim_touch_init(struct sim_touch *t, const struct sim_region *regions, int n);
 void sim_touch_mark(struct sim_touch *t, bool is_store, const uint64_t addr[32], uint32_t mask, unsigned size);
+/* The same for one access of `size` bytes at addr (a broadcast: every lane at one address). */
+void sim_touch_mark_one(struct sim_touch *t, bool is_store, uint64_t addr, unsigned size);
 void sim_touch_count(const struct sim_touch *t, uint64_t *ld, uint64_t *st);
 void sim_touch_free(struct sim_touch *t);
 
@@ -171,7 +173,7 @@ struct sim_quiet {
 /* one spare word: a 64-bit window (sim_trace.c) may straddle the last */
 #define SIM_QUIET_ROWS(L) ((size_t)(L)->shared_size / 256 + 2)
 
-/* What a full warp's 4-byte shared-memory access shape implies (sim_mem_hot.c), kept per call site:
+/* What a full warp's 4-byte shared- or global-memory access shape implies (sim_mem_hot.c), kept per call site:
  * rel[l] is lane l's address minus lane 0's (every one a multiple of 4); min and max the lowest and
  * highest; kind how the lanes lie (sim_mem_hot.c); units the wavefronts and conflicts the bank conflicts
  * of the PTX access; sass what ptxas made of it (enum ptx_sass_kind), with the wavefronts and conflicts
@@ -179,13 +181,21 @@ struct sim_quiet {
  * windows, window k's bit i standing for word win[k] + i (relative to lane 0's word). */
 struct sim_shape {
 	uintptr_t site;
+	uint64_t id;         /* unique among the worker's shapes: (id, start) names an address set */
 	int64_t rel[32];
 	int64_t min, max;
+	uint8_t kind, is_store, space, sass, span, parts;
+	/* shared */
 	uint32_t units, conflicts, nwin;
 	uint32_t part_units[4], part_conflicts[4];
-	uint8_t kind, is_store, sass, span, parts;
 	int32_t win[32];
 	uint64_t words[32];
+	/* global: the region last accessed, the sectors for each start modulo a sector (0: not worked out yet),
+	 * whether the lanes are whole sectors apart, and the first sectors (+ 1) already marked touched */
+	const struct sim_region *region;
+	uint8_t sectors[8];
+	bool columns;
+	uint64_t marked[32];
 };
 #define SIM_SHAPE_SLOTS 256
 
@@ -219,7 +229,8 @@ struct sim_cta {
 	struct sim_calls **calls;   /* per warp, kept for the worker's next CTAs (sim_frame.c) */
 	const uint64_t **frame_konst; /* per (function, frame start): constant slots (sim_frame.c) */
 	struct gl_mm_memo wf_memo;     /* shared-memory wavefront counts by call site and shape (memmodel.h) */
-	struct sim_shape *shapes;      /* SIM_SHAPE_SLOTS, by call site (sim_mem.c) */
+	struct sim_shape *shapes;      /* SIM_SHAPE_SLOTS, by call site (sim_mem_hot.c) */
+	uint64_t shape_serial;         /* the last shape id given */
 	struct gl_trace_event *trace;  /* per worker buffer, appended in CTA order by the grid */
 	uint32_t ntrace, trace_cap;
 	uint64_t trace_dropped;

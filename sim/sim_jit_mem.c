@@ -9,7 +9,7 @@ int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr)
 {
 	struct sim_cta *c = cta;
 	const struct ptx_insn *ins = &c->L->fn->code[pc];
-	if (sim_shared_hot(c, w, ins, mask, addr)) /* the hot form first, without the general path's frame */
+	if (sim_mem_hot(c, w, ins, mask, addr)) /* the hot form first, without the general path's frame */
 		return 0;
 	return sim_ld_st_general(c, w, ins, mask, addr);
 }

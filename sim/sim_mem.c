@@ -16,6 +16,17 @@ const char *sim_space_name(enum ptx_space s)
 }
 
 /* The memory lane `lane` of warp `w` reaches (sim_addr.h). */
+static struct sim_memmap lane_memmap(const struct sim_cta *cta, const struct sim_warp *w, int lane);
+
+const struct sim_region *sim_global_region(struct sim_cta *cta, struct sim_warp *w, uint64_t addr, unsigned size,
+					   bool is_store)
+{
+	struct sim_memmap m = lane_memmap(cta, w, 0);
+	struct sim_xlat x = sim_addr_translate(&m, PS_GLOBAL, addr, size, is_store);
+	return x.miss == SIM_HIT ? x.region : NULL;
+}
+
+/* The memory lane `lane` of warp `w` reaches (sim_addr.h). */
 static struct sim_memmap lane_memmap(const struct sim_cta *cta, const struct sim_warp *w, int lane)
 {
 	const struct sim_launch *L = cta->L;
@@ -389,13 +400,13 @@ static void check_global_race(struct sim_cta *cta, struct sim_warp *w, const str
 }
 
 /* check_global_race for the lanes of a warp-level access, in lane order. */
-static void check_global_races(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
-			       const uint64_t addr[32], unsigned n, bool is_store)
+void sim_check_global_races(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			    const uint64_t addr[32], unsigned n, bool is_store, const struct sim_race_key *key)
 {
 	if (cta->L->warps_per_cta < 2 || !(cta->L->tools & GL_TOOL_RACECHECK) || (ins->mods & (PM_VOLATILE | PM_STRONG)))
 		return;
 	uint8_t other[32];
-	uint32_t racing = sim_race_warp(&cta->race, cta->gen, cta->epoch, w->id, addr, mask, n, is_store, other);
+	uint32_t racing = sim_race_warp_keyed(&cta->race, cta->gen, cta->epoch, w->id, addr, mask, n, is_store, key, other);
 	FOR_LANES(racing, l)
 		sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr[l], n, false,
 			    "global-memory race at 0x%llx: warps %u and %u of one CTA access it between two barriers, "
@@ -477,7 +488,7 @@ static bool uniform_param_load(struct sim_cta *cta, struct sim_warp *w, const st
 
 int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32])
 {
-	if (sim_shared_hot(cta, w, ins, mask, addr)) /* sim_mem_hot.c */
+	if (sim_mem_hot(cta, w, ins, mask, addr)) /* sim_mem_hot.c */
 		return 0;
 	return sim_ld_st_general(cta, w, ins, mask, addr);
 }
@@ -512,7 +523,7 @@ int sim_ld_st_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		if (space == PS_SHARED)
 			sim_shadow_warp(cta, w, ins, mask, addr, 4, is_store);
 		else
-			check_global_races(cta, w, ins, mask, addr, 4, is_store);
+			sim_check_global_races(cta, w, ins, mask, addr, 4, is_store, NULL);
 		return 0;
 	}
 	if (fast) {

@@ -1,11 +1,13 @@
-/* sim_mem_hot.c — the hot form of ld/st: a full warp's 4-byte ld.shared into a register (or st.shared
- * from one), the inner loop of tiled kernels.  Everything the general path (sim_mem.c) works out from the
- * 32 addresses, except where they start, depends only on their shape: each lane's address minus lane
- * 0's.  At one instruction the shape seldom changes (every warp and every tile row of a tiled loop gives
- * the same one), so what it implies is kept per call site (struct sim_shape): the bounds of the lanes,
- * alignment, the wavefronts and bank conflicts of the PTX access and of the SASS access(es) it stands
- * for, how to move the data, and the words it reads as quiet-read windows.  An access compares its shape
- * in one vectorised pass and checks its start; the counts, checks and findings are the general path's. */
+/* sim_mem_hot.c — the hot forms of ld/st: a full warp's 4-byte ld.shared or ld.global into a register
+ * (or st from one), the inner loops of tiled and streaming kernels.  Everything the general path
+ * (sim_mem.c) works out from the 32 addresses, except where they start, depends only on their shape:
+ * each lane's address minus lane 0's.  At one instruction the shape seldom changes (every warp and every
+ * tile row of a tiled loop gives the same one), so what it implies is kept per call site (struct
+ * sim_shape): the bounds of the lanes, alignment, the wavefronts and bank conflicts of the PTX access and
+ * of the SASS access(es) it stands for (shared), its sectors for each start modulo a sector (global), how
+ * to move the data, the words it reads as quiet-read windows (shared) and the sectors already marked
+ * touched (global).  An access compares its shape in one vectorised pass and checks its start; the
+ * counts, checks and findings are the general path's. */
 #include "sim_exec.h"
 #include "sim_simd.h"
 #include "sim_trace.h"
@@ -74,47 +76,28 @@ static void shape_sass(struct sim_cta *cta, const struct ptx_insn *ins, struct s
 	}
 }
 
-/* Is `ins` of the hot form (a full warp's 4-byte ld.shared into a register that is not sign-extended, or
- * st.shared from one)? */
+/* Is `ins` of a hot form (a full warp's 4-byte ld.shared or ld.global into a register that is not
+ * sign-extended, or st from one)? */
 static bool hot_form(const struct ptx_insn *ins)
 {
 	bool is_store = ins->op == OP_ST;
 	const struct ptx_operand *ro = &ins->ops[is_store ? 1 : 0];
 	enum ptx_type t = (enum ptx_type)ins->type;
-	return (ins->op == OP_LD || is_store) && ins->space == PS_SHARED && ins->vec <= 1 && ptx_type_bytes(t) == 4 &&
-	       (is_store || !ptx_type_is_signed(t)) && ro->kind == PO_SLOT && ro->slot >= 0 && !(ins->mods & PM_CALLPARAM);
+	return (ins->op == OP_LD || is_store) && (ins->space == PS_SHARED || ins->space == PS_GLOBAL) &&
+	       ins->vec <= 1 && ptx_type_bytes(t) == 4 && (is_store || !ptx_type_is_signed(t)) && ro->kind == PO_SLOT &&
+	       ro->slot >= 0 && !(ins->mods & PM_CALLPARAM);
 }
 
-/* Work out the shape of `addr` (an access of the hot form) into the site's slot; false when its lanes are
- * not whole aligned words below 2^32 (the general path then runs). */
-static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struct sim_shape *e, const uint64_t addr[32])
+/* The shared-memory facts of a shape: its wavefronts and conflicts, its SASS parts', and its windows;
+ * false when its lanes are not all below 2^32. */
+static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, struct sim_shape *e, const uint64_t addr[32])
 {
-	if (addr[0] >> 32)
-		return false;
-	uint32_t a32[32], rel_or = 0;
-	int64_t min = 0, max = 0;
-	bool same = true, unit = true;
+	uint32_t a32[32];
 	for (int l = 0; l < 32; l++) {
-		uint64_t d = addr[l] - addr[0];
-		int64_t r = (int64_t)d;
-		if (r < -(int64_t)UINT32_MAX || r > (int64_t)UINT32_MAX)
+		if (addr[l] >> 32)
 			return false;
-		rel_or |= (uint32_t)d;
-		min = r < min ? r : min;
-		max = r > max ? r : max;
-		same &= d == 0;
-		unit &= d == 4u * (unsigned)l;
 		a32[l] = (uint32_t)addr[l];
 	}
-	if ((addr[0] | rel_or) & 3) /* the wavefront count below assumes words: misaligned shapes go the general way */
-		return false;
-	e->site = (uintptr_t)ins;
-	for (int l = 0; l < 32; l++)
-		e->rel[l] = (int64_t)(addr[l] - addr[0]);
-	e->min = min;
-	e->max = max;
-	e->kind = same ? SHAPE_SAME : unit ? SHAPE_UNIT : SHAPE_ANY;
-	e->is_store = ins->op == OP_ST;
 	e->units = gl_mm_shared_wavefronts(a32, 0xffffffffu, 4);
 	e->conflicts = sim_shared_conflicts(e->units, 0xffffffffu, 4);
 	shape_sass(cta, ins, e, addr);
@@ -122,9 +105,63 @@ static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struc
 	return true;
 }
 
+/* The global facts of a shape: its sectors for each start are worked out as they come; the region and the
+ * touched sectors as accesses find them.  Only accesses SASS makes as PTX does (or not at all) are hot:
+ * a vector's sectors depend on more than the start within a sector. */
+static bool install_global(struct sim_cta *cta, const struct ptx_insn *ins, struct sim_shape *e)
+{
+	const struct ptx_function *fn = cta->L->fn;
+	uintptr_t p = (uintptr_t)ins, lo = (uintptr_t)fn->code, hi = (uintptr_t)(fn->code + fn->ncode);
+	const struct ptx_sass *m = fn->sass && p >= lo && p < hi ? &fn->sass[ins - fn->code] : NULL;
+	e->sass = m ? m->kind : SASS_NONE;
+	if (e->sass != SASS_NONE && e->sass != SASS_SAME && e->sass != SASS_MEMBER && e->sass != SASS_REMOVED)
+		return false;
+	e->region = NULL;
+	memset(e->sectors, 0, sizeof e->sectors);
+	memset(e->marked, 0, sizeof e->marked);
+	e->columns = true;
+	for (int l = 0; l < 32; l++)
+		e->columns &= (e->rel[l] & 31) == 0;
+	return true;
+}
+
+/* Work out the shape of `addr` (an access of a hot form) into the site's slot; false when its lanes are not
+ * whole aligned words, or are far apart (the general path then runs). */
+static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struct sim_shape *e, const uint64_t addr[32])
+{
+	uint64_t rel_or = 0;
+	int64_t min = 0, max = 0;
+	bool same = true, unit = true;
+	for (int l = 0; l < 32; l++) {
+		uint64_t d = addr[l] - addr[0];
+		int64_t r = (int64_t)d;
+		if (r < -(int64_t)UINT32_MAX || r > (int64_t)UINT32_MAX)
+			return false;
+		rel_or |= d;
+		min = r < min ? r : min;
+		max = r > max ? r : max;
+		same &= d == 0;
+		unit &= d == 4u * (unsigned)l;
+	}
+	if ((addr[0] | rel_or) & 3) /* the counts below assume words: misaligned shapes go the general way */
+		return false;
+	for (int l = 0; l < 32; l++)
+		e->rel[l] = (int64_t)(addr[l] - addr[0]);
+	e->min = min;
+	e->max = max;
+	e->kind = same ? SHAPE_SAME : unit ? SHAPE_UNIT : SHAPE_ANY;
+	e->is_store = ins->op == OP_ST;
+	e->space = ins->space;
+	if (!(ins->space == PS_SHARED ? install_shared(cta, ins, e, addr) : install_global(cta, ins, e)))
+		return false;
+	e->site = (uintptr_t)ins;
+	e->id = ++cta->shape_serial;
+	return true;
+}
+
 /* The facts of the shape of `addr` from the site's slot (worked out on a change); NULL when the access
- * is not of the hot form. */
-static const struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32])
+ * is not of a hot form. */
+static struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32])
 {
 	struct sim_shape *e = &cta->shapes[((uintptr_t)ins * 0x9E3779B97F4A7C15ull >> 40) % SIM_SHAPE_SLOTS];
 	if (e->site == (uintptr_t)ins && shape_diff(addr, e->rel) == 0)
@@ -201,11 +238,10 @@ SIM_SIMD_CLONES static void put_words(uint8_t *restrict dst, const uint64_t *res
 	}
 }
 
-static void load_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e,
-		     uint64_t base)
+/* Lane l's word at src + rel[l] into the destination register. */
+static void load_hot(struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e, const uint8_t *src)
 {
 	uint64_t *d = sim_reg(w, ins->ops[0].slot);
-	const uint8_t *src = cta->shared + base;
 	if (e->kind == SHAPE_SAME)
 		fill_words(d, word_at(src));
 	else if (e->kind == SHAPE_UNIT)
@@ -214,12 +250,12 @@ static void load_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 		gather_words(d, src, e->rel);
 }
 
-/* In lane order: of lanes storing to one word, the last one's value stays. */
+/* The source register's lane l to dst + rel[l], in lane order: of lanes storing to one word, the last one's
+ * value stays. */
 static void store_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e,
-		      uint64_t base)
+		      uint8_t *dst)
 {
 	const uint64_t *v = sim_src(cta, w, ins->ops[1].slot);
-	uint8_t *dst = cta->shared + base;
 	if (e->kind == SHAPE_SAME) {
 		uint32_t x = (uint32_t)v[31];
 		memcpy(dst, &x, 4);
@@ -233,25 +269,106 @@ static void store_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	}
 }
 
-bool sim_shared_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
-		    const uint64_t addr[32])
+static bool shared_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e,
+		       const uint64_t addr[32])
 {
-	if (mask != 0xffffffffu)
-		return false;
-	const struct sim_shape *e = shape_of(cta, ins, addr);
 	int64_t base = (int64_t)addr[0];
 	/* every lane a whole word inside shared memory: the shape's lanes are words apart, so lane 0 decides */
-	if (!e || (addr[0] & 3) || addr[0] >> 32 || base + e->min < 0 || base + e->max > (int64_t)cta->L->shared_size - 4)
+	if ((addr[0] & 3) || addr[0] >> 32 || base + e->min < 0 || base + e->max > (int64_t)cta->L->shared_size - 4)
 		return false;
 	count_hot(cta, w, ins, e, addr);
 	if (e->is_store) {
-		store_hot(cta, w, ins, e, (uint64_t)base);
+		store_hot(cta, w, ins, e, cta->shared + base);
 		if (!sim_shadow_store_words(cta, w, ins, (uint64_t)base / 4, e->rel, e->nwin, e->win, e->words))
-			sim_shadow_warp(cta, w, ins, mask, addr, 4, true);
+			sim_shadow_warp(cta, w, ins, 0xffffffffu, addr, 4, true);
 		return true;
 	}
-	load_hot(cta, w, ins, e, (uint64_t)base);
+	load_hot(w, ins, e, cta->shared + base);
 	if (!sim_shadow_quiet_reads(cta, w, ins, (uint64_t)base / 4, e->nwin, e->win, e->words))
-		sim_shadow_warp(cta, w, ins, mask, addr, 4, false);
+		sim_shadow_warp(cta, w, ins, 0xffffffffu, addr, 4, false);
 	return true;
+}
+
+/* Does region r hold every lane's word of a shape starting at a0? */
+static bool region_holds(const struct sim_region *r, uint64_t a0, const struct sim_shape *e)
+{
+	uint64_t lo = a0 + (uint64_t)e->min; /* a lane below the region wraps to an offset past it */
+	return sim_span_in(lo - r->base, (uint64_t)(e->max - e->min) + 4, r->size) && lo <= a0;
+}
+
+/* Mark the sectors a global access touched (sim_touch.c).  A shape whose lanes are whole sectors apart
+ * touches the sectors of its first one moved by fixed amounts, so its sectors are the same set whenever
+ * that first sector is: each slot remembers 32 first sectors it marked already (bits only ever get set,
+ * so skipping them is exact). */
+static void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t addr[32])
+{
+	struct sim_touch *t = &cta->L->touch;
+	if (!t->ld)
+		return;
+	uint64_t first = addr[0] / GL_SECTOR_BYTES + 1, *memo = &e->marked[first % 32];
+	if (e->columns && *memo == first)
+		return;
+	if (e->kind == SHAPE_SAME)
+		sim_touch_mark_one(t, e->is_store, addr[0], 4);
+	else
+		sim_touch_mark(t, e->is_store, addr, 0xffffffffu, 4);
+	if (e->columns)
+		*memo = first;
+}
+
+/* The counters of a global access: the PTX access, the SASS one (the same, or none), the touched sectors
+ * and the trace. */
+static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
+			 const uint64_t addr[32])
+{
+	struct gl_sim_counters *c = &cta->c;
+	uint8_t *sect = &e->sectors[(addr[0] % GL_SECTOR_BYTES) / 4];
+	if (!*sect) /* the sectors of this shape at this start within a sector */
+		*sect = (uint8_t)gl_mm_global_sectors(addr, 0xffffffffu, 4);
+	unsigned units = *sect, ideal = 32 * 4 / GL_SECTOR_BYTES;
+	*(e->is_store ? &c->ptx_gst_req : &c->ptx_gld_req) += 1;
+	*(e->is_store ? &c->ptx_gst_sect : &c->ptx_gld_sect) += units;
+	touch_hot(cta, e, addr);
+	if (e->sass == SASS_NONE || e->sass == SASS_SAME) {
+		*(e->is_store ? &c->gst_req : &c->gld_req) += 1;
+		*(e->is_store ? &c->gst_sect : &c->gld_sect) += units;
+		*(e->is_store ? &c->gst_ideal : &c->gld_ideal) += ideal;
+	}
+	if (cta->trace)
+		sim_trace_record(cta, w, ins, PS_GLOBAL, addr, 0xffffffffu, 4, e->is_store, units);
+}
+
+static bool global_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
+		       const uint64_t addr[32])
+{
+	uint64_t a0 = addr[0];
+	if (a0 & 3)
+		return false;
+	const struct sim_region *r = e->region;
+	if (!r || !region_holds(r, a0, e)) { /* the region of lane 0, as the general path translates it */
+		r = sim_global_region(cta, w, a0, 4, e->is_store);
+		if (!r || !region_holds(r, a0, e))
+			return false;
+		e->region = r;
+	}
+	count_global(cta, w, ins, e, addr);
+	uint8_t *host = r->host + (a0 - r->base);
+	if (e->is_store)
+		store_hot(cta, w, ins, e, host);
+	else
+		load_hot(w, ins, e, host);
+	struct sim_race_key key = {e->id, a0, e->kind == SHAPE_SAME}; /* the address set: this shape, from a0 */
+	sim_check_global_races(cta, w, ins, 0xffffffffu, addr, 4, e->is_store, &key);
+	return true;
+}
+
+bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+		 const uint64_t addr[32])
+{
+	if (mask != 0xffffffffu)
+		return false;
+	struct sim_shape *e = shape_of(cta, ins, addr);
+	if (!e)
+		return false;
+	return e->space == PS_SHARED ? shared_hot(cta, w, ins, e, addr) : global_hot(cta, w, ins, e, addr);
 }

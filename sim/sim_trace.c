@@ -312,12 +312,17 @@ bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const
 	const uint64_t *full = cta->quiet.full;
 	for (unsigned k = 0; k < nwin; k++) {
 		uint64_t lo = base + (uint64_t)win[k];
-		if ((window_of(full, lo) & words[k]) != words[k])
+		if (words[k] == 1 ? !bit_of(full, lo) : (window_of(full, lo) & words[k]) != words[k])
 			return false;
 	}
 	uint64_t *row = reads_row(cta, (uint16_t)(w->id + 1));
-	for (unsigned k = 0; k < nwin; k++)
-		window_set(row, base + (uint64_t)win[k], words[k]);
+	for (unsigned k = 0; k < nwin; k++) {
+		uint64_t lo = base + (uint64_t)win[k];
+		if (words[k] == 1) /* one word (lanes far apart, as down a column): one bit */
+			bit_set(row, lo);
+		else
+			window_set(row, lo, words[k]);
+	}
 	return true;
 }
 
