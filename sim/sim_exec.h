@@ -38,6 +38,12 @@ const struct sim_region *sim_global_region(struct sim_cta *cta, struct sim_warp 
 void sim_check_global_races(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 			    const uint64_t addr[32], unsigned n, bool is_store, const struct sim_race_key *key);
 
+/* sim_mem.c: when every lane in `mask` reads `size` aligned bytes inside shared memory at its address,
+ * the host address of shared offset 0 (lane l's bytes are at it + addr[l]), else NULL: those lanes then
+ * translate one by one, which reports them. */
+uint8_t *sim_shared_span(struct sim_cta *cta, struct sim_warp *w, const uint64_t addr[32], uint32_t mask,
+			 unsigned size);
+
 /* sim_mem_hot.c: the hot forms of a full warp's 4-byte ld/st of shared or global memory (counted, checked
  * and moved as the general path would); false when the access is of another form or leaves its memory,
  * for the general path. */

@@ -366,6 +366,13 @@ static bool fast_span(struct sim_cta *cta, struct sim_warp *w, enum ptx_space sp
 	return true;
 }
 
+uint8_t *sim_shared_span(struct sim_cta *cta, struct sim_warp *w, const uint64_t addr[32], uint32_t mask,
+			 unsigned size)
+{
+	struct fast_span f;
+	return fast_span(cta, w, PS_SHARED, addr, mask, size, false, &f) ? f.host - f.first : NULL;
+}
+
 static void store_element(uint8_t *p, uint64_t v, unsigned esz)
 {
 	switch (esz) {
@@ -406,7 +413,8 @@ void sim_check_global_races(struct sim_cta *cta, struct sim_warp *w, const struc
 	if (cta->L->warps_per_cta < 2 || !(cta->L->tools & GL_TOOL_RACECHECK) || (ins->mods & (PM_VOLATILE | PM_STRONG)))
 		return;
 	uint8_t other[32];
-	uint32_t racing = sim_race_warp_keyed(&cta->race, cta->gen, cta->epoch, w->id, addr, mask, n, is_store, key, other);
+	uint32_t racing =
+		sim_race_warp_keyed(&cta->race, cta->gen, cta->epoch, w->id, addr, mask, n, is_store, key, other);
 	FOR_LANES(racing, l)
 		sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr[l], n, false,
 			    "global-memory race at 0x%llx: warps %u and %u of one CTA access it between two barriers, "
@@ -591,11 +599,22 @@ static int exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct p
 					 gl_mm_shared_wavefronts(d32, mask, size));
 		}
 	}
+	/* every reading lane inside one global buffer and every lane inside shared memory, aligned: each lane's
+	 * bytes are where the one checked translation would find them, without a finding */
+	struct fast_span fs = {0}, fd;
+	bool fast = fast_span(cta, w, PS_SHARED, dst, mask, size, true, &fd) &&
+		    (!reading || fast_span(cta, w, PS_GLOBAL, src, reading, size, false, &fs));
 	FOR_LANES(mask, l) {
 		enum ptx_space gs = PS_GLOBAL, ss = PS_SHARED;
 		unsigned n = srcsize ? (unsigned)srcsize[l] : size;
-		uint8_t *s = n ? sim_translate(cta, w, (int)l, &gs, src[l], size, false, ins) : NULL;
-		uint8_t *d = sim_translate(cta, w, (int)l, &ss, dst[l], size, true, ins);
+		uint8_t *s, *d;
+		if (fast) {
+			s = n ? fs.host + (src[l] - fs.first) : NULL;
+			d = fd.host + (dst[l] - fd.first);
+		} else {
+			s = n ? sim_translate(cta, w, (int)l, &gs, src[l], size, false, ins) : NULL;
+			d = sim_translate(cta, w, (int)l, &ss, dst[l], size, true, ins);
+		}
 		if (!d || (n && !s))
 			continue;
 		uint8_t buf[16] = {0};

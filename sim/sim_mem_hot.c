@@ -67,12 +67,13 @@ static void shape_sass(struct sim_cta *cta, const struct ptx_insn *ins, struct s
 		return;
 	e->parts = m->kind == SASS_SPLIT ? (uint8_t)(4 / m->width) : 1;
 	for (unsigned k = 0; k < e->parts && k < 4; k++) {
-		uint64_t move = m->kind == SASS_VECTOR ? (uint64_t)0 - (uint64_t)(int64_t)m->delta : (uint64_t)k * m->width;
+		uint64_t move =
+			m->kind == SASS_VECTOR ? (uint64_t)0 - (uint64_t)(int64_t)m->delta : (uint64_t)k * m->width;
 		uint64_t shifted[32];
 		for (int l = 0; l < 32; l++)
 			shifted[l] = addr[l] + move;
-		sim_access_cost(cta, (uintptr_t)ins + 1 + k, PS_SHARED, shifted, 0xffffffffu, m->width, &e->part_units[k],
-				&e->part_conflicts[k]);
+		sim_access_cost(cta, (uintptr_t)ins + 1 + k, PS_SHARED, shifted, 0xffffffffu, m->width,
+				&e->part_units[k], &e->part_conflicts[k]);
 	}
 }
 
@@ -90,7 +91,8 @@ static bool hot_form(const struct ptx_insn *ins)
 
 /* The shared-memory facts of a shape: its wavefronts and conflicts, its SASS parts', and its windows;
  * false when its lanes are not all below 2^32. */
-static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, struct sim_shape *e, const uint64_t addr[32])
+static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, struct sim_shape *e,
+			   const uint64_t addr[32])
 {
 	uint32_t a32[32];
 	for (int l = 0; l < 32; l++) {

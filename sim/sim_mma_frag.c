@@ -257,7 +257,8 @@ static inline __attribute__((always_inline)) void mma_16x8_as(struct sim_cta *ct
 		const uint64_t *v = sim_src(cta, w, ins->ops[2].vec[r]);
 		for (unsigned lane = 0; lane < 32; lane++)
 			for (unsigned j = 0; j < ea; j++)
-				bf[r * 4 * ea + ea * (lane & 3) + j][lane >> 2] = float_elem(elem_of(v[lane], ea, ba, j), at);
+				bf[r * 4 * ea + ea * (lane & 3) + j][lane >> 2] =
+					float_elem(elem_of(v[lane], ea, ba, j), at);
 	}
 	for (unsigned r = 0; r < fc->unique; r++) { /* C: element q = e r + j at row g + 8 (q / 2), column 2t + q % 2 */
 		const uint64_t *v = sim_src(cta, w, ins->ops[3].vec[r]);
@@ -277,7 +278,8 @@ static inline __attribute__((always_inline)) void mma_16x8_as(struct sim_cta *ct
 			for (unsigned j = 0; j < ed; j++) {
 				unsigned q = r * ed + j;
 				double x = acc[(lane >> 2) + 8 * (q >> 1)][2 * (lane & 3) + (q & 1)];
-				uint64_t bits = fd->type == PT_F32 ? sim_f32_bits((float)x) : sim_from_double(x, PT_F16, PR_RN) & 0xffff;
+				uint64_t bits = fd->type == PT_F32 ? sim_f32_bits((float)x)
+								   : sim_from_double(x, PT_F16, PR_RN) & 0xffff;
 				v |= bits << (16 * j); /* two f16 results per register, or one f32 */
 			}
 			d[lane] = v;

@@ -383,7 +383,8 @@ unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsig
 }
 
 uint32_t sim_race_warp_keyed(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
-			     uint32_t mask, unsigned n, bool is_store, const struct sim_race_key *key, uint8_t other[32])
+			     uint32_t mask, unsigned n, bool is_store, const struct sim_race_key *key,
+			     uint8_t other[32])
 {
 	enter_interval(t, gen, epoch);
 	if (!is_store && hold_read(t, warp, addr, mask, n, key)) {

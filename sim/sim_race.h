@@ -48,7 +48,8 @@ void sim_race_settle(struct sim_race *t);
 /* sim_race_warp for a read whose address set `key` names (NULL: none), so that warps reading the same
  * words share one read group (sim_race.c): the same results, entries and findings. */
 uint32_t sim_race_warp_keyed(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
-			     uint32_t mask, unsigned n, bool is_store, const struct sim_race_key *key, uint8_t other[32]);
+			     uint32_t mask, unsigned n, bool is_store, const struct sim_race_key *key,
+			     uint8_t other[32]);
 void sim_race_free(struct sim_race *t);
 
 #endif

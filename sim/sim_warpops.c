@@ -258,11 +258,14 @@ static int exec_ldmatrix(struct sim_cta *cta, struct sim_warp *w, const struct p
 	uint64_t addr[32] = {0};
 	sim_lane_addresses(cta, w, &ins->ops[1], 0xffffffffu, addr);
 	uint16_t rows[4][8][8];
+	uint32_t used = nmat == 4 ? 0xffffffffu : (1u << (8 * nmat)) - 1; /* the lanes giving row addresses */
+	uint8_t *shared = ins->space == PS_SHARED ? sim_shared_span(cta, w, addr, used, 16) : NULL;
 	for (unsigned m = 0; m < nmat; m++)
 		for (unsigned r = 0; r < 8; r++) {
 			unsigned lane = 8 * m + r;
 			enum ptx_space sp = ins->space ? (enum ptx_space)ins->space : PS_GENERIC;
-			uint8_t *p = sim_translate(cta, w, (int)lane, &sp, addr[lane], 16, false, ins);
+			uint8_t *p = shared ? shared + addr[lane]
+					    : sim_translate(cta, w, (int)lane, &sp, addr[lane], 16, false, ins);
 			if (!p)
 				return 0;
 			memcpy(rows[m][r], p, 16);

@@ -71,7 +71,9 @@ static void groups_match_lanes(void)
 		}
 		/* 3 shapes (32 rows 512 bytes apart, a broadcast, a row), 4 starts each: 12 address sets */
 		unsigned shape = next(3), start = next(4), warp = next(8);
-		uint64_t base = shape == 0 ? 0x8000 + start * 4 : shape == 1 ? 0x20000 + start * 4 : 0x30000 + start * 128;
+		uint64_t base = shape == 0   ? 0x8000 + start * 4
+				: shape == 1 ? 0x20000 + start * 4
+					     : 0x30000 + start * 128;
 		uint64_t addr[32];
 		for (unsigned l = 0; l < 32; l++)
 			addr[l] = base + (shape == 0 ? l * 512 : shape == 1 ? 0 : l * 4);
@@ -79,7 +81,8 @@ static void groups_match_lanes(void)
 		uint32_t mask = next(10) ? 0xffffffffu : (uint32_t)rng | 1u;
 		struct sim_race_key key = {shape + 1, base, shape == 1};
 		uint8_t other[32];
-		uint32_t racing = sim_race_warp_keyed(&a, 5, epoch, warp, addr, mask, 4, is_store, keyed ? &key : NULL, other);
+		uint32_t racing =
+			sim_race_warp_keyed(&a, 5, epoch, warp, addr, mask, 4, is_store, keyed ? &key : NULL, other);
 		for (unsigned l = 0; l < 32; l++) {
 			if (!(mask >> l & 1))
 				continue;
