@@ -24,11 +24,9 @@ int sim_ld_st_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		      uint64_t addr[32]);
 
 /* sim_mem.c: the wavefronts (*units) and bank conflicts of a shared access, or the sectors of a global or
- * local one, for `site` (the call site whose shapes the wavefront memo keeps); and the one rule for bank
- * conflicts given the wavefronts. */
+ * local one, for `site` (the call site whose shapes the wavefront memo keeps). */
 void sim_access_cost(struct sim_cta *cta, uintptr_t site, enum ptx_space sp, const uint64_t addr[32], uint32_t mask,
 		     unsigned size, uint32_t *units, uint32_t *conflicts);
-unsigned sim_shared_conflicts(unsigned units, uint32_t mask, unsigned size);
 
 /* sim_mem.c: the global region holding [addr, addr + size) when an access there is allowed (a store not
  * into read-only memory), else NULL; and the global race check of a warp-level access, in lane order
@@ -71,6 +69,9 @@ void sim_warp_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 int sim_exec_mbarrier(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
 /* The 64-bit object of a valid mbarrier in gpulab's encoding (for tests and documentation). */
 uint64_t sim_mbarrier_encode(uint32_t pending, uint32_t expected, int32_t tx, bool phase);
+
+/* sim_tex_exec.c: tex, tld4, txq, suld, sust, suq, sured */
+int sim_exec_tex(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
 
 /* sim_call.c: call (device printf through vprintf) */
 int sim_exec_call(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);

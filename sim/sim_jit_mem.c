@@ -9,7 +9,6 @@ int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr)
 {
 	struct sim_cta *c = cta;
 	const struct ptx_insn *ins = &c->L->fn->code[pc];
-	if (sim_mem_hot(c, w, ins, mask, addr)) /* the hot form first, without the general path's frame */
-		return 0;
-	return sim_ld_st_general(c, w, ins, mask, addr);
+	int rc = sim_mem_hot(c, w, ins, mask, addr) ? 0 : sim_ld_st_general(c, w, ins, mask, addr); /* hot form first */
+	return c->fault.kind != GL_SIM_FAULT_NONE ? -1 : rc; /* an access faulted: the CTA stops (sim_fault.c) */
 }

@@ -94,14 +94,10 @@ static bool hot_form(const struct ptx_insn *ins)
 static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, struct sim_shape *e,
 			   const uint64_t addr[32])
 {
-	uint32_t a32[32];
-	for (int l = 0; l < 32; l++) {
+	for (int l = 0; l < 32; l++)
 		if (addr[l] >> 32)
 			return false;
-		a32[l] = (uint32_t)addr[l];
-	}
-	e->units = gl_mm_shared_wavefronts(a32, 0xffffffffu, 4);
-	e->conflicts = sim_shared_conflicts(e->units, 0xffffffffu, 4);
+	sim_access_cost(cta, (uintptr_t)ins, PS_SHARED, addr, 0xffffffffu, 4, &e->units, &e->conflicts);
 	shape_sass(cta, ins, e, addr);
 	shape_windows(e);
 	return true;
@@ -187,6 +183,7 @@ static void count_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	} else {
 		c->ptx_sld_inst++, c->ptx_sld_wf += e->units, c->ptx_sld_conf += e->conflicts;
 	}
+	sim_spots_add(cta, ins, e->is_store ? SIM_SPOT_SST : SIM_SPOT_SLD, e->conflicts);
 	if (e->sass == SASS_NONE || e->sass == SASS_SAME) {
 		*inst += 1, *wf += e->units, *conf += e->conflicts;
 	} else if (e->parts) {
@@ -318,23 +315,29 @@ static void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t a
 		*memo = first;
 }
 
-/* The counters of a global access: the PTX access, the SASS one (the same, or none), the touched sectors
- * and the trace. */
+/* The counters of a global access: the PTX access, the SASS one (the same, or none), the wasted sectors
+ * (sim_spots.c), the touched sectors, the L1 model's lookups of a load (sim_l1.c) and the trace. */
 static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
 			 const uint64_t addr[32])
 {
 	struct gl_sim_counters *c = &cta->c;
-	uint8_t *sect = &e->sectors[(addr[0] % GL_SECTOR_BYTES) / 4];
-	if (!*sect) /* the sectors of this shape at this start within a sector */
-		*sect = (uint8_t)gl_mm_global_sectors(addr, 0xffffffffu, 4);
-	unsigned units = *sect, ideal = 32 * 4 / GL_SECTOR_BYTES;
+	unsigned start = (unsigned)(addr[0] % 128) / 4; /* sectors and lines depend only on this for a shape */
+	if (!e->sectors[start]) {
+		e->sectors[start] = (uint8_t)gl_mm_global_sectors(addr, 0xffffffffu, 4);
+		e->lines[start] = (uint8_t)gl_mm_global_lines(addr, 0xffffffffu, 4);
+	}
+	unsigned units = e->sectors[start], ideal = 32 * 4 / GL_SECTOR_BYTES;
 	*(e->is_store ? &c->ptx_gst_req : &c->ptx_gld_req) += 1;
 	*(e->is_store ? &c->ptx_gst_sect : &c->ptx_gld_sect) += units;
+	sim_spots_add(cta, ins, e->is_store ? SIM_SPOT_GST : SIM_SPOT_GLD, units > ideal ? units - ideal : 0);
 	touch_hot(cta, e, addr);
+	if (!e->is_store)
+		sim_l1_load(cta, addr, 0xffffffffu, 4, ins->mods & (PM_CG | PM_VOLATILE));
 	if (e->sass == SASS_NONE || e->sass == SASS_SAME) {
 		*(e->is_store ? &c->gst_req : &c->gld_req) += 1;
 		*(e->is_store ? &c->gst_sect : &c->gld_sect) += units;
 		*(e->is_store ? &c->gst_ideal : &c->gld_ideal) += ideal;
+		*(e->is_store ? &c->gst_lines : &c->gld_lines) += e->lines[start];
 	}
 	if (cta->trace)
 		sim_trace_record(cta, w, ins, PS_GLOBAL, addr, 0xffffffffu, 4, e->is_store, units);
