@@ -67,6 +67,11 @@ static void aligned(const struct ptx_module *m, int engine)
 	CHECK_EQ(fx_metric(&res, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 32);
 	/* 4-byte misaligned starts (i * 4 bytes): 5 sectors but for i = 0 */
 	CHECK_EQ(fx_metric(&res, "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"), 8 * (4 + 5 * 3));
+	/* and 2 lines but for i = 0; the L1 misses each sector of in[0..259) once; the waste (sim_spots.c)
+	 * is the load's one sector beyond 4 at each misaligned start */
+	CHECK_EQ(fx_metric(&res, GL_M_GLD_LINES), 8 * (1 + 2 * 3));
+	CHECK_EQ(fx_metric(&res, GL_M_L1_MISS_SECT), (259 * 4 + 31) / 32);
+	CHECK_EQ(res.spots[0].waste, 8 * 3);
 	gl_sim_result_free(&res);
 }
 
