@@ -126,6 +126,11 @@ void sim_spots_flush(struct sim_cta *cta); /* the worker's sums into the launch'
 #define GL_SIM_L1_BYTES (64 * 1024)
 struct sim_l1;
 void sim_l1_load(struct sim_cta *cta, const uint64_t addr[32], uint32_t mask, unsigned size, bool bypass);
+/* The same for a full warp's aligned 4-byte load, lane l at a0 + rel[l], that touches `sectors` sectors:
+ * `lanes` holds the lanes whose sector is not the sector of the lane before them (lane 0 always), the
+ * lanes whose sectors sim_l1_load looks up, in the same order (sim_mem_hot.c keeps them per shape). */
+void sim_l1_load_words(struct sim_cta *cta, uint64_t a0, const int64_t rel[32], uint32_t lanes, unsigned sectors,
+		       bool bypass);
 void sim_l1_free(struct sim_cta *cta);
 
 enum warp_state { W_READY, W_BARRIER, W_DONE };
@@ -216,6 +221,7 @@ struct sim_shape {
 	 * marked touched */
 	const struct sim_region *region;
 	uint8_t sectors[32], lines[32];
+	uint32_t l1_lanes[32]; /* for each start modulo a line: the lanes the L1 model looks up (sim_l1.h) */
 	bool columns;
 	uint64_t marked[32];
 };

@@ -315,6 +315,18 @@ static void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t a
 		*memo = first;
 }
 
+/* The lanes whose sector is not the sector of the lane before them, for a shape starting at a0 (whole words:
+ * each lane's word lies in one sector).  Only a0's place in its sector matters, a line holds whole sectors. */
+static uint32_t l1_lanes(const struct sim_shape *e, uint64_t a0)
+{
+	uint32_t lanes = 1;
+	for (int l = 1; l < 32; l++)
+		lanes |= (uint32_t)((a0 + (uint64_t)e->rel[l]) / GL_SECTOR_BYTES !=
+				    (a0 + (uint64_t)e->rel[l - 1]) / GL_SECTOR_BYTES)
+			 << l;
+	return lanes;
+}
+
 /* The counters of a global access: the PTX access, the SASS one (the same, or none), the wasted sectors
  * (sim_spots.c), the touched sectors, the L1 model's lookups of a load (sim_l1.c) and the trace. */
 static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
@@ -325,6 +337,7 @@ static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct p
 	if (!e->sectors[start]) {
 		e->sectors[start] = (uint8_t)gl_mm_global_sectors(addr, 0xffffffffu, 4);
 		e->lines[start] = (uint8_t)gl_mm_global_lines(addr, 0xffffffffu, 4);
+		e->l1_lanes[start] = l1_lanes(e, addr[0]);
 	}
 	unsigned units = e->sectors[start], ideal = 32 * 4 / GL_SECTOR_BYTES;
 	*(e->is_store ? &c->ptx_gst_req : &c->ptx_gld_req) += 1;
@@ -332,7 +345,7 @@ static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct p
 	sim_spots_add(cta, ins, e->is_store ? SIM_SPOT_GST : SIM_SPOT_GLD, units > ideal ? units - ideal : 0);
 	touch_hot(cta, e, addr);
 	if (!e->is_store)
-		sim_l1_load(cta, addr, 0xffffffffu, 4, ins->mods & (PM_CG | PM_VOLATILE));
+		sim_l1_load_words(cta, addr[0], e->rel, e->l1_lanes[start], units, ins->mods & (PM_CG | PM_VOLATILE));
 	if (e->sass == SASS_NONE || e->sass == SASS_SAME) {
 		*(e->is_store ? &c->gst_req : &c->gld_req) += 1;
 		*(e->is_store ? &c->gst_sect : &c->gld_sect) += units;
