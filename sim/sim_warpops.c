@@ -120,7 +120,12 @@ static bool shfl_uniform(struct sim_cta *cta, struct sim_warp *w, const struct p
 	if (p)
 		for (int l = 0; l < 32; l++)
 			p[l] = ok[l];
-	(void)cta;
+	if (cta->trace) { /* the lane each lane read, as exec_shfl records it */
+		uint64_t from[32];
+		for (int l = 0; l < 32; l++)
+			from[l] = (uint64_t)j[l];
+		sim_trace_record_sync(cta, w, ins, false, mask, from);
+	}
 	return true;
 }
 
