@@ -101,7 +101,7 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 	for (int i = 0; i < args.nopts; i++)
 		if ((rc = handle_option(ctx, &args.opts[i], o)))
 			return rc;
-	o->nvcc.verbose = ctx->verbose; /* -v: whether nvcc ran or the PTX cache answered */
+	o->nvcc.verbose = ctx->verbose; /* -v: whether nvcc and ptxas ran or their caches answered */
 	o->nargs = gl_args_list(&args, "arg", (const char **)o->args, GL_MAX_ARGS + 1);
 	if (o->nargs > GL_MAX_ARGS + 1)
 		return gl_usage_error(ctx, self(), "at most %d --arg options", GL_MAX_ARGS + 1);
@@ -225,7 +225,7 @@ static int prepare(struct gl_ctx *ctx, const struct sim_opts *o, struct ptx_modu
 	    (rc = gl_simsrc_kernel(*m, o->kernel, fn, &ctx->err)) || (rc = ptx_check_function(*m, *fn, &ctx->err)))
 		return rc;
 	char why[160];
-	char *sass = gl_simsrc_sass(text, why, sizeof why);
+	char *sass = gl_simsrc_sass(text, &o->nvcc, why, sizeof why);
 	gl_sim_apply_sass(*m, sass, why);
 	free(sass);
 	l->entry = (*fn)->name;
@@ -314,7 +314,7 @@ static const struct gl_opt sim_table[] = {
 	 .code = 'I'},
 	{.short_name = 'D', .kind = GL_OPT_STRING, .value = "MACRO[=V]",
 	 .help = "passed to nvcc for a .cu file, in order", .code = 'D'},
-	GL_FLAG("no-cache", OPT_NO_CACHE, "run nvcc even when the PTX cache has this compile"),
+	GL_FLAG("no-cache", OPT_NO_CACHE, "run nvcc, ptxas and nvdisasm even when their caches hold this output"),
 	GL_STR("tool", "LIST", OPT_TOOL, "sanitizer checks, comma-separated (below); default all"),
 	GL_STR("print-limit", "N", OPT_PRINT_LIMIT,
 	       "distinct findings printed (default 100, 0 = all); the ERROR SUMMARY and --json count every one"),

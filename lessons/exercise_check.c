@@ -88,7 +88,7 @@ static int find_kernel(const struct gl_session_env *env, const struct exercise *
 	if ((rc = ptx_check_function(c->m, c->fn, env->err)))
 		return rc;
 	char nosass[160];
-	char *sass = gl_simsrc_sass(c->ptx, nosass, sizeof nosass);
+	char *sass = gl_simsrc_sass(c->ptx, NULL, nosass, sizeof nosass);
 	gl_sim_apply_sass(c->m, sass, nosass);
 	free(sass);
 	return GL_OK;

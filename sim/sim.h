@@ -111,16 +111,17 @@ struct gl_sim_opts {
 enum gl_sim_engine { GL_ENGINE_AUTO, GL_ENGINE_INTERP, GL_ENGINE_COMPILED };
 #define GL_SIM_JIT_AUTO_WORK (1ull << 24) /* thread-instructions below which auto never uses the compiled engine */
 /* The rates auto weighs a compile with, measured on a 2-core x86-64 machine (gcc 12, -O1): the interpreter
- * ran about 300 M thread-instructions per second per worker thread when this rule was set (the tiled
- * GEMM: 1.65 G in 5.7 s of CPU; since its FMA lanes run as SIMD, 2.7 s, and an integer loop runs at
- * 450 M/s), and cc takes about 5 ms per PTX instruction (934 instructions of gemm_blocktile2d: 5-7 s)
- * plus about 0.1 s to start (a 21-instruction kernel: 0.14 s).  The low rate and the factor of two in
- * sim_jit_auto_pick (sim_jit.h) err in opposite directions: the compiled engine gains 1.45x on the
- * tiled GEMM, whose time is in the shared ld/st checks, and 5x on an ALU-bound loop (loop.ptx).  With them the interpreted time of the work
- * left is W / (GL_SIM_JIT_INTERP_RATE x workers) and the compile takes GL_SIM_JIT_CC_START +
+ * runs 450-770 M thread-instructions per second per worker thread (an integer loop 450 M/s, the tiled
+ * GEMM 1.65 G in 2.15 s of CPU), and cc takes about 1.1 ms per PTX instruction (934 instructions of
+ * gemm_blocktile2d: 1.0 s of CPU; 1648 of flash attention: 1.9 s) plus a few hundredths of a second to
+ * start (100 instructions: 0.14 s).  Both are set to the safe side: a rate near the interpreter's fast
+ * end and a compile half again as long, so that with the factor of two in sim_jit_auto_pick (sim_jit.h) a
+ * compile is chosen only when it clearly pays (the compiled engine gains about 2x on the tiled GEMM and
+ * 5x on an ALU-bound loop, loop.ptx).  With them the interpreted time of the work left is
+ * W / (GL_SIM_JIT_INTERP_RATE x workers) and the compile takes GL_SIM_JIT_CC_START +
  * GL_SIM_JIT_CC_PER_INSN x PTX instructions. */
-#define GL_SIM_JIT_INTERP_RATE 300e6
-#define GL_SIM_JIT_CC_PER_INSN 5e-3
+#define GL_SIM_JIT_INTERP_RATE 600e6
+#define GL_SIM_JIT_CC_PER_INSN 1.5e-3
 #define GL_SIM_JIT_CC_START 0.1
 /* "auto", "interp" or "compiled" -> the enum; -1 for anything else. */
 int gl_sim_engine_parse(const char *name);

@@ -170,7 +170,8 @@ static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 		const struct ptx_insn *code = w->fn->code;
 		int ncode = w->fn->ncode;
 		int j = SIM_JIT_NO_ENTRY;
-		if (cta->jit && w->fn == cta->L->fn && w->active == w->live && w->pc >= 0 && w->pc < ncode) /* the compiled engine */
+		bool full = w->active == 0xffffffffu && w->live == 0xffffffffu;
+		if (cta->jit && full && w->fn == cta->L->fn && w->pc >= 0 && w->pc < ncode) /* compiled: full warps */
 			j = sim_jit_turn(cta, w, &pending, &loops, &ins);
 		if (j != SIM_JIT_NO_ENTRY) {
 			if (j == SIM_JIT_YIELD)
@@ -203,6 +204,7 @@ static int run_warp(struct sim_cta *cta, struct sim_warp *w)
 		cta->c.inst++;
 		unsigned lanes = sim_lanes(w->active);
 		cta->c.thread_inst += lanes;
+		cta->full_warp_inst += (w->active & w->live) == 0xffffffffu;
 		if (w->fn->sass) { /* the SASS estimate: what the line info attributes to this instruction */
 			uint64_t sw = w->fn->sass[w->pc].weight; /* in 1/PTX_SASS_WEIGHT_ONE */
 			cta->c.sass_inst += sw;

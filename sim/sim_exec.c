@@ -224,19 +224,24 @@ static int exec_bits(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	return 0;
 }
 
-/* bfi d, a, b, pos, len: insert a's low `len` bits into b at `pos`. */
+/* bfi d, a, b, pos, len: insert a's low `len` bits into b at `pos`; the bits that would land past the
+ * type's width are not inserted, and a pos past it leaves b (the compiled engine's BFI is the same). */
+static uint64_t bfi(uint64_t a, uint64_t b, unsigned pos, unsigned len, unsigned bits)
+{
+	if (pos >= bits || len == 0)
+		return b;
+	unsigned top = pos + len < bits ? pos + len : bits;
+	uint64_t m = (top - pos == 64 ? ~0ull : (1ull << (top - pos)) - 1) << pos;
+	return (b & ~m) | ((a << pos) & m);
+}
+
 static int exec_bfi(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	unsigned bits = 8 * ptx_type_bytes(ins->type);
 	uint64_t *d = DST(0);
 	const uint64_t *a = SRC(1), *b = SRC(2), *p = SRC(3), *n = SRC(4);
-	FOR_LANES(mask, l) {
-		unsigned pos = (unsigned)(p[l] & 0xff), len = (unsigned)(n[l] & 0xff);
-		uint64_t r = b[l];
-		for (unsigned i = 0; i < len && pos + i < bits; i++)
-			r = (r & ~(1ull << (pos + i))) | (((a[l] >> i) & 1) << (pos + i));
-		d[l] = sim_trunc(r, bits / 8);
-	}
+	FOR_LANES(mask, l)
+		d[l] = sim_trunc(bfi(a[l], b[l], (unsigned)(p[l] & 0xff), (unsigned)(n[l] & 0xff), bits), bits / 8);
 	return 0;
 }
 

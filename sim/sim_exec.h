@@ -18,6 +18,35 @@ void sim_lane_addresses(struct sim_cta *cta, struct sim_warp *w, const struct pt
 /* sim_mem.c: ld/st of the lanes in `mask` at the addresses their memory operand names (sim_lane_addresses'
  * result, which it may change): exec_ld_st after the address step, for the compiled engine (sim_jit_mem.c) */
 int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32]);
+/* The same without trying the hot form first (sim_mem_hot): every other form, and the hot form's
+ * accesses that leave shared memory (which it reports). */
+int sim_ld_st_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+		      uint64_t addr[32]);
+
+/* sim_mem.c: the wavefronts (*units) and bank conflicts of a shared access, or the sectors of a global or
+ * local one, for `site` (the call site whose shapes the wavefront memo keeps). */
+void sim_access_cost(struct sim_cta *cta, uintptr_t site, enum ptx_space sp, const uint64_t addr[32], uint32_t mask,
+		     unsigned size, uint32_t *units, uint32_t *conflicts);
+
+/* sim_mem.c: the global region holding [addr, addr + size) when an access there is allowed (a store not
+ * into read-only memory), else NULL; and the global race check of a warp-level access, in lane order
+ * (`key`, or NULL: the address set's name for read groups, sim_race.h). */
+const struct sim_region *sim_global_region(struct sim_cta *cta, struct sim_warp *w, uint64_t addr, unsigned size,
+					   bool is_store);
+void sim_check_global_races(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			    const uint64_t addr[32], unsigned n, bool is_store, const struct sim_race_key *key);
+
+/* sim_mem.c: when every lane in `mask` reads `size` aligned bytes inside shared memory at its address,
+ * the host address of shared offset 0 (lane l's bytes are at it + addr[l]), else NULL: those lanes then
+ * translate one by one, which reports them. */
+uint8_t *sim_shared_span(struct sim_cta *cta, struct sim_warp *w, const uint64_t addr[32], uint32_t mask,
+			 unsigned size);
+
+/* sim_mem_hot.c: the hot forms of a full warp's 4-byte ld/st of shared or global memory (counted, checked
+ * and moved as the general path would); false when the access is of another form or leaves its memory,
+ * for the general path. */
+bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+		    const uint64_t addr[32]);
 
 /* sim_exec_packed.c: dp4a / dp2a, vabsdiff2 / vabsdiff4, fns */
 int sim_exec_packed(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);

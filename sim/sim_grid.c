@@ -38,6 +38,7 @@ struct cta_out {
 	bool aborted;
 	struct gl_sim_fault fault; /* the access that stopped it, if one did */
 	bool compiled;           /* the compiled engine ran it */
+	uint64_t full_thread_inst; /* thread-instructions the interpreter ran in full warps (auto's measure) */
 	bool ready;              /* finished, waiting to be merged */
 };
 
@@ -311,6 +312,7 @@ static void prepare_one(struct pool *p, struct sim_cta *cta, long k, struct cta_
 	cta->aborted = false;
 	cta->fault = (struct gl_sim_fault){0};
 	memset(&cta->c, 0, sizeof cta->c);
+	cta->full_warp_inst = 0;
 	memset(o, 0, sizeof *o);
 	/* What the merged CTAs left of the buffer bounds this CTA's records: a record that does not fit here
 	 * cannot fit when it is merged either, so formatting stops early once the buffer is full. */
@@ -337,6 +339,7 @@ static void finish_one(struct pool *p, struct sim_cta *cta, long k, struct cta_o
 	o->aborted = cta->aborted;
 	o->fault = cta->fault;
 	o->compiled = cta->jit != NULL;
+	o->full_thread_inst = 32 * cta->full_warp_inst;
 	if (cta->findings.occurrences) { /* hand the findings over; the worker starts a fresh set */
 		o->findings = cta->findings;
 		free(o->findings.index);
@@ -381,15 +384,15 @@ static long take(struct pool *p, struct sim_cta *cta)
 }
 
 /* auto: the first CTA run (o, still the worker's copy) has finished on the interpreter; its
- * thread-instructions decide the engine of the CTAs not started yet: those beyond the first one of each
- * worker.  Determined by the counts alone, so the decision does not depend on timing (only how many CTAs
- * start before a compile ends does). */
+ * thread-instructions in full warps (the only ones the compiled engine runs) decide the engine of the CTAs
+ * not started yet: those beyond the first one of each worker.  Determined by the counts alone, so the
+ * decision does not depend on timing (only how many CTAs start before a compile ends does). */
 static void measured(struct pool *p, const struct cta_out *o)
 {
 	if (o->aborted) /* the launch stops at this CTA */
 		return;
-	struct sim_jit *j = sim_jit_auto(p->L, cta_index(p, 0), o->c.thread_inst, p->nrun - p->threads, p->threads,
-					 p->auto_note, sizeof p->auto_note);
+	struct sim_jit *j = sim_jit_auto(p->L, cta_index(p, 0), o->c.thread_inst, o->full_thread_inst,
+					 p->nrun - p->threads, p->threads, p->auto_note, sizeof p->auto_note);
 	pthread_mutex_lock(&p->mu);
 	p->jit = j;
 	pthread_mutex_unlock(&p->mu);

@@ -109,6 +109,8 @@ struct sim_launch {
 
 void sim_touch_init(struct sim_touch *t, const struct sim_region *regions, int n);
 void sim_touch_mark(struct sim_touch *t, bool is_store, const uint64_t addr[32], uint32_t mask, unsigned size);
+/* The same for one access of `size` bytes at addr (a broadcast: every lane at one address). */
+void sim_touch_mark_one(struct sim_touch *t, bool is_store, uint64_t addr, unsigned size);
 void sim_touch_count(const struct sim_touch *t, uint64_t *ld, uint64_t *st);
 void sim_touch_free(struct sim_touch *t);
 void sim_spots_result(const struct sim_launch *L, struct gl_sim_result *res);
@@ -124,6 +126,11 @@ void sim_spots_flush(struct sim_cta *cta); /* the worker's sums into the launch'
 #define GL_SIM_L1_BYTES (64 * 1024)
 struct sim_l1;
 void sim_l1_load(struct sim_cta *cta, const uint64_t addr[32], uint32_t mask, unsigned size, bool bypass);
+/* The same for a full warp's aligned 4-byte load, lane l at a0 + rel[l], that touches `sectors` sectors:
+ * `lanes` holds the lanes whose sector is not the sector of the lane before them (lane 0 always), the
+ * lanes whose sectors sim_l1_load looks up, in the same order (sim_mem_hot.c keeps them per shape). */
+void sim_l1_load_words(struct sim_cta *cta, uint64_t a0, const int64_t rel[32], uint32_t lanes, unsigned sectors,
+		       bool bypass);
 void sim_l1_free(struct sim_cta *cta);
 
 enum warp_state { W_READY, W_BARRIER, W_DONE };
@@ -192,19 +199,31 @@ struct sim_quiet {
 /* one spare word: a 64-bit window (sim_trace.c) may straddle the last */
 #define SIM_QUIET_ROWS(L) ((size_t)(L)->shared_size / 256 + 2)
 
-/* What a full warp's 4-byte shared-memory access shape implies (sim_mem.c), kept per call site: rel[l]
- * is lane l's address minus lane 0's; min and max the lowest and highest as signed offsets; rel_or their
- * OR (alignment); units the wavefronts and conflicts the bank conflicts among them; sass_as_ptx when SASS
- * counts the access as PTX does; the words accessed as nwin 64-word windows, window k's bit i standing
- * for word win[k] + i (relative to lane 0's word). */
+/* What a full warp's 4-byte shared- or global-memory access shape implies (sim_mem_hot.c), kept per call site:
+ * rel[l] is lane l's address minus lane 0's (every one a multiple of 4); min and max the lowest and
+ * highest; kind how the lanes lie (sim_mem_hot.c); units the wavefronts and conflicts the bank conflicts
+ * of the PTX access; sass what ptxas made of it (enum ptx_sass_kind), with the wavefronts and conflicts
+ * of each of its `parts` SASS accesses and the span of a vector; the words accessed as nwin 64-word
+ * windows, window k's bit i standing for word win[k] + i (relative to lane 0's word). */
 struct sim_shape {
 	uintptr_t site;
-	uint32_t rel[32];
-	uint32_t rel_or, units, conflicts, nwin;
-	bool sass_as_ptx;
+	uint64_t id;         /* unique among the worker's shapes: (id, start) names an address set */
+	int64_t rel[32];
 	int64_t min, max;
+	uint8_t kind, is_store, space, sass, span, parts;
+	/* shared */
+	uint32_t units, conflicts, nwin;
+	uint32_t part_units[4], part_conflicts[4];
 	int32_t win[32];
 	uint64_t words[32];
+	/* global: the region last accessed, the sectors and 128-byte lines for each start modulo a line (0: not
+	 * worked out yet), whether the lanes are whole sectors apart, and the first sectors (+ 1) already
+	 * marked touched */
+	const struct sim_region *region;
+	uint8_t sectors[32], lines[32];
+	uint32_t l1_lanes[32]; /* for each start modulo a line: the lanes the L1 model looks up (sim_l1.h) */
+	bool columns;
+	uint64_t marked[32];
 };
 #define SIM_SHAPE_SLOTS 256
 
@@ -228,6 +247,7 @@ struct sim_cta {
 	struct sim_bar_red bar_red[2]; /* bar.red.{popc,and,or} accumulators by release parity (sim_exec.c) */
 	unsigned current_warp; /* the warp being run, for findings */
 	uint64_t executed;    /* warp instructions in this CTA, for the budget */
+	uint64_t full_warp_inst; /* instructions the interpreter ran for a full warp: what compiled code could run */
 	unsigned bar_arrived[SIM_BARRIERS]; /* warps that passed bar.arrive since the barrier last opened */
 	uint8_t *local;       /* threads_per_cta * fn->local_size */
 	struct sim_warp *warps;
@@ -241,7 +261,8 @@ struct sim_cta {
 	struct sim_calls **calls;   /* per warp, kept for the worker's next CTAs (sim_frame.c) */
 	const uint64_t **frame_konst; /* per (function, frame start): constant slots (sim_frame.c) */
 	struct gl_mm_memo wf_memo;     /* shared-memory wavefront counts by call site and shape (memmodel.h) */
-	struct sim_shape *shapes;      /* SIM_SHAPE_SLOTS, by call site (sim_mem.c) */
+	struct sim_shape *shapes;      /* SIM_SHAPE_SLOTS, by call site (sim_mem_hot.c) */
+	uint64_t shape_serial;         /* the last shape id given */
 	struct gl_trace_event *trace;  /* per worker buffer, appended in CTA order by the grid */
 	uint32_t ntrace, trace_cap;
 	uint64_t trace_dropped;
@@ -276,13 +297,14 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 
 /* sim_jit_run.c: the compiled engine's hooks (sim_jit.h) */
 bool sim_jit_choose(struct sim_launch *L, struct gl_sim_result *res);
-/* auto, once CTA `cta` (grid index) has run on the interpreter with `cta_work` thread-instructions and
- * ctas_left CTAs are not started yet: loads (compiling if sim_jit_auto_pick says so) the compiled kernel
- * for the rest of the launch into L->jit and returns it, or NULL for the interpreter; says why in `note`
- * when it returns one, or when a refusal or failed compile left the interpreter.  Called by the worker
- * that ran the CTA while the others go on; writes nothing but L->jit and note. */
-struct sim_jit *sim_jit_auto(struct sim_launch *L, long cta, uint64_t cta_work, long ctas_left, int workers,
-			     char *note, size_t n);
+/* auto, once CTA `cta` (grid index) has run on the interpreter with `cta_work` thread-instructions, `full_work`
+ * of them in full warps (the compiled engine runs only those), and ctas_left CTAs are not started yet:
+ * loads (compiling if sim_jit_auto_pick says so for full_work) the compiled kernel for the rest of the
+ * launch into L->jit and returns it, or NULL for the interpreter; says why in `note` when it returns one,
+ * or when a refusal or failed compile left the interpreter.  Called by the worker that ran the CTA while
+ * the others go on; writes nothing but L->jit and note. */
+struct sim_jit *sim_jit_auto(struct sim_launch *L, long cta, uint64_t cta_work, uint64_t full_work, long ctas_left,
+			     int workers, char *note, size_t n);
 int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, unsigned *loops,
 		 const struct ptx_insn **last);
 /* sim_jit_mem.c: a compiled kernel's ld/st (sim_jit_warp.mem) */

@@ -1,10 +1,11 @@
-/* sim_jit.h — the compiled engine: each kernel's decoded PTX translated into one C function, compiled
- * once by the system C compiler into a cached shared object and loaded with dlopen.  The function runs
- * a converged warp (every live lane active): the common integer, compare, move and f32 instructions
- * inline, with lane loops the C compiler vectorises; everything else (memory, collectives, barriers,
- * divergent branches, exits) calls back into the interpreter's sim_exec for that one instruction, so
- * counts, checks and findings come from the same code.  The interpreter stays the reference: it runs
- * diverged warps, and whole launches when there is no compiler or --engine interp asks for it. */
+/* sim_jit.h — the compiled engine: each kernel's decoded PTX translated into C (gl_jit_run and the parts
+ * it enters), compiled once by the system C compiler into a cached shared object and loaded with dlopen.
+ * The code runs a full warp (32 lanes, all live and active): the common integer, compare, move and f32
+ * instructions inline, as vector code where they have a form for it; everything else (memory,
+ * collectives, barriers, divergent branches, exits) calls back into the interpreter's sim_exec for that
+ * one instruction, so counts, checks and findings come from the same code.  The interpreter stays the
+ * reference: it runs warps with fewer lanes (diverged, exited, a block not a multiple of 32), and whole
+ * launches when there is no compiler or --engine interp asks for it. */
 #ifndef GL_SIM_JIT_H
 #define GL_SIM_JIT_H
 
@@ -89,7 +90,9 @@ bool sim_jit_cached(const struct ptx_module *m, const struct ptx_function *fn);
  * with compile seconds = GL_SIM_JIT_CC_START + GL_SIM_JIT_CC_PER_INSN x ncode (sim.h).  Twice: the
  * compiled engine runs loop-heavy kernels about 2x faster, so a compile that costs T must save T,
  * which takes 2T of interpreted work; the other workers keep interpreting while one compiles, which
- * leaves a margin with more than one.  With the default rates that is W >= 3 M x workers x (ncode + 20).
+ * leaves a margin with more than one.  With the default rates that is
+ * W >= 1.8 M x workers x (ncode + 200/3).  `cta_work` counts only full warps' instructions: the compiled
+ * function runs full warps, and leaves any other to the interpreter.
  * The answer for cached = true is the one to check first: when it is SIM_JIT_PICK_INTERP the cache need
  * not be asked. */
 enum sim_jit_pick { SIM_JIT_PICK_INTERP, SIM_JIT_PICK_CACHED, SIM_JIT_PICK_COMPILE };

@@ -9,6 +9,7 @@
 
 #include "ptx_ops.h"
 #include "sim_jit.h"
+#include "sim_jit_expr.h"
 
 /* The prelude every generated file starts with: the ABI, bit casts, and the counting macros. */
 static const char prelude[] =
@@ -20,16 +21,21 @@ static const char prelude[] =
 	"return FB((float)(isnan(a) ? b : isnan(b) ? a : (a < b || (a == b && signbit(a))) ? a : b)); }\n"
 	"static inline uint64_t FMAX(uint64_t x, uint64_t y) { double a = F(x), b = F(y); "
 	"return FB((float)(isnan(a) ? b : isnan(b) ? a : (a > b || (a == b && !signbit(a))) ? a : b)); }\n"
-	"#define FLUSH() do { *W->inst += ni; *W->thread_inst += ni * P; *W->sass_inst += ns; "
-	"*W->sass_thread_inst += ns * P; *W->executed += ni; ni = ns = 0; } while (0)\n"
+	/* bfi as the interpreter's bfi (sim_exec.c) computes it */
+	"static inline uint64_t BFI(uint64_t a, uint64_t b, unsigned pos, unsigned len, unsigned bits) { "
+	"if (pos >= bits || len == 0) return b; unsigned top = pos + len < bits ? pos + len : bits; "
+	"uint64_t m = (top - pos == 64 ? ~0ull : (1ull << (top - pos)) - 1) << pos; return (b & ~m) | ((a << pos) & m); }\n"
+	/* the function runs full warps only (sim_jit.h): 32 lanes, all active */
+	"#define FLUSH() do { *W->inst += ni; *W->thread_inst += ni * 32; *W->sass_inst += ns; "
+	"*W->sass_thread_inst += ns * 32; *W->executed += ni; ni = ns = 0; } while (0)\n"
 	"#define GUARD(g, neg) do { uint32_t on_ = 0; for (int l = 0; l < 32; l++) on_ |= (uint32_t)(r[(g) + l] & 1) << l; "
-	"mask = (neg) ? act & ~on_ : act & on_; } while (0)\n"
-	"#define NEXT(i) do { if (++pending == 4096) { W->last = (i); *W->pc = (i) + 1; goto out_budget; } } while (0)\n"
+	"mask = (neg) ? ~on_ : on_; } while (0)\n"
+	/* un-count the n instructions (SASS weight w) of the segment after an exit (sim_jit_gen.c) */
+	"#define UNCOUNT(n, w) do { ni -= (n); ns -= (w); pending -= (n); } while (0)\n"
 	"#define LANES(expr, dst) do { for (int l = 0; l < 32; l++) { uint64_t v_ = (expr); "
 	"r[(dst) + l] = (mask >> l & 1) ? v_ : r[(dst) + l]; } } while (0)\n"
-	/* an unguarded instruction of a full warp (the common case): a plain loop without the per-lane select */
-	"#define ALL(expr, dst) do { if (act == 0xffffffffu) { for (int l = 0; l < 32; l++) r[(dst) + l] = (expr); } "
-	"else LANES(expr, dst); } while (0)\n"
+	/* an unguarded instruction: a plain loop that writes every lane */
+	"#define ALL(expr, dst) do { for (int l = 0; l < 32; l++) r[(dst) + l] = (expr); } while (0)\n"
 	/* add/sub/mul/fma.f32: a NaN result is the first NaN operand, quieted (x86's rule in source order), else
 	 * the operation's own; pinned because the compiler may swap a commutative operation's operands (the
 	 * interpreter's f32_nan pins the same rule) */
@@ -46,12 +52,29 @@ static const char prelude[] =
 	 * form computes on all 8 halves and clears the odd ones, as the scalar expression's (uint32_t) cast
 	 * clears the high half; the odd halves' values never reach a result.  GCC lowers these types to SIMD
 	 * even at -O1, where it vectorises no loop. */
-	"#if defined(__AVX__)\n#include <immintrin.h>\n#endif\n"
 	"typedef uint64_t VQ __attribute__((vector_size(32)));\n"
 	"typedef int64_t VSQ __attribute__((vector_size(32)));\n"
 	"typedef uint32_t VD __attribute__((vector_size(32)));\n"
 	"typedef int32_t VI __attribute__((vector_size(32)));\n"
 	"typedef float VF __attribute__((vector_size(32)));\n"
+	/* the four AVX2/FMA instructions used, through the compiler's builtins when it has them (GCC's and
+	 * Clang's names agree): <immintrin.h> alone takes a quarter of a second to parse, as long as
+	 * compiling a small kernel */
+	"#if defined(__AVX2__) && defined(__FMA__) && defined(__has_builtin)\n"
+	"#if __has_builtin(__builtin_ia32_pmuludq256) && __has_builtin(__builtin_ia32_pmuldq256) && "
+	"__has_builtin(__builtin_ia32_vfmaddps256) && __has_builtin(__builtin_ia32_movmskps256) && "
+	"__has_builtin(__builtin_ia32_cmpps256)\n#define GL_BUILTINS 1\n#endif\n#endif\n"
+	"#if defined(GL_BUILTINS)\n"
+	"#define MULEPU32(a, b) ((VQ)__builtin_ia32_pmuludq256((VI)(a), (VI)(b)))\n"
+	"#define MULEPI32(a, b) ((VQ)__builtin_ia32_pmuldq256((VI)(a), (VI)(b)))\n"
+	"#define FMADDPS(a, b, c) ((VQ)__builtin_ia32_vfmaddps256((VF)(a), (VF)(b), (VF)(c)))\n"
+	"#define UNORDMASK(v) __builtin_ia32_movmskps256(__builtin_ia32_cmpps256((VF)(v), (VF)(v), 3))\n"
+	"#elif defined(__AVX__)\n#include <immintrin.h>\n"
+	"#define MULEPU32(a, b) ((VQ)_mm256_mul_epu32((__m256i)(a), (__m256i)(b)))\n"
+	"#define MULEPI32(a, b) ((VQ)_mm256_mul_epi32((__m256i)(a), (__m256i)(b)))\n"
+	"#define FMADDPS(a, b, c) ((VQ)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))\n"
+	"#define UNORDMASK(v) _mm256_movemask_ps(_mm256_cmp_ps((__m256)(v), (__m256)(v), _CMP_UNORD_Q))\n"
+	"#endif\n"
 	/* forced: -O1 leaves some of them out of line, and 32-byte vectors passed by value go through memory */
 	"#define VINLINE static inline __attribute__((always_inline))\n"
 	"VINLINE VQ VLD(const uint64_t *p) { VQ v; memcpy(&v, p, sizeof v); return v; }\n"
@@ -76,8 +99,8 @@ static const char prelude[] =
 	"VINLINE VQ VSETP(VI m) { return (VQ)m & VK(1); }\n"
 	/* mul.wide.{u32,s32}: the low halves' 64-bit product (vpmuludq/vpmuldq compute exactly that) */
 	"#if defined(__AVX2__)\n"
-	"VINLINE VQ VMULWU(VQ a, VQ b) { return (VQ)_mm256_mul_epu32((__m256i)a, (__m256i)b); }\n"
-	"VINLINE VQ VMULWS(VQ a, VQ b) { return (VQ)_mm256_mul_epi32((__m256i)a, (__m256i)b); }\n"
+	"VINLINE VQ VMULWU(VQ a, VQ b) { return MULEPU32(a, b); }\n"
+	"VINLINE VQ VMULWS(VQ a, VQ b) { return MULEPI32(a, b); }\n"
 	"#else\n"
 	"VINLINE VQ VMULWU(VQ a, VQ b) { return (a & LO) * (b & LO); }\n"
 	"VINLINE VQ VMULWS(VQ a, VQ b) { return (VQ)((VSQ)VSX32(a) * (VSQ)VSX32(b)); }\n"
@@ -86,7 +109,7 @@ static const char prelude[] =
 	 * result is the same bits; fma is fused (one rounding) in both paths */
 	/* a NaN result (rare): NANPICK per lane, as the scalar helpers do */
 	"#if defined(__AVX__)\n"
-	"VINLINE int VNAN(VQ v) { return _mm256_movemask_ps(_mm256_cmp_ps((__m256)v, (__m256)v, _CMP_UNORD_Q)) != 0; }\n"
+	"VINLINE int VNAN(VQ v) { return UNORDMASK(v) != 0; }\n"
 	"#else\n"
 	"VINLINE int VNAN(VQ v) { VF x = (VF)v; VQ m = (VQ)(x != x); return (m[0] | m[1] | m[2] | m[3]) != 0; }\n"
 	"#endif\n"
@@ -99,7 +122,7 @@ static const char prelude[] =
 	"VINLINE VQ VFMUL(VQ a, VQ b) { return VNANFIX((VQ)((VF)a * (VF)b) & LO, a, b, a); }\n"
 	"#if defined(__FMA__)\n"
 	"VINLINE VQ VFMA(VQ a, VQ b, VQ c) { "
-	"return VNANFIX((VQ)_mm256_fmadd_ps((__m256)a, (__m256)b, (__m256)c) & LO, a, b, c); }\n"
+	"return VNANFIX(FMADDPS(a, b, c) & LO, a, b, c); }\n"
 	"#else\n"
 	"VINLINE VQ VFMA(VQ a, VQ b, VQ c) { VQ d; for (int i = 0; i < 4; i++) d[i] = FFMA(a[i], b[i], c[i]); return d; }\n"
 	"#endif\n"
@@ -125,478 +148,85 @@ static const char prelude[] =
 	"WOPS(WFMUL, W2, (VQ)(WVF(a) * WVF(b)), FMUL(a[l], b[l]))\n"
 	"#if defined(__FMA__)\n"
 	"WOPS(WFMA, (uint64_t *d, const uint64_t *a, const uint64_t *b, const uint64_t *c), "
-	"(VQ)_mm256_fmadd_ps((__m256)WVF(a), (__m256)WVF(b), (__m256)WVF(c)), FFMA(a[l], b[l], c[l]))\n"
+	"FMADDPS(WVF(a), WVF(b), WVF(c)), FFMA(a[l], b[l], c[l]))\n"
 	"#else\n"
 	"static __attribute__((noinline, unused)) void WFMA(uint64_t *d, const uint64_t *a, const uint64_t *b, "
 	"const uint64_t *c) "
 	"{ for (int l = 0; l < 32; l++) d[l] = FFMA(a[l], b[l], c[l]); }\n"
 	"#endif\n"
-	/* a full warp's unguarded instruction as 8 vectors of 4 lanes; otherwise the scalar LANES loop */
-	"#define VALL(vexpr, expr, dst) do { if (act == 0xffffffffu) { for (int q = 0; q < 32; q += 4) "
-	"VW(r + (dst) + q, (vexpr)); } else LANES(expr, dst); } while (0)\n";
+	/* an unguarded instruction as 8 vectors of 4 lanes */
+	"#define VALL(vexpr, dst) do { for (int q = 0; q < 32; q += 4) VW(r + (dst) + q, (vexpr)); } while (0)\n"
+	/* a jump to instruction t in another part of the function: back to gl_jit_run, which enters that part */
+	"#define JUMP(t) do { FLUSH(); W->pending = pending; return (t); } while (0)\n";
 
-/* Source operand k as a C expression of lane `l`: a register load or a constant. */
-static const char *opnd(const struct ptx_function *fn, const struct ptx_insn *ins, int k, char *buf, size_t n)
+/* The kernel's code is written as several C functions ("parts") of about PART_INSNS instructions each,
+ * which gl_jit_run enters in turn: the C compiler's time grows faster than linearly with a function's
+ * size (934 instructions of the tiled GEMM in one function took 3 s at -O1, in parts of 128 about 1 s),
+ * and a jump between two parts costs one return and one call.  A part starts at an entry (mark_entries),
+ * so gl_jit_run can enter it there. */
+#define PART_INSNS 128
+
+/* The part being written: instructions [lo, hi) of fn, and where a warp may enter. */
+struct gen {
+	FILE *f;
+	const struct ptx_function *fn;
+	const bool *entry;
+	int lo, hi;
+	int seg_end;  /* the end of the segment being written (see emit_segment) */
+	int native;   /* instructions translated inline so far */
+};
+
+/* A jump to instruction t: a goto inside the part, JUMP to another. */
+static void emit_goto(const struct gen *g, int t)
 {
-	int s = ins->ops[k].slot;
-	if (s >= fn->nslots)
-		snprintf(buf, n, "0x%llxull", (unsigned long long)fn->consts[s - fn->nslots]);
+	if (t >= g->lo && t < g->hi)
+		fprintf(g->f, "goto L%d;", t);
 	else
-		snprintf(buf, n, "r[%d + l]", s * 32);
-	return buf;
+		fprintf(g->f, "JUMP(%d);", t);
 }
 
-static bool slots_ok(const struct ptx_function *fn, const struct ptx_insn *ins, int nsrc)
+static uint32_t weight(const struct ptx_function *fn, int i)
 {
-	if (ins->nops < nsrc + 1 || ins->ops[0].kind != PO_SLOT || ins->ops[0].slot < 0 || ins->ops[0].slot >= fn->nslots)
-		return false;
-	for (int k = 1; k <= nsrc; k++)
-		if (ins->ops[k].kind != PO_SLOT || ins->ops[k].slot < 0 || ins->ops[k].slot >= fn->nslots + fn->nconsts)
-			return false;
-	return true;
+	return fn->sass ? fn->sass[i].weight : 0;
 }
 
-static const char *trunc_fmt(unsigned n)
+/* UNCOUNT(n, w) for the instructions of the segment from `from` on: an exit at `from` (not run) or after
+ * from - 1 leaves them uncounted. */
+static void emit_uncount(const struct gen *g, int from)
 {
-	return n == 1 ? "(uint8_t)(%s)" : n == 2 ? "(uint16_t)(%s)" : n == 4 ? "(uint32_t)(%s)" : "(uint64_t)(%s)";
+	uint32_t w = 0;
+	for (int j = from; j < g->seg_end; j++)
+		w += weight(g->fn, j);
+	if (g->seg_end > from)
+		fprintf(g->f, "UNCOUNT(%d, %uu); ", g->seg_end - from, w);
 }
 
-/* Integer add/sub/mul/mad: the interpreter's fast forms (exec_int). */
-static bool int_expr(const struct ptx_insn *ins, const char *a, const char *b, const char *c, char *e, size_t n)
+/* A segment runs from an entry to the next: every warp that enters it runs its instructions in order
+ * until one leaves the function (a call into the interpreter, an abort, a branch, the turn's end), and
+ * only the last one of a segment may take a branch or call the interpreter (mark_entries).  So the
+ * instructions are counted when the segment starts (executed, thread- and SASS instructions, and the
+ * budget's pending count), and an exit before its end un-counts the rest.  When the budget check
+ * (run_warp's, every SIM_JIT_BUDGET_STEP instructions) falls inside the segment, the interpreter runs it
+ * instead, one instruction at a time up to the next entry, and checks the budget at the same
+ * instruction as always. */
+static void emit_segment(struct gen *g, int i)
 {
-	unsigned bytes = ptx_type_bytes((enum ptx_type)ins->type);
-	bool sgn = ptx_type_is_signed((enum ptx_type)ins->type);
-	if (ptx_type_is_float((enum ptx_type)ins->type) || (ins->mods & PM_CC))
-		return false;
-	if (bytes == 4 && !(ins->mods & (PM_WIDE | PM_HI | PM_SAT))) {
-		switch (ins->op) {
-		case OP_ADD: snprintf(e, n, "(uint32_t)(%s + %s)", a, b); return true;
-		case OP_SUB: snprintf(e, n, "(uint32_t)(%s - %s)", a, b); return true;
-		case OP_MUL: snprintf(e, n, "(uint32_t)(%s * %s)", a, b); return true;
-		case OP_MAD: snprintf(e, n, "(uint32_t)(%s * %s + %s)", a, b, c); return true;
-		default: return false;
-		}
-	}
-	if (bytes == 4 && (ins->mods & PM_WIDE) && (ins->op == OP_MUL || ins->op == OP_MAD)) {
-		const char *add = ins->op == OP_MAD ? c : "0";
-		if (sgn)
-			snprintf(e, n, "(uint64_t)((int64_t)(int32_t)%s * (int32_t)%s) + %s", a, b, add);
-		else
-			snprintf(e, n, "(uint64_t)(uint32_t)%s * (uint32_t)%s + %s", a, b, add);
-		return true;
-	}
-	if (bytes == 8 && !(ins->mods & (PM_HI | PM_SAT)) && (ins->op == OP_ADD || ins->op == OP_SUB)) {
-		snprintf(e, n, "(uint64_t)(%s %c %s)", a, ins->op == OP_ADD ? '+' : '-', b);
-		return true;
-	}
-	return false;
+	int end = i + 1;
+	while (end < g->hi && !g->entry[end])
+		end++;
+	g->seg_end = end;
+	uint32_t w = 0;
+	for (int j = i; j < end; j++)
+		w += weight(g->fn, j);
+	fprintf(g->f, "\tif (pending + %d >= %d) { *W->pc = %d; goto out_interp; }\n"
+		      "\tpending += %d; ni += %d; ns += %uu;\n",
+		end - i, SIM_JIT_BUDGET_STEP, i, end - i, end - i, w);
 }
 
-/* and/or/xor/not/shl/shr: exec_bits' results for 32- and 64-bit and predicate types. */
-static bool bits_expr(const struct ptx_insn *ins, const char *a, const char *b, char *e, size_t n)
+static void emit_mem(const struct gen *g, const struct ptx_insn *ins, int i)
 {
-	enum ptx_type t = (enum ptx_type)ins->type;
-	unsigned bytes = ptx_type_bytes(t);
-	if (t == PT_PRED) {
-		switch (ins->op) {
-		case OP_AND: snprintf(e, n, "((%s & %s) & 1)", a, b); return true;
-		case OP_OR: snprintf(e, n, "((%s | %s) & 1)", a, b); return true;
-		case OP_XOR: snprintf(e, n, "((%s ^ %s) & 1)", a, b); return true;
-		case OP_NOT: snprintf(e, n, "(uint64_t)!(%s & 1)", a); return true;
-		default: return false;
-		}
-	}
-	if (bytes != 4 && bytes != 8)
-		return false;
-	const char *ut = bytes == 4 ? "uint32_t" : "uint64_t";
-	unsigned bits = 8 * bytes;
-	switch (ins->op) {
-	case OP_AND: snprintf(e, n, "(%s)(%s & %s)", ut, a, b); return true;
-	case OP_OR: snprintf(e, n, "(%s)(%s | %s)", ut, a, b); return true;
-	case OP_XOR: snprintf(e, n, "(%s)(%s ^ %s)", ut, a, b); return true;
-	case OP_NOT: snprintf(e, n, "(%s)~(%s)", ut, a); return true;
-	case OP_SHL: snprintf(e, n, "((uint32_t)%s >= %u ? 0 : (%s)(%s << (uint32_t)%s))", b, bits, ut, a, b); return true;
-	case OP_SHR:
-		if (ptx_type_is_signed(t))
-			snprintf(e, n, "(%s)(uint64_t)((int%u_t)%s >> ((uint32_t)%s >= %u ? %u : (uint32_t)%s))", ut, bits, a,
-				 b, bits, bits - 1, b);
-		else
-			snprintf(e, n, "((uint32_t)%s >= %u ? 0 : (%s)%s >> (uint32_t)%s)", b, bits, ut, a, b);
-		return true;
-	default: return false;
-	}
-}
-
-/* setp.cmp.{s32,u32,b32} p, a, b without a combiner (exec_setp's setp_fast). */
-static bool setp_expr(const struct ptx_insn *ins, const char *a, const char *b, char *e, size_t n)
-{
-	bool sgn = ins->type == PT_S32;
-	if ((!sgn && ins->type != PT_U32 && ins->type != PT_B32) || ins->nops != 3)
-		return false;
-	static const char *const ops[] = {[CMP_EQ] = "==", [CMP_NE] = "!=", [CMP_LT] = "<", [CMP_LE] = "<=",
-					  [CMP_GT] = ">", [CMP_GE] = ">=", [CMP_LO] = "<", [CMP_LS] = "<=",
-					  [CMP_HI] = ">", [CMP_HS] = ">="};
-	if (ins->sub > CMP_HS)
-		return false;
-	const char *t = sgn && ins->sub >= CMP_LT && ins->sub <= CMP_GE ? "int32_t" : "uint32_t";
-	snprintf(e, n, "(uint64_t)((%s)%s %s (%s)%s)", t, a, ops[ins->sub], t, b);
-	return true;
-}
-
-/* add/sub/mul/fma/mad.f32 without ftz, sat or a directed rounding (exec_f32's plain forms); *flops names
- * the counter. */
-static bool f32_expr(const struct ptx_insn *ins, const char *a, const char *b, const char *c, char *e, size_t n,
-		     const char **flops)
-{
-	if (ins->type != PT_F32 || (ins->mods & (PM_FTZ | PM_SAT)) || (ins->rnd != PR_NONE && ins->rnd != PR_RN))
-		return false;
-	switch (ins->op) {
-	case OP_ADD: *flops = "fadd"; snprintf(e, n, "FADD(%s, %s)", a, b); return true;
-	case OP_SUB: *flops = "fadd"; snprintf(e, n, "FSUB(%s, %s)", a, b); return true;
-	case OP_MUL: *flops = "fmul"; snprintf(e, n, "FMUL(%s, %s)", a, b); return true;
-	case OP_FMA: case OP_MAD: *flops = "ffma"; snprintf(e, n, "FFMA(%s, %s, %s)", a, b, c); return true;
-	default: return false;
-	}
-}
-
-/* An f32 instruction that exec_f32 computes with f32_op alone: no ftz, sat or other modifier (.approx and
- * .full change nothing there) and round-to-nearest. */
-static bool f32_plain(const struct ptx_insn *ins)
-{
-	return ins->type == PT_F32 && !(ins->mods & ~(uint32_t)(PM_APPROX | PM_FULL)) &&
-	       (ins->rnd == PR_NONE || ins->rnd == PR_RN);
-}
-
-/* setp.cmp.f32 p, a, b without a combiner (sim_compare_float: the comparison of the exact values, false
- * for the ordered forms and true for the unordered ones when either is NaN; ftz does not change it). */
-static bool setp_f32_expr(const struct ptx_insn *ins, const char *a, const char *b, char *e, size_t n)
-{
-	if (ins->type != PT_F32 || ins->nops != 3)
-		return false;
-	const char *fmt;
-	switch (ins->sub) { /* C's <, <=, >, >=, == are false on NaN; the rest are built from them */
-	case CMP_EQ: fmt = "(F(%1$s) == F(%2$s))"; break;
-	case CMP_NE: fmt = "(F(%1$s) < F(%2$s) || F(%1$s) > F(%2$s))"; break;
-	case CMP_LT: fmt = "(F(%1$s) < F(%2$s))"; break;
-	case CMP_LE: fmt = "(F(%1$s) <= F(%2$s))"; break;
-	case CMP_GT: fmt = "(F(%1$s) > F(%2$s))"; break;
-	case CMP_GE: fmt = "(F(%1$s) >= F(%2$s))"; break;
-	case CMP_EQU: fmt = "!(F(%1$s) < F(%2$s) || F(%1$s) > F(%2$s))"; break;
-	case CMP_NEU: fmt = "!(F(%1$s) == F(%2$s))"; break;
-	case CMP_LTU: fmt = "!(F(%1$s) >= F(%2$s))"; break;
-	case CMP_LEU: fmt = "!(F(%1$s) > F(%2$s))"; break;
-	case CMP_GTU: fmt = "!(F(%1$s) <= F(%2$s))"; break;
-	case CMP_GEU: fmt = "!(F(%1$s) < F(%2$s))"; break;
-	case CMP_NUM: fmt = "(F(%1$s) == F(%1$s) && F(%2$s) == F(%2$s))"; break;
-	case CMP_NAN: fmt = "!(F(%1$s) == F(%1$s) && F(%2$s) == F(%2$s))"; break;
-	default: return false;
-	}
-	char x[320];
-	snprintf(x, sizeof x, fmt, a, b);
-	snprintf(e, n, "(uint64_t)%s", x);
-	return true;
-}
-
-static const char *int_ctype(unsigned bytes, bool sgn)
-{
-	static const char *const u[] = {[1] = "uint8_t", [2] = "uint16_t", [4] = "uint32_t", [8] = "uint64_t"};
-	static const char *const s[] = {[1] = "int8_t", [2] = "int16_t", [4] = "int32_t", [8] = "int64_t"};
-	return bytes > 8 || !u[bytes] ? NULL : sgn ? s[bytes] : u[bytes];
-}
-
-/* min/max on 16-, 32- and 64-bit integers without modifiers (int_arith: compared at the type's width and
- * signedness, the result truncated to it). */
-static bool minmax_expr(const struct ptx_insn *ins, const char *a, const char *b, char *e, size_t n)
-{
-	enum ptx_type t = (enum ptx_type)ins->type;
-	unsigned bytes = ptx_type_bytes(t);
-	bool sgn = ptx_type_is_signed(t);
-	const char *ct = int_ctype(bytes, sgn), *ut = int_ctype(bytes, false);
-	if (ptx_type_is_float(t) || t == PT_PRED || ins->mods || bytes < 2 || !ct)
-		return false;
-	snprintf(e, n, "(uint64_t)(%s)((%s)%s %c (%s)%s ? %s : %s)", ut, ct, a, ins->op == OP_MIN ? '<' : '>', ct, b, a, b);
-	return true;
-}
-
-/* cvt between integers without .sat (cvt_one: extended by the source's signedness, truncated to the
- * destination), and cvt.rn.f32 of an integer. */
-static bool cvt_expr(const struct ptx_insn *ins, const char *a, char *e, size_t n)
-{
-	enum ptx_type dt = (enum ptx_type)ins->type, st = (enum ptx_type)ins->type2;
-	if (dt == PT_PRED || st == PT_PRED || ptx_type_is_float(st) || (ins->mods & PM_SAT))
-		return false;
-	const char *sc = int_ctype(ptx_type_bytes(st), ptx_type_is_signed(st));
-	const char *wide = ptx_type_is_signed(st) ? "int64_t" : "uint64_t";
-	if (!sc)
-		return false;
-	if (dt == PT_F32 && (ins->rnd == PR_NONE || ins->rnd == PR_RN) && !ins->mods) {
-		snprintf(e, n, "FB((float)(%s)(%s)%s)", wide, sc, a);
-		return true;
-	}
-	const char *dc = int_ctype(ptx_type_bytes(dt), false);
-	if (ptx_type_is_float(dt) || !dc || ins->mods || ins->rnd != PR_NONE)
-		return false;
-	snprintf(e, n, "(uint64_t)(%s)(uint64_t)(%s)(%s)%s", dc, wide, sc, a);
-	return true;
-}
-
-static uint64_t cvta_window(enum ptx_space s)
-{
-	return s == PS_SHARED ? PTX_SHARED_WINDOW : s == PS_LOCAL ? PTX_LOCAL_WINDOW : s == PS_PARAM ? PTX_PARAM_WINDOW : 0;
-}
-
-/* The lane expression of an instruction translated inline, or false when it calls the interpreter. */
-static bool native_expr(const struct ptx_function *fn, const struct ptx_insn *ins, char *e, size_t n,
-			const char **flops)
-{
-	char a[40], b[40], c[40];
-	unsigned bytes = ptx_type_bytes((enum ptx_type)ins->type);
-	*flops = NULL;
-	switch (ins->op) {
-	case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA: {
-		int nsrc = ins->op == OP_MAD || ins->op == OP_FMA ? 3 : 2;
-		if (!slots_ok(fn, ins, nsrc) || ins->nops != nsrc + 1)
-			return false;
-		opnd(fn, ins, 1, a, sizeof a);
-		opnd(fn, ins, 2, b, sizeof b);
-		if (nsrc == 3)
-			opnd(fn, ins, 3, c, sizeof c);
-		if (ptx_type_is_float((enum ptx_type)ins->type))
-			return f32_expr(ins, a, b, c, e, n, flops);
-		return ins->op != OP_FMA && int_expr(ins, a, b, c, e, n);
-	}
-	case OP_AND: case OP_OR: case OP_XOR: case OP_SHL: case OP_SHR:
-		if (!slots_ok(fn, ins, 2) || ins->nops != 3)
-			return false;
-		return bits_expr(ins, opnd(fn, ins, 1, a, sizeof a), opnd(fn, ins, 2, b, sizeof b), e, n);
-	case OP_NOT:
-		if (!slots_ok(fn, ins, 1) || ins->nops != 2)
-			return false;
-		return bits_expr(ins, opnd(fn, ins, 1, a, sizeof a), a, e, n);
-	case OP_SETP:
-		if (!slots_ok(fn, ins, 2))
-			return false;
-		opnd(fn, ins, 1, a, sizeof a);
-		opnd(fn, ins, 2, b, sizeof b);
-		return setp_expr(ins, a, b, e, n) || setp_f32_expr(ins, a, b, e, n);
-	case OP_MIN: case OP_MAX: case OP_DIV:
-		if (!slots_ok(fn, ins, 2) || ins->nops != 3)
-			return false;
-		opnd(fn, ins, 1, a, sizeof a);
-		opnd(fn, ins, 2, b, sizeof b);
-		if (f32_plain(ins)) {
-			if (ins->op == OP_DIV)
-				snprintf(e, n, "FB(F(%s) / F(%s))", a, b);
-			else
-				snprintf(e, n, "%s(%s, %s)", ins->op == OP_MIN ? "FMIN" : "FMAX", a, b);
-			return true;
-		}
-		return ins->op != OP_DIV && minmax_expr(ins, a, b, e, n);
-	case OP_EX2:
-		/* a register operand only: the C compiler could fold exp2f of a constant differently from libm */
-		if (!slots_ok(fn, ins, 1) || ins->nops != 2 || !f32_plain(ins) || ins->ops[1].slot >= fn->nslots)
-			return false;
-		snprintf(e, n, "FB(exp2f(F(%s)))", opnd(fn, ins, 1, a, sizeof a));
-		return true;
-	case OP_CVT:
-		if (!slots_ok(fn, ins, 1) || ins->nops != 2)
-			return false;
-		return cvt_expr(ins, opnd(fn, ins, 1, a, sizeof a), e, n);
-	case OP_MOV:
-		if (!slots_ok(fn, ins, 1) || ins->nops != 2)
-			return false;
-		opnd(fn, ins, 1, a, sizeof a);
-		if (ins->type == PT_PRED)
-			snprintf(e, n, "(%s & 1)", a);
-		else if (bytes == 1 || bytes == 2 || bytes == 4 || bytes == 8)
-			snprintf(e, n, trunc_fmt(bytes), a);
-		else
-			return false;
-		return true;
-	case OP_CVTA: {
-		if (!slots_ok(fn, ins, 1) || (bytes != 4 && bytes != 8))
-			return false;
-		char x[80];
-		snprintf(x, sizeof x, "%s %c 0x%llxull", opnd(fn, ins, 1, a, sizeof a), ins->sub ? '-' : '+',
-			 (unsigned long long)cvta_window((enum ptx_space)ins->space));
-		snprintf(e, n, trunc_fmt(bytes), x);
-		return true;
-	}
-	case OP_SELP: {
-		if (!slots_ok(fn, ins, 3) || ins->nops != 4 || (bytes != 4 && bytes != 8))
-			return false;
-		char x[160];
-		snprintf(x, sizeof x, "((%s & 1) != %d) ? %s : %s", opnd(fn, ins, 3, c, sizeof c), ins->ops[3].neg ? 1 : 0,
-			 opnd(fn, ins, 1, a, sizeof a), opnd(fn, ins, 2, b, sizeof b));
-		snprintf(e, n, trunc_fmt(bytes), x);
-		return true;
-	}
-	default: return false;
-	}
-}
-
-/* Source operand k as a vector of 4 lanes from lane q: VR(slot) or a broadcast constant, cut to its low
- * half for the f32 forms (whose odd halves must hold no NaN to keep VNAN quiet). */
-static const char *vopnd(const struct ptx_function *fn, const struct ptx_insn *ins, int k, char *buf, size_t n)
-{
-	int s = ins->ops[k].slot;
-	if (s >= fn->nslots) {
-		uint64_t c = fn->consts[s - fn->nslots];
-		snprintf(buf, n, "VK(0x%llxull)", (unsigned long long)(ins->type == PT_F32 ? (uint32_t)c : c));
-	} else {
-		snprintf(buf, n, "VR(%d)", s * 32);
-	}
-	return buf;
-}
-
-/* The SIMD twin of int_expr's 32-bit, .wide and 64-bit add/sub forms. */
-static bool vec_int(const struct ptx_insn *ins, const char *a, const char *b, const char *c, char *v, size_t n)
-{
-	unsigned bytes = ptx_type_bytes((enum ptx_type)ins->type);
-	if (bytes == 4 && !(ins->mods & (PM_WIDE | PM_HI | PM_SAT))) {
-		static const char *const f[] = {[OP_ADD] = "VADD32", [OP_SUB] = "VSUB32", [OP_MUL] = "VMUL32"};
-		if (ins->op == OP_MAD)
-			snprintf(v, n, "VMAD32(%s, %s, %s)", a, b, c);
-		else
-			snprintf(v, n, "%s(%s, %s)", f[ins->op], a, b);
-		return true;
-	}
-	const char *mul = ptx_type_is_signed((enum ptx_type)ins->type) ? "VMULWS" : "VMULWU";
-	if (bytes == 4 && ins->op == OP_MUL)
-		snprintf(v, n, "%s(%s, %s)", mul, a, b);
-	else if (bytes == 4)
-		snprintf(v, n, "(%s(%s, %s) + %s)", mul, a, b, c);
-	else
-		snprintf(v, n, "(%s %c %s)", a, ins->op == OP_ADD ? '+' : '-', b);
-	return true;
-}
-
-/* The SIMD twin of bits_expr, but for shr.s64 (AVX2 has no 64-bit arithmetic shift). */
-static bool vec_bits(const struct ptx_insn *ins, const char *a, const char *b, char *v, size_t n)
-{
-	enum ptx_type t = (enum ptx_type)ins->type;
-	bool b32 = ptx_type_bytes(t) == 4;
-	const char *m = t == PT_PRED ? " & VK(1)" : b32 ? " & LO" : "";
-	switch (ins->op) {
-	case OP_AND: snprintf(v, n, "((%s & %s)%s)", a, b, m); return true;
-	case OP_OR: snprintf(v, n, "((%s | %s)%s)", a, b, m); return true;
-	case OP_XOR: snprintf(v, n, "((%s ^ %s)%s)", a, b, m); return true;
-	case OP_NOT: snprintf(v, n, "(~%s%s)", a, m); return true;
-	case OP_SHL: snprintf(v, n, "%s(%s, %s)", b32 ? "VSHL32" : "VSHL64", a, b); return true;
-	case OP_SHR:
-		if (!b32 && ptx_type_is_signed(t))
-			return false;
-		snprintf(v, n, "%s(%s, %s)", b32 ? (ptx_type_is_signed(t) ? "VSHR32S" : "VSHR32U") : "VSHR64U", a, b);
-		return true;
-	default: return false;
-	}
-}
-
-/* The SIMD twin of setp_expr: the 32-bit comparison on the even halves. */
-static bool vec_setp(const struct ptx_insn *ins, const char *a, const char *b, char *v, size_t n)
-{
-	static const char *const ops[] = {[CMP_EQ] = "==", [CMP_NE] = "!=", [CMP_LT] = "<", [CMP_LE] = "<=",
-					  [CMP_GT] = ">", [CMP_GE] = ">=", [CMP_LO] = "<", [CMP_LS] = "<=",
-					  [CMP_HI] = ">", [CMP_HS] = ">="};
-	if (ins->type != PT_S32 && ins->type != PT_U32 && ins->type != PT_B32)
-		return false;
-	const char *t = ins->type == PT_S32 && ins->sub >= CMP_LT && ins->sub <= CMP_GE ? "VI" : "VD";
-	snprintf(v, n, "VSETP((%s)%s %s (%s)%s)", t, a, ops[ins->sub], t, b);
-	return true;
-}
-
-/* The SIMD twin of cvt_expr between 32- and 64-bit integers. */
-static bool vec_cvt(const struct ptx_insn *ins, const char *a, char *v, size_t n)
-{
-	enum ptx_type dt = (enum ptx_type)ins->type, st = (enum ptx_type)ins->type2;
-	unsigned db = ptx_type_bytes(dt), sb = ptx_type_bytes(st);
-	if (ptx_type_is_float(dt) || (db != 4 && db != 8) || (sb != 4 && sb != 8))
-		return false;
-	if (db == 8 && sb == 8)
-		snprintf(v, n, "%s", a);
-	else if (db == 8 && ptx_type_is_signed(st))
-		snprintf(v, n, "VSX32(%s)", a); /* sign-extended from the low half */
-	else
-		snprintf(v, n, "(%s & LO)", a); /* zero-extended, or cut to the low half */
-	return true;
-}
-
-/* The out-of-line full-warp call (WFADD, WFSUB, WFMUL, WFMA) for an f32 add/sub/mul/fma that native_expr
- * translated and whose sources are all registers, or false. */
-static bool warp_call(const struct ptx_function *fn, const struct ptx_insn *ins, char *v, size_t n)
-{
-	int nsrc = ins->nops - 1;
-	if (ins->type != PT_F32 || nsrc < 2 || nsrc > 3)
-		return false;
-	for (int k = 1; k <= nsrc; k++)
-		if (ins->ops[k].slot < 0 || ins->ops[k].slot >= fn->nslots)
-			return false;
-	const char *name = ins->op == OP_ADD ? "WFADD" : ins->op == OP_SUB ? "WFSUB" : ins->op == OP_MUL ? "WFMUL"
-			 : ins->op == OP_FMA || ins->op == OP_MAD ? "WFMA" : NULL;
-	if (!name || (nsrc == 3) != (strcmp(name, "WFMA") == 0))
-		return false;
-	int d = ins->ops[0].slot * 32, a = ins->ops[1].slot * 32, b = ins->ops[2].slot * 32;
-	if (nsrc == 3)
-		snprintf(v, n, "WFMA(r + %d, r + %d, r + %d, r + %d)", d, a, b, ins->ops[3].slot * 32);
-	else
-		snprintf(v, n, "%s(r + %d, r + %d, r + %d)", name, d, a, b);
-	return true;
-}
-
-/* A full-warp SIMD expression for an instruction native_expr translated (the same operands, results
- * bit-identical to its lane expression), or false when it has none. */
-static bool vec_expr(const struct ptx_function *fn, const struct ptx_insn *ins, char *v, size_t n)
-{
-	char a[40], b[40], c[40];
-	int nsrc = ins->nops - 1;
-	unsigned bytes = ptx_type_bytes((enum ptx_type)ins->type);
-	if (nsrc < 1 || nsrc > 3)
-		return false;
-	vopnd(fn, ins, 1, a, sizeof a);
-	if (nsrc >= 2)
-		vopnd(fn, ins, 2, b, sizeof b);
-	if (nsrc == 3)
-		vopnd(fn, ins, 3, c, sizeof c);
-	switch (ins->op) {
-	case OP_ADD: case OP_SUB: case OP_MUL: case OP_MAD: case OP_FMA:
-		if (ins->type == PT_F32) {
-			static const char *const f[] = {[OP_ADD] = "VFADD", [OP_SUB] = "VFSUB", [OP_MUL] = "VFMUL"};
-			if (nsrc == 3)
-				snprintf(v, n, "VFMA(%s, %s, %s)", a, b, c);
-			else
-				snprintf(v, n, "%s(%s, %s)", f[ins->op], a, b);
-			return true;
-		}
-		return vec_int(ins, a, b, c, v, n);
-	case OP_AND: case OP_OR: case OP_XOR: case OP_SHL: case OP_SHR:
-		return vec_bits(ins, a, b, v, n);
-	case OP_NOT: return vec_bits(ins, a, a, v, n);
-	case OP_SETP: return vec_setp(ins, a, b, v, n);
-	case OP_CVT: return vec_cvt(ins, a, v, n);
-	case OP_MOV:
-		if (ins->type == PT_PRED || bytes == 4)
-			snprintf(v, n, "(%s & %s)", a, ins->type == PT_PRED ? "VK(1)" : "LO");
-		else if (bytes == 8)
-			snprintf(v, n, "%s", a);
-		else
-			return false;
-		return true;
-	default: return false;
-	}
-}
-
-/* ld/st whose memory operand is [register + offset], [constant + offset] or [absolute]: the lanes'
- * addresses inline, then one call (W->mem) for the counting, checks and data movement. */
-static bool inline_mem(const struct ptx_function *fn, const struct ptx_insn *ins)
-{
-	if (ins->op != OP_LD && ins->op != OP_ST)
-		return false;
-	const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
-	return ins->nops >= 2 && mo->kind == PO_MEM && mo->slot < fn->nslots + fn->nconsts;
-}
-
-static void emit_mem(FILE *f, const struct ptx_function *fn, const struct ptx_insn *ins, int i)
-{
+	FILE *f = g->f;
+	const struct ptx_function *fn = g->fn;
 	const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
 	char base[48];
 	fprintf(f, "\tif (mask) {\n\t\tuint64_t a_[32];\n");
@@ -607,61 +237,56 @@ static void emit_mem(FILE *f, const struct ptx_function *fn, const struct ptx_in
 		if (mo->slot < 0)
 			snprintf(base, sizeof base, "0");
 		else
-			opnd(fn, ins, ins->op == OP_ST ? 0 : 1, base, sizeof base);
+			sim_jit_opnd(fn, ins, ins->op == OP_ST ? 0 : 1, base, sizeof base);
 		fprintf(f, "\t\tfor (int l = 0; l < 32; l++) a_[l] = %s + 0x%llxull;\n", base,
 			(unsigned long long)mo->offset);
 	}
-	fprintf(f,
-		"\t\tif (W->mem(W->cta, W->w, %d, mask, a_) < 0) { *W->pc = %d; W->last = %d; goto out_abort; }\n\t}\n"
-		"\tNEXT(%d);\n",
-		i, i, i, i);
+	fprintf(f, "\t\tif (W->mem(W->cta, W->w, %d, mask, a_) < 0) { ", i);
+	emit_uncount(g, i + 1);
+	fprintf(f, "*W->pc = %d; W->last = %d; goto out_abort; }\n\t}\n", i, i);
 }
 
-static void emit_head(FILE *f, const struct ptx_function *fn, const struct ptx_insn *ins, int i)
+static void emit_head(struct gen *g, const struct ptx_insn *ins, int i)
 {
-	uint32_t weight = fn->sass ? fn->sass[i].weight : 0;
-	fprintf(f, "L%d: /* PTX line %d: %s */\n\tni++; ns += %uu;\n", i, ins->line, ptx_op_name((enum ptx_op)ins->op),
-		weight);
-	if (ins->guard >= 0 && ins->guard < fn->nslots)
-		fprintf(f, "\tGUARD(%d, %d);\n", ins->guard * 32, ins->guard_neg ? 1 : 0);
+	fprintf(g->f, "L%d: /* PTX line %d: %s */\n", i, ins->line, ptx_op_name((enum ptx_op)ins->op));
+	if (g->entry[i])
+		emit_segment(g, i);
+	if (ins->guard >= 0 && ins->guard < g->fn->nslots)
+		fprintf(g->f, "\tGUARD(%d, %d);\n", ins->guard * 32, ins->guard_neg ? 1 : 0);
 	else
-		fprintf(f, "\tmask = act;\n");
+		fprintf(g->f, "\tmask = 0xffffffffu;\n");
 }
 
-/* A call into the interpreter for one instruction, with run_warp's handling of its result. */
+/* A call into the interpreter for one instruction (the last of its segment), with run_warp's handling of
+ * its result: 0 goes on to the next instruction, more leaves at the PC it set; when it changed the warp's
+ * masks, run_warp steps the PC and counts it for the budget (so it is un-counted here). */
 static void emit_call(FILE *f, int i)
 {
 	fprintf(f,
 		"\tFLUSH(); *W->pc = %d; W->last = %d;\n"
 		"\trc = W->exec(W->cta, W->w, %d, mask);\n"
 		"\tif (rc < 0) goto out_abort;\n"
-		"\tif (rc > 0) { if (++pending == 4096) goto out_budget; goto out_continue; }\n"
-		"\tif (*W->active != act || *W->live != act) goto out_step;\n"
-		"\tNEXT(%d);\n",
-		i, i, i, i);
+		"\tif (rc > 0) goto out_continue;\n"
+		"\tif (*W->active != 0xffffffffu || *W->live != 0xffffffffu) { pending--; goto out_step; }\n",
+		i, i, i);
 }
 
 /* bra: uniform inline (taken by all or none), divergent through the interpreter (sim_branch). */
-static void emit_branch(FILE *f, const struct ptx_function *fn, const struct ptx_insn *ins, int i)
+static void emit_branch(struct gen *g, const struct ptx_insn *ins, int i)
 {
+	FILE *f = g->f;
 	int target = (int)ins->ops[0].offset;
-	if (target <= i) /* run_warp's turn quantum, checked before the branch counts */
-		fprintf(f, "L%d:\n\tif (++W->loops > %d && W->multiwarp) { *W->pc = %d; W->last = %d; goto out_yield; }\n",
-			i, SIM_JIT_QUANTUM, i, i);
-	else
-		fprintf(f, "L%d:\n", i);
-	uint32_t weight = fn->sass ? fn->sass[i].weight : 0;
-	fprintf(f, "\tni++; ns += %uu; /* PTX line %d: bra */\n", weight, ins->line);
-	if (ins->guard >= 0 && ins->guard < fn->nslots)
-		fprintf(f, "\tGUARD(%d, %d);\n", ins->guard * 32, ins->guard_neg ? 1 : 0);
-	else
-		fprintf(f, "\tmask = act;\n");
-	fprintf(f,
-		"\tif (mask == act) { if (++pending == 4096) { W->last = %d; *W->pc = %d; goto out_budget; } goto L%d; }\n"
-		"\tif (mask != 0) {\n",
-		i, target, target);
+	emit_head(g, ins, i);
+	if (target <= i) { /* run_warp's turn quantum, checked before the branch counts */
+		fprintf(f, "\tif (++W->loops > %d && W->multiwarp) { ", SIM_JIT_QUANTUM);
+		emit_uncount(g, i);
+		fprintf(f, "*W->pc = %d; W->last = %d; goto out_yield; }\n", i, i);
+	}
+	fprintf(f, "\tif (mask == 0xffffffffu) ");
+	emit_goto(g, target);
+	fprintf(f, "\n\tif (mask != 0) {\n");
 	emit_call(f, i);
-	fprintf(f, "\t}\n\tNEXT(%d);\n", i);
+	fprintf(f, "\t}\n");
 }
 
 /* What the compiled engine leaves to the interpreter as a whole: calls into other .func bodies (their
@@ -705,11 +330,115 @@ static void mark_entries(const struct ptx_function *fn, bool *entry)
 			entry[ins->ops[0].offset] = true;
 			entry[i] = entry[i] || ins->ops[0].offset <= i; /* where a yielding warp resumes */
 			entry[i + 1] = true;
-		} else if (ins->op != OP_NOP && ins->op != OP_MEMBAR && !inline_mem(fn, ins) &&
-			   !native_expr(fn, ins, e, sizeof e, &flops)) {
+		} else if (ins->op != OP_NOP && ins->op != OP_MEMBAR && !sim_jit_inline_mem(fn, ins) &&
+			   !sim_jit_native_expr(fn, ins, e, sizeof e, &flops)) {
 			entry[i + 1] = true;
 		}
 	}
+}
+
+/* One instruction of the part. */
+static void emit_insn(struct gen *g, int i)
+{
+	FILE *f = g->f;
+	const struct ptx_function *fn = g->fn;
+	const struct ptx_insn *ins = &fn->code[i];
+	char e[512], v[512];
+	const char *flops;
+	const struct ptx_operand *to = &ins->ops[0];
+	if (ins->op == OP_BRA && to->kind == PO_LABEL && to->offset >= 0 && to->offset < fn->ncode) {
+		emit_branch(g, ins, i);
+		g->native++;
+		return;
+	}
+	emit_head(g, ins, i);
+	if (ins->op == OP_NOP || ins->op == OP_MEMBAR) {
+		g->native++;
+	} else if (sim_jit_inline_mem(fn, ins)) {
+		emit_mem(g, ins, i);
+		g->native++;
+	} else if (sim_jit_native_expr(fn, ins, e, sizeof e, &flops)) {
+		bool guarded = ins->guard >= 0 && ins->guard < fn->nslots;
+		if (guarded)
+			fprintf(f, "\tLANES(%s, %d);\n", e, ins->ops[0].slot * 32);
+		else if (sim_jit_warp_call(fn, ins, v, sizeof v))
+			fprintf(f, "\t%s;\n", v);
+		else if (sim_jit_vec_expr(fn, ins, v, sizeof v))
+			fprintf(f, "\tVALL(%s, %d);\n", v, ins->ops[0].slot * 32);
+		else
+			fprintf(f, "\tALL(%s, %d);\n", e, ins->ops[0].slot * 32);
+		if (flops && guarded)
+			fprintf(f, "\t*W->%s += (uint64_t)__builtin_popcount(mask);\n", flops);
+		else if (flops)
+			fprintf(f, "\t*W->%s += 32;\n", flops);
+		g->native++;
+	} else {
+		emit_call(f, i);
+	}
+}
+
+/* Part k, instructions [lo, hi): entered at one of its entries (others: SIM_JIT_NO_ENTRY), it returns the
+ * instruction where the warp goes on in another part, or -1 - the SIM_JIT_ code gl_jit_run returns. */
+static void emit_part(struct gen *g, int k)
+{
+	FILE *f = g->f;
+	fprintf(f, "static int P%d(struct sim_jit_warp *W, int pc)\n{\n"
+		   "\tuint64_t *r = W->r;\n\tuint64_t ni = 0, ns = 0, pending = W->pending;\n"
+		   "\tuint32_t mask;\n\tint rc;\n"
+		   "\t(void)rc; (void)mask; (void)r;\n\tswitch (pc) {\n", k);
+	for (int i = g->lo; i < g->hi; i++)
+		if (g->entry[i])
+			fprintf(f, "\tcase %d: goto L%d;\n", i, i);
+	fprintf(f, "\tdefault: return %d;\n\t}\n", -1 - SIM_JIT_NO_ENTRY);
+	for (int i = g->lo; i < g->hi; i++)
+		emit_insn(g, i);
+	if (g->hi < g->fn->ncode)
+		fprintf(f, "\tJUMP(%d);\n", g->hi);
+	else
+		fprintf(f, "\t*W->pc = %d; W->last = %d;\n", g->fn->ncode, g->fn->ncode - 1);
+	fprintf(f, "out_continue: FLUSH(); W->pending = pending; return %d;\n"
+		   "out_yield: FLUSH(); W->pending = pending; return %d;\n"
+		   "out_abort: FLUSH(); W->pending = pending; return %d;\n"
+		   "out_step: FLUSH(); W->pending = pending; return %d;\n"
+		   "out_interp: FLUSH(); W->pending = pending; return %d;\n}\n",
+		-1 - SIM_JIT_CONTINUE, -1 - SIM_JIT_YIELD, -1 - SIM_JIT_ABORT, -1 - SIM_JIT_STEP,
+		-1 - SIM_JIT_NO_ENTRY);
+}
+
+/* The end of the part starting at lo: the first entry at least PART_INSNS instructions on, or the end. */
+static int part_end(const struct gen *g, int lo)
+{
+	int hi = lo + PART_INSNS;
+	while (hi < g->fn->ncode && !g->entry[hi])
+		hi++;
+	return hi < g->fn->ncode ? hi : g->fn->ncode;
+}
+
+/* The parts, then gl_jit_run: full warps only (sim_jit.h), entering the part of the warp's PC and the
+ * next one each part names until one returns a code. */
+static void emit_function(struct gen *g)
+{
+	FILE *f = g->f;
+	int nparts = 0;
+	for (int lo = 0; lo < g->fn->ncode; lo = g->hi, nparts++) {
+		g->lo = lo;
+		g->hi = part_end(g, lo);
+		emit_part(g, nparts);
+	}
+	fprintf(f, "int gl_jit_run(struct sim_jit_warp *W)\n{\n"
+		   "\tif (*W->active != 0xffffffffu || *W->live != 0xffffffffu) return %d;\n"
+		   "\tint pc = *W->pc, rc;\n\tfor (;;) {\n\t\t",
+		SIM_JIT_NO_ENTRY);
+	int k = 0;
+	for (int lo = 0; lo < g->fn->ncode; k++) {
+		int hi = part_end(g, lo);
+		if (hi < g->fn->ncode)
+			fprintf(f, "if (pc < %d) rc = P%d(W, pc);\n\t\telse ", hi, k);
+		else
+			fprintf(f, "rc = P%d(W, pc);\n", k);
+		lo = hi;
+	}
+	fprintf(f, "\t\tif (rc < 0) return -1 - rc;\n\t\tpc = rc;\n\t}\n}\n");
 }
 
 char *sim_jit_source(const struct ptx_module *m, const struct ptx_function *fn, int *native, char *why, size_t whyn)
@@ -719,74 +448,21 @@ char *sim_jit_source(const struct ptx_module *m, const struct ptx_function *fn, 
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	if (!f) {
-		snprintf(why, whyn, "out of memory writing the generated C");
-		return NULL;
-	}
-	*native = 0;
-	fprintf(f, "/* gpulab compiled kernel %s: %d PTX instructions */\n%s\n", fn->name, fn->ncode, prelude);
-	fprintf(f, "int gl_jit_run(struct sim_jit_warp *W)\n{\n"
-		   "\tuint64_t *r = W->r;\n\tconst uint32_t act = *W->active;\n"
-		   "\tconst uint64_t P = (uint64_t)__builtin_popcount(act);\n"
-		   "\tuint64_t ni = 0, ns = 0, pending = W->pending;\n\tuint32_t mask;\n\tint rc;\n"
-		   "\t(void)rc; (void)mask;\n\tswitch (*W->pc) {\n");
 	bool *entry = calloc((size_t)fn->ncode + 1, 1);
-	if (!entry) {
-		fclose(f);
+	if (!f || !entry) {
+		if (f)
+			fclose(f);
 		free(buf);
+		free(entry);
 		snprintf(why, whyn, "out of memory writing the generated C");
 		return NULL;
 	}
 	mark_entries(fn, entry);
-	for (int i = 0; i < fn->ncode; i++)
-		if (entry[i])
-			fprintf(f, "\tcase %d: goto L%d;\n", i, i);
+	fprintf(f, "/* gpulab compiled kernel %s: %d PTX instructions */\n%s\n", fn->name, fn->ncode, prelude);
+	struct gen g = {.f = f, .fn = fn, .entry = entry};
+	emit_function(&g);
 	free(entry);
-	fprintf(f, "\tdefault: return %d;\n\t}\n", SIM_JIT_NO_ENTRY);
-	for (int i = 0; i < fn->ncode; i++) {
-		const struct ptx_insn *ins = &fn->code[i];
-		char e[512];
-		const char *flops;
-		if (ins->op == OP_BRA && ins->ops[0].kind == PO_LABEL && ins->ops[0].offset >= 0 &&
-		    ins->ops[0].offset < fn->ncode) {
-			emit_branch(f, fn, ins, i);
-			++*native;
-			continue;
-		}
-		emit_head(f, fn, ins, i);
-		if (ins->op == OP_NOP || ins->op == OP_MEMBAR) {
-			fprintf(f, "\tNEXT(%d);\n", i);
-			++*native;
-		} else if (inline_mem(fn, ins)) {
-			emit_mem(f, fn, ins, i);
-			++*native;
-		} else if (native_expr(fn, ins, e, sizeof e, &flops)) {
-			bool guarded = ins->guard >= 0 && ins->guard < fn->nslots;
-			char v[512];
-			if (guarded)
-				fprintf(f, "\tLANES(%s, %d);\n", e, ins->ops[0].slot * 32);
-			else if (warp_call(fn, ins, v, sizeof v))
-				fprintf(f, "\tif (act == 0xffffffffu) %s; else LANES(%s, %d);\n", v, e,
-					ins->ops[0].slot * 32);
-			else if (vec_expr(fn, ins, v, sizeof v))
-				fprintf(f, "\tVALL(%s, %s, %d);\n", v, e, ins->ops[0].slot * 32);
-			else
-				fprintf(f, "\tALL(%s, %d);\n", e, ins->ops[0].slot * 32);
-			if (flops)
-				fprintf(f, "\t*W->%s += (uint64_t)__builtin_popcount(mask);\n", flops);
-			fprintf(f, "\tNEXT(%d);\n", i);
-			++*native;
-		} else {
-			emit_call(f, i);
-		}
-	}
-	fprintf(f, "\t*W->pc = %d; W->last = %d;\n"
-		   "out_continue: FLUSH(); W->pending = pending; return %d;\n"
-		   "out_yield: FLUSH(); W->pending = pending; return %d;\n"
-		   "out_abort: FLUSH(); W->pending = pending; return %d;\n"
-		   "out_budget: FLUSH(); W->pending = pending; return %d;\n"
-		   "out_step: FLUSH(); W->pending = pending; return %d;\n}\n",
-		fn->ncode, fn->ncode - 1, SIM_JIT_CONTINUE, SIM_JIT_YIELD, SIM_JIT_ABORT, SIM_JIT_BUDGET, SIM_JIT_STEP);
+	*native = g.native;
 	if (fclose(f) != 0) {
 		free(buf);
 		snprintf(why, whyn, "out of memory writing the generated C");

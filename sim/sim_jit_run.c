@@ -73,15 +73,26 @@ static void amount(char *out, size_t n, double v)
 		snprintf(out, n, "%.1f M", v / 1e6);
 }
 
-struct sim_jit *sim_jit_auto(struct sim_launch *L, long cta, uint64_t cta_work, long ctas_left, int workers,
-			     char *note, size_t n)
+/* "CTA 0 ran N thread-instructions on the interpreter" and, when some ran in partial warps (which the
+ * compiled engine leaves to the interpreter), how many ran in full ones. */
+static void measured_text(char *out, size_t n, long cta, uint64_t cta_work, uint64_t full_work)
+{
+	int k = snprintf(out, n, "CTA %ld ran %llu thread-instructions on the interpreter", cta,
+			 (unsigned long long)cta_work);
+	if (full_work != cta_work && k > 0 && (size_t)k < n)
+		snprintf(out + k, n - (size_t)k, " (%llu in full warps, the only ones compiled code runs)",
+			 (unsigned long long)full_work);
+}
+
+struct sim_jit *sim_jit_auto(struct sim_launch *L, long cta, uint64_t cta_work, uint64_t full_work, long ctas_left,
+			     int workers, char *note, size_t n)
 {
 	const struct ptx_function *fn = L->fn;
-	if (sim_jit_auto_pick(cta_work, ctas_left, fn->ncode, workers, true) == SIM_JIT_PICK_INTERP)
+	if (sim_jit_auto_pick(full_work, ctas_left, fn->ncode, workers, true) == SIM_JIT_PICK_INTERP)
 		return NULL; /* not even a cached kernel would be worth loading: the cache is not asked */
 	if (refused(L, note, n))
 		return NULL;
-	enum sim_jit_pick pick = sim_jit_auto_pick(cta_work, ctas_left, fn->ncode, workers, sim_jit_cached(L->m, fn));
+	enum sim_jit_pick pick = sim_jit_auto_pick(full_work, ctas_left, fn->ncode, workers, sim_jit_cached(L->m, fn));
 	if (pick == SIM_JIT_PICK_INTERP)
 		return NULL;
 	char why[256];
@@ -89,18 +100,18 @@ struct sim_jit *sim_jit_auto(struct sim_launch *L, long cta, uint64_t cta_work, 
 		snprintf(note, n, "the interpreter ran kernel %s: %s", fn->name, why);
 		return NULL;
 	}
-	double work = (double)cta_work * (double)ctas_left;
-	char w[32];
+	double work = (double)full_work * (double)ctas_left;
+	char w[32], ran[160];
 	amount(w, sizeof w, work);
+	measured_text(ran, sizeof ran, cta, cta_work, full_work);
 	if (pick == SIM_JIT_PICK_CACHED)
-		snprintf(note, n, "auto: CTA %ld ran %llu thread-instructions on the interpreter; %ld CTAs left after "
-			 "one per worker (about %s) run on the cached compiled kernel", cta, (unsigned long long)cta_work,
-			 ctas_left, w);
+		snprintf(note, n, "auto: %s; %ld CTAs left after one per worker (about %s) run on the cached compiled "
+			 "kernel", ran, ctas_left, w);
 	else
-		snprintf(note, n, "auto: CTA %ld ran %llu thread-instructions on the interpreter; %ld CTAs left after "
-			 "one per worker (about %s, %.1f s interpreted on %d thread%s) repay a compile of about %.1f s",
-			 cta, (unsigned long long)cta_work, ctas_left, w, work / (GL_SIM_JIT_INTERP_RATE * workers),
-			 workers, workers == 1 ? "" : "s", sim_jit_compile_estimate(fn->ncode));
+		snprintf(note, n, "auto: %s; %ld CTAs left after one per worker (about %s, %.1f s interpreted on %d "
+			 "thread%s) repay a compile of about %.1f s", ran, ctas_left, w,
+			 work / (GL_SIM_JIT_INTERP_RATE * workers), workers, workers == 1 ? "" : "s",
+			 sim_jit_compile_estimate(fn->ncode));
 	return L->jit;
 }
 

@@ -24,7 +24,7 @@ void sim_l1_free(struct sim_cta *cta)
 }
 
 /* One sector: true when it hits; a miss fills it. */
-static bool lookup(struct sim_l1 *c, uint32_t gen, uint64_t sector)
+static inline bool lookup(struct sim_l1 *c, uint32_t gen, uint64_t sector)
 {
 	unsigned set = (unsigned)((sector * 0x9E3779B97F4A7C15ull) >> 40) % SETS;
 	if (c->gen[set] != gen) {
@@ -41,6 +41,30 @@ static bool lookup(struct sim_l1 *c, uint32_t gen, uint64_t sector)
 	return false;
 }
 
+/* The CTA's L1, allocated at its first global load; NULL without memory (every sector then misses). */
+static struct sim_l1 *l1_of(struct sim_cta *cta)
+{
+	if (!cta->l1)
+		cta->l1 = calloc(1, sizeof *cta->l1);
+	return cta->l1;
+}
+
+void sim_l1_load_words(struct sim_cta *cta, uint64_t a0, const int64_t rel[32], uint32_t lanes, unsigned sectors,
+		       bool bypass)
+{
+	struct sim_l1 *c = bypass ? NULL : l1_of(cta);
+	if (!c) {
+		cta->c.l1_miss += sectors;
+		return;
+	}
+	unsigned miss = 0;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		int l = __builtin_ctz(m);
+		miss += !lookup(c, cta->gen, (a0 + (uint64_t)rel[l]) / GL_SECTOR_BYTES);
+	}
+	cta->c.l1_miss += miss;
+}
+
 void sim_l1_load(struct sim_cta *cta, const uint64_t addr[32], uint32_t mask, unsigned size, bool bypass)
 {
 	if (!mask || !size)
@@ -49,7 +73,7 @@ void sim_l1_load(struct sim_cta *cta, const uint64_t addr[32], uint32_t mask, un
 		cta->c.l1_miss += gl_mm_global_sectors(addr, mask, size);
 		return;
 	}
-	if (!cta->l1 && !(cta->l1 = calloc(1, sizeof *cta->l1))) { /* no memory: every sector misses */
+	if (!l1_of(cta)) { /* no memory: every sector misses */
 		cta->c.l1_miss += gl_mm_global_sectors(addr, mask, size);
 		return;
 	}

@@ -29,6 +29,14 @@ static struct sim_memmap lane_memmap(const struct sim_cta *cta, const struct sim
 	};
 }
 
+const struct sim_region *sim_global_region(struct sim_cta *cta, struct sim_warp *w, uint64_t addr, unsigned size,
+					   bool is_store)
+{
+	struct sim_memmap m = lane_memmap(cta, w, 0);
+	struct sim_xlat x = sim_addr_translate(&m, PS_GLOBAL, addr, size, is_store);
+	return x.miss == SIM_HIT ? x.region : NULL;
+}
+
 /* The finding for a global or constant access outside every allocation it may use. */
 static void global_finding(struct sim_cta *cta, const struct ptx_insn *ins, int lane, const struct sim_xlat *x,
 			   uint64_t addr, unsigned size, const char *what)
@@ -113,14 +121,6 @@ struct access_cost {
 	unsigned ideal; /* global: the sectors the active lanes' bytes need at best, ceil(lanes * size / 32) */
 };
 
-/* Bank conflicts of a shared access of at most 4 bytes: its wavefronts beyond its one phase (wider
- * accesses need their addresses: gl_mm_shared_phases). */
-static unsigned shared_conflicts(unsigned units, uint32_t mask, unsigned size)
-{
-	unsigned ideal = gl_mm_shared_ideal_wavefronts(mask, size);
-	return units > ideal ? units - ideal : 0;
-}
-
 /* `site` names the call (instruction, and which SASS part) for the wavefront memo. */
 static bool access_cost(struct sim_cta *cta, uintptr_t site, enum ptx_space sp, const uint64_t addr[32], uint32_t mask,
 			unsigned size, struct access_cost *out)
@@ -148,6 +148,15 @@ static bool access_cost(struct sim_cta *cta, uintptr_t site, enum ptx_space sp, 
 		return false;
 	}
 	return true;
+}
+
+void sim_access_cost(struct sim_cta *cta, uintptr_t site, enum ptx_space sp, const uint64_t addr[32], uint32_t mask,
+		     unsigned size, uint32_t *units, uint32_t *conflicts)
+{
+	struct access_cost a = {0};
+	access_cost(cta, site, sp, addr, mask, size, &a);
+	*units = a.units;
+	*conflicts = a.conflicts;
 }
 
 /* Add one access to the counters under Nsight Compute's names. */
@@ -198,13 +207,13 @@ static bool sass_as_ptx(const struct ptx_sass *m)
 
 /* Count the SASS access(es) this PTX access stands for (sass_map.h): a vector carrying merged neighbours
  * is one access of its width starting `delta` bytes lower; a split is several narrower ones; members of
- * a vector and removed accesses count nothing.  `as_ptx`: the caller knows sass_as_ptx is true for this
- * instruction (a shape remembers it), so the mapping is not looked up. */
+ * a vector and removed accesses count nothing.  (sim_mem_hot.c's count_hot keeps the same rule for the
+ * hot form.) */
 static void add_sass_access(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins,
 			    enum ptx_space sp, const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store,
-			    const struct access_cost *ptx, bool as_ptx)
+			    const struct access_cost *ptx)
 {
-	const struct ptx_sass *m = as_ptx ? NULL : sass_of(cta, ins);
+	const struct ptx_sass *m = sass_of(cta, ins);
 	if (sass_as_ptx(m)) {
 		add_access(&cta->c, sp, is_store, ptx);
 		return;
@@ -229,10 +238,10 @@ static void add_sass_access(struct sim_cta *cta, const struct sim_warp *w, const
 	}
 }
 
-/* Record one counted access whose cost is known (as_ptx: see add_sass_access). */
+/* Record one counted access whose cost is known. */
 static void count_cost(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
 		       const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store,
-		       const struct access_cost *cost, bool as_ptx)
+		       const struct access_cost *cost)
 {
 	add_ptx_access(&cta->c, sp, is_store, cost);
 	if (sp == PS_SHARED)
@@ -244,7 +253,7 @@ static void count_cost(struct sim_cta *cta, struct sim_warp *w, const struct ptx
 		if (!is_store)
 			sim_l1_load(cta, addr, mask, size, ins->mods & (PM_CG | PM_VOLATILE));
 	}
-	add_sass_access(cta, w, ins, sp, addr, mask, size, is_store, cost, as_ptx);
+	add_sass_access(cta, w, ins, sp, addr, mask, size, is_store, cost);
 	if (cta->trace)
 		sim_trace_record(cta, w, ins, sp, addr, mask, size, is_store, cost->units);
 }
@@ -254,7 +263,7 @@ static void count_access(struct sim_cta *cta, struct sim_warp *w, const struct p
 {
 	struct access_cost a;
 	if (mask && !(ins->mods & PM_CALLPARAM) && access_cost(cta, (uintptr_t)ins, sp, addr, mask, size, &a))
-		count_cost(cta, w, ins, sp, addr, mask, size, is_store, &a, false);
+		count_cost(cta, w, ins, sp, addr, mask, size, is_store, &a);
 }
 
 /* Split the lanes of a generic access by the space each address falls in, and count each part. */
@@ -362,6 +371,13 @@ static bool fast_span(struct sim_cta *cta, struct sim_warp *w, enum ptx_space sp
 	return true;
 }
 
+uint8_t *sim_shared_span(struct sim_cta *cta, struct sim_warp *w, const uint64_t addr[32], uint32_t mask,
+			 unsigned size)
+{
+	struct fast_span f;
+	return fast_span(cta, w, PS_SHARED, addr, mask, size, false, &f) ? f.host - f.first : NULL;
+}
+
 static void store_element(uint8_t *p, uint64_t v, unsigned esz)
 {
 	switch (esz) {
@@ -396,13 +412,14 @@ static void check_global_race(struct sim_cta *cta, struct sim_warp *w, const str
 }
 
 /* check_global_race for the lanes of a warp-level access, in lane order. */
-static void check_global_races(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
-			       const uint64_t addr[32], unsigned n, bool is_store)
+void sim_check_global_races(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			    const uint64_t addr[32], unsigned n, bool is_store, const struct sim_race_key *key)
 {
 	if (cta->L->warps_per_cta < 2 || !(cta->L->tools & GL_TOOL_RACECHECK) || (ins->mods & (PM_VOLATILE | PM_STRONG)))
 		return;
 	uint8_t other[32];
-	uint32_t racing = sim_race_warp(&cta->race, cta->gen, cta->epoch, w->id, addr, mask, n, is_store, other);
+	uint32_t racing =
+		sim_race_warp_keyed(&cta->race, cta->gen, cta->epoch, w->id, addr, mask, n, is_store, key, other);
 	FOR_LANES(racing, l)
 		sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr[l], n, false,
 			    "global-memory race at 0x%llx: warps %u and %u of one CTA access it between two barriers, "
@@ -482,121 +499,16 @@ static bool uniform_param_load(struct sim_cta *cta, struct sim_warp *w, const st
 	return true;
 }
 
-/* ---- the hot form: a full warp's 4-byte ld.shared into a register (or st.shared from one), the inner
- * loop of tiled kernels.  Everything the general path works out from the 32 addresses, except where
- * they start, depends only on their shape: each lane's address minus lane 0's.  At one instruction the
- * shape seldom changes (every warp and every tile row of a tiled loop gives the same one), so the facts
- * are kept per call site (struct sim_shape) and an access compares its shape and checks its start; the
- * counts, checks and findings are the general path's. */
-
-/* Each lane's low 32 bits, and how their shape differs from `rel` (0: the same), in one pass that
- * vectorises (sim_simd.h); *high is nonzero when an address is 2^32 or above. */
-SIM_SIMD_CLONES static uint32_t narrow_shape(const uint64_t *restrict addr, const uint32_t *restrict rel,
-					      uint32_t *restrict low, uint32_t *high)
-{
-	uint32_t base = (uint32_t)addr[0], diff = 0, hi = 0;
-	for (int l = 0; l < 32; l++) {
-		low[l] = (uint32_t)addr[l];
-		hi |= (uint32_t)(addr[l] >> 32);
-		diff |= (low[l] - base) ^ rel[l];
-	}
-	*high = hi;
-	return diff;
-}
-
-/* The words a shape reads as 64-word windows relative to lane 0's word: in lane order, a lane whose word
- * no window holds yet opens one at that word.  A tile row or a broadcast per half-warp takes one or
- * two; a column of a 32-word-wide tile, sixteen. */
-static void shape_windows(struct sim_shape *e)
-{
-	e->nwin = 0;
-	for (int l = 0; l < 32; l++) {
-		int64_t word = (int32_t)e->rel[l] / 4;
-		unsigned k = 0;
-		while (k < e->nwin && (uint64_t)(word - e->win[k]) >= 64)
-			k++;
-		if (k == e->nwin) {
-			e->win[k] = (int32_t)word;
-			e->words[k] = 0;
-			e->nwin++;
-		}
-		e->words[k] |= 1ull << (word - e->win[k]);
-	}
-}
-
-/* The facts of the shape of `addr` (aligned on 4 bytes, every address below 2^32: NULL otherwise, for
- * the general path), from the site's slot or worked out into it. */
-static const struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32],
-					uint32_t low[32])
-{
-	struct sim_shape *e = &cta->shapes[((uintptr_t)ins * 0x9E3779B97F4A7C15ull >> 40) % SIM_SHAPE_SLOTS];
-	uint32_t high, diff = narrow_shape(addr, e->rel, low, &high);
-	if (high)
-		return NULL;
-	if (e->site == (uintptr_t)ins && diff == 0)
-		return (low[0] | e->rel_or) & 3 ? NULL : e;
-	uint32_t rel_or = 0;
-	int64_t min = 0, max = 0;
-	for (int l = 0; l < 32; l++) {
-		int64_t r = (int32_t)(low[l] - low[0]);
-		rel_or |= low[l] - low[0];
-		min = r < min ? r : min;
-		max = r > max ? r : max;
-	}
-	if ((low[0] | rel_or) & 3) /* the wavefront count below assumes words: leave misaligned shapes out */
-		return NULL;
-	e->site = (uintptr_t)ins;
-	for (int l = 0; l < 32; l++)
-		e->rel[l] = low[l] - low[0];
-	e->rel_or = rel_or;
-	e->min = min;
-	e->max = max;
-	e->units = gl_mm_shared_wavefronts(low, 0xffffffffu, 4);
-	e->conflicts = shared_conflicts(e->units, 0xffffffffu, 4);
-	e->sass_as_ptx = sass_as_ptx(sass_of(cta, ins));
-	shape_windows(e);
-	return e;
-}
-
-/* False when the warp is not of the hot form, or an address is outside shared memory: the general path
- * then runs (and reports it). */
-static bool shared_access_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
-			       const uint64_t addr[32])
-{
-	bool is_store = ins->op == OP_ST;
-	const struct ptx_operand *ro = &ins->ops[is_store ? 1 : 0];
-	int64_t shared = (int64_t)cta->L->shared_size;
-	enum ptx_type t = (enum ptx_type)ins->type;
-	if (mask != 0xffffffffu || (ins->op != OP_LD && !is_store) || ins->space != PS_SHARED || ins->vec > 1 ||
-	    ptx_type_bytes(t) != 4 || (!is_store && ptx_type_is_signed(t)) || ro->kind != PO_SLOT || ro->slot < 0 ||
-	    (ins->mods & PM_CALLPARAM))
-		return false;
-	uint32_t low[32];
-	const struct sim_shape *e = shape_of(cta, ins, addr, low);
-	int64_t base = low[0];
-	if (!e || base + e->min < 0 || base + e->max > shared - 4)
-		return false;
-	struct access_cost cost = {.units = e->units, .conflicts = e->conflicts};
-	count_cost(cta, w, ins, PS_SHARED, addr, mask, 4, is_store, &cost, e->sass_as_ptx);
-	if (is_store) { /* in lane order: of lanes storing to one word, the last one's value stays */
-		const uint64_t *v = sim_src(cta, w, ro->slot);
-		for (int l = 0; l < 32; l++)
-			store_element(cta->shared + low[l], v[l], 4);
-		sim_shadow_warp(cta, w, ins, mask, addr, 4, true);
-		return true;
-	}
-	uint64_t *d = sim_reg(w, ro->slot);
-	for (int l = 0; l < 32; l++)
-		d[l] = load_element(cta->shared + low[l], 4, false);
-	if (!sim_shadow_quiet_reads(cta, w, ins, (uint64_t)base / 4, e->nwin, e->win, e->words))
-		sim_shadow_warp(cta, w, ins, mask, addr, 4, false);
-	return true;
-}
-
 int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32])
 {
-	if (shared_access_warp(cta, w, ins, mask, addr)) /* takes only addresses below 2^32: none to cut */
+	if (sim_mem_hot(cta, w, ins, mask, addr)) /* sim_mem_hot.c: shared addresses below 2^32, none to cut */
 		return 0;
+	return sim_ld_st_general(cta, w, ins, mask, addr);
+}
+
+int sim_ld_st_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+		      uint64_t addr[32])
+{
 	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, mask); /* both engines' addresses, once */
 	bool is_store = ins->op == OP_ST;
 	const struct ptx_operand *ro = &ins->ops[is_store ? 1 : 0];
@@ -625,7 +537,7 @@ int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn 
 		if (space == PS_SHARED)
 			sim_shadow_warp(cta, w, ins, mask, addr, 4, is_store);
 		else
-			check_global_races(cta, w, ins, mask, addr, 4, is_store);
+			sim_check_global_races(cta, w, ins, mask, addr, 4, is_store, NULL);
 		return 0;
 	}
 	if (fast) {
@@ -696,11 +608,22 @@ static int exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct p
 					 gl_mm_shared_wavefronts(d32, mask, size));
 		}
 	}
+	/* every reading lane inside one global buffer and every lane inside shared memory, aligned: each lane's
+	 * bytes are where the one checked translation would find them, without a finding */
+	struct fast_span fs = {0}, fd;
+	bool fast = fast_span(cta, w, PS_SHARED, dst, mask, size, true, &fd) &&
+		    (!reading || fast_span(cta, w, PS_GLOBAL, src, reading, size, false, &fs));
 	FOR_LANES(mask, l) {
 		enum ptx_space gs = PS_GLOBAL, ss = PS_SHARED;
 		unsigned n = srcsize ? (unsigned)srcsize[l] : size;
-		uint8_t *s = n ? sim_translate(cta, w, (int)l, &gs, src[l], size, false, ins) : NULL;
-		uint8_t *d = sim_translate(cta, w, (int)l, &ss, dst[l], size, true, ins);
+		uint8_t *s, *d;
+		if (fast) {
+			s = n ? fs.host + (src[l] - fs.first) : NULL;
+			d = fd.host + (dst[l] - fd.first);
+		} else {
+			s = n ? sim_translate(cta, w, (int)l, &gs, src[l], size, false, ins) : NULL;
+			d = sim_translate(cta, w, (int)l, &ss, dst[l], size, true, ins);
+		}
 		if (!d || (n && !s))
 			continue;
 		uint8_t buf[16] = {0};

@@ -111,7 +111,7 @@ void sim_frag_scatter(struct sim_warp *w, const struct sim_frag *f, const int32_
 	}
 }
 
-static double float_elem(uint64_t bits, enum ptx_type t)
+static inline double float_elem(uint64_t bits, enum ptx_type t)
 {
 	if (t == PT_F16 && ((bits >> 10) & 0x1f) != 0 && ((bits >> 10) & 0x1f) != 0x1f) {
 		/* a normal f16, the common case, built as the double of the same value (exactly) */
@@ -163,6 +163,21 @@ SIM_SIMD_CLONES static void accumulate_row(double *restrict acc, const double *r
 	}
 }
 
+/* accumulate_row for a row of 8 outputs (mma.sync's m16n8kK), which stay in registers across k: the same
+ * operations in the same order. */
+SIM_SIMD_CLONES static void accumulate_row8(double *restrict acc, const double *restrict a,
+					    const double (*restrict b)[SIM_MMA_MAX], unsigned K)
+{
+	double o[8];
+	memcpy(o, acc, sizeof o);
+	for (unsigned k = 0; k < K; k++) {
+		double x = a[k];
+		for (int j = 0; j < 8; j++)
+			o[j] += x * b[k][j];
+	}
+	memcpy(acc, o, sizeof o);
+}
+
 /* A's and B's elements are converted once each, not once per product: the values and the order of the
  * operations are those of the definition. */
 void sim_mma_compute(unsigned M, unsigned N, unsigned K, enum ptx_type at, enum ptx_type bt, enum ptx_type ct,
@@ -210,10 +225,135 @@ void sim_mma_compute(unsigned M, unsigned N, unsigned K, enum ptx_type at, enum 
 	}
 }
 
+/* Element j of a register holding per_reg elements of `bits` bits each. */
+static uint64_t elem_of(uint64_t v, unsigned per_reg, unsigned bits, unsigned j)
+{
+	return per_reg > 1 ? (v >> (bits * j)) & ((1ull << bits) - 1) : v;
+}
+
+/* sim_frag_mma for the one tile of mma.sync m16n8kK with floating-point inputs: the same gather, the same
+ * multiply-accumulate (sim_mma_compute's conversions, the same sums in the same order, and rounding), and
+ * the same scatter, with each element's row and column worked out directly from the layout in the file
+ * comment instead of through the maps and 32 x 32 matrices sim_frag_gather fills (which cost several
+ * times the arithmetic).  Built once per input type (at, ea elements of ba bits per register), so that
+ * the indexing folds into constants. */
+static inline __attribute__((always_inline)) void mma_16x8_as(struct sim_cta *cta, struct sim_warp *w,
+							      const struct ptx_insn *ins, unsigned K,
+							      const struct sim_frag *fc, const struct sim_frag *fd,
+							      enum ptx_type at, unsigned ea, unsigned ba)
+{
+	double af[16][SIM_MMA_MAX], bf[SIM_MMA_MAX][SIM_MMA_MAX], acc[16][8];
+	unsigned nab = 16 * K / (32 * ea), nb = K * 8 / (32 * ea), ec = fc->per_reg, ed = fd->per_reg;
+	unsigned bc = 8 * ptx_type_bytes(fc->type);
+	for (unsigned r = 0; r < nab; r++) { /* A: row g + 8 (r % 2), columns (r / 2) 4e + e t + j */
+		const uint64_t *v = sim_src(cta, w, ins->ops[1].vec[r]);
+		for (unsigned lane = 0; lane < 32; lane++) {
+			double *row = af[(lane >> 2) + 8 * (r & 1)] + (r >> 1) * 4 * ea + ea * (lane & 3);
+			for (unsigned j = 0; j < ea; j++)
+				row[j] = float_elem(elem_of(v[lane], ea, ba, j), at);
+		}
+	}
+	for (unsigned r = 0; r < nb; r++) { /* B: column g, rows 4e r + e t + j */
+		const uint64_t *v = sim_src(cta, w, ins->ops[2].vec[r]);
+		for (unsigned lane = 0; lane < 32; lane++)
+			for (unsigned j = 0; j < ea; j++)
+				bf[r * 4 * ea + ea * (lane & 3) + j][lane >> 2] =
+					float_elem(elem_of(v[lane], ea, ba, j), at);
+	}
+	for (unsigned r = 0; r < fc->unique; r++) { /* C: element q = e r + j at row g + 8 (q / 2), column 2t + q % 2 */
+		const uint64_t *v = sim_src(cta, w, ins->ops[3].vec[r]);
+		for (unsigned lane = 0; lane < 32; lane++)
+			for (unsigned j = 0; j < ec; j++) {
+				unsigned q = r * ec + j;
+				acc[(lane >> 2) + 8 * (q >> 1)][2 * (lane & 3) + (q & 1)] =
+					float_elem(elem_of(v[lane], ec, bc, j), fc->type);
+			}
+	}
+	for (unsigned i = 0; i < 16; i++)
+		accumulate_row8(acc[i], af[i], (const double(*)[SIM_MMA_MAX])bf, K);
+	for (unsigned r = 0; r < fd->unique; r++) {
+		uint64_t *d = sim_reg(w, ins->ops[0].vec[r]);
+		for (unsigned lane = 0; lane < 32; lane++) {
+			uint64_t v = 0;
+			for (unsigned j = 0; j < ed; j++) {
+				unsigned q = r * ed + j;
+				double x = acc[(lane >> 2) + 8 * (q >> 1)][2 * (lane & 3) + (q & 1)];
+				uint64_t bits = fd->type == PT_F32 ? sim_f32_bits((float)x)
+								   : sim_from_double(x, PT_F16, PR_RN) & 0xffff;
+				v |= bits << (16 * j); /* two f16 results per register, or one f32 */
+			}
+			d[lane] = v;
+		}
+	}
+}
+
+/* float_elem of an f16, its common case (a normal number) inline. */
+static inline double f16_elem(uint64_t h)
+{
+	uint64_t exp = (h >> 10) & 0x1f;
+	if (exp != 0 && exp != 0x1f)
+		return sim_f64((h >> 15 & 1) << 63 | (exp - 15 + 1023) << 52 | (h & 0x3ff) << 42);
+	return float_elem(h, PT_F16);
+}
+
+/* mma_16x8_as for the usual case, f16 inputs with f32 accumulators (C and D), written out: each lane's
+ * A register r holds row g + 8 (r % 2), columns 8 (r / 2) + 2t and one more; B register r column g,
+ * rows 8r + 2t and one more; C and D element q row g + 8 (q / 2), column 2t + q % 2. */
+static void mma_16x8_f16_f32(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned K)
+{
+	double af[16][SIM_MMA_MAX], bf[SIM_MMA_MAX][SIM_MMA_MAX], acc[16][8];
+	for (unsigned r = 0; r < K / 4; r++) {
+		const uint64_t *v = sim_src(cta, w, ins->ops[1].vec[r]);
+		for (unsigned lane = 0; lane < 32; lane++) {
+			double *row = af[(lane >> 2) + 8 * (r & 1)] + 8 * (r >> 1) + 2 * (lane & 3);
+			row[0] = f16_elem(v[lane] & 0xffff);
+			row[1] = f16_elem(v[lane] >> 16 & 0xffff);
+		}
+	}
+	for (unsigned r = 0; r < K / 8; r++) {
+		const uint64_t *v = sim_src(cta, w, ins->ops[2].vec[r]);
+		for (unsigned lane = 0; lane < 32; lane++) {
+			unsigned k = 8 * r + 2 * (lane & 3);
+			bf[k][lane >> 2] = f16_elem(v[lane] & 0xffff);
+			bf[k + 1][lane >> 2] = f16_elem(v[lane] >> 16 & 0xffff);
+		}
+	}
+	for (unsigned q = 0; q < 4; q++) {
+		const uint64_t *v = sim_src(cta, w, ins->ops[3].vec[q]);
+		for (unsigned lane = 0; lane < 32; lane++)
+			acc[(lane >> 2) + 8 * (q >> 1)][2 * (lane & 3) + (q & 1)] = sim_f32(v[lane]);
+	}
+	for (unsigned i = 0; i < 16; i++)
+		accumulate_row8(acc[i], af[i], (const double(*)[SIM_MMA_MAX])bf, K);
+	for (unsigned q = 0; q < 4; q++) {
+		uint64_t *d = sim_reg(w, ins->ops[0].vec[q]);
+		for (unsigned lane = 0; lane < 32; lane++)
+			d[lane] = sim_f32_bits((float)acc[(lane >> 2) + 8 * (q >> 1)][2 * (lane & 3) + (q & 1)]);
+	}
+}
+
+static void mma_16x8(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned K,
+		     const struct sim_frag *fa, const struct sim_frag *fc, const struct sim_frag *fd)
+{
+	if (fa->type == PT_F16 && fc->type == PT_F32 && fd->type == PT_F32)
+		mma_16x8_f16_f32(cta, w, ins, K);
+	else if (fa->type == PT_F16)
+		mma_16x8_as(cta, w, ins, K, fc, fd, PT_F16, 2, 16);
+	else if (fa->type == PT_BF16)
+		mma_16x8_as(cta, w, ins, K, fc, fd, PT_BF16, 2, 16);
+	else
+		mma_16x8_as(cta, w, ins, K, fc, fd, fa->type, 1, 32);
+}
+
 void sim_frag_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned M, unsigned N,
 		  unsigned K, const struct sim_frag *fa, const struct sim_frag *fb, const struct sim_frag *fc,
 		  const struct sim_frag *fd)
 {
+	bool floats = fd->type == PT_F32 || fd->type == PT_F16;
+	if (M == 16 && N == 8 && floats && fa->rows == 16 && fb->cols == 8 && fb->type == fa->type) {
+		mma_16x8(cta, w, ins, K, fa, fc, fd);
+		return;
+	}
 	static _Thread_local sim_mat a, b, c, d;
 	sim_frag_gather(cta, w, fa, ins->ops[1].vec, a);
 	sim_frag_gather(cta, w, fb, ins->ops[2].vec, b);

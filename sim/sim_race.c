@@ -13,7 +13,18 @@
  * race only with writes), so a warp's read goes into a list instead of the table, and the list is put
  * into the table, in order, when the first store comes (or when it fills).  An interval that only reads,
  * as a tiled kernel's loads of its next tile do, ends with the list dropped and the table untouched.
- * Results, entries and findings are those of recording every access at once (test_sim_race). */
+ * Results, entries and findings are those of recording every access at once (test_sim_race).
+ *
+ * Read groups: the warps of a CTA often read the same words (the rows of A in a naive GEMM: all 32
+ * warps, at every k).  After a read, a word's entry holds the last warp that read it; a later read of the
+ * same words by another warp, with no write to any of them in between, only makes that warp their last
+ * reader.  So a full warp's read of whole words that no warp wrote in this interval becomes a group: its
+ * entries name the group as their reader (RACE_GROUP), and the group holds the warp.  The caller names
+ * the address set by a key (the shape it keeps per instruction, and the start), and a read with the key
+ * of an intact group only changes the group's warp: one store instead of 32 probes.  Any other access to
+ * a word of the group (a write, a read of other words or shapes) first gives the entry its reader back
+ * and breaks the group, so from then on the words are recorded one by one again.  Groups last one
+ * interval. */
 #include "sim_race.h"
 
 #include <stdlib.h>
@@ -23,14 +34,27 @@
 
 struct race_entry {
 	uint64_t word;     /* address / 4 */
-	uint32_t stamp;    /* the interval (sim_race.stamp) it was recorded in */
-	uint8_t writer, reader; /* warp + 1 (a CTA has at most 32 warps) */
+	uint16_t stamp;    /* the interval (sim_race.stamp) it was recorded in */
+	uint16_t group;    /* with reader RACE_GROUP: the read group whose warp is the reader */
+	uint8_t writer, reader; /* warp + 1 (a CTA has at most 32 warps), or RACE_GROUP */
 	uint8_t wbytes, rbytes; /* byte masks within the word, this interval */
 };
+#define RACE_GROUP 0xff
+
+/* A read group (see the file comment): the address set's key, its last reader, and whether every entry
+ * of the set still names it. */
+struct race_group {
+	struct sim_race_key key;
+	uint8_t reader;
+	bool intact;
+};
+#define RACE_GROUPS_MAX 16384 /* per interval; later reads are recorded word by word */
+#define RACE_GINDEX 4096      /* groups found by key through a direct-mapped index */
 
 /* One warp-level read held back. */
 struct race_read {
 	uint64_t addr[32];
+	struct sim_race_key key;
 	uint32_t mask;
 	uint8_t warp, n;
 };
@@ -74,6 +98,7 @@ static void grow(struct sim_race *t)
 static void next_interval(struct sim_race *t)
 {
 	t->used = 0;
+	t->ngroups = 0;
 	if (++t->stamp == 0) {
 		if (t->entries)
 			memset(t->entries, 0, (size_t)t->cap * sizeof *t->entries);
@@ -85,8 +110,13 @@ void sim_race_free(struct sim_race *t)
 {
 	free(t->entries);
 	free(t->reads);
+	free(t->groups);
+	free(t->gindex);
 	t->entries = NULL;
 	t->reads = NULL;
+	t->groups = NULL;
+	t->gindex = NULL;
+	t->gcap = t->ngroups = 0;
 	t->cap = t->used = t->nreads = 0;
 }
 
@@ -128,13 +158,25 @@ static inline unsigned entry_access(struct race_entry *e, uint8_t bytes, unsigne
 	return other;
 }
 
+/* Give an entry of a read group its reader back, and break the group (see the file comment). */
+static void ungroup(struct sim_race *t, struct race_entry *e)
+{
+	struct race_group *g = &t->groups[e->group];
+	e->reader = g->reader;
+	e->group = 0;
+	g->intact = false;
+}
+
 /* An access to a word found by find(): a fresh slot becomes the word's entry with this access in one
  * store (nothing to race with yet), without reading back the fields it was just given. */
 static inline unsigned record(struct sim_race *t, struct race_entry *e, bool fresh, uint64_t word, uint8_t bytes,
 			      unsigned me, bool is_store)
 {
-	if (!fresh)
+	if (!fresh) {
+		if (e->reader == RACE_GROUP)
+			ungroup(t, e);
 		return entry_access(e, bytes, me, is_store);
+	}
 	*e = (struct race_entry){.word = word, .stamp = t->stamp, .writer = (uint8_t)(is_store ? me : 0),
 				 .reader = (uint8_t)(is_store ? 0 : me), .wbytes = is_store ? bytes : 0,
 				 .rbytes = is_store ? 0 : bytes};
@@ -160,14 +202,24 @@ static inline unsigned word_access(struct sim_race *t, uint64_t word, uint8_t by
 /* Whole aligned words, one per lane, and room for all of them: each word adds at most one entry, so
  * word_access would neither grow the table nor drop a word, and the room check is made once for the
  * warp instead of once per lane.  Same entries, same races, same lane order (test_sim_race). */
-static bool words_fit(const struct sim_race *t, const uint64_t addr[32], uint32_t mask, unsigned n)
+static bool words_fit(const struct sim_race *t, const uint64_t addr[32], uint32_t mask, unsigned n,
+		      const struct sim_race_key *key)
 {
 	if (n != 4 || !t->entries)
 		return false;
+	if (key && key->shape && mask == 0xffffffffu) /* the caller's key says: whole aligned words */
+		return 4 * ((uint64_t)t->used + 32) <= 3 * (uint64_t)t->cap;
 	uint64_t bits = 0;
-	for (uint32_t m = mask; m; m &= m - 1)
-		bits |= addr[__builtin_ctz(m)];
-	return !(bits & 3) && 4 * ((uint64_t)t->used + (unsigned)__builtin_popcount(mask)) <= 3 * (uint64_t)t->cap;
+	unsigned lanes = 32;
+	if (mask == 0xffffffffu) { /* a full warp: a plain loop */
+		for (int l = 0; l < 32; l++)
+			bits |= addr[l];
+	} else {
+		for (uint32_t m = mask; m; m &= m - 1)
+			bits |= addr[__builtin_ctz(m)];
+		lanes = (unsigned)__builtin_popcount(mask);
+	}
+	return !(bits & 3) && 4 * ((uint64_t)t->used + lanes) <= 3 * (uint64_t)t->cap;
 }
 
 static unsigned lane_access(struct sim_race *t, unsigned me, uint64_t addr, unsigned n, bool is_store)
@@ -184,29 +236,94 @@ static unsigned lane_access(struct sim_race *t, unsigned me, uint64_t addr, unsi
 	return other;
 }
 
+/* The intact group of `key` in this interval, or NULL. */
+static struct race_group *group_of(const struct sim_race *t, const struct sim_race_key *key)
+{
+	if (!t->gindex || !key->shape)
+		return NULL;
+	unsigned id = t->gindex[(key->shape * 0x9E3779B97F4A7C15ull ^ key->base * 0xC2B2AE3D27D4EB4Full) >> 52];
+	struct race_group *g = id && id <= t->ngroups ? &t->groups[id] : NULL;
+	return g && g->intact && g->key.shape == key->shape && g->key.base == key->base ? g : NULL;
+}
+
+/* Make the n entries a read of `key` by warp me just recorded (none written in this interval) a group. */
+static void group_make(struct sim_race *t, const struct sim_race_key *key, unsigned me, struct race_entry *const *ents,
+		       unsigned n)
+{
+	if (t->ngroups + 1 >= RACE_GROUPS_MAX)
+		return;
+	if (t->ngroups + 1 >= t->gcap) {
+		t->gcap = t->gcap ? 2 * t->gcap : 256;
+		t->groups = gl_xrealloc(t->groups, t->gcap * sizeof *t->groups);
+	}
+	if (!t->gindex)
+		t->gindex = gl_xcalloc(RACE_GINDEX, sizeof *t->gindex);
+	unsigned id = ++t->ngroups;
+	t->groups[id] = (struct race_group){.key = *key, .reader = (uint8_t)me, .intact = true};
+	t->gindex[(key->shape * 0x9E3779B97F4A7C15ull ^ key->base * 0xC2B2AE3D27D4EB4Full) >> 52] = (uint16_t)id;
+	for (unsigned i = 0; i < n; i++) {
+		ents[i]->reader = RACE_GROUP;
+		ents[i]->group = (uint16_t)id;
+	}
+}
+
+/* Whole aligned words, one per lane, with room (words_fit): each lane's entry in lane order, a load of
+ * the word the lane before loaded taking that lane's answer (a store changes the writer, so each
+ * counts).  A full warp's read of words no warp wrote in this interval becomes the read group of `key`
+ * (see the file comment). */
+static uint32_t words_access(struct sim_race *t, unsigned me, const uint64_t addr[32], uint32_t mask, bool is_store,
+			     const struct sim_race_key *key, uint8_t other[32])
+{
+	struct race_entry *ents[32];
+	unsigned nents = 0;
+	bool unwritten = true;
+	uint32_t racing = 0;
+	uint64_t prev = UINT64_MAX;
+	unsigned r = 0;
+	memset(other, 0, 32);
+	if (!is_store && key && key->same && mask == 0xffffffffu) { /* a broadcast read: one word, one answer */
+		bool fresh;
+		struct race_entry *e = find(t, addr[0] / 4, &fresh);
+		r = record(t, e, fresh, addr[0] / 4, 0xf, me, is_store);
+		memset(other, (int)r, 32);
+		return r ? 0xffffffffu : 0;
+	}
+	for (unsigned l = 0; l < 32; l++) {
+		if (!(mask >> l & 1))
+			continue;
+		if (is_store || addr[l] != prev) {
+			bool fresh;
+			struct race_entry *e = find(t, addr[l] / 4, &fresh);
+			r = record(t, e, fresh, addr[l] / 4, 0xf, me, is_store);
+			unwritten &= e->writer == 0;
+			ents[nents++] = e;
+			prev = addr[l];
+		}
+		if (r) { /* seldom: most accesses race with nothing */
+			other[l] = (uint8_t)r;
+			racing |= 1u << l;
+		}
+	}
+	if (!is_store && key && key->shape && mask == 0xffffffffu && unwritten)
+		group_make(t, key, me, ents, nents);
+	return racing;
+}
+
 /* Record a warp's access now (the lanes in order): sim_race_warp after the holding back. */
 static uint32_t warp_access(struct sim_race *t, unsigned warp, const uint64_t addr[32], uint32_t mask, unsigned n,
-			    bool is_store, uint8_t other[32])
+			    bool is_store, const struct sim_race_key *key, uint8_t other[32])
 {
 	unsigned me = warp + 1;
 	uint32_t racing = 0;
-	if (words_fit(t, addr, mask, n)) {
-		uint64_t prev = UINT64_MAX;
-		unsigned r = 0;
-		for (uint32_t m = mask; m; m &= m - 1) {
-			unsigned l = (unsigned)__builtin_ctz(m);
-			/* a load of the word the lane before loaded (a broadcast) would find the same writer and
-			 * change nothing: it gets that lane's answer (a store changes the writer, so each counts) */
-			if (is_store || addr[l] != prev) {
-				bool fresh;
-				struct race_entry *e = find(t, addr[l] / 4, &fresh);
-				r = record(t, e, fresh, addr[l] / 4, 0xf, me, is_store);
-			}
-			prev = addr[l];
-			other[l] = (uint8_t)r;
-			racing |= (uint32_t)(r != 0) << l;
+	if (words_fit(t, addr, mask, n, key)) {
+		struct race_group *g = is_store || !key || mask != 0xffffffffu ? NULL : group_of(t, key);
+		if (g) { /* the same words read again, none written since: only the last reader changes */
+			g->reader = (uint8_t)me;
+			t->grouped++;
+			memset(other, 0, 32);
+			return 0;
 		}
-		return racing;
+		return words_access(t, me, addr, mask, is_store, key, other);
 	}
 	for (uint32_t m = mask; m; m &= m - 1) {
 		unsigned l = (unsigned)__builtin_ctz(m);
@@ -225,12 +342,13 @@ void sim_race_settle(struct sim_race *t)
 	for (unsigned i = 0; i < n; i++) {
 		const struct race_read *r = &t->reads[i];
 		uint8_t other[32];
-		warp_access(t, r->warp, r->addr, r->mask, r->n, false, other);
+		warp_access(t, r->warp, r->addr, r->mask, r->n, false, &r->key, other);
 	}
 }
 
 /* Hold a warp's read back (see the file comment); false when it must be recorded now. */
-static bool hold_read(struct sim_race *t, unsigned warp, const uint64_t addr[32], uint32_t mask, unsigned n)
+static bool hold_read(struct sim_race *t, unsigned warp, const uint64_t addr[32], uint32_t mask, unsigned n,
+		      const struct sim_race_key *key)
 {
 	if (t->wrote || n > UINT8_MAX)
 		return false;
@@ -240,6 +358,7 @@ static bool hold_read(struct sim_race *t, unsigned warp, const uint64_t addr[32]
 		sim_race_settle(t);
 	struct race_read *r = &t->reads[t->nreads++];
 	memcpy(r->addr, addr, sizeof r->addr);
+	r->key = key ? *key : (struct sim_race_key){0, 0, false};
 	r->mask = mask;
 	r->warp = (uint8_t)warp;
 	r->n = (uint8_t)n;
@@ -263,14 +382,21 @@ unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsig
 	return lane_access(t, warp + 1, addr, n, is_store);
 }
 
-uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
-		       uint32_t mask, unsigned n, bool is_store, uint8_t other[32])
+uint32_t sim_race_warp_keyed(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
+			     uint32_t mask, unsigned n, bool is_store, const struct sim_race_key *key,
+			     uint8_t other[32])
 {
 	enter_interval(t, gen, epoch);
-	if (!is_store && hold_read(t, warp, addr, mask, n)) {
+	if (!is_store && hold_read(t, warp, addr, mask, n, key)) {
 		memset(other, 0, 32);
 		return 0;
 	}
 	record_now(t, is_store);
-	return warp_access(t, warp, addr, mask, n, is_store, other);
+	return warp_access(t, warp, addr, mask, n, is_store, key, other);
+}
+
+uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
+		       uint32_t mask, unsigned n, bool is_store, uint8_t other[32])
+{
+	return sim_race_warp_keyed(t, gen, epoch, warp, addr, mask, n, is_store, NULL, other);
 }

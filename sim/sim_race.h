@@ -7,15 +7,27 @@
 
 struct race_entry;
 struct race_read;
+struct race_group;
+
+/* Names the address set of a full warp's access of whole aligned words, for read groups (sim_race.c):
+ * equal keys, equal addresses (shape 0: no key); `same` says that every lane is at base (a broadcast). */
+struct sim_race_key {
+	uint64_t shape, base;
+	bool same;
+};
 
 struct sim_race {
 	struct race_entry *entries;
 	unsigned cap, used;    /* slots, and entries live in the interval gen/epoch */
 	uint32_t gen, epoch;   /* the CTA generation and barrier interval the live entries belong to */
-	uint32_t stamp;        /* their interval number, stamped on each entry (sim_race.c) */
+	uint16_t stamp;        /* their interval number, stamped on each entry (sim_race.c) */
 	bool wrote;            /* a store was recorded in this interval */
 	struct race_read *reads; /* warp-level reads of this interval not in the table yet (sim_race.c) */
 	unsigned nreads;
+	struct race_group *groups; /* read groups of this interval, 1..ngroups (sim_race.c) */
+	unsigned ngroups, gcap;
+	uint16_t *gindex;      /* groups by key */
+	uint64_t grouped;      /* reads that only changed a group's reader (for tests) */
 };
 
 /* The table holds the words of one barrier interval and stops growing at SIM_RACE_MAX_ENTRIES slots
@@ -33,6 +45,11 @@ uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigne
 /* Put the reads still held back into the table (sim_race.c), as if each had been recorded when made:
  * the table is then what recording every access at once would have made it. */
 void sim_race_settle(struct sim_race *t);
+/* sim_race_warp for a read whose address set `key` names (NULL: none), so that warps reading the same
+ * words share one read group (sim_race.c): the same results, entries and findings. */
+uint32_t sim_race_warp_keyed(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
+			     uint32_t mask, unsigned n, bool is_store, const struct sim_race_key *key,
+			     uint8_t other[32]);
 void sim_race_free(struct sim_race *t);
 
 #endif

@@ -55,6 +55,16 @@ void sim_touch_mark(struct sim_touch *t, bool is_store, const uint64_t addr[32],
 	}
 }
 
+void sim_touch_mark_one(struct sim_touch *t, bool is_store, uint64_t addr, unsigned size)
+{
+	if (!t->ld || !size)
+		return;
+	_Atomic uint64_t *map = is_store ? t->st : t->ld;
+	for (uint64_t s = addr / GL_SECTOR_BYTES; s <= (addr + size - 1) / GL_SECTOR_BYTES; s++)
+		if (s >= t->first && s - t->first < t->nsect)
+			mark(map, s - t->first);
+}
+
 void sim_touch_count(const struct sim_touch *t, uint64_t *ld, uint64_t *st)
 {
 	*ld = *st = 0;

@@ -38,7 +38,7 @@ static inline void bit_set(uint64_t *map, uint64_t i)
 }
 
 /* quiet.full, the words whose `init` is 0xf, for this CTA generation (cleared on its first use). */
-static uint64_t *full_bits(struct sim_cta *cta)
+static inline uint64_t *full_bits(struct sim_cta *cta)
 {
 	if (cta->quiet.full_gen != cta->gen) {
 		memset(cta->quiet.full, 0, SIM_QUIET_ROWS(cta->L) * sizeof *cta->quiet.full);
@@ -67,30 +67,36 @@ static void note_write(struct sim_cta *cta)
 	cta->quiet.wrote_epoch = cta->epoch;
 }
 
-static bool quiet_interval(const struct sim_cta *cta)
+static inline bool quiet_interval(const struct sim_cta *cta)
 {
 	return cta->quiet.wrote_gen != cta->gen || cta->quiet.wrote_epoch != cta->epoch;
 }
 
 /* Are the read bitmaps those of the current interval? */
-static bool reads_current(const struct sim_cta *cta)
+static inline bool reads_current(const struct sim_cta *cta)
 {
 	return cta->quiet.reads_gen == cta->gen && cta->quiet.reads_epoch == cta->epoch;
 }
 
-/* Warp me - 1's read bitmap for the current interval, emptying the bitmaps of an older one first. */
-static uint64_t *reads_row(struct sim_cta *cta, uint16_t me)
+/* Empty the read bitmaps of an older interval (out of line: once per interval). */
+static __attribute__((noinline)) void new_reads(struct sim_cta *cta)
 {
 	struct sim_quiet *q = &cta->quiet;
 	size_t rows = SIM_QUIET_ROWS(cta->L);
-	if (!reads_current(cta)) {
-		FOR_LANES(q->readers, k) memset(q->reads + k * rows, 0, rows * sizeof *q->reads);
-		q->readers = 0;
-		q->reads_gen = cta->gen;
-		q->reads_epoch = cta->epoch;
-	}
+	FOR_LANES(q->readers, k) memset(q->reads + k * rows, 0, rows * sizeof *q->reads);
+	q->readers = 0;
+	q->reads_gen = cta->gen;
+	q->reads_epoch = cta->epoch;
+}
+
+/* Warp me - 1's read bitmap for the current interval, emptying the bitmaps of an older one first. */
+static inline uint64_t *reads_row(struct sim_cta *cta, uint16_t me)
+{
+	struct sim_quiet *q = &cta->quiet;
+	if (!reads_current(cta))
+		new_reads(cta);
 	q->readers |= 1u << (me - 1);
-	return q->reads + (size_t)(me - 1) * rows;
+	return q->reads + (size_t)(me - 1) * SIM_QUIET_ROWS(cta->L);
 }
 
 /* A warp other than me that read `word` quietly in this interval (warp + 1), or 0. */
@@ -306,13 +312,13 @@ static inline bool quiet_read(const struct sim_cta *cta, const struct sim_shadow
 }
 
 /* Bits [lo, lo + 64) of a bitmap, and setting some of them (SIM_QUIET_ROWS leaves a spare word). */
-static uint64_t window_of(const uint64_t *map, uint64_t lo)
+static inline uint64_t window_of(const uint64_t *map, uint64_t lo)
 {
 	unsigned s = lo % 64;
 	return s ? map[lo / 64] >> s | map[lo / 64 + 1] << (64 - s) : map[lo / 64];
 }
 
-static void window_set(uint64_t *map, uint64_t lo, uint64_t bits)
+static inline void window_set(uint64_t *map, uint64_t lo, uint64_t bits)
 {
 	unsigned s = lo % 64;
 	map[lo / 64] |= bits << s;
@@ -322,7 +328,7 @@ static void window_set(uint64_t *map, uint64_t lo, uint64_t bits)
 
 /* No per-access exception applies to a 4-byte access of `ins`: not strong, no cp.async bookkeeping to
  * consult, no reserved shared memory. */
-static bool plain_access(const struct sim_cta *cta, const struct ptx_insn *ins)
+static inline bool plain_access(const struct sim_cta *cta, const struct ptx_insn *ins)
 {
 	return !(ins && (ins->mods & (PM_VOLATILE | PM_STRONG))) && !async_active(cta) && !cta->L->reserved_used;
 }
@@ -330,9 +336,10 @@ static bool plain_access(const struct sim_cta *cta, const struct ptx_insn *ins)
 bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
 			    unsigned nwin, const int32_t win[], const uint64_t words[])
 {
-	if (!quiet_interval(cta) || !plain_access(cta, ins))
+	/* a CTA generation whose full bits were never used has no initialised word: not quiet */
+	if (!quiet_interval(cta) || cta->quiet.full_gen != cta->gen || !plain_access(cta, ins))
 		return false;
-	const uint64_t *full = full_bits(cta);
+	const uint64_t *full = cta->quiet.full;
 	for (unsigned k = 0; k < nwin; k++) {
 		uint64_t lo = base + (uint64_t)win[k];
 		if (words[k] == 1 ? !bit_of(full, lo) : (window_of(full, lo) & words[k]) != words[k])
@@ -347,6 +354,58 @@ bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const
 		else
 			window_set(row, lo, words[k]);
 	}
+	return true;
+}
+
+/* Could a write by warp `me` to the word of entry s race with an access of this interval? */
+static inline bool entry_busy(const struct sim_cta *cta, const struct sim_shadow *s, uint16_t me)
+{
+	if (s->gen != cta->gen || s->epoch != cta->epoch)
+		return false; /* stale: nothing in this interval */
+	return (s->writer && s->writer != me && s->wbytes) || (s->reader && s->reader != me && s->rbytes);
+}
+
+/* Does a warp other than me hold one of the words in its quiet-read bitmap? */
+static bool quiet_readers_of(const struct sim_cta *cta, uint64_t base, unsigned nwin, const int32_t win[],
+			     const uint64_t words[], uint16_t me)
+{
+	if (!reads_current(cta))
+		return false;
+	size_t rows = SIM_QUIET_ROWS(cta->L);
+	FOR_LANES(cta->quiet.readers & ~(1u << (me - 1)), k)
+		for (unsigned j = 0; j < nwin; j++)
+			if (window_of(cta->quiet.reads + k * rows, base + (uint64_t)win[j]) & words[j])
+				return true;
+	return false;
+}
+
+bool sim_shadow_store_words(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
+			    const int64_t rel[32], unsigned nwin, const int32_t win[], const uint64_t words[])
+{
+	uint16_t me = (uint16_t)(w->id + 1);
+	if (!plain_access(cta, ins) || quiet_readers_of(cta, base, nwin, win, words, me))
+		return false;
+	for (int l = 0; l < 32; l++)
+		if (entry_busy(cta, &cta->shadow[base + (uint64_t)(rel[l] / 4)], me))
+			return false;
+	note_write(cta);
+	for (int l = 0; l < 32; l++) { /* shadow_word's reset, then word_write's update and add_init's */
+		struct sim_shadow *s = &cta->shadow[base + (uint64_t)(rel[l] / 4)];
+		if (s->gen != cta->gen) {
+			*s = (struct sim_shadow){.gen = cta->gen, .epoch = cta->epoch};
+		} else if (s->epoch != cta->epoch) {
+			s->epoch = cta->epoch;
+			s->reader = 0;
+			s->rbytes = 0;
+		}
+		*writer_site(cta, base + (uint64_t)(rel[l] / 4)) = ins;
+		s->writer = me;
+		s->wbytes = 0xf;
+		s->init = 0xf;
+	}
+	uint64_t *full = full_bits(cta);
+	for (unsigned j = 0; j < nwin; j++)
+		window_set(full, base + (uint64_t)win[j], words[j]);
 	return true;
 }
 

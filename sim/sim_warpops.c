@@ -2,6 +2,7 @@
  * shfl.sync, vote.sync, activemask, match.sync, redux.sync, ldmatrix and mma.sync (m16n8k16/m16n8k8,
  * f16/bf16 inputs, f32 or f16 accumulators). */
 #include "sim_exec.h"
+#include "sim_simd.h"
 #include "sim_trace.h"
 
 /* The member mask operand of a .sync collective: shfl.sync d, a, b, c, membermask; vote/match/redux.sync
@@ -64,8 +65,74 @@ static bool member_groups(struct sim_cta *cta, struct sim_warp *w, const struct 
 	return uniform;
 }
 
+/* Do all 32 lanes hold v[0]?  One vectorised pass (sim_simd.h). */
+SIM_SIMD_CLONES static bool lanes_equal(const uint64_t *v)
+{
+	uint64_t diff = 0;
+	for (int l = 0; l < 32; l++)
+		diff |= v[l] ^ v[0];
+	return diff == 0;
+}
+
+/* Does operand k hold the same value in every lane (the usual shfl offset, clamp and member mask: an
+ * immediate, or a register set from one)? */
+static bool uniform_operand(const struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, int k)
+{
+	if (k < 0 || ins->ops[k].kind != PO_SLOT)
+		return false;
+	if (ins->ops[k].slot >= w->nslots)
+		return true; /* a constant */
+	return lanes_equal(sim_src(cta, w, ins->ops[k].slot));
+}
+
+/* shfl.sync of a full warp whose offset, clamp and member mask are the same in every lane, the mask
+ * naming every lane: no member can break the rules, and each lane's source lane comes from the same
+ * arithmetic as in exec_shfl, with the mode chosen once. */
+static bool shfl_uniform(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
+{
+	int k = member_operand(ins);
+	if (mask != 0xffffffffu || !uniform_operand(cta, w, ins, k) || (uint32_t)SRC(k)[0] != 0xffffffffu ||
+	    !uniform_operand(cta, w, ins, 2) || !uniform_operand(cta, w, ins, 3))
+		return false;
+	const struct ptx_operand *dst = &ins->ops[0];
+	uint64_t *d = sim_reg(w, dst->kind == PO_VEC ? dst->vec[0] : dst->slot);
+	uint64_t *p = dst->kind == PO_VEC && dst->vec[1] >= 0 ? sim_reg(w, dst->vec[1]) : NULL;
+	uint64_t src[32];
+	memcpy(src, SRC(1), sizeof src); /* d may be a */
+	uint32_t bv = (uint32_t)SRC(2)[0], cv = (uint32_t)SRC(3)[0];
+	uint32_t segmask = (cv >> 8) & 0x1f, clamp = cv & 0x1f;
+	int32_t j[32];
+	bool ok[32];
+	for (uint32_t l = 0; l < 32; l++) { /* exec_shfl's source lane, with the mode's test hoisted */
+		int32_t max_lane = (int32_t)((l & segmask) | (clamp & ~segmask));
+		if (ins->sub == SHFL_UP)
+			j[l] = (int32_t)l - (int32_t)bv, ok[l] = j[l] >= max_lane;
+		else if (ins->sub == SHFL_DOWN)
+			j[l] = (int32_t)(l + bv), ok[l] = j[l] <= max_lane;
+		else if (ins->sub == SHFL_BFLY)
+			j[l] = (int32_t)(l ^ bv), ok[l] = j[l] <= max_lane;
+		else
+			j[l] = (int32_t)((l & segmask) | (bv & 0x1f & ~segmask)), ok[l] = j[l] <= max_lane;
+		j[l] = ok[l] && j[l] >= 0 && j[l] <= 31 ? j[l] : (int32_t)l;
+	}
+	for (int l = 0; l < 32; l++)
+		d[l] = (uint32_t)src[j[l]];
+	if (p)
+		for (int l = 0; l < 32; l++)
+			p[l] = ok[l];
+	if (cta->trace) { /* the lane each lane read, as exec_shfl records it */
+		uint64_t from[32];
+		for (int l = 0; l < 32; l++)
+			from[l] = (uint64_t)j[l];
+		sim_trace_record_sync(cta, w, ins, false, mask, from);
+	}
+	return true;
+}
+
 static int exec_shfl(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
+	if (shfl_uniform(cta, w, ins, mask))
+		return 0;
 	const struct ptx_operand *dst = &ins->ops[0];
 	uint64_t *d = sim_reg(w, dst->kind == PO_VEC ? dst->vec[0] : dst->slot);
 	uint64_t *p = dst->kind == PO_VEC && dst->vec[1] >= 0 ? sim_reg(w, dst->vec[1]) : NULL;
@@ -201,11 +268,14 @@ static int exec_ldmatrix(struct sim_cta *cta, struct sim_warp *w, const struct p
 	sim_lane_addresses(cta, w, &ins->ops[1], 0xffffffffu, addr);
 	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, 0xffffffffu);
 	uint16_t rows[4][8][8];
+	uint32_t used = nmat == 4 ? 0xffffffffu : (1u << (8 * nmat)) - 1; /* the lanes giving row addresses */
+	uint8_t *shared = ins->space == PS_SHARED ? sim_shared_span(cta, w, addr, used, 16) : NULL;
 	for (unsigned m = 0; m < nmat; m++)
 		for (unsigned r = 0; r < 8; r++) {
 			unsigned lane = 8 * m + r;
 			enum ptx_space sp = ins->space ? (enum ptx_space)ins->space : PS_GENERIC;
-			uint8_t *p = sim_translate(cta, w, (int)lane, &sp, addr[lane], 16, false, ins);
+			uint8_t *p = shared ? shared + addr[lane]
+					    : sim_translate(cta, w, (int)lane, &sp, addr[lane], 16, false, ins);
 			if (!p)
 				return 0;
 			memcpy(rows[m][r], p, 16);

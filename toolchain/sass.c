@@ -1,6 +1,7 @@
 /* sass.c — `gpulab sim`: the sm_80 SASS of the input PTX with PTX line info (ptxas -lineinfo, then
  * nvdisasm -gp), so its memory counts follow what ptxas emits, as the embedded topics' do.  Without
- * ptxas or nvdisasm the counts stay PTX-level and the reason says so. */
+ * ptxas or nvdisasm the counts stay PTX-level and the reason says so.  The text is cached by the PTX and
+ * the tools' versions (sass_cache.c), so the tools run once per PTX. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -9,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/sha256.h"
 #include "common/util.h"
 #include "sim/sim.h"
 #include "toolchain/toolchain.h"
@@ -56,24 +58,28 @@ static char *slurp(const char *path)
 	return gl_read_file(path, &text, NULL) ? NULL : text;
 }
 
-/* "release 13.0" in `ptxas --version`'s output. */
-static void ptxas_release(const char *ptxas, const char *dir, char *out, size_t n)
+/* A tool's `--version` output (NULL when it cannot be run), through a file in `dir`. */
+static char *tool_version(const char *tool, const char *dir)
 {
 	char path[4200];
 	snprintf(path, sizeof path, "%s/version.txt", dir);
-	char *argv[] = {(char *)ptxas, "--version", NULL};
-	snprintf(out, n, "?");
-	if (run_tool(argv, path) == 0) {
-		char *text = slurp(path);
-		const char *r = text ? strstr(text, "release ") : NULL;
-		if (r)
-			snprintf(out, n, "%.*s", (int)strcspn(r + 8, ", \n"), r + 8);
-		free(text);
-	}
+	char *argv[] = {(char *)tool, "--version", NULL};
+	char *text = run_tool(argv, path) == 0 ? slurp(path) : NULL;
 	unlink(path);
+	return text;
 }
 
-static char *disassemble(const char *dir, const char *ptx, char *why, size_t n)
+/* "release 13.0" in `ptxas --version`'s output. */
+static void ptxas_release(const char *version, char *out, size_t n)
+{
+	const char *r = version ? strstr(version, "release ") : NULL;
+	snprintf(out, n, "?");
+	if (r)
+		snprintf(out, n, "%.*s", (int)strcspn(r + 8, ", \n"), r + 8);
+}
+
+static char *disassemble(const char *dir, const char *ptx, const char *ptxas, const char *nvdisasm,
+			 const char *ptxas_version, char *why, size_t n)
 {
 	char ptx_path[4200], cubin[4200], sass[4200];
 	snprintf(ptx_path, sizeof ptx_path, "%s/kernel.ptx", dir);
@@ -84,8 +90,6 @@ static char *disassemble(const char *dir, const char *ptx, char *why, size_t n)
 		snprintf(why, n, "cannot write a temporary PTX file");
 		return NULL;
 	}
-	const char *ptxas = tool_path("GPULAB_PTXAS", GPULAB_PTXAS, "ptxas");
-	const char *nvdisasm = tool_path("GPULAB_NVDISASM", GPULAB_NVDISASM, "nvdisasm");
 	char *as[] = {(char *)ptxas, "-arch=sm_80", "-lineinfo", ptx_path, "-o", cubin, NULL};
 	char *dis[] = {(char *)nvdisasm, "-gp", "-c", cubin, NULL};
 	char *text = NULL;
@@ -100,7 +104,7 @@ static char *disassemble(const char *dir, const char *ptx, char *why, size_t n)
 		snprintf(why, n, "nvdisasm failed");
 	else if ((text = slurp(sass)) != NULL) {
 		char release[32];
-		ptxas_release(ptxas, dir, release, sizeof release);
+		ptxas_release(ptxas_version, release, sizeof release);
 		struct gl_str s = {0};
 		gl_str_addf(&s, "%sptxas %s sm_80\n%s", SASS_HEADER, release, text);
 		free(text);
@@ -112,7 +116,44 @@ static char *disassemble(const char *dir, const char *ptx, char *why, size_t n)
 	return text;
 }
 
-char *gl_simsrc_sass(const char *ptx, char *why, size_t n)
+/* The cache key of the SASS of `ptx` (sass_cache.c): the PTX, both tools with their versions, the
+ * target and the flags. */
+static void sass_key(const char *ptx, const char *ptxas, const char *ptxas_version, const char *nvdisasm,
+		     const char *nvdisasm_version, char key[65])
+{
+	const char *parts[] = {"gpulab sass cache 1", ptxas, ptxas_version, nvdisasm, nvdisasm_version,
+			       "-arch=sm_80 -lineinfo", "-gp -c", SASS_HEADER};
+	struct gl_sha256 h;
+	gl_sha256_init(&h);
+	for (size_t i = 0; i < sizeof parts / sizeof *parts; i++)
+		gl_sha256_add(&h, parts[i], strlen(parts[i]) + 1);
+	gl_sha256_add(&h, ptx, strlen(ptx));
+	gl_sha256_hex(&h, key);
+}
+
+static char *sass_in(const char *dir, const char *ptx, const struct gl_nvcc_opts *nv, char *why, size_t n)
+{
+	const char *ptxas = tool_path("GPULAB_PTXAS", GPULAB_PTXAS, "ptxas");
+	const char *nvdisasm = tool_path("GPULAB_NVDISASM", GPULAB_NVDISASM, "nvdisasm");
+	bool verbose = nv && nv->verbose, use_cache = !(nv && nv->no_cache);
+	char *pv = tool_version(ptxas, dir), *dv = pv ? tool_version(nvdisasm, dir) : NULL;
+	char key[65] = "";
+	char *text = NULL;
+	if (pv && dv && use_cache) { /* without both tools there is nothing to cache: disassemble says why */
+		sass_key(ptx, ptxas, pv, nvdisasm, dv, key);
+		text = gl_sasscache_load(key, verbose);
+	}
+	if (!text) {
+		text = disassemble(dir, ptx, ptxas, nvdisasm, pv, why, n);
+		if (text && key[0])
+			gl_sasscache_store(key, text, verbose);
+	}
+	free(pv);
+	free(dv);
+	return text;
+}
+
+char *gl_simsrc_sass(const char *ptx, const struct gl_nvcc_opts *nv, char *why, size_t n)
 {
 	const char *tmp = getenv("TMPDIR");
 	char dir[4096];
@@ -121,7 +162,7 @@ char *gl_simsrc_sass(const char *ptx, char *why, size_t n)
 		snprintf(why, n, "cannot make a temporary directory: %s", strerror(errno));
 		return NULL;
 	}
-	char *text = disassemble(dir, ptx, why, n);
+	char *text = sass_in(dir, ptx, nv, why, n);
 	rmdir(dir);
 	return text;
 }

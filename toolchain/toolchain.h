@@ -48,8 +48,15 @@ int gl_simcache_compile(const char *path, const struct gl_nvcc_opts *nv, char **
 
 /* sass.c: the sm_80 SASS of `ptx` as nvdisasm -gp text with gpulab's header line (sass_map.h), or
  * NULL with the reason in `why` ("nvdisasm not found; ...").  ptxas and nvdisasm are $GPULAB_PTXAS and
- * $GPULAB_NVDISASM, else those found at build time, else the ones on PATH.  Caller frees. */
-char *gl_simsrc_sass(const char *ptx, char *why, size_t n);
+ * $GPULAB_NVDISASM, else those found at build time, else the ones on PATH.  The text comes from the SASS
+ * cache when it holds this PTX for these tools (`nv`: --no-cache skips it, -v says whether it
+ * answered; NULL: the defaults).  Caller frees. */
+char *gl_simsrc_sass(const char *ptx, const struct gl_nvcc_opts *nv, char *why, size_t n);
+
+/* sass_cache.c: the cached SASS text of `key` (64 hex digits; caller frees), or NULL; and storing
+ * one.  Entries are checked when read back (see the file). */
+char *gl_sasscache_load(const char *key, bool verbose);
+void gl_sasscache_store(const char *key, const char *text, bool verbose);
 
 /* kernel_names.c */
 

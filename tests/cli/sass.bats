@@ -86,3 +86,79 @@ sim_merge4() {
 	assert_success
 	assert_line "counts: PTX-level (ptxas not found)"
 }
+
+# A ptxas that logs each run to $OUT/ptxas.log and then runs the real one.
+logging_ptxas() {
+	local real
+	real=$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)
+	[ -x "$real" ] || return 1
+	printf '#!/bin/sh\necho "$*" >>"%s/ptxas.log"\nexec "%s" "$@"\n' "$BATS_TEST_TMPDIR" "$real" >"$BATS_TEST_TMPDIR/ptxas"
+	chmod +x "$BATS_TEST_TMPDIR/ptxas"
+	export GPULAB_PTXAS="$BATS_TEST_TMPDIR/ptxas"
+	mkdir -p "$HOME" # the cache goes under it
+}
+
+SAXPY="$BATS_TEST_DIRNAME/../fixtures/sim/saxpy.ptx"
+sim_saxpy() {
+	"$GPULAB" sim "$SAXPY" --kernel saxpy --grid 4 --block 256 --arg i32:1000 --arg f32:2 \
+		--arg buf:x:f32:1000:rand --arg buf:y:f32:1000:const:1 "$@"
+}
+
+# compiles: how many times the logging ptxas compiled (its --version runs are not compiles)
+compiles() {
+	grep -vc -- '--version' "$BATS_TEST_TMPDIR/ptxas.log" || true
+}
+
+@test "the SASS of a PTX is cached: a second gpulab sim runs ptxas only for its version, and counts the same" {
+	sass_embedded || skip "no nvdisasm in this build (nvdisasm could not be installed, or -DGPULAB_SASS=OFF)"
+	logging_ptxas || skip "no ptxas here"
+	run --separate-stderr sim_saxpy --json --verbose
+	assert_success
+	first="$output"
+	[[ "$stderr" == *"SASS cache: stored "*"/gpulab/sass/"*".sass"* ]]
+	[ "$(compiles)" = 1 ]
+	run --separate-stderr sim_saxpy --json --verbose
+	assert_success
+	[[ "$stderr" == *"SASS cache: hit "* ]]
+	[ "$(compiles)" = 1 ]
+	[ "$(jq -c '.metrics, .counts' <<<"$output")" = "$(jq -c '.metrics, .counts' <<<"$first")" ]
+	[[ "$(jq -r .counts <<<"$output")" == "SASS-mapped (ptxas "*" sm_80)" ]]
+	# --no-cache runs the tools anyway
+	run --separate-stderr sim_saxpy --no-cache
+	assert_success
+	[ "$(compiles)" = 2 ]
+}
+
+@test "a damaged, linked or foreign SASS cache entry is not used: the tools run again" {
+	sass_embedded || skip "no nvdisasm in this build (nvdisasm could not be installed, or -DGPULAB_SASS=OFF)"
+	logging_ptxas || skip "no ptxas here"
+	run sim_saxpy --json
+	assert_success
+	good="$output"
+	entry=$(ls "$HOME"/.cache/gpulab/sass/*.sass)
+	# one byte of the text changed: its checksum no longer matches
+	python3 -c 'import sys; p=sys.argv[1]; d=bytearray(open(p,"rb").read()); d[-2] ^= 1; open(p,"wb").write(d)' "$entry"
+	run --separate-stderr sim_saxpy --json --verbose
+	assert_success
+	[[ "$stderr" == *"SASS cache: unusable entry, ignored: $entry"* ]]
+	[ "$(compiles)" = 2 ]
+	[ "$(jq -c .metrics <<<"$output")" = "$(jq -c .metrics <<<"$good")" ]
+	# the entry was written again, whole: the next run hits
+	run --separate-stderr sim_saxpy --verbose
+	[[ "$stderr" == *"SASS cache: hit "* ]]
+	[ "$(compiles)" = 2 ]
+	# an entry that is a link to a (good) copy: not followed
+	cp "$entry" "$BATS_TEST_TMPDIR/copy.sass"
+	ln -sf "$BATS_TEST_TMPDIR/copy.sass" "$entry"
+	run sim_saxpy
+	assert_success
+	[ "$(compiles)" = 3 ]
+	# a cache directory others may write to is not used at all
+	rm -f "$entry"
+	chmod 0777 "$HOME/.cache/gpulab/sass"
+	run sim_saxpy
+	run sim_saxpy
+	assert_success
+	[ "$(compiles)" = 5 ]
+	[ -z "$(ls "$HOME"/.cache/gpulab/sass/)" ]
+}

@@ -23,7 +23,7 @@ static bool inline_form(const struct ptx_insn *ins)
 {
 	switch (ins->op) {
 	case OP_SETP: return ins->type == PT_F32 || ins->type == PT_S32 || ins->type == PT_U32;
-	case OP_MIN: case OP_MAX: return true;
+	case OP_MIN: case OP_MAX: case OP_BFI: return true;
 	case OP_DIV: case OP_EX2: return ins->type == PT_F32;
 	case OP_CVT: return !ptx_type_is_float((enum ptx_type)ins->type2);
 	default: return false;
@@ -125,9 +125,10 @@ static void interpreter_forms(void)
 	}
 }
 
-/* A full warp's unguarded ALU instructions run as SIMD (VALL with the vector helper, the lane expression
- * beside it for a partial warp); a guarded one keeps the scalar LANES loop, and a form without a vector
- * twin (shr.s64) the scalar ALL loop. */
+/* The compiled function runs full warps only (a partial one goes back to the interpreter at once), so its
+ * unguarded ALU instructions are SIMD alone (VALL with the vector helper, no lane expression beside it);
+ * a guarded one keeps the scalar LANES loop, and a form without a vector twin (shr.s64) the scalar ALL
+ * loop. */
 static void simd_forms(void)
 {
 	static const char text[] =
@@ -151,7 +152,8 @@ static void simd_forms(void)
 	char *src = generated(text, "simd.ptx", &native);
 	if (src) {
 		static const char *const want[] = {
-			"VALL(VFADD(VR(", "), VK(0x3f800000ull)), FADD(r[", "if (act == 0xffffffffu) WFMA(r + ",
+			"if (*W->active != 0xffffffffu || *W->live != 0xffffffffu) return",
+			"VALL(VFADD(VR(", "), VK(0x3f800000ull)), ", "\tWFMA(r + ",
 			"VALL(VADD32(", "VALL(VSHR32S(", "VALL(VMULWS(", "VALL(VSX32(", "VALL(VSETP((VI)", "LANES(FADD(",
 			"\tALL((uint64_t)(uint64_t)((int64_t)"};
 		for (size_t i = 0; i < sizeof want / sizeof *want; i++)
@@ -159,6 +161,10 @@ static void simd_forms(void)
 				fprintf(stderr, "generated C lacks %s\n", want[i]);
 				CHECK(false);
 			}
+		const char *lane = strstr(src, "FADD(r["); /* the scalar form: only the guarded add's, no partial copy */
+		CHECK(lane && strstr(lane + 1, "FADD(r[") == NULL && strstr(src, "LANES(FADD(r[") != NULL);
+		CHECK(strstr(src, "#include <immintrin.h>") == NULL ||
+		      strstr(src, "#if defined(GL_BUILTINS)") != NULL); /* builtins first */
 		free(src);
 	}
 }

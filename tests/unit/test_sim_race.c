@@ -54,6 +54,52 @@ static void warp_matches_lanes(void)
 	sim_race_free(&b);
 }
 
+/* Read groups (sim_race.c): full warps reading a few address sets again and again, each named by its key
+ * (shape and start, as sim_mem_hot.c names them), among writes, other reads and barriers by 8 warps;
+ * every result and the table's size must be the lane-by-lane path's, with the group path taken often. */
+static void groups_match_lanes(void)
+{
+	struct sim_race a = {0}, b = {0};
+	sim_race_new_cta(&a);
+	sim_race_new_cta(&b);
+	uint32_t epoch = 0;
+	long races = 0;
+	for (int step = 0; step < 20000; step++) {
+		if (next(200) == 0) {
+			epoch++;
+			continue;
+		}
+		/* 3 shapes (32 rows 512 bytes apart, a broadcast, a row), 4 starts each: 12 address sets */
+		unsigned shape = next(3), start = next(4), warp = next(8);
+		uint64_t base = shape == 0   ? 0x8000 + start * 4
+				: shape == 1 ? 0x20000 + start * 4
+					     : 0x30000 + start * 128;
+		uint64_t addr[32];
+		for (unsigned l = 0; l < 32; l++)
+			addr[l] = base + (shape == 0 ? l * 512 : shape == 1 ? 0 : l * 4);
+		bool is_store = next(40) == 0, keyed = next(4) != 0;
+		uint32_t mask = next(10) ? 0xffffffffu : (uint32_t)rng | 1u;
+		struct sim_race_key key = {shape + 1, base, shape == 1};
+		uint8_t other[32];
+		uint32_t racing =
+			sim_race_warp_keyed(&a, 5, epoch, warp, addr, mask, 4, is_store, keyed ? &key : NULL, other);
+		for (unsigned l = 0; l < 32; l++) {
+			if (!(mask >> l & 1))
+				continue;
+			unsigned want = sim_race_access(&b, 5, epoch, warp, addr[l], 4, is_store);
+			CHECK_EQ(other[l], want);
+			CHECK_EQ(racing >> l & 1, want != 0);
+			races += want != 0;
+		}
+		sim_race_settle(&a); /* reads held back go in now, so that groups form as the steps go */
+	}
+	CHECK(races > 100);
+	CHECK(a.grouped > 2000);
+	CHECK_EQ(a.used, b.used);
+	sim_race_free(&a);
+	sim_race_free(&b);
+}
+
 /* The warp path checks the table's room once per warp when every lane is a whole aligned word; across
  * the growth threshold it must still match the lane-by-lane path: same results, entries and size. */
 static void warp_matches_lanes_at_growth(void)
@@ -104,6 +150,7 @@ int main(void)
 {
 	warp_matches_lanes();
 	warp_matches_lanes_at_growth();
+	groups_match_lanes();
 	struct sim_race t = {0};
 	sim_race_new_cta(&t);
 	CHECK_EQ(sim_race_access(&t, 1, 0, 0, 0x1000, 4, true), 0);

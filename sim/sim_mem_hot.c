@@ -1,0 +1,392 @@
+/* sim_mem_hot.c — the hot forms of ld/st: a full warp's 4-byte ld.shared or ld.global into a register
+ * (or st from one), the inner loops of tiled and streaming kernels.  Everything the general path
+ * (sim_mem.c) works out from the 32 addresses, except where they start, depends only on their shape:
+ * each lane's address minus lane 0's.  At one instruction the shape seldom changes (every warp and every
+ * tile row of a tiled loop gives the same one), so what it implies is kept per call site (struct
+ * sim_shape): the bounds of the lanes, alignment, the wavefronts and bank conflicts of the PTX access and
+ * of the SASS access(es) it stands for (shared), its sectors for each start modulo a sector (global), how
+ * to move the data, the words it reads as quiet-read windows (shared) and the sectors already marked
+ * touched (global).  An access compares its shape in one vectorised pass and checks its start; the
+ * counts, checks and findings are the general path's. */
+#include "sim_exec.h"
+#include "sim_simd.h"
+#include "sim_trace.h"
+
+enum { SHAPE_ANY, SHAPE_SAME, SHAPE_UNIT }; /* lanes anywhere; all at one address; lane l at 4 l */
+
+/* Four lanes' 64-bit values (GCC/Clang vector extensions: AVX2 in the clones built for it). */
+typedef uint64_t lanes4 __attribute__((vector_size(32)));
+
+/* How each lane's address differs from lane 0's against the shape `rel` (0: the same shape), in one
+ * straight pass of 8 vectors (sim_simd.h). */
+SIM_SIMD_CLONES static uint64_t shape_diff(const uint64_t *restrict addr, const int64_t *restrict rel)
+{
+	lanes4 a0 = {addr[0], addr[0], addr[0], addr[0]}, diff = {0, 0, 0, 0};
+#pragma GCC unroll 8
+	for (int q = 0; q < 32; q += 4) {
+		lanes4 a, r;
+		memcpy(&a, addr + q, sizeof a);
+		memcpy(&r, rel + q, sizeof r);
+		diff |= (a - a0) ^ r;
+	}
+	return diff[0] | diff[1] | diff[2] | diff[3];
+}
+
+/* The words a shape reads as 64-word windows relative to lane 0's word: in lane order, a lane whose word
+ * no window holds yet opens one at that word.  A tile row or a broadcast per half-warp takes one or two;
+ * a column of a 32-word-wide tile, sixteen. */
+static void shape_windows(struct sim_shape *e)
+{
+	e->nwin = 0;
+	for (int l = 0; l < 32; l++) {
+		int64_t word = e->rel[l] / 4;
+		unsigned k = 0;
+		while (k < e->nwin && (uint64_t)(word - e->win[k]) >= 64)
+			k++;
+		if (k == e->nwin) {
+			e->win[k] = (int32_t)word;
+			e->words[k] = 0;
+			e->nwin++;
+		}
+		e->words[k] |= 1ull << (word - e->win[k]);
+	}
+}
+
+/* What SASS makes of the access (sass_map.h), and the wavefronts and conflicts of each SASS part at this
+ * shape: shifting every address by whole words changes no count (memmodel.h), so they hold for any
+ * start the shape comes with. */
+static void shape_sass(struct sim_cta *cta, const struct ptx_insn *ins, struct sim_shape *e, const uint64_t addr[32])
+{
+	const struct ptx_function *fn = cta->L->fn;
+	uintptr_t p = (uintptr_t)ins, lo = (uintptr_t)fn->code, hi = (uintptr_t)(fn->code + fn->ncode);
+	const struct ptx_sass *m = fn->sass && p >= lo && p < hi ? &fn->sass[ins - fn->code] : NULL;
+	e->sass = m ? m->kind : SASS_NONE;
+	e->span = m && m->kind == SASS_VECTOR ? m->span : 1;
+	e->parts = 0;
+	if (e->sass != SASS_VECTOR && e->sass != SASS_SPLIT)
+		return;
+	e->parts = m->kind == SASS_SPLIT ? (uint8_t)(4 / m->width) : 1;
+	for (unsigned k = 0; k < e->parts && k < 4; k++) {
+		uint64_t move =
+			m->kind == SASS_VECTOR ? (uint64_t)0 - (uint64_t)(int64_t)m->delta : (uint64_t)k * m->width;
+		uint64_t shifted[32];
+		for (int l = 0; l < 32; l++)
+			shifted[l] = addr[l] + move;
+		sim_access_cost(cta, (uintptr_t)ins + 1 + k, PS_SHARED, shifted, 0xffffffffu, m->width,
+				&e->part_units[k], &e->part_conflicts[k]);
+	}
+}
+
+/* Is `ins` of a hot form (a full warp's 4-byte ld.shared or ld.global into a register that is not
+ * sign-extended, or st from one)? */
+static bool hot_form(const struct ptx_insn *ins)
+{
+	bool is_store = ins->op == OP_ST;
+	const struct ptx_operand *ro = &ins->ops[is_store ? 1 : 0];
+	enum ptx_type t = (enum ptx_type)ins->type;
+	return (ins->op == OP_LD || is_store) && (ins->space == PS_SHARED || ins->space == PS_GLOBAL) &&
+	       ins->vec <= 1 && ptx_type_bytes(t) == 4 && (is_store || !ptx_type_is_signed(t)) && ro->kind == PO_SLOT &&
+	       ro->slot >= 0 && !(ins->mods & PM_CALLPARAM);
+}
+
+/* The shared-memory facts of a shape: its wavefronts and conflicts, its SASS parts', and its windows;
+ * false when its lanes are not all below 2^32. */
+static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, struct sim_shape *e,
+			   const uint64_t addr[32])
+{
+	for (int l = 0; l < 32; l++)
+		if (addr[l] >> 32)
+			return false;
+	sim_access_cost(cta, (uintptr_t)ins, PS_SHARED, addr, 0xffffffffu, 4, &e->units, &e->conflicts);
+	shape_sass(cta, ins, e, addr);
+	shape_windows(e);
+	return true;
+}
+
+/* The global facts of a shape: its sectors for each start are worked out as they come; the region and the
+ * touched sectors as accesses find them.  Only accesses SASS makes as PTX does (or not at all) are hot:
+ * a vector's sectors depend on more than the start within a sector. */
+static bool install_global(struct sim_cta *cta, const struct ptx_insn *ins, struct sim_shape *e)
+{
+	const struct ptx_function *fn = cta->L->fn;
+	uintptr_t p = (uintptr_t)ins, lo = (uintptr_t)fn->code, hi = (uintptr_t)(fn->code + fn->ncode);
+	const struct ptx_sass *m = fn->sass && p >= lo && p < hi ? &fn->sass[ins - fn->code] : NULL;
+	e->sass = m ? m->kind : SASS_NONE;
+	if (e->sass != SASS_NONE && e->sass != SASS_SAME && e->sass != SASS_MEMBER && e->sass != SASS_REMOVED)
+		return false;
+	e->region = NULL;
+	memset(e->sectors, 0, sizeof e->sectors);
+	memset(e->marked, 0, sizeof e->marked);
+	e->columns = true;
+	for (int l = 0; l < 32; l++)
+		e->columns &= (e->rel[l] & 31) == 0;
+	return true;
+}
+
+/* Work out the shape of `addr` (an access of a hot form) into the site's slot; false when its lanes are not
+ * whole aligned words, or are far apart (the general path then runs). */
+static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struct sim_shape *e, const uint64_t addr[32])
+{
+	uint64_t rel_or = 0;
+	int64_t min = 0, max = 0;
+	bool same = true, unit = true;
+	for (int l = 0; l < 32; l++) {
+		uint64_t d = addr[l] - addr[0];
+		int64_t r = (int64_t)d;
+		if (r < -(int64_t)UINT32_MAX || r > (int64_t)UINT32_MAX)
+			return false;
+		rel_or |= d;
+		min = r < min ? r : min;
+		max = r > max ? r : max;
+		same &= d == 0;
+		unit &= d == 4u * (unsigned)l;
+	}
+	if ((addr[0] | rel_or) & 3) /* the counts below assume words: misaligned shapes go the general way */
+		return false;
+	for (int l = 0; l < 32; l++)
+		e->rel[l] = (int64_t)(addr[l] - addr[0]);
+	e->min = min;
+	e->max = max;
+	e->kind = same ? SHAPE_SAME : unit ? SHAPE_UNIT : SHAPE_ANY;
+	e->is_store = ins->op == OP_ST;
+	e->space = ins->space;
+	if (!(ins->space == PS_SHARED ? install_shared(cta, ins, e, addr) : install_global(cta, ins, e)))
+		return false;
+	e->site = (uintptr_t)ins;
+	e->id = ++cta->shape_serial;
+	return true;
+}
+
+/* The facts of the shape of `addr` from the site's slot (worked out on a change); NULL when the access
+ * is not of a hot form. */
+static struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32])
+{
+	struct sim_shape *e = &cta->shapes[((uintptr_t)ins * 0x9E3779B97F4A7C15ull >> 40) % SIM_SHAPE_SLOTS];
+	if (e->site == (uintptr_t)ins && shape_diff(addr, e->rel) == 0)
+		return e;
+	if (!hot_form(ins)) /* another form leaves the slot to the site that has it */
+		return NULL;
+	e->site = 0;
+	return shape_install(cta, ins, e, addr) ? e : NULL;
+}
+
+/* The counters of one hot access: the PTX access, then the SASS access(es) it stands for (as the general
+ * path's add_sass_access counts them), then the trace. */
+static void count_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+		      const struct sim_shape *e, const uint64_t addr[32])
+{
+	struct gl_sim_counters *c = &cta->c;
+	uint64_t *inst = e->is_store ? &c->sst_inst : &c->sld_inst, *wf = e->is_store ? &c->sst_wf : &c->sld_wf;
+	uint64_t *conf = e->is_store ? &c->sst_conf : &c->sld_conf;
+	if (e->is_store) {
+		c->ptx_sst_inst++, c->ptx_sst_wf += e->units, c->ptx_sst_conf += e->conflicts;
+	} else {
+		c->ptx_sld_inst++, c->ptx_sld_wf += e->units, c->ptx_sld_conf += e->conflicts;
+	}
+	sim_spots_add(cta, ins, e->is_store ? SIM_SPOT_SST : SIM_SPOT_SLD, e->conflicts);
+	if (e->sass == SASS_NONE || e->sass == SASS_SAME) {
+		*inst += 1, *wf += e->units, *conf += e->conflicts;
+	} else if (e->parts) {
+		bool issue = true;
+		if (e->span > 1 && cta->sass_phase) { /* one SASS access every span-th execution, from the first */
+			const struct ptx_function *fn = cta->L->fn;
+			uint8_t *phase = &cta->sass_phase[(size_t)w->id * fn->ncode + (size_t)(ins - fn->code)];
+			issue = *phase == 0;
+			*phase = (uint8_t)((*phase + 1) % e->span);
+		}
+		for (unsigned k = 0; issue && k < e->parts; k++)
+			*inst += 1, *wf += e->part_units[k], *conf += e->part_conflicts[k];
+	}
+	if (cta->trace)
+		sim_trace_record(cta, w, ins, PS_SHARED, addr, 0xffffffffu, 4, e->is_store, e->units);
+}
+
+static uint32_t word_at(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+/* Lane l's word at src + rel[l], zero-extended (a load with a register destination). */
+static void gather_words(uint64_t *restrict d, const uint8_t *restrict src, const int64_t *restrict rel)
+{
+	for (int l = 0; l < 32; l++)
+		d[l] = word_at(src + rel[l]);
+}
+
+SIM_SIMD_CLONES static void fill_words(uint64_t *restrict d, uint64_t v)
+{
+	lanes4 x = {v, v, v, v};
+#pragma GCC unroll 8
+	for (int q = 0; q < 32; q += 4)
+		memcpy(d + q, &x, sizeof x);
+}
+
+SIM_SIMD_CLONES static void copy_words(uint64_t *restrict d, const uint8_t *restrict src)
+{
+	for (int l = 0; l < 32; l++)
+		d[l] = word_at(src + 4 * l);
+}
+
+SIM_SIMD_CLONES static void put_words(uint8_t *restrict dst, const uint64_t *restrict v)
+{
+	for (int l = 0; l < 32; l++) {
+		uint32_t x = (uint32_t)v[l];
+		memcpy(dst + 4 * l, &x, 4);
+	}
+}
+
+/* Lane l's word at src + rel[l] into the destination register. */
+static void load_hot(struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e, const uint8_t *src)
+{
+	uint64_t *d = sim_reg(w, ins->ops[0].slot);
+	if (e->kind == SHAPE_SAME)
+		fill_words(d, word_at(src));
+	else if (e->kind == SHAPE_UNIT)
+		copy_words(d, src);
+	else
+		gather_words(d, src, e->rel);
+}
+
+/* The source register's lane l to dst + rel[l], in lane order: of lanes storing to one word, the last one's
+ * value stays. */
+static void store_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e,
+		      uint8_t *dst)
+{
+	const uint64_t *v = sim_src(cta, w, ins->ops[1].slot);
+	if (e->kind == SHAPE_SAME) {
+		uint32_t x = (uint32_t)v[31];
+		memcpy(dst, &x, 4);
+	} else if (e->kind == SHAPE_UNIT) {
+		put_words(dst, v);
+	} else {
+		for (int l = 0; l < 32; l++) {
+			uint32_t x = (uint32_t)v[l];
+			memcpy(dst + e->rel[l], &x, 4);
+		}
+	}
+}
+
+static bool shared_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e,
+		       const uint64_t addr[32])
+{
+	int64_t base = (int64_t)addr[0];
+	/* every lane a whole word inside shared memory: the shape's lanes are words apart, so lane 0 decides */
+	if ((addr[0] & 3) || addr[0] >> 32 || base + e->min < 0 || base + e->max > (int64_t)cta->L->shared_size - 4)
+		return false;
+	count_hot(cta, w, ins, e, addr);
+	if (e->is_store) {
+		store_hot(cta, w, ins, e, cta->shared + base);
+		if (!sim_shadow_store_words(cta, w, ins, (uint64_t)base / 4, e->rel, e->nwin, e->win, e->words))
+			sim_shadow_warp(cta, w, ins, 0xffffffffu, addr, 4, true);
+		return true;
+	}
+	load_hot(w, ins, e, cta->shared + base);
+	if (!sim_shadow_quiet_reads(cta, w, ins, (uint64_t)base / 4, e->nwin, e->win, e->words))
+		sim_shadow_warp(cta, w, ins, 0xffffffffu, addr, 4, false);
+	return true;
+}
+
+/* Does region r hold every lane's word of a shape starting at a0? */
+static bool region_holds(const struct sim_region *r, uint64_t a0, const struct sim_shape *e)
+{
+	uint64_t lo = a0 + (uint64_t)e->min; /* a lane below the region wraps to an offset past it */
+	return sim_span_in(lo - r->base, (uint64_t)(e->max - e->min) + 4, r->size) && lo <= a0;
+}
+
+/* Mark the sectors a global access touched (sim_touch.c).  A shape whose lanes are whole sectors apart
+ * touches the sectors of its first one moved by fixed amounts, so its sectors are the same set whenever
+ * that first sector is: each slot remembers 32 first sectors it marked already (bits only ever get set,
+ * so skipping them is exact). */
+static void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t addr[32])
+{
+	struct sim_touch *t = &cta->L->touch;
+	if (!t->ld)
+		return;
+	uint64_t first = addr[0] / GL_SECTOR_BYTES + 1, *memo = &e->marked[first % 32];
+	if (e->columns && *memo == first)
+		return;
+	if (e->kind == SHAPE_SAME)
+		sim_touch_mark_one(t, e->is_store, addr[0], 4);
+	else
+		sim_touch_mark(t, e->is_store, addr, 0xffffffffu, 4);
+	if (e->columns)
+		*memo = first;
+}
+
+/* The lanes whose sector is not the sector of the lane before them, for a shape starting at a0 (whole words:
+ * each lane's word lies in one sector).  Only a0's place in its sector matters, a line holds whole sectors. */
+static uint32_t l1_lanes(const struct sim_shape *e, uint64_t a0)
+{
+	uint32_t lanes = 1;
+	for (int l = 1; l < 32; l++)
+		lanes |= (uint32_t)((a0 + (uint64_t)e->rel[l]) / GL_SECTOR_BYTES !=
+				    (a0 + (uint64_t)e->rel[l - 1]) / GL_SECTOR_BYTES)
+			 << l;
+	return lanes;
+}
+
+/* The counters of a global access: the PTX access, the SASS one (the same, or none), the wasted sectors
+ * (sim_spots.c), the touched sectors, the L1 model's lookups of a load (sim_l1.c) and the trace. */
+static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
+			 const uint64_t addr[32])
+{
+	struct gl_sim_counters *c = &cta->c;
+	unsigned start = (unsigned)(addr[0] % 128) / 4; /* sectors and lines depend only on this for a shape */
+	if (!e->sectors[start]) {
+		e->sectors[start] = (uint8_t)gl_mm_global_sectors(addr, 0xffffffffu, 4);
+		e->lines[start] = (uint8_t)gl_mm_global_lines(addr, 0xffffffffu, 4);
+		e->l1_lanes[start] = l1_lanes(e, addr[0]);
+	}
+	unsigned units = e->sectors[start], ideal = 32 * 4 / GL_SECTOR_BYTES;
+	*(e->is_store ? &c->ptx_gst_req : &c->ptx_gld_req) += 1;
+	*(e->is_store ? &c->ptx_gst_sect : &c->ptx_gld_sect) += units;
+	sim_spots_add(cta, ins, e->is_store ? SIM_SPOT_GST : SIM_SPOT_GLD, units > ideal ? units - ideal : 0);
+	touch_hot(cta, e, addr);
+	if (!e->is_store)
+		sim_l1_load_words(cta, addr[0], e->rel, e->l1_lanes[start], units, ins->mods & (PM_CG | PM_VOLATILE));
+	if (e->sass == SASS_NONE || e->sass == SASS_SAME) {
+		*(e->is_store ? &c->gst_req : &c->gld_req) += 1;
+		*(e->is_store ? &c->gst_sect : &c->gld_sect) += units;
+		*(e->is_store ? &c->gst_ideal : &c->gld_ideal) += ideal;
+		*(e->is_store ? &c->gst_lines : &c->gld_lines) += e->lines[start];
+	}
+	if (cta->trace)
+		sim_trace_record(cta, w, ins, PS_GLOBAL, addr, 0xffffffffu, 4, e->is_store, units);
+}
+
+static bool global_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
+		       const uint64_t addr[32])
+{
+	uint64_t a0 = addr[0];
+	if (a0 & 3)
+		return false;
+	const struct sim_region *r = e->region;
+	if (!r || !region_holds(r, a0, e)) { /* the region of lane 0, as the general path translates it */
+		r = sim_global_region(cta, w, a0, 4, e->is_store);
+		if (!r || !region_holds(r, a0, e))
+			return false;
+		e->region = r;
+	}
+	count_global(cta, w, ins, e, addr);
+	uint8_t *host = r->host + (a0 - r->base);
+	if (e->is_store)
+		store_hot(cta, w, ins, e, host);
+	else
+		load_hot(w, ins, e, host);
+	struct sim_race_key key = {e->id, a0, e->kind == SHAPE_SAME}; /* the address set: this shape, from a0 */
+	sim_check_global_races(cta, w, ins, 0xffffffffu, addr, 4, e->is_store, &key);
+	return true;
+}
+
+bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+		 const uint64_t addr[32])
+{
+	if (mask != 0xffffffffu)
+		return false;
+	struct sim_shape *e = shape_of(cta, ins, addr);
+	if (!e)
+		return false;
+	return e->space == PS_SHARED ? shared_hot(cta, w, ins, e, addr) : global_hot(cta, w, ins, e, addr);
+}

@@ -1,0 +1,95 @@
+/* test_sim_mma_tile.c — sim_frag_mma's direct path for mma.sync m16n8kK with floating-point inputs
+ * against the general one (sim_frag_gather, sim_mma_compute, sim_frag_scatter, which every other shape
+ * takes): f16 inputs with f32 and f16 accumulators at k16 and k8, bf16 at k16, tf32 at k8 and k4, on
+ * random register bits (NaNs, infinities, subnormals and signed zeros among them) and on registers the
+ * result overwrites (D the same as C).  Every result bit must agree. */
+#include <stdlib.h>
+
+#include "check.h"
+#include "sim/sim_mma.h"
+
+static uint64_t rng = 0x9E3779B97F4A7C15ull;
+
+static uint64_t next(void)
+{
+	rng ^= rng >> 12;
+	rng ^= rng << 25;
+	rng ^= rng >> 27;
+	return rng * 0x2545F4914F6CDD1Dull;
+}
+
+/* Random bits for a register of 16-bit or 32-bit elements; one element in eight is a special value. */
+static uint64_t reg_bits(enum ptx_type t)
+{
+	static const uint16_t h16[] = {0x7c00, 0xfc00, 0x7e00, 0x7d01, 0x0001, 0x8000, 0x0000, 0x03ff};
+	static const uint16_t b16[] = {0x7f80, 0xff80, 0x7fc0, 0x7f81, 0x0001, 0x8000, 0x0000, 0x007f};
+	static const uint32_t f32[] = {0x7f800000, 0xff800000, 0x7fc00000, 0x7f800001, 1, 0x80000000, 0, 0x007fffff};
+	uint64_t v = 0;
+	if (t == PT_F16 || t == PT_BF16) {
+		for (unsigned j = 0; j < 2; j++) {
+			uint64_t x = next(), e = (x >> 20) & 0xffff;
+			if ((x & 7) == 0)
+				e = (t == PT_F16 ? h16 : b16)[(x >> 3) & 7];
+			else if (t == PT_BF16)
+				e = (e & 0x807f) | 0x3f00 | ((x >> 40) & 0x80); /* exponents near 1 */
+			else
+				e = (e & 0x83ff) | 0x3800 | ((x >> 40) & 0x400);
+			v |= e << (16 * j);
+		}
+		return v;
+	}
+	uint64_t x = next();
+	return (x & 7) == 0 ? f32[(x >> 3) & 7] : ((x >> 20) & 0x807fffffu) | 0x3f000000u;
+}
+
+/* One tile: A, B, C in registers 0.., D in the registers `d0`.. (C's own when d0 is C's first). */
+static void tile(enum ptx_type at, enum ptx_type ct, enum ptx_type dt, unsigned K, bool d_is_c)
+{
+	struct sim_frag fa = sim_frag_make(FRAG_A, 16, K, at), fb = sim_frag_make(FRAG_B, K, 8, at);
+	struct sim_frag fc = sim_frag_make(FRAG_C, 16, 8, ct), fd = sim_frag_make(FRAG_C, 16, 8, dt);
+	static uint64_t regs[2][64 * 32];
+	struct ptx_insn ins = {0};
+	int slot = 0;
+	ins.ops[1].nvec = (uint8_t)fa.unique;
+	for (unsigned r = 0; r < fa.unique; r++)
+		ins.ops[1].vec[r] = slot++;
+	ins.ops[2].nvec = (uint8_t)fb.unique;
+	for (unsigned r = 0; r < fb.unique; r++)
+		ins.ops[2].vec[r] = slot++;
+	int c0 = slot;
+	ins.ops[3].nvec = (uint8_t)fc.unique;
+	for (unsigned r = 0; r < fc.unique; r++)
+		ins.ops[3].vec[r] = slot++;
+	ins.ops[0].nvec = (uint8_t)fd.unique;
+	for (unsigned r = 0; r < fd.unique; r++)
+		ins.ops[0].vec[r] = d_is_c ? c0 + (int)r : slot++;
+	for (int s = 0; s < slot; s++) {
+		enum ptx_type t = s < c0 ? at : ct;
+		for (int l = 0; l < 32; l++)
+			regs[0][s * 32 + l] = regs[1][s * 32 + l] = reg_bits(t);
+	}
+	struct sim_cta cta = {0};
+	struct sim_warp fast = {.r = regs[0], .nslots = 64}, general = {.r = regs[1], .nslots = 64};
+	sim_frag_mma(&cta, &fast, &ins, 16, 8, K, &fa, &fb, &fc, &fd);
+	static sim_mat a, b, c, d;
+	sim_frag_gather(&cta, &general, &fa, ins.ops[1].vec, a);
+	sim_frag_gather(&cta, &general, &fb, ins.ops[2].vec, b);
+	sim_frag_gather(&cta, &general, &fc, ins.ops[3].vec, c);
+	sim_mma_compute(16, 8, K, at, at, ct, dt, false, a, b, c, d);
+	sim_frag_scatter(&general, &fd, ins.ops[0].vec, fd.unique, d);
+	CHECK(memcmp(regs[0], regs[1], sizeof regs[0]) == 0);
+}
+
+int main(void)
+{
+	for (int i = 0; i < 200; i++) {
+		tile(PT_F16, PT_F32, PT_F32, 16, i & 1);
+		tile(PT_F16, PT_F16, PT_F16, 16, i & 1);
+		tile(PT_F16, PT_F32, PT_F16, 16, false);
+		tile(PT_F16, PT_F16, PT_F32, 8, false);
+		tile(PT_BF16, PT_F32, PT_F32, 16, i & 1);
+		tile(PT_TF32, PT_F32, PT_F32, 8, i & 1);
+		tile(PT_TF32, PT_F32, PT_F32, 4, false);
+	}
+	CHECK_DONE();
+}
