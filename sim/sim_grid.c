@@ -152,8 +152,7 @@ static void setup_memory(struct sim_launch *L, struct gl_launch *l)
 
 static bool is_builtin_call(const struct ptx_module *m, const struct ptx_operand *target)
 {
-	const char *name = m->funcs[target->offset].name;
-	return strcmp(name, "vprintf") == 0 || strcmp(name, "__assertfail") == 0;
+	return m->funcs[target->offset].builtin != PTX_BUILTIN_NONE;
 }
 
 /* Whether the kernel reaches a call to a .func body (directly, through other functions, or through a
@@ -636,7 +635,7 @@ static int pick_threads(const struct gl_sim_opts *opts, long nrun)
 static bool uses_printf(const struct ptx_module *m)
 {
 	for (int i = 0; i < m->nfuncs; i++)
-		if (strcmp(m->funcs[i].name, "vprintf") == 0)
+		if (m->funcs[i].builtin == PTX_BUILTIN_VPRINTF)
 			return true;
 	return false;
 }
