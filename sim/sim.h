@@ -116,7 +116,7 @@ struct gl_sim_result {
 	uint64_t trace_dropped;
 	bool sass_mapped;         /* the counts follow a SASS mapping (ptx_module.counts_mode says which) */
 	char engine[12];          /* the engine that ran the warps: "interp", or "compiled" when it ran any CTA */
-	char engine_note[320];    /* why the interpreter ran where compiled was possible or asked for, or how
+	char engine_note[512];    /* why the interpreter ran where compiled was possible or asked for, or how
 				   * auto chose the compiled engine after measuring a CTA; "" */
 	long jit_ctas;            /* CTAs merged that the compiled engine ran (auto: those started after its
 				   * decision; the rest ran on the interpreter) */
