@@ -25,4 +25,8 @@ void gl_json_null(struct gl_json *j, const char *key);
 void gl_json_raw(struct gl_json *j, const char *key, const char *raw_json);
 void gl_json_write_escaped(FILE *out, const char *s);
 
+/* Whether `text` is exactly one well-formed JSON object (nested at most 32 deep), for stored JSON that
+ * gl_json_raw copies into output (json_check.c). */
+bool gl_json_valid_object(const char *text);
+
 #endif

@@ -215,16 +215,14 @@ static int attach(struct gl_store *s, const char *file, struct gl_err *err)
 
 int gl_store_import(struct gl_store *s, const char *file, int *imported, int *skipped, struct gl_err *err)
 {
-	struct gl_store *src = NULL;
 	char where[PATH_MAX];
 	struct import_args a = {.file = realpath(file, where) ? where : file};
 	if (s->readonly)
 		return gl_errf(err, GL_EINTERNAL, "store %s was opened read-only; runs cannot be imported", s->path);
 	if (same_file(file, s->path))
 		return gl_errf(err, GL_EUSAGE, "%s is the database itself; pass the spool file to import", file);
-	/* The file must be a gpulab database at this binary's schema version: the same checks as any reader. */
-	int rc = gl_store_open(file, 1, &src, err);
-	gl_store_close(src);
+	/* Everything that would be copied is checked first, before the target is locked (store_source.c). */
+	int rc = gl_store_check_import(file, err);
 	if (rc == GL_OK)
 		rc = attach(s, file, err);
 	if (rc != GL_OK)
