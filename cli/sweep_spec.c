@@ -5,6 +5,7 @@
  * (no escapes but \" and \\), an integer, or a one-line array of them ["a", "b"] / [256, 512].  Anything
  * else (multi-line arrays, inline tables, dotted keys, floats, dates) is refused with its line number. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,8 +108,9 @@ static int copy_long(const struct value *v, long *out)
 	char *end;
 	if (v->array || v->string)
 		return -1;
+	errno = 0;
 	*out = strtol(v->items[0], &end, 10);
-	return *end ? -1 : 0;
+	return *end || errno == ERANGE ? -1 : 0;
 }
 
 /* "a,b,c" from an array of strings (or a single string). */
@@ -175,7 +177,7 @@ static int sweep_key(struct gl_sweep_spec *s, const char *key, const struct valu
 		return copy_list(v, s->variants, sizeof s->variants);
 	if (strcmp(key, "backend") == 0)
 		return copy_string(v, s->backend, sizeof s->backend);
-	if (strcmp(key, "shard_ctas") == 0)
+	if (strcmp(key, "shard_ctas") == 0) /* a positive number here; its range: gl_sweep_spec_check */
 		return copy_long(v, &s->shard_ctas) || s->shard_ctas < 1 ? -1 : 0;
 	return -2;
 }
@@ -249,4 +251,43 @@ int gl_sweep_spec_read(const char *path, struct gl_sweep_spec *s, struct gl_err 
 	}
 	fclose(f);
 	return rc ? GL_EUSAGE : GL_OK;
+}
+
+/* Whether `list` (comma-separated) names something twice. */
+static bool repeats(const char *list, char *dup, size_t n)
+{
+	char copy[sizeof ((struct gl_sweep_spec *)0)->variants];
+	const char *seen[64];
+	int k = 0;
+	snprintf(copy, sizeof copy, "%s", list);
+	for (char *save = NULL, *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		for (int i = 0; i < k; i++)
+			if (strcmp(seen[i], w) == 0) {
+				snprintf(dup, n, "%s", w);
+				return true;
+			}
+		if (k < 64)
+			seen[k++] = w;
+	}
+	return false;
+}
+
+int gl_sweep_spec_check(const struct gl_sweep_spec *s, struct gl_err *err)
+{
+	char dup[64];
+	if (s->shard_ctas < 0 || s->shard_ctas > GL_SWEEP_MAX_SHARD_CTAS)
+		return gl_errf(err, GL_EUSAGE, "shard_ctas / --shard-ctas %ld: expected an integer from 1 to %ld",
+			       s->shard_ctas, GL_SWEEP_MAX_SHARD_CTAS);
+	if (s->array_limit < 0 || s->array_limit > GL_SWEEP_MAX_ARRAY_LIMIT)
+		return gl_errf(err, GL_EUSAGE, "array_limit / --array-limit %ld: expected an integer from 1 to %d",
+			       s->array_limit, GL_SWEEP_MAX_ARRAY_LIMIT);
+	if (repeats(s->variants, dup, sizeof dup))
+		return gl_errf(err, GL_EUSAGE, "variant %s is named twice in the sweep's variants; name each once", dup);
+	for (int i = 0; i < s->nparams; i++)
+		for (int a = 0; a < s->nvalues[i]; a++)
+			for (int b = 0; b < a; b++)
+				if (strcmp(s->param_values[i][a], s->param_values[i][b]) == 0)
+					return gl_errf(err, GL_EUSAGE, "parameter %s: value %s is given twice; give each once",
+						       s->param_names[i], s->param_values[i][a]);
+	return GL_OK;
 }
