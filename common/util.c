@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -188,10 +189,22 @@ int gl_read_file(const char *path, char **text, size_t *len)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return -1;
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size > GL_MAX_INPUT_BYTES) {
+		fclose(f);
+		errno = EFBIG;
+		return -1;
+	}
 	size_t cap = 4096, n = 0, got;
 	char *buf = gl_xmalloc(cap);
 	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
 		n += got;
+		if (n > GL_MAX_INPUT_BYTES) { /* grew while read, or not a regular file */
+			fclose(f);
+			free(buf);
+			errno = EFBIG;
+			return -1;
+		}
 		if (cap - n - 1 == 0)
 			buf = gl_xrealloc(buf, cap *= 2);
 	}

@@ -29,8 +29,13 @@ void gl_str_add(struct gl_str *s, const char *text);
 void gl_str_free(struct gl_str *s);
 
 /* The whole file at `path`, NUL-terminated (*len, when asked, counts every byte read, so a caller can
- * tell a file that holds NUL bytes: strlen(*text) != *len).  -1 with errno set when it cannot be read. */
+ * tell a file that holds NUL bytes: strlen(*text) != *len).  -1 with errno set when it cannot be read;
+ * errno EFBIG, before anything is read, when it holds more than GL_MAX_INPUT_BYTES. */
 int gl_read_file(const char *path, char **text, size_t *len);
+
+/* The largest text file gpulab reads whole (a .ptx or .cu source, a lesson, an exercise, a cached PTX):
+ * nvcc's PTX of even a large kernel is a few MiB, and reading is refused before memory is spent on it. */
+#define GL_MAX_INPUT_BYTES (64u << 20)
 
 /* Allocation of small, bounded things (names, lists, records).  On failure they call the handler the
  * program installed (the CLI's prints one line and exits with status 3, GL_EENV), else abort.  Large
