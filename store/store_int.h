@@ -96,6 +96,10 @@ int gl_store_check_outputs(struct gl_store *s, long launch_id, const char *name,
  * merge takes on before it locks the target, and every row of every finished run passes the loaders'
  * checks above. */
 int gl_store_check_source(struct gl_store *src, struct gl_err *err);
+/* The ids of `sql`'s first column (with ?1 = a), in order; the caller frees *ids (store_import.c). */
+int gl_store_ids(struct gl_store *s, const char *sql, long a, long **ids, size_t *n, struct gl_err *err);
+/* The directory a database path lies in ("." for a bare name; "/" for one directly under it). */
+void gl_store_parent_dir(const char *path, char *dir, size_t n);
 /* A buffer map: names, element sizes, no overflow, shapes within their bytes, no name twice per space. */
 int gl_store_check_buffers(struct gl_store *s, long launch_id, const struct gl_buffer_desc *b, int n,
 			   struct gl_err *err);

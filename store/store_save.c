@@ -40,12 +40,7 @@ static int save_once(struct gl_store *s, void *arg, struct gl_err *err)
 static int spool_dir(const struct gl_store *s, struct gl_safe_dir *d, struct gl_err *err)
 {
 	char dir[PATH_MAX], own[PATH_MAX];
-	snprintf(dir, sizeof dir, "%s", s->path);
-	char *slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof dir, ".");
-	else
-		slash[slash == dir] = '\0';
+	gl_store_parent_dir(s->path, dir, sizeof dir);
 	struct gl_err ignored = {0};
 	if (gl_safe_dir_open(d, dir, 0, "the database's directory", &ignored) == GL_OK)
 		return GL_OK;

@@ -87,31 +87,12 @@ static int count_rows(struct gl_store *src, struct gl_err *err)
 	return GL_OK;
 }
 
-/* The ids of `sql`'s first column, in order; the caller frees *ids. */
-static int ids_of(struct gl_store *s, const char *sql, long **ids, size_t *n, struct gl_err *err)
-{
-	sqlite3_stmt *st;
-	size_t cap = 0;
-	*ids = NULL;
-	*n = 0;
-	int rc = sqlite3_prepare_v2(s->db, sql, -1, &st, NULL);
-	if (rc != SQLITE_OK)
-		return gl_store_sql_error(s, rc, "reading the file to import", err);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (*n == cap)
-			*ids = gl_xrealloc(*ids, (cap = cap ? 2 * cap : 16) * sizeof **ids);
-		(*ids)[(*n)++] = (long)sqlite3_column_int64(st, 0);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? GL_OK : gl_store_sql_error(s, rc, "reading the file to import", err);
-}
-
 /* Every finished run as `report` loads it, and each of its launches with a trace or a map as a view does. */
 static int load_everything(struct gl_store *src, struct gl_err *err)
 {
 	long *runs = NULL, *launches = NULL;
 	size_t nruns = 0, nlaunches = 0;
-	int rc = ids_of(src, "SELECT id FROM runs WHERE finished_at IS NOT NULL ORDER BY id", &runs, &nruns, err);
+	int rc = gl_store_ids(src, "SELECT id FROM runs WHERE finished_at IS NOT NULL ORDER BY id", 0, &runs, &nruns, err);
 	for (size_t i = 0; rc == GL_OK && i < nruns; i++) {
 		struct gl_run_record r;
 		rc = gl_store_load_run(src, runs[i], &r, err);
@@ -119,9 +100,9 @@ static int load_everything(struct gl_store *src, struct gl_err *err)
 			gl_run_record_free(&r);
 	}
 	if (rc == GL_OK)
-		rc = ids_of(src, "SELECT l.id FROM launches l JOIN runs r ON r.id = l.run_id WHERE r.finished_at IS NOT "
+		rc = gl_store_ids(src, "SELECT l.id FROM launches l JOIN runs r ON r.id = l.run_id WHERE r.finished_at IS NOT "
 			    "NULL AND (EXISTS (SELECT 1 FROM trace_events t WHERE t.launch_id = l.id) OR EXISTS (SELECT 1 "
-			    "FROM launch_buffers b WHERE b.launch_id = l.id)) ORDER BY l.id", &launches, &nlaunches, err);
+			    "FROM launch_buffers b WHERE b.launch_id = l.id)) ORDER BY l.id", 0, &launches, &nlaunches, err);
 	for (size_t i = 0; rc == GL_OK && i < nlaunches; i++) {
 		struct gl_traced_launch t;
 		rc = gl_store_load_traced_launch(src, launches[i], &t, err);
