@@ -192,7 +192,8 @@ static int join_outputs(struct gl_store *s, const struct parts *p, const char *i
 		if (k < p->n) {
 			size_t n = (size_t)sqlite3_column_bytes(st, 2);
 			uint8_t *copy = gl_xmalloc(n ? n : 1);
-			memcpy(copy, sqlite3_column_blob(st, 2), n);
+			if (n) /* an empty blob may read back as NULL */
+				memcpy(copy, sqlite3_column_blob(st, 2), n);
 			segs[k] = copy;
 			lens[k++] = n;
 		}
@@ -363,7 +364,8 @@ int gl_store_load_outputs(struct gl_store *s, long launch_id, struct gl_launch_r
 		o->bytes = (size_t)sqlite3_column_int64(st, 1);
 		o->nsegs_bytes = (size_t)sqlite3_column_bytes(st, 2);
 		o->segs = gl_xmalloc(o->nsegs_bytes ? o->nsegs_bytes : 1);
-		memcpy(o->segs, sqlite3_column_blob(st, 2), o->nsegs_bytes);
+		if (o->nsegs_bytes)
+			memcpy(o->segs, sqlite3_column_blob(st, 2), o->nsegs_bytes);
 	}
 	sqlite3_finalize(st);
 	return GL_OK;
