@@ -175,6 +175,7 @@ static const struct {
     {"out-of-bounds", GL_TOOL_MEMCHECK},  {"misaligned", GL_TOOL_MEMCHECK},          {"race", GL_TOOL_RACECHECK},
     {"uninitialized", GL_TOOL_INITCHECK}, {"barrier-divergence", GL_TOOL_SYNCCHECK}, {"deadlock", GL_TOOL_SYNCCHECK},
     {"invalid-size", GL_TOOL_MEMCHECK},
+    {"invalid-texture", GL_TOOL_MEMCHECK},
 };
 
 static const char *const tool_names[] = {"memcheck", "racecheck", "initcheck", "synccheck"};

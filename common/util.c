@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -184,6 +185,19 @@ double gl_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+int gl_term_width(void)
+{
+	const char *cols = getenv("COLUMNS");
+	char *end;
+	long n = cols ? strtol(cols, &end, 10) : 0;
+	if (cols && *cols && !*end && n > 0)
+		return n > 1000 ? 1000 : (int)n;
+	struct winsize ws;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
 int gl_read_file(const char *path, char **text, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -221,4 +235,17 @@ int gl_read_file(const char *path, char **text, size_t *len)
 	if (len)
 		*len = n;
 	return 0;
+}
+
+int gl_cache_dir(const char *sub, char *out, size_t n)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	int len;
+	if (xdg && *xdg == '/')
+		len = snprintf(out, n, "%s/gpulab/%s", xdg, sub);
+	else if (home && *home)
+		len = snprintf(out, n, "%s/.cache/gpulab/%s", home, sub);
+	else
+		return -1;
+	return len > 0 && (size_t)len < n ? 0 : -1;
 }

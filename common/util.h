@@ -37,6 +37,12 @@ int gl_read_file(const char *path, char **text, size_t *len);
  * nvcc's PTX of even a large kernel is a few MiB, and reading is refused before memory is spent on it. */
 #define GL_MAX_INPUT_BYTES (64u << 20)
 
+/* The path of gpulab's cache folder `sub` ("ptx", "jit"): $XDG_CACHE_HOME/gpulab/SUB when XDG_CACHE_HOME
+ * is an absolute path, else $HOME/.cache/gpulab/SUB, into out.  -1 when neither is set or it does not fit.
+ * It is not created here: a cache is a directory another user might write, so its user opens it through
+ * common/safe_dir.h (GL_SAFE_DIR_CREATE), which creates it 0700 and refuses a link or a foreign one. */
+int gl_cache_dir(const char *sub, char *out, size_t n);
+
 /* Allocation of small, bounded things (names, lists, records).  On failure they call the handler the
  * program installed (the CLI's prints one line and exits with status 3, GL_EENV), else abort.  Large
  * allocations whose size the user chooses (buffers, references, simulator state) use malloc and
@@ -55,5 +61,8 @@ double gl_host_memory_limit(void);
 
 /* Seconds on a monotonic clock. */
 double gl_now(void);
+
+/* The width text is wrapped to: $COLUMNS when set, else the width of the terminal on stdout, else 80. */
+int gl_term_width(void);
 
 #endif

@@ -51,15 +51,7 @@ static const char what_dir[] = "the compiled engine's cache";
 
 int sim_jit_cache_dir(char *out, size_t n)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	int len;
-	if (xdg && *xdg == '/')
-		len = snprintf(out, n, "%s/gpulab/jit", xdg);
-	else if (home && *home)
-		len = snprintf(out, n, "%s/.cache/gpulab/jit", home);
-	else
-		return -1;
-	return len > 0 && (size_t)len < n ? 0 : -1;
+	return gl_cache_dir("jit", out, n);
 }
 
 /* The compiler's time limit: $GPULAB_JIT_CC_TIMEOUT seconds (1 to 86400), else CC_TIMEOUT_S. */

@@ -14,8 +14,7 @@
 #include <sqlite3.h>
 #include <unistd.h>
 
-#include "cli/render.h"
-#include "cli/render_insights.h"
+#include "render/render.h"
 #include "common/json.h"
 #include "store/store.h"
 #include "visualize/view.h"
