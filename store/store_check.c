@@ -10,6 +10,7 @@
  * form (three numbers for a dim3, a well-formed JSON object for the parameters, known names for
  * spaces, operations and severities). */
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,23 @@ static const struct gl_buffer_desc *map_find(const struct gl_traced_launch *l, c
 	return NULL;
 }
 
+/* What is wrong with a shuffle or a barrier arrival, or NULL: the pair (space warp, op shfl) or (space cta,
+ * op bar) and never a memory operation with them; each active lane's value a lane (0..31) or a barrier id
+ * (0..15), as the simulator records them (common/trace.h) and the reduce view indexes with them. */
+static const char *bad_sync(const struct gl_trace_event *e)
+{
+	bool shfl = e->op == GL_TRACE_SHFL, bar = e->op == GL_TRACE_BAR;
+	bool sync_space = e->space == GL_TRACE_WARP || e->space == GL_TRACE_CTA;
+	if (sync_space != (shfl || bar) || (shfl && e->space != GL_TRACE_WARP) || (bar && e->space != GL_TRACE_CTA))
+		return "a space and an operation that do not go together (a shuffle is space warp, a barrier space cta)";
+	if (!sync_space)
+		return NULL;
+	for (int lane = 0; lane < 32; lane++)
+		if (e->mask >> lane & 1 && e->addrs[lane] >= (shfl ? 32u : 16u))
+			return shfl ? "a shuffle source lane above 31" : "a barrier id above 15";
+	return NULL;
+}
+
 /* What is wrong with one event of launch l, or NULL. */
 static const char *bad_event(const struct gl_traced_launch *l, const struct gl_trace_event *e)
 {
@@ -189,6 +207,9 @@ static const char *bad_event(const struct gl_traced_launch *l, const struct gl_t
 		return "an access size other than 1, 2, 4, 8 or 16 bytes";
 	if (e->pc > MAX_LINE || e->line > MAX_LINE || e->cost > 4096)
 		return "a pc, line or cost out of range";
+	const char *sync = bad_sync(e);
+	if (sync)
+		return sync;
 	const struct gl_buffer_desc *b = e->buffer[0] ? map_find(l, e->buffer, e->space == GL_TRACE_SHARED) : NULL;
 	uint64_t first = e->addrs[__builtin_ctz(e->mask)];
 	if (b && first - b->base >= b->bytes)

@@ -205,6 +205,35 @@ record() { # a database with a gemm and a flash2 trace
 	[ "$(db_hash)" = "$before" ]
 }
 
+@test "crafted rows: a shuffle's source lane, a barrier id and a space/operation pair are checked where loaded" {
+	"$GPULAB" run reduce --variant warp_shuffle --size 256 --trace --backend sim --db "$DB" >/dev/null
+	cp "$DB" "$OUT/good.db"
+	local before
+	sqlite3 "$DB" "UPDATE trace_events SET addr_stride = 0, addr_base = 2147483648 WHERE space = 'warp'"
+	before=$(db_hash)
+	run "$GPULAB" view reduce --run 1 --frames 20 --db "$DB"
+	no_signal
+	assert_failure 2
+	assert_output --partial "with a shuffle source lane above 31"
+	[ "$(db_hash)" = "$before" ]
+	cp "$OUT/good.db" "$DB"
+	sqlite3 "$DB" "UPDATE trace_events SET addr_base = 99 WHERE space = 'cta'"
+	run "$GPULAB" view reduce --run 1 --frames 20 --db "$DB"
+	no_signal
+	assert_failure 2
+	assert_output --partial "with a barrier id above 15"
+	cp "$OUT/good.db" "$DB"
+	sqlite3 "$DB" "UPDATE trace_events SET op = 'shfl' WHERE space = 'global' AND op = 'ld'"
+	run "$GPULAB" view reduce --run 1 --frames 20 --db "$DB"
+	no_signal
+	assert_failure 2
+	assert_output --partial "with a space and an operation that do not go together"
+	run "$GPULAB" merge "$DB" --into "$OUT/target.db"
+	no_signal
+	assert_failure 2
+	assert_output --partial "shard $DB refused, nothing was merged"
+}
+
 @test "crafted rows: report refuses a grid that is not three numbers and parameters that are not JSON" {
 	record
 	sqlite3 "$DB" "UPDATE launches SET grid = '4294967295,1' WHERE id = 1"
