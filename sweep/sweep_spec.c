@@ -103,14 +103,13 @@ static int copy_string(const struct value *v, char *out, size_t n)
 	return 0;
 }
 
-static int copy_long(const struct value *v, long *out)
+/* A count from 1 to max, read as the command line reads its option (gl_parse_long: the same range and the
+ * same sentence), so a spec file takes exactly the numbers --shard-ctas and --array-limit take. */
+static int copy_count(const struct value *v, const char *what, long max, long *out, struct gl_err *err)
 {
-	char *end;
 	if (v->array || v->string)
 		return -1;
-	errno = 0;
-	*out = strtol(v->items[0], &end, 10);
-	return *end || errno == ERANGE ? -1 : 0;
+	return gl_parse_long(v->items[0], 1, max, what, out, err) == GL_OK ? 0 : -3;
 }
 
 /* "a,b,c" from an array of strings (or a single string). */
@@ -169,7 +168,7 @@ int gl_sweep_spec_param(struct gl_sweep_spec *s, const char *text, struct gl_err
 	return set_param(s, name, vals, n, err);
 }
 
-static int sweep_key(struct gl_sweep_spec *s, const char *key, const struct value *v)
+static int sweep_key(struct gl_sweep_spec *s, const char *key, const struct value *v, struct gl_err *err)
 {
 	if (strcmp(key, "topic") == 0)
 		return copy_string(v, s->topic, sizeof s->topic);
@@ -177,12 +176,12 @@ static int sweep_key(struct gl_sweep_spec *s, const char *key, const struct valu
 		return copy_list(v, s->variants, sizeof s->variants);
 	if (strcmp(key, "backend") == 0)
 		return copy_string(v, s->backend, sizeof s->backend);
-	if (strcmp(key, "shard_ctas") == 0) /* a positive number here; its range: gl_sweep_spec_check */
-		return copy_long(v, &s->shard_ctas) || s->shard_ctas < 1 ? -1 : 0;
+	if (strcmp(key, "shard_ctas") == 0)
+		return copy_count(v, "shard_ctas", GL_SWEEP_MAX_SHARD_CTAS, &s->shard_ctas, err);
 	return -2;
 }
 
-static int slurm_key(struct gl_sweep_spec *s, const char *key, const struct value *v)
+static int slurm_key(struct gl_sweep_spec *s, const char *key, const struct value *v, struct gl_err *err)
 {
 	if (strcmp(key, "partition") == 0)
 		return copy_string(v, s->partition, sizeof s->partition);
@@ -191,7 +190,7 @@ static int slurm_key(struct gl_sweep_spec *s, const char *key, const struct valu
 	if (strcmp(key, "time") == 0)
 		return copy_string(v, s->time, sizeof s->time);
 	if (strcmp(key, "array_limit") == 0)
-		return copy_long(v, &s->array_limit) || s->array_limit < 1 ? -1 : 0;
+		return copy_count(v, "array_limit", GL_SWEEP_MAX_ARRAY_LIMIT, &s->array_limit, err);
 	return -2;
 }
 
@@ -226,8 +225,8 @@ static int spec_line(struct gl_sweep_spec *s, char *line, char *table, size_t nt
 	struct value v;
 	if (parse_value(rest + 1, &v))
 		return -1;
-	int rc = !table[0] ? sweep_key(s, key, &v) : strcmp(table, "slurm") == 0 ? slurm_key(s, key, &v)
-										    : param_key(s, key, &v, err);
+	int rc = !table[0] ? sweep_key(s, key, &v, err) : strcmp(table, "slurm") == 0 ? slurm_key(s, key, &v, err)
+											  : param_key(s, key, &v, err);
 	if (rc == -2)
 		gl_errf(err, GL_EUSAGE, "unknown key '%s'%s%s%s", key, table[0] ? " in [" : "", table, table[0] ? "]" : "");
 	return rc;

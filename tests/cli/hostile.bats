@@ -383,13 +383,17 @@ make_sweep() { # a local sweep of two transpose jobs in $OUT/sw, already run
 	printf 'topic = "transpose"\nshard_ctas = 999999999999999999999\n' >"$OUT/huge.toml"
 	run "$GPULAB" sweep "$OUT/huge.toml" --dry-run
 	assert_failure 2
-	assert_output --partial "huge.toml:2: cannot read this line"
+	assert_output --partial "huge.toml:2: invalid shard_ctas '999999999999999999999' (expected an integer from 1 to 1048576)"
+	run "$GPULAB" sweep --topic transpose --shard-ctas 999999999999999999999 --dry-run
+	assert_failure 2
+	assert_output --partial "invalid --shard-ctas '999999999999999999999' (expected an integer from 1 to 1048576)"
 	printf 'topic = "transpose"\nshard_ctas = 2000000\n' >"$OUT/big.toml"
 	run "$GPULAB" sweep "$OUT/big.toml" --dry-run
 	assert_failure 2
-	assert_output --partial "shard_ctas / --shard-ctas 2000000: expected an integer from 1 to 1048576"
+	assert_output --partial "big.toml:2: shard_ctas 2000000 is out of range (expected 1 to 1048576)"
 	run "$GPULAB" sweep --topic transpose --shard-ctas 2000000 --dry-run
 	assert_failure 2
+	assert_output --partial "--shard-ctas 2000000 is out of range (expected 1 to 1048576)"
 	printf 'topic = "transpose"\nvariants = ["naive", "naive"]\n' >"$OUT/dup.toml"
 	run "$GPULAB" sweep "$OUT/dup.toml" --dry-run
 	assert_failure 2

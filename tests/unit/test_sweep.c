@@ -52,7 +52,10 @@ static void test_toml_subset(void)
 		{"[slurm]\nqos = \"x\"\n", ":2: unknown key 'qos' in [slurm]"},
 		{"[params]\nm = [\"a b\"]\n", ":2: parameter m: value 'a b' is not a number or a name"},
 		{"topic = \"a\\qb\"\n", ":1: cannot read this line"},
-		{"shard_ctas = 0\n", ":1: cannot read this line"},
+		{"shard_ctas = 0\n", ":1: shard_ctas 0 is out of range (expected 1 to 1048576)"},
+		{"shard_ctas = 999999999999999999999\n", ":1: invalid shard_ctas '999999999999999999999' (expected an integer "
+							   "from 1 to 1048576)"},
+		{"[slurm]\narray_limit = 100001\n", ":2: array_limit 100001 is out of range (expected 1 to 100000)"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		CHECK_EQ(read_spec(bad[i][0], &s, &err), GL_EUSAGE);
