@@ -292,15 +292,17 @@ static void one_view(const struct view_trace *tr, int kind, FILE *null)
 		struct view_mma mm;
 		struct view_conv cn;
 		struct view_flash fl;
+		struct view_reduce re;
 	} u;
 	static const struct view_ops *const ops[] = {&view_coalesce_ops, &view_banks_ops, &view_gemm_ops,
-						     &view_conv_ops, &view_mma_ops, &view_flash_ops};
+						     &view_conv_ops, &view_mma_ops, &view_flash_ops, &view_reduce_ops};
 	int rc = kind == 0 ? view_coalesce_build(tr, -1, &u.co, &err)
 	       : kind == 1 ? view_banks_build(tr, -1, &u.ba, &err)
 	       : kind == 2 ? view_gemm_build(tr, -1, &u.ge, &err)
 	       : kind == 3 ? view_conv_build(tr, -1, &u.cn, &err)
 	       : kind == 4 ? view_mma_build(tr, -1, &u.mm, &err)
-			   : view_flash_build(tr, -1, &u.fl, &err);
+	       : kind == 5 ? view_flash_build(tr, -1, &u.fl, &err)
+			   : view_reduce_build(tr, -1, &u.re, &err);
 	if (rc != GL_OK)
 		return;
 	int steps = ops[kind]->nsteps(&u), pick[] = {view_first_point(ops[kind], &u), steps - 1};
@@ -317,8 +319,10 @@ static void one_view(const struct view_trace *tr, int kind, FILE *null)
 		view_conv_free(&u.cn);
 	else if (kind == 4)
 		view_mma_free(&u.mm);
-	else
+	else if (kind == 5)
 		view_flash_free(&u.fl);
+	else
+		view_reduce_free(&u.re);
 }
 
 static void views(struct gl_store *s, FILE *null)
@@ -330,7 +334,7 @@ static void views(struct gl_store *s, FILE *null)
 		struct gl_err err = {0};
 		if (view_load(s, launches[i], &tr, &err) != GL_OK)
 			continue;
-		for (int kind = 0; kind < 6; kind++)
+		for (int kind = 0; kind < 7; kind++)
 			one_view(&tr, kind, null);
 		view_trace_free(&tr);
 	}

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # rows_seed.sh GPULAB OUT.sql — the seed database of the stored-row fuzzer (fuzz_rows.c) as SQL text: real
 # runs recorded by gpulab on the simulator with traces (one per view: transpose for coalesce and banks,
-# gemm, hgemm for mma, attention for flash, conv2d, and reduce and smem_patterns), a `gpulab sim` run with
-# sanitizer findings and two CTA-range shards of one launch (launch_outputs, assembled by merge).  Each
-# trace is cut to its first 600 events so that one fuzzer input is cheap to load.
+# gemm, hgemm for mma, attention for flash, conv2d, reduce with its shuffles and barrier arrivals, and
+# smem_patterns), a `gpulab sim` run with sanitizer findings and two CTA-range shards of one launch
+# (launch_outputs, assembled by merge).  Each trace is cut to its first 600 events so that one fuzzer
+# input is cheap to load.
 set -euo pipefail
 gpulab=$1
 out=$2
@@ -20,7 +21,7 @@ run hgemm --variant mma_ldmatrix --size 64 --trace
 run attention --variant flash2 --seq 64 --dim 32 --trace
 run conv2d --variant direct --size 4 --c 2 --k 4 --trace
 run smem_patterns --variant stride2 --size 64 --trace
-run reduce --variant shared_tree --size 256 --trace
+run reduce --variant shared_tree,warp_shuffle --size 256 --trace
 run gemm --variant naive --size 64 --cta-range 0:2
 run gemm --variant naive --size 64 --cta-range 2:4
 # a gpulab sim run with findings (an out-of-bounds read and a race), stored with its trace
