@@ -277,7 +277,7 @@ static const struct gl_opt exercise_opts[] = {
 	GL_STR("dir", "D", 0, "start: write the starter file into D (default: the current directory)"),
 	GL_FLAG("give-up", 0, "solution: show it without a passing check"),
 	GL_NUM("max-instructions", "N", 1, 1L << 62, 0,
-	       "check: warp instructions per CTA before the kernel is stopped (default 2000000)"),
+	       "check: the launch's budget of warp instructions, all CTAs together (default: 2000000 a CTA)"),
 	GL_NUM("threads", "N", 1, 256, 0, "check: CPU threads for the simulator (default: all cores)"),
 	{0},
 };

@@ -298,7 +298,7 @@ static const struct gl_opt sim_table[] = {
 	GL_STR("arg", "SPEC", OPT_ARG, "one per kernel parameter, in order (SPEC below)"),
 	GL_STR("dump", "NAME=PATH", OPT_DUMP, "write buffer NAME's final contents (raw little-endian) to PATH"),
 	GL_NUM("max-instructions", "N", 1, 1L << 62, OPT_MAXINST,
-	       "budget of warp instructions per CTA (endless loops stop there)"),
+	       "budget of warp instructions of the launch, all CTAs together (endless loops stop there)"),
 	GL_NUM("threads", "N", 1, 256, OPT_THREADS, "CPU threads (default: all cores)"),
 	GL_STR("cta-range", "A:B", OPT_CTA_RANGE, "simulate only CTAs A..B-1 in grid order (partial counts)"),
 	GL_NUM("sample-ctas", "N", 1, 1L << 30, OPT_SAMPLE,

@@ -72,6 +72,8 @@ static int start(struct gl_ctx *ctx, const struct gl_args *args)
 	int rc = args->npos ? gl_sweep_spec_read(args->pos[0], &s, &ctx->err) : GL_OK;
 	for (int i = 0; rc == GL_OK && i < args->nopts; i++)
 		rc = apply_option(ctx, &args->opts[i], &s);
+	if (rc == GL_OK) /* one validator, whether the values came from SPEC or the command line */
+		rc = gl_sweep_spec_check(&s, &ctx->err);
 	if (rc == GL_OK)
 		rc = gl_sweep_expand(&s, &plan, &ctx->err);
 	if (rc == GL_OK)
@@ -146,7 +148,7 @@ static const struct gl_opt sweep_opts[] = {
 	GL_STR("variant", "LIST", OPT_VARIANT, "variants, comma-separated, or 'all' (default)"),
 	GL_STR("param", "NAME=V1,V2", OPT_PARAM, "a parameter's values (repeat for more; 'size' sets every size)"),
 	GL_STR("backend", "NAME", OPT_BACKEND, "auto (default), cuda or sim, for every job"),
-	GL_NUM("shard-ctas", "K", 1, 1L << 20, OPT_SHARD,
+	GL_NUM("shard-ctas", "K", 1, GL_SWEEP_MAX_SHARD_CTAS, OPT_SHARD,
 	       "split each launch into K CTA ranges (one job each, assembled at merge; simulator)"),
 	GL_FLAG("dry-run", 0, "show the jobs and the refused combinations; run nothing"),
 	GL_FLAG("local", 0, "run the jobs on this machine"),
@@ -156,7 +158,7 @@ static const struct gl_opt sweep_opts[] = {
 	GL_STR("partition", "P", OPT_PARTITION, "Slurm partition"),
 	GL_STR("gres", "G", OPT_GRES, "Slurm generic resources per task, e.g. gpu:1"),
 	GL_STR("time", "T", OPT_TIME, "Slurm time limit per task, e.g. 00:10:00"),
-	GL_NUM("array-limit", "K", 1, 100000, OPT_LIMIT, "at most K array tasks at once"),
+	GL_NUM("array-limit", "K", 1, GL_SWEEP_MAX_ARRAY_LIMIT, OPT_LIMIT, "at most K array tasks at once"),
 	GL_STR("dir", "DIR", 0, "the sweep directory (default ./gpulab-sweep-TIME-PID; shared with the nodes)"),
 	GL_STR("into", "DB", 0, "merge the shards into DB (default: --db / GPULAB_DB / the default database)"),
 	GL_FLAG("wait", 0, "collect: wait until no task is queued or running"),

@@ -1,7 +1,7 @@
 /* said_once.c — notes a terminal session needs to read once, not at every command (which backend runs and
  * why).  A terminal session is its session leader (getsid, the login shell of the terminal) together with
  * the leader's start time, so a process id reused later is another session.  What was said is a marker
- * file per note and session in the user's runtime directory. */
+ * file per note and session in the user's runtime directory (checked through common/safe_dir.h). */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "common/safe_dir.h"
 
 /* The start time of process `pid` in clock ticks since boot (/proc/PID/stat, field 22), 0 when unknown. */
 static unsigned long long start_time(pid_t pid)
@@ -36,39 +37,34 @@ static unsigned long long start_time(pid_t pid)
 	return t;
 }
 
-/* `path` and the directories above it, as mkdir -p would make them (private to the user); -1 when the
- * path did not fit its buffer (len, what snprintf returned) or a directory cannot be made. */
-static int make_dirs(char *path, int len, size_t n)
-{
-	if (len < 0 || (size_t)len >= n)
-		return -1;
-	for (char *p = strchr(path + 1, '/');; p = strchr(p + 1, '/')) {
-		if (p)
-			*p = '\0';
-		int rc = mkdir(path, 0700) == 0 || errno == EEXIST ? 0 : -1;
-		if (p)
-			*p = '/';
-		if (rc || !p)
-			return rc;
-	}
-}
-
-/* $XDG_RUNTIME_DIR/gpulab (private to the user, emptied at logout), else ~/.cache/gpulab/said. */
-static int marker_dir(char *dir, size_t n)
+/* $XDG_RUNTIME_DIR/gpulab (private to the user, emptied at logout), else ~/.cache/gpulab/said, opened
+ * through common/safe_dir.h: created 0700, and not used when it is a link, another user's or writable by
+ * others (then a note is said again rather than remembered in a place others control).  -1 then. */
+static int marker_dir(struct gl_safe_dir *d)
 {
 	const char *run = getenv("XDG_RUNTIME_DIR"), *home = getenv("HOME");
+	char dir[4096];
+	int len;
 	if (run && run[0] == '/')
-		return make_dirs(dir, snprintf(dir, n, "%s/gpulab", run), n);
-	if (!home || home[0] != '/')
+		len = snprintf(dir, sizeof dir, "%s/gpulab", run);
+	else if (home && home[0] == '/')
+		len = snprintf(dir, sizeof dir, "%s/.cache/gpulab/said", home);
+	else
 		return -1;
-	return make_dirs(dir, snprintf(dir, n, "%s/.cache/gpulab/said", home), n);
+	struct gl_err ignored = {0};
+	if (len < 0 || (size_t)len >= sizeof dir)
+		return -1;
+	return gl_safe_dir_open(d, dir, GL_SAFE_DIR_CREATE, "the directory of notes said once", &ignored);
 }
 
 /* Markers "WHAT-SID-START" of sessions that have ended: their leader is gone or is another process. */
-static void forget_ended(const char *dir)
+static void forget_ended(const struct gl_safe_dir *dir)
 {
-	DIR *d = opendir(dir);
+	int fd = dup(dir->fd);
+	DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
 	struct dirent *e;
+	if (!d && fd >= 0)
+		close(fd);
 	while (d && (e = readdir(d))) {
 		char what[64];
 		int sid;
@@ -76,11 +72,8 @@ static void forget_ended(const char *dir)
 		if (sscanf(e->d_name, "%63[^-]-%d-%llu", what, &sid, &t) != 3)
 			continue;
 		bool alive = sid > 0 && (kill(sid, 0) == 0 || errno == EPERM);
-		if (alive && start_time(sid) == t)
-			continue;
-		char path[4352];
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		unlink(path);
+		if (!alive || start_time(sid) != t)
+			unlinkat(dir->fd, e->d_name, 0);
 	}
 	if (d)
 		closedir(d);
@@ -91,14 +84,18 @@ bool gl_cli_first_in_session(const char *what)
 	if (!isatty(STDERR_FILENO))
 		return false;
 	pid_t sid = getsid(0);
-	char dir[4096], path[4352];
-	if (sid <= 0 || marker_dir(dir, sizeof dir) != 0)
+	struct gl_safe_dir dir;
+	char name[128];
+	if (sid <= 0 || marker_dir(&dir) != GL_OK)
 		return true; /* nowhere to remember it: better said twice than never */
-	snprintf(path, sizeof path, "%s/%s-%d-%llu", dir, what, (int)sid, start_time(sid));
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return errno != EEXIST;
-	close(fd);
-	forget_ended(dir);
-	return true;
+	snprintf(name, sizeof name, "%.63s-%d-%llu", what, (int)sid, start_time(sid));
+	/* empty, so made in place: O_EXCL is the test, and never through a planted link */
+	int fd = openat(dir.fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	bool first = fd >= 0 || errno != EEXIST;
+	if (fd >= 0) {
+		close(fd);
+		forget_ended(&dir);
+	}
+	gl_safe_dir_close(&dir);
+	return first;
 }

@@ -82,7 +82,7 @@ void gl_json_number(struct gl_json *j, const char *key, double value)
 	prefix(j, key);
 	if (!isfinite(value))
 		fputs("null", j->out); /* JSON has no inf/nan */
-	else if (value == (double)(long long)value && fabs(value) < 9e15)
+	else if (fabs(value) < 9e15 && value == (double)(long long)value) /* the cast only once it is in range */
 		fprintf(j->out, "%lld", (long long)value);
 	else
 		fprintf(j->out, "%.9g", value);

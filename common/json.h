@@ -35,4 +35,8 @@ char *gl_json_to_string(void (*write)(struct gl_json *j, const void *arg), const
  * n - 1 bytes).  False when the key is absent, or its value is an object or an array. */
 bool gl_json_flat_get(const char *json, const char *key, char *out, size_t n);
 
+/* Whether `text` is exactly one well-formed JSON object (nested at most 32 deep), for stored JSON that
+ * gl_json_raw copies into output (json_check.c). */
+bool gl_json_valid_object(const char *text);
+
 #endif

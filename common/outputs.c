@@ -40,6 +40,17 @@ static int next(const uint8_t *segs, size_t len, size_t *pos, uint64_t *off, uin
 	return 0;
 }
 
+bool gl_outputs_valid(const uint8_t *segs, size_t len, size_t n)
+{
+	uint64_t off;
+	uint32_t k;
+	const uint8_t *data;
+	for (size_t pos = 0; pos < len;)
+		if (!segs || next(segs, len, &pos, &off, &k, &data) || off > n || k > n - off)
+			return false;
+	return true;
+}
+
 void gl_outputs_diff(const uint8_t *before, const uint8_t *after, size_t n, uint8_t **out, size_t *len)
 {
 	struct gl_str s = {0};

@@ -6,6 +6,7 @@
 #ifndef GL_OUTPUTS_H
 #define GL_OUTPUTS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -23,6 +24,8 @@ struct gl_output_bytes {
 void gl_outputs_diff(const uint8_t *before, const uint8_t *after, size_t n, uint8_t **out, size_t *len);
 /* Write the segments into buf (n bytes); -1 when a segment is malformed or lies outside buf. */
 int gl_outputs_apply(uint8_t *buf, size_t n, const uint8_t *segs, size_t len);
+/* Whether every segment of the list is well-formed and lies inside n bytes (a stored list is input). */
+bool gl_outputs_valid(const uint8_t *segs, size_t len, size_t n);
 /* Join the segment lists of several shards of one buffer (n bytes): 0 and the union in *out (malloc'd)
  * when every byte two shards both wrote has the same value (their writes are CTA-disjoint), else -1. */
 int gl_outputs_join(size_t n, const uint8_t *const *segs, const size_t *lens, int count, uint8_t **out,

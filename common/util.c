@@ -203,10 +203,22 @@ int gl_read_file(const char *path, char **text, size_t *len)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return -1;
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size > GL_MAX_INPUT_BYTES) {
+		fclose(f);
+		errno = EFBIG;
+		return -1;
+	}
 	size_t cap = 4096, n = 0, got;
 	char *buf = gl_xmalloc(cap);
 	while ((got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
 		n += got;
+		if (n > GL_MAX_INPUT_BYTES) { /* grew while read, or not a regular file */
+			fclose(f);
+			free(buf);
+			errno = EFBIG;
+			return -1;
+		}
 		if (cap - n - 1 == 0)
 			buf = gl_xrealloc(buf, cap *= 2);
 	}
@@ -228,17 +240,12 @@ int gl_read_file(const char *path, char **text, size_t *len)
 int gl_cache_dir(const char *sub, char *out, size_t n)
 {
 	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char base[4096], gl[4200];
+	int len;
 	if (xdg && *xdg == '/')
-		snprintf(base, sizeof base, "%s", xdg);
+		len = snprintf(out, n, "%s/gpulab/%s", xdg, sub);
 	else if (home && *home)
-		snprintf(base, sizeof base, "%s/.cache", home);
+		len = snprintf(out, n, "%s/.cache/gpulab/%s", home, sub);
 	else
 		return -1;
-	snprintf(gl, sizeof gl, "%s/gpulab", base);
-	if ((size_t)snprintf(out, n, "%s/%s", gl, sub) >= n)
-		return -1;
-	mkdir(base, 0700);
-	mkdir(gl, 0700);
-	return (mkdir(out, 0700) == 0 || errno == EEXIST) && access(out, W_OK) == 0 ? 0 : -1;
+	return len > 0 && (size_t)len < n ? 0 : -1;
 }

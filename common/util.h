@@ -29,12 +29,18 @@ void gl_str_add(struct gl_str *s, const char *text);
 void gl_str_free(struct gl_str *s);
 
 /* The whole file at `path`, NUL-terminated (*len, when asked, counts every byte read, so a caller can
- * tell a file that holds NUL bytes: strlen(*text) != *len).  -1 with errno set when it cannot be read. */
+ * tell a file that holds NUL bytes: strlen(*text) != *len).  -1 with errno set when it cannot be read;
+ * errno EFBIG, before anything is read, when it holds more than GL_MAX_INPUT_BYTES. */
 int gl_read_file(const char *path, char **text, size_t *len);
 
-/* gpulab's cache folder `sub` ("ptx", "jit"): $XDG_CACHE_HOME/gpulab/SUB when XDG_CACHE_HOME is an absolute
- * path, else $HOME/.cache/gpulab/SUB, created (mode 0700) as needed, into out.  -1 when neither is set or
- * the folder cannot be made or written. */
+/* The largest text file gpulab reads whole (a .ptx or .cu source, a lesson, an exercise, a cached PTX):
+ * nvcc's PTX of even a large kernel is a few MiB, and reading is refused before memory is spent on it. */
+#define GL_MAX_INPUT_BYTES (64u << 20)
+
+/* The path of gpulab's cache folder `sub` ("ptx", "jit"): $XDG_CACHE_HOME/gpulab/SUB when XDG_CACHE_HOME
+ * is an absolute path, else $HOME/.cache/gpulab/SUB, into out.  -1 when neither is set or it does not fit.
+ * It is not created here: a cache is a directory another user might write, so its user opens it through
+ * common/safe_dir.h (GL_SAFE_DIR_CREATE), which creates it 0700 and refuses a link or a foreign one. */
 int gl_cache_dir(const char *sub, char *out, size_t n);
 
 /* Allocation of small, bounded things (names, lists, records).  On failure they call the handler the

@@ -17,9 +17,10 @@
 #include "toolchain/toolchain.h"
 
 #define EX_SEED 1 /* exercise_compare builds the reference's inputs with the same seed */
-/* Warp instructions per CTA before a kernel is stopped: every exercise's largest CTA needs well under a
- * million, so an endless loop stops within seconds (`gpulab sim`'s default is 20 million). */
-#define EX_BUDGET 2000000ull
+/* Warp instructions one CTA may run before a kernel is stopped: every exercise's largest CTA needs well under
+ * a million, so an endless loop stops within seconds (`gpulab sim`'s CTA limit is 20 million).  The launch's
+ * budget is the simulator's default, or --max-instructions. */
+#define EX_CTA_BUDGET 2000000ull
 
 struct checked {
 	struct ptx_module *m;
@@ -125,7 +126,8 @@ static int run_size(const struct gl_session_env *env, const struct exercise *e, 
 	l->module_name = o->file;
 	l->entry = c->fn->name;
 	struct gl_sim_opts so = {.threads = o->threads, .trace = trace,
-				 .max_instructions = o->max_instructions ? o->max_instructions : EX_BUDGET};
+				 .max_instructions = o->max_instructions,
+				 .max_cta_instructions = o->max_instructions ? 0 : EX_CTA_BUDGET};
 	if ((rc = gl_sim_run(c->m, l, &so, res, env->err)))
 		return rc;
 	struct ex_mismatch mm = {.ok = true};
@@ -133,7 +135,7 @@ static int run_size(const struct gl_session_env *env, const struct exercise *e, 
 		*ok = false;
 		fprintf(out, "FAIL  %-24s %s\n", size, res->aborted ? "the kernel was stopped" : "sanitizer errors");
 		if (res->aborted && res->nfindings && strcmp(res->findings[0].kind, "budget") == 0)
-			fprintf(out, "    it ran past the budget of warp instructions per CTA: an endless loop? (a loop "
+			fprintf(out, "    it ran past its budget of warp instructions: an endless loop? (a loop "
 				     "whose condition never changes, or a barrier some threads skip); --max-instructions "
 				     "raises the budget\n");
 		print_findings(out, res);

@@ -49,6 +49,8 @@ void gl_simprint_headline(const struct gl_finding *f, char *buf, size_t n)
 		snprintf(buf, n, "Warp synchronization error detected. Invalid member mask of a warp collective");
 	else if (strcmp(k, "deadlock") == 0)
 		snprintf(buf, n, "Barrier error detected. Warps wait at different barriers (deadlock)");
+	else if (strcmp(k, "invalid-size") == 0)
+		snprintf(buf, n, "Invalid cp.async of %u bytes: src-size larger than cp-size", f->size);
 	else if (strcmp(k, "budget") == 0)
 		snprintf(buf, n, "Kernel aborted: instruction budget exhausted");
 	else if (strcmp(k, "invalid-texture") == 0)

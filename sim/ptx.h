@@ -138,9 +138,23 @@ struct ptx_param {
 	bool is_array;       /* .param .align 8 .b8 name[16] (by-value struct) */
 };
 
+/* The CUDA runtime functions a kernel calls without a body in its module; the simulator carries them out
+ * itself (sim_call.c). */
+enum ptx_builtin {
+	PTX_BUILTIN_NONE,       /* an ordinary function: its body runs (or it has none, and a call is refused) */
+	PTX_BUILTIN_VPRINTF,    /* device printf: .extern .func (.param .b32 r) vprintf(.param .b64, .param .b64) */
+	PTX_BUILTIN_ASSERTFAIL, /* a failed assert(): .extern .func __assertfail(.b64, .b64, .b32, .b64, .b64) */
+};
+
 struct ptx_function {
 	char *name;
 	bool is_entry;
+	bool is_extern;      /* declared .extern (a declaration; the definition is elsewhere) */
+	/* Decided once, from the declarations, when the module is parsed (ptx_parse.c, mark_builtins): a
+	 * built-in is the .extern declaration with the CUDA prototype of a name the module defines no body
+	 * for; a function of that name with a body, or another prototype, is ordinary.  Every declaration of
+	 * a name carries the same answer. */
+	enum ptx_builtin builtin;
 	struct ptx_param *params;
 	int nparams;
 	struct ptx_param *rets;  /* .func return values */

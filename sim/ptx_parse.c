@@ -419,7 +419,7 @@ static int parse_body_lazily(struct parser *ps, struct ptx_function *fn)
 }
 
 /* .entry/.func header and body. */
-static int parse_function(struct parser *ps, bool is_entry)
+static int parse_function(struct parser *ps, bool is_entry, bool is_extern)
 {
 	if (ps->m->nfuncs == ps->funcs_cap) {
 		ps->funcs_cap = ps->funcs_cap ? 2 * ps->funcs_cap : 8;
@@ -428,6 +428,7 @@ static int parse_function(struct parser *ps, bool is_entry)
 	struct ptx_function *fn = &ps->m->funcs[ps->m->nfuncs++];
 	memset(fn, 0, sizeof *fn);
 	fn->is_entry = is_entry;
+	fn->is_extern = is_extern;
 	fn->ptx_line = ps->tok.line;
 	if (!is_entry && ptx_tok_is(&ps->tok, "(") && parse_params(ps, &fn->rets, &fn->nrets))
 		return -1;
@@ -505,9 +506,9 @@ static int parse_module_item(struct parser *ps)
 		return skip_block(ps);
 	}
 	if (ptx_accept(ps, ".entry"))
-		return parse_function(ps, true);
+		return parse_function(ps, true, is_extern);
 	if (ptx_accept(ps, ".func"))
-		return parse_function(ps, false);
+		return parse_function(ps, false, is_extern);
 	if (ptx_accept(ps, ".global"))
 		return ptx_parse_var(ps, PS_GLOBAL, is_extern, true);
 	if (ptx_accept(ps, ".const"))
@@ -551,6 +552,53 @@ const char *ptx_source_file(const struct ptx_module *m, int id)
 		if (m->files[i].id == id)
 			return m->files[i].path;
 	return NULL;
+}
+
+/* Whether `fn`'s parameters (and return values) have exactly these sizes in bytes, none an array. */
+static bool params_are(const struct ptx_param *p, int n, const unsigned *sizes, int want)
+{
+	if (n != want)
+		return false;
+	for (int i = 0; i < n; i++)
+		if (p[i].is_array || p[i].size != sizes[i])
+			return false;
+	return true;
+}
+
+/* The CUDA runtime function an .extern declaration with no body stands for (ptx.h, enum ptx_builtin). */
+static enum ptx_builtin builtin_of(const struct ptx_function *fn)
+{
+	static const unsigned printf_args[] = {8, 8}, printf_ret[] = {4}, assert_args[] = {8, 8, 4, 8, 8};
+	if (fn->is_entry || !fn->is_extern)
+		return PTX_BUILTIN_NONE;
+	if (strcmp(fn->name, "vprintf") == 0 && params_are(fn->params, fn->nparams, printf_args, 2) &&
+	    params_are(fn->rets, fn->nrets, printf_ret, 1))
+		return PTX_BUILTIN_VPRINTF;
+	if (strcmp(fn->name, "__assertfail") == 0 && params_are(fn->params, fn->nparams, assert_args, 5) &&
+	    fn->nrets == 0)
+		return PTX_BUILTIN_ASSERTFAIL;
+	return PTX_BUILTIN_NONE;
+}
+
+/* The one decision of which functions are built-ins: every declaration of the name is .extern with the
+ * CUDA prototype, and none of them has a body (or a body that failed to decode). */
+static void mark_builtins(struct ptx_module *m)
+{
+	static const struct { const char *name; enum ptx_builtin b; } names[] = {
+		{"vprintf", PTX_BUILTIN_VPRINTF}, {"__assertfail", PTX_BUILTIN_ASSERTFAIL}};
+	for (size_t n = 0; n < sizeof names / sizeof *names; n++) {
+		bool all = true, any = false;
+		for (int i = 0; i < m->nfuncs; i++) {
+			const struct ptx_function *f = &m->funcs[i];
+			if (strcmp(f->name, names[n].name) != 0)
+				continue;
+			any = true;
+			all &= builtin_of(f) == names[n].b && !f->code && !f->error;
+		}
+		for (int i = 0; any && all && i < m->nfuncs; i++)
+			if (strcmp(m->funcs[i].name, names[n].name) == 0)
+				m->funcs[i].builtin = names[n].b;
+	}
 }
 
 /* Whether a .func body names a module-scope .shared variable or declares one of its own (a token scan
@@ -610,6 +658,8 @@ int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_
 	ptx_strmap_free(&ps.funcs);
 	if (rc == 0 && ps.m->nfuncs == 0)
 		rc = gl_errf(err, GL_EUSAGE, "%s: no .entry or .func in this PTX", name);
+	if (rc == 0)
+		mark_builtins(ps.m);
 	if (rc) {
 		ptx_module_free(ps.m);
 		return err->status ? err->status : GL_EUSAGE;

@@ -85,7 +85,9 @@ struct gl_sim_opts {
 	long sample_ctas;        /* simulate this many CTAs spread over the grid and scale; 0 = all */
 	long cta_first, cta_end; /* simulate only CTAs cta_first..cta_end-1 in grid order (a shard of the
 				  * launch: partial counts, unscaled); cta_end 0 = all */
-	uint64_t max_instructions; /* warp-instruction budget per CTA; 0 = GL_SIM_DEFAULT_BUDGET */
+	uint64_t max_instructions; /* warp-instruction budget of the launch (all CTAs); 0 = GL_SIM_DEFAULT_BUDGET */
+	uint64_t max_cta_instructions; /* a lower limit for one CTA; 0 = max_instructions when that is set, else
+					* GL_SIM_CTA_BUDGET */
 	bool trace;              /* record warp-level memory events */
 	unsigned trace_ctas;     /* CTAs traced (the first N in grid order); 0 = GL_SIM_TRACE_CTAS */
 	uint32_t trace_limit;    /* events kept per traced CTA; 0 = GL_SIM_TRACE_LIMIT */
@@ -126,7 +128,12 @@ enum gl_sim_engine { GL_ENGINE_AUTO, GL_ENGINE_INTERP, GL_ENGINE_COMPILED };
 /* "auto", "interp" or "compiled" -> the enum; -1 for anything else. */
 int gl_sim_engine_parse(const char *name);
 
-#define GL_SIM_DEFAULT_BUDGET 20000000ull /* a few seconds of one stuck CTA */
+/* The instruction budget is per launch: every CTA's warp instructions count against it, so an endless loop
+ * costs it once, however many CTAs spin (a cooperative launch's 3,456 co-resident CTAs cost 3,456 times a
+ * per-CTA budget before).  Without --max-instructions one CTA also stops at GL_SIM_CTA_BUDGET, so a stuck
+ * CTA of an ordinary launch stops in seconds, as before. */
+#define GL_SIM_DEFAULT_BUDGET (1ull << 30) /* warp instructions of one launch: a few minutes of one core */
+#define GL_SIM_CTA_BUDGET 20000000ull       /* of one CTA without --max-instructions: a few seconds */
 #define GL_SIM_PRINTF_BUFFER 1048576ull /* the device's printf FIFO by default (cudaLimitPrintfFifoSize) */
 #define GL_SIM_PRINTF_BUFFER_MAX (1ull << 30)
 #define GL_SIM_STACK_SIZE 1024ull /* call stack per thread by default (cudaLimitStackSize's default) */
@@ -202,7 +209,7 @@ struct gl_sim_result {
 	uint64_t trace_dropped;
 	bool sass_mapped;         /* the counts follow a SASS mapping (ptx_module.counts_mode says which) */
 	char engine[12];          /* the engine that ran the warps: "interp", or "compiled" when it ran any CTA */
-	char engine_note[320];    /* why the interpreter ran where compiled was possible or asked for, or how
+	char engine_note[512];    /* why the interpreter ran where compiled was possible or asked for, or how
 				   * auto chose the compiled engine after measuring a CTA; "" */
 	long jit_ctas;            /* CTAs merged that the compiled engine ran (auto: those started after its
 				   * decision; the rest ran on the interpreter) */

@@ -1,6 +1,8 @@
 /* sim_call.c — `call`: device printf (the CUDA runtime's vprintf(format, args)) and a failed device
  * assert (__assertfail) are carried out here; calls to .func bodies of the module (direct or through a
- * function pointer) push a frame (sim_frame.c). */
+ * function pointer) push a frame (sim_frame.c).  Which callee is a built-in was decided once, by the
+ * parser, from its declaration (ptx_function.builtin): a function of the module that happens to be
+ * named vprintf is an ordinary call. */
 #include <stdio.h>
 
 #include "sim_exec.h"
@@ -114,10 +116,13 @@ int sim_exec_call(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn
 			*(target ? &args : &ret) = &ins->ops[i];
 	}
 	const struct ptx_function *fn = target ? &cta->L->m->funcs[target->offset] : NULL;
-	if (fn && strcmp(fn->name, "__assertfail") == 0)
+	if (fn && fn->builtin == PTX_BUILTIN_ASSERTFAIL)
 		return mask ? do_assert(cta, w, ins, args, mask) : 0;
-	if (!fn || strcmp(fn->name, "vprintf") != 0 || !args || args->nvec != 2)
+	if (!fn || fn->builtin != PTX_BUILTIN_VPRINTF) /* the parser decided (ptx.h, ptx_function.builtin) */
 		return sim_frame_call(cta, w, ins, mask);
+	if (!args || args->nvec != 2)
+		return sim_unsupported(cta, w, ins, "a call to vprintf whose arguments are not the (format, "
+				       "arguments) pair its declaration takes");
 	FOR_LANES(mask, l) {
 		uint64_t fmt_addr = 0, arg_addr = 0, off0 = sim_src(cta, w, args->vec[0])[l],
 			 off1 = sim_src(cta, w, args->vec[1])[l];

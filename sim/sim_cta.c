@@ -89,6 +89,7 @@ static void init_warps(struct sim_cta *cta)
 	cta->epoch = 0;
 	cta->released = 0;
 	cta->executed = 0;
+	cta->budget_line = 0;
 	memset(cta->bar_arrived, 0, sizeof cta->bar_arrived);
 	sim_race_new_cta(&cta->race);
 	if (L->local_per_thread) /* frames of calls too: what a callee reads never depends on the last CTA */
@@ -125,18 +126,30 @@ void sim_reschedule(struct sim_warp *w, int next_pc)
 	reconverge(w, w->active, next_pc);
 }
 
-/* The budget is per CTA: CTAs are independent, and a stuck one loops forever on its own. */
+/* The budget is per launch (sim.h).  Here: one CTA's count against the CTA limit, and a cooperative
+ * launch's total (its CTAs take turns on one thread, so the total is the same on every run); the other
+ * launches' totals are added up in grid order where CTAs are merged (sim_grid.c), which keeps the CTA that
+ * ran out the same for any thread count. */
 static int over_budget(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint64_t add)
 {
 	struct sim_launch *L = cta->L;
 	cta->executed += add;
+	cta->budget_line = ins->line;
+	if (L->cooperative)
+		L->coop_executed += add;
 	if (atomic_load_explicit(&L->stop_at, memory_order_relaxed) < cta->run_index)
 		return 1; /* an earlier CTA stopped the launch: this one's results are not used */
-	if (cta->executed <= L->budget)
+	if (cta->executed <= L->cta_budget && L->coop_executed <= L->budget)
 		return 0;
-	sim_finding(cta, ins, __builtin_ctz(w->live ? w->live : 1), "budget", PS_NONE, 0, 0, false,
-		    "instruction budget of %llu warp instructions per CTA exhausted (an endless loop? raise it with "
-		    "--max-instructions)", (unsigned long long)L->budget);
+	int lane = __builtin_ctz(w->live ? w->live : 1);
+	if (cta->executed > L->cta_budget && L->cta_budget < L->budget)
+		sim_finding(cta, ins, lane, "budget", PS_NONE, 0, 0, false, "instruction budget exhausted: a CTA ran "
+			    "more than %llu warp instructions, the limit of one CTA without --max-instructions (an "
+			    "endless loop? --max-instructions N sets the launch's budget)", (unsigned long long)L->cta_budget);
+	else
+		sim_finding(cta, ins, lane, "budget", PS_NONE, 0, 0, false, "instruction budget of %llu warp "
+			    "instructions per launch exhausted (an endless loop? raise it with --max-instructions)",
+			    (unsigned long long)L->budget);
 	return 1;
 }
 

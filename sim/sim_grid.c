@@ -36,6 +36,8 @@ struct cta_out {
 	uint32_t ntrace;
 	uint64_t trace_dropped;
 	bool aborted;
+	uint64_t executed;       /* warp instructions, for the launch's budget */
+	int budget_line;         /* the PTX line it was last checked at */
 	struct gl_sim_fault fault; /* the access that stopped it, if one did */
 	bool compiled;           /* the compiled engine ran it */
 	uint64_t full_thread_inst; /* thread-instructions the interpreter ran in full warps (auto's measure) */
@@ -58,6 +60,7 @@ struct pool {
 	pthread_mutex_t mu;
 	pthread_cond_t can_take, ready;
 	long next, merged;       /* under mu */
+	uint64_t executed;       /* warp instructions of the CTAs merged (by the one merging) */
 	bool merging;            /* a worker is merging (merge_ready), under mu */
 	struct gl_sim_result *res; /* what merging adds to */
 	struct sim_printf_fifo *pf;
@@ -155,8 +158,7 @@ static void setup_memory(struct sim_launch *L, struct gl_launch *l)
 
 static bool is_builtin_call(const struct ptx_module *m, const struct ptx_operand *target)
 {
-	const char *name = m->funcs[target->offset].name;
-	return strcmp(name, "vprintf") == 0 || strcmp(name, "__assertfail") == 0;
+	return m->funcs[target->offset].builtin != PTX_BUILTIN_NONE;
 }
 
 /* Whether the kernel reaches a call to a .func body (directly, through other functions, or through a
@@ -337,6 +339,8 @@ static void finish_one(struct pool *p, struct sim_cta *cta, long k, struct cta_o
 	}
 	o->c = cta->c;
 	o->aborted = cta->aborted;
+	o->executed = cta->executed;
+	o->budget_line = cta->budget_line;
 	o->fault = cta->fault;
 	o->compiled = cta->jit != NULL;
 	o->full_thread_inst = 32 * cta->full_warp_inst;
@@ -438,9 +442,36 @@ static void add_counts(struct gl_sim_counters *into, const struct gl_sim_counter
 		a[i] += b[i];
 }
 
+/* The launch's budget (sim.h): the CTAs' warp instructions added up in grid order.  The CTA with which
+ * the total passes it stops the launch there, with a budget finding, whatever the thread count. */
+static void launch_budget(struct pool *p, struct cta_out *o)
+{
+	const struct sim_launch *L = p->L;
+	p->executed += o->executed;
+	if (o->aborted || p->executed <= L->budget)
+		return;
+	long idx = cta_index(p, p->merged);
+	unsigned block[3] = {(unsigned)(idx % L->grid[0]), (unsigned)(idx / L->grid[0] % L->grid[1]),
+			     (unsigned)(idx / ((long)L->grid[0] * L->grid[1]))}, thread[3] = {0, 0, 0};
+	bool fresh;
+	if (!o->findings.limit)
+		gl_findings_init(&o->findings, SIM_FINDINGS_PER_CTA);
+	struct gl_finding *f = gl_findings_note(&o->findings, "budget", o->budget_line, false, block, thread, &fresh);
+	if (f && fresh)
+		snprintf(f->message, sizeof f->message, "instruction budget of %llu warp instructions per launch "
+			 "exhausted: the CTAs up to this one ran %llu (an endless loop? raise it with --max-instructions)",
+			 (unsigned long long)L->budget, (unsigned long long)p->executed);
+	o->aborted = true;
+	long cur = atomic_load(&p->L->stop_at), k = p->merged;
+	while (k < cur && !atomic_compare_exchange_weak(&p->L->stop_at, &cur, k))
+		;
+}
+
 /* Merge one finished CTA into the result (called in grid order). */
 static void merge_one(struct pool *p, struct cta_out *o, struct gl_sim_result *res, struct sim_printf_fifo *pf)
 {
+	if (!p->L->cooperative)
+		launch_budget(p, o);
 	add_counts(&res->c, &o->c);
 	res->ctas_run++;
 	res->jit_ctas += o->compiled;
@@ -652,7 +683,7 @@ static int pick_threads(const struct gl_sim_opts *opts, long nrun)
 static bool uses_printf(const struct ptx_module *m)
 {
 	for (int i = 0; i < m->nfuncs; i++)
-		if (strcmp(m->funcs[i].name, "vprintf") == 0)
+		if (m->funcs[i].builtin == PTX_BUILTIN_VPRINTF)
 			return true;
 	return false;
 }
@@ -749,6 +780,9 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 		L->shared_size = L->reserved_smem + SIM_RESERVED_SMEM;
 	}
 	L->budget = opts->max_instructions ? opts->max_instructions : GL_SIM_DEFAULT_BUDGET;
+	L->cta_budget = opts->max_instructions ? opts->max_instructions : GL_SIM_CTA_BUDGET;
+	if (opts->max_cta_instructions && opts->max_cta_instructions < L->cta_budget)
+		L->cta_budget = opts->max_cta_instructions;
 	L->trace_ctas = opts->trace_ctas ? opts->trace_ctas : GL_SIM_TRACE_CTAS;
 	L->tools = opts->tools ? opts->tools : GL_TOOL_ALL;
 	L->printf_buffer = opts->printf_buffer ? opts->printf_buffer : GL_SIM_PRINTF_BUFFER;

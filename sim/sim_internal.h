@@ -76,7 +76,9 @@ struct sim_launch {
 	uint64_t *konst;           /* constant slots broadcast to 32 lanes */
 	uint64_t *specials;        /* per warp: the special-register slots that do not depend on the CTA */
 	const struct gl_sim_opts *opts;
-	uint64_t budget;           /* warp instructions per CTA */
+	uint64_t budget;           /* warp instructions of the whole launch, all CTAs together */
+	uint64_t cta_budget;       /* and of one CTA: the launch's, or GL_SIM_CTA_BUDGET without --max-instructions */
+	uint64_t coop_executed;    /* a cooperative launch's warp instructions so far (its CTAs run on one thread) */
 	uint64_t printf_buffer;    /* bytes of device printf output kept */
 	unsigned trace_ctas;       /* CTAs 0..trace_ctas-1 record traces */
 	int tools;                 /* sanitizer checks that run (GL_TOOL_* mask) */
@@ -248,6 +250,7 @@ struct sim_cta {
 	unsigned current_warp; /* the warp being run, for findings */
 	uint64_t executed;    /* warp instructions in this CTA, for the budget */
 	uint64_t full_warp_inst; /* instructions the interpreter ran for a full warp: what compiled code could run */
+	int budget_line;      /* the PTX line of the instruction the budget was last checked at */
 	unsigned bar_arrived[SIM_BARRIERS]; /* warps that passed bar.arrive since the barrier last opened */
 	uint8_t *local;       /* threads_per_cta * fn->local_size */
 	struct sim_warp *warps;

@@ -63,7 +63,13 @@ struct sim_jit {
 	int ncode;
 	double compile_seconds; /* 0 when the cache answered */
 	char key[65];
+	char note[200];  /* what happened to a bad cache entry ("deleted and compiled again: ..."), else "" */
 };
+
+/* The largest kernel the compiled engine compiles, in PTX instructions: the C compile grows faster than
+ * the kernel (5,208 instructions took 160 s and 1.2 GB at -O1), so past this the interpreter runs it, and
+ * auto (sim_jit_auto_pick) never picks the compiled engine. */
+#define SIM_JIT_MAX_INSNS 3000
 
 /* C source of `fn`'s compiled function (malloc'd), and how many instructions it translates inline; NULL
  * with the reason in `why` for a function the compiled engine does not take. */
@@ -83,7 +89,7 @@ bool sim_jit_cached(const struct ptx_module *m, const struct ptx_function *fn);
  * thread-instructions the measured CTA executed, `ctas_left` the CTAs not started yet, `ncode` the
  * kernel's PTX instructions, `workers` the threads running CTAs, `cached` whether the compiled kernel
  * is in the cache.  With W = cta_work x ctas_left:
- *   W < GL_SIM_JIT_AUTO_WORK                                      -> SIM_JIT_PICK_INTERP, cached or not
+ *   W < GL_SIM_JIT_AUTO_WORK or ncode > SIM_JIT_MAX_INSNS        -> SIM_JIT_PICK_INTERP, cached or not
  *   cached                                                        -> SIM_JIT_PICK_CACHED
  *   W / (GL_SIM_JIT_INTERP_RATE x workers) >= 2 x compile seconds -> SIM_JIT_PICK_COMPILE
  *   otherwise                                                     -> SIM_JIT_PICK_INTERP
@@ -100,7 +106,8 @@ enum sim_jit_pick sim_jit_auto_pick(uint64_t cta_work, long ctas_left, int ncode
 /* The compile seconds that decision assumes for a kernel of ncode PTX instructions. */
 double sim_jit_compile_estimate(int ncode);
 
-/* The directory compiled kernels are cached in ($XDG_CACHE_HOME/gpulab/jit or ~/.cache/gpulab/jit). */
+/* The directory compiled kernels are cached in ($XDG_CACHE_HOME/gpulab/jit or ~/.cache/gpulab/jit): its
+ * path only (-1 when neither variable is set); sim_jit_load creates and checks it. */
 int sim_jit_cache_dir(char *out, size_t n);
 
 

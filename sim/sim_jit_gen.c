@@ -302,10 +302,13 @@ static bool refuse(const struct ptx_module *m, const struct ptx_function *fn, ch
 		if (ins->op != OP_CALL)
 			continue;
 		const char *callee = NULL;
+		bool builtin = false;
 		for (int k = 0; k < ins->nops; k++)
-			if (ins->ops[k].kind == PO_FUNC && ins->ops[k].offset >= 0 && ins->ops[k].offset < m->nfuncs)
+			if (ins->ops[k].kind == PO_FUNC && ins->ops[k].offset >= 0 && ins->ops[k].offset < m->nfuncs) {
 				callee = m->funcs[ins->ops[k].offset].name;
-		if (!callee || (strcmp(callee, "vprintf") != 0 && strcmp(callee, "__assertfail") != 0)) {
+				builtin = m->funcs[ins->ops[k].offset].builtin != PTX_BUILTIN_NONE;
+			}
+		if (!builtin) {
 			snprintf(why, whyn, "PTX line %d: a call to %s (the compiled engine runs kernels whose only calls "
 				 "are printf and assert)", ins->line, callee ? callee : "a function pointer");
 			return true;

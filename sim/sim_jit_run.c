@@ -38,8 +38,8 @@ double sim_jit_compile_estimate(int ncode)
 enum sim_jit_pick sim_jit_auto_pick(uint64_t cta_work, long ctas_left, int ncode, int workers, bool cached)
 {
 	double work = (double)cta_work * (double)(ctas_left > 0 ? ctas_left : 0);
-	if (work < (double)GL_SIM_JIT_AUTO_WORK)
-		return SIM_JIT_PICK_INTERP; /* too little left to matter, even without a compile */
+	if (work < (double)GL_SIM_JIT_AUTO_WORK || ncode > SIM_JIT_MAX_INSNS)
+		return SIM_JIT_PICK_INTERP; /* too little left to matter, or too large to compile */
 	if (cached)
 		return SIM_JIT_PICK_CACHED;
 	double interpreted = work / (GL_SIM_JIT_INTERP_RATE * (workers > 0 ? workers : 1));
@@ -62,6 +62,8 @@ bool sim_jit_choose(struct sim_launch *L, struct gl_sim_result *res)
 	char why[sizeof res->engine_note - 40];
 	if (sim_jit_load(L->m, L->fn, &L->jit, why, sizeof why) != 0)
 		snprintf(res->engine_note, sizeof res->engine_note, "the interpreter ran kernel %s: %s", L->fn->name, why);
+	else if (L->jit->note[0])
+		snprintf(res->engine_note, sizeof res->engine_note, "%s", L->jit->note);
 	return false;
 }
 
@@ -104,7 +106,9 @@ struct sim_jit *sim_jit_auto(struct sim_launch *L, long cta, uint64_t cta_work, 
 	char w[32], ran[160];
 	amount(w, sizeof w, work);
 	measured_text(ran, sizeof ran, cta, cta_work, full_work);
-	if (pick == SIM_JIT_PICK_CACHED)
+	if (L->jit->note[0])
+		snprintf(note, n, "auto: %s", L->jit->note);
+	else if (pick == SIM_JIT_PICK_CACHED)
 		snprintf(note, n, "auto: %s; %ld CTAs left after one per worker (about %s) run on the cached compiled "
 			 "kernel", ran, ctas_left, w);
 	else

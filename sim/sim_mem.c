@@ -616,6 +616,12 @@ static int exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct p
 	FOR_LANES(mask, l) {
 		enum ptx_space gs = PS_GLOBAL, ss = PS_SHARED;
 		unsigned n = srcsize ? (unsigned)srcsize[l] : size;
+		if (srcsize && srcsize[l] > size) { /* the PTX ISA: src-size <= cp-size, else undefined */
+			sim_finding(cta, ins, (int)l, "invalid-size", PS_GLOBAL, src[l], size, false,
+				    "cp.async src-size %llu is larger than its cp-size %u (the PTX ISA leaves the copy "
+				    "undefined): nothing was copied", (unsigned long long)srcsize[l], size);
+			continue;
+		}
 		uint8_t *s, *d;
 		if (fast) {
 			s = n ? fs.host + (src[l] - fs.first) : NULL;

@@ -151,6 +151,20 @@ static void move_regs(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		}
 }
 
+/* A wmma matrix must start at a 256-bit (32-byte) aligned address (CUDA's wmma::load_matrix_sync and
+ * store_matrix_sync: "mptr must be a 256-bit aligned pointer"; the PTX ISA's wmma.load/store likewise):
+ * each lane whose address is not is a misaligned finding, as on the device.  The access is still
+ * simulated through the checked translation (the element accesses have their own checks). */
+static void check_alignment(struct sim_cta *cta, const struct ptx_insn *ins, const struct wmma_mem *m, bool is_store)
+{
+	for (int l = 0; l < 32; l++)
+		if (m->base[l] % 32)
+			sim_finding(cta, ins, l, "misaligned", (enum ptx_space)ins->space, m->base[l], 32, false,
+				    "misaligned wmma.%s %s of a matrix at 0x%llx: it must be 32-byte (256-bit) aligned",
+				    is_store ? "store" : "load", is_store ? "write" : "read",
+				    (unsigned long long)m->base[l]);
+}
+
 static int exec_load_store(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins)
 {
 	bool is_store = ins->op == OP_WMMA_STORE;
@@ -167,6 +181,7 @@ static int exec_load_store(struct sim_cta *cta, struct sim_warp *w, const struct
 		return sim_unsupported(cta, w, ins, "a wmma fragment with the wrong number of registers for its shape");
 	struct wmma_mem m;
 	mem_of(cta, w, ins, is_store ? 0 : 1, &f, &m);
+	check_alignment(cta, ins, &m, is_store);
 	for (unsigned r = 0; r < f.unique;) {
 		unsigned nr = pair_adjacent(&f, &m, r) ? 2 : 1;
 		uint64_t val[2][32] = {{0}};

@@ -56,6 +56,11 @@ int gl_store_save_run(struct gl_store *s, const struct gl_run_info *info, const 
  * already are skipped (so merging twice adds nothing).  `file` is only read, and must be a gpulab database
  * at this binary's schema version (GL_EENV for a foreign or newer one, before anything is written). */
 int gl_store_import(struct gl_store *s, const char *file, int *imported, int *skipped, struct gl_err *err);
+/* What gl_store_import checks before it locks anything, alone: `file` is a gpulab database at this
+ * binary's schema version whose objects are gpulab's (real tables, gpulab's views, no triggers), within the
+ * rows one merge copies, and every row it would copy passes the checks of the readers (GL_EUSAGE naming
+ * the row, GL_EENV for a file that is not gpulab's). */
+int gl_store_check_import(const char *file, struct gl_err *err);
 
 /* Partial launches (--cta-range) made whole (store_assemble.c): for each group of launches with the same
  * sweep, backend, topic, variant, parameters and geometry whose CTA ranges tile the grid, one new run with

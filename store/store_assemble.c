@@ -34,7 +34,7 @@ struct parts {
 static long grid_ctas(const char *grid)
 {
 	unsigned long x = 1, y = 1, z = 1;
-	if (sscanf(grid, "%lu,%lu,%lu", &x, &y, &z) != 3)
+	if (!grid || sscanf(grid, "%lu,%lu,%lu", &x, &y, &z) != 3 || x > 0x7fffffff || y > 0x7fffffff || z > 0x7fffffff)
 		return -1;
 	return (long)(x * y * z);
 }
@@ -182,12 +182,18 @@ static int join_outputs(struct gl_store *s, const struct parts *p, const char *i
 			break;
 		if (sqlite3_column_int(st, 3))
 			*why = "the shards' inputs came from --seed";
-		snprintf(name, sizeof name, "%s", nm);
-		bytes = (size_t)sqlite3_column_int64(st, 1);
+		snprintf(name, sizeof name, "%s", nm ? nm : "");
+		long long stored = sqlite3_column_int64(st, 1);
+		struct gl_err big = {0}; /* joining marks every byte: the one host-memory rule bounds it */
+		if (stored < 0 || (unsigned long long)stored > GL_STORE_MAX_OUTPUT ||
+		    gl_check_host_memory("joining the shards' outputs", 2.0 * (double)stored, &big) != GL_OK)
+			*why = "a shard's output buffer is larger than gpulab can join";
+		bytes = (size_t)(stored < 0 ? 0 : stored);
 		if (k < p->n) {
 			size_t n = (size_t)sqlite3_column_bytes(st, 2);
 			uint8_t *copy = gl_xmalloc(n ? n : 1);
-			memcpy(copy, sqlite3_column_blob(st, 2), n);
+			if (n) /* an empty blob may read back as NULL */
+				memcpy(copy, sqlite3_column_blob(st, 2), n);
 			segs[k] = copy;
 			lens[k++] = n;
 		}
@@ -362,7 +368,8 @@ int gl_store_load_outputs(struct gl_store *s, long launch_id, struct gl_launch_r
 		o->bytes = (size_t)sqlite3_column_int64(st, 1);
 		o->nsegs_bytes = (size_t)sqlite3_column_bytes(st, 2);
 		o->segs = gl_xmalloc(o->nsegs_bytes ? o->nsegs_bytes : 1);
-		memcpy(o->segs, sqlite3_column_blob(st, 2), o->nsegs_bytes);
+		if (o->nsegs_bytes)
+			memcpy(o->segs, sqlite3_column_blob(st, 2), o->nsegs_bytes);
 	}
 	sqlite3_finalize(st);
 	return GL_OK;

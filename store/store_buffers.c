@@ -49,25 +49,35 @@ int gl_store_load_buffers(struct gl_store *s, long launch_id, struct gl_buffer_d
 	if (rc != SQLITE_OK)
 		return gl_store_sql_error(s, rc, "reading the buffer map", err);
 	sqlite3_bind_int64(st, 1, launch_id);
+	int bad = GL_OK;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (*n == GL_STORE_MAX_BUFFERS) {
+			bad = gl_store_bad_row(s, "launch", launch_id, err, "has more than the %d buffers a launch maps",
+					       GL_STORE_MAX_BUFFERS);
+			break;
+		}
 		*out = gl_xrealloc(*out, (size_t)(*n + 1) * sizeof **out);
 		struct gl_buffer_desc *b = &(*out)[(*n)++];
 		memset(b, 0, sizeof *b);
-		snprintf(b->name, sizeof b->name, "%s", (const char *)sqlite3_column_text(st, 0));
-		b->shared = sqlite3_column_int(st, 1);
+		gl_store_col_text(st, 0, b->name, sizeof b->name);
+		long long shared = sqlite3_column_int64(st, 1), elem = sqlite3_column_int64(st, 5);
+		b->shared = shared == 0 ? 0 : shared == 1 ? 1 : -1; /* anything else is refused below */
 		b->base = (uint64_t)sqlite3_column_int64(st, 2);
 		b->bytes = (uint64_t)sqlite3_column_int64(st, 3);
-		snprintf(b->dtype, sizeof b->dtype, "%s", (const char *)sqlite3_column_text(st, 4));
-		b->elem = (unsigned)sqlite3_column_int(st, 5);
+		gl_store_col_text(st, 4, b->dtype, sizeof b->dtype);
+		b->elem = elem < 0 || elem > 16 ? 0 : (unsigned)elem;
 		b->rows = (long)sqlite3_column_int64(st, 6);
 		b->cols = (long)sqlite3_column_int64(st, 7);
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	if (bad == GL_OK && rc != SQLITE_DONE)
+		bad = gl_store_sql_error(s, rc, "reading the buffer map", err);
+	if (bad == GL_OK)
+		bad = gl_store_check_buffers(s, launch_id, *out, *n, err);
+	if (bad != GL_OK) {
 		free(*out);
 		*out = NULL;
 		*n = 0;
-		return gl_store_sql_error(s, rc, "reading the buffer map", err);
 	}
-	return GL_OK;
+	return bad;
 }

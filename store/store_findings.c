@@ -109,21 +109,17 @@ int gl_store_insert_findings(struct gl_store *s, long launch_id, const struct gl
 	return r == SQLITE_OK ? GL_OK : gl_store_sql_error(s, r, "recording the sanitizer findings", err);
 }
 
-static void parse_xyz(const unsigned char *text, unsigned v[3])
-{
-	v[0] = v[1] = v[2] = 0;
-	if (text)
-		sscanf((const char *)text, "%u,%u,%u", &v[0], &v[1], &v[2]);
-}
-
 static void text_col(sqlite3_stmt *st, int i, char *buf, size_t n)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
 	snprintf(buf, n, "%s", t ? (const char *)t : "");
 }
 
-static void row_to_finding(sqlite3_stmt *st, struct gl_finding *f)
+/* One sanitizer_findings row of launch l into f, checked against the launch (store_check.c). */
+static int row_to_finding(struct gl_store *s, sqlite3_stmt *st, long launch_id, const struct gl_launch_record *l,
+			  struct gl_finding *f, struct gl_err *err)
 {
+	static const unsigned max[3] = {0x7fffffffu, 0x7fffffffu, 0x7fffffffu};
 	memset(f, 0, sizeof *f);
 	text_col(st, 0, f->kind, sizeof f->kind);
 	const unsigned char *sev = sqlite3_column_text(st, 1);
@@ -133,11 +129,16 @@ static void row_to_finding(sqlite3_stmt *st, struct gl_finding *f)
 	f->src_line = sqlite3_column_type(st, 4) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 4);
 	f->count = (long)sqlite3_column_int64(st, 5);
 	f->address = (uint64_t)sqlite3_column_int64(st, 6);
-	f->size = (unsigned)sqlite3_column_int64(st, 7);
-	parse_xyz(sqlite3_column_text(st, 8), f->block);
-	parse_xyz(sqlite3_column_text(st, 9), f->thread);
+	long long size = sqlite3_column_int64(st, 7);
+	f->size = size < 0 || size > UINT32_MAX ? UINT32_MAX : (unsigned)size;
+	int rc = gl_store_parse_xyz(s, "the sanitizer findings of launch", launch_id, "block", sqlite3_column_text(st, 8), 0, max,
+				    f->block, err);
+	if (rc == GL_OK)
+		rc = gl_store_parse_xyz(s, "the sanitizer findings of launch", launch_id, "thread", sqlite3_column_text(st, 9), 0, max,
+					f->thread, err);
 	load_samples((const char *)sqlite3_column_text(st, 10), f);
 	text_col(st, 11, f->message, sizeof f->message);
+	return rc == GL_OK ? gl_store_check_finding(s, launch_id, l, f, err) : rc;
 }
 
 static int load_counts(struct gl_store *s, long launch_id, struct gl_launch_record *l, struct gl_err *err)
@@ -176,14 +177,21 @@ int gl_store_load_findings(struct gl_store *s, long launch_id, struct gl_launch_
 	if (r != SQLITE_OK)
 		return gl_store_sql_error(s, r, "preparing a query", err);
 	sqlite3_bind_int64(st, 1, launch_id);
-	int cap = 0;
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+	int cap = 0, bad = GL_OK;
+	while (bad == GL_OK && (r = sqlite3_step(st)) == SQLITE_ROW) {
+		if (l->nfindings == GL_FINDINGS_MAX) {
+			bad = gl_store_bad_row(s, "launch", launch_id, err, "has more than the %d distinct sanitizer findings "
+					       "gpulab keeps", GL_FINDINGS_MAX);
+			break;
+		}
 		if (l->nfindings == cap) {
 			cap = cap ? cap * 2 : 8;
 			l->findings = gl_xrealloc(l->findings, (size_t)cap * sizeof *l->findings);
 		}
-		row_to_finding(st, &l->findings[l->nfindings++]);
+		bad = row_to_finding(s, st, launch_id, l, &l->findings[l->nfindings++], err);
 	}
 	sqlite3_finalize(st);
+	if (bad != GL_OK)
+		return bad;
 	return r == SQLITE_DONE ? GL_OK : gl_store_sql_error(s, r, "reading the sanitizer findings", err);
 }

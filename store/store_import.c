@@ -29,8 +29,7 @@ static const char trace_cols[] = "seq, block, warp, pc, line, space, op, bytes, 
 static const char finding_cols[] = "seq, kind, tool, severity, space, line, cuda_line, count, address, size, "
 						 "block, thread, samples, message";
 
-/* The ids of `sql`'s first column (with ?1 = a), in order; the caller frees *ids. */
-static int ids_of(struct gl_store *s, const char *sql, long a, long **ids, size_t *n, struct gl_err *err)
+int gl_store_ids(struct gl_store *s, const char *sql, long a, long **ids, size_t *n, struct gl_err *err)
 {
 	sqlite3_stmt *st;
 	size_t cap = 0;
@@ -128,7 +127,7 @@ static int present(struct gl_store *s, long old, int *yes, struct gl_err *err)
 {
 	long *ids;
 	size_t n;
-	int rc = ids_of(s, "SELECT m.id FROM main.runs m JOIN spool.runs r ON r.id = ?1 AND m.uuid = r.uuid", old,
+	int rc = gl_store_ids(s, "SELECT m.id FROM main.runs m JOIN spool.runs r ON r.id = ?1 AND m.uuid = r.uuid", old,
 			&ids, &n, err);
 	*yes = n > 0;
 	free(ids);
@@ -168,7 +167,7 @@ static int copy_run(struct gl_store *s, long old, struct import_args *a, struct 
 	size_t n = 0;
 	rc = copy_run_row(s, old, a->file, &run, err);
 	if (rc == GL_OK)
-		rc = ids_of(s, "SELECT id FROM spool.launches WHERE run_id = ?1 ORDER BY id", old, &launches, &n, err);
+		rc = gl_store_ids(s, "SELECT id FROM spool.launches WHERE run_id = ?1 ORDER BY id", old, &launches, &n, err);
 	for (size_t i = 0; rc == GL_OK && i < n; i++)
 		rc = copy_launch(s, run, launches[i], err);
 	free(launches);
@@ -185,7 +184,7 @@ static int import_once(struct gl_store *s, void *arg, struct gl_err *err)
 	int rc = gl_store_exec(s, "BEGIN IMMEDIATE", "starting the import's transaction", err);
 	if (rc != GL_OK)
 		return rc;
-	rc = ids_of(s, "SELECT id FROM spool.runs WHERE finished_at IS NOT NULL ORDER BY id", 0, &runs, &n, err);
+	rc = gl_store_ids(s, "SELECT id FROM spool.runs WHERE finished_at IS NOT NULL ORDER BY id", 0, &runs, &n, err);
 	for (size_t i = 0; rc == GL_OK && i < n; i++)
 		rc = copy_run(s, runs[i], a, err);
 	free(runs);
@@ -216,16 +215,14 @@ static int attach(struct gl_store *s, const char *file, struct gl_err *err)
 
 int gl_store_import(struct gl_store *s, const char *file, int *imported, int *skipped, struct gl_err *err)
 {
-	struct gl_store *src = NULL;
 	char where[PATH_MAX];
 	struct import_args a = {.file = realpath(file, where) ? where : file};
 	if (s->readonly)
 		return gl_errf(err, GL_EINTERNAL, "store %s was opened read-only; runs cannot be imported", s->path);
 	if (same_file(file, s->path))
 		return gl_errf(err, GL_EUSAGE, "%s is the database itself; pass the spool file to import", file);
-	/* The file must be a gpulab database at this binary's schema version: the same checks as any reader. */
-	int rc = gl_store_open(file, 1, &src, err);
-	gl_store_close(src);
+	/* Everything that would be copied is checked first, before the target is locked (store_source.c). */
+	int rc = gl_store_check_import(file, err);
 	if (rc == GL_OK)
 		rc = attach(s, file, err);
 	if (rc != GL_OK)

@@ -30,14 +30,6 @@ static int col_int_or(sqlite3_stmt *st, int i, int fallback)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? fallback : sqlite3_column_int(st, i);
 }
 
-void gl_store_col_xyz(sqlite3_stmt *st, int i, unsigned v[3])
-{
-	const char *text = (const char *)sqlite3_column_text(st, i);
-	v[0] = v[1] = v[2] = 1;
-	if (text)
-		sscanf(text, "%u,%u,%u", &v[0], &v[1], &v[2]);
-}
-
 /* Which run: the given id, or the latest when 0; errors say what exists. */
 static int resolve_run(struct gl_store *s, long want, long *id, struct gl_err *err)
 {
@@ -97,15 +89,15 @@ static int load_run_row(struct gl_store *s, long id, struct gl_run_record *r, st
 	return rc;
 }
 
-static void fill_launch(sqlite3_stmt *st, struct gl_launch_record *l)
+/* One launches row into l: its geometry parsed and checked (store_check.c); the rest is checked once the
+ * launch's findings are in (gl_store_check_launch). */
+static int fill_launch(struct gl_store *s, sqlite3_stmt *st, struct gl_launch_record *l, struct gl_err *err)
 {
 	memset(l, 0, sizeof *l);
 	gl_store_col_text(st, 1, l->topic, sizeof l->topic);
 	gl_store_col_text(st, 2, l->variant, sizeof l->variant);
 	const unsigned char *params = sqlite3_column_text(st, 3);
 	l->params_json = gl_xstrdup(params ? (const char *)params : "{}");
-	gl_store_col_xyz(st, 4, l->grid);
-	gl_store_col_xyz(st, 5, l->block);
 	l->dyn_smem = (unsigned)sqlite3_column_int64(st, 6);
 	l->regs = col_int_or(st, 7, -1);
 	l->static_smem = col_int_or(st, 8, -1);
@@ -117,6 +109,8 @@ static void fill_launch(sqlite3_stmt *st, struct gl_launch_record *l)
 	gl_store_col_text(st, 14, l->note, sizeof l->note);
 	l->part = col_int_or(st, 15, 0);
 	gl_store_col_text(st, 16, l->entry, sizeof l->entry);
+	return gl_store_grid_block(s, "launch", (long)sqlite3_column_int64(st, 0), sqlite3_column_text(st, 4),
+				   sqlite3_column_text(st, 5), l->grid, l->block, err);
 }
 
 /* The record a row read next goes into: a new variant, or (part >= 1) the next part of the variant read
@@ -171,13 +165,17 @@ static int load_launches(struct gl_store *s, struct gl_run_record *r, struct gl_
 	size_t cap = 0;
 	int step = SQLITE_DONE;
 	while (rc == GL_OK && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		long id = (long)sqlite3_column_int64(st, 0);
 		struct gl_launch_record *l = next_record(r, &cap, col_int_or(st, 15, 0));
-		fill_launch(st, l);
-		rc = load_metrics(s, sqlite3_column_int64(st, 0), l, err);
+		rc = fill_launch(s, st, l, err);
 		if (rc == GL_OK)
-			rc = gl_store_load_findings(s, sqlite3_column_int64(st, 0), l, err);
+			rc = load_metrics(s, id, l, err);
 		if (rc == GL_OK)
-			rc = gl_store_load_guidance(s, sqlite3_column_int64(st, 0), l, err);
+			rc = gl_store_load_findings(s, id, l, err);
+		if (rc == GL_OK)
+			rc = gl_store_load_guidance(s, id, l, err);
+		if (rc == GL_OK)
+			rc = gl_store_check_launch(s, id, l, err);
 	}
 	if (rc == GL_OK && step != SQLITE_DONE)
 		rc = gl_store_sql_error(s, step, "reading launches", err);

@@ -278,12 +278,7 @@ int gl_store_open(const char *path, int readonly, struct gl_store **out, struct 
 static int check_writable(const struct gl_store *s, struct gl_err *err)
 {
 	char dir[PATH_MAX];
-	snprintf(dir, sizeof dir, "%s", s->path);
-	char *slash = strrchr(dir, '/');
-	if (!slash)
-		snprintf(dir, sizeof dir, ".");
-	else
-		slash[slash == dir] = '\0';
+	gl_store_parent_dir(s->path, dir, sizeof dir);
 	if (access(s->path, W_OK) != 0)
 		return read_only_file(s->path, err);
 	if (access(dir, W_OK | X_OK) != 0)

@@ -65,6 +65,16 @@ static int make_dir(const char *dir, const char *db_path, struct gl_err *err)
 		       dir, db_path, strerror(errno));
 }
 
+void gl_store_parent_dir(const char *path, char *dir, size_t n)
+{
+	snprintf(dir, n, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash)
+		snprintf(dir, n, ".");
+	else
+		slash[slash == dir] = '\0';
+}
+
 int gl_store_make_parent_dirs(const char *path, struct gl_err *err)
 {
 	char dir[PATH_MAX];

@@ -114,7 +114,7 @@ static int columns_of(sqlite3 *db, const char *schema, const char *table, char *
 }
 
 /* A private in-memory database with the schema of `version`, built by the migration steps. */
-static int reference_schema(int version, sqlite3 **out)
+int gl_store_reference_schema(int version, sqlite3 **out)
 {
 	int rc = sqlite3_open_v2(":memory:", out, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL);
 	for (int v = 0; rc == SQLITE_OK && v < version; v++)
@@ -122,13 +122,30 @@ static int reference_schema(int version, sqlite3 **out)
 	return rc;
 }
 
-/* Every table of the schema at the file's version must be there with the same columns in the same order;
+/* The type of the object called `name` in the file ("" when there is none). */
+static int type_of(sqlite3 *db, const char *name, char *buf, size_t n)
+{
+	sqlite3_stmt *st;
+	buf[0] = '\0';
+	int rc = sqlite3_prepare_v2(db, "SELECT type FROM sqlite_master WHERE name = ?1", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		snprintf(buf, n, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* Every table of the schema at the file's version must be there, as a table (a view of that name reads
+ * the same columns but is a query: a recursive one never ends), with the same columns in the same order;
  * checked by reading only, before gpulab writes anything (even the journal mode). */
 static int check_tables(struct gl_store *s, int version, struct gl_err *err)
 {
 	sqlite3 *ref = NULL;
 	sqlite3_stmt *st = NULL;
-	int rc = reference_schema(version, &ref);
+	int rc = gl_store_reference_schema(version, &ref);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_prepare_v2(ref, "SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name", -1,
 					&st, NULL);
@@ -141,7 +158,15 @@ static int check_tables(struct gl_store *s, int version, struct gl_err *err)
 			status = gl_store_sql_error(s, rc, "reading its tables", err);
 			break;
 		}
-		if (rc == SQLITE_OK && strcmp(want, have) != 0) {
+		char type[16] = "";
+		if (rc == SQLITE_OK && (rc = type_of(s->db, table, type, sizeof type)) != SQLITE_OK) {
+			status = gl_store_sql_error(s, rc, "reading its tables", err);
+			break;
+		}
+		if (rc == SQLITE_OK && type[0] && strcmp(type, "table") != 0) {
+			snprintf(why, sizeof why, "its '%s' is a %s, not a table", table, type);
+			status = foreign(s, why, err);
+		} else if (rc == SQLITE_OK && strcmp(want, have) != 0) {
 			if (have[0])
 				snprintf(why, sizeof why, "its table '%s' does not have gpulab's columns", table);
 			else

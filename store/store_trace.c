@@ -50,32 +50,68 @@ int gl_store_insert_trace(struct gl_store *s, long launch_id, const struct gl_tr
 	return rc == SQLITE_OK ? GL_OK : gl_store_sql_error(s, rc, "recording the trace", err);
 }
 
-static void row_to_event(sqlite3_stmt *st, struct gl_trace_event *e)
+/* One trace_events row into e; what is wrong with its form (it is checked against the launch afterwards,
+ * by gl_store_check_trace), or NULL. */
+static const char *row_to_event(sqlite3_stmt *st, struct gl_trace_event *e)
 {
 	memset(e, 0, sizeof *e);
-	e->seq = (uint32_t)sqlite3_column_int64(st, 0);
-	e->block = (uint32_t)sqlite3_column_int64(st, 1);
-	e->warp = (uint32_t)sqlite3_column_int64(st, 2);
-	e->pc = (uint32_t)sqlite3_column_int64(st, 3);
-	e->line = (uint32_t)sqlite3_column_int64(st, 4);
 	const char *space = (const char *)sqlite3_column_text(st, 5), *op = (const char *)sqlite3_column_text(st, 6);
-	e->space = (uint8_t)(space && gl_trace_space_parse(space) >= 0 ? gl_trace_space_parse(space) : 0);
-	e->op = (uint8_t)(op && gl_trace_op_parse(op) >= 0 ? gl_trace_op_parse(op) : 0);
-	e->bytes = (uint8_t)sqlite3_column_int(st, 7);
+	int sp = space ? gl_trace_space_parse(space) : -1, o = op ? gl_trace_op_parse(op) : -1;
+	long long block = sqlite3_column_int64(st, 1), warp = sqlite3_column_int64(st, 2);
+	long long bytes = sqlite3_column_int64(st, 7), mask = sqlite3_column_int64(st, 10);
+	long long pc = sqlite3_column_int64(st, 3), line = sqlite3_column_int64(st, 4), cost = sqlite3_column_int64(st, 14);
+	e->seq = (uint32_t)sqlite3_column_int64(st, 0);
+	if (sp < 0 || o < 0)
+		return "an unknown space or operation";
+	if (block < 0 || block > UINT32_MAX || warp < 0 || warp > 32 || bytes < 0 || bytes > 16 || mask < 0 ||
+	    mask > UINT32_MAX || pc < 0 || pc > UINT32_MAX || line < 0 || line > UINT32_MAX || cost < 0 || cost > UINT32_MAX)
+		return "a block, warp, pc, line, size, mask or cost out of range";
+	e->block = (uint32_t)block;
+	e->warp = (uint32_t)warp;
+	e->pc = (uint32_t)pc;
+	e->line = (uint32_t)line;
+	e->space = (uint8_t)sp;
+	e->op = (uint8_t)o;
+	e->bytes = (uint8_t)bytes;
+	e->mask = (uint32_t)mask;
+	e->cost = (uint32_t)cost;
 	e->addr_base = (uint64_t)sqlite3_column_int64(st, 8);
 	e->strided = sqlite3_column_type(st, 9) != SQLITE_NULL;
 	e->addr_stride = e->strided ? sqlite3_column_int64(st, 9) : 0;
-	e->mask = (uint32_t)sqlite3_column_int64(st, 10);
 	const char *buf = (const char *)sqlite3_column_text(st, 11);
 	snprintf(e->buffer, sizeof e->buffer, "%s", buf ? buf : "");
 	e->buffer_base = (uint64_t)sqlite3_column_int64(st, 13);
-	e->cost = (uint32_t)sqlite3_column_int64(st, 14);
 	const void *blob = sqlite3_column_blob(st, 12);
-	if (blob && sqlite3_column_bytes(st, 12) == (int)sizeof e->addrs)
+	if (!e->strided && (!blob || sqlite3_column_bytes(st, 12) != (int)sizeof e->addrs))
+		return "neither a stride nor 32 lane addresses";
+	if (!e->strided)
 		memcpy(e->addrs, blob, sizeof e->addrs);
 	else
 		for (int l = 0; l < 32; l++)
 			e->addrs[l] = e->addr_base + (uint64_t)e->addr_stride * (uint64_t)l; /* modulo 2^64, like the simulator */
+	return NULL;
+}
+
+/* Events of one launch at most, refused before any is read (memory): a trace keeps GL_SIM_TRACE_CTAS x
+ * GL_SIM_TRACE_LIMIT (2 x 50,000) events by default. */
+#define MAX_EVENTS 4000000u
+
+static int count_events(struct gl_store *s, long launch_id, struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_prepare_v2(s->db, "SELECT count(*) FROM trace_events WHERE launch_id = ?", -1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return gl_store_sql_error(s, rc, "reading the trace", err);
+	sqlite3_bind_int64(st, 1, launch_id);
+	rc = sqlite3_step(st);
+	long long n = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return gl_store_sql_error(s, rc, "reading the trace", err);
+	if (n > MAX_EVENTS)
+		return gl_store_bad_row(s, "launch", launch_id, err, "has %lld trace events, more than the %u gpulab "
+					"reads for one launch", n, MAX_EVENTS);
+	return GL_OK;
 }
 
 int gl_store_load_trace(struct gl_store *s, long launch_id, struct gl_trace_event **events, uint32_t *n,
@@ -83,27 +119,35 @@ int gl_store_load_trace(struct gl_store *s, long launch_id, struct gl_trace_even
 {
 	*events = NULL;
 	*n = 0;
+	int rc = count_events(s, launch_id, err);
+	if (rc)
+		return rc;
 	sqlite3_stmt *st;
-	int rc = sqlite3_prepare_v2(s->db,
-				    "SELECT seq, block, warp, pc, line, space, op, bytes, addr_base, addr_stride, mask, "
-				    "buffer, addrs, buffer_base, cost FROM trace_events WHERE launch_id = ? ORDER BY seq",
-				    -1, &st, NULL);
+	rc = sqlite3_prepare_v2(s->db,
+				"SELECT seq, block, warp, pc, line, space, op, bytes, addr_base, addr_stride, mask, "
+				"buffer, addrs, buffer_base, cost FROM trace_events WHERE launch_id = ? ORDER BY seq",
+				-1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return gl_store_sql_error(s, rc, "reading the trace", err);
 	sqlite3_bind_int64(st, 1, launch_id);
 	uint32_t cap = 0;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	const char *bad = NULL;
+	while (!bad && *n < MAX_EVENTS && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (*n == cap) {
 			cap = cap ? 2 * cap : 256;
 			*events = gl_xrealloc(*events, cap * sizeof **events);
 		}
-		row_to_event(st, &(*events)[(*n)++]);
+		bad = row_to_event(st, &(*events)[(*n)++]);
 	}
 	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	if (bad || rc != SQLITE_DONE) {
+		uint32_t seq = *n ? (*events)[*n - 1].seq : 0;
 		free(*events);
 		*events = NULL;
 		*n = 0;
+		if (bad)
+			return gl_store_bad_row(s, "the trace of launch", launch_id, err, "has an event (seq %u) with %s",
+						seq, bad);
 		return gl_store_sql_error(s, rc, "reading the trace", err);
 	}
 	return GL_OK;
@@ -151,20 +195,30 @@ static int load_launch_row(struct gl_store *s, long id, struct gl_traced_launch 
 		return read_error(s, "reading the launch", err);
 	sqlite3_bind_int64(st, 1, id);
 	int rc = sqlite3_step(st);
+	int bad = GL_OK;
 	if (rc == SQLITE_ROW) {
 		out->launch_id = id;
 		gl_store_col_text(st, 0, out->topic, sizeof out->topic);
 		gl_store_col_text(st, 1, out->variant, sizeof out->variant);
-		gl_store_col_text(st, 2, out->params_json, sizeof out->params_json);
-		gl_store_col_xyz(st, 3, out->grid);
-		gl_store_col_xyz(st, 4, out->block);
-		out->dyn_smem = (unsigned)sqlite3_column_int(st, 5);
+		const char *params = (const char *)sqlite3_column_text(st, 2);
+		long long dyn = sqlite3_column_int64(st, 5);
+		bad = gl_store_check_params(s, "launch", id, params ? params : "{}", err);
+		if (bad == GL_OK && params && strlen(params) >= sizeof out->params_json)
+			bad = gl_store_bad_row(s, "launch", id, err, "has params_json of %zu bytes, more than a traced "
+					       "launch's %zu", strlen(params), sizeof out->params_json - 1);
+		snprintf(out->params_json, sizeof out->params_json, "%s", params ? params : "{}");
+		if (bad == GL_OK)
+			bad = gl_store_grid_block(s, "launch", id, sqlite3_column_text(st, 3), sqlite3_column_text(st, 4),
+						  out->grid, out->block, err);
+		if (bad == GL_OK && (dyn < 0 || dyn > (1 << 20)))
+			bad = gl_store_bad_row(s, "launch", id, err, "has dyn_smem = %lld, out of range", dyn);
+		out->dyn_smem = (unsigned)dyn;
 		out->run_id = (long)sqlite3_column_int64(st, 6);
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_DONE)
 		return gl_errf(err, GL_EUSAGE, "no launch %ld in %s", id, s->path);
-	return rc == SQLITE_ROW ? GL_OK : read_error(s, "reading the launch", err);
+	return rc != SQLITE_ROW ? read_error(s, "reading the launch", err) : bad;
 }
 
 int gl_store_load_traced_launch(struct gl_store *s, long launch_id, struct gl_traced_launch *out, struct gl_err *err)
@@ -175,6 +229,8 @@ int gl_store_load_traced_launch(struct gl_store *s, long launch_id, struct gl_tr
 		rc = gl_store_load_trace(s, launch_id, &out->ev, &out->n, err);
 	if (rc == GL_OK)
 		rc = gl_store_load_buffers(s, launch_id, &out->buffers, &out->nbuffers, err);
+	if (rc == GL_OK) /* the events against the launch's geometry and buffer map */
+		rc = gl_store_check_trace(s, out, err);
 	if (rc)
 		gl_traced_launch_free(out);
 	return rc;

@@ -14,6 +14,9 @@
 #define GL_SWEEP_MAX_PARAMS 8
 #define GL_SWEEP_MAX_VALUES 64
 #define GL_SWEEP_MAX_ARGS 24
+#define GL_SWEEP_MAX_JOBS 1000000      /* jobs of one sweep */
+#define GL_SWEEP_MAX_SHARD_CTAS (1L << 20) /* --shard-ctas / shard_ctas */
+#define GL_SWEEP_MAX_ARRAY_LIMIT 100000    /* --array-limit / array_limit */
 
 /* What to sweep: a topic, its variants, each parameter's values, and where to run. */
 struct gl_sweep_spec {
@@ -33,6 +36,9 @@ struct gl_sweep_spec {
 int gl_sweep_spec_read(const char *path, struct gl_sweep_spec *s, struct gl_err *err);
 /* Add "NAME=V1,V2,..." (--param) to `s`, replacing an earlier NAME. */
 int gl_sweep_spec_param(struct gl_sweep_spec *s, const char *text, struct gl_err *err);
+/* The one validator of a spec, whatever it came from (the file, the command line or both): numbers in
+ * their ranges (the same as the options'), no variant and no parameter value twice. */
+int gl_sweep_spec_check(const struct gl_sweep_spec *s, struct gl_err *err);
 
 /* One job: the arguments of one `gpulab run` (without --db). */
 struct gl_sweep_job {
@@ -56,8 +62,26 @@ int gl_sweep_expand(const struct gl_sweep_spec *s, struct gl_sweep_plan *plan, s
 void gl_sweep_plan_free(struct gl_sweep_plan *plan);
 /* A job as one line: its arguments separated by single spaces (none contains white space). */
 void gl_sweep_job_line(const struct gl_sweep_job *j, char *buf, size_t n);
+/* Whether argv (a line of jobs.txt, split) is a job the plan makes: `run TOPIC` of a known topic, then only
+ * --backend, the topic's parameters and --size, --variant and --cta-range, each with a value of the form the
+ * plan writes.  A task runs nothing else (GL_EUSAGE naming the word). */
+int gl_sweep_job_check(const char *const *argv, int argc, struct gl_err *err);
 
 /* ---- the sweep directory (sweep_dir.c): sweep.conf, jobs.txt, logs/, status/, shard-I.db */
+
+struct gl_safe_dir;
+/* DIR, or its subdirectory `sub` (NULL: DIR itself), opened and checked through common/safe_dir.h (this
+ * user's, not writable by others; created 0700 with its parents when `create`). */
+int gl_sweep_dir_open(const char *dir, const char *sub, bool create, struct gl_safe_dir *d, struct gl_err *err);
+/* A file of DIR[/sub] written whole (temporary name, renamed in), and one read whole (a regular file of
+ * this user's, at most max bytes; GL_EUSAGE when it is missing). */
+int gl_sweep_dir_write(const char *dir, const char *sub, const char *name, const char *text, struct gl_err *err);
+int gl_sweep_dir_read(const char *dir, const char *sub, const char *name, size_t max, char **text,
+		      struct gl_err *err);
+/* The job count sweep.conf records, checked (0 to GL_SWEEP_MAX_JOBS). */
+int gl_sweep_jobs(const char *dir, long *n, struct gl_err *err);
+/* gpulab's own binary (/proc/self/exe): what tasks run, never a path read from the directory. */
+int gl_sweep_self_exe(char *buf, size_t n, struct gl_err *err);
 
 /* Create DIR with the plan's jobs.txt and sweep.conf (a new sweep id); DIR must not hold a sweep yet. */
 int gl_sweep_dir_create(const char *dir, const struct gl_sweep_plan *plan, char *sweep_id, size_t n,

@@ -7,15 +7,14 @@
 #include "store/store.h"
 #include "sweep/sweep.h"
 
-/* Every shard must be a gpulab database this binary reads, checked before the target is opened: a
- * refused shard leaves the target exactly as it was. */
+/* Every shard must be a gpulab database this binary reads, whose every row passes the readers' checks
+ * (gl_store_check_import), checked before the target is opened: a refused shard leaves the target exactly
+ * as it was. */
 static int check_shards(const char *const *shards, int n, struct gl_err *err)
 {
 	for (int i = 0; i < n; i++) {
-		struct gl_store *s = NULL;
 		struct gl_err e = {0};
-		int rc = gl_store_open(shards[i], 1, &s, &e);
-		gl_store_close(s);
+		int rc = gl_store_check_import(shards[i], &e);
 		if (rc != GL_OK)
 			return gl_errf(err, rc, "shard %s refused, nothing was merged: %s", shards[i], e.msg);
 	}

@@ -1,6 +1,7 @@
 /* sweep_plan.c — a sweep spec expanded into jobs: the cartesian product of the parameters' values, each
  * combination checked by the topic's size rules and each variant's launch geometry (no inputs are made),
  * refusals listed; one `gpulab run` per combination, or per variant and CTA range with --shard-ctas. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -194,4 +195,32 @@ void gl_sweep_job_line(const struct gl_sweep_job *j, char *buf, size_t n)
 	buf[0] = '\0';
 	for (int i = 0; i < j->argc && len < n; i++)
 		len += (size_t)snprintf(buf + len, n - len, "%s%s", i ? " " : "", j->argv[i]);
+}
+
+/* A value as the plan writes one: letters, digits and "_.-:," only, not empty (no option, no path). */
+static bool plain_value(const char *v)
+{
+	size_t n = strlen(v);
+	return n > 0 && n < 256 && v[0] != '-' &&
+	       strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-:,") == n;
+}
+
+int gl_sweep_job_check(const char *const *argv, int argc, struct gl_err *err)
+{
+	const struct gl_topic *t = argc >= 2 && strcmp(argv[0], "run") == 0 ? gl_topic_find(argv[1]) : NULL;
+	if (!t)
+		return gl_errf(err, GL_EUSAGE, "jobs.txt: a job starts 'run TOPIC' with a topic of this gpulab, not "
+			       "'%.60s%s%.60s': nothing was run", argc ? argv[0] : "", argc > 1 ? " " : "",
+			       argc > 1 ? argv[1] : "");
+	for (int i = 2; i < argc; i += 2) {
+		const char *flag = argv[i], *v = i + 1 < argc ? argv[i + 1] : "";
+		bool known = strcmp(flag, "--backend") == 0 || strcmp(flag, "--variant") == 0 ||
+			     strcmp(flag, "--cta-range") == 0 || strcmp(flag, "--size") == 0 ||
+			     (strncmp(flag, "--", 2) == 0 && gl_param_index(t, flag + 2) >= 0);
+		if (!known || !plain_value(v))
+			return gl_errf(err, GL_EUSAGE, "jobs.txt: a sweep's job takes --backend, --variant, --cta-range, "
+				       "--size and %s's parameters, each with a plain value, not '%.60s %.60s': nothing was "
+				       "run", t->name, flag, v);
+	}
+	return GL_OK;
 }

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "common/safe_dir.h"
 #include "common/util.h"
 #include "sweep/sweep.h"
 
@@ -36,32 +37,36 @@ static int write_script(const char *dir, const struct gl_sweep_spec *s, long njo
 {
 	char id[128], exe[PATH_MAX];
 	int rc = gl_sweep_conf(dir, "id", id, sizeof id, err);
+	if (rc == GL_OK) /* this binary, never a path read from the directory */
+		rc = gl_sweep_self_exe(exe, sizeof exe, err);
 	if (rc == GL_OK)
-		rc = gl_sweep_conf(dir, "gpulab", exe, sizeof exe, err);
+		rc = safe_value("the sweep id", id, err);
 	for (int i = 0; rc == GL_OK && i < 3; i++) {
 		const char *v[] = {s->partition, s->gres, s->time};
 		const char *what[] = {"--partition", "--gres", "--time"};
 		rc = safe_value(what[i], v[i], err);
 	}
+	if (rc == GL_OK && strpbrk(exe, "'\n"))
+		rc = gl_errf(err, GL_EENV, "gpulab's path %s cannot go into a shell script (a quote or newline)", exe);
 	if (rc)
 		return rc;
 	snprintf(path, n, "%s/sweep.sbatch", dir);
-	FILE *f = fopen(path, "w");
-	if (!f)
-		return gl_errf(err, GL_EENV, "cannot write %s: %s", path, strerror(errno));
-	fprintf(f, "#!/bin/bash\n# written by gpulab sweep: one array task per line of jobs.txt\n");
-	fprintf(f, "#SBATCH --job-name=gpulab-%s\n#SBATCH --array=0-%ld", id, njobs - 1);
+	struct gl_str f = {0};
+	gl_str_addf(&f, "#!/bin/bash\n# written by gpulab sweep: one array task per line of jobs.txt\n");
+	gl_str_addf(&f, "#SBATCH --job-name=gpulab-%s\n#SBATCH --array=0-%ld", id, njobs - 1);
 	if (s->array_limit > 0)
-		fprintf(f, "%%%ld", s->array_limit);
-	fprintf(f, "\n#SBATCH --output=%s/logs/task-%%a.log\n", dir);
+		gl_str_addf(&f, "%%%ld", s->array_limit);
+	gl_str_addf(&f, "\n#SBATCH --output=%s/logs/task-%%a.log\n", dir);
 	if (s->partition[0])
-		fprintf(f, "#SBATCH --partition=%s\n", s->partition);
+		gl_str_addf(&f, "#SBATCH --partition=%s\n", s->partition);
 	if (s->gres[0])
-		fprintf(f, "#SBATCH --gres=%s\n", s->gres);
+		gl_str_addf(&f, "#SBATCH --gres=%s\n", s->gres);
 	if (s->time[0])
-		fprintf(f, "#SBATCH --time=%s\n", s->time);
-	fprintf(f, "exec '%s' sweep task '%s' \"$SLURM_ARRAY_TASK_ID\"\n", exe, dir);
-	return fclose(f) == 0 ? GL_OK : gl_errf(err, GL_EENV, "cannot write %s: %s", path, strerror(errno));
+		gl_str_addf(&f, "#SBATCH --time=%s\n", s->time);
+	gl_str_addf(&f, "exec '%s' sweep task '%s' \"$SLURM_ARRAY_TASK_ID\"\n", exe, dir);
+	rc = gl_sweep_dir_write(dir, NULL, "sweep.sbatch", f.buf, err);
+	gl_str_free(&f);
+	return rc;
 }
 
 /* Run `cmd` (our own arguments only: paths we wrote, digits), its first output line into out. */
@@ -91,21 +96,29 @@ static int sbatch(const char *dir, const char *script, const char *array, struct
 			       "installed and a controller reachable? 'sinfo' tells)",
 			       out[0] ? out : "sbatch not found");
 	out[strspn(out, "0123456789")] = '\0';
-	char conf[PATH_MAX];
-	snprintf(conf, sizeof conf, "%s/sweep.conf", dir);
-	FILE *f = fopen(conf, "a");
-	if (!f || fprintf(f, "slurm_job=%s\n", out) < 0 || fclose(f) != 0)
-		return gl_errf(err, GL_EENV, "submitted Slurm job %s but cannot record it in %s", out, conf);
+	char *conf = NULL;
+	struct gl_err probe = {0};
+	int rc = gl_sweep_dir_read(dir, NULL, "sweep.conf", 1 << 20, &conf, &probe);
+	struct gl_str text = {0};
+	gl_str_addf(&text, "%sslurm_job=%s\n", conf ? conf : "", out);
+	if (rc == GL_OK) /* rewritten whole and renamed in, like every file of the directory */
+		rc = gl_sweep_dir_write(dir, NULL, "sweep.conf", text.buf, &probe);
+	free(conf);
+	gl_str_free(&text);
+	if (rc != GL_OK)
+		return gl_errf(err, GL_EENV, "submitted Slurm job %s but cannot record it in %s/sweep.conf: %s", out,
+			       dir, probe.msg);
 	printf("submitted Slurm job %s%s%s\n", out, array ? " for tasks " : "", array ? array : "");
 	return GL_OK;
 }
 
 int gl_sweep_submit(const char *dir, const struct gl_sweep_spec *s, struct gl_err *err)
 {
-	char count[32], script[PATH_MAX];
-	int rc = gl_sweep_conf(dir, "jobs", count, sizeof count, err);
+	char script[PATH_MAX];
+	long njobs = 0;
+	int rc = gl_sweep_jobs(dir, &njobs, err);
 	if (rc == GL_OK)
-		rc = write_script(dir, s, atol(count), script, sizeof script, err);
+		rc = write_script(dir, s, njobs, script, sizeof script, err);
 	if (rc == GL_OK)
 		rc = sbatch(dir, script, NULL, err);
 	if (rc == GL_OK)
@@ -113,21 +126,22 @@ int gl_sweep_submit(const char *dir, const struct gl_sweep_spec *s, struct gl_er
 	return rc;
 }
 
-/* Every Slurm job id of the sweep, comma-separated ("" for a local sweep). */
+/* Every Slurm job id of the sweep, comma-separated ("" for a local sweep): digits only. */
 static void slurm_jobs(const char *dir, char *out, size_t n)
 {
-	char path[PATH_MAX], line[256];
-	snprintf(path, sizeof path, "%s/sweep.conf", dir);
-	FILE *f = fopen(path, "r");
+	char *text = NULL;
+	struct gl_err probe = {0};
 	size_t len = 0;
 	out[0] = '\0';
-	while (f && fgets(line, sizeof line, f))
-		if (strncmp(line, "slurm_job=", 10) == 0) {
+	if (gl_sweep_dir_read(dir, NULL, "sweep.conf", 1 << 20, &text, &probe) != GL_OK)
+		return;
+	for (char *save = NULL, *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save))
+		if (strncmp(line, "slurm_job=", 10) == 0 && len < n) {
 			line[strspn(line + 10, "0123456789") + 10] = '\0';
-			len += (size_t)snprintf(out + len, n > len ? n - len : 0, "%s%s", len ? "," : "", line + 10);
+			if (line[10])
+				len += (size_t)snprintf(out + len, n - len, "%s%s", len ? "," : "", line + 10);
 		}
-	if (f)
-		fclose(f);
+	free(text);
 }
 
 /* "JOB_TASK STATE" lines (squeue -r -o '%i %T', sacct -P 'JobID|State'): the state of each task. */
@@ -154,22 +168,36 @@ static void read_queue(const char *cmd, struct task *t, long n, bool from_sacct)
 		pclose(p);
 }
 
+/* Task i's exit status from DIR/status/task-I: read only as a small regular file of this user's (opened
+ * O_NOFOLLOW|O_NONBLOCK: a FIFO or link planted there is refused, never waited on). */
+static bool read_status(struct gl_safe_dir *d, long i, int *code)
+{
+	char name[48], *text = NULL;
+	struct gl_err ignored = {0};
+	snprintf(name, sizeof name, "task-%ld", i);
+	bool ok = d->fd >= 0 && gl_safe_dir_read(d, name, 64, &text, NULL, &ignored) == GL_OK &&
+		  sscanf(text, "%d", code) == 1 && *code >= 0 && *code < 256;
+	free(text);
+	return ok;
+}
+
 static void task_states(const char *dir, struct task *t, long n)
 {
-	char jobs[512], path[PATH_MAX];
+	char jobs[512];
+	struct gl_safe_dir d;
+	struct gl_err probe = {0};
 	slurm_jobs(dir, jobs, sizeof jobs);
+	if (gl_sweep_dir_open(dir, "status", false, &d, &probe) != GL_OK)
+		d.fd = -1;
 	for (long i = 0; i < n; i++) {
 		memset(&t[i], 0, sizeof t[i]);
-		snprintf(path, sizeof path, "%s/status/task-%ld", dir, i);
-		FILE *f = fopen(path, "r");
-		if (f && fscanf(f, "%d", &t[i].code) == 1)
+		if (read_status(&d, i, &t[i].code))
 			/* exit 1: the run was stored and a variant failed verification (a result, not a failure) */
 			t[i].state = t[i].code == 0 || t[i].code == GL_EVERIFY ? T_DONE : T_FAILED;
 		else if (jobs[0])
 			t[i].state = T_LOST; /* unless squeue or sacct knows it */
-		if (f)
-			fclose(f);
 	}
+	gl_safe_dir_close(&d);
 	if (!jobs[0])
 		return;
 	char cmd[768];
@@ -181,11 +209,9 @@ static void task_states(const char *dir, struct task *t, long n)
 
 static int load_states(const char *dir, struct task **t, long *n, struct gl_err *err)
 {
-	char count[32];
-	int rc = gl_sweep_conf(dir, "jobs", count, sizeof count, err);
+	int rc = gl_sweep_jobs(dir, n, err);
 	if (rc)
 		return rc;
-	*n = atol(count);
 	*t = gl_xcalloc((size_t)(*n > 0 ? *n : 1), sizeof **t);
 	task_states(dir, *t, *n);
 	return GL_OK;
@@ -216,14 +242,17 @@ int gl_sweep_status(const char *dir, struct gl_err *err)
 
 static void show_log_tail(const char *dir, long i)
 {
-	char path[PATH_MAX], line[512], ring[5][512];
+	char name[48], line[512], ring[5][512], *text = NULL;
 	int k = 0;
-	snprintf(path, sizeof path, "%s/logs/task-%ld.log", dir, i);
-	FILE *f = fopen(path, "r");
+	struct gl_err probe = {0};
+	snprintf(name, sizeof name, "task-%ld.log", i);
+	gl_sweep_dir_read(dir, "logs", name, 16 << 20, &text, &probe); /* a regular file of ours, bounded */
+	FILE *f = text ? fmemopen(text, strlen(text), "r") : NULL;
 	while (f && fgets(line, sizeof line, f))
 		snprintf(ring[k++ % 5], sizeof ring[0], "%s", line);
 	if (f)
 		fclose(f);
+	free(text);
 	for (int j = k > 5 ? k - 5 : 0; j < k; j++)
 		printf("    | %s%s", ring[j % 5], strchr(ring[j % 5], '\n') ? "" : "\n");
 }
@@ -238,8 +267,12 @@ static int retry(const char *dir, const struct task *t, long n, struct gl_err *e
 			       "task again with 'gpulab sweep task %s I'", dir, dir);
 	for (long i = 0; i < n; i++)
 		if (t[i].state == T_FAILED || t[i].state == T_LOST) {
-			snprintf(path, sizeof path, "%s/status/task-%ld", dir, i);
-			unlink(path);
+			struct gl_safe_dir d;
+			struct gl_err probe = {0};
+			snprintf(path, sizeof path, "task-%ld", i);
+			if (gl_sweep_dir_open(dir, "status", false, &d, &probe) == GL_OK)
+				gl_safe_dir_discard(&d, path);
+			gl_safe_dir_close(&d);
 			len += (size_t)snprintf(list + len, sizeof list > len ? sizeof list - len : 0, "%s%ld",
 						len ? "," : "", i);
 		}

@@ -5,6 +5,7 @@
  * (no escapes but \" and \\), an integer, or a one-line array of them ["a", "b"] / [256, 512].  Anything
  * else (multi-line arrays, inline tables, dotted keys, floats, dates) is refused with its line number. */
 #include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,13 +103,13 @@ static int copy_string(const struct value *v, char *out, size_t n)
 	return 0;
 }
 
-static int copy_long(const struct value *v, long *out)
+/* A count from 1 to max, read as the command line reads its option (gl_parse_long: the same range and the
+ * same sentence), so a spec file takes exactly the numbers --shard-ctas and --array-limit take. */
+static int copy_count(const struct value *v, const char *what, long max, long *out, struct gl_err *err)
 {
-	char *end;
 	if (v->array || v->string)
 		return -1;
-	*out = strtol(v->items[0], &end, 10);
-	return *end ? -1 : 0;
+	return gl_parse_long(v->items[0], 1, max, what, out, err) == GL_OK ? 0 : -3;
 }
 
 /* "a,b,c" from an array of strings (or a single string). */
@@ -167,7 +168,7 @@ int gl_sweep_spec_param(struct gl_sweep_spec *s, const char *text, struct gl_err
 	return set_param(s, name, vals, n, err);
 }
 
-static int sweep_key(struct gl_sweep_spec *s, const char *key, const struct value *v)
+static int sweep_key(struct gl_sweep_spec *s, const char *key, const struct value *v, struct gl_err *err)
 {
 	if (strcmp(key, "topic") == 0)
 		return copy_string(v, s->topic, sizeof s->topic);
@@ -176,11 +177,11 @@ static int sweep_key(struct gl_sweep_spec *s, const char *key, const struct valu
 	if (strcmp(key, "backend") == 0)
 		return copy_string(v, s->backend, sizeof s->backend);
 	if (strcmp(key, "shard_ctas") == 0)
-		return copy_long(v, &s->shard_ctas) || s->shard_ctas < 1 ? -1 : 0;
+		return copy_count(v, "shard_ctas", GL_SWEEP_MAX_SHARD_CTAS, &s->shard_ctas, err);
 	return -2;
 }
 
-static int slurm_key(struct gl_sweep_spec *s, const char *key, const struct value *v)
+static int slurm_key(struct gl_sweep_spec *s, const char *key, const struct value *v, struct gl_err *err)
 {
 	if (strcmp(key, "partition") == 0)
 		return copy_string(v, s->partition, sizeof s->partition);
@@ -189,7 +190,7 @@ static int slurm_key(struct gl_sweep_spec *s, const char *key, const struct valu
 	if (strcmp(key, "time") == 0)
 		return copy_string(v, s->time, sizeof s->time);
 	if (strcmp(key, "array_limit") == 0)
-		return copy_long(v, &s->array_limit) || s->array_limit < 1 ? -1 : 0;
+		return copy_count(v, "array_limit", GL_SWEEP_MAX_ARRAY_LIMIT, &s->array_limit, err);
 	return -2;
 }
 
@@ -224,8 +225,8 @@ static int spec_line(struct gl_sweep_spec *s, char *line, char *table, size_t nt
 	struct value v;
 	if (parse_value(rest + 1, &v))
 		return -1;
-	int rc = !table[0] ? sweep_key(s, key, &v) : strcmp(table, "slurm") == 0 ? slurm_key(s, key, &v)
-										    : param_key(s, key, &v, err);
+	int rc = !table[0] ? sweep_key(s, key, &v, err) : strcmp(table, "slurm") == 0 ? slurm_key(s, key, &v, err)
+											  : param_key(s, key, &v, err);
 	if (rc == -2)
 		gl_errf(err, GL_EUSAGE, "unknown key '%s'%s%s%s", key, table[0] ? " in [" : "", table, table[0] ? "]" : "");
 	return rc;
@@ -249,4 +250,43 @@ int gl_sweep_spec_read(const char *path, struct gl_sweep_spec *s, struct gl_err 
 	}
 	fclose(f);
 	return rc ? GL_EUSAGE : GL_OK;
+}
+
+/* Whether `list` (comma-separated) names something twice. */
+static bool repeats(const char *list, char *dup, size_t n)
+{
+	char copy[sizeof ((struct gl_sweep_spec *)0)->variants];
+	const char *seen[64];
+	int k = 0;
+	snprintf(copy, sizeof copy, "%s", list);
+	for (char *save = NULL, *w = strtok_r(copy, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		for (int i = 0; i < k; i++)
+			if (strcmp(seen[i], w) == 0) {
+				snprintf(dup, n, "%s", w);
+				return true;
+			}
+		if (k < 64)
+			seen[k++] = w;
+	}
+	return false;
+}
+
+int gl_sweep_spec_check(const struct gl_sweep_spec *s, struct gl_err *err)
+{
+	char dup[64];
+	if (s->shard_ctas < 0 || s->shard_ctas > GL_SWEEP_MAX_SHARD_CTAS)
+		return gl_errf(err, GL_EUSAGE, "shard_ctas / --shard-ctas %ld: expected an integer from 1 to %ld",
+			       s->shard_ctas, GL_SWEEP_MAX_SHARD_CTAS);
+	if (s->array_limit < 0 || s->array_limit > GL_SWEEP_MAX_ARRAY_LIMIT)
+		return gl_errf(err, GL_EUSAGE, "array_limit / --array-limit %ld: expected an integer from 1 to %d",
+			       s->array_limit, GL_SWEEP_MAX_ARRAY_LIMIT);
+	if (repeats(s->variants, dup, sizeof dup))
+		return gl_errf(err, GL_EUSAGE, "variant %s is named twice in the sweep's variants; name each once", dup);
+	for (int i = 0; i < s->nparams; i++)
+		for (int a = 0; a < s->nvalues[i]; a++)
+			for (int b = 0; b < a; b++)
+				if (strcmp(s->param_values[i][a], s->param_values[i][b]) == 0)
+					return gl_errf(err, GL_EUSAGE, "parameter %s: value %s is given twice; give each once",
+						       s->param_names[i], s->param_values[i][a]);
+	return GL_OK;
 }

@@ -7,8 +7,10 @@
  * includes) with their SHA-256, size and modification time.  An entry is used only when each listed
  * file still has that content (a changed size or time re-hashes the file, so a touched but unchanged
  * header still hits); otherwise nvcc runs again and the entry is replaced.  Both files are written to a
- * temporary name and renamed, so a reader never sees half an entry.  No cache directory, or one that
- * cannot be written, only means nvcc runs every time. */
+ * temporary name and renamed, so a reader never sees half an entry, and everything goes through
+ * common/safe_dir.h: a cache directory that is a link, another user's or writable by others is not used,
+ * nor is an entry that is not a regular file of this user's.  No usable cache directory only means nvcc
+ * runs every time (--verbose says why). */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/safe_dir.h"
 #include "common/sha256.h"
 #include "common/util.h"
 #include "toolchain/toolchain.h"
@@ -61,10 +64,20 @@ static long long mtime_ns(const struct stat *st)
 	return (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
 }
 
-/* $XDG_CACHE_HOME/gpulab/ptx or $HOME/.cache/gpulab/ptx, created if missing; false when neither works. */
-static bool cache_dir(char *dir, size_t n)
+/* $XDG_CACHE_HOME/gpulab/ptx or $HOME/.cache/gpulab/ptx, created if missing and checked through
+ * common/safe_dir.h (this user's, not writable by others); false, with the reason in `why`, when there is
+ * none or it is refused: then nvcc simply runs. */
+static bool cache_dir(struct gl_safe_dir *d, char *why, size_t n)
 {
-	return gl_cache_dir("ptx", dir, n) == 0;
+	char dir[4096];
+	struct gl_err err = {0};
+	d->fd = -1;
+	if (gl_cache_dir("ptx", dir, sizeof dir) != 0)
+		return snprintf(why, n, "no cache directory ($XDG_CACHE_HOME and $HOME are not set)"), false;
+	if (gl_safe_dir_open(d, dir, GL_SAFE_DIR_CREATE, "the nvcc cache", &err) == GL_OK)
+		return true;
+	snprintf(why, n, "%.400s", err.msg);
+	return false;
 }
 
 /* The command line, built once: argv[] for nvcc, and the same words (without the temporary output
@@ -115,11 +128,17 @@ static void key_of(const struct nvcc_cmd *c, const char *version, const char *so
 }
 
 /* KEY.deps lines: "SHA256 SIZE MTIME_NS PATH".  True when every file listed still has its content. */
-static bool deps_current(const char *deps_path)
+static bool deps_current(const struct gl_safe_dir *d, const char *name)
 {
-	FILE *f = fopen(deps_path, "r");
-	if (!f)
+	char *text = NULL;
+	struct gl_err ignored = {0};
+	if (gl_safe_dir_read(d, name, 1 << 20, &text, NULL, &ignored) != GL_OK)
 		return false;
+	FILE *f = fmemopen(text, strlen(text), "r");
+	if (!f) {
+		free(text);
+		return false;
+	}
 	char line[4500];
 	bool ok = true;
 	int n = 0;
@@ -139,6 +158,7 @@ static bool deps_current(const char *deps_path)
 			ok = hash_file(path, now) == 0 && strcmp(now, hex) == 0;
 	}
 	fclose(f);
+	free(text);
 	return ok && n > 0;
 }
 
@@ -175,24 +195,14 @@ static int parse_deps(const char *text, char ***files, int *n)
 	return 0;
 }
 
-/* Write `text` to path through a temporary name in the same directory. */
-static int write_atomic(const char *path, const char *text)
+/* Write `text` as file `name` of d: a temporary file (O_EXCL|O_NOFOLLOW) renamed in (safe_dir.h). */
+static int write_atomic(const struct gl_safe_dir *d, const char *name, const char *text)
 {
-	char tmp[4400];
-	snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-	FILE *f = fopen(tmp, "wb");
-	if (!f)
-		return -1;
-	bool ok = fputs(text, f) >= 0;
-	ok = fclose(f) == 0 && ok;
-	if (!ok || rename(tmp, path) != 0) {
-		unlink(tmp);
-		return -1;
-	}
-	return 0;
+	struct gl_err ignored = {0};
+	return gl_safe_dir_write(d, name, text, strlen(text), &ignored) == GL_OK ? 0 : -1;
 }
 
-static void store(const char *dir, const char *key, const char *ptx, const char *depfile, bool verbose)
+static void store(const struct gl_safe_dir *d, const char *key, const char *ptx, const char *depfile, bool verbose)
 {
 	char *deps = NULL, **files = NULL;
 	int n = 0;
@@ -215,15 +225,15 @@ static void store(const char *dir, const char *key, const char *ptx, const char 
 	}
 	free(files);
 	free(deps);
-	char ptx_path[4400], deps_path[4400];
-	snprintf(ptx_path, sizeof ptx_path, "%s/%s.ptx", dir, key);
-	snprintf(deps_path, sizeof deps_path, "%s/%s.deps", dir, key);
+	char ptx_name[80], deps_name[80];
+	snprintf(ptx_name, sizeof ptx_name, "%s.ptx", key);
+	snprintf(deps_name, sizeof deps_name, "%s.deps", key);
 	/* the PTX first: a .deps file always has its PTX */
-	if (ok && write_atomic(ptx_path, ptx) == 0 && write_atomic(deps_path, list.buf) == 0) {
+	if (ok && write_atomic(d, ptx_name, ptx) == 0 && write_atomic(d, deps_name, list.buf) == 0) {
 		if (verbose)
-			fprintf(stderr, "gpulab: nvcc cache: stored %s (%d files checked on reuse)\n", ptx_path, n);
+			fprintf(stderr, "gpulab: nvcc cache: stored %s/%s (%d files checked on reuse)\n", d->path, ptx_name, n);
 	} else if (verbose) {
-		fprintf(stderr, "gpulab: nvcc cache: could not store the PTX in %s\n", dir);
+		fprintf(stderr, "gpulab: nvcc cache: could not store the PTX in %s\n", d->path);
 	}
 	gl_str_free(&list);
 }
@@ -253,7 +263,8 @@ static int compile(const char *path, const struct gl_nvcc_opts *nv, const char *
 {
 	const char *nvcc = gl_nvcc_path();
 	bool verbose = nv && nv->verbose, use_cache = !(nv && nv->no_cache);
-	char *version = NULL, *source = NULL, key[65] = "", dir[4200] = "";
+	char *version = NULL, *source = NULL, key[65] = "", why[512] = "";
+	struct gl_safe_dir d = {.fd = -1};
 	size_t len = 0;
 	int rc = nvcc_version(nvcc, tmpdir, &version, err);
 	if (rc)
@@ -267,19 +278,20 @@ static int compile(const char *path, const struct gl_nvcc_opts *nv, const char *
 	key_of(&c, version, source, len, key);
 	free(version);
 	free(source);
-	if (use_cache && cache_dir(dir, sizeof dir)) {
-		char ptx_path[4400], deps_path[4400];
-		snprintf(ptx_path, sizeof ptx_path, "%s/%s.ptx", dir, key);
-		snprintf(deps_path, sizeof deps_path, "%s/%s.deps", dir, key);
-		if (deps_current(deps_path) && slurp(ptx_path, text, NULL) == 0) {
+	if (use_cache && cache_dir(&d, why, sizeof why)) {
+		char ptx_name[80], deps_name[80];
+		struct gl_err miss = {0};
+		snprintf(ptx_name, sizeof ptx_name, "%s.ptx", key);
+		snprintf(deps_name, sizeof deps_name, "%s.deps", key);
+		if (deps_current(&d, deps_name) &&
+		    gl_safe_dir_read(&d, ptx_name, GL_MAX_INPUT_BYTES, text, NULL, &miss) == GL_OK) {
 			if (verbose)
-				fprintf(stderr, "gpulab: nvcc cache: hit %s (nvcc not run)\n", ptx_path);
+				fprintf(stderr, "gpulab: nvcc cache: hit %s/%s (nvcc not run)\n", d.path, ptx_name);
+			gl_safe_dir_close(&d);
 			return GL_OK;
 		}
-	} else {
-		dir[0] = '\0';
-		if (verbose)
-			fprintf(stderr, "gpulab: nvcc cache: %s\n", use_cache ? "no writable cache directory" : "off (--no-cache)");
+	} else if (verbose) {
+		fprintf(stderr, "gpulab: nvcc cache: %s\n", use_cache ? why : "off (--no-cache)");
 	}
 	double t0 = seconds();
 	rc = gl_nvcc_run(c.argv, NULL, path, err);
@@ -287,8 +299,9 @@ static int compile(const char *path, const struct gl_nvcc_opts *nv, const char *
 		rc = gl_errf(err, GL_EENV, "nvcc wrote no readable PTX for '%s'", path);
 	if (rc == GL_OK && verbose)
 		fprintf(stderr, "gpulab: nvcc cache: miss; nvcc took %.2f s\n", seconds() - t0);
-	if (rc == GL_OK && dir[0])
-		store(dir, key, *text, c.dep, verbose);
+	if (rc == GL_OK && d.fd >= 0)
+		store(&d, key, *text, c.dep, verbose);
+	gl_safe_dir_close(&d);
 	unlink(c.out);
 	unlink(c.dep);
 	return rc;
@@ -298,13 +311,11 @@ int gl_simcache_compile(const char *path, const struct gl_nvcc_opts *nv, char **
 {
 	if (access(path, R_OK) != 0)
 		return gl_errf(err, GL_EUSAGE, "cannot read '%s': %s", path, strerror(errno));
-	const char *tmp = getenv("TMPDIR");
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/gpulab-sim-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir))
-		return gl_errf(err, GL_EENV, "cannot make a temporary directory in %s: %s", tmp && *tmp ? tmp : "/tmp",
-			       strerror(errno));
-	int rc = compile(path, nv, dir, text, err);
-	rmdir(dir);
+	struct gl_safe_dir tmp; /* nvcc's outputs: a private directory (safe_dir.h), removed with what is in it */
+	int rc = gl_safe_dir_temp(&tmp, "gpulab-sim", err);
+	if (rc)
+		return rc;
+	rc = compile(path, nv, tmp.path, text, err);
+	gl_safe_dir_remove_temp(&tmp);
 	return rc;
 }

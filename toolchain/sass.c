@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/sha256.h"
+#include "common/safe_dir.h"
 #include "common/util.h"
 #include "sim/sim.h"
 #include "toolchain/toolchain.h"
@@ -85,15 +86,20 @@ static char *disassemble(const char *dir, const char *ptx, const char *ptxas, co
 	snprintf(ptx_path, sizeof ptx_path, "%s/kernel.ptx", dir);
 	snprintf(cubin, sizeof cubin, "%s/kernel.cubin", dir);
 	snprintf(sass, sizeof sass, "%s/kernel.sass", dir);
-	FILE *f = fopen(ptx_path, "wb");
-	if (!f || fputs(ptx, f) < 0 || fclose(f) != 0) {
+	struct gl_safe_dir d;
+	struct gl_err err = {0};
+	int rc = gl_safe_dir_open(&d, dir, 0, "the temporary directory", &err);
+	if (rc == GL_OK)
+		rc = gl_safe_dir_write(&d, "kernel.ptx", ptx, strlen(ptx), &err);
+	gl_safe_dir_close(&d);
+	if (rc != GL_OK) {
 		snprintf(why, n, "cannot write a temporary PTX file");
 		return NULL;
 	}
 	char *as[] = {(char *)ptxas, "-arch=sm_80", "-lineinfo", ptx_path, "-o", cubin, NULL};
 	char *dis[] = {(char *)nvdisasm, "-gp", "-c", cubin, NULL};
 	char *text = NULL;
-	int rc = run_tool(as, NULL);
+	rc = run_tool(as, NULL);
 	if (rc == 127)
 		snprintf(why, n, "ptxas not found");
 	else if (rc != 0)
@@ -155,14 +161,13 @@ static char *sass_in(const char *dir, const char *ptx, const struct gl_nvcc_opts
 
 char *gl_simsrc_sass(const char *ptx, const struct gl_nvcc_opts *nv, char *why, size_t n)
 {
-	const char *tmp = getenv("TMPDIR");
-	char dir[4096];
-	snprintf(dir, sizeof dir, "%s/gpulab-sass-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) {
-		snprintf(why, n, "cannot make a temporary directory: %s", strerror(errno));
+	struct gl_safe_dir tmp; /* ptxas and nvdisasm write here: a private directory (common/safe_dir.h) */
+	struct gl_err err = {0};
+	if (gl_safe_dir_temp(&tmp, "gpulab-sass", &err) != GL_OK) {
+		snprintf(why, n, "%.200s", err.msg);
 		return NULL;
 	}
-	char *text = sass_in(dir, ptx, nv, why, n);
-	rmdir(dir);
+	char *text = sass_in(tmp.path, ptx, nv, why, n);
+	gl_safe_dir_remove_temp(&tmp);
 	return text;
 }

@@ -16,6 +16,12 @@ static bool ends_with(const char *s, const char *suffix)
 	return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
+static int too_big(const char *path, unsigned long long size, struct gl_err *err)
+{
+	return gl_errf(err, GL_EUSAGE, "'%s' is %llu bytes, more than the %u MiB gpulab reads as a source (nvcc's PTX "
+		       "of a large kernel is a few MiB): give the file of one module", path, size, GL_MAX_INPUT_BYTES >> 20);
+}
+
 /* The whole file as a NUL-terminated string.  Source text never contains a NUL byte, and one would end
  * the text early for everything after it (the parser, the line table), so it is refused where found. */
 static int read_file(const char *path, char **text, struct gl_err *err)
@@ -23,6 +29,11 @@ static int read_file(const char *path, char **text, struct gl_err *err)
 	FILE *f = fopen(path, "rb");
 	if (!f)
 		return gl_errf(err, GL_EUSAGE, "cannot read '%s': %s", path, strerror(errno));
+	struct stat st;
+	if (fstat(fileno(f), &st) == 0 && (unsigned long long)st.st_size > GL_MAX_INPUT_BYTES) {
+		fclose(f);
+		return too_big(path, (unsigned long long)st.st_size, err);
+	}
 	size_t len = 0, cap = 65536, got;
 	char *buf = gl_xmalloc(cap + 1);
 	int rc = GL_OK;
@@ -33,6 +44,8 @@ static int read_file(const char *path, char **text, struct gl_err *err)
 				     "'%s' contains a NUL byte at offset %zu: it is not %s text; fix or regenerate the file",
 				     path, (size_t)(nul - buf), ends_with(path, ".cu") ? "CUDA" : "PTX");
 		len += got;
+		if (rc == GL_OK && len > GL_MAX_INPUT_BYTES) /* it grew while it was read */
+			rc = too_big(path, len, err);
 		if (len == cap)
 			buf = gl_xrealloc(buf, (cap *= 2) + 1);
 	}

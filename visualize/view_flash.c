@@ -45,6 +45,10 @@ static long event_row(const struct view_flash *f, const struct gl_trace_event *e
 {
 	const struct view_buffer *vb = f->buf[b];
 	uint64_t a = e->addrs[__builtin_ctz(e->mask)];
+	if (!vb) { /* m and l need not be in the map */
+		*head = 0;
+		return 0;
+	}
 	long elem = a >= vb->base ? (long)((a - vb->base) / (vb->elem ? vb->elem : 4)) : 0;
 	long row = b >= FB_M ? elem : elem / f->d, n = b == FB_K || b == FB_V ? f->nk : f->nq;
 	*head = row / n;
@@ -164,6 +168,15 @@ static float *input(const struct gl_launch *l, const char *name)
 	return NULL;
 }
 
+/* Elements of buffer `name` of the harness's launch (0 when there is none). */
+static size_t count_of(const struct gl_launch *l, const char *name)
+{
+	for (int i = 0; i < l->nbuffers; i++)
+		if (strcmp(l->buffers[i].name, name) == 0)
+			return l->buffers[i].count;
+	return 0;
+}
+
 /* Scores, then m and l after each K/V block, of the CTA's head, from the launch's inputs made again from
  * its stored parameters and seed. */
 static int values(struct view_flash *f, struct gl_err *err)
@@ -175,6 +188,11 @@ static int values(struct view_flash *f, struct gl_err *err)
 	float *q = rc == GL_OK ? input(&l, "Q") : NULL, *k = rc == GL_OK ? input(&l, "K") : NULL;
 	if (rc == GL_OK && (!q || !k))
 		rc = gl_errf(err, GL_EINTERNAL, "the attention harness made no Q or K buffer");
+	size_t heads = rc == GL_OK ? count_of(&l, "Q") / (size_t)(f->nq * f->d) : 0;
+	if (rc == GL_OK && (f->head < 0 || (size_t)f->head >= heads || count_of(&l, "K") < heads * (size_t)(f->nk * f->d)))
+		rc = gl_errf(err, GL_EUSAGE, "%s: the traced CTA reads head %ld of Q, but the launch's parameters make "
+			     "%zu heads; the launch was not recorded by gpulab as stored: record it again",
+			     f->tr->origin, f->head, heads);
 	if (rc == GL_OK) {
 		f->s = gl_xmalloc((size_t)(f->nq * f->nk) * sizeof *f->s);
 		f->m = gl_xmalloc((size_t)(f->nq * (f->nkb + 1)) * sizeof *f->m);

@@ -44,6 +44,8 @@ void view_gemm_model(struct view_gemm *g)
 			struct view_loc loc;
 			VG_FOR_ELEMENTS(g, e, g->C, loc, l)
 			{
+				if (loc.row >= g->m || loc.col >= g->n) /* C's map shape is the parameters' (view_source.c) */
+					continue;
 				int *o = &g->owner[loc.row * g->n + loc.col];
 				if (*o < 0) {
 					g->tile_elems++;

@@ -25,6 +25,31 @@ static void split_sync(struct view_trace *tr)
 	tr->n = nmem;
 }
 
+/* A launch of a topic this binary knows, as the views use it: each parameter within the topic's limits
+ * and each of the topic's matrices in the buffer map shaped as the parameters say, so that a view may size
+ * its arrays from the parameters and index them with what the map gives (the store checked the rows
+ * themselves: store_check.c; this is the part that needs the topic). */
+static int check_problem(const struct view_trace *tr, const struct gl_buffer_desc *map, int nmap, struct gl_err *err)
+{
+	const struct gl_topic *t = tr->t;
+	for (int i = 0; i < t->nparams; i++)
+		if (tr->problem.v[i] < t->params[i].min || tr->problem.v[i] > t->params[i].max)
+			return gl_errf(err, GL_EUSAGE, "%s: parameter %s = %ld is outside topic %s's range %ld..%ld; the "
+				       "launch was not recorded by gpulab as stored: record it again", tr->origin,
+				       t->params[i].name, tr->problem.v[i], t->name, t->params[i].min, t->params[i].max);
+	for (int i = 0; i < nmap; i++) {
+		long rows, cols;
+		if (map[i].shared || !gl_topic_buffer_shape(t, &tr->problem, map[i].name, &rows, &cols))
+			continue;
+		if (map[i].rows != rows || map[i].cols != cols)
+			return gl_errf(err, GL_EUSAGE, "%s: buffer %s is %ld x %ld in the buffer map, but the launch's "
+				       "parameters (%s) make it %ld x %ld; the launch was not recorded by gpulab as "
+				       "stored: record it again", tr->origin, map[i].name, map[i].rows, map[i].cols,
+				       tr->params_json, rows, cols);
+	}
+	return GL_OK;
+}
+
 /* What loading from the store and from a record share: the topic, its problem and the buffers, from the
  * launch's buffer map when it has one, else worked out again (launches stored before the map existed). */
 static int finish(struct view_trace *tr, const struct gl_buffer_desc *map, int nmap, struct gl_err *err)
@@ -34,9 +59,11 @@ static int finish(struct view_trace *tr, const struct gl_buffer_desc *map, int n
 	if (tr->t)
 		gl_problem_from_json(tr->t, tr->params_json, &tr->problem); /* what it lacks: the defaults */
 	int rc = GL_OK;
-	if (nmap)
+	if (tr->t)
+		rc = check_problem(tr, map, nmap, err);
+	if (rc == GL_OK && nmap)
 		view_buffers_from_map(tr, map, nmap);
-	else
+	else if (rc == GL_OK)
 		rc = view_buffers_build(tr, err);
 	if (rc)
 		view_trace_free(tr);

@@ -31,7 +31,7 @@ stable_json() {
 	[ "$status" -eq 1 ]
 	assert_output --partial "simulated 6 of 2147483647 CTAs"
 	assert_output --partial "CTA 5, the first in grid order to abort, stopped the launch"
-	assert_output --partial "instruction budget of 20000 warp instructions per CTA exhausted"
+	assert_output --partial "instruction budget of 20000 warp instructions per launch exhausted"
 	assert_output --partial "in block (5,0,0)"
 }
 

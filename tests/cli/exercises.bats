@@ -231,7 +231,7 @@ exercise_round() {
 	run "$GPULAB" exercise check 1 "$FIX/bad/loop.cu" --max-instructions 200000 --db "$DB"
 	assert_failure 1
 	assert_output --partial "FAIL  n=1000                   the kernel was stopped"
-	assert_output --partial "it ran past the budget of warp instructions per CTA: an endless loop?"
+	assert_output --partial "it ran past its budget of warp instructions: an endless loop?"
 	assert_output --partial "instruction budget exhausted at $FIX/bad/loop.cu:5"
 	assert_output --partial "(4 more sizes not run until this one passes)"
 }

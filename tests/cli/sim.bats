@@ -199,7 +199,7 @@ EOF
 		--arg buf:out:i32:64 --max-instructions 100000
 	[ "$status" -eq 1 ]
 	[ "$SECONDS" -lt 20 ]
-	assert_output --partial "instruction budget of 100000 warp instructions per CTA exhausted"
+	assert_output --partial "instruction budget of 100000 warp instructions per launch exhausted"
 	run "$GPULAB" sim "$FX/sanitizer.ptx" --kernel assert_fail --grid 1 --block 32 --arg buf:in:i32:32:const:-2
 	[ "$status" -eq 1 ]
 	assert_output --partial "sanitizer.cu:62: void assert_fail(const int *): block: [0,0,0], thread: [0,0,0] Assertion \`in[threadIdx.x] >= 0\` failed."

@@ -52,11 +52,27 @@ gemm() {
 		--arg buf:out:f32:1024 --arg i32:32 --arg i32:32 --arg i32:32
 }
 
-@test "wmma s8 and u8 (m32n8k16) GEMMs into s32 match; counted as IMMA" {
-	gemm wmma_gemm_s8 128 imma 16 --arg buf:a:i8:1024:file:$OUT/a.bin --arg buf:b:i8:1024:file:$OUT/b.bin \
+# gemm_misaligned KERNEL BLOCK METRIC COUNT ARGS...: as gemm, for a kernel whose 8-bit tiles start every 16
+# (or 8) bytes: CUDA documents that load_matrix_sync's pointer must be 256-bit aligned, so each such
+# wmma.load is a misaligned finding (exit 1), while D and the tensor-pipe count are still checked
+gemm_misaligned() {
+	local kernel=$1 block=$2 metric=$3 count=$4
+	shift 4
+	python3 "$FX/wmma_ref.py" gen "$kernel" "$OUT"
+	run --separate-stderr "$GPULAB" sim "$SRC" --kernel "$kernel" --grid 1 --block "$block" "$@" \
+		--dump "out=$OUT/out.bin" --json
+	assert_failure 1
+	[ "$(jq -r '[.sanitizer[].kind] | unique | join(",")' <<<"$output")" = misaligned ]
+	[ "$(jq -r '[.sanitizer[].message | test("^misaligned wmma.load read of a matrix at 0x[0-9a-f]+: it must be 32-byte")] | all' <<<"$output")" = true ]
+	[ "$(jq ".metrics[\"smsp__inst_executed_pipe_tensor_op_$metric.sum\"]" <<<"$output")" = "$count" ]
+	python3 "$FX/wmma_ref.py" check "$kernel" "$OUT"
+}
+
+@test "wmma s8 and u8 (m32n8k16) GEMMs into s32 match; counted as IMMA; 8-bit tiles off 32 bytes are findings" {
+	gemm_misaligned wmma_gemm_s8 128 imma 16 --arg buf:a:i8:1024:file:$OUT/a.bin --arg buf:b:i8:1024:file:$OUT/b.bin \
 		--arg buf:c:i32:1024:file:$OUT/c.bin --arg buf:out:i32:1024 --arg i32:32 --arg i32:32 --arg i32:32
 	[ "$(jq '.metrics["smsp__inst_executed_pipe_tensor_op_hmma.sum"]' <<<"$output")" = null ]
-	gemm wmma_gemm_u8_m32n8 128 imma 16 --arg buf:a:u8:2048:file:$OUT/a.bin --arg buf:b:u8:512:file:$OUT/b.bin \
+	gemm_misaligned wmma_gemm_u8_m32n8 128 imma 16 --arg buf:a:u8:2048:file:$OUT/a.bin --arg buf:b:u8:512:file:$OUT/b.bin \
 		--arg buf:out:i32:1024 --arg i32:64 --arg i32:16 --arg i32:32
 }
 

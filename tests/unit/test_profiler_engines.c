@@ -70,7 +70,7 @@ static void compare(const char *label, const struct gl_sim_result *a, const stru
 static int run(const struct ptx_module *m, struct gl_launch *l, int engine, struct gl_sim_result *res)
 {
 	/* one worker: atomics of different CTAs then land in the same order on both engines */
-	struct gl_sim_opts o = {.threads = 1, .engine = engine, .max_instructions = 400000};
+	struct gl_sim_opts o = {.threads = 1, .engine = engine, .max_instructions = 4000000};
 	struct gl_err err = {0};
 	int rc = gl_sim_run(m, l, &o, res, &err);
 	if (rc)

@@ -154,8 +154,53 @@ static void test_fixture(struct ptx_module *m)
 	gl_launch_free(&l);
 }
 
+/* Issue 27: a module's own `.func vprintf()` is an ordinary function (the built-in is only the .extern
+ * declaration with CUDA's prototype).  Before, the call took the frame path while the launch set up no
+ * call stack for a "printf", so frame_konst read and wrote past its array (a crash with recursion, 64
+ * false __local__ errors without), and the compiled engine ran a kernel with a .func call. */
+static const char *user_vprintf =
+	".version 8.0\n.target sm_80\n.address_size 64\n"
+	".func vprintf()\n"
+	"{\n	.local .align 4 .b8 depot[8];\n	.reg .b32 %r<3>;\n	.reg .b64 %rd<2>;\n"
+	"	mov.u64 %rd1, depot;\n	mov.u32 %r1, %tid.x;\n	st.local.u32 [%rd1], %r1;\n"
+	"	ld.local.u32 %r2, [%rd1];\n	ret;\n}\n"
+	".visible .entry plain()\n{\n	call vprintf, ();\n	ret;\n}\n";
+static const char *user_vprintf_rec =
+	".version 8.0\n.target sm_80\n.address_size 64\n"
+	".func vprintf()\n{\n	call vprintf, ();\n	ret;\n}\n"
+	".visible .entry recursive()\n{\n	call vprintf, ();\n	ret;\n}\n";
+
+static void test_user_vprintf(void)
+{
+	struct ptx_module *m = fx_parse(user_vprintf, "user_vprintf.ptx");
+	struct ptx_module *r = fx_parse(user_vprintf_rec, "user_vprintf_rec.ptx");
+	for (int engine = GL_ENGINE_INTERP; m && r && engine <= GL_ENGINE_COMPILED; engine++) {
+		struct gl_launch l = {0};
+		struct gl_sim_result res;
+		struct gl_sim_opts o = {.threads = 1, .engine = engine};
+		fx_geometry(&l, "plain", 2, 1, 64, 1);
+		CHECK_EQ(fx_run_opts(m, &l, &res, &o), GL_OK);
+		CHECK_EQ(res.findings_total, 0);
+		CHECK(!res.aborted);
+		CHECK_STR(res.engine, "interp"); /* a kernel with a .func call is the interpreter's */
+		gl_sim_result_free(&res);
+		gl_launch_free(&l);
+		l = (struct gl_launch){0};
+		fx_geometry(&l, "recursive", 1, 1, 64, 1);
+		CHECK_EQ(fx_run_opts(r, &l, &res, &o), GL_OK);
+		CHECK(res.aborted);
+		const struct gl_finding *f = fx_finding(&res, "stack-overflow");
+		CHECK(f && strstr(f->message, "the call to vprintf at depth 65"));
+		gl_sim_result_free(&res);
+		gl_launch_free(&l);
+	}
+	ptx_module_free(m);
+	ptx_module_free(r);
+}
+
 int main(void)
 {
+	test_user_vprintf();
 	struct ptx_module *m = fx_parse(ptx, "calls_unit.ptx");
 	if (m) {
 		test_divergent_call(m);

@@ -20,7 +20,11 @@ static void floor_and_cache(void)
 	CHECK_EQ(PICK(floor / 4 - 1, 4, 100, 1, true), SIM_JIT_PICK_INTERP);
 	/* at the floor a cached kernel is used, whatever its size and the workers */
 	CHECK_EQ(PICK(floor, 1, 100, 1, true), SIM_JIT_PICK_CACHED);
-	CHECK_EQ(PICK(floor / 4, 4, 5000, 64, true), SIM_JIT_PICK_CACHED);
+	CHECK_EQ(PICK(floor / 4, 4, 2000, 64, true), SIM_JIT_PICK_CACHED);
+	/* past the compiled engine's size limit, never: cached or not, whatever the work */
+	CHECK_EQ(PICK(UINT64_C(1) << 40, 1000, SIM_JIT_MAX_INSNS + 1, 1, true), SIM_JIT_PICK_INTERP);
+	CHECK_EQ(PICK(UINT64_C(1) << 40, 1000, SIM_JIT_MAX_INSNS + 1, 1, false), SIM_JIT_PICK_INTERP);
+	CHECK_EQ(PICK(UINT64_C(1) << 40, 1000, SIM_JIT_MAX_INSNS, 1, false), SIM_JIT_PICK_COMPILE);
 	/* but the same work does not repay a compile */
 	CHECK_EQ(PICK(floor, 1, 100, 1, false), SIM_JIT_PICK_INTERP);
 	/* nothing left: the interpreter, even for a huge CTA */

@@ -384,6 +384,52 @@ static void test_operand_validation(void)
 	PARSE_FAILS(buf, "t.ptx:8: 'fma' needs at least 4 operands, has 2");
 }
 
+/* Which callee is the CUDA runtime's vprintf or __assertfail is decided once, from the declarations: the
+ * .extern declaration with the CUDA prototype and no body anywhere in the module.  A function of the
+ * module named vprintf (issue 27: a user's `.func vprintf()` crashed the simulator) is ordinary. */
+static const struct ptx_function *only(const struct ptx_module *m, const char *name)
+{
+	return m ? ptx_find_function(m, name) : NULL;
+}
+
+static void test_builtins(void)
+{
+	static const char head[] = ".version 8.0\n.target sm_80\n.address_size 64\n";
+	static const char kernel[] = ".visible .entry k() { ret; }\n";
+	char text[1024];
+	snprintf(text, sizeof text, "%s.extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
+		 ".extern .func __assertfail(.param .b64 a, .param .b64 b, .param .b32 c, .param .b64 d, .param .b64 e);\n"
+		 "%s", head, kernel);
+	struct ptx_module *m = parse_ok(text);
+	CHECK(only(m, "vprintf") && only(m, "vprintf")->builtin == PTX_BUILTIN_VPRINTF);
+	CHECK(only(m, "__assertfail") && only(m, "__assertfail")->builtin == PTX_BUILTIN_ASSERTFAIL);
+	CHECK(only(m, "k") && only(m, "k")->builtin == PTX_BUILTIN_NONE);
+	ptx_module_free(m);
+	/* a definition named vprintf, with or without an .extern declaration before it: ordinary */
+	snprintf(text, sizeof text, "%s.func vprintf() { ret; }\n%s", head, kernel);
+	m = parse_ok(text);
+	CHECK(only(m, "vprintf") && only(m, "vprintf")->builtin == PTX_BUILTIN_NONE);
+	ptx_module_free(m);
+	snprintf(text, sizeof text, "%s.extern .func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n"
+		 ".func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b) { ret; }\n%s", head, kernel);
+	m = parse_ok(text);
+	for (int i = 0; m && i < m->nfuncs; i++)
+		CHECK(m->funcs[i].builtin == PTX_BUILTIN_NONE);
+	ptx_module_free(m);
+	/* .extern with another prototype: not CUDA's vprintf, so an ordinary function without a body */
+	snprintf(text, sizeof text, "%s.extern .func vprintf(.param .b64 a);\n"
+		 ".extern .func (.param .b64 r) __assertfail(.param .b64 a);\n%s", head, kernel);
+	m = parse_ok(text);
+	CHECK(only(m, "vprintf") && only(m, "vprintf")->builtin == PTX_BUILTIN_NONE);
+	CHECK(only(m, "__assertfail") && only(m, "__assertfail")->builtin == PTX_BUILTIN_NONE);
+	ptx_module_free(m);
+	/* not .extern: a declaration of a function the module should define */
+	snprintf(text, sizeof text, "%s.func (.param .b32 r) vprintf(.param .b64 a, .param .b64 b);\n%s", head, kernel);
+	m = parse_ok(text);
+	CHECK(only(m, "vprintf") && only(m, "vprintf")->builtin == PTX_BUILTIN_NONE);
+	ptx_module_free(m);
+}
+
 int main(void)
 {
 	/* the slots asserted here are the parser's numbering of the declared registers; how they come to
@@ -396,5 +442,6 @@ int main(void)
 	test_immediates_and_globals();
 	test_fuzz_regressions();
 	test_large_inputs();
+	test_builtins();
 	CHECK_DONE();
 }

@@ -55,6 +55,8 @@ int main(void)
 	CHECK_EQ(id, ids[1]); /* the first launch with a trace */
 	struct gl_traced_launch t;
 	CHECK_EQ(gl_store_load_traced_launch(s, ids[1], &t, &err), GL_OK);
+	if (err.status)
+		fprintf(stderr, "%s\n", err.msg);
 	CHECK_EQ(t.n, 1);
 	CHECK_EQ(t.nbuffers, 2);
 	if (t.nbuffers == 2) {

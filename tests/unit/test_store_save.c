@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -46,7 +47,7 @@ static void fill(struct gl_run_info *info, struct gl_launch_record *l, struct gl
 	snprintf(l->topic, sizeof l->topic, "transpose");
 	snprintf(l->variant, sizeof l->variant, "naive");
 	l->grid[0] = l->grid[1] = l->grid[2] = 1;
-	l->block[0] = 32, l->block[1] = l->block[2] = 1;
+	l->block[0] = 160, l->block[1] = l->block[2] = 1; /* 5 warps: the events' warps 0..4 (import checks them) */
 	l->verified = 1;
 	l->duration_ns = 0.0 / 0.0;
 	snprintf(l->metric_source, sizeof l->metric_source, "sim");
@@ -236,6 +237,74 @@ static void test_foreign_lookalike(void)
 	}
 }
 
+/* The run spooled while the lock is held into `dir`/x.db: the spool file's path from the message. */
+static void spool_in(const char *dir, char *spool, size_t n)
+{
+	char path[600];
+	snprintf(path, sizeof path, "%s/x.db", dir);
+	struct gl_err err = {0};
+	struct gl_store *s = NULL;
+	setenv("GPULAB_LOCK_WAIT_S", "0", 1);
+	CHECK_EQ(gl_store_open(path, 0, &s, &err), GL_OK);
+	unsetenv("GPULAB_LOCK_WAIT_S");
+	gl_store_set_busy_timeout(s, 20);
+	struct gl_run_info info;
+	struct gl_launch_record l;
+	struct gl_trace_event ev[1];
+	fill(&info, &l, ev, 1);
+	pid_t pid = hold_lock(path, 400);
+	long run = 0;
+	CHECK_EQ(gl_store_save_run(s, &info, &l, 1, "ok", &run, NULL, &err), GL_EENV);
+	waitpid(pid, NULL, 0);
+	const char *at = strstr(err.msg, "saved to ");
+	spool[0] = '\0';
+	if (at)
+		sscanf(at + 9, "%599s", spool);
+	(void)n;
+	gl_store_close(s);
+	gl_metrics_free(&l.metrics);
+}
+
+/* Spool files go through common/safe_dir.h: beside the database only in a directory of the user's own,
+ * else in $XDG_DATA_HOME/gpulab/spool; a link planted at a spool's name is replaced, never followed. */
+static void test_spool_directory(void)
+{
+	char spool[600], dir[600], own[600];
+	/* a database directory others may write: the spool goes to the user's own spool directory */
+	snprintf(dir, sizeof dir, "%s/shared", tmpdir);
+	CHECK(mkdir(dir, 0777) == 0 && chmod(dir, 0777) == 0);
+	setenv("XDG_DATA_HOME", tmp_path("data"), 1);
+	spool_in(dir, spool, sizeof spool);
+	snprintf(own, sizeof own, "%s/data/gpulab/spool/x.db.spool-", tmpdir);
+	CHECK(strncmp(spool, own, strlen(own)) == 0);
+	CHECK_EQ(count(spool, "SELECT count(*) FROM runs"), 1);
+	/* another user's directory (as root: user 65534's) */
+	if (geteuid() == 0) {
+		snprintf(dir, sizeof dir, "%s/theirs", tmpdir);
+		CHECK(mkdir(dir, 0755) == 0 && chown(dir, 65534, 65534) == 0);
+		spool_in(dir, spool, sizeof spool);
+		CHECK(strncmp(spool, own, strlen(own)) == 0);
+	}
+	/* links planted at the names this process would use in the next seconds: replaced, not followed */
+	snprintf(dir, sizeof dir, "%s/mine", tmpdir);
+	CHECK(mkdir(dir, 0700) == 0);
+	FILE *f = fopen(tmp_path("precious"), "w");
+	CHECK(f && fputs("mine", f) >= 0 && fclose(f) == 0);
+	for (long t = time(NULL); t < time(NULL) + 5; t++) {
+		char link[700];
+		snprintf(link, sizeof link, "%s/x.db.spool-%ld-%ld.db", dir, t, (long)getpid());
+		CHECK(symlink(tmp_path("precious"), link) == 0);
+	}
+	spool_in(dir, spool, sizeof spool);
+	struct stat st;
+	CHECK(lstat(spool, &st) == 0 && S_ISREG(st.st_mode));
+	size_t n;
+	char *text = slurp(tmp_path("precious"), &n);
+	CHECK_STR(text, "mine");
+	free(text);
+	unsetenv("XDG_DATA_HOME");
+}
+
 int main(void)
 {
 	snprintf(tmpdir, sizeof tmpdir, "/tmp/gl_test_store_save_XXXXXX");
@@ -250,6 +319,7 @@ int main(void)
 	test_spool_and_import();
 	test_check_matches_open();
 	test_foreign_lookalike();
+	test_spool_directory();
 	if (!check_failures) {
 		char cmd[300];
 		snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);

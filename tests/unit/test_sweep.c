@@ -5,9 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
+#include "common/safe_dir.h"
 #include "sweep/sweep.h"
 
 static char path[] = "/tmp/gl_test_cli_sweep_XXXXXX";
@@ -50,7 +52,10 @@ static void test_toml_subset(void)
 		{"[slurm]\nqos = \"x\"\n", ":2: unknown key 'qos' in [slurm]"},
 		{"[params]\nm = [\"a b\"]\n", ":2: parameter m: value 'a b' is not a number or a name"},
 		{"topic = \"a\\qb\"\n", ":1: cannot read this line"},
-		{"shard_ctas = 0\n", ":1: cannot read this line"},
+		{"shard_ctas = 0\n", ":1: shard_ctas 0 is out of range (expected 1 to 1048576)"},
+		{"shard_ctas = 999999999999999999999\n", ":1: invalid shard_ctas '999999999999999999999' (expected an integer "
+							   "from 1 to 1048576)"},
+		{"[slurm]\narray_limit = 100001\n", ":2: array_limit 100001 is out of range (expected 1 to 100000)"},
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		CHECK_EQ(read_spec(bad[i][0], &s, &err), GL_EUSAGE);
@@ -122,6 +127,70 @@ static void test_expand(void)
 	gl_sweep_plan_free(&plan);
 }
 
+/* The sweep directory through common/safe_dir.h: a link and another user's directory are refused; a link
+ * planted at a file's name is replaced; a job line is run only when the plan could have made it; the spec
+ * validator refuses what the command line refuses. */
+static void test_directory_and_jobs(void)
+{
+	char base[] = "/tmp/gl_test_cli_sweep_dir_XXXXXX", sw[128], link[128], theirs[128];
+	struct gl_err e = {0};
+	struct gl_safe_dir d;
+	if (!mkdtemp(base))
+		return;
+	snprintf(sw, sizeof sw, "%s/sw", base);
+	CHECK_EQ(gl_sweep_dir_open(sw, "status", true, &d, &e), GL_OK); /* created with its parent, 0700 */
+	gl_safe_dir_close(&d);
+	snprintf(link, sizeof link, "%s/link", base);
+	CHECK(symlink(sw, link) == 0);
+	gl_err_clear(&e);
+	CHECK_EQ(gl_sweep_dir_open(link, NULL, false, &d, &e), GL_EENV);
+	CHECK(strstr(e.msg, "is a symbolic link") != NULL);
+	snprintf(theirs, sizeof theirs, "%s/theirs", base);
+	CHECK(mkdir(theirs, 0700) == 0);
+	if (geteuid() == 0 && chown(theirs, 65534, 65534) == 0) {
+		gl_err_clear(&e);
+		CHECK_EQ(gl_sweep_dir_open(theirs, NULL, false, &d, &e), GL_EENV);
+		CHECK(strstr(e.msg, "belongs to user 65534") != NULL);
+	}
+	char planted[160], *text = NULL;
+	snprintf(planted, sizeof planted, "%s/status/task-0", sw);
+	CHECK(symlink("/etc/hostname", planted) == 0);
+	gl_err_clear(&e);
+	CHECK_EQ(gl_sweep_dir_read(sw, "status", "task-0", 64, &text, &e), GL_EENV);
+	CHECK_EQ(gl_sweep_dir_write(sw, "status", "task-0", "0\n", &e), GL_OK);
+	CHECK_EQ(gl_sweep_dir_read(sw, "status", "task-0", 64, &text, &e), GL_OK);
+	CHECK(text && strcmp(text, "0\n") == 0);
+	free(text);
+	/* job lines */
+	const char *good[] = {"run", "transpose", "--backend", "sim", "--size", "64", "--variant", "naive,padded",
+			      "--cta-range", "0:4"};
+	struct gl_err err = {0};
+	CHECK_EQ(gl_sweep_job_check(good, 10, &err), GL_OK);
+	const char *bad[][4] = {{"sim", "x.ptx", "--dump", "y=/etc/passwd"}, {"sweep", "task", "/x", "0"},
+				{"run", "transpose", "--db", "/tmp/x.db"}, {"run", "transpose", "--json", "--size"},
+				{"run", "nosuchtopic", "--size", "1"}, {"run", "transpose", "--size", "--db"}};
+	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+		gl_err_clear(&err);
+		CHECK_EQ(gl_sweep_job_check(bad[i], 4, &err), GL_EUSAGE);
+		CHECK(strstr(err.msg, "nothing was run") != NULL);
+	}
+	/* one validator */
+	struct gl_sweep_spec s = {0};
+	s.shard_ctas = GL_SWEEP_MAX_SHARD_CTAS + 1;
+	CHECK_EQ(gl_sweep_spec_check(&s, &err), GL_EUSAGE);
+	s.shard_ctas = 4;
+	snprintf(s.variants, sizeof s.variants, "naive,padded,naive");
+	gl_err_clear(&err);
+	CHECK_EQ(gl_sweep_spec_check(&s, &err), GL_EUSAGE);
+	CHECK(strstr(err.msg, "variant naive is named twice") != NULL);
+	snprintf(s.variants, sizeof s.variants, "naive,padded");
+	CHECK_EQ(gl_sweep_spec_check(&s, &err), GL_OK);
+	char cmd[160];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
+	if (system(cmd) != 0)
+		fprintf(stderr, "could not remove %s\n", base);
+}
+
 int main(void)
 {
 	int fd = mkstemp(path);
@@ -133,6 +202,7 @@ int main(void)
 	test_toml_subset();
 	test_param_option();
 	test_expand();
+	test_directory_and_jobs();
 	unlink(path);
 	CHECK_DONE();
 }
