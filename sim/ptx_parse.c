@@ -546,11 +546,13 @@ const char *ptx_source_file(const struct ptx_module *m, int id)
 	return NULL;
 }
 
-int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_module **out, struct gl_err *err)
+int ptx_parse_at(const char *text, const char *name, unsigned flags, uint64_t global_base, struct ptx_module **out,
+		 struct gl_err *err)
 {
 	struct parser ps = {.err = err, .name = name, .lazy = flags & PTX_PARSE_LAZY,
 			    .cuda_lines = flags & PTX_PARSE_CUDA_LINES};
 	ps.m = gl_xcalloc(1, sizeof *ps.m);
+	ps.m->global_base = global_base;
 	ps.m->name = gl_xstrdup(name);
 	ps.m->text = gl_xstrdup(text);
 	scan_files(ps.m);
@@ -570,6 +572,11 @@ int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_
 	}
 	*out = ps.m;
 	return GL_OK;
+}
+
+int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_module **out, struct gl_err *err)
+{
+	return ptx_parse_at(text, name, flags, PTX_MODULE_BASE, out, err);
 }
 
 int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err)

@@ -35,6 +35,7 @@ struct sim_memmap {
 	uint64_t local_size;
 	const uint8_t *params;
 	uint64_t params_size;
+	uint64_t module_base;      /* where the module's .const data starts: the one region .const may reach */
 };
 
 enum sim_miss {
