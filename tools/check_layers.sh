@@ -20,6 +20,7 @@ declare -A allowed=(
 	[lessons]="common kernels profiler sim store"
 	[cli]="common kernels profiler store insights sim run visualize lessons"
 	[bench]="common kernels sim"
+	[driver]="common sim insights store"
 	[tools]=""
 )
 

@@ -1,0 +1,82 @@
+/* driver_record.c — one record per launch (driver_record.h): the simulator's counts under Nsight
+ * Compute's names, the sanitizer's findings, the kernel's resources and the estimate model's time on
+ * the GPU model, which is also what the launch's stream clock advances by (driver_stream.c).  Phase 1's
+ * hook prints one line per launch on stderr when GPULAB_DRIVER_LOG asks for it. */
+#include "driver_record.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "insights/estimate.h"
+
+static void fill(struct gl_launch_record *rec, const struct drv_launch *l, const struct gl_sim_result *res)
+{
+	memset(rec, 0, sizeof *rec);
+	snprintf(rec->topic, sizeof rec->topic, "program");
+	snprintf(rec->entry, sizeof rec->entry, "%.63s", l->f->fn->name);
+	memcpy(rec->grid, l->grid, sizeof rec->grid);
+	memcpy(rec->block, l->block, sizeof rec->block);
+	rec->dyn_smem = l->dyn_smem;
+	rec->regs = l->f->regs;
+	rec->static_smem = (int)l->f->fn->shared_static;
+	rec->verified = -1; /* a program checks its own results */
+	rec->max_abs_err = rec->max_rel_err = NAN;
+	rec->duration_ns = NAN;
+	snprintf(rec->metric_source, sizeof rec->metric_source, "sim");
+	gl_sim_metrics(res, &rec->metrics);
+	rec->sanitized = true;
+	rec->sanitizer_errors = res->nerrors;
+	rec->sanitizer_warnings = res->findings_total - res->nerrors;
+	rec->sanitizer_dropped = res->findings_dropped;
+	rec->findings = res->findings; /* borrowed: valid while the result is */
+	rec->nfindings = res->nfindings;
+	if (res->nerrors && res->nfindings && !res->findings[0].warning) /* errors come first */
+		snprintf(rec->note, sizeof rec->note, "sanitizer: %ld error%s, first: %.180s", res->nerrors,
+			 res->nerrors == 1 ? "" : "s", res->findings[0].message);
+}
+
+static void log_line(const struct drv_launch_record *r)
+{
+	const struct gl_launch_record *rec = &r->rec;
+	char err[400] = "";
+	if (rec->nfindings && !rec->findings[0].warning) {
+		const struct gl_finding *f = &rec->findings[0];
+		char where[200];
+		if (f->src_line)
+			snprintf(where, sizeof where, "%.160s:%d", f->src_file, f->src_line);
+		else
+			snprintf(where, sizeof where, "PTX line %d", f->line);
+		snprintf(err, sizeof err, "; first error: %.180s (%s)", f->message, where);
+	}
+	fprintf(stderr,
+		"gpulab driver: launch %ld %s grid (%u,%u,%u) block (%u,%u,%u) shared %u+%d B, %d registers, stream %llu: "
+		"%.3f us on the %s model, %.0f global load and %.0f store sectors, %ld sanitizer error%s%s\n",
+		r->seq, r->name, rec->grid[0], rec->grid[1], rec->grid[2], rec->block[0], rec->block[1], rec->block[2],
+		rec->dyn_smem, rec->static_smem, rec->regs, r->stream, r->estimate_us, r->gpu->name,
+		gl_metrics_value_or(&rec->metrics, GL_M_GLD_SECT, 0), gl_metrics_value_or(&rec->metrics, GL_M_GST_SECT, 0),
+		rec->sanitizer_errors, rec->sanitizer_errors == 1 ? "" : "s", err);
+}
+
+void drv_record_hook(const struct drv_launch_record *r)
+{
+	if (drv.log)
+		log_line(r);
+}
+
+double drv_record_launch(const struct drv_launch *l, const struct CUstream_st *s, const struct gl_sim_result *res,
+			 double start_us)
+{
+	struct drv_launch_record r = {.seq = drv.launches + 1, .name = l->f->demangled, .entry = l->f->fn->name,
+				      .module = l->f->mod->m->name, .ptx = l->f->mod->ptx, .stream = s->id,
+				      .cooperative = l->cooperative, .gpu = drv.gpu, .start_us = start_us, .res = res};
+	drv_func_resources(l->f);
+	fill(&r.rec, l, res);
+	struct gl_estimate est;
+	gl_estimate_launch(drv.gpu, &r.rec, &est);
+	r.estimate_us = est.time_us;
+	drv_record_hook(&r);
+	gl_metrics_free(&r.rec.metrics);
+	return r.estimate_us;
+}

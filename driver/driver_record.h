@@ -1,0 +1,33 @@
+/* driver_record.h — what gpulab's driver library keeps of each kernel launch: the seam where `gpulab
+ * profile` (phase 2 of issue 30) takes launches over.  One record per launch that ran, complete when
+ * the hook is called; phase 2 replaces drv_record_hook's body (driver_record.c) with a hand-over to the
+ * session library, which stores it.  Nothing here writes a database. */
+#ifndef GL_DRIVER_RECORD_H
+#define GL_DRIVER_RECORD_H
+
+#include "driver.h"
+#include "store/store.h"
+
+struct drv_launch_record {
+	long seq;                        /* 1 for the process's first launch */
+	const char *name;                /* the kernel's C++ name (demangled), or its PTX entry */
+	const char *entry;               /* the PTX entry (mangled) */
+	const char *module;              /* the module's name for messages ("compute_75 PTX #2") */
+	const char *ptx;                 /* the module's PTX text */
+	unsigned long long stream;       /* the stream's id (0: the default stream) */
+	bool cooperative;
+	const struct gl_gpu_model *gpu;  /* the GPU model the launch ran on */
+	/* grid, block, dyn_smem, static_smem, regs (ptxas for the model, -1 unknown), metrics (source "sim",
+	 * Nsight Compute's names, PTX-level: no SASS mapping yet), sanitizer counts and findings (owned by
+	 * the record until the hook returns), note */
+	struct gl_launch_record rec;
+	double estimate_us;              /* the estimate model's time (insights/estimate.c); NAN when unknown */
+	double start_us;                 /* when it starts on its stream's model clock */
+	const struct gl_sim_result *res; /* everything the simulator returned (printf, trace, engine) */
+};
+
+/* Called once per launch that ran, after the record is complete; the record and what it points to are
+ * valid only during the call. */
+void drv_record_hook(const struct drv_launch_record *r);
+
+#endif
