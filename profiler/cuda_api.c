@@ -134,9 +134,14 @@ bool gl_cuda_probe(char *why, size_t n)
 
 bool gl_cuda_profilable(const struct gl_cuda_api *api, char *why, size_t n)
 {
+	if (api->lib && dlsym(api->lib, "gpulab_driver")) {
+		snprintf(why, n, "this libcuda.so.1 is gpulab's own driver library (kernels run on the simulator, "
+			 "docs/driver.md), not NVIDIA's, so CUPTI cannot profile with it");
+		return false;
+	}
 	if (api->cuGetExportTable)
 		return true;
 	snprintf(why, n, "this libcuda.so.1 is not NVIDIA's driver (it lacks cuGetExportTable, through which CUPTI "
-		 "reaches the GPU; gpulab's test stand-in is such a library), so CUPTI cannot profile with it");
+		 "reaches the GPU), so CUPTI cannot profile with it");
 	return false;
 }
