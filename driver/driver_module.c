@@ -177,7 +177,7 @@ static CUresult parse(struct CUmod_st *mod, const char *ptx, const char *name, c
 	}
 	struct gl_err err = {0};
 	uint64_t base = PTX_MODULE_BASE + (uint64_t)slot * PTX_MAX_MODULE_DATA;
-	if (ptx_parse_at(ptx, name, PTX_PARSE_LAZY, base, &mod->m, &err) != GL_OK) {
+	if (ptx_parse_at(ptx, name, PTX_PARSE_LAZY | PTX_PARSE_EMPTY_OK, base, &mod->m, &err) != GL_OK) {
 		slot_used[slot] = false;
 		snprintf(log, n, "ptxas fatal   : %s", err.msg);
 		return CUDA_ERROR_INVALID_PTX;

@@ -118,7 +118,9 @@ static int no_ptx(const struct fatbin *fb, struct gl_err *err)
 			       fb->n);
 	return gl_errf(err, GL_EUSAGE, "the fatbinary holds SASS only (sm_%d) and gpulab simulates PTX: rebuild "
 		       "with nvcc -arch=sm_%d (which embeds compute_%d PTX beside the SASS) or add -gencode "
-		       "arch=compute_%d,code=compute_%d", sm, sm, sm, sm, sm);
+		       "arch=compute_%d,code=compute_%d; a program built with -rdc=true (separate compilation, "
+		       "device linking, dynamic parallelism) keeps no PTX at all and cannot run on gpulab", sm, sm, sm,
+		       sm, sm);
 }
 
 const struct fatbin_image *fatbin_pick_ptx(const struct fatbin *fb, int sm, struct gl_err *err)

@@ -221,6 +221,8 @@ enum {
 	PTX_PARSE_LAZY = 1,       /* as ptx_parse_lazy */
 	PTX_PARSE_CUDA_LINES = 2, /* the text is nvcc's output for a .cu file called `name`: errors in a body
 				   * with .loc line info say "FILE:LINE: ... (nvcc's PTX line L:C)" */
+	PTX_PARSE_EMPTY_OK = 4,   /* a module without functions (only variables, or nothing) is not an error,
+				   * as nvcc writes one for a .cu file without device code */
 };
 int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_module **out, struct gl_err *err);
 /* The same with the module's .global/.const data at `global_base` instead of PTX_MODULE_BASE: a caller

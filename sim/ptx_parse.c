@@ -176,6 +176,15 @@ static int parse_var_attrs(struct parser *ps, unsigned *align, enum ptx_type *ty
 			if (a <= 0 || a > 4096 || (a & (a - 1)))
 				return ptx_error(ps, "alignment %lld is not a power of two up to 4096", (long long)a);
 			*align = (unsigned)a;
+		} else if (ptx_accept(ps, ".attribute")) {
+			/* .attribute(.managed) (a __managed__ variable) or .attribute(.unified(...)): where the
+			 * variable lives on the host side, nothing the kernel's accesses depend on */
+			if (!ptx_accept(ps, "("))
+				return ptx_error(ps, "expected '(' after .attribute");
+			for (int depth = 1; depth > 0 && ps->tok.kind != TK_EOF;) {
+				depth += ptx_tok_is(&ps->tok, "(") - ptx_tok_is(&ps->tok, ")");
+				ptx_advance(ps);
+			}
 		} else if (ptx_tok_is(&ps->tok, ".ptr") || ptx_tok_is(&ps->tok, ".global") ||
 			   ptx_tok_is(&ps->tok, ".shared") || ptx_tok_is(&ps->tok, ".const") ||
 			   ptx_tok_is(&ps->tok, ".local") || ptx_tok_is(&ps->tok, ".v2") ||
@@ -564,7 +573,7 @@ int ptx_parse_at(const char *text, const char *name, unsigned flags, uint64_t gl
 	ptx_parser_reset_function(&ps);
 	ptx_strmap_free(&ps.module_vars);
 	ptx_strmap_free(&ps.funcs);
-	if (rc == 0 && ps.m->nfuncs == 0)
+	if (rc == 0 && ps.m->nfuncs == 0 && !(flags & PTX_PARSE_EMPTY_OK))
 		rc = gl_errf(err, GL_EUSAGE, "%s: no .entry or .func in this PTX", name);
 	if (rc) {
 		ptx_module_free(ps.m);
