@@ -103,7 +103,8 @@ static void read_fatbin(const void *data, size_t avail, struct image *im)
 static void read_image(const void *data, size_t avail, struct image *im)
 {
 	uint32_t magic = 0;
-	memcpy(&magic, data, sizeof magic);
+	if (strnlen(data, sizeof magic) == sizeof magic) /* a shorter image is a (tiny) PTX string */
+		memcpy(&magic, data, sizeof magic);
 	if (magic == FATBIN_WRAPPER_MAGIC) { /* {magic, version, data, filename_or_fatbins} */
 		const void *fatbin;
 		memcpy(&fatbin, (const uint8_t *)data + 8, sizeof fatbin);

@@ -37,7 +37,7 @@ static uint64_t rd64(const uint8_t *p)
 
 bool fatbin_is_container(const void *data, size_t avail)
 {
-	return data && (avail == 0 || avail >= FATBIN_HEADER_BYTES) && rd32(data) == FATBIN_MAGIC;
+	return data && avail >= FATBIN_HEADER_BYTES && rd32(data) == FATBIN_MAGIC;
 }
 
 /* One entry at `at` of the container's `end` bytes; *next is where the following one starts. */
@@ -80,7 +80,7 @@ int fatbin_parse(const void *data, size_t avail, struct fatbin *out, struct gl_e
 	const uint8_t *p = data;
 	out->n = 0;
 	out->size = 0;
-	if (!fatbin_is_container(data, avail == SIZE_MAX ? 0 : avail))
+	if (!fatbin_is_container(data, avail))
 		return gl_errf(err, GL_EUSAGE, "not a fatbinary: it does not start with the magic number 0x%08x",
 			       FATBIN_MAGIC);
 	uint16_t version = rd16(p + 4), header = rd16(p + 6);

@@ -47,7 +47,7 @@ struct fatbin {
 	int n;
 };
 
-/* Is there a container at `data` (its magic)?  `avail` bytes may be read (0: at least the header). */
+/* Is there a container at `data` (its magic)?  `avail` bytes may be read (SIZE_MAX: not known). */
 bool fatbin_is_container(const void *data, size_t avail);
 
 /* Read the container at `data`, of which `avail` bytes may be read (a size the caller knows: a file, a
