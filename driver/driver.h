@@ -62,6 +62,7 @@ struct drv_state {
 	bool log;                       /* GPULAB_DRIVER_LOG: one line per launch on stderr */
 	struct CUctx_st *primary[DRV_MAX_DEVICES];
 	long launches;                  /* kernel launches that ran */
+	bool profiler_stopped;          /* between cuProfilerStop and cuProfilerStart (driver_record.c) */
 };
 extern struct drv_state drv;
 

@@ -4,6 +4,7 @@
  * hook prints one line per launch on stderr when GPULAB_DRIVER_LOG asks for it. */
 #include "driver_record.h"
 
+#include <cudaProfiler.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -70,7 +71,8 @@ double drv_record_launch(const struct drv_launch *l, const struct CUstream_st *s
 {
 	struct drv_launch_record r = {.seq = drv.launches + 1, .name = l->f->demangled, .entry = l->f->fn->name,
 				      .module = l->f->mod->m->name, .ptx = l->f->mod->ptx, .stream = s->id,
-				      .cooperative = l->cooperative, .gpu = drv.gpu, .start_us = start_us, .res = res};
+				      .cooperative = l->cooperative, .profiled = !drv.profiler_stopped, .gpu = drv.gpu,
+				      .start_us = start_us, .res = res};
 	drv_func_resources(l->f);
 	fill(&r.rec, l, res);
 	struct gl_estimate est;
@@ -79,4 +81,30 @@ double drv_record_launch(const struct drv_launch *l, const struct CUstream_st *s
 	drv_record_hook(&r);
 	gl_metrics_free(&r.rec.metrics);
 	return r.estimate_us;
+}
+
+/* ---- the profiler API: a program marks the region a profiler should look at; the record keeps it */
+
+CUresult CUDAAPI cuProfilerStart(void)
+{
+	drv_lock();
+	drv.profiler_stopped = false;
+	drv_unlock();
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuProfilerStop(void)
+{
+	drv_lock();
+	drv.profiler_stopped = true;
+	drv_unlock();
+	return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuProfilerInitialize(const char *config, const char *output, CUoutput_mode mode)
+{
+	(void)config;
+	(void)output;
+	(void)mode;
+	return CUDA_SUCCESS; /* the legacy command-line profiler's settings: nothing to configure */
 }

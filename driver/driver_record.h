@@ -16,6 +16,8 @@ struct drv_launch_record {
 	const char *ptx;                 /* the module's PTX text */
 	unsigned long long stream;       /* the stream's id (0: the default stream) */
 	bool cooperative;
+	bool profiled;                   /* outside cuProfilerStop..cuProfilerStart (what ncu's
+					  * --profile-from-start off selects by) */
 	const struct gl_gpu_model *gpu;  /* the GPU model the launch ran on */
 	/* grid, block, dyn_smem, static_smem, regs (ptxas for the model, -1 unknown), metrics (source "sim",
 	 * Nsight Compute's names, PTX-level: no SASS mapping yet), sanitizer counts and findings (owned by
