@@ -115,7 +115,7 @@ CUresult drv_memset(const CUDA_MEMSET_NODE_PARAMS *p)
 
 static CUresult sync_copy(uint64_t dst, uint64_t src, size_t n, unsigned device_sides, const char *name)
 {
-	drv_lock();
+	drv_lock_at(name);
 	CUresult r = drv_ready(NULL);
 	if (r == CUDA_SUCCESS)
 		r = drv_fail(name, CUDA_ERROR_INVALID_VALUE);
@@ -133,22 +133,22 @@ static uint64_t host_addr(const void *p)
 
 CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n)
 {
-	return sync_copy(dst, src, n, 0, "cuMemcpy");
+	return sync_copy(dst, src, n, 0, __func__);
 }
 
 CUresult CUDAAPI cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n)
 {
-	return sync_copy(dst, host_addr(src), n, DRV_DST_DEVICE, "cuMemcpyHtoD");
+	return sync_copy(dst, host_addr(src), n, DRV_DST_DEVICE, __func__);
 }
 
 CUresult CUDAAPI cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n)
 {
-	return sync_copy(host_addr(dst), src, n, DRV_SRC_DEVICE, "cuMemcpyDtoH");
+	return sync_copy(host_addr(dst), src, n, DRV_SRC_DEVICE, __func__);
 }
 
 CUresult CUDAAPI cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n)
 {
-	return sync_copy(dst, src, n, DRV_DST_DEVICE | DRV_SRC_DEVICE, "cuMemcpyDtoD");
+	return sync_copy(dst, src, n, DRV_DST_DEVICE | DRV_SRC_DEVICE, __func__);
 }
 
 CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUcontext sctx, size_t n)
@@ -158,11 +158,11 @@ CUresult CUDAAPI cuMemcpyPeer(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, 
 	return cuMemcpyDtoD_v2(dst, src, n);
 }
 
-static CUresult sync_3d(const CUDA_MEMCPY3D *p)
+static CUresult sync_3d(const CUDA_MEMCPY3D *p, const char *api)
 {
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
-	drv_lock();
+	drv_lock_at(api);
 	CUresult r = drv_ready(NULL);
 	if (r == CUDA_SUCCESS)
 		r = drv_copy3d(p);
@@ -172,7 +172,7 @@ static CUresult sync_3d(const CUDA_MEMCPY3D *p)
 
 CUresult CUDAAPI cuMemcpy3D_v2(const CUDA_MEMCPY3D *p)
 {
-	return sync_3d(p);
+	return sync_3d(p, __func__);
 }
 
 CUresult CUDAAPI cuMemcpy2D_v2(const CUDA_MEMCPY2D *p)
@@ -180,7 +180,7 @@ CUresult CUDAAPI cuMemcpy2D_v2(const CUDA_MEMCPY2D *p)
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	CUDA_MEMCPY3D c = from_2d(p);
-	return sync_3d(&c);
+	return sync_3d(&c, __func__);
 }
 
 CUresult CUDAAPI cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *p)
@@ -204,7 +204,7 @@ CUresult CUDAAPI cuMemcpy3DPeer(const CUDA_MEMCPY3D_PEER *p)
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	CUDA_MEMCPY3D c = from_peer(p);
-	return sync_3d(&c);
+	return sync_3d(&c, __func__);
 }
 
 static CUresult sync_memset(CUdeviceptr dst, size_t pitch, unsigned value, unsigned e, size_t w, size_t h,
@@ -212,7 +212,7 @@ static CUresult sync_memset(CUdeviceptr dst, size_t pitch, unsigned value, unsig
 {
 	CUDA_MEMSET_NODE_PARAMS p = {.dst = dst, .pitch = pitch, .value = value, .elementSize = e, .width = w,
 				     .height = h};
-	drv_lock();
+	drv_lock_at(name);
 	CUresult r = drv_ready(NULL);
 	if (r == CUDA_SUCCESS)
 		r = drv_fail(name, CUDA_ERROR_INVALID_VALUE);
@@ -224,60 +224,63 @@ static CUresult sync_memset(CUdeviceptr dst, size_t pitch, unsigned value, unsig
 
 CUresult CUDAAPI cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n)
 {
-	return sync_memset(dst, 0, v, 1, n, 1, "cuMemsetD8");
+	return sync_memset(dst, 0, v, 1, n, 1, __func__);
 }
 
 CUresult CUDAAPI cuMemsetD16_v2(CUdeviceptr dst, unsigned short v, size_t n)
 {
-	return sync_memset(dst, 0, v, 2, n, 1, "cuMemsetD16");
+	return sync_memset(dst, 0, v, 2, n, 1, __func__);
 }
 
 CUresult CUDAAPI cuMemsetD32_v2(CUdeviceptr dst, unsigned int v, size_t n)
 {
-	return sync_memset(dst, 0, v, 4, n, 1, "cuMemsetD32");
+	return sync_memset(dst, 0, v, 4, n, 1, __func__);
 }
 
 CUresult CUDAAPI cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char v, size_t w, size_t h)
 {
-	return sync_memset(dst, pitch, v, 1, w, h, "cuMemsetD2D8");
+	return sync_memset(dst, pitch, v, 1, w, h, __func__);
 }
 
 CUresult CUDAAPI cuMemsetD2D16_v2(CUdeviceptr dst, size_t pitch, unsigned short v, size_t w, size_t h)
 {
-	return sync_memset(dst, pitch, v, 2, w, h, "cuMemsetD2D16");
+	return sync_memset(dst, pitch, v, 2, w, h, __func__);
 }
 
 CUresult CUDAAPI cuMemsetD2D32_v2(CUdeviceptr dst, size_t pitch, unsigned int v, size_t w, size_t h)
 {
-	return sync_memset(dst, pitch, v, 4, w, h, "cuMemsetD2D32");
+	return sync_memset(dst, pitch, v, 4, w, h, __func__);
 }
 
 /* ---- asynchronous forms: stream operations */
 
-static CUresult async_copy(uint64_t dst, uint64_t src, size_t n, unsigned device_sides, CUstream s)
+static CUresult async_copy(uint64_t dst, uint64_t src, size_t n, unsigned device_sides, CUstream s, const char *api)
 {
 	struct drv_op op = {.kind = DRV_OP_COPY, .dst = dst, .src = src, .bytes = n, .sides = device_sides};
-	return drv_issue(s, &op);
+	drv_lock_at(api);
+	CUresult r = drv_issue(s, &op);
+	drv_unlock();
+	return r;
 }
 
 CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
 {
-	return async_copy(dst, src, n, 0, s);
+	return async_copy(dst, src, n, 0, s, __func__);
 }
 
 CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, CUstream s)
 {
-	return async_copy(dst, host_addr(src), n, DRV_DST_DEVICE, s);
+	return async_copy(dst, host_addr(src), n, DRV_DST_DEVICE, s, __func__);
 }
 
 CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, CUstream s)
 {
-	return async_copy(host_addr(dst), src, n, DRV_SRC_DEVICE, s);
+	return async_copy(host_addr(dst), src, n, DRV_SRC_DEVICE, s, __func__);
 }
 
 CUresult CUDAAPI cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, CUstream s)
 {
-	return async_copy(dst, src, n, DRV_DST_DEVICE | DRV_SRC_DEVICE, s);
+	return async_copy(dst, src, n, DRV_DST_DEVICE | DRV_SRC_DEVICE, s, __func__);
 }
 
 CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dst, CUcontext dctx, CUdeviceptr src, CUcontext sctx, size_t n,
@@ -293,7 +296,10 @@ CUresult CUDAAPI cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *p, CUstream s)
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	struct drv_op op = {.kind = DRV_OP_COPY3D, .copy3d = *p};
-	return drv_issue(s, &op);
+	drv_lock();
+	CUresult r = drv_issue(s, &op);
+	drv_unlock();
+	return r;
 }
 
 CUresult CUDAAPI cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream s)
@@ -301,7 +307,10 @@ CUresult CUDAAPI cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *p, CUstream s)
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	struct drv_op op = {.kind = DRV_OP_COPY3D, .copy3d = from_2d(p)};
-	return drv_issue(s, &op);
+	drv_lock();
+	CUresult r = drv_issue(s, &op);
+	drv_unlock();
+	return r;
 }
 
 CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *p, CUstream s)
@@ -309,42 +318,49 @@ CUresult CUDAAPI cuMemcpy3DPeerAsync(const CUDA_MEMCPY3D_PEER *p, CUstream s)
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	struct drv_op op = {.kind = DRV_OP_COPY3D, .copy3d = from_peer(p)};
-	return drv_issue(s, &op);
+	drv_lock();
+	CUresult r = drv_issue(s, &op);
+	drv_unlock();
+	return r;
 }
 
-static CUresult async_memset(CUdeviceptr dst, size_t pitch, unsigned v, unsigned e, size_t w, size_t h, CUstream s)
+static CUresult async_memset(CUdeviceptr dst, size_t pitch, unsigned v, unsigned e, size_t w, size_t h, CUstream s,
+			     const char *api)
 {
 	struct drv_op op = {.kind = DRV_OP_MEMSET,
 			    .memset = {.dst = dst, .pitch = pitch, .value = v, .elementSize = e, .width = w, .height = h}};
-	return drv_issue(s, &op);
+	drv_lock_at(api);
+	CUresult r = drv_issue(s, &op);
+	drv_unlock();
+	return r;
 }
 
 CUresult CUDAAPI cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, CUstream s)
 {
-	return async_memset(dst, 0, v, 1, n, 1, s);
+	return async_memset(dst, 0, v, 1, n, 1, s, __func__);
 }
 
 CUresult CUDAAPI cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n, CUstream s)
 {
-	return async_memset(dst, 0, v, 2, n, 1, s);
+	return async_memset(dst, 0, v, 2, n, 1, s, __func__);
 }
 
 CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dst, unsigned int v, size_t n, CUstream s)
 {
-	return async_memset(dst, 0, v, 4, n, 1, s);
+	return async_memset(dst, 0, v, 4, n, 1, s, __func__);
 }
 
 CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dst, size_t pitch, unsigned char v, size_t w, size_t h, CUstream s)
 {
-	return async_memset(dst, pitch, v, 1, w, h, s);
+	return async_memset(dst, pitch, v, 1, w, h, s, __func__);
 }
 
 CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dst, size_t pitch, unsigned short v, size_t w, size_t h, CUstream s)
 {
-	return async_memset(dst, pitch, v, 2, w, h, s);
+	return async_memset(dst, pitch, v, 2, w, h, s, __func__);
 }
 
 CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch, unsigned int v, size_t w, size_t h, CUstream s)
 {
-	return async_memset(dst, pitch, v, 4, w, h, s);
+	return async_memset(dst, pitch, v, 4, w, h, s, __func__);
 }

@@ -193,11 +193,11 @@ CUresult CUDAAPI cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned int flags)
 
 /* ---- created contexts and the current-context stack */
 
-static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev)
+static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev, const char *api)
 {
 	if (!pctx)
 		return CUDA_ERROR_INVALID_VALUE;
-	drv_lock();
+	drv_lock_at(api);
 	CUresult r = drv_valid_device(dev);
 	struct CUctx_st *c = r == CUDA_SUCCESS ? malloc(sizeof *c) : NULL;
 	if (r == CUDA_SUCCESS && !c)
@@ -218,25 +218,25 @@ static CUresult ctx_create(CUcontext *pctx, unsigned flags, CUdevice dev)
 
 CUresult CUDAAPI cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev)
 {
-	return ctx_create(pctx, flags, dev);
+	return ctx_create(pctx, flags, dev, __func__);
 }
 
 CUresult CUDAAPI cuCtxCreate(CUcontext *pctx, unsigned int flags, CUdevice dev)
 {
-	return ctx_create(pctx, flags, dev);
+	return ctx_create(pctx, flags, dev, __func__);
 }
 
 CUresult CUDAAPI cuCtxCreate_v3(CUcontext *pctx, CUexecAffinityParam *params, int n, unsigned int flags, CUdevice dev)
 {
 	(void)params;
 	(void)n; /* execution affinity (SM counts) does not change what the simulator runs */
-	return ctx_create(pctx, flags, dev);
+	return ctx_create(pctx, flags, dev, __func__);
 }
 
 CUresult CUDAAPI cuCtxCreate_v4(CUcontext *pctx, CUctxCreateParams *params, unsigned int flags, CUdevice dev)
 {
 	(void)params;
-	return ctx_create(pctx, flags, dev);
+	return ctx_create(pctx, flags, dev, __func__);
 }
 
 CUresult CUDAAPI cuCtxDestroy_v2(CUcontext ctx)

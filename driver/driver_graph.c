@@ -205,9 +205,9 @@ void drv_capture_leave(struct CUstream_st *s)
 	s->capture = NULL;
 }
 
-static CUresult begin_capture(CUstream h, CUstreamCaptureMode mode)
+static CUresult begin_capture(CUstream h, CUstreamCaptureMode mode, const char *api)
 {
-	drv_lock();
+	drv_lock_at(api);
 	CUcontext c = NULL;
 	CUresult r = drv_ready(&c);
 	struct CUstream_st *s = r == CUDA_SUCCESS ? drv_stream(c, h) : NULL;
@@ -233,22 +233,22 @@ static CUresult begin_capture(CUstream h, CUstreamCaptureMode mode)
 
 CUresult CUDAAPI cuStreamBeginCapture_v2(CUstream h, CUstreamCaptureMode mode)
 {
-	return begin_capture(h, mode);
+	return begin_capture(h, mode, __func__);
 }
 
 CUresult CUDAAPI cuStreamBeginCapture(CUstream h)
 {
-	return begin_capture(h, CU_STREAM_CAPTURE_MODE_GLOBAL);
+	return begin_capture(h, CU_STREAM_CAPTURE_MODE_GLOBAL, __func__);
 }
 
 CUresult CUDAAPI cuStreamBeginCapture_ptsz(CUstream h)
 {
-	return begin_capture(h, CU_STREAM_CAPTURE_MODE_GLOBAL);
+	return begin_capture(h, CU_STREAM_CAPTURE_MODE_GLOBAL, __func__);
 }
 
 CUresult CUDAAPI cuStreamBeginCapture_v2_ptsz(CUstream h, CUstreamCaptureMode mode)
 {
-	return begin_capture(h, mode);
+	return begin_capture(h, mode, __func__);
 }
 
 /* Ending the capture on the stream that began it hands its graph over; every stream that joined it
@@ -286,9 +286,9 @@ CUresult CUDAAPI cuStreamEndCapture_ptsz(CUstream h, CUgraph *graph)
 }
 
 static CUresult capture_info(CUstream h, CUstreamCaptureStatus *status, cuuint64_t *id, CUgraph *graph,
-			     const CUgraphNode **deps, size_t *ndeps)
+			     const CUgraphNode **deps, size_t *ndeps, const char *api)
 {
-	drv_lock();
+	drv_lock_at(api);
 	CUcontext c = NULL;
 	CUresult r = drv_ready_unpoisoned(&c);
 	struct CUstream_st *s = r == CUDA_SUCCESS ? drv_stream(c, h) : NULL;
@@ -315,7 +315,7 @@ CUresult CUDAAPI cuStreamIsCapturing(CUstream h, CUstreamCaptureStatus *status)
 {
 	if (!status)
 		return CUDA_ERROR_INVALID_VALUE;
-	return capture_info(h, status, NULL, NULL, NULL, NULL);
+	return capture_info(h, status, NULL, NULL, NULL, NULL, __func__);
 }
 
 CUresult CUDAAPI cuStreamIsCapturing_ptsz(CUstream h, CUstreamCaptureStatus *status)
@@ -325,13 +325,13 @@ CUresult CUDAAPI cuStreamIsCapturing_ptsz(CUstream h, CUstreamCaptureStatus *sta
 
 CUresult CUDAAPI cuStreamGetCaptureInfo(CUstream h, CUstreamCaptureStatus *status, cuuint64_t *id)
 {
-	return capture_info(h, status, id, NULL, NULL, NULL);
+	return capture_info(h, status, id, NULL, NULL, NULL, __func__);
 }
 
 CUresult CUDAAPI cuStreamGetCaptureInfo_v2(CUstream h, CUstreamCaptureStatus *status, cuuint64_t *id, CUgraph *graph,
 					   const CUgraphNode **deps, size_t *ndeps)
 {
-	return capture_info(h, status, id, graph, deps, ndeps);
+	return capture_info(h, status, id, graph, deps, ndeps, __func__);
 }
 
 CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream h, CUstreamCaptureStatus *status, cuuint64_t *id, CUgraph *graph,
@@ -339,7 +339,7 @@ CUresult CUDAAPI cuStreamGetCaptureInfo_v3(CUstream h, CUstreamCaptureStatus *st
 {
 	if (edges)
 		*edges = NULL; /* default edges only */
-	return capture_info(h, status, id, graph, deps, ndeps);
+	return capture_info(h, status, id, graph, deps, ndeps, __func__);
 }
 
 CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode *mode)
@@ -372,11 +372,12 @@ CUresult CUDAAPI cuGraphDestroy(CUgraph graph)
 	return r;
 }
 
-static CUresult add(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n, const struct drv_op *op)
+static CUresult add(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n, const struct drv_op *op,
+		    const char *api)
 {
 	if (!out || (n && !deps))
 		return CUDA_ERROR_INVALID_VALUE;
-	drv_lock();
+	drv_lock_at(api);
 	CUresult r = graph_valid(g) ? node_add(g, op, deps, n, out) : CUDA_ERROR_INVALID_VALUE;
 	drv_unlock();
 	return r;
@@ -397,7 +398,7 @@ CUresult CUDAAPI cuGraphAddKernelNode_v2(CUgraphNode *out, CUgraph g, const CUgr
 					(unsigned[3]){p->blockDimX, p->blockDimY, p->blockDimZ}, p->sharedMemBytes,
 					p->kernelParams, p->extra, false);
 	if (r == CUDA_SUCCESS)
-		r = add(out, g, deps, n, op);
+		r = add(out, g, deps, n, op, __func__);
 	drv_unlock();
 	free(op);
 	return r;
@@ -410,7 +411,7 @@ CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode *out, CUgraph g, const CUgraph
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	struct drv_op op = {.kind = DRV_OP_COPY3D, .copy3d = *p};
-	return add(out, g, deps, n, &op);
+	return add(out, g, deps, n, &op, __func__);
 }
 
 CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n,
@@ -420,7 +421,7 @@ CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraph
 	if (!p)
 		return CUDA_ERROR_INVALID_VALUE;
 	struct drv_op op = {.kind = DRV_OP_MEMSET, .memset = *p};
-	return add(out, g, deps, n, &op);
+	return add(out, g, deps, n, &op, __func__);
 }
 
 CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n,
@@ -429,25 +430,25 @@ CUresult CUDAAPI cuGraphAddHostNode(CUgraphNode *out, CUgraph g, const CUgraphNo
 	if (!p || !p->fn)
 		return CUDA_ERROR_INVALID_VALUE;
 	struct drv_op op = {.kind = DRV_OP_HOST, .fn = p->fn, .data = p->userData};
-	return add(out, g, deps, n, &op);
+	return add(out, g, deps, n, &op, __func__);
 }
 
 CUresult CUDAAPI cuGraphAddEmptyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n)
 {
 	struct drv_op op = {.kind = DRV_OP_EMPTY};
-	return add(out, g, deps, n, &op);
+	return add(out, g, deps, n, &op, __func__);
 }
 
 CUresult CUDAAPI cuGraphAddEventRecordNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n, CUevent ev)
 {
 	struct drv_op op = {.kind = DRV_OP_RECORD, .event = ev};
-	return ev ? add(out, g, deps, n, &op) : CUDA_ERROR_INVALID_VALUE;
+	return ev ? add(out, g, deps, n, &op, __func__) : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n, CUevent ev)
 {
 	struct drv_op op = {.kind = DRV_OP_WAIT, .event = ev};
-	return ev ? add(out, g, deps, n, &op) : CUDA_ERROR_INVALID_VALUE;
+	return ev ? add(out, g, deps, n, &op, __func__) : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,
@@ -575,11 +576,11 @@ static CUresult topological(const struct CUgraph_st *g, struct drv_op *ops)
 	return placed == g->n ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; /* a cycle */
 }
 
-static CUresult instantiate(CUgraphExec *out, CUgraph g)
+static CUresult instantiate(CUgraphExec *out, CUgraph g, const char *api)
 {
 	if (!out)
 		return CUDA_ERROR_INVALID_VALUE;
-	drv_lock();
+	drv_lock_at(api);
 	CUresult r = graph_valid(g) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 	struct CUgraphExec_st *e = r == CUDA_SUCCESS ? calloc(1, sizeof *e) : NULL;
 	if (e)
@@ -603,7 +604,7 @@ static CUresult instantiate(CUgraphExec *out, CUgraph g)
 CUresult CUDAAPI cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph g, unsigned long long flags)
 {
 	(void)flags; /* auto-free-on-launch, upload, device launch, priority: nothing to do here */
-	return instantiate(out, g);
+	return instantiate(out, g, __func__);
 }
 
 CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *out, CUgraph g, CUgraphNode *err_node, char *log, size_t n)
@@ -612,7 +613,7 @@ CUresult CUDAAPI cuGraphInstantiate(CUgraphExec *out, CUgraph g, CUgraphNode *er
 		*err_node = NULL;
 	if (log && n)
 		log[0] = '\0';
-	return instantiate(out, g);
+	return instantiate(out, g, __func__);
 }
 
 CUresult CUDAAPI cuGraphInstantiate_v2(CUgraphExec *out, CUgraph g, CUgraphNode *err_node, char *log, size_t n)
@@ -622,7 +623,7 @@ CUresult CUDAAPI cuGraphInstantiate_v2(CUgraphExec *out, CUgraph g, CUgraphNode 
 
 CUresult CUDAAPI cuGraphInstantiateWithParams(CUgraphExec *out, CUgraph g, CUDA_GRAPH_INSTANTIATE_PARAMS *p)
 {
-	CUresult r = instantiate(out, g);
+	CUresult r = instantiate(out, g, __func__);
 	if (p) {
 		p->result_out = r == CUDA_SUCCESS ? CUDA_GRAPH_INSTANTIATE_SUCCESS : CUDA_GRAPH_INSTANTIATE_ERROR;
 		p->hErrNode_out = NULL;

@@ -196,9 +196,9 @@ CUresult drv_launch_run(const struct drv_launch *l, struct CUstream_st *s)
 /* ---- the entry points */
 
 static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned smem, CUstream h,
-		       void **params, void **extra, bool cooperative)
+		       void **params, void **extra, bool cooperative, const char *api)
 {
-	drv_lock();
+	drv_lock_at(api);
 	CUcontext c = NULL;
 	CUresult r = drv_ready(&c);
 	if (r == CUDA_SUCCESS)
@@ -223,7 +223,7 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gx, unsigned int gy, 
 				unsigned int by, unsigned int bz, unsigned int smem, CUstream stream, void **params,
 				void **extra)
 {
-	return launch(f, (unsigned[3]){gx, gy, gz}, (unsigned[3]){bx, by, bz}, smem, stream, params, extra, false);
+	return launch(f, (unsigned[3]){gx, gy, gz}, (unsigned[3]){bx, by, bz}, smem, stream, params, extra, false, __func__);
 }
 
 CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz, unsigned int bx,
@@ -237,7 +237,7 @@ CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gx, unsign
 					   unsigned int bx, unsigned int by, unsigned int bz, unsigned int smem,
 					   CUstream stream, void **params)
 {
-	return launch(f, (unsigned[3]){gx, gy, gz}, (unsigned[3]){bx, by, bz}, smem, stream, params, NULL, true);
+	return launch(f, (unsigned[3]){gx, gy, gz}, (unsigned[3]){bx, by, bz}, smem, stream, params, NULL, true, __func__);
 }
 
 CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gx, unsigned int gy, unsigned int gz,
@@ -264,7 +264,7 @@ CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig *config, CUfunction f, vo
 	}
 	return launch(f, (unsigned[3]){config->gridDimX, config->gridDimY, config->gridDimZ},
 		      (unsigned[3]){config->blockDimX, config->blockDimY, config->blockDimZ}, config->sharedMemBytes,
-		      config->hStream, params, extra, cooperative);
+		      config->hStream, params, extra, cooperative, __func__);
 }
 
 CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig *config, CUfunction f, void **params, void **extra)

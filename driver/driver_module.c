@@ -496,11 +496,11 @@ static bool library_valid(CUlibrary lib)
 	return lib && lib->magic == DRV_LIBRARY && drv_module_valid(lib->mod);
 }
 
-static CUresult library_load(CUlibrary *lib, const void *code, size_t avail)
+static CUresult library_load(CUlibrary *lib, const void *code, size_t avail, const char *api)
 {
 	if (!lib || !code)
 		return CUDA_ERROR_INVALID_VALUE;
-	drv_lock();
+	drv_lock_at(api);
 	/* context-independent: a library may be loaded before any context exists */
 	CUresult r = drv.initialized ? CUDA_SUCCESS : CUDA_ERROR_NOT_INITIALIZED;
 	struct CUlib_st *l = r == CUDA_SUCCESS ? calloc(1, sizeof *l) : NULL;
@@ -528,7 +528,7 @@ CUresult CUDAAPI cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_optio
 	(void)lib_opts;
 	(void)lib_vals;
 	(void)nlib;
-	return library_load(lib, code, SIZE_MAX);
+	return library_load(lib, code, SIZE_MAX, __func__);
 }
 
 CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *lib, const char *path, CUjit_option *jit_opts, void **jit_vals,
@@ -544,7 +544,7 @@ CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *lib, const char *path, CUjit_o
 	size_t len = 0;
 	if (!path || gl_read_file(path, &text, &len) != 0)
 		return CUDA_ERROR_FILE_NOT_FOUND;
-	CUresult r = library_load(lib, text, len);
+	CUresult r = library_load(lib, text, len, __func__);
 	free(text);
 	return r;
 }

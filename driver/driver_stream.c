@@ -97,11 +97,11 @@ CUresult drv_issue(CUstream h, const struct drv_op *op)
 
 /* ---- streams */
 
-static CUresult stream_create(CUstream *out, unsigned flags, int priority)
+static CUresult stream_create(CUstream *out, unsigned flags, int priority, const char *api)
 {
 	if (!out || (flags & ~(unsigned)CU_STREAM_NON_BLOCKING))
 		return CUDA_ERROR_INVALID_VALUE;
-	drv_lock();
+	drv_lock_at(api);
 	CUcontext c = NULL;
 	CUresult r = drv_ready(&c);
 	struct CUstream_st *s = r == CUDA_SUCCESS ? calloc(1, sizeof *s) : NULL;
@@ -120,12 +120,12 @@ static CUresult stream_create(CUstream *out, unsigned flags, int priority)
 
 CUresult CUDAAPI cuStreamCreate(CUstream *out, unsigned int flags)
 {
-	return stream_create(out, flags, 0);
+	return stream_create(out, flags, 0, __func__);
 }
 
 CUresult CUDAAPI cuStreamCreateWithPriority(CUstream *out, unsigned int flags, int priority)
 {
-	return stream_create(out, flags, priority < -5 ? -5 : priority > 0 ? 0 : priority);
+	return stream_create(out, flags, priority < -5 ? -5 : priority > 0 ? 0 : priority, __func__);
 }
 
 CUresult CUDAAPI cuStreamDestroy_v2(CUstream h)
@@ -302,7 +302,10 @@ CUresult CUDAAPI cuLaunchHostFunc(CUstream h, CUhostFn fn, void *data)
 	if (!fn)
 		return CUDA_ERROR_INVALID_VALUE;
 	struct drv_op op = {.kind = DRV_OP_HOST, .fn = fn, .data = data};
-	return drv_issue(h, &op);
+	drv_lock();
+	CUresult r = drv_issue(h, &op);
+	drv_unlock();
+	return r;
 }
 
 /* A stream callback gets the stream and the context's status, which is CUDA_SUCCESS unless a kernel

@@ -16,9 +16,10 @@
 #define MAX_COUNTED 64
 
 static struct {
-	const char *name;
+	char name[48];
 	long calls;
 } counted[MAX_COUNTED];
+
 /* Read at every call: a test sets it between launches of one process. */
 static const char *fail_spec(void)
 {
@@ -26,21 +27,30 @@ static const char *fail_spec(void)
 	return spec && *spec ? spec : NULL;
 }
 
-static long count_call(const char *name)
+/* The entry point's name without its version suffix: "cuMemcpyHtoD_v2" is "cuMemcpyHtoD" to the hooks. */
+static size_t base_length(const char *name)
 {
-	for (int i = 0; i < MAX_COUNTED; i++) {
-		if (!counted[i].name)
-			counted[i].name = name;
-		if (strcmp(counted[i].name, name) == 0)
+	size_t n = strlen(name), k = n;
+	while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9')
+		k--;
+	return k >= 2 && k < n && name[k - 1] == 'v' && name[k - 2] == '_' ? k - 2 : n;
+}
+
+static long count_call(const char *name, size_t len)
+{
+	for (int i = 0; i < MAX_COUNTED && len < sizeof counted[i].name; i++) {
+		if (!counted[i].name[0])
+			memcpy(counted[i].name, name, len);
+		if (strlen(counted[i].name) == len && strncmp(counted[i].name, name, len) == 0)
 			return ++counted[i].calls;
 	}
 	return 0;
 }
 
-/* Does the list name `name` for call number `nth`?  "NAME" matches every call, "NAME@N" the Nth. */
-static bool listed(const char *list, const char *name, long nth)
+/* Does the list name `name` (its first `len` bytes) for call number `nth`?  "NAME" matches every call,
+ * "NAME@N" the Nth. */
+static bool listed(const char *list, const char *name, size_t len, long nth)
 {
-	size_t len = strlen(name);
 	for (const char *p = list; p && *p;) {
 		const char *end = strchr(p, ',');
 		size_t n = end ? (size_t)(end - p) : strlen(p);
@@ -58,13 +68,14 @@ static bool listed(const char *list, const char *name, long nth)
 CUresult drv_fail(const char *name, CUresult typical)
 {
 	const char *list = fail_spec();
-	return list && listed(list, name, count_call(name)) ? typical : CUDA_SUCCESS;
+	size_t len = base_length(name);
+	return list && listed(list, name, len, count_call(name, len)) ? typical : CUDA_SUCCESS;
 }
 
 bool drv_fault(const char *what, long launch)
 {
 	const char *list = fail_spec();
-	return list && listed(list, what, launch);
+	return list && listed(list, what, strlen(what), launch);
 }
 
 void drv_fail_reset(void)

@@ -58,7 +58,7 @@ uint8_t *drv_array_data(CUarray a, size_t *pitch, size_t *height, size_t *depth)
 	return a->data;
 }
 
-static CUresult array_create(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d)
+static CUresult array_create(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d, const char *api)
 {
 	unsigned fb = format_bytes(d->Format);
 	if (!out || !d->Width || (d->NumChannels != 1 && d->NumChannels != 2 && d->NumChannels != 4))
@@ -67,7 +67,7 @@ static CUresult array_create(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d)
 		return drv_unsupported("cuArrayCreate of a block-compressed, YUV or packed normalised format");
 	if (d->Flags & (CUDA_ARRAY3D_CUBEMAP | CUDA_ARRAY3D_TEXTURE_GATHER | CUDA_ARRAY3D_SPARSE))
 		return drv_unsupported("cuArray3DCreate of a cubemap, gather or sparse array");
-	drv_lock();
+	drv_lock_at(api);
 	CUresult r = drv_ready(NULL);
 	struct CUarray_st *a = r == CUDA_SUCCESS ? calloc(1, sizeof *a) : NULL;
 	size_t h = d->Height ? d->Height : 1, depth = d->Depth ? d->Depth : 1, pitch = d->Width * fb * d->NumChannels;
@@ -89,7 +89,7 @@ static CUresult array_create(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d)
 
 CUresult CUDAAPI cuArray3DCreate_v2(CUarray *out, const CUDA_ARRAY3D_DESCRIPTOR *d)
 {
-	return d ? array_create(out, d) : CUDA_ERROR_INVALID_VALUE;
+	return d ? array_create(out, d, __func__) : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult CUDAAPI cuArrayCreate_v2(CUarray *out, const CUDA_ARRAY_DESCRIPTOR *d)
@@ -98,7 +98,7 @@ CUresult CUDAAPI cuArrayCreate_v2(CUarray *out, const CUDA_ARRAY_DESCRIPTOR *d)
 		return CUDA_ERROR_INVALID_VALUE;
 	CUDA_ARRAY3D_DESCRIPTOR d3 = {.Width = d->Width, .Height = d->Height, .Format = d->Format,
 				      .NumChannels = d->NumChannels};
-	return array_create(out, &d3);
+	return array_create(out, &d3, __func__);
 }
 
 CUresult CUDAAPI cuArrayDestroy(CUarray a)
@@ -142,7 +142,7 @@ CUresult CUDAAPI cuArrayGetDescriptor_v2(CUDA_ARRAY_DESCRIPTOR *d, CUarray a)
 
 /* 1D copies to and from arrays: byte offsets into the array's elements, as 2D copies of one row. */
 static CUresult array_copy(CUarray dst, size_t doff, CUarray src, size_t soff, uint64_t dev, const void *host,
-			   void *host_out, size_t n, bool to_array)
+			   void *host_out, size_t n, bool to_array, const char *api)
 {
 	CUDA_MEMCPY3D c = {.WidthInBytes = n, .Height = 1, .Depth = 1};
 	if (to_array) {
@@ -166,7 +166,7 @@ static CUresult array_copy(CUarray dst, size_t doff, CUarray src, size_t soff, u
 		c.dstHost = host_out;
 		c.dstDevice = dev;
 	}
-	drv_lock();
+	drv_lock_at(api);
 	CUresult r = drv_ready(NULL);
 	if (r == CUDA_SUCCESS)
 		r = drv_copy3d(&c);
@@ -176,27 +176,27 @@ static CUresult array_copy(CUarray dst, size_t doff, CUarray src, size_t soff, u
 
 CUresult CUDAAPI cuMemcpyHtoA_v2(CUarray dst, size_t off, const void *src, size_t n)
 {
-	return array_copy(dst, off, NULL, 0, 0, src, NULL, n, true);
+	return array_copy(dst, off, NULL, 0, 0, src, NULL, n, true, __func__);
 }
 
 CUresult CUDAAPI cuMemcpyAtoH_v2(void *dst, CUarray src, size_t off, size_t n)
 {
-	return array_copy(NULL, 0, src, off, 0, NULL, dst, n, false);
+	return array_copy(NULL, 0, src, off, 0, NULL, dst, n, false, __func__);
 }
 
 CUresult CUDAAPI cuMemcpyDtoA_v2(CUarray dst, size_t off, CUdeviceptr src, size_t n)
 {
-	return array_copy(dst, off, NULL, 0, src, NULL, NULL, n, true);
+	return array_copy(dst, off, NULL, 0, src, NULL, NULL, n, true, __func__);
 }
 
 CUresult CUDAAPI cuMemcpyAtoD_v2(CUdeviceptr dst, CUarray src, size_t off, size_t n)
 {
-	return array_copy(NULL, 0, src, off, dst, NULL, NULL, n, false);
+	return array_copy(NULL, 0, src, off, dst, NULL, NULL, n, false, __func__);
 }
 
 CUresult CUDAAPI cuMemcpyAtoA_v2(CUarray dst, size_t doff, CUarray src, size_t soff, size_t n)
 {
-	return array_copy(dst, doff, src, soff, 0, NULL, NULL, n, true);
+	return array_copy(dst, doff, src, soff, 0, NULL, NULL, n, true, __func__);
 }
 
 CUresult CUDAAPI cuMemcpyHtoAAsync_v2(CUarray dst, size_t off, const void *src, size_t n, CUstream s)
@@ -251,11 +251,11 @@ static CUresult resource_memory(const CUDA_RESOURCE_DESC *res, struct drv_tex_ob
 }
 
 static CUresult object_create(unsigned long long *out, bool surface, const CUDA_RESOURCE_DESC *res,
-			      const CUDA_TEXTURE_DESC *tex, const CUDA_RESOURCE_VIEW_DESC *view)
+			      const CUDA_TEXTURE_DESC *tex, const CUDA_RESOURCE_VIEW_DESC *view, const char *api)
 {
 	if (!out || !res || (!surface && !tex))
 		return CUDA_ERROR_INVALID_VALUE;
-	drv_lock();
+	drv_lock_at(api);
 	struct drv_tex_object o = {.live = true, .surface = surface, .res = *res};
 	if (tex)
 		o.tex = *tex;
@@ -302,9 +302,9 @@ int drv_tex_objects(const struct drv_tex_object **out)
 	return nobjects;
 }
 
-static CUresult object_destroy(unsigned long long handle, bool surface)
+static CUresult object_destroy(unsigned long long handle, bool surface, const char *api)
 {
-	drv_lock();
+	drv_lock_at(api);
 	const struct drv_tex_object *o = drv_tex_find(handle);
 	CUresult r = o && o->surface == surface ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 	if (r == CUDA_SUCCESS)
@@ -316,22 +316,22 @@ static CUresult object_destroy(unsigned long long handle, bool surface)
 CUresult CUDAAPI cuTexObjectCreate(CUtexObject *out, const CUDA_RESOURCE_DESC *res, const CUDA_TEXTURE_DESC *tex,
 				   const CUDA_RESOURCE_VIEW_DESC *view)
 {
-	return object_create(out, false, res, tex, view);
+	return object_create(out, false, res, tex, view, __func__);
 }
 
 CUresult CUDAAPI cuSurfObjectCreate(CUsurfObject *out, const CUDA_RESOURCE_DESC *res)
 {
-	return object_create(out, true, res, NULL, NULL);
+	return object_create(out, true, res, NULL, NULL, __func__);
 }
 
 CUresult CUDAAPI cuTexObjectDestroy(CUtexObject h)
 {
-	return object_destroy(h, false);
+	return object_destroy(h, false, __func__);
 }
 
 CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject h)
 {
-	return object_destroy(h, true);
+	return object_destroy(h, true, __func__);
 }
 
 CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC *res, CUtexObject h)
