@@ -91,6 +91,9 @@ static void read_fatbin(const void *data, size_t avail, struct image *im)
 		snprintf(im->why, sizeof im->why, "%s", err.msg);
 	} else {
 		size_t len;
+		static const char *codecs[] = {"stored", "LZ4-compressed", "zstd-compressed"};
+		drv_trace("fatbinary of %d images: the compute_%d PTX picked for sm_%d, %s (%zu bytes, %zu uncompressed)",
+			  fb->n, pick->sm, sm, codecs[pick->codec], pick->payload_size, pick->uncompressed_size);
 		snprintf(im->name, sizeof im->name, "compute_%d PTX", pick->sm);
 		if (fatbin_payload(pick, &im->ptx, &len, &err) != GL_OK) {
 			drv_say("%s", err.msg);

@@ -47,15 +47,21 @@ on_gpulab() {
 	[ -z "$stderr" ]
 }
 
-@test "programs: the default fatbinary embeds compressed PTX for the toolkit's default architecture" {
+@test "programs: the default fatbinary embeds zstd-compressed PTX for the toolkit's default architecture" {
 	build va "$SRC/runtime_api.cu"
-	objcopy -O binary --only-section=.nv_fatbin "$BIN/va" "$BIN/fatbin" || skip "no objcopy"
-	# the PTX entry (kind 1) of the second container: zstd-compressed (flag 0x8000), compute_75
-	run od -A d -t x1 -v "$BIN/fatbin"
-	assert_success
 	GPULAB_DRIVER_TRACE=1 run --separate-stderr on_gpulab "$BIN/va"
 	assert_success
+	[[ "$stderr" =~ "fatbinary of 2 images: the compute_75 PTX picked for sm_90, zstd-compressed ("[0-9]+" bytes, "[0-9]+" uncompressed)" ]]
 	[[ "$stderr" == *"module loaded: compute_75 PTX #"* ]]
+	# and LZ4 (-Xfatbin=-compress-mode=speed) and none (-Xfatbin=-compress=false) load as well
+	build va_lz4 "$SRC/runtime_api.cu" -Xfatbin=-compress-mode=speed
+	GPULAB_DRIVER_TRACE=1 run --separate-stderr on_gpulab "$BIN/va_lz4"
+	assert_success
+	[[ "$stderr" == *"the compute_75 PTX picked for sm_90, LZ4-compressed"* ]]
+	build va_plain "$SRC/runtime_api.cu" -Xfatbin=-compress=false
+	GPULAB_DRIVER_TRACE=1 run --separate-stderr on_gpulab "$BIN/va_plain"
+	assert_success
+	[[ "$stderr" == *"the compute_75 PTX picked for sm_90, stored"* ]]
 }
 
 @test "programs: __constant__ taps, a __device__ counter and a symbol's address match the CPU" {
