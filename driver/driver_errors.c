@@ -59,30 +59,29 @@ static const struct {
     {CUDA_ERROR_UNKNOWN, "CUDA_ERROR_UNKNOWN", "unknown error"},
 };
 
+/* The row of `error`, or -1 for a value the driver does not know. */
+static int row(CUresult error)
+{
+	for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
+		if (errors[i].r == error)
+			return (int)i;
+	return -1;
+}
+
 CUresult CUDAAPI cuGetErrorName(CUresult error, const char **str)
 {
-	if (!str)
-		return CUDA_ERROR_INVALID_VALUE;
-	for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
-		if (errors[i].r == error) {
-			*str = errors[i].name;
-			return CUDA_SUCCESS;
-		}
-	*str = NULL;
-	return CUDA_ERROR_INVALID_VALUE;
+	int i = str ? row(error) : -1;
+	if (str)
+		*str = i >= 0 ? errors[i].name : NULL;
+	return i >= 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult CUDAAPI cuGetErrorString(CUresult error, const char **str)
 {
-	if (!str)
-		return CUDA_ERROR_INVALID_VALUE;
-	for (size_t i = 0; i < sizeof errors / sizeof errors[0]; i++)
-		if (errors[i].r == error) {
-			*str = errors[i].text;
-			return CUDA_SUCCESS;
-		}
-	*str = NULL;
-	return CUDA_ERROR_INVALID_VALUE;
+	int i = str ? row(error) : -1;
+	if (str)
+		*str = i >= 0 ? errors[i].text : NULL;
+	return i >= 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 }
 
 CUresult drv_unsupported(const char *name)

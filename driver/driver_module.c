@@ -581,22 +581,17 @@ CUresult CUDAAPI cuLibraryGetKernel(CUkernel *kernel, CUlibrary lib, const char 
 
 CUresult CUDAAPI cuLibraryGetKernelCount(unsigned int *count, CUlibrary lib)
 {
-	if (!count)
-		return CUDA_ERROR_INVALID_VALUE;
 	drv_lock();
-	CUresult r = library_valid(lib) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE;
-	if (r == CUDA_SUCCESS)
-		*count = count_entries(lib->mod);
+	CUresult r = library_valid(lib) ? cuModuleGetFunctionCount(count, lib->mod) : CUDA_ERROR_INVALID_HANDLE;
 	drv_unlock();
 	return r;
 }
 
 CUresult CUDAAPI cuLibraryEnumerateKernels(CUkernel *kernels, unsigned int n, CUlibrary lib)
 {
-	if (!kernels)
-		return CUDA_ERROR_INVALID_VALUE;
 	drv_lock();
-	CUresult r = library_valid(lib) ? enumerate(lib->mod, (CUfunction *)kernels, n) : CUDA_ERROR_INVALID_HANDLE;
+	CUresult r = library_valid(lib) ? cuModuleEnumerateFunctions((CUfunction *)kernels, n, lib->mod)
+				     : CUDA_ERROR_INVALID_HANDLE;
 	drv_unlock();
 	return r;
 }
