@@ -165,6 +165,7 @@ struct drv_alloc {
 	unsigned flags;      /* the CU_MEMHOSTALLOC_* / CU_MEM_ATTACH_* flags it was made with */
 	struct CUctx_st *ctx;
 	unsigned long long id; /* CU_POINTER_ATTRIBUTE_BUFFER_ID */
+	bool from_pool;      /* stream-ordered: counted in the device's default pool (driver_pool.c) */
 	char name[48];       /* for findings: "cudaMalloc#3 (4000 bytes)" */
 };
 
@@ -185,6 +186,8 @@ struct drv_alloc *drv_mem_at(uint64_t addr);
 size_t drv_mem_used(void);
 /* What the device offers: what gpulab allows itself on this host (gl_check_host_memory's rule). */
 size_t drv_mem_total(void);
+/* The default pool's byte counts follow its allocations and frees. */
+void drv_pool_account(CUdevice dev, size_t bytes, bool freed);
 /* Free every allocation of `ctx` (context destroyed or reset). */
 void drv_mem_release_ctx(struct CUctx_st *ctx);
 /* The launch's view of memory: every allocation as a simulator region, the arena's first (for the

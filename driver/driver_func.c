@@ -35,7 +35,8 @@ static CUresult get_attribute(int *pi, CUfunction_attribute a, struct CUfunc_st 
 	case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = const_bytes(m); break;
 	case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = f->spill_bytes >= 0 ? f->spill_bytes : (int)f->fn->local_size; break;
 	case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = f->regs > 0 ? f->regs : 0; break; /* 0: no ptxas to ask */
-	case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = m->version_major * 10 + m->version_minor; break;
+	case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = f->mod->sm; break; /* the virtual architecture: 75 for compute_75
+									* (CUB picks its tuning by it) */
 	case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = drv.gpu->cc_major * 10 + drv.gpu->cc_minor; break;
 	case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = f->max_dyn_smem; break;
 	case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = f->carveout; break;

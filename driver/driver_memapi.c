@@ -64,6 +64,8 @@ static CUresult free_kind(uint64_t base, bool host, const char *name)
 	if (r == CUDA_SUCCESS && (!a || (a->kind == DRV_MEM_HOST) != host || a->kind == DRV_MEM_REGISTERED ||
 				  a->kind == DRV_MEM_MODULE))
 		r = CUDA_ERROR_INVALID_VALUE;
+	if (r == CUDA_SUCCESS && a->from_pool)
+		drv_pool_account(c->dev, a->size, true);
 	if (r == CUDA_SUCCESS)
 		drv_mem_release(a);
 	drv_trace("%s(0x%llx) = %d", name, (unsigned long long)base, (int)r);
@@ -92,8 +94,11 @@ CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytes, CUstream strea
 	uint64_t base = 0;
 	if (r == CUDA_SUCCESS)
 		r = alloc(DRV_MEM_DEVICE, bytes, 0, &base, "cuMemAllocAsync");
-	if (r == CUDA_SUCCESS)
+	if (r == CUDA_SUCCESS) {
+		drv_mem_at(base)->from_pool = true;
+		drv_pool_account(c->dev, bytes, false);
 		*dptr = base;
+	}
 	drv_unlock();
 	return r;
 }

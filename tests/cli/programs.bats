@@ -89,6 +89,7 @@ on_gpulab() {
 	assert_line "two streams, events and a 3-node graph replayed 3 times: y matches the CPU"
 	assert_line "host functions and callback ran in order: 1 2 3"
 	assert_line "elapsed between the events: positive"
+	assert_line "stream-ordered allocation: ok (pool in use: 20000 bytes, then 0)"
 }
 
 @test "programs: an out-of-bounds kernel: the program's own check prints cudart's message and exits 1" {

@@ -1,8 +1,10 @@
 // streams.cu — two streams, events and host callbacks, and a CUDA graph captured from the streams:
 // stream a scales x while stream b scales y, b waits for a's event before adding them, host functions
 // and a stream callback run in stream order, event timings are read, and the captured graph replays
-// the same work three more times.  Every result is checked against the CPU.
+// the same work three more times, and a buffer allocated from the default memory pool in stream order.
+// Every result is checked against the CPU.
 #include <cmath>
+#include <cstdint>
 #include "check.h"
 
 __global__ void scale(float *v, int n, float f)
@@ -112,5 +114,25 @@ int main()
 	bad += order[0] != 1 || order[1] != 2 || order[2] != 3 || !(ms > 0);
 	CHECK(cudaGraphExecDestroy(exec));
 	CHECK(cudaGraphDestroy(graph));
-	return bad ? 1 : 0;
+
+	// stream-ordered allocation from the device's default pool, its byte counts before and after
+	cudaMemPool_t pool;
+	uint64_t threshold = UINT64_MAX, used_in = 0, used_out = 1;
+	CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
+	CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+	float *tmp;
+	CHECK(cudaMallocAsync(&tmp, n * sizeof(float), a));
+	CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used_in));
+	CHECK(cudaMemcpyAsync(tmp, y, n * sizeof(float), cudaMemcpyDeviceToDevice, a));
+	scale<<<(n + 255) / 256, 256, 0, a>>>(tmp, n, 0.5f);
+	CHECK(cudaMemcpyAsync(hx, tmp, n * sizeof(float), cudaMemcpyDeviceToHost, a));
+	CHECK(cudaFreeAsync(tmp, a));
+	CHECK(cudaStreamSynchronize(a));
+	CHECK(cudaMemPoolGetAttribute(pool, cudaMemPoolAttrUsedMemCurrent, &used_out));
+	int pooled_bad = used_in < n * sizeof(float) || used_out != 0;
+	for (int i = 0; i < n; i++)
+		pooled_bad += hx[i] != 0.5f * hy[i];
+	std::printf("stream-ordered allocation: %s (pool in use: %llu bytes, then %llu)\n", pooled_bad ? "FAILED" : "ok",
+		    (unsigned long long)used_in, (unsigned long long)used_out);
+	return bad || pooled_bad ? 1 : 0;
 }
