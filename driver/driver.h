@@ -166,6 +166,9 @@ struct drv_alloc {
 	struct CUctx_st *ctx;
 	unsigned long long id; /* CU_POINTER_ATTRIBUTE_BUFFER_ID */
 	bool from_pool;      /* stream-ordered: counted in the device's default pool (driver_pool.c) */
+	bool graph_owned;    /* a graph's allocation (driver_graph.c): freeing it unmaps it and keeps its
+			      * address for the graph's next launch */
+	bool unmapped;       /* such an allocation between a free and the next launch: invisible to lookups */
 	char name[48];       /* for findings: "cudaMalloc#3 (4000 bytes)" */
 };
 
@@ -178,6 +181,11 @@ int drv_mem_alloc(enum drv_mem_kind kind, size_t size, unsigned flags, struct dr
 int drv_mem_enter(enum drv_mem_kind kind, uint64_t base, uint8_t *host, size_t size, unsigned flags,
 		  struct drv_alloc **out);
 void drv_mem_release(struct drv_alloc *a);
+/* A graph's allocation freed (unmapped, its address kept) and mapped again at the graph's next launch. */
+void drv_mem_unmap(struct drv_alloc *a);
+int drv_mem_remap(struct drv_alloc *a);
+/* The allocation starting at addr, mapped or not. */
+struct drv_alloc *drv_mem_reserved_at(uint64_t addr);
 /* The allocation holding [addr, addr + bytes), or NULL. */
 struct drv_alloc *drv_mem_find(uint64_t addr, size_t bytes);
 /* The allocation starting at addr, or NULL. */
@@ -289,11 +297,11 @@ uint8_t *drv_array_data(CUarray a, size_t *pitch, size_t *height, size_t *depth)
 
 /* One operation a stream runs, or a graph keeps as a node. */
 enum drv_op_kind { DRV_OP_KERNEL, DRV_OP_COPY, DRV_OP_COPY3D, DRV_OP_MEMSET, DRV_OP_HOST, DRV_OP_RECORD,
-		   DRV_OP_WAIT, DRV_OP_EMPTY };
+		   DRV_OP_WAIT, DRV_OP_EMPTY, DRV_OP_MAP, DRV_OP_UNMAP };
 struct drv_op {
 	enum drv_op_kind kind;
 	struct drv_launch launch;        /* KERNEL */
-	uint64_t dst, src;               /* COPY */
+	uint64_t dst, src;               /* COPY; MAP, UNMAP: dst */
 	size_t bytes;
 	unsigned sides;                  /* COPY: DRV_DST_DEVICE | DRV_SRC_DEVICE */
 	CUDA_MEMCPY3D copy3d;            /* COPY3D */

@@ -87,6 +87,8 @@ static CUgraphNodeType type_of(enum drv_op_kind k)
 	case DRV_OP_HOST: return CU_GRAPH_NODE_TYPE_HOST;
 	case DRV_OP_RECORD: return CU_GRAPH_NODE_TYPE_EVENT_RECORD;
 	case DRV_OP_WAIT: return CU_GRAPH_NODE_TYPE_WAIT_EVENT;
+	case DRV_OP_MAP: return CU_GRAPH_NODE_TYPE_MEM_ALLOC;
+	case DRV_OP_UNMAP: return CU_GRAPH_NODE_TYPE_MEM_FREE;
 	default: return CU_GRAPH_NODE_TYPE_EMPTY;
 	}
 }
@@ -449,6 +451,34 @@ CUresult CUDAAPI cuGraphAddEventWaitNode(CUgraphNode *out, CUgraph g, const CUgr
 {
 	struct drv_op op = {.kind = DRV_OP_WAIT, .event = ev};
 	return ev ? add(out, g, deps, n, &op, __func__) : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* Memory nodes: the allocation gets its address when the node is added, the graph's for its life (the
+ * same address on every launch, as CUDA's graph allocations have); the node maps it when it runs, a free
+ * node unmaps it (driver_stream.c). */
+CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n,
+					CUDA_MEM_ALLOC_NODE_PARAMS *p)
+{
+	if (!p)
+		return CUDA_ERROR_INVALID_VALUE;
+	drv_lock();
+	CUresult r = cuMemAlloc_v2(&p->dptr, p->bytesize);
+	struct drv_op op = {.kind = DRV_OP_MAP, .dst = p->dptr};
+	if (r == CUDA_SUCCESS) {
+		drv_mem_at(p->dptr)->graph_owned = true;
+		r = add(out, g, deps, n, &op, __func__);
+	}
+	drv_unlock();
+	return r;
+}
+
+CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n, CUdeviceptr dptr)
+{
+	struct drv_op op = {.kind = DRV_OP_UNMAP, .dst = dptr};
+	drv_lock();
+	CUresult r = drv_mem_reserved_at(dptr) ? add(out, g, deps, n, &op, __func__) : CUDA_ERROR_INVALID_VALUE;
+	drv_unlock();
+	return r;
 }
 
 CUresult CUDAAPI cuGraphAddDependencies_v2(CUgraph g, const CUgraphNode *from, const CUgraphNode *to,

@@ -74,13 +74,19 @@ struct drv_alloc *drv_mem_find(uint64_t addr, size_t bytes)
 		return NULL;
 	struct drv_alloc *a = map.items[i];
 	uint64_t off = addr - a->base;
-	return off <= a->size && bytes <= a->size - off && (bytes || off < a->size) ? a : NULL;
+	return !a->unmapped && off <= a->size && bytes <= a->size - off && (bytes || off < a->size) ? a : NULL;
+}
+
+struct drv_alloc *drv_mem_reserved_at(uint64_t addr)
+{
+	int i = lower_bound(addr);
+	return i < map.n && map.items[i]->base == addr ? map.items[i] : NULL;
 }
 
 struct drv_alloc *drv_mem_at(uint64_t addr)
 {
-	int i = lower_bound(addr);
-	return i < map.n && map.items[i]->base == addr ? map.items[i] : NULL;
+	struct drv_alloc *a = drv_mem_reserved_at(addr);
+	return a && !a->unmapped ? a : NULL;
 }
 
 uint8_t *drv_mem_bytes(uint64_t addr, size_t bytes, bool host_ok)
@@ -200,13 +206,33 @@ void drv_mem_release(struct drv_alloc *a)
 		memmove(&map.items[i], &map.items[i + 1], (size_t)(map.n - i - 1) * sizeof *map.items);
 		map.n--;
 	}
-	if (a->span) { /* give the pages back and unmap the granules again */
+	if (a->span && !a->unmapped) { /* give the pages back and unmap the granules again */
 		size_t mapped = a->span - DRV_GRANULARITY;
 		madvise(a->host, mapped, MADV_DONTNEED);
 		mprotect(a->host, mapped, PROT_NONE);
 		map.used -= a->size;
 	}
 	free(a);
+}
+
+void drv_mem_unmap(struct drv_alloc *a)
+{
+	size_t mapped = a->span - DRV_GRANULARITY;
+	madvise(a->host, mapped, MADV_DONTNEED);
+	mprotect(a->host, mapped, PROT_NONE);
+	a->unmapped = true;
+	map.used -= a->size;
+}
+
+int drv_mem_remap(struct drv_alloc *a)
+{
+	if (!a->unmapped)
+		return CUDA_SUCCESS;
+	if (a->size > drv_mem_total() - map.used || mprotect(a->host, a->span - DRV_GRANULARITY, PROT_READ | PROT_WRITE))
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	a->unmapped = false;
+	map.used += a->size;
+	return CUDA_SUCCESS;
 }
 
 void drv_mem_release_ctx(struct CUctx_st *ctx)
@@ -235,19 +261,19 @@ void drv_mem_regions(const uint64_t *first, int nfirst, struct gl_sim_region **o
 {
 	struct gl_sim_region *r = gl_xmalloc((size_t)(map.n ? map.n : 1) * sizeof *r);
 	int k = 0;
-	/* the simulator looks regions up in order: the kernel's own buffers first */
-	for (int pass = 0; pass < 4; pass++)
+	*ntouch = 0;
+	/* the simulator looks regions up in order: the kernel's own buffers first; the arena's allocations
+	 * before the others, as their distinct sectors are the footprint (ntouch) */
+	for (int pass = 0; pass < 4; pass++) {
 		for (int i = 0; i < map.n; i++) {
 			const struct drv_alloc *a = map.items[i];
 			bool arena = a->span != 0, mine = listed(a->base, a->size, first, nfirst);
-			if ((pass == 0 && arena && mine) || (pass == 1 && arena && !mine) || (pass == 2 && !arena && mine) ||
-			    (pass == 3 && !arena && !mine))
+			if (!a->unmapped && arena == (pass < 2) && mine == (pass % 2 == 0))
 				r[k++] = (struct gl_sim_region){a->base, a->size, a->host, a->name};
-			if (pass == 1 && i == map.n - 1)
-				*ntouch = k; /* the arena's allocations: their distinct sectors are the footprint */
 		}
-	if (!map.n)
-		*ntouch = 0;
+		if (pass == 1)
+			*ntouch = k;
+	}
 	*out = r;
 	*n = k;
 }

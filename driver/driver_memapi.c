@@ -66,7 +66,9 @@ static CUresult free_kind(uint64_t base, bool host, const char *name)
 		r = CUDA_ERROR_INVALID_VALUE;
 	if (r == CUDA_SUCCESS && a->from_pool)
 		drv_pool_account(c->dev, a->size, true);
-	if (r == CUDA_SUCCESS)
+	if (r == CUDA_SUCCESS && a->graph_owned)
+		drv_mem_unmap(a); /* its address stays the graph's */
+	else if (r == CUDA_SUCCESS)
 		drv_mem_release(a);
 	drv_trace("%s(0x%llx) = %d", name, (unsigned long long)base, (int)r);
 	return r;
@@ -95,22 +97,35 @@ CUresult CUDAAPI cuMemAllocAsync(CUdeviceptr *dptr, size_t bytes, CUstream strea
 	if (r == CUDA_SUCCESS)
 		r = alloc(DRV_MEM_DEVICE, bytes, 0, &base, "cuMemAllocAsync");
 	if (r == CUDA_SUCCESS) {
-		drv_mem_at(base)->from_pool = true;
+		struct drv_alloc *a = drv_mem_at(base);
+		a->from_pool = true;
 		drv_pool_account(c->dev, bytes, false);
 		*dptr = base;
+		struct CUstream_st *s = drv_stream(c, stream);
+		if (s->capture) { /* a graph's allocation: mapped again by each of its launches */
+			struct drv_op op = {.kind = DRV_OP_MAP, .dst = base};
+			a->graph_owned = true;
+			r = drv_capture_add(s, &op);
+		}
 	}
 	drv_unlock();
 	return r;
 }
 
+/* A stream-ordered allocation made while a stream captures a graph belongs to the graph: the graph maps
+ * it again at every launch at the same address, and a free captured with it unmaps it when it runs. */
 CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream stream)
 {
 	drv_lock();
 	CUcontext c = NULL;
 	CUresult r = drv_ready_unpoisoned(&c);
-	if (r == CUDA_SUCCESS && !drv_stream(c, stream))
+	struct CUstream_st *s = r == CUDA_SUCCESS ? drv_stream(c, stream) : NULL;
+	if (r == CUDA_SUCCESS && !s)
 		r = CUDA_ERROR_INVALID_HANDLE;
-	if (r == CUDA_SUCCESS)
+	struct drv_op op = {.kind = DRV_OP_UNMAP, .dst = dptr};
+	if (r == CUDA_SUCCESS && s->capture)
+		r = drv_mem_at(dptr) ? drv_capture_add(s, &op) : CUDA_ERROR_INVALID_VALUE;
+	else if (r == CUDA_SUCCESS)
 		r = free_kind(dptr, false, "cuMemFreeAsync");
 	drv_unlock();
 	return r;

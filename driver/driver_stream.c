@@ -53,6 +53,22 @@ void drv_stream_end(struct CUstream_st *s, double end_us)
 
 /* ---- operations */
 
+/* A graph's free node: a graph's allocation is unmapped (its address kept for the next launch), any
+ * other allocation freed. */
+static CUresult drv_unmap(uint64_t base)
+{
+	struct drv_alloc *a = drv_mem_at(base);
+	if (!a)
+		return CUDA_ERROR_INVALID_VALUE;
+	if (a->from_pool)
+		drv_pool_account(a->ctx ? a->ctx->dev : 0, a->size, true);
+	if (a->graph_owned)
+		drv_mem_unmap(a);
+	else
+		drv_mem_release(a);
+	return CUDA_SUCCESS;
+}
+
 static void record(struct CUevent_st *ev, struct CUstream_st *s)
 {
 	double t = drv_stream_begin(s);
@@ -75,6 +91,9 @@ CUresult drv_op_run(const struct drv_op *op, struct CUstream_st *s)
 			s->clock_us = op->event->us;
 		return CUDA_SUCCESS;
 	case DRV_OP_EMPTY: return CUDA_SUCCESS;
+	case DRV_OP_MAP: return drv_mem_reserved_at(op->dst) ? drv_mem_remap(drv_mem_reserved_at(op->dst))
+							      : CUDA_ERROR_INVALID_VALUE;
+	case DRV_OP_UNMAP: return drv_unmap(op->dst);
 	}
 	return CUDA_ERROR_INVALID_VALUE;
 }

@@ -90,6 +90,7 @@ on_gpulab() {
 	assert_line "host functions and callback ran in order: 1 2 3"
 	assert_line "elapsed between the events: positive"
 	assert_line "stream-ordered allocation: ok (pool in use: 20000 bytes, then 0)"
+	assert_line "a graph that allocates and frees its own buffer, launched twice: ok"
 }
 
 @test "programs: an out-of-bounds kernel: the program's own check prints cudart's message and exits 1" {

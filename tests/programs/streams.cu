@@ -134,5 +134,28 @@ int main()
 		pooled_bad += hx[i] != 0.5f * hy[i];
 	std::printf("stream-ordered allocation: %s (pool in use: %llu bytes, then %llu)\n", pooled_bad ? "FAILED" : "ok",
 		    (unsigned long long)used_in, (unsigned long long)used_out);
+
+	// a captured graph that allocates, uses and frees its own buffer: each launch gets it back
+	cudaGraph_t g2;
+	cudaGraphExec_t e2;
+	CHECK(cudaStreamBeginCapture(a, cudaStreamCaptureModeGlobal));
+	CHECK(cudaMallocAsync(&tmp, n * sizeof(float), a));
+	CHECK(cudaMemcpyAsync(tmp, y, n * sizeof(float), cudaMemcpyDeviceToDevice, a));
+	scale<<<(n + 255) / 256, 256, 0, a>>>(tmp, n, 4.0f);
+	CHECK(cudaMemcpyAsync(hx, tmp, n * sizeof(float), cudaMemcpyDeviceToHost, a));
+	CHECK(cudaFreeAsync(tmp, a));
+	CHECK(cudaStreamEndCapture(a, &g2));
+	CHECK(cudaGraphInstantiate(&e2, g2, 0));
+	for (int k = 0; k < 2; k++) {
+		for (int i = 0; i < n; i++)
+			hx[i] = -1;
+		CHECK(cudaGraphLaunch(e2, a));
+		CHECK(cudaStreamSynchronize(a));
+		for (int i = 0; i < n; i++)
+			pooled_bad += hx[i] != 4.0f * hy[i];
+	}
+	std::printf("a graph that allocates and frees its own buffer, launched twice: %s\n", pooled_bad ? "FAILED" : "ok");
+	CHECK(cudaGraphExecDestroy(e2));
+	CHECK(cudaGraphDestroy(g2));
 	return bad || pooled_bad ? 1 : 0;
 }
