@@ -26,6 +26,7 @@ struct CUgraph_st {
 struct CUgraphExec_st {
 	uint32_t magic;
 	struct drv_op *ops;            /* the nodes' operations in a topological order */
+	const struct CUgraphNode_st **from; /* the node each came from (compared, never followed) */
 	int n;
 };
 
@@ -579,8 +580,9 @@ CUresult CUDAAPI cuGraphKernelNodeSetParams_v2(CUgraphNode node, const CUDA_KERN
 
 /* ---- instantiation and launch */
 
-/* Kahn's algorithm, ties in the order nodes were added: ops[] in an order every dependency allows. */
-static CUresult topological(const struct CUgraph_st *g, struct drv_op *ops)
+/* Kahn's algorithm, ties in the order nodes were added: ops[] in an order every dependency allows, and
+ * from[] the node each came from. */
+static CUresult topological(const struct CUgraph_st *g, struct drv_op *ops, const struct CUgraphNode_st **from)
 {
 	bool *done = calloc((size_t)g->n + 1, 1);
 	if (!done)
@@ -597,6 +599,7 @@ static CUresult topological(const struct CUgraph_st *g, struct drv_op *ops)
 						ready = false;
 			if (ready) {
 				done[i] = true;
+				from[placed] = node;
 				ops[placed++] = node->op;
 				progress = true;
 			}
@@ -613,18 +616,21 @@ static CUresult instantiate(CUgraphExec *out, CUgraph g, const char *api)
 	drv_lock_at(api);
 	CUresult r = graph_valid(g) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
 	struct CUgraphExec_st *e = r == CUDA_SUCCESS ? calloc(1, sizeof *e) : NULL;
-	if (e)
+	if (e) {
 		e->ops = malloc((size_t)(g->n ? g->n : 1) * sizeof *e->ops);
-	if (r == CUDA_SUCCESS && (!e || !e->ops))
+		e->from = malloc((size_t)(g->n ? g->n : 1) * sizeof *e->from);
+	}
+	if (r == CUDA_SUCCESS && (!e || !e->ops || !e->from))
 		r = CUDA_ERROR_OUT_OF_MEMORY;
 	if (r == CUDA_SUCCESS)
-		r = topological(g, e->ops);
+		r = topological(g, e->ops, e->from);
 	if (r == CUDA_SUCCESS) {
 		e->magic = DRV_GRAPH_EXEC;
 		e->n = g->n;
 		*out = e;
 	} else if (e) {
 		free(e->ops);
+		free(e->from);
 		free(e);
 	}
 	drv_unlock();
@@ -667,6 +673,7 @@ CUresult CUDAAPI cuGraphExecDestroy(CUgraphExec e)
 		return CUDA_ERROR_INVALID_VALUE;
 	e->magic = 0;
 	free(e->ops);
+	free(e->from);
 	free(e);
 	return CUDA_SUCCESS;
 }
@@ -697,4 +704,92 @@ CUresult CUDAAPI cuGraphLaunch(CUgraphExec e, CUstream h)
 CUresult CUDAAPI cuGraphLaunch_ptsz(CUgraphExec e, CUstream h)
 {
 	return cuGraphLaunch(e, h);
+}
+
+/* ---- copies and updates */
+
+CUresult CUDAAPI cuGraphClone(CUgraph *out, CUgraph g)
+{
+	if (!out)
+		return CUDA_ERROR_INVALID_VALUE;
+	drv_lock();
+	CUresult r = graph_valid(g) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+	struct CUgraph_st *c = r == CUDA_SUCCESS ? graph_new() : NULL;
+	if (r == CUDA_SUCCESS && !c)
+		r = CUDA_ERROR_OUT_OF_MEMORY;
+	for (int i = 0; r == CUDA_SUCCESS && i < g->n; i++) { /* the same order, so node i's deps are earlier clones */
+		const struct CUgraphNode_st *o = g->nodes[i];
+		struct CUgraphNode_st **deps = o->ndeps ? malloc((size_t)o->ndeps * sizeof *deps) : NULL;
+		for (int d = 0; deps && d < o->ndeps; d++)
+			for (int k = 0; k < g->n; k++)
+				if (g->nodes[k] == o->deps[d])
+					deps[d] = c->nodes[k];
+		r = o->ndeps && !deps ? CUDA_ERROR_OUT_OF_MEMORY : node_add(c, &o->op, deps, (size_t)o->ndeps, NULL);
+		free(deps);
+	}
+	if (r == CUDA_SUCCESS)
+		*out = c;
+	else if (c)
+		graph_free(c);
+	drv_unlock();
+	return r;
+}
+
+/* A clone's nodes are in the original's order: the node at the same place. */
+CUresult CUDAAPI cuGraphNodeFindInClone(CUgraphNode *out, CUgraphNode original, CUgraph clone)
+{
+	if (!out || !original || original->magic != DRV_NODE)
+		return CUDA_ERROR_INVALID_VALUE;
+	drv_lock();
+	CUresult r = CUDA_ERROR_INVALID_VALUE;
+	const struct CUgraph_st *g = original->graph;
+	for (int i = 0; graph_valid(clone) && graph_valid(g) && i < g->n && i < clone->n; i++)
+		if (g->nodes[i] == original && g->n == clone->n) {
+			*out = clone->nodes[i];
+			r = CUDA_SUCCESS;
+		}
+	drv_unlock();
+	return r;
+}
+
+CUresult CUDAAPI cuGraphExecKernelNodeSetParams_v2(CUgraphExec e, CUgraphNode node, const CUDA_KERNEL_NODE_PARAMS *p)
+{
+	if (!e || e->magic != DRV_GRAPH_EXEC || !p)
+		return CUDA_ERROR_INVALID_VALUE;
+	drv_lock();
+	CUresult r = CUDA_ERROR_INVALID_VALUE;
+	for (int i = 0; i < e->n; i++)
+		if (e->from[i] == node && e->ops[i].kind == DRV_OP_KERNEL)
+			r = drv_launch_prepare(&e->ops[i].launch, p->func ? p->func : (CUfunction)p->kern,
+					       (unsigned[3]){p->gridDimX, p->gridDimY, p->gridDimZ},
+					       (unsigned[3]){p->blockDimX, p->blockDimY, p->blockDimZ}, p->sharedMemBytes,
+					       p->kernelParams, p->extra, false);
+	drv_unlock();
+	return r;
+}
+
+/* An instantiated graph takes another graph's operations when the two have the same nodes, of the same
+ * kinds, in the same order; anything else is a topology change, as CUDA reports it. */
+CUresult CUDAAPI cuGraphExecUpdate_v2(CUgraphExec e, CUgraph g, CUgraphExecUpdateResultInfo *info)
+{
+	if (!e || e->magic != DRV_GRAPH_EXEC || !info)
+		return CUDA_ERROR_INVALID_VALUE;
+	drv_lock();
+	*info = (CUgraphExecUpdateResultInfo){.result = CU_GRAPH_EXEC_UPDATE_ERROR_TOPOLOGY_CHANGED};
+	CUresult r = graph_valid(g) ? CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE : CUDA_ERROR_INVALID_VALUE;
+	struct drv_op *ops = graph_valid(g) && g->n == e->n ? malloc((size_t)(g->n ? g->n : 1) * sizeof *ops) : NULL;
+	const struct CUgraphNode_st **from = ops ? malloc((size_t)(g->n ? g->n : 1) * sizeof *from) : NULL;
+	bool same = from && topological(g, ops, from) == CUDA_SUCCESS;
+	for (int i = 0; same && i < e->n; i++)
+		same = ops[i].kind == e->ops[i].kind;
+	if (same) {
+		memcpy(e->ops, ops, (size_t)e->n * sizeof *ops);
+		memcpy(e->from, from, (size_t)e->n * sizeof *from);
+		info->result = CU_GRAPH_EXEC_UPDATE_SUCCESS;
+		r = CUDA_SUCCESS;
+	}
+	free(ops);
+	free(from);
+	drv_unlock();
+	return r;
 }
