@@ -60,7 +60,7 @@ static const char *reaches(const struct ptx_module *m, const struct ptx_function
 	return NULL;
 }
 
-/* Dynamic parallelism and separately compiled device code: refused with a sentence, once per kernel. */
+/* Dynamic parallelism, the device heap and separately compiled device code: refused with a sentence. */
 static CUresult refused(struct CUfunc_st *f)
 {
 	const struct ptx_module *m = f->mod->m;
@@ -69,16 +69,21 @@ static CUresult refused(struct CUfunc_st *f)
 		return CUDA_ERROR_OUT_OF_MEMORY;
 	const char *dp = reaches(m, f->fn, "cudaLaunchDevice", false, seen);
 	memset(seen, 0, (size_t)m->nfuncs + 1);
-	const char *ext = dp ? NULL : reaches(m, f->fn, NULL, true, seen);
+	const char *heap = dp ? NULL : reaches(m, f->fn, "malloc", false, seen);
+	memset(seen, 0, (size_t)m->nfuncs + 1);
+	const char *ext = dp || heap ? NULL : reaches(m, f->fn, NULL, true, seen);
 	free(seen);
 	if (dp)
 		drv_say("kernel %s launches kernels from the device (dynamic parallelism, %s), which gpulab's simulator "
 			"does not run", f->demangled, dp);
+	else if (heap)
+		drv_say("kernel %s allocates memory on the device (malloc, new: the device heap), which gpulab's "
+			"simulator does not provide", f->demangled);
 	else if (ext)
 		drv_say("kernel %s calls %s, which is defined in another file's device code (nvcc -rdc=true, separate "
 			"compilation): gpulab does not link device code across files; build without -rdc", f->demangled,
 			ext);
-	return dp || ext ? CUDA_ERROR_NOT_SUPPORTED : CUDA_SUCCESS;
+	return dp || heap || ext ? CUDA_ERROR_NOT_SUPPORTED : CUDA_SUCCESS;
 }
 
 static CUresult check_geometry(struct CUfunc_st *f, const unsigned g[3], const unsigned b[3], unsigned smem)
