@@ -2,7 +2,8 @@
  * address, and the simulator's view of it for a launch.
  *
  * Device, pinned host and managed memory live in one arena of address space reserved at the first
- * allocation (DRV_ARENA bytes, PROT_NONE, no memory behind it until pages are touched).  Each allocation
+ * allocation (DRV_ARENA bytes, PROT_NONE, no memory behind it until pages are touched; less where the
+ * process may not reserve that much, as under a `ulimit -v` or valgrind).  Each allocation
  * starts on its own DRV_GRANULARITY granule, its granules are made readable and writable, and one
  * unmapped granule follows it, so the device address is the host address (unified addressing: what
  * cudaHostAlloc returns works on both sides, as does managed memory) and a stray access past the
@@ -19,9 +20,11 @@
 #include "common/util.h"
 
 #define DRV_ARENA (1ull << 40) /* 1 TiB of address space: 2 MiB granules for a quarter million allocations */
+#define DRV_ARENA_MIN (1ull << 30)
 
 static struct {
 	uint8_t *arena;
+	size_t arena_size;
 	struct drv_alloc **items; /* sorted by base */
 	int n, cap;
 	size_t used;              /* bytes of device, host and managed allocations */
@@ -97,7 +100,7 @@ uint8_t *drv_mem_bytes(uint64_t addr, size_t bytes, bool host_ok)
 	/* the program's own memory: never a range that starts in an allocation or in the arena (freed
 	 * memory, guard granules), which would run past what is mapped */
 	uint64_t arena = (uint64_t)(uintptr_t)map.arena;
-	if (!host_ok || !addr || drv_mem_find(addr, 0) || (arena && addr - arena < DRV_ARENA))
+	if (!host_ok || !addr || drv_mem_find(addr, 0) || (arena && addr - arena < map.arena_size))
 		return NULL;
 	return (uint8_t *)(uintptr_t)addr;
 }
@@ -122,7 +125,7 @@ static int insert(struct drv_alloc *a)
 /* The first gap of the arena that holds `span` bytes (first fit over the sorted table). */
 static uint64_t find_gap(size_t span)
 {
-	uint64_t lo = (uint64_t)(uintptr_t)map.arena, end = lo + DRV_ARENA, at = lo;
+	uint64_t lo = (uint64_t)(uintptr_t)map.arena, end = lo + map.arena_size, at = lo;
 	for (int i = 0; i < map.n; i++) {
 		const struct drv_alloc *a = map.items[i];
 		if (!a->span || a->base < lo || a->base >= end)
@@ -138,11 +141,15 @@ static bool arena_ready(void)
 {
 	if (map.arena)
 		return true;
-	void *p = mmap(NULL, DRV_ARENA + DRV_GRANULARITY, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	if (p == MAP_FAILED)
-		return false;
-	map.arena = (uint8_t *)round_up((size_t)(uintptr_t)p, DRV_GRANULARITY);
-	return true;
+	for (size_t size = DRV_ARENA; size >= DRV_ARENA_MIN; size /= 4) {
+		void *p = mmap(NULL, size + DRV_GRANULARITY, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (p == MAP_FAILED)
+			continue;
+		map.arena = (uint8_t *)round_up((size_t)(uintptr_t)p, DRV_GRANULARITY);
+		map.arena_size = size;
+		return true;
+	}
+	return false;
 }
 
 static void name_it(struct drv_alloc *a)
