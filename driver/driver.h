@@ -3,15 +3,17 @@
  * process-wide state, the objects behind the API's handles, and the helpers the area files share.
  * docs/driver.md is the user's side (what is implemented, the environment, the model behind timings).
  *
- * Areas, one file each: init and devices (driver_init.c), contexts (driver_ctx.c), the memory map
- * (driver_mem.c: every allocation and what a launch sees of them), memory calls (driver_memapi.c),
- * copies and memset (driver_copy.c), modules and libraries (driver_module.c, fatbin.c), functions and
- * occupancy (driver_func.c), kernel parameters (driver_params.c), launches (driver_launch.c), the
- * per-launch record (driver_record.c), streams and events (driver_stream.c), graphs (driver_graph.c),
- * textures, surfaces and arrays (driver_tex.c), registers from ptxas (driver_ptxas.c), entry points by
- * name (driver_procaddr.c, driver_entries.h), cudart's export tables (driver_export.c), the entry
- * points gpulab does not implement (driver_unsupported.c), error strings (driver_errors.c) and the
- * stand-in's test hooks (driver_testhooks.c).
+ * Areas, one file each: init and devices (driver_init.c, driver_attr.c), contexts (driver_ctx.c), the
+ * memory map (driver_mem.c: every allocation and what a launch sees of them), memory calls
+ * (driver_memapi.c), memory pools (driver_pool.c), copies and memset (driver_copy.c), modules and
+ * libraries (driver_module.c, fatbin.c), the JIT linker (driver_link.c), functions and occupancy
+ * (driver_func.c), kernel parameters (driver_params.c), launches (driver_launch.c), the per-launch
+ * record (driver_record.c), streams and events (driver_stream.c), graphs (driver_graph.c), textures,
+ * surfaces and arrays (driver_tex.c), registers from ptxas (driver_ptxas.c), entry points by name
+ * (driver_procaddr.c, driver_entries.h), cudart's export tables and integrity handshake
+ * (driver_export.c, driver_integrity.c), the entry points gpulab does not implement
+ * (driver_unsupported.c), error strings (driver_errors.c) and the stand-in's test hooks
+ * (driver_testhooks.c).
  *
  * Execution model: one device of a GPU model from gpulab's table (GPULAB_GPU, default H100); every
  * operation runs when it is issued, in issue order, under one process-wide lock, so stream order and
