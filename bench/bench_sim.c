@@ -38,7 +38,7 @@ static int simulate(const struct gl_topic *t, const struct gl_variant *v, const 
 	struct gl_launch l = {.module = t->ptx, .module_name = t->name};
 	struct gl_sim_opts opts = {.threads = threads, .engine = engine};
 	struct gl_sim_result res;
-	int rc = t->setup(v, p, &l, &err);
+	int rc = gl_topic_setup(t, v, p, &l, &err);
 	out->buffer_bytes = 0;
 	for (int i = 0; rc == GL_OK && i < l.nbuffers; i++)
 		out->buffer_bytes += (double)l.buffers[i].count * (double)gl_dtype_size(l.buffers[i].dtype);
@@ -109,7 +109,7 @@ static double reference_seconds(const struct gl_topic *t, const struct gl_varian
 	for (int r = 0; r < REF_REPEATS; r++) {
 		struct gl_err err = {0};
 		struct gl_launch l = {.module = t->ptx};
-		if (t->setup(v, p, &l, &err) != GL_OK)
+		if (gl_topic_setup(t, v, p, &l, &err) != GL_OK)
 			return -1;
 		struct gl_verify ver;
 		double t0 = gl_now();

@@ -7,8 +7,8 @@
 #include <stdio.h>
 
 #include "common/err.h"
+#include "render/render.h" /* enum gl_format, gl_sgr */
 
-enum gl_format { GL_FMT_TABLE, GL_FMT_JSON, GL_FMT_CSV };
 enum gl_color_mode { GL_COLOR_AUTO, GL_COLOR_ALWAYS, GL_COLOR_NEVER };
 
 /* The formats a command cannot print (struct gl_cmd.no_formats): the parser refuses them with exit 2 and
@@ -23,6 +23,7 @@ struct gl_ctx {
 	bool color;          /* --color, else stdout is a terminal and NO_COLOR is unset or empty */
 	enum gl_color_mode color_mode; /* what --color said (views decide for their own terminal) */
 	bool quiet;          /* --quiet: no notes on stderr (errors still) */
+	bool verbose;        /* -v: every note, also those said once per terminal session */
 	bool stderr_tty;     /* progress bars only on a terminal */
 	struct gl_err err;
 };
@@ -78,7 +79,8 @@ struct gl_cmd {
 	const char *args_name;     /* what the arguments are, for too many: "one TOPIC", "no arguments" */
 	unsigned no_formats;       /* GL_NO_JSON | GL_NO_CSV: formats it cannot print (0: all three) */
 	/* What completion offers for its positional arguments (man page and shell completion): "topic",
-	 * "topic variant", "lesson-sub lesson", "view topic", "file", or NULL for nothing. */
+	 * "topic variant", "lesson-sub lesson", "view topic", "exercise" (a name after the subcommand, a file after
+	 * check's), "file", or NULL for nothing. */
 	const char *complete;
 	const char *const *subcommands; /* words its first argument may be (lesson list|start|...), NULL-ended */
 	bool topic_params;         /* takes a topic's parameters as options (--rows V): completion offers them */
@@ -93,6 +95,9 @@ extern const struct gl_opt gl_common_opts[];
 extern const struct gl_opt gl_version_opt[]; /* -V, --version: only before a command */
 /* The option lines of a help page (the formats `cmd` refuses left out; cmd may be NULL). */
 void gl_print_opts(const struct gl_cmd *cmd, const struct gl_opt *opts, FILE *out);
+/* Help prose wrapped to `width` columns (gl_term_width()): a line that is too long continues under its
+ * second column ("  gemm        one k per step ...") or its indentation; short lines are kept as they are. */
+void gl_help_text(FILE *out, const char *text, int width);
 
 /* Global options before the command (`gpulab --db X -q list`): reads argv[1..] while they are options of
  * gl_common_opts, setting ctx; *next is the index of the command's name.  Returns 0, 'h' for --help or
@@ -101,15 +106,7 @@ int gl_global_parse(struct gl_ctx *ctx, int argc, char **argv, int *next);
 /* ctx->color from the mode and the environment: always, never, or auto = stdout is a terminal and
  * NO_COLOR is unset or empty (no-color.org). */
 void gl_ctx_color(struct gl_ctx *ctx, enum gl_color_mode mode);
-/* An ANSI escape when colour is on (the last gl_ctx_color decided: one setting per process, so renderers
- * without a ctx follow it too), else "": printf("%sFAIL%s", gl_sgr(GL_RED), gl_sgr(GL_RESET)). */
-#define GL_BOLD "\033[1m"
-#define GL_RED "\033[31m"
-#define GL_GREEN "\033[32m"
-#define GL_YELLOW "\033[33m"
-#define GL_CYAN "\033[36m"
-#define GL_RESET "\033[0m"
-const char *gl_sgr(const char *seq);
+/* gl_sgr (render.h) follows the last gl_ctx_color: colour is one setting per process. */
 
 /* Parse argv[1..argc) (argv[0] is the command's name) against the command's options and `extra`
  * (options made at run time, e.g. topic parameters; may be NULL), filling *out.  --db, --json, --csv and
@@ -130,6 +127,14 @@ long gl_args_long(const struct gl_args *a, const char *name, long def);
 int gl_args_list(const struct gl_args *a, const char *name, const char **vals, int max);
 /* The value of one parsed option as a number (GL_OPT_LONG, already checked). */
 long gl_optval_long(const struct gl_optval *a);
+
+/* True when stderr is a terminal whose session has not been told `what` (a word) yet; records that it has
+ * now (said_once.c).  For notes a learner needs once, not at every command. */
+bool gl_cli_first_in_session(const char *what);
+
+/* A gpulab command line to suggest, "gpulab ARGS", that works when pasted: the binary as started when
+ * that was a path (build/gpulab ARGS), with --db when the database is not the default one (hint.c). */
+void gl_cli_hint(const struct gl_ctx *ctx, const char *args, char *buf, size_t n);
 
 /* A note on stderr ("gpulab: ..." and a newline), unless --quiet. */
 void gl_note(const struct gl_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

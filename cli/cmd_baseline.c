@@ -7,7 +7,7 @@
 #include "cli.h"
 #include "run_options.h"
 #include "common/json.h"
-#include "profiler/cublas_ref.h"
+#include "profiler/profiler.h"
 
 static const struct gl_cmd *self(void);
 

@@ -5,14 +5,57 @@
 
 #include "cli.h"
 #include "common/util.h"
-#include "compare_render.h"
+#include "render/render.h"
 #include "run_options.h"
 
 static const struct gl_cmd *self(void);
 
+#define MAX_RUNS 8
+
+static int parse_ids(struct gl_ctx *ctx, const char *list, long *ids, int *n)
+{
+	char buf[256];
+	snprintf(buf, sizeof buf, "%s", list);
+	*n = 0;
+	for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		if (*n == MAX_RUNS)
+			return gl_errf(&ctx->err, GL_EUSAGE, "--runs takes at most %d run ids", MAX_RUNS);
+		if (gl_parse_long(tok, 1, 1L << 62, "run id in --runs", &ids[(*n)++], &ctx->err))
+			return ctx->err.status;
+	}
+	if (*n < 2)
+		return gl_errf(&ctx->err, GL_EUSAGE, "--runs needs two run ids or more, comma-separated: --runs 3,4 "
+			       "(see 'gpulab runs')");
+	return GL_OK;
+}
+
+/* --runs A,B[,C]: the stored runs side by side; nothing runs. */
+static int compare_runs(struct gl_ctx *ctx, const char *list, const char *baseline)
+{
+	long ids[MAX_RUNS];
+	struct gl_run_record runs[MAX_RUNS];
+	int n, loaded = 0;
+	size_t launches = 0;
+	struct gl_store *store;
+	int rc = parse_ids(ctx, list, ids, &n);
+	if (rc || (rc = gl_store_open(ctx->db_path, 1, &store, &ctx->err)))
+		return rc;
+	while (loaded < n && rc == GL_OK)
+		if ((rc = gl_store_load_run(store, ids[loaded], &runs[loaded], &ctx->err)) == GL_OK)
+			launches += runs[loaded++].nlaunches;
+	gl_store_close(store);
+	if (rc == GL_OK && launches == 0)
+		rc = gl_errf(&ctx->err, GL_EUSAGE, "runs %s have no launches to compare", list);
+	if (rc == GL_OK)
+		rc = gl_render_compare_runs(stdout, runs, n, baseline, ctx->format, &ctx->err);
+	for (int i = 0; i < loaded; i++) /* their launches moved into the comparison */
+		gl_run_record_free(&runs[i]);
+	return rc;
+}
+
 /* The baseline is the first variant run unless --baseline names one; a baseline left out of --variant
  * runs first, so that every ratio has its reference. */
-static int choose_baseline(struct gl_ctx *ctx, const struct gl_run_opts *o, struct gl_run_session *s)
+static int choose_baseline(struct gl_ctx *ctx, const struct gl_run_opts *o, struct gl_topic_run *s)
 {
 	if (!o->baseline)
 		return GL_OK;
@@ -50,19 +93,19 @@ static int show(struct gl_ctx *ctx, struct gl_store *store, long run_id, const c
 static int exec_compare(struct gl_ctx *ctx, int argc, char **argv)
 {
 	struct gl_run_opts o = {0};
-	struct gl_run_session s = {0};
+	struct gl_topic_run s = {0};
 	struct gl_store *store = NULL;
 	int rc = gl_run_opts_parse(ctx, self(), argc, argv, &o);
 	if (rc)
 		return rc;
 	if (o.runs) /* stored runs side by side: nothing runs */
 		return o.topic_name ? gl_usage_error(ctx, self(), "give a TOPIC to run or --runs to compare stored runs, not both")
-				    : gl_compare_runs(ctx, o.runs, o.baseline);
+				    : compare_runs(ctx, o.runs, o.baseline);
 	if (!o.topic_name)
 		return gl_usage_error(ctx, self(), "compare needs a TOPIC (see 'gpulab list') or --runs A,B");
-	struct gl_run_env env = gl_cli_run_env(ctx); /* after parsing: --db is known */
-	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)) || (rc = choose_baseline(ctx, &o, &s)) ||
-	    (rc = gl_run_session_execute(&env, o.backend, &o.b, &s, &store)))
+	struct gl_session_env env = gl_cli_session_env(ctx); /* after parsing: --db is known */
+	if ((rc = gl_topic_run_prepare(ctx, self(), &o, &s)) || (rc = choose_baseline(ctx, &o, &s)) ||
+	    (rc = gl_session_run_topic(&env, o.backend, &o.b, &s, &store)))
 		return rc;
 	rc = show(ctx, store, s.run_id, o.baseline);
 	gl_store_close(store);

@@ -2,32 +2,15 @@
  * driver and CUPTI versions and whether the driver can run gpulab's PTX (which driver it needs);
  * or one line saying why there are none (exit 3). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
 #include "common/json.h"
-#include "common/ptx_version.h"
-#include "profiler/cuda_device.h"
-#include "profiler/cupti_api.h"
+#include "common/util.h"
+#include "profiler/profiler.h"
 
 static const struct gl_cmd *self(void);
-
-/* Can this driver JIT gpulab's PTX?  `line` says which driver is needed either way. */
-static bool ptx_line(const struct gl_cuda_api *cu, char *line, size_t n)
-{
-	int driver = 0, cuda = 0;
-	struct gl_err err = {0};
-	char need[16];
-	int isa = gl_cuda_embedded_ptx(&cuda);
-	gl_cuda_version_text(cuda, need, sizeof need);
-	cu->cuDriverGetVersion(&driver);
-	if (gl_cuda_ptx_check(driver, NULL, NULL, &err) != GL_OK) {
-		snprintf(line, n, "%s", err.msg);
-		return false;
-	}
-	snprintf(line, n, "ISA %d.%d, needs a CUDA %s driver: this one can run it", isa / 10, isa % 10, need);
-	return true;
-}
 
 static void print_text(const struct gl_device_info *d, int index, const char *cupti_path, const char *ptx)
 {
@@ -65,7 +48,7 @@ static void print_json(struct gl_json *j, const struct gl_device_info *d, int in
 	gl_json_end_object(j);
 }
 
-static int list_devices(struct gl_ctx *ctx, const struct gl_cuda_api *cu, int count, struct gl_cupti_api *cupti)
+static void list_devices(struct gl_ctx *ctx, const struct gl_gpus *g)
 {
 	struct gl_json j;
 	if (ctx->format == GL_FMT_JSON) {
@@ -73,23 +56,16 @@ static int list_devices(struct gl_ctx *ctx, const struct gl_cuda_api *cu, int co
 		gl_json_begin_object(&j, NULL);
 		gl_json_begin_array(&j, "devices");
 	}
-	char ptx[1100];
-	bool ptx_ok = ptx_line(cu, ptx, sizeof ptx);
-	for (int i = 0; i < count; i++) {
-		struct gl_device_info info;
-		int rc = gl_cuda_describe(cu, cupti, i, &info, &ctx->err);
-		if (rc != GL_OK)
-			return rc;
+	for (int i = 0; i < g->n; i++) {
 		if (ctx->format == GL_FMT_JSON)
-			print_json(&j, &info, i, ptx_ok, ptx);
+			print_json(&j, &g->dev[i], i, g->ptx_ok, g->ptx);
 		else
-			print_text(&info, i, cupti ? cupti->path : NULL, ptx);
+			print_text(&g->dev[i], i, g->cupti[0] ? g->cupti : NULL, g->ptx);
 	}
 	if (ctx->format == GL_FMT_JSON) {
 		gl_json_end_array(&j);
 		gl_json_end_object(&j); /* the writer ends the top level with a newline */
 	}
-	return GL_OK;
 }
 
 /* No driver or no device: with --json still one object, saying why, so a script reads the reason. */
@@ -106,39 +82,19 @@ static void reason_json(struct gl_ctx *ctx, const char *why)
 	}
 }
 
-static int no_devices(struct gl_ctx *ctx, const char *why)
-{
-	char msg[600];
-	snprintf(msg, sizeof msg, "no CUDA device: %s", why);
-	reason_json(ctx, msg);
-	return gl_errf(&ctx->err, GL_EENV, "%s", msg);
-}
-
 static int devices_exec(struct gl_ctx *ctx, int argc, char **argv)
 {
 	struct gl_args args;
 	int prc = gl_cmd_parse(ctx, self(), argc, argv, &args);
 	if (prc)
 		return prc;
-	struct gl_cuda_api cu;
-	struct gl_cupti_api cupti;
-	char why[512];
-	int count = 0;
-	int rc = gl_cuda_api_load(&cu, &ctx->err);
-	if (rc != GL_OK) {
+	struct gl_gpus *g = gl_xcalloc(1, sizeof *g);
+	int rc = gl_profiler_gpus(g, &ctx->err);
+	if (rc == GL_OK)
+		list_devices(ctx, g);
+	else
 		reason_json(ctx, ctx->err.msg);
-		return rc;
-	}
-	if (!gl_cuda_usable(&cu, &count, why, sizeof why)) {
-		gl_cuda_api_unload(&cu);
-		return no_devices(ctx, why);
-	}
-	struct gl_err cerr = {0};
-	bool have_cupti = gl_cupti_api_load(&cupti, &cerr) == GL_OK;
-	rc = list_devices(ctx, &cu, count, have_cupti ? &cupti : NULL);
-	if (have_cupti)
-		gl_cupti_api_unload(&cupti);
-	gl_cuda_api_unload(&cu);
+	free(g);
 	return rc;
 }
 

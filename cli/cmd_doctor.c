@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "common/json.h"
-#include "profiler/cuda_doctor.h"
+#include "profiler/profiler.h"
 #include "store/store.h"
 
 static const struct gl_cmd *self(void);

@@ -1,5 +1,5 @@
 /* cmd_exercise.c — `gpulab exercise list|start|check|hint|solution`: the learner writes the kernel, gpulab
- * checks it (cli/exercise_check.c); the exercises are data (lessons/exercise.h), progress is stored in the
+ * checks it (lessons/exercise_check.c); the exercises are data (lessons/exercise.h), progress is stored in the
  * results database (store_exercise.c). */
 #include <errno.h>
 #include <fcntl.h>
@@ -12,7 +12,8 @@
 #include "cli.h"
 #include "common/json.h"
 #include "common/util.h"
-#include "exercise_check.h"
+#include "lessons/exercise.h"
+#include "run_options.h" /* gl_cli_session_env */
 #include "store/store.h"
 
 static const struct gl_cmd *self(void);
@@ -30,6 +31,9 @@ static const struct {
 	[SUB_HINT] = {"hint", 1, 2, "exercise hint NAME [N]"},
 	[SUB_SOLUTION] = {"solution", 1, 1, "exercise solution NAME [--give-up]"},
 };
+
+/* The same names, for completion and the man page (gl_cmd.subcommands). */
+static const char *const sub_names[] = {"list", "start", "check", "hint", "solution", NULL};
 
 struct ex_cmd {
 	enum sub sub;
@@ -191,13 +195,22 @@ static int do_start(struct gl_ctx *ctx, struct ex_cmd *c)
 	return GL_OK;
 }
 
+/* ex_check's hint: the CLI's, with the binary and the database this command runs with. */
+static void hint(void *user, const char *args, char *buf, size_t n)
+{
+	gl_cli_hint(user, args, buf, n);
+}
+
 static int do_check(struct gl_ctx *ctx, struct ex_cmd *c)
 {
 	char path[4096];
 	snprintf(path, sizeof path, "%s.cu", c->e->name);
 	c->check.file = c->extra ? c->extra : path;
+	c->check.hint = hint;
+	c->check.hint_user = ctx;
 	long run_id = 0;
-	int rc = ex_check(ctx, c->e, &c->check, stdout, &run_id);
+	struct gl_session_env env = gl_cli_session_env(ctx);
+	int rc = ex_check(&env, c->e, &c->check, stdout, &run_id);
 	fflush(stdout);
 	if (rc == GL_OK || rc == GL_EVERIFY) {
 		int r = record(ctx, c->e->name, rc == GL_OK ? GL_EXERCISE_PASSED : GL_EXERCISE_FAILED, run_id);
@@ -274,17 +287,20 @@ const struct gl_cmd gl_cmd_exercise_entry = {
 	.usage = "list | start NAME [--dir D] | check NAME [FILE] | hint NAME [N] | solution NAME [--give-up]",
 	.summary = "exercises: write the kernel yourself; gpulab checks it is right and efficient",
 	.help = "commands:\n"
-		"  list              the exercises with your progress (--json too)\n"
-		"  start NAME        write NAME.cu (never over an existing file): the task, its limits, the signature\n"
-		"  check NAME [FILE] compile FILE (default NAME.cu), run it in the simulator at every size (awkward ones\n"
-		"                    too) under the sanitizer, compare with the CPU reference, then measure the goals\n"
-		"  hint NAME [N]     hint N (default 1)\n"
-		"  solution NAME     the reference solution, after a passing check (or --give-up)\n"
+		"  list               the exercises with your progress (--json too)\n"
+		"  start NAME         write NAME.cu (never over an existing file): the task, its limits, the signature\n"
+		"  check NAME [FILE]  compile FILE (default NAME.cu), run it in the simulator at every size (awkward\n"
+		"                     ones too) under the sanitizer, compare with the CPU reference, then measure the\n"
+		"                     goals\n"
+		"  hint NAME [N]      hint N (default 1)\n"
+		"  solution NAME      the reference solution, after a passing check (or --give-up)\n"
 		"NAME may be the number ('4') or the name without it ('transpose-tiled').  The measured launch is\n"
 		"stored as a run, so 'gpulab view coalesce --run N' shows why a goal was missed.  See docs/exercises.md.\n"
 		"exit status: 0 passed, 1 wrong result, sanitizer errors, a stopped kernel or a missed goal, 2 usage, a\n"
 		"file that does not compile or a wrong signature, 3 environment (no nvcc, database)\n",
 	.opts = exercise_opts,
+	.complete = "exercise",
+	.subcommands = sub_names,
 	.max_args = -1, /* the exercise command counts its own arguments */
 	.exec = exec_exercise,
 };

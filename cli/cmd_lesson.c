@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "common/util.h"
 #include "lessons/lesson_ui.h"
+#include "run_options.h" /* gl_cli_run_line */
 #include "store/store.h"
 
 static const struct gl_cmd *self(void);
@@ -103,6 +104,7 @@ static void hand_commands_to_lessons(void)
 		names[n++] = (*c)->name;
 	names[n] = NULL;
 	lesson_set_commands(names);
+	lesson_set_run_parser(gl_cli_run_line);
 }
 
 static int exec_lesson(struct gl_ctx *ctx, int argc, char **argv)

@@ -1,4 +1,5 @@
 /* cmd_list.c — `gpulab list [TOPIC]`: the topics, or one topic's variants and parameters. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -36,17 +37,30 @@ static void show_topic_table(const struct gl_topic *t)
 	printf("%s — %s\n\nvariants:\n", t->name, t->summary);
 	for (int i = 0; i < t->nvariants; i++)
 		printf("  %-*s %s\n", w, t->variants[i].name, t->variants[i].summary);
-	printf("\nresources (ptxas -v): %*ssm_80%*ssm_90\n", w - 7, "", 23, "");
+	struct gl_problem defaults;
+	gl_problem_defaults(t, &defaults);
+	bool dynamic = false;
+	printf("\nresources (ptxas -v): %*ssm_80%*ssm_90\n", w - 7, "", 24, "");
 	for (int i = 0; i < t->nvariants; i++) {
 		printf("  %-*s", w, t->variants[i].name);
 		static const char *const arches[] = {"sm_80", "sm_90"};
+		unsigned dyn = gl_topic_dyn_smem(t, &t->variants[i], &defaults);
+		dynamic |= dyn > 0;
 		for (int a = 0; a < 2; a++) {
 			struct gl_resources r;
+			char smem[32];
 			gl_topic_resources(t, t->variants[i].entry, arches[a], &r);
-			printf("  %3d regs %6d B smem %3d B spill", r.regs, r.static_smem, r.spill_stores + r.spill_loads);
+			if (dyn)
+				snprintf(smem, sizeof smem, "%d+%u", r.static_smem, dyn);
+			else
+				snprintf(smem, sizeof smem, "%d", r.static_smem);
+			printf("  %3d regs %7s B smem %3d B spill", r.regs, smem, r.spill_stores + r.spill_loads);
 		}
 		printf("\n");
 	}
+	if (dynamic)
+		printf("  (smem A+B: A bytes static, B dynamic at the default sizes; the dynamic part grows with the "
+		       "problem)\n");
 	printf("\nparameters:\n");
 	for (int i = 0; i < t->nparams; i++) {
 		const struct gl_param *p = &t->params[i];
@@ -84,6 +98,9 @@ static void topic_json(struct gl_json *j, const struct gl_topic *t)
 			gl_json_end_object(j);
 		}
 		gl_json_end_object(j);
+		struct gl_problem defaults;
+		gl_problem_defaults(t, &defaults);
+		gl_json_int(j, "dynamic_smem", gl_topic_dyn_smem(t, &t->variants[i], &defaults));
 		gl_json_end_object(j);
 	}
 	gl_json_end_array(j);

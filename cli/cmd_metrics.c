@@ -6,11 +6,8 @@
 
 #include "cli.h"
 #include "common/json.h"
-#include "profiler/cuda_api.h"
-#include "profiler/cupti_catalog.h"
-#include "profiler/cupti_device.h"
-#include "profiler/metric_sets.h"
-
+#include "insights/gpu_models.h"
+#include "profiler/profiler.h"
 
 struct metrics_args {
 	const char *chip, *search, *passes, *save_config;
@@ -33,27 +30,11 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct metrics_args 
 	return GL_OK;
 }
 
-/* The GPU's own chip when a driver and device are present; "" otherwise (never touches CUPTI's
- * target side without a driver). */
-static void device_chip(struct gl_cupti_api *api, char *chip, size_t n)
-{
-	struct gl_cuda_api cu;
-	struct gl_err err = {0};
-	char why[512];
-	int count;
-	chip[0] = '\0';
-	if (gl_cuda_api_load(&cu, &err) != GL_OK)
-		return;
-	if (gl_cuda_usable(&cu, &count, why, sizeof why))
-		gl_cupti_device_chip(&cu, api, 0, chip, n, &err);
-	gl_cuda_api_unload(&cu);
-}
-
-static int print_chips(struct gl_ctx *ctx, const struct gl_cupti_api *api)
+static int print_chips(struct gl_ctx *ctx, const struct gl_cupti_tools *t)
 {
 	const char *const *names = NULL;
 	size_t n = 0;
-	int rc = gl_cupti_chips(api, &names, &n, &ctx->err);
+	int rc = gl_cupti_tools_chips(t, &names, &n, &ctx->err);
 	if (rc != GL_OK)
 		return rc;
 	if (ctx->format == GL_FMT_JSON) {
@@ -68,24 +49,20 @@ static int print_chips(struct gl_ctx *ctx, const struct gl_cupti_api *api)
 		putchar('\n');
 		return GL_OK;
 	}
-	printf("no GPU here: choose a chip with --chip NAME. CUPTI %s supports:\n", api->path);
+	printf("CUPTI %s supports these chips (--chip NAME):\n", gl_cupti_tools_path(t));
 	for (size_t i = 0; i < n; i++)
 		printf("%s%s", names[i], i + 1 < n ? " " : "\n");
 	return GL_OK;
 }
 
-static int no_chip(struct gl_ctx *ctx, const struct gl_cupti_api *api)
+/* No GPU to take the chip from: the chip of the GPU model the estimates and guidance default to, said on
+ * stderr so the listing itself reads as any chip's. */
+static void default_chip(struct gl_ctx *ctx, char *chip, size_t n)
 {
-	const char *const *names = NULL;
-	size_t n = 0;
-	struct gl_str list = {0};
-	int rc = gl_cupti_chips(api, &names, &n, &ctx->err);
-	if (rc != GL_OK)
-		return rc;
-	gl_cupti_chips_text(names, n, &list);
-	gl_usage_error(ctx, self(), "no GPU here to take the chip from: pass --chip NAME (valid chips: %s)", list.buf);
-	gl_str_free(&list);
-	return GL_EUSAGE;
+	const struct gl_gpu_model *g = gl_gpu_model_default();
+	snprintf(chip, n, "%s", gl_gpu_model_chip(g));
+	gl_note(ctx, "no GPU here: chip %s of the %s, the GPU model gpulab's estimates default to (--chip NAME for "
+		"another; --chip list names them)", chip, g->full_name);
 }
 
 static int write_config(struct gl_ctx *ctx, const char *path, const uint8_t *img, size_t size)
@@ -96,25 +73,16 @@ static int write_config(struct gl_ctx *ctx, const char *path, const uint8_t *img
 	return GL_OK;
 }
 
-/* Config image and pass count of a metric list, written to `save` when given. */
-static int config_passes(struct gl_ctx *ctx, const struct gl_cupti_api *api, const char *chip,
-			 struct gl_metric_list *list, const char *save, size_t *passes, char *dropped, size_t n)
+/* Pass count of a metric list, and its config image written to `save` when given. */
+static int config_passes(struct gl_ctx *ctx, struct gl_cupti_tools *t, const char *chip, struct gl_metric_list *list,
+			 const char *save, size_t *passes, char *dropped, size_t n)
 {
-	struct gl_cupti_host h;
 	uint8_t *img = NULL;
 	size_t size = 0;
-	int rc = gl_cupti_host_open(&h, api, chip, NULL, &ctx->err);
-	if (rc != GL_OK)
-		return rc;
-	rc = gl_cupti_fit_metrics(&h, list, dropped, n, &ctx->err);
-	if (rc == GL_OK)
-		rc = gl_cupti_host_config(&h, (const char *const *)list->names, list->n, &img, &size, &ctx->err);
-	if (rc == GL_OK)
-		rc = gl_cupti_image_passes(api, img, size, passes, &ctx->err);
+	int rc = gl_cupti_tools_passes(t, chip, list, passes, dropped, n, save ? &img : NULL, &size, &ctx->err);
 	if (rc == GL_OK && save)
 		rc = write_config(ctx, save, img, size);
 	free(img);
-	gl_cupti_host_close(&h);
 	return rc;
 }
 
@@ -134,8 +102,7 @@ static void passes_json(const char *chip, const struct gl_metric_list *list, siz
 	putchar('\n');
 }
 
-static int print_passes(struct gl_ctx *ctx, const struct gl_cupti_api *api, const char *chip,
-			const struct metrics_args *a)
+static int print_passes(struct gl_ctx *ctx, struct gl_cupti_tools *t, const char *chip, const struct metrics_args *a)
 {
 	struct gl_metric_list list;
 	size_t passes = 0;
@@ -143,7 +110,7 @@ static int print_passes(struct gl_ctx *ctx, const struct gl_cupti_api *api, cons
 	int rc = gl_metric_list_parse(a->passes, &list, &ctx->err);
 	if (rc != GL_OK)
 		return rc;
-	rc = config_passes(ctx, api, chip, &list, a->save_config, &passes, dropped, sizeof dropped);
+	rc = config_passes(ctx, t, chip, &list, a->save_config, &passes, dropped, sizeof dropped);
 	if (rc == GL_OK && ctx->format == GL_FMT_JSON) {
 		passes_json(chip, &list, passes, dropped);
 	} else if (rc == GL_OK) {
@@ -158,12 +125,12 @@ static int print_passes(struct gl_ctx *ctx, const struct gl_cupti_api *api, cons
 	return rc;
 }
 
-static void print_json(const struct gl_cupti_catalog *c, const char *search)
+static void print_json(const struct gl_metric_catalog *c, const char *search)
 {
 	struct gl_json j;
 	size_t shown = 0;
 	for (size_t i = 0; i < c->n; i++)
-		shown += gl_cupti_metric_matches(&c->items[i], search);
+		shown += gl_metric_info_matches(&c->items[i], search);
 	gl_json_init(&j, stdout);
 	gl_json_begin_object(&j, NULL);
 	gl_json_string(&j, "chip", c->chip);
@@ -171,12 +138,12 @@ static void print_json(const struct gl_cupti_catalog *c, const char *search)
 	gl_json_int(&j, "count", (long long)shown);
 	gl_json_begin_array(&j, "metrics");
 	for (size_t i = 0; i < c->n; i++) {
-		const struct gl_cupti_metric *m = &c->items[i];
-		if (!gl_cupti_metric_matches(m, search))
+		const struct gl_metric_info *m = &c->items[i];
+		if (!gl_metric_info_matches(m, search))
 			continue;
 		gl_json_begin_object(&j, NULL);
 		gl_json_string(&j, "name", m->name);
-		gl_json_string(&j, "type", gl_cupti_type_name(m->type));
+		gl_json_string(&j, "type", m->type);
 		gl_json_string(&j, "unit", m->unit);
 		gl_json_string(&j, "hw_unit", m->hw_unit);
 		gl_json_string(&j, "description", m->description);
@@ -187,20 +154,20 @@ static void print_json(const struct gl_cupti_catalog *c, const char *search)
 	putchar('\n');
 }
 
-static void print_table(const struct gl_cupti_catalog *c, const char *search)
+static void print_table(const struct gl_metric_catalog *c, const char *search)
 {
 	int w = 4;
 	size_t shown = 0;
 	for (size_t i = 0; i < c->n; i++)
-		if (gl_cupti_metric_matches(&c->items[i], search) && (int)strlen(c->items[i].name) > w)
+		if (gl_metric_info_matches(&c->items[i], search) && (int)strlen(c->items[i].name) > w)
 			w = (int)strlen(c->items[i].name);
 	printf("%-*s  %-10s  %-20s  %s\n", w, "NAME", "TYPE", "UNIT", "DESCRIPTION");
 	for (size_t i = 0; i < c->n; i++) {
-		const struct gl_cupti_metric *m = &c->items[i];
-		if (!gl_cupti_metric_matches(m, search))
+		const struct gl_metric_info *m = &c->items[i];
+		if (!gl_metric_info_matches(m, search))
 			continue;
 		shown++;
-		printf("%-*s  %-10s  %-20s  %s\n", w, m->name, gl_cupti_type_name(m->type), *m->unit ? m->unit : "-",
+		printf("%-*s  %-10s  %-20s  %s\n", w, m->name, m->type, *m->unit ? m->unit : "-",
 		       m->description);
 	}
 	printf("%zu of %zu metrics on %s%s%s%s (collect one with a rollup, e.g. NAME.sum; see 'gpulab metrics "
@@ -208,54 +175,49 @@ static void print_table(const struct gl_cupti_catalog *c, const char *search)
 	       shown, c->n, c->chip, search ? " matching '" : "", search ? search : "", search ? "'" : "");
 }
 
-static int print_catalog(struct gl_ctx *ctx, const struct gl_cupti_api *api, const char *chip, const char *search)
+static int print_catalog(struct gl_ctx *ctx, struct gl_cupti_tools *t, const char *chip, const char *search)
 {
-	struct gl_cupti_host h;
-	struct gl_cupti_catalog c;
-	int rc = gl_cupti_host_open(&h, api, chip, NULL, &ctx->err);
-	if (rc != GL_OK)
-		return rc;
-	rc = gl_cupti_catalog_load(&h, &c, &ctx->err);
-	gl_cupti_host_close(&h);
+	struct gl_metric_catalog c;
+	int rc = gl_cupti_tools_catalog(t, chip, &c, &ctx->err);
 	if (rc != GL_OK)
 		return rc;
 	if (ctx->format == GL_FMT_JSON)
 		print_json(&c, search);
 	else
 		print_table(&c, search);
-	gl_cupti_catalog_free(&c);
+	gl_metric_catalog_free(&c);
 	return GL_OK;
 }
 
 static int metrics_exec(struct gl_ctx *ctx, int argc, char **argv)
 {
 	struct metrics_args a = {0};
-	struct gl_cupti_api api;
+	struct gl_cupti_tools *t;
 	char chip[32] = "";
 	int rc = parse(ctx, argc, argv, &a);
 	if (rc != GL_OK)
 		return rc;
-	rc = gl_cupti_api_load(&api, &ctx->err);
+	rc = gl_cupti_tools_open(&t, &ctx->err);
 	if (rc != GL_OK)
 		return rc;
 	if (a.chip)
 		snprintf(chip, sizeof chip, "%s", a.chip);
 	else
-		device_chip(&api, chip, sizeof chip);
-	if (!*chip && (a.search || a.passes))
-		rc = no_chip(ctx, &api);
-	else if (!*chip)
-		rc = print_chips(ctx, &api);
+		gl_cupti_tools_device_chip(t, chip, sizeof chip);
+	if (!*chip)
+		default_chip(ctx, chip, sizeof chip);
+	if (strcmp(chip, "list") == 0)
+		rc = print_chips(ctx, t);
 	else if (a.passes)
-		rc = print_passes(ctx, &api, chip, &a);
+		rc = print_passes(ctx, t, chip, &a);
 	else
-		rc = print_catalog(ctx, &api, chip, a.search);
-	gl_cupti_api_unload(&api);
+		rc = print_catalog(ctx, t, chip, a.search);
+	gl_cupti_tools_close(t);
 	return rc;
 }
 
 static const struct gl_opt metrics_opts[] = {
-	GL_STR("chip", "NAME", 0, "chip to describe, exact upper case (GH100, AD102, GA100, ...)"),
+	GL_STR("chip", "NAME", 0, "chip to describe, exact upper case (GH100, AD102, GA100, ...); 'list': the chips"),
 	GL_STR("search", "WORD", 0, "only metrics whose name or description contains WORD (any case)"),
 	GL_STR("passes", "LIST", 0, "replay passes needed to collect LIST"),
 	GL_STR("save-config", "F", 0, "with --passes: also write CUPTI's config image for LIST to file F"),
@@ -267,7 +229,8 @@ const struct gl_cmd gl_cmd_metrics_entry = {
 	.name = "metrics",
 	.usage = "[--chip NAME] [--search WORD] [--passes SET|NAMES [--save-config FILE]] [--json]",
 	.summary = "list CUPTI metrics for a chip, search them, count replay passes (no GPU needed)",
-	.help = "--chip defaults to the GPU's own chip; without a GPU, metrics lists the valid chips.\n"
+	.help = "--chip defaults to the GPU's own chip; without a GPU, to GH100, the chip of the H100 that gpulab's\n"
+		"estimates and guidance default to (a note on stderr says so).\n"
 		"--passes takes a set (memory, compute, all, sim) or comma-separated metric names with rollups\n"
 		"(dram__bytes_read.sum).\n",
 	.opts = metrics_opts,

@@ -6,7 +6,7 @@
 
 #include "cli.h"
 #include "common/json.h"
-#include "insights_cli.h"
+#include "session/session.h"
 
 static const struct gl_cmd *self(void);
 
@@ -108,10 +108,10 @@ static int exec_occupancy(struct gl_ctx *ctx, int argc, char **argv)
 	if (!vname)
 		return gl_usage_error(ctx, self(), "occupancy needs --variant V (one of %s's variants, see 'gpulab list %s')",
 				      t->name, t->name);
-	if ((rc = gl_variant_lookup(t, vname, &v, &ctx->err)) || (rc = gl_cli_gpu(ctx, gl_args_get(&args, "gpu"), &g)))
+	if ((rc = gl_variant_lookup(t, vname, &v, &ctx->err)) || (rc = gl_session_gpu(gl_args_get(&args, "gpu"), &g, &ctx->err)))
 		return rc;
 	struct gl_occ_input in;
-	if ((rc = gl_cli_variant_occ_input(t, v, g, &in, &ctx->err)))
+	if ((rc = gl_session_variant_occ_input(t, v, g, &in, &ctx->err)))
 		return rc;
 	struct gl_occupancy o;
 	gl_occupancy_compute(g, &in, &o);
@@ -126,7 +126,7 @@ static int exec_occupancy(struct gl_ctx *ctx, int argc, char **argv)
 
 static const struct gl_opt occupancy_opts[] = {
 	GL_STR("variant", "V", 0, "the variant (see 'gpulab list TOPIC')"),
-	GL_STR("gpu", "G", 0, "the GPU model: A100|H100|H200|L4|RTX4090|RTX3090 (default: the GPU present, else H100)"),
+	GL_STR("gpu", "G", 0, "the GPU model: A100|H100|H200|L4|RTX4090|RTX3090|A6000 (default: the GPU present, else H100)"),
 	{0},
 };
 

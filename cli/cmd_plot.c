@@ -10,10 +10,9 @@
 #include "cli.h"
 #include "common/metrics.h"
 #include "common/util.h"
-#include "compare_render.h"
+#include "render/render.h"
 #include "insights/plot.h"
 #include "kernels/registry.h"
-#include "render_insights.h"
 
 static const struct gl_cmd *self(void);
 
@@ -27,7 +26,9 @@ static void roofline_points(const struct gl_run_record *r, const struct gl_gpu_m
 		snprintf(p[i].label, sizeof p[i].label, "%s %s", l->topic, l->variant);
 		p[i].measured = same_gpu && !isnan(l->duration_ns) && l->duration_ns > 0;
 		double us = p[i].measured ? l->duration_ns / 1000 : e.time_us;
-		p[i].intensity = e.intensity;
+		p[i].intensity[GL_ROOF_L1] = e.intensity_l1;
+		p[i].intensity[GL_ROOF_L2] = e.intensity_l2;
+		p[i].intensity[GL_ROOF_DRAM] = e.intensity;
 		p[i].gflops = us > 0 ? e.flops / us / 1e3 : NAN;
 	}
 }
@@ -77,7 +78,7 @@ static int plot_compare(struct gl_ctx *ctx, const struct gl_run_record *r, const
 	char time_name[64];
 	snprintf(time_name, sizeof time_name, "estimate (model) on %s, us", g->name);
 	const char *metrics[B_N] = {"global load sectors", "global store sectors", "shared wavefronts (loads + stores)",
-				    "bank conflicts (loads + stores)", "FLOPs", time_name};
+				    "bank conflicts (loads + stores)", "FLOPs (CUDA and tensor cores)", time_name};
 	size_t n = r->nlaunches;
 	const char **series = gl_xcalloc(n, sizeof *series);
 	double *values = gl_xcalloc(n * B_N, sizeof *values);
@@ -192,9 +193,11 @@ const struct gl_cmd gl_cmd_plot_entry = {
 	.name = "plot",
 	.usage = "roofline|compare [TOPIC] [--run N] [--gpu G] [--svg FILE]",
 	.summary = "a stored run as a roofline, or as bars per metric per variant (terminal or SVG)",
-	.help = "plot roofline: every launch of the run as a point (FLOP per DRAM byte, GFLOP/s) under the GPU\n"
-		"model's DRAM and L2 roofs and FP32 ceiling; the time is measured on a GPU run of that model, else\n"
-		"the estimate (model), and each point says which.  Launches without FLOPs are listed, not placed.\n"
+	.help = "plot roofline: the hierarchical roofline as Nsight Compute draws it: every launch of the run at\n"
+		"its FLOPs (CUDA and tensor cores) per L1, L2 and DRAM byte, three points at one GFLOP/s, under the\n"
+		"GPU model's L1, L2 and DRAM roofs and its FP32, FP16/BF16, TF32 and INT8 tensor ceilings; the time\n"
+		"is measured on a GPU run of that model, else the estimate (model), and each point says which.\n"
+		"Launches without FLOPs are listed, not placed.\n"
 		"plot compare TOPIC: per metric, one bar per variant of the latest run of TOPIC (or --run N).\n",
 	.opts = plot_opts,
 	.min_args = 1,

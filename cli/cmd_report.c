@@ -4,8 +4,7 @@
 
 #include "cli.h"
 #include "common/util.h"
-#include "render.h"
-#include "render_insights.h"
+#include "render/render.h"
 #include "sanitizer_opts.h"
 
 static const struct gl_cmd *self(void);

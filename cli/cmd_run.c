@@ -1,22 +1,25 @@
 /* cmd_run.c — `gpulab run TOPIC`: run variants of a topic on a backend, verify each against the CPU
  * reference, store the run in one transaction and print it (options and the run itself: run_options.h). */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "cli.h"
-#include "render.h"
+#include "render/render.h"
 #include "run_options.h"
-#include "run_stream.h"
 
 static const struct gl_cmd *self(void);
 
 /* The run as stored: JSON and CSV whole, the table's lines that need every row (its rows are out). */
-static int show(struct gl_ctx *ctx, struct gl_store *store, long run_id, int print_limit, struct gl_run_stream *st)
+static int show(struct gl_ctx *ctx, struct gl_store *store, long run_id, int print_limit, struct gl_render_stream *st)
 {
 	struct gl_run_record rec;
 	int rc = gl_store_load_run(store, run_id, &rec, &ctx->err);
 	if (rc == GL_OK) {
+		char args[32], report[2200];
+		snprintf(args, sizeof args, "report %ld", run_id);
+		gl_cli_hint(ctx, args, report, sizeof report);
 		if (ctx->format == GL_FMT_TABLE)
-			gl_run_stream_finish(st, &rec, print_limit);
+			gl_render_stream_finish(st, &rec, print_limit, report);
 		else
 			gl_render_run(stdout, &rec, ctx->format, print_limit);
 		gl_run_record_free(&rec);
@@ -24,24 +27,49 @@ static int show(struct gl_ctx *ctx, struct gl_store *store, long run_id, int pri
 	return rc;
 }
 
+/* Each variant's row as soon as it has run: the session's hooks print through the stream. */
+static void started(void *user, const char *backend, const struct gl_device_info *dev)
+{
+	gl_render_stream_started(user, backend, dev->name);
+}
+
+static void finished(void *user, const struct gl_launch_record *rec)
+{
+	gl_render_stream_row(user, rec);
+}
+
+static void attach(struct gl_render_stream *st, const struct gl_topic_run *s, struct gl_session_env *env)
+{
+	const char *names[GL_RUN_MAX_VARIANTS];
+	for (int i = 0; i < s->nvariants; i++)
+		names[i] = s->variants[i]->name;
+	char *params = gl_problem_json(s->topic, &s->problem);
+	gl_render_stream_init(st, stdout, s->topic->name, params, names, (size_t)s->nvariants);
+	free(params);
+	env->started = started;
+	env->finished = finished;
+	env->user = st;
+}
+
 static int exec_run(struct gl_ctx *ctx, int argc, char **argv)
 {
 	struct gl_run_opts o = {0};
-	struct gl_run_session s = {0};
+	struct gl_topic_run s = {0};
 	struct gl_store *store = NULL;
 	int rc = gl_run_opts_parse(ctx, self(), argc, argv, &o);
 	if (rc)
 		return rc;
-	struct gl_run_env env = gl_cli_run_env(ctx); /* after parsing: --db is known */
-	struct gl_run_stream st = {0};
-	if ((rc = gl_run_session_prepare(ctx, self(), &o, &s)))
+	struct gl_session_env env = gl_cli_session_env(ctx); /* after parsing: --db is known */
+	struct gl_render_stream st = {0};
+	if ((rc = gl_topic_run_prepare(ctx, self(), &o, &s)))
 		return rc;
 	if (ctx->format == GL_FMT_TABLE) /* each variant's row as soon as it has run */
-		gl_run_stream_attach(&st, stdout, &s, &env);
-	if ((rc = gl_run_session_execute(&env, o.backend, &o.b, &s, &store)))
-		return rc;
-	rc = show(ctx, store, s.run_id, o.print_limit, &st);
-	gl_store_close(store);
+		attach(&st, &s, &env);
+	if ((rc = gl_session_run_topic(&env, o.backend, &o.b, &s, &store)) == GL_OK) {
+		rc = show(ctx, store, s.run_id, o.print_limit, &st);
+		gl_store_close(store);
+	}
+	free(st.params_json); /* gl_render_stream_finish freed it when the table was finished */
 	if (rc == GL_OK && s.failed)
 		rc = GL_EVERIFY;
 	return rc;

@@ -1,6 +1,8 @@
 /* cmd_runs.c — `gpulab runs [--topic T] [--limit N] [--json|--csv]`: the stored runs, newest first. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "common/csv.h"
@@ -10,14 +12,39 @@
 
 static const struct gl_cmd *self(void);
 
+/* `s` in at most `w` columns: cut with "..." at its end when longer, so a cut value says it was cut. */
+static const char *fit(const char *s, int w, char *buf, size_t n)
+{
+	if ((int)strlen(s) <= w)
+		return s;
+	snprintf(buf, n, "%.*s...", w > 3 ? w - 3 : 0, s);
+	return buf;
+}
+
+/* A column as wide as its widest value or its heading, at most `cap`. */
+static int column(const struct gl_run_row *rows, size_t n, size_t field, const char *head, int cap)
+{
+	int w = (int)strlen(head);
+	for (size_t i = 0; i < n; i++) {
+		int len = (int)strlen((const char *)&rows[i] + field);
+		w = len > w ? len : w;
+	}
+	return w < cap ? w : cap;
+}
+
 static void show_table(const struct gl_run_row *rows, size_t n)
 {
-	printf("%5s  %-20s  %-10s  %-28s  %-26s  %-7s  %s\n", "run", "started (UTC)", "topic", "variants", "parameters",
-	       "backend", "status");
+	int tw = column(rows, n, offsetof(struct gl_run_row, topic), "topic", 16);
+	int vw = column(rows, n, offsetof(struct gl_run_row, variants), "variants", 28);
+	int pw = column(rows, n, offsetof(struct gl_run_row, params_json), "parameters", 40);
+	printf("%5s  %-20s  %-*s  %-*s  %-*s  %-7s  %s\n", "run", "started (UTC)", tw, "topic", vw, "variants", pw,
+	       "parameters", "backend", "status");
 	for (size_t i = 0; i < n; i++) {
 		const struct gl_run_row *r = &rows[i];
-		printf("%5ld  %-20s  %-10s  %-28.28s  %-26.26s  %-7s  %s", r->id, r->started_at, r->topic, r->variants,
-		       r->params_json, r->backend, r->status);
+		char t[64], v[64], p[64];
+		printf("%5ld  %-20s  %-*s  %-*s  %-*s  %-7s  %s", r->id, r->started_at, tw, fit(r->topic, tw, t, sizeof t),
+		       vw, fit(r->variants, vw, v, sizeof v), pw, fit(r->params_json, pw, p, sizeof p), r->backend,
+		       r->status);
 		if (r->failed)
 			printf(" (%ld of %ld failed verification)", r->failed, r->launches);
 		putchar('\n');

@@ -11,18 +11,19 @@
 
 #include "common/json.h"
 #include "common/util.h"
-#include "run/run.h"
+#include "session/session.h"
 #include "run_options.h"
 #include "engine_opt.h"
 #include "sanitizer_opts.h"
 #include "store/store.h"
-#include "sim_cmd.h"
+#include "toolchain/toolchain.h"
 
 static const struct gl_cmd *self(void);
 
 enum {
 	OPT_KERNEL = 1, OPT_GRID, OPT_BLOCK, OPT_SMEM, OPT_ARG, OPT_DUMP, OPT_MAXINST, OPT_THREADS, OPT_TRACE,
-	OPT_PRINTF_BUFFER, OPT_STACK_SIZE, OPT_ARCH, OPT_VERBOSE, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL, OPT_CTA_RANGE, OPT_ENGINE,
+	OPT_PRINTF_BUFFER, OPT_STACK_SIZE, OPT_ARCH, OPT_NO_CACHE, OPT_PRINT_LIMIT, OPT_TOOL, OPT_CTA_RANGE, OPT_ENGINE,
+	OPT_SAMPLE,
 };
 
 #define MAX_DUMPS 16
@@ -38,14 +39,6 @@ struct sim_opts {
 	struct gl_sim_opts sim;
 	struct gl_nvcc_opts nvcc;
 };
-
-static int add_list(struct gl_ctx *ctx, const char *flag, const char *value, const char **list, int *n, int max)
-{
-	if (*n >= max)
-		return gl_usage_error(ctx, self(), "at most %d %s options", max, flag);
-	list[(*n)++] = value;
-	return GL_OK;
-}
 
 /* --arch sm_XX (or compute_XX): digits after the prefix, as nvcc spells them. */
 static int set_arch(struct gl_ctx *ctx, struct sim_opts *o, const char *a)
@@ -78,17 +71,17 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct s
 	case OPT_ARCH: return set_arch(ctx, o, v);
 	case 'I': return add_nvcc_flag(ctx, o, "-I", v);
 	case 'D': return add_nvcc_flag(ctx, o, "-D", v);
-	case OPT_VERBOSE: o->nvcc.verbose = true; return GL_OK;
 	case OPT_NO_CACHE: o->nvcc.no_cache = true; return GL_OK;
 	case OPT_KERNEL: o->kernel = v; return GL_OK;
 	case OPT_GRID: o->grid = v; return GL_OK;
 	case OPT_BLOCK: o->block = v; return GL_OK;
 	case OPT_TRACE: o->sim.trace = true; return GL_OK;
-	case OPT_ARG: return add_list(ctx, "--arg", v, (const char **)o->args, &o->nargs, GL_MAX_ARGS + 1);
-	case OPT_DUMP: return add_list(ctx, "--dump", v, o->dumps, &o->ndumps, MAX_DUMPS);
+	case OPT_ARG: /* repeated, in order: parse() lists them */
+	case OPT_DUMP: return GL_OK;
 	case OPT_SMEM: o->smem = (unsigned)gl_optval_long(a); return GL_OK;
 	case OPT_THREADS: o->sim.threads = (int)gl_optval_long(a); return GL_OK;
 	case OPT_CTA_RANGE: return gl_parse_cta_range(ctx, self(), v, &o->sim.cta_first, &o->sim.cta_end);
+	case OPT_SAMPLE: o->sim.sample_ctas = gl_optval_long(a); return GL_OK;
 	case OPT_MAXINST: o->sim.max_instructions = (uint64_t)gl_optval_long(a); return GL_OK;
 	case OPT_PRINT_LIMIT: return gl_parse_print_limit(ctx, self(), v, &o->print_limit);
 	case OPT_TOOL: return gl_parse_tools(ctx, self(), v, &o->sim.tools);
@@ -108,7 +101,17 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct sim_opts *o)
 	for (int i = 0; i < args.nopts; i++)
 		if ((rc = handle_option(ctx, &args.opts[i], o)))
 			return rc;
+	o->nvcc.verbose = ctx->verbose; /* -v: whether nvcc ran or the PTX cache answered */
+	o->nargs = gl_args_list(&args, "arg", (const char **)o->args, GL_MAX_ARGS + 1);
+	if (o->nargs > GL_MAX_ARGS + 1)
+		return gl_usage_error(ctx, self(), "at most %d --arg options", GL_MAX_ARGS + 1);
+	o->ndumps = gl_args_list(&args, "dump", o->dumps, MAX_DUMPS);
+	if (o->ndumps > MAX_DUMPS)
+		return gl_usage_error(ctx, self(), "at most %d --dump options", MAX_DUMPS);
 	o->source = args.pos[0];
+	if (o->sim.sample_ctas && o->sim.cta_end)
+		return gl_usage_error(ctx, self(), "--cta-range and --sample-ctas exclude each other: a range counts its "
+				      "CTAs as they are, a sample scales its counts to the grid");
 	if (!o->kernel)
 		return gl_usage_error(ctx, self(), "sim needs --kernel NAME");
 	if (!o->grid || !o->block)
@@ -144,41 +147,50 @@ static int parse_dim(struct gl_ctx *ctx, const char *flag, const char *text, uns
 	}
 }
 
-static char *params_json(const struct sim_opts *o)
+/* {"source": SOURCE, "kernel": NAME, "args": [SPEC, ...]}: what the stored launch was. */
+static void write_params(struct gl_json *j, const void *arg)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	if (!f)
-		return gl_xstrdup("{}");
-	struct gl_json j;
-	gl_json_init(&j, f);
-	gl_json_begin_object(&j, NULL);
-	gl_json_string(&j, "source", o->source);
-	gl_json_string(&j, "kernel", o->kernel);
-	gl_json_begin_array(&j, "args");
+	const struct sim_opts *o = arg;
+	gl_json_begin_object(j, NULL);
+	gl_json_string(j, "source", o->source);
+	gl_json_string(j, "kernel", o->kernel);
+	gl_json_begin_array(j, "args");
 	for (int i = 0; i < o->nargs; i++)
-		gl_json_string(&j, NULL, o->args[i]);
-	gl_json_end_array(&j);
-	gl_json_end_object(&j);
-	fclose(f);
-	return buf;
+		gl_json_string(j, NULL, o->args[i]);
+	gl_json_end_array(j);
+	gl_json_end_object(j);
 }
 
+/* The launch stored as a run of its own through a session (guidance like any run): topic "sim", the
+ * kernel's base name as the variant, the source, kernel and arguments as its parameters; verified when
+ * the sanitizer found nothing, not checked for a shard (--cta-range: partial). */
 static int store_run(struct gl_ctx *ctx, const struct sim_opts *o, const struct ptx_function *fn,
-		     const struct gl_launch *l, const struct gl_sim_result *res, const struct gl_metrics *m)
+		     const struct gl_launch *l, const struct gl_sim_result *res)
 {
+	struct gl_launch_record rec;
 	char base[256];
+	gl_sim_record(fn, l, res, &rec);
 	gl_simsrc_base_name(fn->name, base, sizeof base);
-	char *params = params_json(o);
-	struct gl_simstore_in in = {
-		.topic = "sim", .variant = base, .params_json = params, .fn = fn, .launch = l, .res = res, .metrics = m,
-		.verified = res->nerrors == 0 && !res->aborted};
+	snprintf(rec.topic, sizeof rec.topic, "sim");
+	snprintf(rec.variant, sizeof rec.variant, "%.31s", base);
+	rec.params_json = gl_json_to_string(write_params, o);
+	rec.verified = res->nerrors == 0 && !res->aborted;
+	if (res->cta_end > 0 && rec.verified) /* a shard: its counts are partial, the run is not checked whole */
+		rec.verified = -1;
+	struct gl_device_info dev;
+	gl_session_sim_device(res->threads, &dev);
+	struct gl_session_env env = gl_cli_session_env(ctx);
+	struct gl_session *s = gl_session_new(&env, "sim", &dev);
+	struct gl_store *store = NULL;
 	long run_id = 0;
-	int rc = gl_simstore_save(ctx, &in, &run_id);
+	gl_session_add(s, &rec);
+	int rc = gl_store_open(ctx->db_path, 0, &store, &ctx->err);
+	if (rc == GL_OK)
+		rc = gl_session_store(s, store, &run_id, NULL);
 	if (rc == GL_OK && ctx->format == GL_FMT_TABLE)
-		printf("\nstored as run %ld in %s\n", run_id, in.db_file);
-	free(params);
+		printf("\nstored as run %ld in %s\n", run_id, gl_store_file(store));
+	gl_store_close(store);
+	gl_session_free(s);
 	return rc;
 }
 
@@ -264,13 +276,14 @@ static int exec_sim(struct gl_ctx *ctx, int argc, char **argv)
 		else
 			gl_simprint_text(stdout, &r);
 		if (ctx->db_path || o.sim.trace)
-			rc = store_run(ctx, &o, fn, &l, &res, &metrics);
+			rc = store_run(ctx, &o, fn, &l, &res);
 	}
 	if (rc == GL_OK && (res.nerrors > 0 || res.aborted))
 		rc = GL_EVERIFY;
 	if (ran)
 		gl_sim_result_free(&res);
 	gl_metrics_free(&metrics);
+	gl_simarg_free(&l);
 	gl_launch_free(&l);
 	free((char *)l.module);
 	ptx_module_free(m);
@@ -288,6 +301,8 @@ static const struct gl_opt sim_table[] = {
 	       "budget of warp instructions per CTA (endless loops stop there)"),
 	GL_NUM("threads", "N", 1, 256, OPT_THREADS, "CPU threads (default: all cores)"),
 	GL_STR("cta-range", "A:B", OPT_CTA_RANGE, "simulate only CTAs A..B-1 in grid order (partial counts)"),
+	GL_NUM("sample-ctas", "N", 1, 1L << 30, OPT_SAMPLE,
+	       "simulate N CTAs spread over the grid and scale the counts to it (outputs are not checked)"),
 	GL_NUM("printf-buffer", "BYTES", 1, (long)GL_SIM_PRINTF_BUFFER_MAX, OPT_PRINTF_BUFFER,
 	       "device printf buffer (default 1048576, like the device's)"),
 	GL_NUM("stack-size", "BYTES", 16, (long)GL_SIM_STACK_SIZE_MAX, OPT_STACK_SIZE,
@@ -300,7 +315,6 @@ static const struct gl_opt sim_table[] = {
 	{.short_name = 'D', .kind = GL_OPT_STRING, .value = "MACRO[=V]",
 	 .help = "passed to nvcc for a .cu file, in order", .code = 'D'},
 	GL_FLAG("no-cache", OPT_NO_CACHE, "run nvcc even when the PTX cache has this compile"),
-	GL_FLAG("verbose", OPT_VERBOSE, "say on stderr whether nvcc ran or the PTX cache answered"),
 	GL_STR("tool", "LIST", OPT_TOOL, "sanitizer checks, comma-separated (below); default all"),
 	GL_STR("print-limit", "N", OPT_PRINT_LIMIT,
 	       "distinct findings printed (default 100, 0 = all); the ERROR SUMMARY and --json count every one"),
@@ -314,11 +328,23 @@ const struct gl_cmd gl_cmd_sim_entry = {
 	.usage = "SOURCE.cu|SOURCE.ptx --kernel NAME --grid X[,Y[,Z]] --block X[,Y[,Z]] --arg SPEC... [options]",
 	.summary = "run one kernel of a .cu or .ptx file in the simulator: counts, printf, sanitizer findings",
 	.help = "--arg SPEC, one per kernel parameter, in order:\n"
-		"  i32:V u32:V i64:V u64:V f32:V f64:V\n"
-		"  buf:NAME:DTYPE:COUNT[:INIT]  DTYPE f16 bf16 f32 f64 i8 u8 i16 u16 i32 u32 i64 u64; INIT zero\n"
-		"  (default), seq, rand[:SEED] (floats in [0,1), integers in [0,100), splitmix64), const:V (must fit\n"
-		"  DTYPE: no truncation, overflow or underflow), file:PATH (a regular file of raw little-endian\n"
-		"  values, exactly COUNT of them)\n"
+		"  i32:V u32:V i64:V u64:V f32:V f64:V  a scalar\n"
+		"  buf:NAME:DTYPE:COUNT[:INIT]          a buffer: DTYPE f16 bf16 f32 f64 i8 u8 i16 u16 i32 u32 i64 u64;\n"
+		"                                       INIT zero (default), seq, rand[:SEED] (floats in [0,1), integers\n"
+		"                                       in [0,100), splitmix64), const:V (must fit DTYPE: no truncation,\n"
+		"                                       overflow or underflow), file:PATH (a regular file of raw\n"
+		"                                       little-endian values, exactly COUNT of them)\n"
+		"  tex:NAME:FORMAT:DIMS[:OPTIONS][:INIT]\n"
+		"                                       a texture object (a cudaTextureObject_t parameter) over a\n"
+		"                                       buffer NAME of texels: FORMAT u8 i8 u16 i16 u32 i32 f16 f32,\n"
+		"                                       with x2 or x4 channels (f32x4); DIMS W, WxH or WxHxD; OPTIONS,\n"
+		"                                       comma-separated: point linear, clamp wrap mirror border[=V],\n"
+		"                                       norm (normalized coordinates), readnorm (8/16-bit integers read\n"
+		"                                       as floats), layers=N, cube, mem (linear memory, tex1Dfetch),\n"
+		"                                       pitch=BYTES (pitched 2D memory)\n"
+		"  surf:NAME:FORMAT:DIMS[:OPTIONS][:INIT]\n"
+		"                                       a surface object (cudaSurfaceObject_t), the same; OPTIONS\n"
+		"                                       layers=N, cube, mem, pitch=BYTES\n"
 		"printf records that do not fit the --printf-buffer are dropped and counted.\n"
 		GL_SANITIZER_TOOLS_HELP
 		"A .cu file is compiled with nvcc -ptx -arch=sm_80 -O3 -lineinfo ($GPULAB_NVCC picks the nvcc; it\n"

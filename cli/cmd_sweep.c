@@ -8,8 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "common/util.h"
-#include "sweep.h"
+#include "sweep/sweep.h"
 
 static const struct gl_cmd *self(void);
 
@@ -72,7 +73,7 @@ static int start(struct gl_ctx *ctx, const struct gl_args *args)
 	for (int i = 0; rc == GL_OK && i < args->nopts; i++)
 		rc = apply_option(ctx, &args->opts[i], &s);
 	if (rc == GL_OK)
-		rc = gl_sweep_expand(ctx, &s, &plan);
+		rc = gl_sweep_expand(&s, &plan, &ctx->err);
 	if (rc == GL_OK)
 		print_plan(&s, &plan);
 	if (rc == GL_OK && !dry && plan.njobs == 0)
@@ -84,19 +85,19 @@ static int start(struct gl_ctx *ctx, const struct gl_args *args)
 			snprintf(dir, sizeof dir, "%s", given);
 		else
 			default_dir(dir, sizeof dir);
-		rc = gl_sweep_dir_create(ctx, dir, &plan, id, sizeof id);
+		rc = gl_sweep_dir_create(dir, &plan, id, sizeof id, &ctx->err);
 	}
 	if (rc == GL_OK && !dry) {
 		if (!realpath(dir, abs)) /* absolute: tasks may run in other directories, on other nodes */
 			snprintf(abs, sizeof abs, "%s", dir);
 		printf("sweep %s in %s\n", id, abs);
 		if (local)
-			rc = gl_sweep_run_local(ctx, abs, (int)gl_args_long(args, "jobs", 1));
+			rc = gl_sweep_run_local(abs, (int)gl_args_long(args, "jobs", 1), ctx->stderr_tty, &ctx->err);
 		if (rc == GL_OK && local)
-			rc = gl_sweep_collect(ctx, abs, gl_args_get(args, "into") ? gl_args_get(args, "into") : ctx->db_path,
-					      false, false);
+			rc = gl_sweep_collect(abs, gl_args_get(args, "into") ? gl_args_get(args, "into") : ctx->db_path,
+					      false, false, &ctx->err);
 		if (slurm)
-			rc = gl_sweep_submit(ctx, abs, &s);
+			rc = gl_sweep_submit(abs, &s, &ctx->err);
 	}
 	gl_sweep_plan_free(&plan);
 	return rc;
@@ -114,16 +115,16 @@ static int follow(struct gl_ctx *ctx, const struct gl_args *args)
 		if (args->npos != 3 || gl_parse_long(args->pos[2], 0, 1L << 30, "the task index", &index, &ctx->err))
 			return ctx->err.status ? ctx->err.status
 					       : gl_usage_error(ctx, self(), "sweep task needs DIR and the task index I");
-		int code = gl_sweep_task(ctx, dir, index);
+		int code = gl_sweep_task(dir, index, &ctx->err);
 		return code;
 	}
 	if (args->npos != 2)
 		return gl_usage_error(ctx, self(), "sweep %s takes one DIR", verb);
 	if (strcmp(verb, "status") == 0)
-		return gl_sweep_status(ctx, dir);
+		return gl_sweep_status(dir, &ctx->err);
 	const char *into = gl_args_get(args, "into");
-	return gl_sweep_collect(ctx, dir, into ? into : ctx->db_path, gl_args_has(args, "wait"),
-				gl_args_has(args, "retry-failed"));
+	return gl_sweep_collect(dir, into ? into : ctx->db_path, gl_args_has(args, "wait"),
+				gl_args_has(args, "retry-failed"), &ctx->err);
 }
 
 static int exec_sweep(struct gl_ctx *ctx, int argc, char **argv)

@@ -12,13 +12,11 @@
 #include "common/metrics.h"
 #include "common/util.h"
 #include "kernels/registry.h"
-#include "profiler/backend.h"
-#include "profiler/metric_sets.h"
+#include "profiler/profiler.h"
 #include "store/store.h"
-#include "run/run.h"
-#include "run/runner.h"
-#include "validate_estimate.h"
-#include "validate_rows.h"
+#include "render/render.h"
+#include "run_options.h" /* gl_cli_session_env */
+#include "session/session.h"
 
 enum { SIM, GPU, NSIDES };
 
@@ -26,8 +24,7 @@ struct side {
 	const struct gl_backend *b;
 	void *ctx;
 	struct gl_device_info info;
-	struct gl_launch_record *recs;
-	size_t n;
+	struct gl_session *session; /* its launches, stored as one run */
 };
 
 struct validate {
@@ -59,8 +56,9 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct validate *v)
 
 /* ---- backends */
 
-static int open_sides(struct validate *v, struct gl_err *err)
+static int open_sides(struct validate *v, const struct gl_session_env *env)
 {
+	struct gl_err *err = env->err;
 	struct gl_backend_opts sim = {0}, gpu = {.device = v->device, .metrics = "sim", .repeat = 1};
 	v->side[SIM] = (struct side){.b = &gl_backend_sim};
 	v->side[GPU] = (struct side){.b = &gl_backend_cuda};
@@ -68,7 +66,8 @@ static int open_sides(struct validate *v, struct gl_err *err)
 	if (rc == GL_OK)
 		rc = v->side[GPU].b->open(&gpu, &v->side[GPU].ctx, err);
 	for (int s = 0; s < NSIDES && rc == GL_OK; s++)
-		rc = v->side[s].b->describe(v->side[s].ctx, &v->side[s].info, err);
+		if ((rc = v->side[s].b->describe(v->side[s].ctx, &v->side[s].info, err)) == GL_OK)
+			v->side[s].session = gl_session_new(env, v->side[s].b->name, &v->side[s].info);
 	return rc;
 }
 
@@ -77,26 +76,8 @@ static void close_sides(struct validate *v)
 	for (int s = 0; s < NSIDES; s++) {
 		if (v->side[s].ctx)
 			v->side[s].b->close(v->side[s].ctx);
-		for (size_t i = 0; i < v->side[s].n; i++)
-			gl_launch_record_free(&v->side[s].recs[i]);
-		free(v->side[s].recs);
+		gl_session_free(v->side[s].session);
 	}
-}
-
-/* ---- one variant on one backend (run/runner.c: launch, collect, verify, record) */
-
-static int run_side(struct side *s, const struct gl_topic *t, const struct gl_variant *var,
-		    const struct gl_problem *p, struct gl_launch_record *r, struct gl_err *err)
-{
-	struct gl_variant_outcome out;
-	return gl_run_variant(s->b, s->ctx, &s->info, t, var, p, r, &out, err);
-}
-
-static struct gl_launch_record *new_record(struct side *s)
-{
-	s->recs = gl_xrealloc(s->recs, (s->n + 1) * sizeof *s->recs);
-	memset(&s->recs[s->n], 0, sizeof s->recs[s->n]);
-	return &s->recs[s->n++];
 }
 
 /* ---- comparing the two */
@@ -200,11 +181,8 @@ static int run_variant(struct validate *v, const struct gl_topic *t, const struc
 	gl_problem_defaults(t, &p);
 	int rc = t->check ? t->check(&p, err) : GL_OK;
 	const struct gl_launch_record *r[NSIDES];
-	for (int s = 0; s < NSIDES && rc == GL_OK; s++) {
-		struct gl_launch_record *rec = new_record(&v->side[s]);
-		rc = run_side(&v->side[s], t, var, &p, rec, err);
-		r[s] = rec;
-	}
+	for (int s = 0; s < NSIDES && rc == GL_OK; s++) /* launch, collect, verify: as `gpulab run` does */
+		rc = gl_session_run_variant(v->side[s].session, v->side[s].b, v->side[s].ctx, t, var, &p, &r[s]);
 	if (rc != GL_OK)
 		return rc;
 	v->failures += !r[SIM]->verified + !r[GPU]->verified;
@@ -233,28 +211,18 @@ static int run_all(struct validate *v, struct gl_err *err)
 	return rc;
 }
 
-/* ---- storing both runs, each in its own transaction */
-
-static int store_side(struct gl_store *st, const struct side *s, const char *argv, struct gl_err *err)
-{
-	struct gl_run_info ri;
-	long run_id = 0;
-	int failed = 0;
-	gl_run_info_fill(&ri, s->b, &s->info, argv);
-	for (size_t i = 0; i < s->n; i++)
-		failed += !s->recs[i].verified;
-	return gl_store_save_run(st, &ri, s->recs, s->n, failed ? "failed" : "ok", &run_id, NULL, err);
-}
+/* ---- storing both runs, each in its own transaction, through their sessions */
 
 static int store_all(struct gl_ctx *ctx, const struct validate *v)
 {
 	char path[1024];
 	struct gl_store *st = NULL;
+	long run_id;
 	int rc = gl_store_path(ctx->db_path, path, sizeof path, &ctx->err);
 	if (rc == GL_OK)
 		rc = gl_store_open(path, 0, &st, &ctx->err);
 	for (int s = 0; s < NSIDES && rc == GL_OK; s++)
-		rc = store_side(st, &v->side[s], ctx->argv_joined, &ctx->err);
+		rc = gl_session_store(v->side[s].session, st, &run_id, NULL);
 	if (st)
 		gl_store_close(st);
 	return rc;
@@ -296,7 +264,8 @@ static int validate_exec(struct gl_ctx *ctx, int argc, char **argv)
 		return gl_errf(&ctx->err, GL_EENV, "validate needs a GPU to compare against: %s (the simulator alone: "
 			       "gpulab run TOPIC --backend sim)", why);
 	v.as_json = ctx->format == GL_FMT_JSON;
-	rc = open_sides(&v, &ctx->err);
+	struct gl_session_env env = gl_cli_session_env(ctx);
+	rc = open_sides(&v, &env);
 	if (rc == GL_OK && v.as_json) {
 		gl_json_init(&v.json, stdout);
 		gl_json_begin_object(&v.json, NULL);

@@ -124,6 +124,9 @@ static int resolve(struct gl_ctx *ctx, const struct view_opts *o, enum gl_topic_
 		return gl_usage_error(ctx, self(), "the conv view shows the conv2d topic, not %s", topic);
 	if (*kind == GL_VIEW_FLASH && topic && strcmp(topic, "attention") != 0)
 		return gl_usage_error(ctx, self(), "the flash view shows the attention topic, not %s", topic);
+	if (*kind == GL_VIEW_REDUCE && topic && strcmp(topic, "reduce") != 0)
+		return gl_usage_error(ctx, self(), "the reduce view shows the reduce topic, not %s (any kernel's trace: "
+				      "--run N)", topic);
 	if (!topic)
 		return gl_usage_error(ctx, self(), "view %s needs --topic T (e.g. --topic transpose --variant %s)",
 		                      o->what, *kind == GL_VIEW_BANKS ? "coalesced" : "naive");
@@ -171,19 +174,19 @@ static int compute(struct gl_ctx *ctx, const struct gl_topic *t, const struct gl
 	char *json = gl_problem_json(t, p);
 	gl_note(ctx, "no stored trace of %s %s %s; recording one on the simulator", t->name, v->name, json);
 	free(json);
-	struct gl_run_env env = gl_cli_run_env(ctx);
-	int rc = gl_run_compute_trace(&env, t, v, p, dev, rec);
+	struct gl_session_env env = gl_cli_session_env(ctx);
+	int rc = gl_session_compute_trace(&env, t, v, p, dev, rec);
 	return rc == GL_OK ? view_from_record(rec, tr, &ctx->err) : rc;
 }
 
 static int store(struct gl_ctx *ctx, const char *path, const struct gl_device_info *dev,
-                 const struct gl_launch_record *rec, struct view_trace *tr)
+                 struct gl_launch_record *rec, struct view_trace *tr)
 {
 	struct gl_store *s = NULL;
-	struct gl_run_env env = gl_cli_run_env(ctx);
+	struct gl_session_env env = gl_cli_session_env(ctx);
 	int rc = gl_store_open(path, 0, &s, &ctx->err);
 	if (rc == GL_OK)
-		rc = gl_run_store_trace(&env, s, dev, rec, &tr->launch_id, &tr->run_id);
+		rc = gl_session_store_trace(&env, s, dev, rec, &tr->launch_id, &tr->run_id);
 	gl_store_close(s);
 	if (rc == GL_OK)
 		snprintf(tr->origin, sizeof tr->origin,
@@ -200,6 +203,7 @@ struct view_state {
 	struct view_mma mm;
 	struct view_conv cn;
 	struct view_flash fl;
+	struct view_reduce re;
 	const struct view_ops *ops;
 	const void *state;
 };
@@ -262,6 +266,10 @@ static int build(struct gl_ctx *ctx, enum gl_topic_view kind, const struct view_
 		vs->ops = &view_flash_ops, vs->state = &vs->fl;
 		return view_flash_build(tr, block, &vs->fl, &ctx->err);
 	}
+	if (kind == GL_VIEW_REDUCE) {
+		vs->ops = &view_reduce_ops, vs->state = &vs->re;
+		return view_reduce_build(tr, block, &vs->re, &ctx->err);
+	}
 	if (kind == GL_VIEW_BANKS) {
 		vs->ops = &view_banks_ops, vs->state = &vs->ba;
 		return view_banks_build(tr, block, &vs->ba, &ctx->err);
@@ -280,6 +288,8 @@ static void view_state_free(struct view_state *vs)
 		view_conv_free(&vs->cn);
 	else if (vs->kind == GL_VIEW_FLASH)
 		view_flash_free(&vs->fl);
+	else if (vs->kind == GL_VIEW_REDUCE)
+		view_reduce_free(&vs->re);
 	else if (vs->kind == GL_VIEW_BANKS)
 		view_banks_free(&vs->ba);
 	else
@@ -440,8 +450,9 @@ static const struct gl_opt view_opts[] = {
 	       "only CTA B (traces keep the first 2 CTAs; gemm shows the first by default)"),
 	GL_NUM("thread", "T", 0, 1023, OPT_THREAD, "gemm: the thread whose register tile and reads are shown (default 0)"),
 	GL_NUM("frames", "N", 1, 1000000, OPT_FRAMES,
-	       "print N frames as text from the first that shows the point (80x24, each 'step K/TOTAL')"),
-	GL_NUM("step", "K", 1, 1L << 30, OPT_STEP, "open on step K (default: the first that shows the point)"),
+	       "print N frames as text from the step the view opens on (80 columns, each 'step K/TOTAL')"),
+	GL_NUM("step", "K", 1, 1L << 30, OPT_STEP,
+	       "open on step K (default: the first that shows the point; mma and flash: step 1)"),
 	GL_FLAG("play", OPT_PLAY, "start playing instead of paused"),
 	GL_NUM("run", "N", 1, 1L << 62, OPT_RUN, "show a stored launch of run N as it was recorded"),
 	GL_NUM("launch", "K", 1, 1L << 62, OPT_LAUNCH, "with --run: the launch (default: its first traced)"),
@@ -453,9 +464,9 @@ const struct gl_cmd gl_cmd_view_entry = {
 	.no_formats = GL_TEXT_ONLY,
 	.complete = "view",
     .name = "view",
-    .usage = "gemm|mma|banks|coalesce|conv|flash|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
-             "       gpulab view gemm|mma|banks|coalesce|conv|flash --run N [--launch K] [--frames N] [--play]",
-    .summary = "step through a recorded memory trace: GEMM tiles, shared-memory banks, global coalescing",
+    .usage = "gemm|mma|banks|coalesce|conv|flash|reduce|TOPIC [--topic T] [--variant V] [--size N | --PARAM V ...] [--frames N] [--play]\n"
+             "       gpulab view gemm|mma|banks|coalesce|conv|flash|reduce --run N [--launch K] [--frames N] [--play]",
+    .summary = "step through a recorded memory trace: GEMM tiles, shared-memory banks, global coalescing, reductions",
     .help = "views:\n"
             "  gemm        one k per step: the grid of CTA tiles over C, the K slab of A and B, As/Bs as filled,\n"
             "              every warp's C elements, the selected thread's register tile and what it reads at k\n"
@@ -465,23 +476,31 @@ const struct gl_cmd gl_cmd_view_entry = {
             "  coalesce    one warp's global access per step: its lanes, 32-byte sectors and 128-byte lines\n"
             "  flash       a FlashAttention CTA (--variant flash1|flash2|flash2_mma, default flash2): the Q and K/V\n"
             "              blocks combined per step, running max m and sum l before/after, O's rescale, traffic\n"
-            "  conv        conv2d's implicit GEMM: a lane's input pixel, the im2col elements A(m, kk) that are it, loads so far\n"
+            "  conv        conv2d's implicit GEMM, one warp load of x per step, by output tile: the pixels its\n"
+            "              lanes read, the im2col elements A(m, kk) that are a pixel, the loads so far\n"
+            "  reduce      a reduction (--variant atomic|shared_tree|warp_shuffle|two_stage, default shared_tree)\n"
+            "              step by step between barriers: the shared-memory tree's levels with their active lanes,\n"
+            "              banks and idle warps, the shuffle rounds' lane pairs, the two-stage grid reduction\n"
             "  TOPIC       shorthand: gemm -> gemm, hgemm -> mma, smem_patterns -> banks, conv2d -> conv,\n"
-            "              attention -> flash, others -> coalesce\n"
+            "              attention -> flash, reduce -> reduce, others -> coalesce\n"
             "--PARAM V sets one topic parameter (default: small sizes, e.g. gemm 256).  --run shows a launch of\n"
             "any kernel as it was recorded (gpulab run --trace, gpulab sim --trace).\n"
             "The latest stored trace of the topic/variant (and sizes, when given) is shown; without one, the variant\n"
             "runs on the simulator with --trace first and that run is stored.\n"
-            "A view opens on the first step that shows its point (banks: the first access with bank conflicts;\n"
-            "coalesce: the first with more sectors than ideal; gemm: the second K step).\n"
+            "Each view has one point, which ] [ find: banks an access with bank conflicts; coalesce one with more\n"
+            "sectors than ideal; gemm a new K step; mma an ldmatrix or K step with bank conflicts; flash a K/V\n"
+            "block that raises a row's max (O rescaled); conv a load that re-reads pixels of its tile; reduce a\n"
+            "step with idle warps or bank conflicts.  A view opens on its first point; mma and flash open on\n"
+            "step 1 (the fragment map, the first block).\n"
             "keys: space play/pause, n/p step, Home/End first/last, ] [ next/previous step that shows the point,\n"
-            "} { next/previous warp, +/- speed, g go to step, ? help, q or Esc quit; a frame larger than the\n"
-            "terminal scrolls: PgDn/PgUp a page, j/k a row, > < across (the top row says which rows are shown);\n"
-            "gemm fits itself instead: z zoom (one C element per cell), H J K L pan, t/T thread, v next page\n",
+            "} { next/previous group (banks, coalesce: warp; conv: output tile; reduce: barrier interval), +/-\n"
+            "speed, g go to step, ? help, q or Esc quit; a frame larger than the terminal scrolls: PgDn/PgUp a\n"
+            "page, j/k a row, > < across (the top row says which rows are shown); gemm fits itself instead: z\n"
+            "zoom (one C element per cell), H J K L pan, t/T thread, v next page\n",
     .opts = view_opts,
     .min_args = 1,
     .max_args = 1,
-    .args_missing = "view needs what to show: a view (gemm, mma, banks, coalesce, conv, flash) or a TOPIC",
+    .args_missing = "view needs what to show: a view (gemm, mma, banks, coalesce, conv, flash, reduce) or a TOPIC",
     .args_name = "one view or TOPIC",
     .exec = exec_view,
 };

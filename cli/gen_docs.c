@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "kernels/registry.h"
+#include "lessons/exercise.h"
 #include "lessons/lesson.h"
 #include "run_options.h"
 #include "visualize/view.h"
@@ -115,18 +116,56 @@ static void man_topics(FILE *out)
 	}
 }
 
-static void man_views_lessons(FILE *out)
+/* Each view: what a step shows, its point, the topic (and variant) it implies. */
+static void man_views(FILE *out)
 {
-	fputs(".SH VIEWS\n", out);
+	fputs(".SH VIEWS\n\\fBgpulab view NAME\\fR replays a stored trace step by step (\\fB] [\\fR: the next or "
+	      "previous step that shows the view's point).\n", out);
 	for (const struct view_entry *v = view_table; v->name; v++) {
 		fputs(".TP\n\\fBgpulab view ", out);
 		roff(out, v->name);
 		fputs("\\fR\n", out);
-		fputs(v->topic ? "implies topic " : "any topic with --topic T", out);
-		if (v->topic)
+		roff(out, v->summary ? v->summary : "");
+		fputs(".\n.br\nPoint: ", out);
+		roff(out, v->ops->point ? v->ops->point : "none");
+		if (v->topic) {
+			fputs(".\nTopic: ", out);
 			roff(out, v->topic);
+			if (v->variant) {
+				fputs(", variant ", out);
+				roff(out, v->variant);
+			}
+			fputs(" by default", out);
+		} else {
+			fputs(".\nAny topic, with --topic T", out);
+		}
+		fputs(".\n", out);
+	}
+}
+
+/* Each exercise by name and title, from the embedded set (or $GPULAB_EXERCISES). */
+static void man_exercises(FILE *out)
+{
+	struct exercise *ex = NULL;
+	int n = 0;
+	struct gl_err err = {0};
+	if (exercise_list(&ex, &n, &err) != GL_OK)
+		return;
+	fputs(".SH EXERCISES\n\\fBgpulab exercise start NAME\\fR writes the starter file of one of these; "
+	      "\\fBgpulab exercise check NAME\\fR checks the kernel written in it:\n", out);
+	for (int i = 0; i < n; i++) {
+		fputs(".TP\n\\fB", out);
+		roff(out, ex[i].name);
+		fputs("\\fR\n", out);
+		roff(out, ex[i].title ? ex[i].title : "");
 		fputc('\n', out);
 	}
+	exercise_list_free(ex, n);
+}
+
+static void man_views_lessons(FILE *out)
+{
+	man_views(out);
 	struct lesson_file *files = NULL;
 	int n = 0;
 	char origin[600];
@@ -186,6 +225,7 @@ void gl_gen_man(FILE *out)
 	man_commands(out);
 	man_topics(out);
 	man_views_lessons(out);
+	man_exercises(out);
 	fputs(man_tail, out);
 }
 
@@ -218,16 +258,34 @@ static void topic_param_words(FILE *out, bool values_only)
 	words_of_opts(out, NULL, params, values_only);
 }
 
-/* __gpulab_opts CMD: the options of CMD; __gpulab_valued CMD: those that take a value. */
+/* __gpulab_params TOPIC: the topic's parameters as options (every topic's when it is not known yet). */
+static void gen_param_cases(FILE *out)
+{
+	fputs("__gpulab_params() {\n\tcase $1 in\n", out);
+	for (const struct gl_topic *const *t = gl_topics; *t; t++) {
+		fprintf(out, "\t%s) echo", (*t)->name);
+		for (int i = 0; i < (*t)->nparams; i++)
+			fprintf(out, " --%s", (*t)->params[i].name);
+		fputs(" ;;\n", out);
+	}
+	fputs("\t*) echo", out);
+	topic_param_words(out, false);
+	fputs(" ;;\n\tesac\n}\n", out);
+}
+
+/* __gpulab_opts CMD TOPIC: the options of CMD (a topic's parameters only for TOPIC, once it is known);
+ * __gpulab_valued CMD: those that take a value (every topic's parameters, to skip their values). */
 static void gen_option_cases(FILE *out, bool values_only)
 {
 	fprintf(out, "__gpulab_%s() {\n\tcase $1 in\n", values_only ? "valued" : "opts");
 	for (const struct gl_cmd *const *c = gl_cmd_table; *c; c++) {
 		fprintf(out, "\t%s) echo", (*c)->name);
 		words_of_opts(out, *c, (*c)->opts, values_only);
-		if ((*c)->topic_params)
+		if ((*c)->topic_params && values_only)
 			topic_param_words(out, values_only);
 		words_of_opts(out, *c, gl_common_opts, values_only);
+		if ((*c)->topic_params && !values_only)
+			fputs("; __gpulab_params \"$2\"", out);
 		fputs(" ;;\n", out);
 	}
 	fputs("\t'') echo", out); /* before the command */
@@ -244,9 +302,21 @@ static void gen_lists(FILE *out)
 	fputs("help version'\n__gpulab_topics='", out);
 	for (const struct gl_topic *const *t = gl_topics; *t; t++)
 		fprintf(out, "%s%s", t == gl_topics ? "" : " ", (*t)->name);
-	fputs("'\n__gpulab_views='", out);
+	fputs("'\n__gpulab_views='", out); /* the views, then the topics whose name is not a view's */
 	for (const struct view_entry *v = view_table; v->name; v++)
 		fprintf(out, "%s%s", v == view_table ? "" : " ", v->name);
+	for (const struct gl_topic *const *t = gl_topics; *t; t++)
+		if (!view_find((*t)->name))
+			fprintf(out, " %s", (*t)->name);
+	fputs("'\n__gpulab_exercises='", out);
+	struct exercise *ex = NULL;
+	int nex = 0;
+	struct gl_err exerr = {0};
+	if (exercise_list(&ex, &nex, &exerr) == GL_OK) {
+		for (int i = 0; i < nex; i++)
+			fprintf(out, "%s%s", i ? " " : "", ex[i].name);
+		exercise_list_free(ex, nex);
+	}
 	fputs("'\n__gpulab_lessons='", out);
 	struct lesson_file *files = NULL;
 	int n = 0;
@@ -264,6 +334,10 @@ static void gen_lists(FILE *out)
 			fprintf(out, " %s", (*t)->variants[i].name);
 		fputs(" ;;\n", out);
 	}
+	fputs("\tesac\n}\n__gpulab_view_topic() {\n\tcase $1 in\n", out); /* the topic a view implies */
+	for (const struct view_entry *v = view_table; v->name; v++)
+		if (v->topic)
+			fprintf(out, "\t%s) echo %s ;;\n", v->name, v->topic);
 	fputs("\tesac\n}\n", out);
 }
 
@@ -287,7 +361,10 @@ static void gen_positional(FILE *out)
 		if (strcmp(what, "topic") == 0)
 			fprintf(out, " [ \"$2\" = %s ] && echo $__gpulab_topics", idx);
 		else if (strcmp(what, "view") == 0)
-			fprintf(out, " [ \"$2\" = %s ] && echo $__gpulab_views $__gpulab_topics", idx);
+			fprintf(out, " [ \"$2\" = %s ] && echo $__gpulab_views", idx);
+		else if (strcmp(what, "exercise") == 0) /* check NAME FILE: a file after the name */
+			fprintf(out, " if [ \"$2\" = %s ]; then echo $__gpulab_exercises; elif [ \"$2\" = 2 ] && "
+				"[ \"$3\" = check ]; then echo @file; fi", idx);
 		else if (strcmp(what, "lesson") == 0)
 			fprintf(out, " [ \"$2\" = %s ] && echo $__gpulab_lessons", idx);
 		else if (strcmp(what, "file") == 0)
@@ -321,13 +398,14 @@ static const char candidates_fn[] =
 	"\t\t\telse\n"
 	"\t\t\t\t[ $npos = 0 ] && sub=$w\n"
 	"\t\t\t\tcase \" $__gpulab_topics \" in *\" $w \"*) [ -z \"$topic\" ] && topic=$w ;; esac\n"
+	"\t\t\t\t[ \"$cmd\" = view ] && [ $npos = 0 ] && [ -z \"$topic\" ] && topic=$(__gpulab_view_topic \"$w\")\n"
 	"\t\t\t\tnpos=$((npos + 1))\n"
 	"\t\t\tfi ;;\n"
 	"\t\tesac\n"
 	"\tdone\n"
 	"\tcase $want in\n"
 	"\t'') ;;\n"
-	"\t--variant|--baseline) __gpulab_variants \"$topic\"; return ;;\n"
+	"\t--variant|--baseline) w=$(__gpulab_variants \"$topic\"); [ \"$cmd\" = view ] && w=${w#all }; echo $w; return ;;\n"
 	"\t--topic) echo $__gpulab_topics; return ;;\n"
 	"\t--color) echo auto always never; return ;;\n"
 	"\t--backend) echo auto cuda sim; return ;;\n"
@@ -335,7 +413,7 @@ static const char candidates_fn[] =
 	"\t*) return ;;\n"
 	"\tesac\n"
 	"\tcase $cur in\n"
-	"\t-*) __gpulab_opts \"$cmd\"; return ;;\n"
+	"\t-*) __gpulab_opts \"$cmd\" \"$topic\"; return ;;\n"
 	"\tesac\n"
 	"\tif [ -z \"$cmd\" ]; then echo $__gpulab_commands; return; fi\n"
 	"\t__gpulab_positional \"$cmd\" \"$npos\" \"$sub\"\n"
@@ -376,6 +454,7 @@ int gl_gen_completion(struct gl_ctx *ctx, const char *shell, FILE *out)
 		     "# topic, view and lesson tables; do not edit.\n",
 		shell, GPULAB_VERSION, shell);
 	gen_lists(out);
+	gen_param_cases(out);
 	gen_option_cases(out, false);
 	gen_option_cases(out, true);
 	gen_positional(out);

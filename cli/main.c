@@ -9,18 +9,24 @@
 
 static void print_usage(FILE *out)
 {
-	fprintf(out, "usage: gpulab [OPTIONS] COMMAND [ARGS]\n\n"
-		     "gpulab runs instrumented GPU kernels and records what they do to the memory system:\n"
-		     "on an NVIDIA GPU through CUPTI, elsewhere in its own PTX simulator.\n\ncommands:\n");
+	struct gl_str text = {0};
+	int width = gl_term_width();
+	gl_str_add(&text, "gpulab runs instrumented GPU kernels and records what they do to the memory system: "
+			  "on an NVIDIA GPU through CUPTI, elsewhere in its own PTX simulator.\n\ncommands:\n");
 	for (const struct gl_cmd *const *c = gl_cmd_table; *c; c++)
-		fprintf(out, "  %-10s %s\n", (*c)->name, (*c)->summary);
-	fprintf(out, "  %-10s %s\n  %-10s %s\n", "help", "help CMD: a command's help (as 'gpulab CMD --help'); help --man: the man page",
-		"version", "print the version");
+		gl_str_addf(&text, "  %-10s  %s\n", (*c)->name, (*c)->summary);
+	gl_str_addf(&text, "  %-10s  %s\n  %-10s  %s\n", "help",
+		    "help CMD: a command's help (as 'gpulab CMD --help'); help --man: the man page", "version",
+		    "print the version");
+	fprintf(out, "usage: gpulab [OPTIONS] COMMAND [ARGS]\n\n");
+	gl_help_text(out, text.buf, width);
 	fprintf(out, "\noptions (before the command, or after it):\n");
 	gl_print_opts(NULL, gl_common_opts, out);
 	gl_print_opts(NULL, gl_version_opt, out);
-	fprintf(out, "\n'gpulab help COMMAND' shows a command's options; 'man gpulab' the whole manual.\n"
-		     "exit codes: 0 ok, 1 verification or sanitizer failure, 2 usage or input error, 3 environment\n");
+	gl_help_text(out, "\n'gpulab help COMMAND' shows a command's options; 'man gpulab' the whole manual.\n"
+			  "exit codes: 0 ok, 1 verification or sanitizer failure, 2 usage or input error, 3 environment\n",
+		     width);
+	gl_str_free(&text);
 }
 
 static char *join_argv(int argc, char **argv)

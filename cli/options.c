@@ -11,7 +11,7 @@
 #include "common/util.h"
 
 enum { COMMON_DB = -1, COMMON_JSON = -2, COMMON_CSV = -3, COMMON_HELP = -4, COMMON_COLOR = -5, COMMON_QUIET = -6,
-       COMMON_VERSION = -7 };
+       COMMON_VERSION = -7, COMMON_VERBOSE = -8 };
 
 const struct gl_opt gl_common_opts[] = {
 	GL_STR("db", "PATH", COMMON_DB, "results database (default: $GPULAB_DB, else $XDG_DATA_HOME/gpulab/gpulab.db)"),
@@ -20,6 +20,9 @@ const struct gl_opt gl_common_opts[] = {
 	GL_STR("color", "WHEN", COMMON_COLOR, "colour: auto (default: on a terminal unless NO_COLOR), always, never"),
 	{.name = "quiet", .short_name = 'q', .kind = GL_OPT_FLAG, .help = "no notes on stderr (errors still)",
 	 .code = COMMON_QUIET},
+	{.name = "verbose", .short_name = 'v', .kind = GL_OPT_FLAG,
+	 .help = "every note, also those said once per terminal session (which backend runs and why)",
+	 .code = COMMON_VERBOSE},
 	{.name = "help", .short_name = 'h', .kind = GL_OPT_FLAG, .help = "this help", .code = COMMON_HELP},
 	{0},
 };
@@ -31,8 +34,6 @@ const struct gl_opt gl_version_opt[] = {
 	{0},
 };
 
-static bool color_on;
-
 void gl_ctx_color(struct gl_ctx *ctx, enum gl_color_mode mode)
 {
 	const char *no_color = getenv("NO_COLOR");
@@ -41,12 +42,7 @@ void gl_ctx_color(struct gl_ctx *ctx, enum gl_color_mode mode)
 		ctx->color = isatty(STDOUT_FILENO) && !(no_color && no_color[0]);
 	else
 		ctx->color = mode == GL_COLOR_ALWAYS;
-	color_on = ctx->color;
-}
-
-const char *gl_sgr(const char *seq)
-{
-	return color_on ? seq : "";
+	gl_render_set_color(ctx->color);
 }
 
 static bool format_refused(const struct gl_cmd *cmd, const struct gl_opt *o)
@@ -73,12 +69,93 @@ static void opt_left(const struct gl_opt *o, char *left, size_t size)
 		snprintf(left + n, size - (size_t)n, " %s", o->value);
 }
 
-/* One line per option, the help texts in one column (as wide as the widest option needs); the formats
- * `cmd` cannot print are left out. */
+/* Print `line` (no newline in it) wrapped to `width` columns: the first `hang` bytes as they are, the
+ * rest word by word (keeping the spaces between words that stay on one line), each continuation line
+ * indented by `hang`; a word longer than the room gets a line of its own. */
+static void wrap_line(FILE *out, const char *line, size_t hang, int width)
+{
+	size_t len = strlen(line);
+	/* (a column past the middle of a narrow terminal is kept whole rather than squeezed) */
+	if ((int)len <= width || hang >= len || (int)hang > width / 2) {
+		fprintf(out, "%s\n", line);
+		return;
+	}
+	int room = width - (int)hang, col = 0;
+	fprintf(out, "%.*s", (int)hang, line);
+	for (const char *p = line + hang; *p;) {
+		size_t gap = strspn(p, " "), word = strcspn(p + gap, " ");
+		if (!word)
+			break;
+		if (col && col + (int)(gap + word) > room) {
+			fprintf(out, "\n%*s", (int)hang, "");
+			col = 0;
+			p += gap;
+			gap = 0;
+		}
+		fprintf(out, "%.*s", (int)(gap + word), p);
+		col += (int)(gap + word);
+		p += gap + word;
+	}
+	fputc('\n', out);
+}
+
+/* Where a prose line's text continues when it wraps: under its second column when it has one (the text
+ * after the first run of two spaces or more, "  start NAME      start (or resume)", within the first 40
+ * columns), else under its first character. */
+static size_t prose_hang(const char *line)
+{
+	size_t indent = strspn(line, " ");
+	const char *gap = strstr(line + indent, "  ");
+	if (!gap || gap - line >= 40)
+		return indent;
+	size_t col = (size_t)(gap - line) + strspn(gap, " ");
+	return line[col] ? col : indent;
+}
+
+/* Does a hand-wrapped line continue the paragraph before it?  Under a column ("  gemm        one k ...")
+ * a line indented to that column does; at the left margin a line does when the one before did not end a
+ * sentence or introduce a list. */
+static bool continues(const char *para, size_t hang, const char *line)
+{
+	size_t indent = strspn(line, " "), end = strlen(para);
+	if (!line[indent] || indent != hang)
+		return false;
+	if (hang > strspn(para, " "))
+		return true;
+	char last = end ? para[end - 1] : '.';
+	return hang == 0 && last != '.' && last != ':';
+}
+
+void gl_help_text(FILE *out, const char *text, int width)
+{
+	struct gl_str para = {0};
+	size_t hang = 0;
+	for (const char *p = text; *p;) {
+		size_t n = strcspn(p, "\n");
+		char line[1024];
+		snprintf(line, sizeof line, "%.*s", (int)(n < sizeof line ? n : sizeof line - 1), p);
+		if (para.buf && continues(para.buf, hang, line)) {
+			gl_str_addf(&para, " %s", line + hang);
+		} else {
+			if (para.buf)
+				wrap_line(out, para.buf, hang, width);
+			para.len = 0;
+			gl_str_add(&para, line);
+			hang = prose_hang(line);
+		}
+		p += n + (p[n] == '\n');
+	}
+	if (para.buf)
+		wrap_line(out, para.buf, hang, width);
+	gl_str_free(&para);
+}
+
+/* One line per option, the help texts in one column (as wide as the widest option needs, wrapped under
+ * it to the terminal's width); the formats `cmd` cannot print are left out. */
 void gl_print_opts(const struct gl_cmd *cmd, const struct gl_opt *opts, FILE *out)
 {
-	char left[64];
-	int width = 12;
+	char left[64], line[1024];
+	int width = 12, cols = gl_term_width();
 	for (const struct gl_opt *o = opts; o && !opt_end(o); o++) {
 		opt_left(o, left, sizeof left);
 		width = (int)strlen(left) > width ? (int)strlen(left) : width;
@@ -87,19 +164,44 @@ void gl_print_opts(const struct gl_cmd *cmd, const struct gl_opt *opts, FILE *ou
 		if (format_refused(cmd, o))
 			continue;
 		opt_left(o, left, sizeof left);
-		fprintf(out, "  %-*s  %s\n", width, left, o->help ? o->help : "");
+		snprintf(line, sizeof line, "  %-*s  %s", width, left, o->help ? o->help : "");
+		wrap_line(out, line, (size_t)width + 4, cols);
+	}
+}
+
+/* The usage lines: "usage: gpulab CMD ..." and any "       gpulab CMD ..." after it, wrapped under the
+ * arguments. */
+static void print_usage_lines(const struct gl_cmd *cmd, FILE *out, int width)
+{
+	char line[1024];
+	const char *u = cmd->usage;
+	for (bool first = true; *u; first = false) {
+		size_t n = strcspn(u, "\n");
+		if (first)
+			snprintf(line, sizeof line, "usage: gpulab %s %.*s", cmd->name, (int)n, u);
+		else
+			snprintf(line, sizeof line, "%.*s", (int)n, u);
+		const char *g = strstr(line, "gpulab ");
+		size_t hang = g ? (size_t)(g - line) + 7 + strlen(cmd->name) + 1 : 0;
+		wrap_line(out, line, hang, width);
+		u += n + (u[n] == '\n');
 	}
 }
 
 void gl_cmd_print_help(const struct gl_cmd *cmd, FILE *out)
 {
-	fprintf(out, "usage: gpulab %s %s\n\n%s\n", cmd->name, cmd->usage, cmd->summary);
+	int width = gl_term_width();
+	print_usage_lines(cmd, out, width);
+	fputc('\n', out);
+	gl_help_text(out, cmd->summary, width);
 	if (cmd->opts && !opt_end(cmd->opts)) {
 		fprintf(out, "\noptions:\n");
 		gl_print_opts(cmd, cmd->opts, out);
 	}
-	if (cmd->help)
-		fprintf(out, "\n%s", cmd->help);
+	if (cmd->help) {
+		fputc('\n', out);
+		gl_help_text(out, cmd->help, width);
+	}
 	fprintf(out, "\ncommon options:\n");
 	gl_print_opts(cmd, common_opts, out);
 }
@@ -194,15 +296,25 @@ static int take_color(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *
 	return gl_usage_error(ctx, cmd, "--color takes auto, always or never (got '%s')", value);
 }
 
+/* --json and --csv each name the one output format: both together (anywhere on the line) are refused. */
+static int take_format(struct gl_ctx *ctx, const struct gl_cmd *cmd, enum gl_format f)
+{
+	if (ctx->format != GL_FMT_TABLE && ctx->format != f)
+		return gl_usage_error(ctx, cmd, "--json and --csv exclude each other: give one of them");
+	ctx->format = f;
+	return GL_OK;
+}
+
 static int take(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_opt *o, const char *value,
 		struct gl_args *out)
 {
 	switch (o->code) {
 	case COMMON_DB: ctx->db_path = value; return GL_OK;
-	case COMMON_JSON: ctx->format = GL_FMT_JSON; return GL_OK;
-	case COMMON_CSV: ctx->format = GL_FMT_CSV; return GL_OK;
+	case COMMON_JSON:
+	case COMMON_CSV: return take_format(ctx, cmd, o->code == COMMON_JSON ? GL_FMT_JSON : GL_FMT_CSV);
 	case COMMON_COLOR: return take_color(ctx, cmd, value);
 	case COMMON_QUIET: ctx->quiet = true; return GL_OK;
+	case COMMON_VERBOSE: ctx->verbose = true; return GL_OK;
 	case COMMON_VERSION: return 'V';
 	case COMMON_HELP:
 		if (cmd->usage) /* not before the command: main prints gpulab's own help */

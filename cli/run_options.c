@@ -5,7 +5,7 @@
 
 #include "common/util.h"
 #include "run_options.h"
-#include "run/runner.h"
+#include "session/session.h"
 #include "engine_opt.h"
 #include "sanitizer_opts.h"
 
@@ -112,22 +112,10 @@ static int unknown_param(struct gl_ctx *ctx, const struct gl_cmd *cmd, const str
 int gl_problem_apply_options(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_topic *t, const char *size,
 			     const char *const *names, const char *const *values, int n, struct gl_problem *p)
 {
-	for (int i = 0; size && i < t->nparams; i++) {
-		if (!t->params[i].is_size)
-			continue;
-		if (gl_parse_long(size, t->params[i].min, t->params[i].max, "--size", &p->v[i], &ctx->err))
-			return ctx->err.status;
-	}
-	for (int k = 0; k < n; k++) {
-		int i = gl_param_index(t, names[k]);
-		if (i < 0)
+	for (int k = 0; k < n; k++)
+		if (gl_param_index(t, names[k]) < 0)
 			return unknown_param(ctx, cmd, t, names[k]);
-		char flag[64];
-		snprintf(flag, sizeof flag, "--%s", t->params[i].name);
-		if (gl_param_parse(&t->params[i], values[k], flag, &p->v[i], &ctx->err))
-			return ctx->err.status;
-	}
-	return t->check ? t->check(p, &ctx->err) : GL_OK;
+	return gl_problem_apply(t, size, names, values, n, p, &ctx->err);
 }
 
 static int build_problem(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_topic *t,
@@ -139,7 +127,7 @@ static int build_problem(struct gl_ctx *ctx, const struct gl_cmd *cmd, const str
 	return gl_problem_apply_options(ctx, cmd, t, o->size, o->param_names, o->param_values, o->nparams, p);
 }
 
-static int refuse_variant(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_session *s,
+static int refuse_variant(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_topic_run *s,
 			  const struct gl_variant *v, const char *rule)
 {
 	const struct gl_topic *t = s->topic;
@@ -161,7 +149,7 @@ static int refuse_variant(struct gl_ctx *ctx, const struct gl_cmd *cmd, const st
  * others are named with the rule they break and skipped; a variant named explicitly that cannot run it is
  * a usage error, before anything runs or the database is opened. */
 static int filter_variants(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
-			   struct gl_run_session *s)
+			   struct gl_topic_run *s)
 {
 	const struct gl_topic *t = s->topic;
 	bool all = !o->variants || strcmp(o->variants, "all") == 0;
@@ -184,8 +172,8 @@ static int filter_variants(struct gl_ctx *ctx, const struct gl_cmd *cmd, const s
 	return GL_OK;
 }
 
-int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
-			   struct gl_run_session *s)
+int gl_topic_run_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
+			 struct gl_topic_run *s)
 {
 	int rc;
 	if ((rc = gl_topic_lookup(o->topic_name, &s->topic, &ctx->err)) ||
@@ -196,11 +184,59 @@ int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const s
 	return filter_variants(ctx, cmd, o, s);
 }
 
-struct gl_run_env gl_cli_run_env(struct gl_ctx *ctx)
+/* The backend gpulab chose, said on stderr with the table output: with -v every time, else once per
+ * terminal session (a learner needs it once; every run stores it, and report and --json show it). */
+static void note_backend(void *user, const char *why)
 {
-	return (struct gl_run_env){.db_path = ctx->db_path,
-				   .argv = ctx->argv_joined,
-				   .announce = ctx->format == GL_FMT_TABLE && !ctx->quiet,
-				   .progress = ctx->stderr_tty,
-				   .err = &ctx->err};
+	const struct gl_ctx *ctx = user;
+	if (ctx->format != GL_FMT_TABLE || ctx->quiet)
+		return;
+	if (ctx->verbose || gl_cli_first_in_session("backend"))
+		fprintf(stderr, "gpulab: %s\n", why);
+}
+
+struct gl_session_env gl_cli_session_env(struct gl_ctx *ctx)
+{
+	return (struct gl_session_env){.db_path = ctx->db_path,
+				       .argv = ctx->argv_joined,
+				       .announce = ctx->format == GL_FMT_TABLE && !ctx->quiet,
+				       .note_backend = note_backend,
+				       .note_user = ctx,
+				       .progress = ctx->stderr_tty,
+				       .err = &ctx->err};
+}
+
+/* compare's --baseline runs too, first when --variant leaves it out (cmd_compare.c). */
+static int add_baseline(const char *baseline, struct gl_topic_run *r, struct gl_err *err)
+{
+	const struct gl_variant *b;
+	int rc = gl_variant_lookup_as(r->topic, baseline, "baseline", &b, err);
+	for (int i = 0; rc == GL_OK && i < r->nvariants; i++)
+		if (r->variants[i] == b)
+			return GL_OK;
+	if (rc == GL_OK && r->nvariants < GL_RUN_MAX_VARIANTS)
+		r->variants[r->nvariants++] = b;
+	return rc;
+}
+
+int gl_cli_run_line(int argc, char **argv, struct lesson_run_line *out, struct gl_err *err)
+{
+	struct gl_ctx ctx = {.format = GL_FMT_TABLE, .quiet = true}; /* the reading says nothing on its own */
+	const struct gl_cmd *cmd = argc > 0 ? gl_cmd_find(argv[0]) : NULL;
+	struct gl_run_opts o = {0};
+	struct gl_topic_run *r = &out->run;
+	memset(out, 0, sizeof *out);
+	if (!cmd || (strcmp(cmd->name, "run") != 0 && strcmp(cmd->name, "compare") != 0))
+		return gl_errf(err, GL_EINTERNAL, "not a run or compare command line");
+	int rc = gl_run_opts_parse(&ctx, cmd, argc, argv, &o);
+	if (rc == 'h')
+		return gl_errf(err, GL_EUSAGE, "a lesson's command does not ask for --help");
+	if (rc == GL_OK && !o.topic_name) /* compare --runs: nothing runs */
+		return GL_OK;
+	if (rc == GL_OK && (rc = gl_topic_lookup(o.topic_name, &r->topic, &ctx.err)) == GL_OK) /* the names */
+		rc = gl_parse_variants(r->topic, o.variants, r->variants, GL_RUN_MAX_VARIANTS, &r->nvariants, &ctx.err);
+	if (rc != GL_OK)
+		return gl_errf(err, rc, "%s", ctx.err.msg);
+	out->problem_ok = gl_topic_run_prepare(&ctx, cmd, &o, r) == GL_OK; /* the sizes: refused when it runs */
+	return o.baseline ? add_baseline(o.baseline, r, err) : GL_OK;
 }

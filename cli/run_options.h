@@ -1,6 +1,6 @@
 /* run_options.h — what `gpulab run` and `gpulab compare` share: their options (variants, sizes and topic
  * parameters, backend, simulator and CUPTI settings) and the problem they describe; the session that runs
- * them is run/run.h's. */
+ * them is session/session.h's. */
 #ifndef GL_RUN_OPTIONS_H
 #define GL_RUN_OPTIONS_H
 
@@ -8,8 +8,9 @@
 
 #include "cli.h"
 #include "kernels/registry.h"
-#include "profiler/backend.h"
-#include "run/run.h"
+#include "lessons/lesson.h"
+#include "profiler/profiler.h"
+#include "session/session.h"
 #include "engine_opt.h"
 #include "sim/sim.h" /* GL_SIM_PRINTF_BUFFER_MAX */
 #include "store/store.h"
@@ -83,14 +84,20 @@ int gl_run_opts_parse(struct gl_ctx *ctx, const struct gl_cmd *cmd, int argc, ch
 
 /* Look up the topic and variants and build the problem (--size sets every size parameter, --NAME one;
  * values are checked against the topic's limits and its check()).  Nothing runs and nothing is written. */
-int gl_run_session_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
-			   struct gl_run_session *s);
+int gl_topic_run_prepare(struct gl_ctx *ctx, const struct gl_cmd *cmd, const struct gl_run_opts *o,
+			 struct gl_topic_run *s);
 
 /* --cta-range A:B (0 <= A < B): the CTAs a shard of a launch simulates, in grid order. */
 int gl_parse_cta_range(struct gl_ctx *ctx, const struct gl_cmd *cmd, const char *v, long *first, long *end);
 
-/* What run/ needs from the command line (--db, the command line, whether stderr is a terminal); call it
+/* A `run` or `compare` line as these commands read it, for lessons (lesson_set_run_parser): argv[0] is the
+ * command's name.  An unknown option, topic or variant is an error; a size the topic or a variant refuses
+ * is not (problem_ok false: the command refuses it when the lesson runs it).  Nothing is printed, run or
+ * written. */
+int gl_cli_run_line(int argc, char **argv, struct lesson_run_line *out, struct gl_err *err);
+
+/* What a session needs from the command line (--db, the command line, whether stderr is a terminal); call it
  * after the options are parsed. */
-struct gl_run_env gl_cli_run_env(struct gl_ctx *ctx);
+struct gl_session_env gl_cli_session_env(struct gl_ctx *ctx);
 
 #endif

@@ -174,6 +174,7 @@ static const struct {
 } kind_tools[] = {
     {"out-of-bounds", GL_TOOL_MEMCHECK},  {"misaligned", GL_TOOL_MEMCHECK},          {"race", GL_TOOL_RACECHECK},
     {"uninitialized", GL_TOOL_INITCHECK}, {"barrier-divergence", GL_TOOL_SYNCCHECK}, {"deadlock", GL_TOOL_SYNCCHECK},
+    {"invalid-texture", GL_TOOL_MEMCHECK},
 };
 
 static const char *const tool_names[] = {"memcheck", "racecheck", "initcheck", "synccheck"};

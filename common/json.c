@@ -1,7 +1,10 @@
 /* json.c — streaming JSON writer. */
 #include "json.h"
+#include "util.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 void gl_json_init(struct gl_json *j, FILE *out)
 {
@@ -107,4 +110,67 @@ void gl_json_raw(struct gl_json *j, const char *key, const char *raw_json)
 {
 	prefix(j, key);
 	fputs(raw_json, j->out);
+}
+
+char *gl_json_to_string(void (*write)(struct gl_json *j, const void *arg), const void *arg)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return gl_xstrdup("{}");
+	struct gl_json j;
+	gl_json_init(&j, f);
+	write(&j, arg);
+	fclose(f);
+	return buf;
+}
+
+/* The end of the string that starts at p (after its opening quote): the closing quote, or NULL. */
+static const char *string_end(const char *p)
+{
+	for (; *p && *p != '"'; p++)
+		if (*p == '\\' && p[1])
+			p++;
+	return *p ? p : NULL;
+}
+
+bool gl_json_flat_get(const char *json, const char *key, char *out, size_t n)
+{
+	size_t klen = strlen(key);
+	int depth = 0;
+	for (const char *p = json ? json : ""; *p; p++) {
+		if (*p == '{' || *p == '[') {
+			depth++;
+			continue;
+		}
+		if (*p == '}' || *p == ']') {
+			depth--;
+			continue;
+		}
+		if (*p != '"')
+			continue;
+		const char *end = string_end(p + 1);
+		if (!end)
+			return false;
+		const char *v = end + 1;
+		while (*v == ' ')
+			v++;
+		bool is_key = *v == ':';
+		if (depth != 1 || !is_key || (size_t)(end - p - 1) != klen || strncmp(p + 1, key, klen) != 0) {
+			p = end; /* a value, or another key: skip the string whole */
+			continue;
+		}
+		for (v++; *v == ' '; v++)
+			;
+		if (*v == '{' || *v == '[')
+			return false;
+		const char *vend = *v == '"' ? string_end(v + 1) : v + strcspn(v, ",}] ");
+		if (!vend)
+			return false;
+		const char *from = *v == '"' ? v + 1 : v;
+		snprintf(out, n, "%.*s", (int)(vend - from), from);
+		return true;
+	}
+	return false;
 }

@@ -9,6 +9,8 @@
 
 #include "err.h"
 
+struct gl_tex_object;
+
 enum gl_dtype { GL_F16, GL_BF16, GL_F32, GL_F64, GL_I8, GL_U8, GL_I16, GL_U16, GL_I32, GL_U32, GL_I64, GL_U64 };
 
 size_t gl_dtype_size(enum gl_dtype t);
@@ -59,6 +61,10 @@ struct gl_launch {
 	struct gl_arg args[GL_MAX_ARGS];
 	int nargs;
 	int oom_buffer;         /* 1 + index of a buffer the host had no memory for; 0 = none */
+	/* The texture and surface objects the kernel may name by handle (common/texture.h), or NULL.  The
+	 * caller owns them and keeps them valid while the launch runs; they are shared by every step. */
+	const struct gl_tex_object *textures;
+	int ntextures;
 	/* A variant may be a sequence of kernel launches over the same buffers (S = QK^T, softmax, PV): the
 	 * harness describes each in turn, calling gl_launch_next between them.  steps[] holds the finished
 	 * ones; the fields above describe the one being written, and, once gl_launch_select(l, k) ran,

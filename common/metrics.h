@@ -99,6 +99,29 @@ void gl_metrics_total_finish(struct gl_metrics *total, double total_weight_ns);
 #define GL_M_HMMA "smsp__inst_executed_pipe_tensor_op_hmma.sum"
 #define GL_M_LDGSTS_SECT "smsp__sass_l1tex_t_sectors_pipe_lsu_mem_global_op_ldgsts.sum"
 #define GL_M_DRAM_RD "dram__bytes_read.sum"
+/* tensor FLOPs by precision (the simulator's; docs/sim.md) */
+#define GL_M_TOPS_F16_F16 "gpulab__ptx_ops_path_tensor_src_fp16_dst_fp16.sum"
+#define GL_M_TOPS_BF16 "sm__ops_path_tensor_src_bf16_dst_fp32.sum"
+#define GL_M_TOPS_TF32 "sm__ops_path_tensor_src_tf32_dst_fp32.sum"
+#define GL_M_TOPS_F64 "sm__ops_path_tensor_src_fp64.sum"
+#define GL_M_TOPS_I8 "sm__ops_path_tensor_src_int8.sum"
+#define GL_M_DFMA "smsp__sass_thread_inst_executed_op_dfma_pred_on.sum"
+#define GL_M_DADD "smsp__sass_thread_inst_executed_op_dadd_pred_on.sum"
+#define GL_M_DMUL "smsp__sass_thread_inst_executed_op_dmul_pred_on.sum"
+#define GL_M_HFMA "smsp__sass_thread_inst_executed_op_hfma_pred_on.sum"
+#define GL_M_HADD "smsp__sass_thread_inst_executed_op_hadd_pred_on.sum"
+#define GL_M_HMUL "smsp__sass_thread_inst_executed_op_hmul_pred_on.sum"
+#define GL_M_SST_LDGSTS_WF "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldgsts.sum"
+/* gpulab's own models of the L1 (docs/sim.md, "The L1 model"): the distinct 128-byte lines each global
+ * request touches (the L1's tag lookups, one per clock), and the load sectors that miss in an L1 of
+ * GL_SIM_L1_BYTES per CTA */
+#define GL_M_GLD_LINES "gpulab__l1tex_t_lines_pipe_lsu_mem_global_op_ld.sum"
+#define GL_M_GST_LINES "gpulab__l1tex_t_lines_pipe_lsu_mem_global_op_st.sum"
+#define GL_M_L1_MISS_SECT "gpulab__l1tex_t_sectors_lookup_miss_op_ld.sum"
+/* where the waste is (docs/sim.md): for KIND gld, gst (global sectors beyond the ideal) and sld, sst
+ * (shared bank conflicts), the instruction with the most: GL_M_HOTSPOT_PREFIX KIND "_ptx_line",
+ * "_src_line" (0: no .loc) and "_share" (its part of the launch's waste of that kind) */
+#define GL_M_HOTSPOT_PREFIX "gpulab__hotspot_"
 #define GL_M_DRAM_WR "dram__bytes_write.sum"
 
 #endif

@@ -57,3 +57,19 @@ void gl_svg_text(FILE *out, double x, double y, double size, const char *anchor,
 	escaped(out, text);
 	fputs("</text>\n", out);
 }
+
+void gl_svg_shape(FILE *out, const double *xy, int n, const char *fill)
+{
+	fputs("<polygon points=\"", out);
+	for (int i = 0; i < n; i++)
+		fprintf(out, "%s%.2f,%.2f", i ? " " : "", xy[2 * i], xy[2 * i + 1]);
+	fprintf(out, "\" fill=\"%s\" stroke=\"black\"/>\n", fill);
+}
+
+void gl_svg_text_mono(FILE *out, double x, double y, double size, const char *color, const char *text)
+{
+	fprintf(out, "<text x=\"%.2f\" y=\"%.2f\" font-size=\"%.1f\" font-family=\"monospace\" fill=\"%s\">", x, y, size,
+		color);
+	escaped(out, text);
+	fputs("</text>\n", out);
+}

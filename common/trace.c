@@ -3,22 +3,24 @@
 
 #include <string.h>
 
-static const char *const spaces[] = {"global", "shared", "local"};
-static const char *const ops[] = {"ld", "st", "atom", "cp.async", "ldmatrix"};
+static const char *const spaces[] = {"global", "shared", "local", "warp", "cta"};
+static const char *const ops[] = {"ld", "st", "atom", "cp.async", "ldmatrix", "shfl", "bar"};
+#define NSPACES ((int)(sizeof spaces / sizeof spaces[0]))
+#define NOPS ((int)(sizeof ops / sizeof ops[0]))
 
 const char *gl_trace_space_name(int space)
 {
-	return space >= 0 && space < 3 ? spaces[space] : "?";
+	return space >= 0 && space < NSPACES ? spaces[space] : "?";
 }
 
 const char *gl_trace_op_name(int op)
 {
-	return op >= 0 && op < 5 ? ops[op] : "?";
+	return op >= 0 && op < NOPS ? ops[op] : "?";
 }
 
 int gl_trace_space_parse(const char *name)
 {
-	for (int i = 0; i < 3; i++)
+	for (int i = 0; i < NSPACES; i++)
 		if (strcmp(spaces[i], name) == 0)
 			return i;
 	return -1;
@@ -26,7 +28,7 @@ int gl_trace_space_parse(const char *name)
 
 int gl_trace_op_parse(const char *name)
 {
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < NOPS; i++)
 		if (strcmp(ops[i], name) == 0)
 			return i;
 	return -1;

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -183,6 +185,19 @@ double gl_now(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+int gl_term_width(void)
+{
+	const char *cols = getenv("COLUMNS");
+	char *end;
+	long n = cols ? strtol(cols, &end, 10) : 0;
+	if (cols && *cols && !*end && n > 0)
+		return n > 1000 ? 1000 : (int)n;
+	struct winsize ws;
+	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
 int gl_read_file(const char *path, char **text, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
@@ -208,4 +223,22 @@ int gl_read_file(const char *path, char **text, size_t *len)
 	if (len)
 		*len = n;
 	return 0;
+}
+
+int gl_cache_dir(const char *sub, char *out, size_t n)
+{
+	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
+	char base[4096], gl[4200];
+	if (xdg && *xdg == '/')
+		snprintf(base, sizeof base, "%s", xdg);
+	else if (home && *home)
+		snprintf(base, sizeof base, "%s/.cache", home);
+	else
+		return -1;
+	snprintf(gl, sizeof gl, "%s/gpulab", base);
+	if ((size_t)snprintf(out, n, "%s/%s", gl, sub) >= n)
+		return -1;
+	mkdir(base, 0700);
+	mkdir(gl, 0700);
+	return (mkdir(out, 0700) == 0 || errno == EEXIST) && access(out, W_OK) == 0 ? 0 : -1;
 }

@@ -32,6 +32,11 @@ void gl_str_free(struct gl_str *s);
  * tell a file that holds NUL bytes: strlen(*text) != *len).  -1 with errno set when it cannot be read. */
 int gl_read_file(const char *path, char **text, size_t *len);
 
+/* gpulab's cache folder `sub` ("ptx", "jit"): $XDG_CACHE_HOME/gpulab/SUB when XDG_CACHE_HOME is an absolute
+ * path, else $HOME/.cache/gpulab/SUB, created (mode 0700) as needed, into out.  -1 when neither is set or
+ * the folder cannot be made or written. */
+int gl_cache_dir(const char *sub, char *out, size_t n);
+
 /* Allocation of small, bounded things (names, lists, records).  On failure they call the handler the
  * program installed (the CLI's prints one line and exits with status 3, GL_EENV), else abort.  Large
  * allocations whose size the user chooses (buffers, references, simulator state) use malloc and
@@ -50,5 +55,8 @@ double gl_host_memory_limit(void);
 
 /* Seconds on a monotonic clock. */
 double gl_now(void);
+
+/* The width text is wrapped to: $COLUMNS when set, else the width of the terminal on stdout, else 80. */
+int gl_term_width(void);
 
 #endif

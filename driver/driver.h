@@ -35,7 +35,6 @@
 
 #include "common/err.h"
 #include "insights/gpu_models.h"
-#include "sim/ptx.h"
 #include "sim/sim.h"
 
 #define DRV_VERSION 13000         /* the CUDA version the library reports (cuDriverGetVersion) */
@@ -201,9 +200,12 @@ void drv_pool_account(CUdevice dev, size_t bytes, bool freed);
 /* Free every allocation of `ctx` (context destroyed or reset). */
 void drv_mem_release_ctx(struct CUctx_st *ctx);
 /* The launch's view of memory: every allocation as a simulator region, the arena's first (for the
- * footprint count), those in `first` (a kernel's pointer arguments) ahead of the rest.  Caller frees
- * *out.  The one place a launch's address map is built (i34 models mapped-but-unallocated bytes here). */
+ * footprint count), those in `first` (a kernel's pointer arguments) ahead of the rest; and what is mapped
+ * around them (sim.h's gl_sim_mapping: an arena allocation's whole granules, which a kernel may read past
+ * its end without a fault, as on a GPU; other entries exactly).  Caller frees *out and *mapped.  The one
+ * place a launch's address map is built. */
 void drv_mem_regions(const uint64_t *first, int nfirst, struct gl_sim_region **out, int *n, int *ntouch);
+void drv_mem_mapped(struct gl_sim_mapping **mapped, int *n);
 
 /* Host bytes for a copy: a device-side address inside an allocation, or (when `host_ok`) any other
  * address taken as the program's own host memory.  NULL when neither. */
@@ -279,8 +281,8 @@ CUresult drv_launch_prepare(struct drv_launch *l, CUfunction f, const unsigned g
 /* Run it now: simulate, record, advance s's clock. */
 CUresult drv_launch_run(const struct drv_launch *l, struct CUstream_st *s);
 /* Build the launch's record, hand it to the hook (driver_record.h); the estimate model's time in us. */
-double drv_record_launch(const struct drv_launch *l, const struct CUstream_st *s, const struct gl_sim_result *res,
-			 double start_us);
+double drv_record_launch(const struct drv_launch *l, const struct gl_launch *gl, const struct CUstream_st *s,
+			 const struct gl_sim_result *res, double start_us);
 
 /* ---- copies and memset (driver_copy.c), arrays (driver_tex.c) */
 

@@ -5,27 +5,34 @@
  * the program's stdout, and a fault the sanitizer found becomes the context's sticky error, as a GPU's
  * would (out of bounds: CUDA_ERROR_ILLEGAL_ADDRESS, "an illegal memory access was encountered"). */
 #include "driver.h"
+#include "driver_tex.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "sim/ptx_ops.h"
 
-/* The error a GPU raises for what the sanitizer found; races, uninitialised reads and divergent barriers
- * do not trap on hardware. */
+/* The error a GPU raises for how the launch ended: an access that faulted under the simulator's fault
+ * policy (res.fault: outside every mapping, misaligned, or memcheck's first error), else a trap the
+ * sanitizer reported.  An out-of-bounds access that lands in mapped memory does not fault on a GPU and
+ * does not here; races, uninitialised reads and divergent barriers do not trap on hardware either. */
 static CUresult fault_of(const struct gl_sim_result *res)
 {
+	switch (res->fault.kind) {
+	case GL_SIM_FAULT_ILLEGAL_ADDRESS: return CUDA_ERROR_ILLEGAL_ADDRESS;
+	case GL_SIM_FAULT_MISALIGNED_ADDRESS: return CUDA_ERROR_MISALIGNED_ADDRESS;
+	case GL_SIM_FAULT_LAUNCH_FAILED: return CUDA_ERROR_LAUNCH_FAILED;
+	default: break;
+	}
 	static const struct {
 		const char *kind;
 		CUresult r;
 	} traps[] = {
-	    {"out-of-bounds", CUDA_ERROR_ILLEGAL_ADDRESS}, {"stack-overflow", CUDA_ERROR_ILLEGAL_ADDRESS},
-	    {"misaligned", CUDA_ERROR_MISALIGNED_ADDRESS}, {"assert", CUDA_ERROR_ASSERT},
-	    {"trap", CUDA_ERROR_LAUNCH_FAILED},           {"invalid-pc", CUDA_ERROR_INVALID_PC},
-	    {"invalid-call", CUDA_ERROR_INVALID_PC},       {"budget", CUDA_ERROR_LAUNCH_TIMEOUT},
-	    {"deadlock", CUDA_ERROR_LAUNCH_TIMEOUT},       {"unsupported", CUDA_ERROR_NOT_SUPPORTED},
+	    {"stack-overflow", CUDA_ERROR_ILLEGAL_ADDRESS}, {"assert", CUDA_ERROR_ASSERT},
+	    {"trap", CUDA_ERROR_LAUNCH_FAILED},            {"invalid-pc", CUDA_ERROR_INVALID_PC},
+	    {"invalid-call", CUDA_ERROR_INVALID_PC},        {"budget", CUDA_ERROR_LAUNCH_TIMEOUT},
+	    {"deadlock", CUDA_ERROR_LAUNCH_TIMEOUT},        {"unsupported", CUDA_ERROR_NOT_SUPPORTED},
 	};
 	for (int i = 0; i < res->nfindings; i++)
 		for (size_t k = 0; k < sizeof traps / sizeof traps[0]; k++)
@@ -42,7 +49,7 @@ static const char *reaches(const struct ptx_module *m, const struct ptx_function
 	seen[fn - m->funcs] = true;
 	for (int i = 0; i < fn->ncode; i++) {
 		const struct ptx_insn *ins = &fn->code[i];
-		for (int k = 0; ins->op == OP_CALL && k < ins->nops; k++) {
+		for (int k = 0; ptx_insn_is_call(ins) && k < ins->nops; k++) {
 			if (ins->ops[k].kind != PO_FUNC)
 				continue;
 			const struct ptx_function *t = &m->funcs[ins->ops[k].offset];
@@ -155,28 +162,58 @@ static CUresult cannot_run(struct CUfunc_st *f, const struct gl_err *err)
 	return err->status == GL_EENV ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_ERROR_NOT_SUPPORTED;
 }
 
+/* The launch's memory as the simulator sees it: the map's regions, what is mapped around them, the laid-out
+ * parameters, the texture and surface objects. */
+struct launch_memory {
+	struct gl_sim_memory mem;
+	struct gl_sim_region *regions;
+	struct gl_sim_mapping *mapped;
+	struct gl_tex_object *tex;
+	int nmapped, ntex;
+};
+
+static CUresult memory_of(const struct drv_launch *l, struct launch_memory *m)
+{
+	uint64_t first[32];
+	int nfirst = pointer_args(l, first, 32);
+	m->mem = (struct gl_sim_memory){.params = l->params, .params_size = l->params_size};
+	int blocks = drv_occupancy_blocks(l->f, (int)(l->block[0] * l->block[1] * l->block[2]), l->dyn_smem);
+	m->mem.max_resident_ctas = (long)blocks * drv.gpu->sm_count;
+	drv_mem_regions(first, nfirst, &m->regions, &m->mem.nregions, &m->mem.ntouch);
+	m->mem.regions = m->regions;
+	drv_mem_mapped(&m->mapped, &m->nmapped);
+	m->ntex = drv_tex_table(&m->tex);
+	return m->ntex < 0 ? CUDA_ERROR_OUT_OF_MEMORY : CUDA_SUCCESS;
+}
+
+static void memory_free(struct launch_memory *m)
+{
+	free(m->regions);
+	free(m->mapped);
+	free(m->tex);
+}
+
 CUresult drv_launch_run(const struct drv_launch *l, struct CUstream_st *s)
 {
 	struct CUfunc_st *f = l->f;
-	uint64_t first[32];
-	int nfirst = pointer_args(l, first, 32);
-	struct gl_sim_memory mem = {.params = l->params, .params_size = l->params_size};
-	int blocks = drv_occupancy_blocks(f, (int)(l->block[0] * l->block[1] * l->block[2]), l->dyn_smem);
-	mem.max_resident_ctas = (long)blocks * drv.gpu->sm_count;
-	struct gl_sim_region *regions = NULL;
-	drv_mem_regions(first, nfirst, &regions, &mem.nregions, &mem.ntouch);
-	mem.regions = regions;
+	struct launch_memory lm;
+	if (memory_of(l, &lm) != CUDA_SUCCESS) {
+		memory_free(&lm);
+		return CUDA_ERROR_OUT_OF_MEMORY;
+	}
 	size_t stack = s->ctx->limits[CU_LIMIT_STACK_SIZE];
-	struct gl_sim_opts opts = {.threads = drv.threads, .memory = &mem,
+	struct gl_sim_opts opts = {.threads = drv.threads, .memory = &lm.mem, .mapped = lm.mapped, .nmapped = lm.nmapped,
 				   .printf_buffer = s->ctx->limits[CU_LIMIT_PRINTF_FIFO_SIZE],
 				   .stack_size = stack && stack <= GL_SIM_STACK_SIZE_MAX ? stack : 0};
-	struct gl_launch gl = {.module_name = f->mod->m->name, .entry = f->fn->name, .dyn_smem = l->dyn_smem};
+	opts.faults = GL_SIM_FAULTS_GPU;
+	struct gl_launch gl = {.module_name = f->mod->m->name, .entry = f->fn->name, .dyn_smem = l->dyn_smem,
+			       .textures = lm.tex, .ntextures = lm.ntex};
 	memcpy(gl.grid, l->grid, sizeof gl.grid);
 	memcpy(gl.block, l->block, sizeof gl.block);
 	struct gl_sim_result res;
 	struct gl_err err = {0};
 	int rc = gl_sim_run(f->mod->m, &gl, &opts, &res, &err);
-	free(regions);
+	memory_free(&lm);
 	if (rc != GL_OK)
 		return cannot_run(f, &err);
 	if (res.printf_out) {
@@ -190,7 +227,7 @@ CUresult drv_launch_run(const struct drv_launch *l, struct CUstream_st *s)
 		cannot_run(f, &(struct gl_err){.status = GL_EUSAGE, .msg = "it uses an instruction the simulator does not "
 					       "implement (GPULAB_DRIVER_LOG=1 shows the finding)"});
 	double start = drv_stream_begin(s);
-	double us = drv_record_launch(l, s, &res, start);
+	double us = drv_record_launch(l, &gl, s, &res, start);
 	drv_stream_end(s, start + (isnan(us) ? 0 : us));
 	drv.launches++;
 	drv_alter_output(l, drv.launches);

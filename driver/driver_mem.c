@@ -284,3 +284,16 @@ void drv_mem_regions(const uint64_t *first, int nfirst, struct gl_sim_region **o
 	*out = r;
 	*n = k;
 }
+
+void drv_mem_mapped(struct gl_sim_mapping **mapped, int *n)
+{
+	struct gl_sim_mapping *m = gl_xmalloc((size_t)(map.n ? map.n : 1) * sizeof *m);
+	int k = 0;
+	for (int i = 0; i < map.n; i++) { /* sorted by base and disjoint, as the simulator wants them */
+		const struct drv_alloc *a = map.items[i];
+		if (!a->unmapped)
+			m[k++] = (struct gl_sim_mapping){a->base, a->span ? a->span - DRV_GRANULARITY : a->size, a->host};
+	}
+	*mapped = m;
+	*n = k;
+}

@@ -17,7 +17,6 @@
 #include "common/ptx_version.h"
 #include "common/util.h"
 #include "fatbin.h"
-#include "sim/ptx_ops.h"
 
 #define MODULE_SLOTS (PTX_WINDOW_SIZE / PTX_MAX_MODULE_DATA)
 

@@ -1,7 +1,7 @@
 /* driver_record.c — one record per launch (driver_record.h): the simulator's counts under Nsight
  * Compute's names, the sanitizer's findings, the kernel's resources and the estimate model's time on
- * the GPU model, which is also what the launch's stream clock advances by (driver_stream.c).  Phase 1's
- * hook prints one line per launch on stderr when GPULAB_DRIVER_LOG asks for it. */
+ * the GPU model, which is also what the launch's stream clock advances by (driver_stream.c).  The hook
+ * prints one line per launch on stderr when GPULAB_DRIVER_LOG asks for it. */
 #include "driver_record.h"
 
 #include <cudaProfiler.h>
@@ -12,30 +12,17 @@
 
 #include "insights/estimate.h"
 
-static void fill(struct gl_launch_record *rec, const struct drv_launch *l, const struct gl_sim_result *res)
+/* The record model's fields gl_sim_record leaves to the caller: a program's launches are topic "program",
+ * variant the kernel's name, registers from ptxas for the GPU model, the verdict unknown (the program
+ * checks its own results). */
+static void fill(struct gl_launch_record *rec, const struct drv_launch *l, const struct gl_launch *gl,
+		 const struct gl_sim_result *res)
 {
-	memset(rec, 0, sizeof *rec);
+	gl_sim_record(l->f->fn, gl, res, rec);
 	snprintf(rec->topic, sizeof rec->topic, "program");
-	snprintf(rec->entry, sizeof rec->entry, "%.63s", l->f->fn->name);
-	memcpy(rec->grid, l->grid, sizeof rec->grid);
-	memcpy(rec->block, l->block, sizeof rec->block);
-	rec->dyn_smem = l->dyn_smem;
+	snprintf(rec->variant, sizeof rec->variant, "%.31s", l->f->fn->name);
 	rec->regs = l->f->regs;
-	rec->static_smem = (int)l->f->fn->shared_static;
-	rec->verified = -1; /* a program checks its own results */
-	rec->max_abs_err = rec->max_rel_err = NAN;
-	rec->duration_ns = NAN;
-	snprintf(rec->metric_source, sizeof rec->metric_source, "sim");
-	gl_sim_metrics(res, &rec->metrics);
-	rec->sanitized = true;
-	rec->sanitizer_errors = res->nerrors;
-	rec->sanitizer_warnings = res->findings_total - res->nerrors;
-	rec->sanitizer_dropped = res->findings_dropped;
-	rec->findings = res->findings; /* borrowed: valid while the result is */
-	rec->nfindings = res->nfindings;
-	if (res->nerrors && res->nfindings && !res->findings[0].warning) /* errors come first */
-		snprintf(rec->note, sizeof rec->note, "sanitizer: %ld error%s, first: %.180s", res->nerrors,
-			 res->nerrors == 1 ? "" : "s", res->findings[0].message);
+	rec->verified = -1;
 }
 
 static void log_line(const struct drv_launch_record *r)
@@ -66,20 +53,20 @@ void drv_record_hook(const struct drv_launch_record *r)
 		log_line(r);
 }
 
-double drv_record_launch(const struct drv_launch *l, const struct CUstream_st *s, const struct gl_sim_result *res,
-			 double start_us)
+double drv_record_launch(const struct drv_launch *l, const struct gl_launch *gl, const struct CUstream_st *s,
+			 const struct gl_sim_result *res, double start_us)
 {
 	struct drv_launch_record r = {.seq = drv.launches + 1, .name = l->f->demangled, .entry = l->f->fn->name,
 				      .module = l->f->mod->m->name, .ptx = l->f->mod->ptx, .stream = s->id,
 				      .cooperative = l->cooperative, .profiled = !drv.profiler_stopped, .gpu = drv.gpu,
 				      .start_us = start_us, .res = res};
 	drv_func_resources(l->f);
-	fill(&r.rec, l, res);
+	fill(&r.rec, l, gl, res);
 	struct gl_estimate est;
 	gl_estimate_launch(drv.gpu, &r.rec, &est);
 	r.estimate_us = est.time_us;
 	drv_record_hook(&r);
-	gl_metrics_free(&r.rec.metrics);
+	gl_launch_record_free(&r.rec);
 	return r.estimate_us;
 }
 

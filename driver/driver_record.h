@@ -1,12 +1,11 @@
 /* driver_record.h — what gpulab's driver library keeps of each kernel launch: the seam where `gpulab
  * profile` (phase 2 of issue 30) takes launches over.  One record per launch that ran, complete when
- * the hook is called; phase 2 replaces drv_record_hook's body (driver_record.c) with a hand-over to the
- * session library, which stores it.  Nothing here writes a database. */
+ * the hook is called.  Nothing here writes a database. */
 #ifndef GL_DRIVER_RECORD_H
 #define GL_DRIVER_RECORD_H
 
 #include "driver.h"
-#include "store/store.h"
+#include "common/record.h"
 
 struct drv_launch_record {
 	long seq;                        /* 1 for the process's first launch */
@@ -20,8 +19,7 @@ struct drv_launch_record {
 					  * --profile-from-start off selects by) */
 	const struct gl_gpu_model *gpu;  /* the GPU model the launch ran on */
 	/* grid, block, dyn_smem, static_smem, regs (ptxas for the model, -1 unknown), metrics (source "sim",
-	 * Nsight Compute's names, PTX-level: no SASS mapping yet), sanitizer counts and findings (owned by
-	 * the record until the hook returns), note */
+	 * Nsight Compute's names, as gl_sim_record fills them), sanitizer counts and findings, note */
 	struct gl_launch_record rec;
 	double estimate_us;              /* the estimate model's time (insights/estimate.c); NAN when unknown */
 	double start_us;                 /* when it starts on its stream's model clock */

@@ -1,10 +1,8 @@
 /* driver_tex.c — CUDA arrays, texture objects and surface objects, as the driver holds them: an array is
  * its elements in host memory, rows of width x element bytes; a texture or surface object is a handle
- * to copies of its resource, texture and view descriptions.  The simulator's tex/tld4/suld/sust
- * instructions (the itex branch: a descriptor table carried by a launch, common/texture.h there) are
- * wired to these objects in one step: drv_tex_objects lists every live object with the memory it
- * reads, which is what a launch's descriptor table is built from.  Until then a kernel that samples a
- * texture stops at the simulator's "unsupported instruction" with its sentence. */
+ * to copies of its resource, texture and view descriptions.  At each launch drv_tex_table turns every
+ * live object into the descriptor the simulator's tex/tld4/suld/sust instructions read
+ * (common/texture.h), under the handle the kernel received. */
 #include "driver.h"
 
 #include <stdlib.h>
@@ -370,4 +368,88 @@ CUresult CUDAAPI cuTexObjectGetResourceViewDesc(CUDA_RESOURCE_VIEW_DESC *view, C
 		*view = o->view;
 	drv_unlock();
 	return r;
+}
+
+/* ---- the launch's descriptor table (common/texture.h) */
+
+static enum gl_tex_format gl_format(CUarray_format f)
+{
+	switch (f) {
+	case CU_AD_FORMAT_UNSIGNED_INT8: return GL_TEXFMT_U8;
+	case CU_AD_FORMAT_UNSIGNED_INT16: return GL_TEXFMT_U16;
+	case CU_AD_FORMAT_UNSIGNED_INT32: return GL_TEXFMT_U32;
+	case CU_AD_FORMAT_SIGNED_INT8: return GL_TEXFMT_S8;
+	case CU_AD_FORMAT_SIGNED_INT16: return GL_TEXFMT_S16;
+	case CU_AD_FORMAT_SIGNED_INT32: return GL_TEXFMT_S32;
+	case CU_AD_FORMAT_HALF: return GL_TEXFMT_F16;
+	default: return GL_TEXFMT_F32; /* object_create accepted only these formats */
+	}
+}
+
+/* The resource as the simulator reads it: an array's shape from its descriptor (a 1D array has no rows,
+ * a layered one layers instead of depth), linear memory as a range of texels. */
+static void gl_resource(const struct drv_tex_object *o, struct gl_tex_resource *r)
+{
+	*r = (struct gl_tex_resource){.format = gl_format(o->format), .channels = o->channels, .width = o->width,
+				      .pitch = o->pitch, .data = (void *)(uintptr_t)o->data};
+	switch (o->res.resType) {
+	case CU_RESOURCE_TYPE_ARRAY: {
+		const CUDA_ARRAY3D_DESCRIPTOR *d = &o->res.res.array.hArray->desc;
+		r->kind = GL_TEXRES_ARRAY;
+		r->height = d->Height;
+		if (d->Flags & CUDA_ARRAY3D_LAYERED)
+			r->layers = d->Depth;
+		else
+			r->depth = d->Depth;
+		r->slice = o->pitch * o->height;
+		r->bytes = r->slice * o->depth;
+		break;
+	}
+	case CU_RESOURCE_TYPE_LINEAR:
+		r->kind = GL_TEXRES_LINEAR;
+		r->bytes = o->pitch;
+		r->pitch = 0;
+		break;
+	default:
+		r->kind = GL_TEXRES_PITCH2D;
+		r->height = o->height;
+		r->bytes = o->pitch * o->height;
+		break;
+	}
+}
+
+static void gl_sampler(const CUDA_TEXTURE_DESC *t, enum gl_tex_format f, struct gl_tex_sampler *s)
+{
+	for (int i = 0; i < 3; i++)
+		s->address[i] = (enum gl_tex_address)t->addressMode[i];
+	s->filter = t->filterMode == CU_TR_FILTER_MODE_LINEAR ? GL_TEXFILTER_LINEAR : GL_TEXFILTER_POINT;
+	s->normalized_coords = t->flags & CU_TRSF_NORMALIZED_COORDINATES;
+	bool narrow = f != GL_TEXFMT_U32 && f != GL_TEXFMT_S32 && f != GL_TEXFMT_F16 && f != GL_TEXFMT_F32;
+	s->read_normalized = narrow && !(t->flags & CU_TRSF_READ_AS_INTEGER);
+	memcpy(s->border, t->borderColor, sizeof s->border);
+}
+
+int drv_tex_table(struct gl_tex_object **out)
+{
+	int live = 0, k = 0;
+	for (int i = 0; i < nobjects; i++)
+		live += objects[i].live;
+	*out = NULL;
+	if (!live)
+		return 0;
+	struct gl_tex_object *t = calloc((size_t)live, sizeof *t);
+	if (!t)
+		return -1;
+	for (int i = 0; i < nobjects; i++) {
+		const struct drv_tex_object *o = &objects[i];
+		if (!o->live)
+			continue;
+		t[k] = (struct gl_tex_object){.handle = o->handle, .kind = o->surface ? GL_TEX_SURFACE : GL_TEX_TEXTURE};
+		gl_resource(o, &t[k].res);
+		if (!o->surface)
+			gl_sampler(&o->tex, t[k].res.format, &t[k].sampler);
+		k++;
+	}
+	*out = t;
+	return k;
 }

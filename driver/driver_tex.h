@@ -1,11 +1,13 @@
-/* driver_tex.h — texture and surface objects as the driver keeps them (driver_tex.c): the seam where the
- * simulator's texture instructions (a descriptor table carried by a launch) meet the driver.  A launch
- * builds its table from drv_tex_objects: handle, resource/texture/view descriptions, and the memory the
- * object reads (an array's elements in host memory, or device memory for linear and pitched resources). */
+/* driver_tex.h — texture and surface objects as the driver keeps them (driver_tex.c): handle,
+ * resource/texture/view descriptions, and the memory the object reads (an array's elements in host
+ * memory, or device memory for linear and pitched resources).  A launch carries them to the simulator as
+ * common/texture.h's descriptors (drv_tex_table). */
 #ifndef GL_DRIVER_TEX_H
 #define GL_DRIVER_TEX_H
 
 #include "driver.h"
+
+#include "common/texture.h"
 
 struct drv_tex_object {
 	bool live;
@@ -26,5 +28,8 @@ struct drv_tex_object {
 const struct drv_tex_object *drv_tex_find(unsigned long long handle);
 /* Every object slot (check .live), for a launch's descriptor table; returns how many. */
 int drv_tex_objects(const struct drv_tex_object **out);
+/* Every live object as the simulator's descriptor (*out: calloc'd, caller frees; NULL when none); how
+ * many, or -1 when out of memory. */
+int drv_tex_table(struct gl_tex_object **out);
 
 #endif

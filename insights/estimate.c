@@ -1,146 +1,55 @@
-/* estimate.c — the first-order estimate: per-resource times at peak rates, the largest named. */
+/* estimate.c — a stored launch through the model (model.h), with its kernel launches summed. */
 #include "estimate.h"
 
 #include <math.h>
 #include <string.h>
 
-#include "common/metrics.h"
-
-static double m(const struct gl_launch_record *l, const char *name)
-{
-	const double *v = gl_metrics_get(&l->metrics, name);
-	return v ? *v : 0;
-}
-
-const char *gl_bound_name(enum gl_bound b)
-{
-	static const char *const names[GL_BOUND_N] = {"DRAM", "L2", "L1/shared", "FP32", "tensor", "issue"};
-	return b < GL_BOUND_N ? names[b] : "?";
-}
-
 void gl_estimate_occ_input(const struct gl_launch_record *l, struct gl_occ_input *in)
 {
-	in->threads_per_block = (int)(l->block[0] * l->block[1] * l->block[2]);
-	in->regs_per_thread = l->regs > 0 ? l->regs : 0;
-	in->static_smem = l->static_smem > 0 ? l->static_smem : 0;
-	in->dyn_smem = (int)l->dyn_smem;
+	struct gl_model_in m;
+	gl_model_in_of(l, &m);
+	*in = m.occ;
 }
 
-/* DRAM bytes: measured on a GPU (dram__bytes_*); on the simulator, the launch's footprint (the distinct
- * sectors it loaded and stored) crosses DRAM once: inputs are not in L2 when the kernel starts and
- * outputs are written back.  Repeated traffic hits in L2 while the footprint fits in it; past that the
- * share of it the L2 cannot hold goes to DRAM again.  Without a footprint (older runs) the L2 traffic,
- * an upper bound, stands in (docs/insights.md). */
-static void dram_bytes(const struct gl_gpu_model *g, const struct gl_launch_record *l, struct gl_estimate *e)
+static void estimate_one(const struct gl_gpu_model *g, const struct gl_launch_record *l, gl_model_fix fix,
+			 const void *arg, struct gl_estimate *e)
 {
-	const double *rd = gl_metrics_get(&l->metrics, GL_M_DRAM_RD), *wr = gl_metrics_get(&l->metrics, GL_M_DRAM_WR);
-	if (rd || wr) {
-		e->dram_bytes = (rd ? *rd : 0) + (wr ? *wr : 0);
-		e->dram_measured = true;
-		return;
+	struct gl_model_in in;
+	gl_model_in_of(l, &in);
+	gl_model_estimate(g, &in, e);
+	if (fix) {
+		struct gl_estimate now = *e;
+		fix(&in, &now, arg);
+		gl_model_estimate(g, &in, e);
 	}
-	double uniq = 32.0 * (m(l, GL_M_UNIQ_LD_SECT) + m(l, GL_M_UNIQ_ST_SECT));
-	if (uniq <= 0) {
-		e->dram_bytes = e->l2_bytes;
-		return;
-	}
-	/* reuse beyond the first touch hits in L2 while the footprint fits; past it, the share of the
-	 * repeated traffic that the L2 cannot hold goes to DRAM again */
-	double repeat = e->l2_bytes > uniq ? e->l2_bytes - uniq : 0;
-	double miss = uniq > g->l2_bytes ? 1.0 - g->l2_bytes / uniq : 0.0;
-	e->dram_bytes = uniq + repeat * miss;
 }
 
-static void bounds(const struct gl_gpu_model *g, const struct gl_launch_record *l, struct gl_estimate *e)
+static double ratio(double a, double b)
 {
-	double clk = g->clock_mhz * 1e6, sms = g->sm_count;
-	e->fp32_flops = 2 * m(l, GL_M_FFMA) + m(l, GL_M_FADD) + m(l, GL_M_FMUL);
-	e->tensor_flops = 4096.0 * m(l, GL_M_HMMA); /* one HMMA.16816: 2 * 16 * 8 * 16 FLOP */
-	e->flops = e->fp32_flops + e->tensor_flops;
-	double sectors = m(l, GL_M_GLD_SECT) + m(l, GL_M_GST_SECT) + m(l, GL_M_GATOM_SECT) + m(l, GL_M_GRED_SECT) +
-			 m(l, GL_M_LDGSTS_SECT) + m(l, GL_M_LLD_SECT) + m(l, GL_M_LST_SECT);
-	e->l2_bytes = 32.0 * sectors;
-	/* L1: one wavefront per shared wavefront; a global request needs at least one, and one per 128-byte
-	 * line (4 sectors) it touches */
-	double gwf = fmax(m(l, GL_M_GLD_REQ), m(l, GL_M_GLD_SECT) / 4) + fmax(m(l, GL_M_GST_REQ), m(l, GL_M_GST_SECT) / 4) +
-		     fmax(m(l, GL_M_GATOM_REQ) + m(l, GL_M_GRED_REQ), (m(l, GL_M_GATOM_SECT) + m(l, GL_M_GRED_SECT)) / 4);
-	e->l1_wavefronts = m(l, GL_M_SLD_WF) + m(l, GL_M_SST_WF) + gwf;
-	dram_bytes(g, l, e);
-	e->bound_us[GL_BOUND_DRAM] = e->dram_bytes / (g->dram_gbs * 1e9) * 1e6;
-	e->bound_us[GL_BOUND_L2] = g->l2_bytes_per_clk > 0 ? e->l2_bytes / (g->l2_bytes_per_clk * clk) * 1e6 : NAN;
-	e->bound_us[GL_BOUND_L1] = e->l1_wavefronts / (sms * clk) * 1e6;
-	e->bound_us[GL_BOUND_FP32] = e->fp32_flops / (g->fp32_tflops * 1e12) * 1e6;
-	e->bound_us[GL_BOUND_TENSOR] = g->tensor_tflops > 0 ? e->tensor_flops / (g->tensor_tflops * 1e12) * 1e6 : NAN;
-	e->bound_us[GL_BOUND_ISSUE] = m(l, GL_M_INST) / (sms * g->issue_per_clk_sm * clk) * 1e6;
-}
-
-/* Occupancy: the memory bounds need enough warps in flight to cover latency (below
- * GL_EST_OCC_HIDE_PCT the model slows them in proportion); the pipes need one warp per scheduler. */
-static double occ_factor(const struct gl_gpu_model *g, const struct gl_occupancy *o, enum gl_bound b)
-{
-	if (b == GL_BOUND_DRAM || b == GL_BOUND_L2 || b == GL_BOUND_L1)
-		return o->pct < GL_EST_OCC_HIDE_PCT ? GL_EST_OCC_HIDE_PCT / o->pct : 1.0;
-	return o->warps_per_sm < g->issue_per_clk_sm ? g->issue_per_clk_sm / o->warps_per_sm : 1.0;
-}
-
-/* Waves: a full wave holds blocks_per_sm blocks on every SM; the last, partial wave takes as long as a
- * full one.  A grid smaller than the SM count leaves SMs idle: the rates scale by the SMs it uses; a
- * grid between that and one wave keeps every SM busy. */
-static void waves(const struct gl_gpu_model *g, double grid, struct gl_estimate *e)
-{
-	double per_wave = (double)e->occ.blocks_per_sm * g->sm_count;
-	e->waves = grid / per_wave;
-	if (grid < g->sm_count)
-		e->wave_factor = g->sm_count / grid;
-	else if (e->waves < 1)
-		e->wave_factor = 1;
-	else
-		e->wave_factor = ceil(e->waves) / e->waves;
-}
-
-static void estimate_one(const struct gl_gpu_model *g, const struct gl_launch_record *l, struct gl_estimate *e)
-{
-	memset(e, 0, sizeof *e);
-	e->gpu = g;
-	struct gl_occ_input in;
-	gl_estimate_occ_input(l, &in);
-	gl_occupancy_compute(g, &in, &e->occ);
-	bounds(g, l, e);
-	e->intensity = e->dram_bytes > 0 ? e->flops / e->dram_bytes : NAN;
-	double peak = (e->tensor_flops > 0 ? g->tensor_tflops : g->fp32_tflops) * 1e3;
-	e->attainable_gflops = isnan(e->intensity) ? peak : fmin(peak, e->intensity * g->dram_gbs);
-	double grid = (double)l->grid[0] * l->grid[1] * l->grid[2];
-	e->time_us = NAN;
-	if (e->occ.blocks_per_sm <= 0 || grid <= 0)
-		return;
-	waves(g, grid, e);
-	double worst = -1;
-	for (int b = 0; b < GL_BOUND_N; b++) {
-		double t = e->bound_us[b] * occ_factor(g, &e->occ, (enum gl_bound)b);
-		if (!isnan(t) && t > worst) {
-			worst = t;
-			e->bound = (enum gl_bound)b;
-			e->occ_factor = occ_factor(g, &e->occ, (enum gl_bound)b);
-		}
-	}
-	e->time_us = worst * e->wave_factor;
+	return b > 0 ? a / b : NAN;
 }
 
 /* A variant of several kernel launches takes the sum of its launches' times; its occupancy, bound and
- * waves are those of the launch that takes longest, its work the sum of theirs. */
-void gl_estimate_launch(const struct gl_gpu_model *g, const struct gl_launch_record *l, struct gl_estimate *e)
+ * waves are those of the launch that takes longest, its work and bytes the sum of theirs. */
+static void estimate(const struct gl_gpu_model *g, const struct gl_launch_record *l, gl_model_fix fix, const void *arg,
+		     struct gl_estimate *e)
 {
 	if (!l->nparts) {
-		estimate_one(g, l, e);
+		estimate_one(g, l, fix, arg, e);
 		return;
 	}
 	struct gl_estimate sum = {0}, part, longest = {0};
 	longest.time_us = -1;
 	for (int k = 0; k < l->nparts; k++) {
-		estimate_one(g, &l->parts[k], &part);
+		estimate_one(g, &l->parts[k], fix, arg, &part);
 		sum.time_us += part.time_us;
 		sum.flops += part.flops, sum.fp32_flops += part.fp32_flops, sum.tensor_flops += part.tensor_flops;
-		sum.dram_bytes += part.dram_bytes, sum.l2_bytes += part.l2_bytes, sum.l1_wavefronts += part.l1_wavefronts;
+		for (int f = 0; f < GL_FLOP_KINDS; f++)
+			sum.fl.kind[f] += part.fl.kind[f];
+		sum.fl.cuda_core += part.fl.cuda_core, sum.fl.tensor += part.fl.tensor, sum.fl.total += part.fl.total;
+		sum.fl.tensor_assumed |= part.fl.tensor_assumed;
+		sum.dram_bytes += part.dram_bytes, sum.l2_bytes += part.l2_bytes, sum.l1_bytes += part.l1_bytes;
+		sum.l1_wavefronts += part.l1_wavefronts;
 		for (int b = 0; b < GL_BOUND_N; b++)
 			sum.bound_us[b] += part.bound_us[b];
 		if (part.time_us > longest.time_us)
@@ -148,19 +57,27 @@ void gl_estimate_launch(const struct gl_gpu_model *g, const struct gl_launch_rec
 	}
 	*e = longest;
 	e->time_us = sum.time_us;
+	e->fl = sum.fl;
 	e->flops = sum.flops, e->fp32_flops = sum.fp32_flops, e->tensor_flops = sum.tensor_flops;
-	e->dram_bytes = sum.dram_bytes, e->l2_bytes = sum.l2_bytes, e->l1_wavefronts = sum.l1_wavefronts;
+	e->dram_bytes = sum.dram_bytes, e->l2_bytes = sum.l2_bytes, e->l1_bytes = sum.l1_bytes;
+	e->l1_wavefronts = sum.l1_wavefronts;
 	memcpy(e->bound_us, sum.bound_us, sizeof e->bound_us);
-	e->intensity = e->dram_bytes > 0 ? e->flops / e->dram_bytes : NAN;
-	double peak = (e->tensor_flops > 0 ? g->tensor_tflops : g->fp32_tflops) * 1e3;
-	e->attainable_gflops = isnan(e->intensity) ? peak : fmin(peak, e->intensity * g->dram_gbs);
+	e->intensity_l1 = ratio(e->flops, e->l1_bytes);
+	e->intensity_l2 = ratio(e->flops, e->l2_bytes);
+	e->intensity = ratio(e->flops, e->dram_bytes);
+	e->attainable_gflops = isnan(e->intensity) ? e->compute_peak_gflops
+						    : fmin(e->compute_peak_gflops, e->intensity * g->dram_gbs);
 }
 
-int gl_estimate_pick_gpu(const char *flag, const char *device, const struct gl_gpu_model **out, struct gl_err *err)
+void gl_estimate_launch(const struct gl_gpu_model *g, const struct gl_launch_record *l, struct gl_estimate *e)
 {
-	if (flag)
-		return gl_gpu_model_lookup(flag, out, err);
-	const struct gl_gpu_model *g = gl_gpu_model_for_device(device);
-	*out = g ? g : gl_gpu_model_default();
-	return GL_OK;
+	estimate(g, l, NULL, NULL, e);
+}
+
+double gl_estimate_fixed_us(const struct gl_gpu_model *g, const struct gl_launch_record *l, gl_model_fix fix,
+			    const void *arg)
+{
+	struct gl_estimate e;
+	estimate(g, l, fix, arg, &e);
+	return e.time_us;
 }

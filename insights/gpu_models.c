@@ -27,22 +27,31 @@
 
 const struct gl_gpu_model gl_gpu_models[] = {
 	{"A100", "A100 SXM4 80GB", "A100", CC80, AMPERE_PLUS, .sm_count = 108, .clock_mhz = 1410, .fp32_tflops = 19.5,
-	 .tensor_tflops = 312, .dram_gbs = 2039, .l2_bytes = 40.0 * KB * KB, .l2_bytes_per_clk = 5120},
+	 .tensor_tflops = 312, .tf32_tflops = 156, .int8_tops = 624, .fp64_tflops = 9.7, .fp64_tensor_tflops = 19.5,
+	 .dram_gbs = 2039, .l2_bytes = 40.0 * KB * KB, .l2_bytes_per_clk = 5120, .source = "A100 whitepaper, datasheet"},
 	{"H100", "H100 SXM5 80GB", "H100", CC90, AMPERE_PLUS, .sm_count = 132, .clock_mhz = 1980, .fp32_tflops = 66.9,
-	 .tensor_tflops = 989.4, .dram_gbs = 3352, .l2_bytes = 50.0 * KB * KB,
-	 .l2_bytes_per_clk = GL_L2_BYTES_PER_CLK_PER_SM * 132, .l2_bw_assumed = true},
+	 .tensor_tflops = 989.4, .tf32_tflops = 494.7, .int8_tops = 1978.9, .fp64_tflops = 33.5,
+	 .fp64_tensor_tflops = 66.9, .dram_gbs = 3352, .l2_bytes = 50.0 * KB * KB,
+	 .l2_bytes_per_clk = GL_L2_BYTES_PER_CLK_PER_SM * 132, .l2_bw_assumed = true, .source = "H100 whitepaper"},
 	{"H200", "H200 SXM 141GB", "H200", CC90, AMPERE_PLUS, .sm_count = 132, .clock_mhz = 1980, .fp32_tflops = 67,
-	 .tensor_tflops = 989, .dram_gbs = 4800, .l2_bytes = 60.0 * KB * KB,
-	 .l2_bytes_per_clk = GL_L2_BYTES_PER_CLK_PER_SM * 132, .l2_bw_assumed = true},
+	 .tensor_tflops = 989, .tf32_tflops = 494.5, .int8_tops = 1979, .fp64_tflops = 34, .fp64_tensor_tflops = 67,
+	 .dram_gbs = 4800, .l2_bytes = 60.0 * KB * KB,
+	 .l2_bytes_per_clk = GL_L2_BYTES_PER_CLK_PER_SM * 132, .l2_bw_assumed = true, .source = "H200 product page"},
 	{"L4", "L4", "L4", CC89, AMPERE_PLUS, .sm_count = 58, .clock_mhz = 2040, .fp32_tflops = 30.3, .tensor_tflops = 121,
-	 .dram_gbs = 300, .l2_bytes = 48.0 * KB * KB,
-	 .l2_bytes_per_clk = GL_L2_BYTES_PER_CLK_PER_SM * 58, .l2_bw_assumed = true},
+	 .tf32_tflops = 60, .int8_tops = 242, .dram_gbs = 300, .l2_bytes = 48.0 * KB * KB,
+	 .l2_bytes_per_clk = GL_L2_BYTES_PER_CLK_PER_SM * 58, .l2_bw_assumed = true, .source = "L4 product page"},
 	{"RTX4090", "GeForce RTX 4090", "RTX 4090", CC89, AMPERE_PLUS, .sm_count = 128, .clock_mhz = 2520,
-	 .fp32_tflops = 82.6, .tensor_tflops = 165.2, .dram_gbs = 1008, .l2_bytes = 72.0 * KB * KB,
-	 .l2_bytes_per_clk = GL_L2_BYTES_PER_CLK_PER_SM * 128, .l2_bw_assumed = true},
+	 .fp32_tflops = 82.6, .tensor_tflops = 165.2, .tf32_tflops = 82.6, .int8_tops = 660.6, .dram_gbs = 1008,
+	 .l2_bytes = 72.0 * KB * KB, .l2_bytes_per_clk = GL_L2_BYTES_PER_CLK_PER_SM * 128, .l2_bw_assumed = true,
+	 .source = "Ada whitepaper, appendix A"},
 	{"RTX3090", "GeForce RTX 3090", "RTX 3090", CC86, AMPERE_PLUS, .sm_count = 82, .clock_mhz = 1695,
-	 .fp32_tflops = 35.6, .tensor_tflops = 71, .dram_gbs = 936, .l2_bytes = 6.0 * KB * KB,
-	 .l2_bytes_per_clk = GL_L2_BYTES_PER_CLK_PER_SM * 82, .l2_bw_assumed = true},
+	 .fp32_tflops = 35.6, .tensor_tflops = 71, .tf32_tflops = 35.6, .int8_tops = 284, .dram_gbs = 936,
+	 .l2_bytes = 6.0 * KB * KB, .l2_bytes_per_clk = GL_L2_BYTES_PER_CLK_PER_SM * 82, .l2_bw_assumed = true,
+	 .source = "GA102 whitepaper, appendix A"},
+	/* SGEMM_CUDA's published timings were taken on this one (docs/insights.md) */
+	{"A6000", "RTX A6000", "RTX A6000", CC86, AMPERE_PLUS, .sm_count = 84, .clock_mhz = 1800, .fp32_tflops = 38.7,
+	 .tensor_tflops = 154.8, .tf32_tflops = 77.4, .int8_tops = 309.7, .dram_gbs = 768, .l2_bytes = 6.0 * KB * KB,
+	 .l2_bytes_per_clk = GL_L2_BYTES_PER_CLK_PER_SM * 84, .l2_bw_assumed = true, .source = "RTX A6000 datasheet"},
 	{0},
 };
 
@@ -69,6 +78,18 @@ const struct gl_gpu_model *gl_gpu_model_for_device(const char *device)
 const struct gl_gpu_model *gl_gpu_model_default(void)
 {
 	return &gl_gpu_models[1];
+}
+
+/* The die each model is built on (NVIDIA's architecture whitepapers and datasheets: A100 GA100, H100
+ * and H200 GH100, L4 AD104, RTX 4090 AD102, RTX 3090 GA102). */
+const char *gl_gpu_model_chip(const struct gl_gpu_model *g)
+{
+	static const char *const chips[][2] = {{"A100", "GA100"}, {"H100", "GH100"},   {"H200", "GH100"},
+					       {"L4", "AD104"},   {"RTX4090", "AD102"}, {"RTX3090", "GA102"}};
+	for (size_t i = 0; i < sizeof chips / sizeof chips[0]; i++)
+		if (strcmp(g->name, chips[i][0]) == 0)
+			return chips[i][1];
+	return "";
 }
 
 void gl_gpu_model_names(char *buf, size_t n)

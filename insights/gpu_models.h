@@ -31,13 +31,25 @@ struct gl_gpu_model {
 	double clock_mhz;           /* SM boost clock (the FP32 clock where tensor runs slower) */
 	double fp32_tflops;         /* non-tensor FP32 (FFMA = 2 FLOP) */
 	double tensor_tflops;       /* dense FP16/BF16 tensor with FP32 accumulate; 0 when none */
+	double tf32_tflops;         /* dense TF32 tensor; 0 when unknown or none */
+	double int8_tops;           /* dense INT8 tensor, tera-operations per second; 0 when unknown or none */
+	double fp64_tflops;         /* FP64 on the CUDA cores; 0 when unknown */
+	double fp64_tensor_tflops;  /* FP64 tensor (DMMA); 0 when none */
 	double dram_gbs;            /* GB/s */
 	double l2_bytes;            /* L2 capacity */
 	double l2_bytes_per_clk;    /* L2 bandwidth per SM clock, whole GPU (gl_gpu_l2_bytes_per_clk) */
 	bool l2_bw_assumed;         /* not published: A100's 5120 B/clk per SM, times this GPU's SMs */
 	double smem_bytes_per_clk_sm; /* shared/L1 data path: 32 banks x 4 B */
 	double issue_per_clk_sm;    /* warp instructions issued per clock per SM (4 schedulers) */
+	const char *source;         /* where the numbers come from (docs/insights.md cites them in full) */
 };
+
+/* Load latencies in SM clocks that the estimate's latency bound uses for every GPU: an L1 hit, an L2
+ * hit and DRAM, as measured on a V100 by microbenchmark (docs/insights.md: Jia et al. 2018). */
+#define GL_LAT_L1 28.0
+#define GL_LAT_L2 193.0
+#define GL_LAT_DRAM 375.0
+#define GL_LAT_SHARED 19.0
 
 /* NVIDIA publishes the L2 bandwidth of the A100 only (5120 B/clk for 108 SMs); for the others the
  * model assumes the same bytes per clock per SM (docs/insights.md). */
@@ -52,6 +64,8 @@ int gl_gpu_model_lookup(const char *name, const struct gl_gpu_model **out, struc
 const struct gl_gpu_model *gl_gpu_model_for_device(const char *device);
 /* The default when no GPU says otherwise: H100. */
 const struct gl_gpu_model *gl_gpu_model_default(void);
+/* The CUPTI chip of a model (its GPU die, as `gpulab metrics --chip` names it: "GH100" for the H100). */
+const char *gl_gpu_model_chip(const struct gl_gpu_model *g);
 /* "A100|H100|..." for usage lines and messages, into buf. */
 void gl_gpu_model_names(char *buf, size_t n);
 

@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "insights/estimate.h"
-#include "store/store.h"
+#include "common/record.h"
 
 struct gl_rule_input {
 	const struct gl_launch_record *l;

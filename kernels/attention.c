@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/derived.h"
 #include "common/half.h"
 #include "common/metrics.h"
 #include "registry.h"
@@ -48,7 +49,6 @@ static const struct gl_variant variants[] = {
 #define MMA_BR 64
 #define FL_THREADS 128
 #define FR_THREADS 128
-#define MMA_FLOPS 4096.0 /* 2 * 16 * 8 * 16 per mma.sync m16n8k16 */
 
 struct dims {
 	long bh, nq, nk, d;
@@ -97,16 +97,6 @@ static void fill_inputs(const struct gl_problem *p, const struct dims *g, float 
 	gl_fill_random_f32(v, nk, p->seed + 2);
 }
 
-static void geometry(struct gl_launch *l, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by)
-{
-	l->grid[0] = gx;
-	l->grid[1] = gy;
-	l->grid[2] = gz;
-	l->block[0] = bx;
-	l->block[1] = by;
-	l->block[2] = 1;
-}
-
 static unsigned ceil_div(long a, long b)
 {
 	return (unsigned)((a + b - 1) / b);
@@ -118,11 +108,12 @@ static void arg_int(struct gl_launch *l, long v)
 }
 
 /* naive: scores, softmax, PV over S and P in global memory. */
-static void setup_naive(struct gl_launch *l, const struct dims *g, int o, int q, int k, int v, float sl2)
+static void setup_naive(struct gl_launch *l, const struct gl_geometry *geo, const struct dims *g, int o, int q, int k,
+			int v, float sl2)
 {
 	int s = gl_launch_add_buffer(l, "S", GL_F32, (size_t)(g->bh * g->nq * g->nk), 1);
 	int pm = gl_launch_add_buffer(l, "P", GL_F32, (size_t)(g->bh * g->nq * g->nk), 1);
-	l->entry = "attention_naive_scores";
+	gl_geometry_apply(geo, 0, l);
 	gl_launch_arg_buffer(l, s);
 	gl_launch_arg_buffer(l, q);
 	gl_launch_arg_buffer(l, k);
@@ -131,23 +122,20 @@ static void setup_naive(struct gl_launch *l, const struct dims *g, int o, int q,
 	arg_int(l, g->d);
 	gl_launch_arg_scalar(l, f32_bits(sl2), 4);
 	arg_int(l, g->causal);
-	geometry(l, ceil_div(g->nk, 32), ceil_div(g->nq, 8), (unsigned)g->bh, 32, 8);
 	gl_launch_next(l);
-	l->entry = "attention_naive_softmax";
+	gl_geometry_apply(geo, 1, l);
 	gl_launch_arg_buffer(l, pm);
 	gl_launch_arg_buffer(l, s);
 	arg_int(l, g->nq);
 	arg_int(l, g->nk);
-	geometry(l, ceil_div(g->nq, 4), (unsigned)g->bh, 1, 32, 4);
 	gl_launch_next(l);
-	l->entry = "attention_naive_pv";
+	gl_geometry_apply(geo, 2, l);
 	gl_launch_arg_buffer(l, o);
 	gl_launch_arg_buffer(l, pm);
 	gl_launch_arg_buffer(l, v);
 	arg_int(l, g->nq);
 	arg_int(l, g->nk);
 	arg_int(l, g->d);
-	geometry(l, ceil_div(g->d, 32), ceil_div(g->nq, 8), (unsigned)g->bh, 32, 8);
 }
 
 static const char *flash_entry(const char *stem, long d)
@@ -161,14 +149,60 @@ static const char *flash_entry(const char *stem, long d)
 	return names[which][d == 32 ? 0 : d == 64 ? 1 : 2];
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+/* fused_row keeps a query row (d floats), its scores (one per key) and 4 reduction slots in dynamic
+ * shared memory; the flash variants' tiles are static. */
+static unsigned fused_row_smem(const struct gl_problem *p)
+{
+	struct dims g = dims_of(p);
+	return (unsigned)(4 * (g.d + g.nk + 4));
+}
+
+/* fused_row keeps a query row's scores (and the row of Q) in 48 KiB of shared memory; the other variants
+ * take any problem check() accepts. */
+static bool accepts(const struct gl_variant *v, const struct gl_problem *p, char *rule, size_t size)
+{
+	if (v - variants != V_FUSED_ROW || fused_row_smem(p) <= 48 * 1024)
+		return true;
+	struct dims g = dims_of(p);
+	snprintf(rule, size, "keeps a row's %ld scores in 48 KiB of shared memory: --seq-k at most %ld at --dim %ld",
+		 g.nk, 48 * 1024 / 4 - g.d - 4, g.d);
+	return false;
+}
+
+static int geometry(const struct gl_variant *v, const struct gl_problem *p, struct gl_geometry *geo,
+		    struct gl_err *err)
+{
+	struct dims g = dims_of(p);
+	unsigned bh = (unsigned)g.bh;
+	switch ((int)(v - variants)) {
+	case V_NAIVE:
+		gl_geometry_add(geo, "attention_naive_scores", ceil_div(g.nk, 32), ceil_div(g.nq, 8), bh, 32, 8, 0);
+		gl_geometry_add(geo, "attention_naive_softmax", ceil_div(g.nq, 4), bh, 1, 32, 4, 0);
+		gl_geometry_add(geo, "attention_naive_pv", ceil_div(g.d, 32), ceil_div(g.nq, 8), bh, 32, 8, 0);
+		return GL_OK;
+	case V_FUSED_ROW: {
+		char rule[160];
+		if (!accepts(v, p, rule, sizeof rule))
+			return gl_errf(err, GL_EUSAGE, "attention %s %s", v->name, rule);
+		gl_geometry_add(geo, v->entry, (unsigned)g.nq, bh, 1, FR_THREADS, 1, fused_row_smem(p));
+		return GL_OK;
+	}
+	case V_FLASH1: gl_geometry_add(geo, flash_entry(v->name, g.d), 1, bh, 1, FL_THREADS, 1, 0); return GL_OK;
+	case V_FLASH2:
+		gl_geometry_add(geo, flash_entry(v->name, g.d), ceil_div(g.nq, F2_BR), bh, 1, FL_THREADS, 1, 0);
+		return GL_OK;
+	default:
+		gl_geometry_add(geo, flash_entry(v->name, g.d), ceil_div(g.nq, MMA_BR), bh, 1, FL_THREADS, 1, 0);
+		return GL_OK;
+	}
+}
+
+static int setup(const struct gl_variant *v, const struct gl_problem *p, const struct gl_geometry *geo,
+		 struct gl_launch *l, struct gl_err *err)
 {
 	struct dims g = dims_of(p);
 	int vi = (int)(v - variants);
 	size_t nq = (size_t)(g.bh * g.nq * g.d), nk = (size_t)(g.bh * g.nk * g.d);
-	if (vi == V_FUSED_ROW && 4.0 * ((double)g.d + (double)g.nk + 4) > 48 * 1024)
-		return gl_errf(err, GL_EUSAGE, "fused_row keeps a row's %ld scores in 48 KiB of shared memory: "
-			       "--seq-k at most 12250", g.nk);
 	bool half = vi == V_FLASH2_MMA;
 	int o = gl_launch_add_buffer(l, "O", GL_F32, nq, 1);
 	int mb = -1, lb = -1;
@@ -201,10 +235,10 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	}
 	float sl2 = (float)(1.4426950408889634 / sqrt((double)g.d)); /* log2(e) / sqrt(d) */
 	if (vi == V_NAIVE) {
-		setup_naive(l, &g, o, q, k, vb, sl2);
+		setup_naive(l, geo, &g, o, q, k, vb, sl2);
 		return GL_OK;
 	}
-	l->entry = vi == V_FUSED_ROW ? variants[vi].entry : flash_entry(variants[vi].name, g.d);
+	gl_geometry_apply(geo, 0, l);
 	gl_launch_arg_buffer(l, o);
 	if (vi == V_FLASH1) {
 		gl_launch_arg_buffer(l, mb);
@@ -219,15 +253,6 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 		arg_int(l, g.d);
 	gl_launch_arg_scalar(l, f32_bits(sl2), 4);
 	arg_int(l, g.causal);
-	switch (vi) {
-	case V_FUSED_ROW:
-		geometry(l, (unsigned)g.nq, (unsigned)g.bh, 1, FR_THREADS, 1);
-		l->dyn_smem = (unsigned)(4 * (g.d + g.nk + 4));
-		break;
-	case V_FLASH1: geometry(l, 1, (unsigned)g.bh, 1, FL_THREADS, 1); break;
-	case V_FLASH2: geometry(l, ceil_div(g.nq, F2_BR), (unsigned)g.bh, 1, FL_THREADS, 1); break;
-	default: geometry(l, ceil_div(g.nq, MMA_BR), (unsigned)g.bh, 1, FL_THREADS, 1); break;
-	}
 	return GL_OK;
 }
 
@@ -333,8 +358,9 @@ static void derive(const struct gl_variant *v, const struct gl_problem *p, struc
 {
 	(void)v;
 	struct dims g = dims_of(p);
-	double tensor = MMA_FLOPS * gl_metrics_value_or(m, GL_M_HMMA_INST, 0);
-	double fp32 = gl_metrics_fp32_flops(m);
+	struct gl_flops f; /* the one derivation every printer uses (common/derived.h) */
+	gl_flops_of(m, &f);
+	double tensor = f.tensor, fp32 = f.cuda_core;
 	const double *ld = gl_metrics_get(m, GL_M_GLD_SECT), *st = gl_metrics_get(m, GL_M_GST_SECT);
 	gl_metrics_set(m, M_TENSOR_FLOPS, tensor, "flop");
 	gl_metrics_set(m, M_FLOPS, tensor + fp32, "flop");
@@ -359,6 +385,8 @@ const struct gl_topic gl_topic_attention = {
 	.atol = 2e-5, /* fp32 variants; flash2_mma: 1e-3 + 1e-2 |ref| (see the top of this file) */
 	.rtol = 1e-4,
 	.check = check,
+	.accepts = accepts,
+	.geometry = geometry,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/derived.h"
 #include "common/half.h"
 #include "common/metrics.h"
 #include "common/util.h"
@@ -77,6 +78,15 @@ void gl_conv_x_coords(const struct gl_conv_dims *d, long i, long *n, long *c, lo
 	}
 }
 
+void gl_conv_y_coords(const struct gl_conv_dims *d, long i, long *n, long *k, long *p, long *q)
+{
+	if (d->nhwc) {
+		*k = i % d->k, *q = i / d->k % d->q, *p = i / (d->k * d->q) % d->p, *n = i / (d->k * d->q * d->p);
+	} else {
+		*q = i % d->q, *p = i / d->q % d->p, *k = i / (d->q * d->p) % d->k, *n = i / (d->q * d->p * d->k);
+	}
+}
+
 long gl_conv_tap_index(const struct gl_conv_dims *d, long c, long r, long s)
 {
 	return d->nhwc ? (r * d->s + s) * d->c + c : (c * d->r + r) * d->s + s;
@@ -125,48 +135,77 @@ static int fill_input(struct gl_launch *l, int b, uint64_t seed, struct gl_err *
 	return GL_OK;
 }
 
-static void grid_1d(struct gl_launch *l, double threads)
+static void grid_1d(struct gl_geometry *g, const char *entry, double threads)
 {
-	l->grid[0] = (unsigned)((threads + 255) / 256);
-	l->grid[1] = l->grid[2] = 1;
-	l->block[0] = 256;
-	l->block[1] = l->block[2] = 1;
+	gl_geometry_add(g, entry, (unsigned)((threads + 255) / 256), 1, 1, 256, 1, 0);
 }
 
-static void grid_gemm(struct gl_launch *l, const struct gl_conv_dims *d, unsigned threads)
+static void grid_gemm(struct gl_geometry *g, const char *entry, const struct gl_conv_dims *d, unsigned threads)
 {
 	long m = d->n * d->p * d->q;
-	l->grid[0] = (unsigned)((d->k + 63) / 64);
-	l->grid[1] = (unsigned)((m + 63) / 64);
-	l->grid[2] = 1;
-	l->block[0] = threads;
-	l->block[1] = l->block[2] = 1;
+	gl_geometry_add(g, entry, (unsigned)((d->k + 63) / 64), (unsigned)((m + 63) / 64), 1, threads, 1, 0);
 }
 
-static int grid_direct_smem(struct gl_launch *l, const struct gl_conv_dims *d, struct gl_err *err)
+/* direct_smem's input patch of a 16x16 output tile, with its halo, and the bytes of shared memory it
+ * takes with the filter taps of 8 output channels (ds_pitch in conv2d.cu pads the rows). */
+static long direct_smem_bytes(const struct gl_conv_dims *d, long *ph, long *pw)
 {
-	long ph = 15 * d->stride + (d->r - 1) * d->dil + 1, pw = 15 * d->stride + (d->s - 1) * d->dil + 1;
-	long pitch = d->stride == 1 ? pw + (48 - pw % 32) % 32 : pw | 1; /* ds_pitch in conv2d.cu */
-	long bytes = 4 * (ph * pitch + 8 * d->r * d->s);
-	long z = d->n * ((d->k + 7) / 8);
-	if (bytes > 48 * 1024)
-		return gl_errf(err, GL_EUSAGE, "conv2d direct_smem: the input patch of a 16x16 output tile is %ldx%ld "
-			       "floats at stride %ld, dilation %ld (%ld bytes of shared memory, over 48 KiB): use a "
-			       "smaller --stride, --dilation or filter, or another variant", ph, pw, d->stride,
-			       d->dil, bytes);
-	if (z > 65535)
-		return gl_errf(err, GL_EUSAGE, "conv2d direct_smem: n * ceil(k/8) = %ld blocks in grid z, over 65535: "
-			       "use a smaller --n or --k", z);
-	l->dyn_smem = (unsigned)bytes;
-	l->grid[0] = (unsigned)((d->q + 15) / 16);
-	l->grid[1] = (unsigned)((d->p + 15) / 16);
-	l->grid[2] = (unsigned)z;
-	l->block[0] = l->block[1] = 16;
-	l->block[2] = 1;
+	*ph = 15 * d->stride + (d->r - 1) * d->dil + 1, *pw = 15 * d->stride + (d->s - 1) * d->dil + 1;
+	long pitch = d->stride == 1 ? *pw + (48 - *pw % 32) % 32 : *pw | 1;
+	return 4 * (*ph * pitch + 8 * d->r * d->s);
+}
+
+/* direct_smem stages a patch in at most 48 KiB and puts n * ceil(k/8) blocks in grid z; the other
+ * variants take any problem check() accepts. */
+static bool accepts(const struct gl_variant *v, const struct gl_problem *pb, char *rule, size_t size)
+{
+	if (v - variants != V_DIRECT_SMEM)
+		return true;
+	struct gl_conv_dims d = gl_conv_dims_of(pb);
+	long ph, pw, bytes = direct_smem_bytes(&d, &ph, &pw), z = d.n * ((d.k + 7) / 8);
+	if (bytes > 48 * 1024) {
+		snprintf(rule, size, "stages the input patch of a 16x16 output tile, %ldx%ld floats at stride %ld, "
+			 "dilation %ld (%ld bytes of shared memory, over 48 KiB): use a smaller --stride, --dilation "
+			 "or filter", ph, pw, d.stride, d.dil, bytes);
+		return false;
+	}
+	if (z > 65535) {
+		snprintf(rule, size, "puts n * ceil(k/8) = %ld blocks in grid z, over 65535: use a smaller --n or --k", z);
+		return false;
+	}
+	return true;
+}
+
+static int grid_direct_smem(struct gl_geometry *g, const struct gl_variant *v, const struct gl_problem *pb,
+			    struct gl_err *err)
+{
+	char rule[256];
+	if (!accepts(v, pb, rule, sizeof rule))
+		return gl_errf(err, GL_EUSAGE, "conv2d direct_smem %s, or another variant", rule);
+	struct gl_conv_dims d = gl_conv_dims_of(pb);
+	long ph, pw, bytes = direct_smem_bytes(&d, &ph, &pw);
+	gl_geometry_add(g, v->entry, (unsigned)((d.q + 15) / 16), (unsigned)((d.p + 15) / 16),
+			(unsigned)(d.n * ((d.k + 7) / 8)), 16, 16, (unsigned)bytes);
 	return GL_OK;
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *pb, struct gl_launch *l, struct gl_err *err)
+static int geometry(const struct gl_variant *v, const struct gl_problem *pb, struct gl_geometry *g, struct gl_err *err)
+{
+	struct gl_conv_dims d = gl_conv_dims_of(pb);
+	switch ((int)(v - variants)) {
+	case V_DIRECT: grid_1d(g, v->entry, count_y(&d)); return GL_OK;
+	case V_DIRECT_SMEM: return grid_direct_smem(g, v, pb, err);
+	case V_IM2COL_GEMM: /* launch 1 writes col from x; launch 2 multiplies col by w */
+		grid_1d(g, v->entry, count_col(&d));
+		grid_gemm(g, "conv2d_gemm", &d, 256);
+		return GL_OK;
+	case V_IMPLICIT_GEMM: grid_gemm(g, v->entry, &d, 256); return GL_OK;
+	default: grid_gemm(g, v->entry, &d, 128); return GL_OK; /* V_IMPLICIT_GEMM_MMA */
+	}
+}
+
+static int setup(const struct gl_variant *v, const struct gl_problem *pb, const struct gl_geometry *g,
+		 struct gl_launch *l, struct gl_err *err)
 {
 	struct gl_conv_dims d = gl_conv_dims_of(pb);
 	int vi = (int)(v - variants);
@@ -177,32 +216,15 @@ static int setup(const struct gl_variant *v, const struct gl_problem *pb, struct
 	int col = vi == V_IM2COL_GEMM ? gl_launch_add_buffer(l, "col", GL_F32, (size_t)count_col(&d), 0) : -1;
 	if (gl_launch_check(l, err) || fill_input(l, x, pb->seed, err) || fill_input(l, w, pb->seed + 1, err))
 		return err->status;
-	l->entry = v->entry;
-	switch (vi) {
-	case V_DIRECT:
-		grid_1d(l, count_y(&d));
-		break;
-	case V_DIRECT_SMEM:
-		if (grid_direct_smem(l, &d, err))
-			return err->status;
-		break;
-	case V_IM2COL_GEMM: /* launch 1 writes col from x; launch 2 multiplies col by w */
-		grid_1d(l, count_col(&d));
+	if (vi == V_IM2COL_GEMM) { /* the im2col launch, then the GEMM of col by w below */
+		gl_geometry_apply(g, 0, l);
 		gl_launch_arg_buffer(l, col);
 		gl_launch_arg_buffer(l, x);
 		shape_args(l, &d);
 		gl_launch_next(l);
-		l->entry = "conv2d_gemm";
-		grid_gemm(l, &d, 256);
 		x = col;
-		break;
-	case V_IMPLICIT_GEMM:
-		grid_gemm(l, &d, 256);
-		break;
-	case V_IMPLICIT_GEMM_MMA:
-		grid_gemm(l, &d, 128);
-		break;
 	}
+	gl_geometry_apply(g, g->n - 1, l);
 	gl_launch_arg_buffer(l, y);
 	gl_launch_arg_buffer(l, x);
 	gl_launch_arg_buffer(l, w);
@@ -300,8 +322,9 @@ static const char *const derived_names[] = {M_FLOPS, M_IM2COL_BYTES, NULL};
  * memory (N P Q x C R S floats; its launches' own rows show what writing and reading it cost). */
 static void derive(const struct gl_variant *v, const struct gl_problem *pb, struct gl_metrics *m)
 {
-	double flops = gl_metrics_fp32_flops(m) + 4096.0 * gl_metrics_value_or(m, GL_M_HMMA_INST, 0);
-	gl_metrics_set(m, M_FLOPS, flops, "flop");
+	struct gl_flops f; /* the one derivation every printer uses (common/derived.h) */
+	gl_flops_of(m, &f);
+	gl_metrics_set(m, M_FLOPS, f.total, "flop");
 	if (v - variants == V_IM2COL_GEMM) {
 		struct gl_conv_dims d = gl_conv_dims_of(pb);
 		gl_metrics_set(m, M_IM2COL_BYTES, 4.0 * count_col(&d), "byte");
@@ -322,6 +345,8 @@ const struct gl_topic gl_topic_conv2d = {
 	.atol = 1e-6,
 	.rtol = FLT_EPSILON, /* 2^-23, times (Kd + 2) times the element's sum |x w|: see verify */
 	.check = check,
+	.accepts = accepts,
+	.geometry = geometry,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,

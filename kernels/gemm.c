@@ -99,11 +99,24 @@ static uint32_t f32_bits(float f)
 	return u;
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+static int launch_geometry(const struct gl_variant *v, const struct gl_problem *p, struct gl_geometry *out,
+			   struct gl_err *err)
 {
 	const struct geometry *g = &geometry[v - variants];
 	if (refuse_unaligned(v, p, err))
 		return err->status;
+	long m = p->v[P_M], n = p->v[P_N];
+	unsigned tiles_m = (unsigned)((m + g->tile_m - 1) / g->tile_m);
+	unsigned tiles_n = (unsigned)((n + g->tile_n - 1) / g->tile_n);
+	gl_geometry_add(out, v->entry, g->x_walks_rows ? tiles_m : tiles_n, g->x_walks_rows ? tiles_n : tiles_m, 1, g->bx,
+			g->by, 0);
+	return GL_OK;
+}
+
+static int setup(const struct gl_variant *v, const struct gl_problem *p, const struct gl_geometry *geo,
+		 struct gl_launch *l, struct gl_err *err)
+{
+	(void)v; /* its geometry says what differs between the variants */
 	long m = p->v[P_M], n = p->v[P_N], k = p->v[P_K];
 	int c = gl_launch_add_buffer(l, "C", GL_F32, (size_t)m * (size_t)n, 1);
 	int a = gl_launch_add_buffer(l, "A", GL_F32, (size_t)m * (size_t)k, 0);
@@ -121,15 +134,7 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	gl_launch_arg_scalar(l, (uint32_t)k, 4);
 	gl_launch_arg_scalar(l, f32_bits(GEMM_ALPHA), 4);
 	gl_launch_arg_scalar(l, f32_bits(GEMM_BETA), 4);
-	l->entry = v->entry;
-	unsigned tiles_m = (unsigned)((m + g->tile_m - 1) / g->tile_m);
-	unsigned tiles_n = (unsigned)((n + g->tile_n - 1) / g->tile_n);
-	l->grid[0] = g->x_walks_rows ? tiles_m : tiles_n;
-	l->grid[1] = g->x_walks_rows ? tiles_n : tiles_m;
-	l->grid[2] = 1;
-	l->block[0] = g->bx;
-	l->block[1] = g->by;
-	l->block[2] = 1;
+	gl_geometry_apply(geo, 0, l);
 	return GL_OK;
 }
 
@@ -235,6 +240,7 @@ const struct gl_topic gl_topic_gemm = {
 	.rtol = FLT_EPSILON, /* 2^-23, times (k + 2) times the element's bound: see verify */
 	.check = check,
 	.accepts = accepts,
+	.geometry = launch_geometry,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,

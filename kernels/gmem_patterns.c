@@ -45,13 +45,26 @@ static bool accepts(const struct gl_variant *v, const struct gl_problem *p, char
 	return false;
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+static long threads_of(int variant, const struct gl_problem *p)
 {
-	int variant = (int)(v - variants);
-	long n = p->v[P_N];
+	return variant == V_VECTOR4 ? p->v[P_N] / 4 : p->v[P_N];
+}
+
+static int geometry(const struct gl_variant *v, const struct gl_problem *p, struct gl_geometry *g, struct gl_err *err)
+{
 	char rule[160];
 	if (!accepts(v, p, rule, sizeof rule))
 		return gl_errf(err, GL_EUSAGE, "gmem_patterns vector4 %s", rule);
+	long threads = threads_of((int)(v - variants), p);
+	gl_geometry_add(g, v->entry, (unsigned)((threads + THREADS - 1) / THREADS), 1, 1, THREADS, 1, 0);
+	return GL_OK;
+}
+
+static int setup(const struct gl_variant *v, const struct gl_problem *p, const struct gl_geometry *g,
+		 struct gl_launch *l, struct gl_err *err)
+{
+	int variant = (int)(v - variants);
+	long n = p->v[P_N];
 	int out = gl_launch_add_buffer(l, "out", GL_F32, (size_t)n, 1);
 	int in = gl_launch_add_buffer(l, "in", GL_F32, input_floats(variant, p), 0);
 	if (gl_launch_check(l, err))
@@ -59,17 +72,12 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	gl_fill_random_f32(l->buffers[in].host, l->buffers[in].count, p->seed);
 	gl_launch_arg_buffer(l, out);
 	gl_launch_arg_buffer(l, in);
-	long threads = variant == V_VECTOR4 ? n / 4 : n;
-	gl_launch_arg_scalar(l, (uint32_t)threads, 4);
+	gl_launch_arg_scalar(l, (uint32_t)threads_of(variant, p), 4);
 	if (variant == V_OFFSET)
 		gl_launch_arg_scalar(l, (uint32_t)p->v[P_OFFSET], 4);
 	if (variant == V_STRIDE)
 		gl_launch_arg_scalar(l, (uint32_t)p->v[P_STRIDE], 4);
-	l->entry = v->entry;
-	l->grid[0] = (unsigned)((threads + THREADS - 1) / THREADS);
-	l->grid[1] = l->grid[2] = 1;
-	l->block[0] = THREADS;
-	l->block[1] = l->block[2] = 1;
+	gl_geometry_apply(g, 0, l);
 	return GL_OK;
 }
 
@@ -104,6 +112,7 @@ const struct gl_topic gl_topic_gmem_patterns = {
 	.rtol = 0.0,
 	.check = check,
 	.accepts = accepts,
+	.geometry = geometry,
 	.setup = setup,
 	.verify = verify,
 	.view_size = 8192,

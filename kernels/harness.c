@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/half.h"
+#include "common/json.h"
 #include "common/ptxas.h"
 #include "common/util.h"
 #include "registry.h"
@@ -16,7 +17,7 @@ void gl_problem_defaults(const struct gl_topic *t, struct gl_problem *p)
 	memset(p, 0, sizeof *p);
 	for (int i = 0; i < t->nparams; i++)
 		p->v[i] = t->params[i].def;
-	p->seed = 20240611;
+	p->seed = GL_DEFAULT_SEED;
 }
 
 int gl_param_index(const struct gl_topic *t, const char *name)
@@ -57,6 +58,41 @@ int gl_param_parse(const struct gl_param *param, const char *text, const char *f
 	return GL_EUSAGE;
 }
 
+void gl_geometry_add(struct gl_geometry *g, const char *entry, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+		     unsigned by, unsigned dyn_smem)
+{
+	if (g->n >= GL_MAX_STEPS)
+		return;
+	g->launch[g->n++] = (struct gl_geometry_launch){entry, {gx, gy, gz}, {bx, by, 1}, dyn_smem};
+}
+
+void gl_geometry_apply(const struct gl_geometry *g, int k, struct gl_launch *l)
+{
+	const struct gl_geometry_launch *s = &g->launch[k];
+	l->entry = s->entry;
+	memcpy(l->grid, s->grid, sizeof l->grid);
+	memcpy(l->block, s->block, sizeof l->block);
+	l->dyn_smem = s->dyn_smem;
+}
+
+int gl_problem_apply(const struct gl_topic *t, const char *size, const char *const *names, const char *const *values,
+		     int n, struct gl_problem *p, struct gl_err *err)
+{
+	for (int i = 0; size && i < t->nparams; i++)
+		if (t->params[i].is_size && gl_parse_long(size, t->params[i].min, t->params[i].max, "--size", &p->v[i], err))
+			return err->status;
+	for (int k = 0; k < n; k++) {
+		int i = gl_param_index(t, names[k]);
+		if (i < 0)
+			return gl_errf(err, GL_EINTERNAL, "--%s is not a parameter of topic %s", names[k], t->name);
+		char flag[64];
+		snprintf(flag, sizeof flag, "--%s", t->params[i].name);
+		if (gl_param_parse(&t->params[i], values[k], flag, &p->v[i], err))
+			return err->status;
+	}
+	return t->check ? t->check(p, err) : GL_OK;
+}
+
 char *gl_problem_json(const struct gl_topic *t, const struct gl_problem *p)
 {
 	struct gl_str s = {0};
@@ -68,8 +104,29 @@ char *gl_problem_json(const struct gl_topic *t, const struct gl_problem *p)
 		else
 			gl_str_addf(&s, "%s\"%s\":%ld", i ? "," : "", q->name, p->v[i]);
 	}
+	if (p->seed != GL_DEFAULT_SEED) /* the inputs differ from the default's: say which they are */
+		gl_str_addf(&s, "%s\"seed\":%llu", t->nparams ? "," : "", (unsigned long long)p->seed);
 	gl_str_add(&s, "}");
 	return s.buf;
+}
+
+int gl_problem_from_json(const struct gl_topic *t, const char *json, struct gl_problem *p)
+{
+	char text[64];
+	int missing = 0;
+	gl_problem_defaults(t, p);
+	for (int i = 0; i < t->nparams; i++) {
+		const struct gl_param *q = &t->params[i];
+		struct gl_err ignored = {0};
+		long v;
+		if (!gl_json_flat_get(json, q->name, text, sizeof text) || gl_param_parse(q, text, q->name, &v, &ignored))
+			missing = -1; /* absent, or not a value this topic takes: the default stays */
+		else
+			p->v[i] = v;
+	}
+	if (gl_json_flat_get(json, "seed", text, sizeof text))
+		p->seed = strtoull(text, NULL, 10);
+	return missing;
 }
 
 /* xorshift64*: deterministic and fast; values in [-1, 1) with magnitudes spread over three decades so

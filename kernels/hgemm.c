@@ -55,21 +55,42 @@ static int check(const struct gl_problem *p, struct gl_err *err)
 	return gl_check_host_memory(what, 2.0 * (m * k + k * n) + 4.0 * (2.0 * (m * k + k * n) + 3.0 * m * n), err);
 }
 
-static int refuse_untiled(const struct gl_variant *v, const struct gl_problem *p, struct gl_err *err)
+/* The tensor-core variants tile the CTA by 64x64x32 without edge guards; simt takes any size. */
+static bool accepts(const struct gl_variant *v, const struct gl_problem *p, char *rule, size_t size)
 {
 	long m = p->v[P_M], n = p->v[P_N], k = p->v[P_K];
-	if (m % HG_TILE_MN == 0 && n % HG_TILE_MN == 0 && k % HG_TILE_K == 0)
-		return GL_OK;
-	return gl_errf(err, GL_EUSAGE, "hgemm %s tiles the CTA by %dx%dx%d without edge guards: --m and --n must be "
-		       "multiples of %d and --k a multiple of %d (got m=%ld, n=%ld, k=%ld); simt takes any size "
-		       "(--variant simt)", v->name, HG_TILE_MN, HG_TILE_MN, HG_TILE_K, HG_TILE_MN, HG_TILE_K, m, n, k);
+	if (v - variants == V_SIMT || (m % HG_TILE_MN == 0 && n % HG_TILE_MN == 0 && k % HG_TILE_K == 0))
+		return true;
+	snprintf(rule, size, "tiles the CTA by %dx%dx%d without edge guards: --m and --n must be multiples of %d "
+		 "and --k a multiple of %d (got m=%ld, n=%ld, k=%ld)", HG_TILE_MN, HG_TILE_MN, HG_TILE_K, HG_TILE_MN,
+		 HG_TILE_K, m, n, k);
+	return false;
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+static int refuse_untiled(const struct gl_variant *v, const struct gl_problem *p, struct gl_err *err)
+{
+	char rule[256];
+	if (accepts(v, p, rule, sizeof rule))
+		return GL_OK;
+	return gl_errf(err, GL_EUSAGE, "hgemm %s %s; simt takes any size (--variant simt)", v->name, rule);
+}
+
+static int geometry(const struct gl_variant *v, const struct gl_problem *p, struct gl_geometry *g, struct gl_err *err)
 {
 	int id = (int)(v - variants);
-	if (id != V_SIMT && refuse_untiled(v, p, err))
+	if (refuse_untiled(v, p, err))
 		return err->status;
+	long m = p->v[P_M], n = p->v[P_N];
+	long tile = id == V_SIMT ? 32 : HG_TILE_MN;
+	gl_geometry_add(g, v->entry, (unsigned)((n + tile - 1) / tile), (unsigned)((m + tile - 1) / tile), 1,
+			id == V_SIMT ? 32 : 128, id == V_SIMT ? 32 : 1, 0);
+	return GL_OK;
+}
+
+static int setup(const struct gl_variant *v, const struct gl_problem *p, const struct gl_geometry *g,
+		 struct gl_launch *l, struct gl_err *err)
+{
+	(void)v; /* its geometry says what differs between the variants */
 	long m = p->v[P_M], n = p->v[P_N], k = p->v[P_K];
 	int c = gl_launch_add_buffer(l, "C", GL_F32, (size_t)m * (size_t)n, 1);
 	int a = gl_launch_add_buffer(l, "A", GL_F16, (size_t)m * (size_t)k, 0);
@@ -83,14 +104,7 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	gl_launch_arg_scalar(l, (uint32_t)m, 4);
 	gl_launch_arg_scalar(l, (uint32_t)n, 4);
 	gl_launch_arg_scalar(l, (uint32_t)k, 4);
-	l->entry = v->entry;
-	long tile = id == V_SIMT ? 32 : HG_TILE_MN;
-	l->grid[0] = (unsigned)((n + tile - 1) / tile);
-	l->grid[1] = (unsigned)((m + tile - 1) / tile);
-	l->grid[2] = 1;
-	l->block[0] = id == V_SIMT ? 32 : 128;
-	l->block[1] = id == V_SIMT ? 32 : 1;
-	l->block[2] = 1;
+	gl_geometry_apply(g, 0, l);
 	return GL_OK;
 }
 
@@ -174,6 +188,8 @@ const struct gl_topic gl_topic_hgemm = {
 	.atol = 1e-6,
 	.rtol = FLT_EPSILON, /* 2^-23, times (k + 1) times the element's |A||B|: see verify */
 	.check = check,
+	.accepts = accepts,
+	.geometry = geometry,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,

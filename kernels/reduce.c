@@ -45,11 +45,19 @@ static int check(const struct gl_problem *p, struct gl_err *err)
 	return gl_check_host_memory(what, 4.0 * (double)p->v[P_N] * 1.5, err);
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+static int geometry(const struct gl_variant *v, const struct gl_problem *p, struct gl_geometry *g, struct gl_err *err)
+{
+	(void)err;
+	gl_geometry_add(g, v->entry, grid_for((int)(v - variants), p->v[P_N]), 1, 1, THREADS, 1, 0);
+	return GL_OK;
+}
+
+static int setup(const struct gl_variant *v, const struct gl_problem *p, const struct gl_geometry *g,
+		 struct gl_launch *l, struct gl_err *err)
 {
 	int variant = (int)(v - variants);
 	long n = p->v[P_N];
-	unsigned grid = grid_for(variant, n);
+	unsigned grid = g->launch[0].grid[0];
 	int sum = gl_launch_add_buffer(l, "sum", GL_F32, 1, 1);
 	int best = gl_launch_add_buffer(l, "best", GL_U64, 1, 1);
 	int x = gl_launch_add_buffer(l, "x", GL_F32, (size_t)n, 0);
@@ -67,11 +75,7 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 		if (gl_launch_check(l, err))
 			return err->status;
 	}
-	l->entry = v->entry;
-	l->grid[0] = grid;
-	l->grid[1] = l->grid[2] = 1;
-	l->block[0] = THREADS;
-	l->block[1] = l->block[2] = 1;
+	gl_geometry_apply(g, 0, l);
 	return GL_OK;
 }
 
@@ -148,9 +152,10 @@ const struct gl_topic gl_topic_reduce = {
 	.atol = 1e-6,
 	.rtol = 8.0 / 16777216.0, /* 8 * 2^-24, times sqrt(n) * ||x||_2: see sum_tolerance */
 	.check = check,
+	.geometry = geometry,
 	.setup = setup,
 	.verify = verify,
 	.flops = flops,
-	.view_size = 8192,
-	.view = GL_VIEW_COALESCE,
+	.view_size = 4096, /* the block variants' 2 CTAs, both traced: two_stage's last block among them */
+	.view = GL_VIEW_REDUCE,
 };

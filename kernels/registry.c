@@ -1,4 +1,5 @@
 /* registry.c — the table of topics.  Adding a topic: kernels/NAME.cu, kernels/NAME.c, one line here. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/util.h"
@@ -87,6 +88,74 @@ int gl_variant_lookup_as(const struct gl_topic *t, const char *name, const char 
 		gl_errf(err, GL_EUSAGE, "unknown %s '%s' for topic %s (variants: %s)", role, name, t->name, all.buf);
 	gl_str_free(&all);
 	return GL_EUSAGE;
+}
+
+int gl_parse_variants(const struct gl_topic *t, const char *list, const struct gl_variant **out, int max, int *n,
+		      struct gl_err *err)
+{
+	*n = 0;
+	if (!list || strcmp(list, "all") == 0) {
+		for (int i = 0; i < t->nvariants && i < max; i++)
+			out[(*n)++] = &t->variants[i];
+		return GL_OK;
+	}
+	char *copy = gl_xstrdup(list);
+	int rc = GL_OK;
+	for (char *save = NULL, *name = strtok_r(copy, ",", &save); name && rc == GL_OK;
+	     name = strtok_r(NULL, ",", &save)) {
+		if (*n >= max) {
+			rc = gl_errf(err, GL_EUSAGE, "too many variants (at most %d)", max);
+			break;
+		}
+		rc = gl_variant_lookup(t, name, &out[*n], err);
+		if (rc == GL_OK)
+			(*n)++;
+	}
+	if (rc == GL_OK && *n == 0)
+		rc = gl_errf(err, GL_EUSAGE, "--variant needs a name, a comma-separated list or 'all'");
+	free(copy);
+	return rc;
+}
+
+int gl_topic_rebuild(const struct gl_topic *t, const struct gl_variant *v, const char *params_json,
+		     struct gl_launch *l, struct gl_err *err)
+{
+	struct gl_problem p;
+	memset(l, 0, sizeof *l);
+	gl_problem_from_json(t, params_json, &p); /* what it lacks (a parameter added since): the default */
+	l->module = t->ptx;
+	l->module_name = t->name;
+	return gl_topic_setup(t, v, &p, l, err);
+}
+
+int gl_topic_setup(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p,
+		   struct gl_launch *l, struct gl_err *err)
+{
+	struct gl_geometry g;
+	if (t->geometry && gl_topic_geometry(t, v, p, &g, err))
+		return err->status;
+	return t->setup(v, p, t->geometry ? &g : NULL, l, err);
+}
+
+int gl_topic_geometry(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p,
+		      struct gl_geometry *g, struct gl_err *err)
+{
+	memset(g, 0, sizeof *g);
+	if (!t->geometry)
+		return gl_errf(err, GL_EINTERNAL, "topic %s has no geometry function", t->name);
+	return t->geometry(v, p, g, err);
+}
+
+unsigned gl_topic_dyn_smem(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p)
+{
+	struct gl_geometry g;
+	struct gl_err err = {0};
+	unsigned most = 0;
+	if (gl_topic_geometry(t, v, p, &g, &err) != GL_OK)
+		return 0;
+	for (int k = 0; k < g.n; k++)
+		most = g.launch[k].dyn_smem > most ? g.launch[k].dyn_smem : most;
+	return most;
 }
 
 bool gl_topic_buffer_shape(const struct gl_topic *t, const struct gl_problem *p, const char *buffer, long *rows,

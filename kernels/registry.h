@@ -54,8 +54,28 @@ struct gl_buffer_shape {
 	const char *buffer, *rows, *cols;
 };
 
+/* A variant's launches without their data, as llm.c's launchers compute a grid: entry, grid, block and
+ * dynamic shared memory of each kernel launch, in order.  Computing it allocates and fills nothing. */
+struct gl_geometry_launch {
+	const char *entry;
+	unsigned grid[3], block[3];
+	unsigned dyn_smem;
+};
+struct gl_geometry {
+	struct gl_geometry_launch launch[GL_MAX_STEPS];
+	int n;
+};
+
+/* Add the next launch to g (a topic's geometry function, once per launch in order). */
+void gl_geometry_add(struct gl_geometry *g, const char *entry, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+		     unsigned by, unsigned dyn_smem);
+/* Set l's current launch (entry, grid, block, dynamic shared memory) to launch k of g: a topic's setup
+ * builds its launches from its geometry, so the two never disagree. */
+void gl_geometry_apply(const struct gl_geometry *g, int k, struct gl_launch *l);
+
 /* Which view shows a topic best. */
-enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM, GL_VIEW_CONV, GL_VIEW_MMA, GL_VIEW_FLASH };
+enum gl_topic_view { GL_VIEW_COALESCE, GL_VIEW_BANKS, GL_VIEW_GEMM, GL_VIEW_CONV, GL_VIEW_MMA, GL_VIEW_FLASH,
+		     GL_VIEW_REDUCE };
 
 struct gl_topic {
 	const char *name;
@@ -74,8 +94,14 @@ struct gl_topic {
 	 * false with the rule in `rule` when v cannot run p.  NULL: every variant runs what check() accepts.
 	 * `run --variant all` skips the variants that refuse and names the rule; an explicit one is an error. */
 	bool (*accepts)(const struct gl_variant *v, const struct gl_problem *p, char *rule, size_t n);
-	/* Build the launch: buffers, inputs, arguments, geometry. */
-	int (*setup)(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err);
+	/* The launches' geometry (struct gl_geometry) with the variant's shape rules: GL_EUSAGE with the rule
+	 * when v cannot run p; nothing allocated or filled. */
+	int (*geometry)(const struct gl_variant *v, const struct gl_problem *p, struct gl_geometry *g,
+			struct gl_err *err);
+	/* Build the launch from its geometry g (computed above and handed in by gl_topic_setup; NULL for a topic
+	 * without a geometry function): buffers, inputs, arguments. */
+	int (*setup)(const struct gl_variant *v, const struct gl_problem *p, const struct gl_geometry *g,
+		     struct gl_launch *l, struct gl_err *err);
 	/* Compare the launch's outputs with the CPU reference. */
 	/* GL_EENV when the host has no memory for the reference (never a verification failure). */
 	int (*verify)(const struct gl_variant *v, const struct gl_problem *p, const struct gl_launch *l,
@@ -98,6 +124,15 @@ extern const struct gl_topic *const gl_topics[];
 /* Buffer `buffer`'s rows x cols under problem p from the topic's shapes; false for a vector. */
 bool gl_topic_buffer_shape(const struct gl_topic *t, const struct gl_problem *p, const char *buffer, long *rows,
 			   long *cols);
+/* Variant v's launch on problem p, buffers and inputs included: its geometry, then the topic's setup built
+ * from it (the caller sets l's module and frees l).  GL_EUSAGE with the variant's rule when it cannot run
+ * p. */
+int gl_topic_setup(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p,
+		   struct gl_launch *l, struct gl_err *err);
+/* Variant v's launches on problem p without their data (the topic's geometry function): GL_EUSAGE with the
+ * variant's rule when it cannot run p. */
+int gl_topic_geometry(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p,
+		      struct gl_geometry *g, struct gl_err *err);
 /* The problem a view records with: the topic's defaults with every size parameter at most view_size. */
 void gl_topic_view_problem(const struct gl_topic *t, struct gl_problem *p);
 const struct gl_topic *gl_topic_find(const char *name);
@@ -109,11 +144,36 @@ int gl_variant_lookup(const struct gl_topic *t, const char *name, const struct g
 int gl_variant_lookup_as(const struct gl_topic *t, const char *name, const char *role, const struct gl_variant **out,
 			 struct gl_err *err);
 
+/* Parse "all" or "a,b,c" into variant pointers (at most max); unknown names get a suggestion. */
+int gl_parse_variants(const struct gl_topic *t, const char *list, const struct gl_variant **out, int max, int *n,
+		      struct gl_err *err);
+
 /* Defaults for every parameter, then a fixed seed. */
 void gl_problem_defaults(const struct gl_topic *t, struct gl_problem *p);
 int gl_param_index(const struct gl_topic *t, const char *name);
-/* {"rows":1024,"cols":1024} — caller frees. */
+/* --size sets every size parameter of `t`, and names[k] = values[k] one parameter each (names must be
+ * parameters of t: gl_param_index); values are checked against the topic's limits, then its check() runs. */
+int gl_problem_apply(const struct gl_topic *t, const char *size, const char *const *names, const char *const *values,
+		     int n, struct gl_problem *p, struct gl_err *err);
+/* The seed of the inputs unless --seed says otherwise. */
+#define GL_DEFAULT_SEED 20240611ull
+/* {"rows":1024,"cols":1024}, and "seed" when it is not the default — caller frees.  What a launch was
+ * made with: the store keeps it with the launch, and the same problem always writes the same text. */
 char *gl_problem_json(const struct gl_topic *t, const struct gl_problem *p);
+/* Its reader, the one place that reads a launch's parameters back: the problem `json` describes (numbers,
+ * choices by name, the seed); a parameter missing or not valid for t keeps its default and makes the
+ * result -1 (the launch cannot be made again exactly as it ran), else 0. */
+int gl_problem_from_json(const struct gl_topic *t, const char *json, struct gl_problem *p);
+/* A stored launch's inputs made again from its parameters and seed (params_json; a parameter it lacks takes
+ * its default), the one place that recomputes them for a reader (a view's values, the buffers of a launch
+ * stored before its buffer map, shards' outputs verified): the topic's setup of variant v.  The caller
+ * frees l. */
+int gl_topic_rebuild(const struct gl_topic *t, const struct gl_variant *v, const char *params_json,
+		     struct gl_launch *l, struct gl_err *err);
+
+/* The dynamic shared memory of a launch of v on p, from its geometry (the most any of its launches takes;
+ * 0 when v cannot run p). */
+unsigned gl_topic_dyn_smem(const struct gl_topic *t, const struct gl_variant *v, const struct gl_problem *p);
 
 /* ptxas -v resource usage of an entry for an arch ("sm_80"/"sm_90"); -1 fields when not found. */
 struct gl_resources {

@@ -41,8 +41,17 @@ static int check(const struct gl_problem *p, struct gl_err *err)
 	return gl_check_host_memory("smem_patterns", 4.0 * THREADS * (double)p->v[P_BLOCKS], err);
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+static int geometry(const struct gl_variant *v, const struct gl_problem *p, struct gl_geometry *g, struct gl_err *err)
 {
+	(void)err;
+	gl_geometry_add(g, v->entry, (unsigned)p->v[P_BLOCKS], 1, 1, THREADS, 1, 0);
+	return GL_OK;
+}
+
+static int setup(const struct gl_variant *v, const struct gl_problem *p, const struct gl_geometry *g,
+		 struct gl_launch *l, struct gl_err *err)
+{
+	(void)v; /* its geometry says what differs between the variants */
 	size_t threads = (size_t)p->v[P_BLOCKS] * THREADS;
 	int out = gl_launch_add_buffer(l, "out", GL_F32, threads, 1);
 	int in = gl_launch_add_buffer(l, "in", GL_F32, WORDS, 0);
@@ -51,11 +60,7 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	gl_fill_random_f32(l->buffers[in].host, WORDS, p->seed);
 	gl_launch_arg_buffer(l, out);
 	gl_launch_arg_buffer(l, in);
-	l->entry = v->entry;
-	l->grid[0] = (unsigned)p->v[P_BLOCKS];
-	l->grid[1] = l->grid[2] = 1;
-	l->block[0] = THREADS;
-	l->block[1] = l->block[2] = 1;
+	gl_geometry_apply(g, 0, l);
 	return GL_OK;
 }
 
@@ -112,6 +117,7 @@ const struct gl_topic gl_topic_smem_patterns = {
 	.atol = 1e-6,
 	.rtol = 1e-5,
 	.check = check,
+	.geometry = geometry,
 	.setup = setup,
 	.verify = verify,
 	.view_size = 2,

@@ -30,8 +30,18 @@ static int check(const struct gl_problem *p, struct gl_err *err)
 	return gl_check_host_memory(what, 3.0 * 4.0 * (double)p->v[P_ROWS] * (double)p->v[P_COLS], err);
 }
 
-static int setup(const struct gl_variant *v, const struct gl_problem *p, struct gl_launch *l, struct gl_err *err)
+static int geometry(const struct gl_variant *v, const struct gl_problem *p, struct gl_geometry *g, struct gl_err *err)
 {
+	(void)err;
+	long rows = p->v[P_ROWS], cols = p->v[P_COLS];
+	gl_geometry_add(g, v->entry, (unsigned)((cols + 31) / 32), (unsigned)((rows + 31) / 32), 1, 32, 8, 0);
+	return GL_OK;
+}
+
+static int setup(const struct gl_variant *v, const struct gl_problem *p, const struct gl_geometry *g,
+		 struct gl_launch *l, struct gl_err *err)
+{
+	(void)v; /* its geometry says what differs between the variants */
 	long rows = p->v[P_ROWS], cols = p->v[P_COLS];
 	size_t n = (size_t)rows * (size_t)cols;
 	int out = gl_launch_add_buffer(l, "out", GL_F32, n, 1);
@@ -43,13 +53,7 @@ static int setup(const struct gl_variant *v, const struct gl_problem *p, struct 
 	gl_launch_arg_buffer(l, in);
 	gl_launch_arg_scalar(l, (uint32_t)rows, 4);
 	gl_launch_arg_scalar(l, (uint32_t)cols, 4);
-	l->entry = v->entry;
-	l->grid[0] = (unsigned)((cols + 31) / 32);
-	l->grid[1] = (unsigned)((rows + 31) / 32);
-	l->grid[2] = 1;
-	l->block[0] = 32;
-	l->block[1] = 8;
-	l->block[2] = 1;
+	gl_geometry_apply(g, 0, l);
 	return GL_OK;
 }
 
@@ -86,6 +90,7 @@ const struct gl_topic gl_topic_transpose = {
 	.atol = 0.0,
 	.rtol = 0.0, /* a transpose moves bits: exact */
 	.check = check,
+	.geometry = geometry,
 	.setup = setup,
 	.verify = verify,
 	.shapes = shapes,

@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "common/err.h"
 #include "common/launch.h"
@@ -134,5 +136,27 @@ struct ex_mismatch {
 /* Compute the reference on a copy of the launch's inputs and compare every output buffer. */
 int exercise_compare(const struct exercise *e, const struct ex_size *s, const struct gl_launch *l,
 		     struct ex_mismatch *m, struct gl_err *err);
+
+/* ---- checking the learner's file (exercise_check.c): compiled, run at every size in the simulator under
+ * the sanitizer, compared with the reference, then the measured size stored as a run (through a session:
+ * topic EX_TOPIC, variant the exercise's id) and held against the goals */
+
+struct ex_check_opts {
+	const char *file;          /* the learner's .cu */
+	uint64_t max_instructions; /* warp instructions per CTA; 0: the simulator's default */
+	int threads;               /* CPU threads; 0: all cores */
+	/* The gpulab command line for `args` ("report 3"), written to work when pasted (the CLI's hint: the
+	 * binary as started and the database); the verdict's suggestions go through it. */
+	void (*hint)(void *hint_user, const char *args, char *buf, size_t n);
+	void *hint_user;
+};
+
+/* Prints the verdict of every size and goal to `out`.  GL_OK: correct and every goal met; GL_EVERIFY: a
+ * size failed, the sanitizer found errors or a goal was missed; GL_EUSAGE: the file does not compile or
+ * has no kernel of the expected signature (errors in env->err).  *run_id: the run stored for the measured
+ * size (0 when none was stored). */
+struct gl_session_env;
+int ex_check(const struct gl_session_env *env, const struct exercise *e, const struct ex_check_opts *o, FILE *out,
+	     long *run_id);
 
 #endif

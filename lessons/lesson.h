@@ -8,6 +8,8 @@
 #include <stdio.h>
 
 #include "common/err.h"
+#include "kernels/registry.h"
+#include "session/session.h"
 
 struct gl_store;
 
@@ -123,6 +125,22 @@ struct lesson {
  * handed in by the command layer before lessons are parsed.  Until then every command is refused. */
 void lesson_set_commands(const char *const *names);
 
+/* What a `run` or `compare` line of a lesson runs, as the command line's own parser reads it (a topic run
+ * as session.h describes one): the topic (NULL for a line that runs none, `compare --runs A,B`), every
+ * variant it runs (those the problem lets run when it names none or 'all', compare's --baseline too) and
+ * the problem, when the topic and its variants take it (problem_ok; else the command refuses the sizes
+ * when it runs, and says so then). */
+struct lesson_run_line {
+	struct gl_topic_run run; /* topic, variants, problem (session.h) */
+	bool problem_ok;
+};
+/* argv[0] is "run" or "compare"; GL_EUSAGE with the command's own message for a line whose options, topic
+ * or variant names it would refuse. */
+typedef int (*lesson_run_parser)(int argc, char **argv, struct lesson_run_line *out, struct gl_err *err);
+/* The command layer hands its parser in, as it hands the command names: lessons sit below it.  Until then
+ * `run` and `compare` lines are not checked when a lesson is read, and checks bind to no launch. */
+void lesson_set_run_parser(lesson_run_parser parse);
+
 /* Parse a lesson file.  A malformed file (no title, a step without a title or out of order, an
  * unterminated fence or <details>, a command that is not gpulab's, a check that does not parse or names
  * an unknown topic, variant or metric) is refused with GL_EUSAGE and "path:line: what". */
@@ -147,6 +165,9 @@ struct lesson_render_opts {
 int lesson_term_width(void);
 /* `text`'s words in lines of at most `width` columns, each after `indent`; never breaks a word. */
 void lesson_wrap(FILE *out, const char *indent, const char *text, int width);
+/* The same with the first line after `first` and the others after `rest` (a list item's marker, then
+ * its hanging indent). */
+void lesson_wrap_hanging(FILE *out, const char *first, const char *rest, const char *text, int width);
 void lesson_render_intro(FILE *out, const struct lesson *l, const struct lesson_render_opts *o);
 void lesson_render_step(FILE *out, const struct lesson *l, int step, const struct lesson_render_opts *o);
 

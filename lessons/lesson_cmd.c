@@ -1,6 +1,6 @@
 /* lesson_cmd.c — the commands of a ```gpulab block: split into words and checked when the lesson is read
- * (a gpulab command that exists; for `run` and `compare`, a known topic and known variant names), so a
- * typo in a lesson is an authoring error with path:line, not a failure in front of the learner. */
+ * (a gpulab command that exists; a `run` or `compare` line the command's own parser accepts), so a typo in
+ * a lesson is an authoring error with path:line, not a failure in front of the learner. */
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -50,43 +50,31 @@ static int unknown_command(const char *path, int line, const char *name, struct 
 		    : bad(path, line, err, "unknown gpulab command '%s' (see 'gpulab --help')", name);
 }
 
-static int check_topic(const char *path, int line, const char *name, const struct gl_topic **t, struct gl_err *err)
+/* The run lines' parser, handed in by the command layer like the command names. */
+static lesson_run_parser run_parser;
+
+void lesson_set_run_parser(lesson_run_parser parse)
 {
+	run_parser = parse;
+}
+
+int lesson_run_line_of(const struct lesson_cmd *c, struct lesson_run_line *out, struct gl_err *err)
+{
+	memset(out, 0, sizeof *out);
+	if (!run_parser || c->argc < 1 || (strcmp(c->argv[0], "run") != 0 && strcmp(c->argv[0], "compare") != 0))
+		return GL_OK;
+	return run_parser(c->argc, c->argv, out, err);
+}
+
+/* A `run` or `compare` line must be one the command accepts: its options, topic and variant names (sizes
+ * it refuses are refused when the step runs, like any command's usage error). */
+static int check_run_line(const char *path, int line, const struct lesson_cmd *c, struct gl_err *err)
+{
+	struct lesson_run_line r;
 	struct gl_err e = {0};
-	if (gl_topic_lookup(name, t, &e) == GL_OK)
+	if (lesson_run_line_of(c, &r, &e) == GL_OK)
 		return GL_OK;
 	return gl_errf(err, GL_EUSAGE, "%s:%d: %s", path, line, e.msg);
-}
-
-/* --variant A,B (or --variant=A,B, --baseline A): every name must be a variant of the topic, or 'all'. */
-static int check_variants(const char *path, int line, const struct gl_topic *t, const char *list, struct gl_err *err)
-{
-	char *copy = gl_xstrdup(list), *save = NULL;
-	int rc = GL_OK;
-	for (char *v = strtok_r(copy, ",", &save); v && rc == GL_OK; v = strtok_r(NULL, ",", &save)) {
-		const struct gl_variant *found;
-		struct gl_err e = {0};
-		if (strcmp(v, "all") != 0 && gl_variant_lookup(t, v, &found, &e) != GL_OK)
-			rc = gl_errf(err, GL_EUSAGE, "%s:%d: %s", path, line, e.msg);
-	}
-	free(copy);
-	return rc;
-}
-
-static int check_topic_args(const char *path, int line, const struct lesson_cmd *c, struct gl_err *err)
-{
-	const struct gl_topic *t;
-	if (c->argc < 2 || c->argv[1][0] == '-')
-		return GL_OK;
-	int rc = check_topic(path, line, c->argv[1], &t, err);
-	for (int i = 2; rc == GL_OK && i < c->argc; i++) {
-		const char *a = c->argv[i];
-		if ((strcmp(a, "--variant") == 0 || strcmp(a, "--baseline") == 0) && i + 1 < c->argc)
-			rc = check_variants(path, line, t, c->argv[++i], err);
-		else if (strncmp(a, "--variant=", 10) == 0 || strncmp(a, "--baseline=", 11) == 0)
-			rc = check_variants(path, line, t, strchr(a, '=') + 1, err);
-	}
-	return rc;
 }
 
 int lesson_cmd_parse(const char *text, const char *path, int line, struct lesson_cmd *out, struct gl_err *err)
@@ -116,8 +104,7 @@ int lesson_cmd_parse(const char *text, const char *path, int line, struct lesson
 		out->argv[out->argc++] = words[i];
 	free(words[0]);
 	free(words);
-	if (strcmp(out->argv[0], "run") == 0 || strcmp(out->argv[0], "compare") == 0)
-		rc = check_topic_args(path, line, out, err);
+	rc = check_run_line(path, line, out, err);
 	if (rc)
 		lesson_cmd_free(out);
 	return rc;

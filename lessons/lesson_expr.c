@@ -15,7 +15,7 @@
 #include "common/util.h"
 #include "kernels/registry.h"
 #include "lessons/lesson.h"
-#include "profiler/metric_sets.h"
+#include "profiler/profiler.h"
 #include "sim/sim.h"
 #include "store/store.h"
 

@@ -19,9 +19,12 @@ bool lesson_fence_feed(struct lesson_fence *f, const char *line);
 /* Does `line` start a step ("## Step ...")? */
 bool lesson_is_step_heading(const char *line);
 
-/* A line of a ```gpulab block: "gpulab COMMAND ARGS"; the command must exist, a `run` or `compare`
- * topic and its --variant names must be known.  Errors name path:line. */
+/* A line of a ```gpulab block: "gpulab COMMAND ARGS"; the command must exist, and a `run` or `compare`
+ * line must be one the command accepts (lesson_set_run_parser).  Errors name path:line. */
 int lesson_cmd_parse(const char *text, const char *path, int line, struct lesson_cmd *out, struct gl_err *err);
 void lesson_cmd_free(struct lesson_cmd *c);
+/* What a `run` or `compare` command runs, through the command layer's parser: GL_OK with out->topic NULL
+ * for another command or when no parser was handed in. */
+int lesson_run_line_of(const struct lesson_cmd *c, struct lesson_run_line *out, struct gl_err *err);
 
 #endif

@@ -4,8 +4,6 @@
  * answer hidden unless asked for. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
-#include <unistd.h>
 
 #include "common/util.h"
 
@@ -19,19 +17,15 @@ struct rstate {
 	bool details, blank;
 	struct gl_str para;    /* prose lines of the current paragraph, joined by spaces */
 	const char *para_indent;
+	/* a list item being reflowed: its marker ("- ", "  1. ") starts the first line, `item_hang` spaces
+	 * the others; item_hang is 0 outside a list item */
+	char item_marker[24], item_spaces[24];
+	size_t item_hang;
 };
 
 int lesson_term_width(void)
 {
-	const char *cols = getenv("COLUMNS");
-	char *end;
-	long n = cols ? strtol(cols, &end, 10) : 0;
-	if (cols && *cols && !*end && n > 0)
-		return n > 1000 ? 1000 : (int)n;
-	struct winsize ws;
-	if (isatty(STDOUT_FILENO) && ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
-		return ws.ws_col;
-	return 80;
+	return gl_term_width();
 }
 
 /* Columns of n bytes of UTF-8: continuation bytes take none. */
@@ -43,11 +37,17 @@ static int columns_of(const char *p, size_t n)
 	return cols;
 }
 
-/* Words of `text` in lines of at most `width` columns after `indent`; a word longer than a line gets a
- * line of its own, whole. */
 void lesson_wrap(FILE *out, const char *indent, const char *text, int width)
 {
-	int room = width - (int)strlen(indent), col = 0;
+	lesson_wrap_hanging(out, indent, indent, text, width);
+}
+
+/* Words of `text` in lines of at most `width` columns, the first after `first`, the others after `rest`
+ * (as wide); a word longer than a line gets a line of its own, whole. */
+void lesson_wrap_hanging(FILE *out, const char *first, const char *rest, const char *text, int width)
+{
+	const char *indent = first;
+	int room = width - (int)strlen(rest), col = 0;
 	if (room < 20)
 		room = 20;
 	for (const char *p = text; *p;) {
@@ -59,6 +59,7 @@ void lesson_wrap(FILE *out, const char *indent, const char *text, int width)
 		if (col && col + 1 + w > room) {
 			fputc('\n', out);
 			col = 0;
+			indent = rest;
 		}
 		if (!col)
 			fputs(indent, out);
@@ -101,10 +102,49 @@ static void flush_para(struct rstate *r)
 {
 	if (!r->para.len)
 		return;
-	lesson_wrap(r->out, r->para_indent, r->para.buf, r->o->width > 0 ? r->o->width : 80);
+	int width = r->o->width > 0 ? r->o->width : 80;
+	if (r->item_hang)
+		lesson_wrap_hanging(r->out, r->item_marker, r->item_spaces, r->para.buf, width);
+	else
+		lesson_wrap(r->out, r->para_indent, r->para.buf, width);
 	r->para.len = 0;
 	r->para.buf[0] = '\0';
 	r->blank = false;
+	r->item_hang = 0;
+}
+
+/* The marker of a list item ("- ", "* ", "12. ", after any indentation), its length; 0 for another line. */
+static size_t item_marker(const char *line)
+{
+	size_t n = strspn(line, " ");
+	if ((line[n] == '-' || line[n] == '*') && line[n + 1] == ' ')
+		return n + 2;
+	size_t digits = strspn(line + n, "0123456789");
+	if (digits && line[n + digits] == '.' && line[n + digits + 1] == ' ')
+		return n + digits + 2;
+	return 0;
+}
+
+/* A list item's first line starts a paragraph reflowed under its marker; lines indented to its text
+ * continue it.  Returns false for a line that is neither. */
+static bool list_line(struct rstate *r, const char *line)
+{
+	size_t marker = item_marker(line), indent = strspn(line, " ");
+	if (marker && marker < sizeof r->item_marker) {
+		flush_para(r);
+		snprintf(r->item_marker, sizeof r->item_marker, "%.*s", (int)marker, line);
+		snprintf(r->item_spaces, sizeof r->item_spaces, "%*s", (int)marker, "");
+		r->item_hang = marker;
+		r->para_indent = "";
+		add_text(&r->para, line + marker);
+		return true;
+	}
+	if (r->item_hang && r->para.len && indent == r->item_hang && line[indent]) {
+		gl_str_add(&r->para, " ");
+		add_text(&r->para, line + indent);
+		return true;
+	}
+	return false;
 }
 
 /* A line of prose: it joins the paragraph, printed reflowed when something else comes. */
@@ -117,8 +157,8 @@ static void put_prose(struct rstate *r, const char *indent, const char *text)
 		r->blank = true;
 		return;
 	}
-	if (r->para.len && strcmp(indent, r->para_indent) != 0)
-		flush_para(r);
+	if (r->para.len && (r->item_hang || strcmp(indent, r->para_indent) != 0))
+		flush_para(r); /* a list item ends where prose at the margin begins */
 	r->para_indent = indent;
 	if (r->para.len)
 		gl_str_add(&r->para, " ");
@@ -173,8 +213,16 @@ static void details(struct rstate *r, const char *line)
 		r->details = false;
 		return;
 	}
-	if (r->o->answer && strncmp(p, "<summary>", 9) != 0)
-		put_line(r, "  ", line);
+	if (!r->o->answer || strncmp(p, "<summary>", 9) == 0)
+		return;
+	char shifted[1024]; /* the answer is indented by two: its list items too */
+	snprintf(shifted, sizeof shifted, "  %s", line);
+	if (list_line(r, shifted))
+		return;
+	if (line[0] == ' ' || line[0] == '|')
+		put_line(r, "  ", line); /* indented text and tables keep their lines */
+	else
+		put_prose(r, "  ", line); /* prose is reflowed under the answer's indent */
 }
 
 static void body_line(struct rstate *r, const char *line)
@@ -192,14 +240,17 @@ static void body_line(struct rstate *r, const char *line)
 		details(r, line);
 		return;
 	}
+	if (list_line(r, line))
+		return;
 	if (strncmp(line, "check:", 6) == 0)
 		put_line(r, "  ", line);
 	else if (strncmp(line, "> ", 2) == 0 || strcmp(line, ">") == 0)
 		put_prose(r, "", line[1] ? line + 2 : "");
 	else if (line[0] == '#')
 		put_line(r, "", line + strspn(line, "#") + (line[strspn(line, "#")] == ' '));
-	else if (line[0] == '-' || line[0] == '|' || line[0] == ' ' || (line[0] >= '0' && line[0] <= '9'))
-		put_line(r, "", line); /* list items, tables and indented text keep their lines */
+	else if (line[0] == '|' || line[0] == ' ')
+		put_line(r, "", line); /* tables and indented text keep their lines; a line that starts with a
+					* number is prose (a numbered list item is list_line's) */
 	else
 		put_prose(r, "", line);
 }

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "profiler/backend.h"
+#include "profiler/profiler.h"
 #include "profiler/cuda_ctx.h"
 
 static bool cuda_probe(char *why, size_t n) { return gl_cuda_probe(why, n); }
@@ -22,8 +22,8 @@ static void cuda_close(void *ctx)
 		gl_cupti_api_unload(&c->cupti);
 	gl_cuda_dev_close(&c->dev);
 	gl_metric_list_free(&c->metrics);
-	if (c->have_last)
-		gl_launch_result_free(&c->last);
+	gl_launch_record_free(&c->last);
+	gl_cuda_first_free(c);
 	free(c);
 }
 
@@ -66,15 +66,22 @@ static int cuda_launch(void *ctx, struct gl_launch *l, struct gl_err *err)
 	return gl_cuda_measure(c, l, err);
 }
 
-static int cuda_collect(void *ctx, struct gl_launch_result *res, struct gl_err *err)
+static int cuda_collect(void *ctx, struct gl_launch_record *rec, struct gl_err *err)
 {
 	struct gl_cuda_ctx *c = ctx;
 	if (!c || !c->have_last)
 		return gl_errf(err, GL_EINTERNAL, "cuda backend: collect without a successful launch");
-	*res = c->last; /* the caller now owns res->metrics and res->first_outputs */
+	*rec = c->last; /* the caller owns it now */
 	memset(&c->last, 0, sizeof c->last);
 	c->have_last = false;
 	return GL_OK;
+}
+
+static void cuda_first_outputs(void *ctx, void *out[GL_MAX_BUFFERS])
+{
+	struct gl_cuda_ctx *c = ctx;
+	memcpy(out, c->first, sizeof c->first); /* moved: the caller frees them */
+	memset(c->first, 0, sizeof c->first);
 }
 
 const struct gl_backend gl_backend_cuda = {
@@ -85,5 +92,6 @@ const struct gl_backend gl_backend_cuda = {
 	.describe = cuda_describe,
 	.launch = cuda_launch,
 	.collect = cuda_collect,
+	.first_outputs = cuda_first_outputs,
 	.close = cuda_close,
 };

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "profiler/backend.h"
+#include "profiler/profiler.h"
 
 /* The announcement stays one short line: the reason without its parenthesised details and without what
  * follows a ';' (the advice); `gpulab devices` and `gpulab doctor` give the whole story. */
@@ -68,27 +68,4 @@ int gl_backend_select(const char *name, const struct gl_backend **out, char *why
 		return gl_errf(err, GL_EUSAGE, "unknown backend '%s' (did you mean '%s'? choose auto, cuda or sim)",
 			       name, near);
 	return gl_errf(err, GL_EUSAGE, "unknown backend '%s' (choose auto, cuda or sim)", name);
-}
-
-void gl_launch_result_free(struct gl_launch_result *res)
-{
-	gl_metrics_free(&res->metrics);
-	free(res->findings);
-	res->findings = NULL;
-	res->nfindings = 0;
-	free(res->trace);
-	res->trace = NULL;
-	res->ntrace = 0;
-	free(res->buffers);
-	res->buffers = NULL;
-	res->nbuffers = 0;
-	for (int i = 0; i < res->noutputs; i++)
-		free(res->outputs[i].segs);
-	free(res->outputs);
-	res->outputs = NULL;
-	res->noutputs = 0;
-	for (int i = 0; i < GL_MAX_BUFFERS; i++) {
-		free(res->first_outputs[i]);
-		res->first_outputs[i] = NULL;
-	}
 }

@@ -1,6 +1,6 @@
 /* backend_sim.c — the simulator as a backend: parses the launch's PTX (once per module), runs it with
- * gl_sim_run and reports the counts under Nsight Compute's names; sanitizer findings go into the note and
- * the trace travels back in the launch result. */
+ * gl_sim_run and fills the launch record (gl_sim_record): the counts under Nsight Compute's names,
+ * sanitizer findings, the trace; its note says how the counts were made. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "common/util.h"
-#include "profiler/backend.h"
+#include "profiler/profiler.h"
 #include "sim/sim.h"
 
 struct sim_backend {
@@ -141,61 +141,47 @@ static int sim_launch(void *ctx, struct gl_launch *l, struct gl_err *err)
 	return rc;
 }
 
-static int sim_collect(void *ctx, struct gl_launch_result *res, struct gl_err *err)
+/* The backend's note: how the counts were made, which CTAs ran, the first sanitizer error, printf records
+ * dropped, the engine's choice and the trace's extent. */
+static void note(const struct sim_backend *s, struct gl_launch_record *rec)
+{
+	const struct gl_sim_result *res = &s->res;
+	char sanitizer[sizeof rec->note];
+	struct gl_str n = {0};
+	gl_str_addf(&n, "counts: %s", s->module->counts_mode);
+	if (res->cta_end > 0)
+		gl_str_addf(&n, "; CTAs %ld..%ld of %ld only (--cta-range): partial counts, outputs not verified",
+			    res->cta_first, res->cta_end - 1, res->ctas_total);
+	if (res->scale != 1.0)
+		gl_str_addf(&n, "; sampled %ld of %ld CTAs, counts scaled by %.3g, outputs not verified", res->ctas_run,
+			    res->ctas_total, res->scale);
+	gl_sim_sanitizer_note(res, sanitizer, sizeof sanitizer);
+	if (sanitizer[0])
+		gl_str_addf(&n, "; %s", sanitizer);
+	if (res->printf_dropped)
+		gl_str_addf(&n, "; %llu printf records dropped: buffer of %llu bytes full; use --printf-buffer",
+			    (unsigned long long)res->printf_dropped, (unsigned long long)res->printf_buffer);
+	if (res->engine_note[0])
+		gl_str_addf(&n, "; %s", res->engine_note);
+	if (s->opts.trace)
+		gl_str_addf(&n, "; trace: %u events of the first %u CTA%s%s", res->ntrace, GL_SIM_TRACE_CTAS,
+			    GL_SIM_TRACE_CTAS == 1 ? "" : "s",
+			    res->trace_dropped ? " (limit reached, later events dropped)" : "");
+	snprintf(rec->note, sizeof rec->note, "%s", n.buf);
+	gl_str_free(&n);
+}
+
+static int sim_collect(void *ctx, struct gl_launch_record *rec, struct gl_err *err)
 {
 	struct sim_backend *s = ctx;
 	if (!s->have_result)
 		return gl_errf(err, GL_EINTERNAL, "collect called before a simulated launch");
-	memset(res, 0, sizeof *res);
-	gl_sim_metrics(&s->res, &res->metrics);
-	res->duration_ns = NAN;
-	res->sanitized = true;
-	res->sanitizer_errors = s->res.nerrors;
-	res->sanitizer_warnings = s->res.findings_total - s->res.nerrors;
-	res->findings_dropped = s->res.findings_dropped;
-	if (s->res.nfindings) {
-		res->findings = gl_xmalloc((size_t)s->res.nfindings * sizeof *res->findings);
-		memcpy(res->findings, s->res.findings, (size_t)s->res.nfindings * sizeof *res->findings);
-		res->nfindings = s->res.nfindings;
-	}
-	res->outputs_partial = s->res.ctas_run < s->res.ctas_total;
-	res->cta_first = s->res.cta_first;
-	res->cta_end = s->res.cta_end;
-	res->outputs = s->outputs; /* moved to the result */
-	res->noutputs = s->noutputs;
+	gl_sim_record(s->last.entry ? ptx_find_function(s->module, s->last.entry) : NULL, &s->last, &s->res, rec);
+	rec->outputs = s->outputs; /* moved to the record */
+	rec->noutputs = s->noutputs;
 	s->outputs = NULL;
 	s->noutputs = 0;
-	struct gl_str note = {0};
-	gl_str_addf(&note, "counts: %s", s->module->counts_mode);
-	if (s->res.cta_end > 0)
-		gl_str_addf(&note, "; CTAs %ld..%ld of %ld only (--cta-range): partial counts, outputs not verified",
-			    s->res.cta_first, s->res.cta_end - 1, s->res.ctas_total);
-	if (s->res.scale != 1.0)
-		gl_str_addf(&note, "; sampled %ld of %ld CTAs, counts scaled by %.3g, outputs not verified", s->res.ctas_run,
-			    s->res.ctas_total, s->res.scale);
-	if (s->res.nerrors && s->res.nfindings && !s->res.findings[0].warning) /* errors come first */
-		gl_str_addf(&note, "%ssanitizer: %ld error%s, first: %s (PTX line %d)", note.len ? "; " : "",
-			    s->res.nerrors, s->res.nerrors == 1 ? "" : "s", s->res.findings[0].message,
-			    s->res.findings[0].line);
-	if (s->res.printf_dropped)
-		gl_str_addf(&note, "%s%llu printf records dropped: buffer of %llu bytes full; use --printf-buffer",
-			    note.len ? "; " : "", (unsigned long long)s->res.printf_dropped,
-			    (unsigned long long)s->res.printf_buffer);
-	if (s->res.engine_note[0])
-		gl_str_addf(&note, "%s%s", note.len ? "; " : "", s->res.engine_note);
-	if (s->opts.trace)
-		gl_str_addf(&note, "%strace: %u events of the first %u CTA%s%s", note.len ? "; " : "", s->res.ntrace,
-			    GL_SIM_TRACE_CTAS, GL_SIM_TRACE_CTAS == 1 ? "" : "s",
-			    s->res.trace_dropped ? " (limit reached, later events dropped)" : "");
-	snprintf(res->note, sizeof res->note, "%s", note.buf ? note.buf : "");
-	if (s->res.ntrace) {
-		res->trace = gl_xmalloc((size_t)s->res.ntrace * sizeof *res->trace);
-		memcpy(res->trace, s->res.trace, (size_t)s->res.ntrace * sizeof *res->trace);
-		res->ntrace = s->res.ntrace;
-		gl_sim_buffer_map(s->last.entry ? ptx_find_function(s->module, s->last.entry) : NULL, &s->last,
-				  &res->buffers, &res->nbuffers);
-	}
-	gl_str_free(&note);
+	note(s, rec);
 	return GL_OK;
 }
 

@@ -1,7 +1,7 @@
 /* cublas_ref.c — cublasGemmEx (fp16 in, fp32 compute and out) timed on GPU 0 through the driver API:
  * the reference the hgemm variants' TFLOP/s are compared with (tests/gpu/check.sh). */
 #define _GNU_SOURCE
-#include "profiler/cublas_ref.h"
+#include "profiler/profiler.h"
 
 #include <cublas_api.h>
 #include <dlfcn.h>

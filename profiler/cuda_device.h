@@ -3,7 +3,7 @@
 #ifndef GL_CUDA_DEVICE_H
 #define GL_CUDA_DEVICE_H
 
-#include "profiler/backend.h"
+#include "profiler/profiler.h"
 #include "profiler/cuda_api.h"
 #include "profiler/cupti_api.h"
 

@@ -1,6 +1,7 @@
 /* cuda_doctor.c — the checks, each a small function filling one line. */
 #define _GNU_SOURCE
-#include "profiler/cuda_doctor.h"
+#include "profiler/cuda_perm.h"
+#include "profiler/profiler.h"
 
 #include <dlfcn.h>
 #include <stdio.h>

@@ -45,7 +45,8 @@ static void save_counterdata(struct gl_cuda_ctx *c, const char *entry, const dou
 	free(g);
 }
 
-static int profile(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, struct gl_launch_result *res,
+/* The metrics of one profiled run into rec; *passes: CUPTI's replay passes (0 when it fell back). */
+static int profile(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, struct gl_launch_record *rec, int *passes,
 		   struct gl_err *err)
 {
 	double *values = gl_xcalloc(c->metrics.n, sizeof *values);
@@ -61,8 +62,8 @@ static int profile(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, struct gl_la
 		}
 	} else {
 		for (size_t i = 0; i < c->metrics.n; i++)
-			gl_metrics_set(&res->metrics, c->metrics.names[i], values[i], c->units[i]);
-		res->passes = (int)c->range.passes;
+			gl_metrics_set(&rec->metrics, c->metrics.names[i], values[i], c->units[i]);
+		*passes = (int)c->range.passes;
 		save_counterdata(c, k->l->entry, values);
 	}
 	free(values);
@@ -102,12 +103,12 @@ static int time_runs(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, int repeat
 /* Hand the first run's outputs to the caller where the last timed run's differ from them bytewise
  * (say, float atomics that added in another order, or a kernel that accumulates into its output);
  * the caller verifies both with the topic's tolerance. */
-static void pass_first_outputs(const struct gl_launch *l, void **first, struct gl_launch_result *res)
+static void pass_first_outputs(const struct gl_launch *l, void **first, void *out[GL_MAX_BUFFERS])
 {
 	for (int i = 0; i < l->nbuffers; i++) {
 		const struct gl_buffer *b = &l->buffers[i];
 		if (b->is_output && first[i] && memcmp(first[i], b->host, b->count * gl_dtype_size(b->dtype)) != 0) {
-			res->first_outputs[i] = first[i];
+			out[i] = first[i];
 			first[i] = NULL;
 		}
 	}
@@ -145,48 +146,63 @@ static int first_run(struct gl_cuda_kernel *k, struct gl_launch *l, struct gl_er
 }
 
 static int measure(struct gl_cuda_ctx *c, struct gl_cuda_kernel *k, struct gl_launch *l,
-		   struct gl_launch_result *res, struct gl_err *err)
+		   struct gl_launch_record *rec, struct gl_err *err)
 {
-	int repeat = c->opts.repeat > 0 ? c->opts.repeat : 1;
+	int repeat = c->opts.repeat > 0 ? c->opts.repeat : 1, passes = 0;
 	int rc = first_run(k, l, err);
 	if (rc != GL_OK)
 		return rc;
 	void **first = keep_outputs(l);
 	if (c->profiling)
-		rc = profile(c, k, res, err);
+		rc = profile(c, k, rec, &passes, err);
 	if (rc == GL_OK)
-		rc = time_runs(c, k, repeat, &res->duration_ns, err);
+		rc = time_runs(c, k, repeat, &rec->duration_ns, err);
 	if (rc == GL_OK)
 		rc = gl_cuda_kernel_download(k, l, err); /* the caller verifies these: after timing */
-	if (res->passes > 0) /* stored with the launch: the store has no column for passes */
-		snprintf(res->note, sizeof res->note, "CUPTI: %d replay pass%s (user replay, L2 flushed before "
-			 "each), time: median of %d L2-flushed run%s%s%.120s", res->passes, res->passes == 1 ? "" : "es", repeat,
+	if (passes > 0) /* the store has no column for passes: the note says them */
+		snprintf(rec->note, sizeof rec->note, "CUPTI: %d replay pass%s (user replay, L2 flushed before "
+			 "each), time: median of %d L2-flushed run%s%s%.120s", passes, passes == 1 ? "" : "es", repeat,
 			 repeat == 1 ? "" : "s", c->dropped[0] ? "; not on this chip: " : "", c->dropped);
 	else
-		snprintf(res->note, sizeof res->note, "%s", c->note); /* why there are no metrics */
+		snprintf(rec->note, sizeof rec->note, "%s", c->note); /* why there are no metrics */
 	if (rc == GL_OK)
-		pass_first_outputs(l, first, res);
+		pass_first_outputs(l, first, c->first);
 	free_outputs(first);
 	return rc;
+}
+
+/* The outputs of the first run kept for the caller (pass_first_outputs), dropped. */
+void gl_cuda_first_free(struct gl_cuda_ctx *c)
+{
+	for (int i = 0; i < GL_MAX_BUFFERS; i++) {
+		free(c->first[i]);
+		c->first[i] = NULL;
+	}
 }
 
 int gl_cuda_measure(struct gl_cuda_ctx *c, struct gl_launch *l, struct gl_err *err)
 {
 	struct gl_cuda_kernel k;
-	struct gl_launch_result res = {.duration_ns = NAN};
-	if (c->have_last)
-		gl_launch_result_free(&c->last);
+	gl_launch_record_free(&c->last);
+	gl_cuda_first_free(c);
 	c->have_last = false;
+	struct gl_launch_record *rec = &c->last;
+	gl_launch_record_init(rec);
+	snprintf(rec->entry, sizeof rec->entry, "%.63s", l->entry ? l->entry : "");
+	memcpy(rec->grid, l->grid, sizeof rec->grid);
+	memcpy(rec->block, l->block, sizeof rec->block);
+	rec->dyn_smem = l->dyn_smem;
+	snprintf(rec->metric_source, sizeof rec->metric_source, "cupti");
 	int rc = gl_cuda_kernel_load(&k, &c->dev, l, err);
 	if (rc != GL_OK)
 		return rc;
-	rc = measure(c, &k, l, &res, err);
+	rc = measure(c, &k, l, rec, err);
 	gl_cuda_kernel_free(&k);
 	if (rc != GL_OK) {
-		gl_launch_result_free(&res);
+		gl_launch_record_free(rec);
+		gl_cuda_first_free(c);
 		return rc;
 	}
-	c->last = res;
 	c->have_last = true;
 	return GL_OK;
 }

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-enum gl_check { GL_CHECK_OK, GL_CHECK_WARN, GL_CHECK_FAIL };
+#include "profiler/profiler.h" /* enum gl_check */
 
 #define GL_NVIDIA_PARAMS "/proc/driver/nvidia/params"
 

@@ -4,18 +4,18 @@
 #include <stdbool.h>
 #include <string.h>
 
-/* The common case in one pass: when each active lane's first sector is at or after the previous
- * lane's last, sectors come in ascending order and a sector is new exactly when it is above the
+/* The common case in one pass: when each active lane's first unit (sector or line) is at or after the
+ * previous lane's last, units come in ascending order and a unit is new exactly when it is above the
  * highest one so far.  Returns 0 (never a real count for a non-empty mask) when the lanes are not in
  * that order. */
-static unsigned ascending_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
+static inline unsigned ascending_units(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size, unsigned unit)
 {
 	unsigned n = 0;
 	uint64_t top = 0;
 	bool any = false;
 	for (uint32_t m = mask; m; m &= m - 1) {
 		uint64_t a = addr[__builtin_ctz(m)];
-		uint64_t first = a / GL_SECTOR_BYTES, last = (a + size - 1) / GL_SECTOR_BYTES;
+		uint64_t first = a / unit, last = (a + size - 1) / unit;
 		if (last < first || (any && first < top)) /* wrapped around, or out of order */
 			return 0;
 		n += (unsigned)(last - first) + 1 - (any && first == top);
@@ -25,21 +25,23 @@ static unsigned ascending_sectors(const uint64_t addr[GL_WARP], uint32_t mask, u
 	return n;
 }
 
-unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
+/* Distinct `unit`-byte blocks (32: sectors, 128: lines) the active lanes touch, each accessing
+ * [addr, addr+size): a coalesced span by arithmetic, lanes in order in one pass, any order by search. */
+static inline unsigned distinct_units(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size, unsigned unit)
 {
-	if (size && gl_mm_unit_stride(addr, mask, size)) /* one span: its sectors by arithmetic */
-		return (unsigned)((addr[0] + (uint64_t)GL_WARP * size - 1) / GL_SECTOR_BYTES - addr[0] / GL_SECTOR_BYTES + 1);
-	unsigned fast = mask ? ascending_sectors(addr, mask, size) : 0;
+	if (size && gl_mm_unit_stride(addr, mask, size)) /* one span: its units by arithmetic */
+		return (unsigned)((addr[0] + (uint64_t)GL_WARP * size - 1) / unit - addr[0] / unit + 1);
+	unsigned fast = mask ? ascending_units(addr, mask, size, unit) : 0;
 	if (fast)
 		return fast;
-	/* Each lane touches at most 2 sectors (size <= 16 and accesses never span more), so 64 slots. */
+	/* Each lane touches at most 2 units (size <= 16 and accesses never span more), so 64 slots. */
 	uint64_t seen[2 * GL_WARP];
 	unsigned n = 0;
 	for (int l = 0; l < GL_WARP; l++) {
 		if (!(mask >> l & 1))
 			continue;
-		uint64_t first = addr[l] / GL_SECTOR_BYTES;
-		uint64_t last = (addr[l] + size - 1) / GL_SECTOR_BYTES;
+		uint64_t first = addr[l] / unit;
+		uint64_t last = (addr[l] + size - 1) / unit;
 		for (uint64_t s = first; s <= last; s++) {
 			bool dup = false;
 			for (unsigned i = 0; i < n && !dup; i++)
@@ -49,6 +51,16 @@ unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsig
 		}
 	}
 	return n;
+}
+
+unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
+{
+	return distinct_units(addr, mask, size, GL_SECTOR_BYTES);
+}
+
+unsigned gl_mm_global_lines(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size)
+{
+	return mask && size ? distinct_units(addr, mask, size, 128) : 0;
 }
 
 unsigned gl_mm_local_sectors(const uint64_t offset[GL_WARP], uint32_t mask, unsigned size)
@@ -168,6 +180,63 @@ unsigned gl_mm_shared_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, un
 	return total;
 }
 
+/* ---- phases: the conflict-free minimum bank conflicts are counted against */
+
+/* Whether every active lane of the `width`-lane group at `b` reads the address of the lane at the same
+ * position in the group at `a`, that lane being active too: the group asks for nothing `a` does not. */
+static bool group_repeats(const uint32_t addr[GL_WARP], uint32_t mask, int a, int b, int width)
+{
+	for (int j = 0; j < width; j++) {
+		if (!(mask >> (b + j) & 1))
+			continue;
+		if (!(mask >> (a + j) & 1) || addr[a + j] != addr[b + j])
+			return false;
+	}
+	return true;
+}
+
+/* Count the groups (first lane, width < 32) with active lanes, a group that repeats an earlier one of
+ * its width counting once. */
+static unsigned distinct_groups(const uint32_t addr[GL_WARP], uint32_t mask, const int first[], const int width[],
+				int n)
+{
+	unsigned phases = 0;
+	for (int g = 0; g < n; g++) {
+		if (!(mask & ((1u << width[g]) - 1) << first[g]))
+			continue;
+		bool repeat = false; /* an earlier group without active lanes repeats nothing: its lanes are off */
+		for (int e = 0; e < g && !repeat; e++)
+			repeat = width[e] == width[g] && group_repeats(addr, mask, first[e], first[g], width[g]);
+		phases += !repeat;
+	}
+	return phases;
+}
+
+unsigned gl_mm_shared_phases(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size)
+{
+	if (!mask)
+		return 0;
+	if (size <= 4)
+		return 1;
+	int first[4], width[4], n = 0;
+	if (size == 8) {
+		if (phases_merge(addr, mask))
+			return 1;
+		for (int h = 0; h < 2; h++)
+			first[n] = 16 * h, width[n++] = 16;
+		return distinct_groups(addr, mask, first, width, n);
+	}
+	for (int h = 0; h < 2; h++) { /* 16 bytes: a merged half is one phase, else its two quarters */
+		uint32_t half = mask & (0xffffu << (16 * h));
+		if (half && phases_merge(addr, half))
+			first[n] = 16 * h, width[n++] = 16;
+		else
+			for (int q = 0; q < 2; q++)
+				first[n] = 16 * h + 8 * q, width[n++] = 8;
+	}
+	return distinct_groups(addr, mask, first, width, n);
+}
+
 /* The lane addresses relative to `base`, 0 for inactive lanes; false when an active lane's address
  * is 2^31 or above. */
 static bool relative(const uint32_t addr[GL_WARP], uint32_t mask, uint32_t base, uint32_t rel[GL_WARP])
@@ -188,22 +257,35 @@ static bool relative(const uint32_t addr[GL_WARP], uint32_t mask, uint32_t base,
 	return !(high >> 31);
 }
 
-unsigned gl_mm_shared_wavefronts_memo(struct gl_mm_memo *memo, uintptr_t site, const uint32_t addr[GL_WARP],
-				      uint32_t mask, unsigned size)
+unsigned gl_mm_shared_cost_memo(struct gl_mm_memo *memo, uintptr_t site, const uint32_t addr[GL_WARP], uint32_t mask,
+				unsigned size, unsigned *phases)
 {
 	uint32_t rel[GL_WARP];
-	if (!mask || !site || !relative(addr, mask, addr[__builtin_ctz(mask)] & ~3u, rel))
+	if (!mask || !site || !relative(addr, mask, addr[__builtin_ctz(mask)] & ~3u, rel)) {
+		*phases = gl_mm_shared_phases(addr, mask, size);
 		return gl_mm_shared_wavefronts(addr, mask, size);
+	}
 	uint64_t h = (((uint64_t)site ^ size) * 0x9E3779B97F4A7C15ull >> 40) % GL_MM_MEMO_SLOTS;
 	struct gl_mm_memo_entry *e = &memo->e[h];
-	if (e->site == site && e->mask == mask && e->size == size && memcmp(e->rel, rel, sizeof rel) == 0)
+	if (e->site == site && e->mask == mask && e->size == size && memcmp(e->rel, rel, sizeof rel) == 0) {
+		*phases = e->phases;
 		return e->units;
+	}
 	e->site = site;
 	e->mask = mask;
 	e->size = size;
 	memcpy(e->rel, rel, sizeof rel);
 	e->units = gl_mm_shared_wavefronts(addr, mask, size);
+	e->phases = gl_mm_shared_phases(addr, mask, size); /* equal addresses stay equal under the shift */
+	*phases = e->phases;
 	return e->units;
+}
+
+unsigned gl_mm_shared_wavefronts_memo(struct gl_mm_memo *memo, uintptr_t site, const uint32_t addr[GL_WARP],
+				      uint32_t mask, unsigned size)
+{
+	unsigned phases;
+	return gl_mm_shared_cost_memo(memo, site, addr, mask, size, &phases);
 }
 
 unsigned gl_mm_shared_ideal_wavefronts(uint32_t mask, unsigned size)

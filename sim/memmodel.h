@@ -27,6 +27,9 @@ static inline bool gl_mm_unit_stride(const uint64_t addr[GL_WARP], uint32_t mask
 /* Distinct 32-byte sectors touched by the active lanes, each accessing [addr, addr+size). */
 unsigned gl_mm_global_sectors(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size);
 
+/* Distinct 128-byte lines touched by the active lanes: the L1's tag lookups for the request. */
+unsigned gl_mm_global_lines(const uint64_t addr[GL_WARP], uint32_t mask, unsigned size);
+
 /* Local memory is interleaved across the warp 4 bytes at a time: byte o of lane l lives at
  * (o/4)*128 + 4*l + o%4 of the warp's local window.  Distinct 32-byte sectors of an access of `size`
  * bytes at each lane's per-thread offset. */
@@ -50,7 +53,7 @@ unsigned gl_mm_shared_wavefronts(const uint32_t addr[GL_WARP], uint32_t mask, un
 #define GL_MM_MEMO_SLOTS 256
 struct gl_mm_memo_entry {
 	uintptr_t site;
-	uint32_t mask, size, units;
+	uint32_t mask, size, units, phases;
 	uint32_t rel[GL_WARP]; /* addresses minus the first active lane's word address, 0 for inactive lanes */
 };
 struct gl_mm_memo {
@@ -58,9 +61,32 @@ struct gl_mm_memo {
 };
 unsigned gl_mm_shared_wavefronts_memo(struct gl_mm_memo *memo, uintptr_t site, const uint32_t addr[GL_WARP],
 				      uint32_t mask, unsigned size);
+/* The same, also giving the access's phases (gl_mm_shared_phases), which depend on the same shape. */
+unsigned gl_mm_shared_cost_memo(struct gl_mm_memo *memo, uintptr_t site, const uint32_t addr[GL_WARP], uint32_t mask,
+				unsigned size, unsigned *phases);
 
-/* The conflict-free minimum for an access: ceil(active lanes * size / 128), at least 1. */
+/* The conflict-free minimum for an access that only its mask and size describe: ceil(active lanes *
+ * size / 128), at least 1.  For 1-, 2- and 4-byte accesses it is the phase count below; for 8- and
+ * 16-byte ones the addresses decide (gl_mm_shared_phases). */
 unsigned gl_mm_shared_ideal_wavefronts(uint32_t mask, unsigned size);
+
+/* The phases of an access once lanes that read the same address are merged: the conflict-free
+ * wavefronts that bank conflicts are counted against (docs/sim.md, "Bank conflicts of 64- and
+ * 128-bit accesses").
+ *   size <= 4: one phase;
+ *   size == 8: two half-warp phases, one when they merge as gl_mm_shared_wavefronts merges them, or
+ *              when every lane of one half reads the address its counterpart (lane i^16) reads;
+ *   size == 16: per half-warp one phase when its quarters merge as gl_mm_shared_wavefronts merges them,
+ *              else its two quarter-warp phases; then a phase whose every active lane reads the address
+ *              of the same lane position in an earlier phase of the same width is merged into it.
+ * Phases without active lanes do not count.  0 for an empty mask. */
+unsigned gl_mm_shared_phases(const uint32_t addr[GL_WARP], uint32_t mask, unsigned size);
+
+/* Bank conflicts of one access: its wavefronts beyond its phases (never negative). */
+static inline unsigned gl_mm_shared_conflicts(unsigned wavefronts, unsigned phases)
+{
+	return wavefronts > phases ? wavefronts - phases : 0;
+}
 
 /* ldmatrix: `nmat` 8x8 b16 matrices; lanes 8k..8k+7 give the 16-byte row addresses of matrix k.
  * Per matrix, wavefronts = the most distinct rows sharing one 16-byte bank group ((addr>>4) & 7). */

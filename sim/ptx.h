@@ -158,6 +158,7 @@ struct ptx_function {
 	struct ptx_var *vars; /* function-scope shared/local variables */
 	int nvars;
 	uint64_t shared_static; /* bytes of static shared memory (module + function scope) */
+	int sass_regs;          /* registers per thread in the SASS mapping's ptxas build; 0 unknown */
 	uint64_t local_size;    /* bytes of local memory per thread */
 	int ptx_line;        /* line of the .entry/.func */
 	char *error;         /* lazy parse: why this body cannot run ("name:line:col: ..."), else NULL */
@@ -187,12 +188,14 @@ struct ptx_module {
 };
 
 /* Generic address windows of the simulated device (cudaMalloc'd buffers start at GL_SIM_GLOBAL_BASE).
- * .shared/.local addresses are offsets inside their window; cvta adds or removes the window base. */
+ * .shared/.local addresses are offsets inside their window; cvta adds or removes the window base.  A
+ * window is as large as its state space (PTX ISA, "Generic Addressing"): .shared and .local addresses
+ * are 32 bits wide (sim_addr.h), so each window is 4 GiB, and its base is 4 GiB-aligned. */
 #define PTX_SHARED_WINDOW 0x0000500000000000ull
 #define PTX_LOCAL_WINDOW 0x0000400000000000ull
 #define PTX_PARAM_WINDOW 0x0000200000000000ull /* cvta.param: the kernel's parameter buffer */
 #define PTX_MODULE_BASE 0x0000300000000000ull /* module-scope .global and .const variables */
-#define PTX_WINDOW_SIZE 0x0000010000000000ull
+#define PTX_WINDOW_SIZE 0x0000000100000000ull
 /* Function addresses (function pointers, `mov.u64 %rd, func;`, initializers of function-pointer tables):
  * the index of the function's first declaration in funcs[], times 16, in their own window. */
 #define PTX_FUNC_WINDOW 0x0000600000000000ull
@@ -232,6 +235,9 @@ int ptx_parse_at(const char *text, const char *name, unsigned flags, uint64_t gl
 		 struct gl_err *err);
 /* The path a .file directive gave number `id`, or NULL. */
 const char *ptx_source_file(const struct ptx_module *m, int id);
+/* Whether the instruction is a call (its PO_FUNC operand names the callee): for callers outside sim/ that
+ * walk a kernel's call graph without the opcode table. */
+bool ptx_insn_is_call(const struct ptx_insn *ins);
 
 /* Parse PTX text.  Errors carry name:line:col. */
 int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err);

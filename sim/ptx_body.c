@@ -215,12 +215,18 @@ static int parse_value(struct parser *ps, struct ptx_insn *ins, struct ptx_opera
 	return 0;
 }
 
-/* [reg], [reg+imm], [symbol+imm], [imm] */
-static int parse_address(struct parser *ps, struct ptx_operand *o)
+static int parse_tex_coords(struct parser *ps, struct ptx_insn *ins, struct ptx_operand *o);
+
+/* [reg], [reg+imm], [symbol+imm], [imm]; a texture or surface instruction's [handle, coordinates] */
+static int parse_address(struct parser *ps, struct ptx_insn *ins, struct ptx_operand *o)
 {
 	o->kind = PO_MEM;
 	o->slot = -1;
 	struct ptx_token t = ps->tok;
+	if (ptx_op_is_texture((enum ptx_op)ins->op) && (t.kind != TK_IDENT || t.start[0] != '%'))
+		return ptx_error(ps, "a texture or surface operand is a .u64 register holding a texture or surface object "
+				 "(cudaTextureObject_t, cudaSurfaceObject_t); '%.*s' is not one: texture references "
+				 "(.texref/.surfref variables) are not simulated", t.len, t.start);
 	if (t.kind == TK_IDENT) {
 		ptx_advance(ps);
 		if (t.start[0] == '%') {
@@ -255,6 +261,8 @@ static int parse_address(struct parser *ps, struct ptx_operand *o)
 		/* two's complement wrap, as the address arithmetic does at run time */
 		o->offset = (int64_t)((uint64_t)o->offset + (minus ? 0 - (uint64_t)v : (uint64_t)v));
 	}
+	if (ptx_op_is_texture((enum ptx_op)ins->op) && ptx_accept(ps, ","))
+		return parse_tex_coords(ps, ins, o);
 	return ptx_expect(ps, "]");
 }
 
@@ -275,14 +283,52 @@ static int parse_list(struct parser *ps, struct ptx_insn *ins, struct ptx_operan
 	return 0;
 }
 
+/* [handle, {c, ...}] or [handle, c]: the coordinates go into the memory operand's vector, its base being
+ * the handle.  [texture, sampler, coordinates] is independent texture mode, which is not simulated. */
+static int parse_tex_coords(struct parser *ps, struct ptx_insn *ins, struct ptx_operand *o)
+{
+	struct ptx_operand c = {0};
+	if (ptx_accept(ps, "{")) {
+		if (parse_list(ps, ins, &c, "}"))
+			return -1;
+	} else {
+		struct ptx_lexer peek = ps->lx;
+		struct ptx_token after = ptx_lex_next(&peek);
+		if (ptx_tok_is(&after, ","))
+			return ptx_error(ps, "an explicit sampler operand ([texture, sampler, coordinates]: independent "
+					 "texture mode) is not simulated");
+		if (parse_value(ps, ins, &c, 0))
+			return -1;
+		c.vec[0] = c.slot;
+		c.nvec = 1;
+	}
+	for (int k = 0; k < c.nvec; k++)
+		if (c.vec[k] < 0)
+			return ptx_error(ps, "a coordinate cannot be the sink '_'");
+	memcpy(o->vec, c.vec, sizeof o->vec);
+	o->nvec = c.nvec;
+	return ptx_expect(ps, "]");
+}
+
 static int parse_operand(struct parser *ps, struct ptx_insn *ins, struct ptx_operand *o, int is_target)
 {
-	if (ptx_accept(ps, "{"))
-		return parse_list(ps, ins, o, "}");
+	if (ptx_accept(ps, "{")) {
+		if (parse_list(ps, ins, o, "}"))
+			return -1;
+		if (ptx_op_is_texture((enum ptx_op)ins->op) && ptx_accept(ps, "|")) { /* {d...}|p: residency */
+			struct ptx_operand p = {0};
+			if (o->nvec >= PTX_MAX_VEC)
+				return ptx_error(ps, "too many elements in a vector operand (at most %d)", PTX_MAX_VEC);
+			if (parse_value(ps, ins, &p, 0))
+				return -1;
+			o->vec[o->nvec++] = p.slot;
+		}
+		return 0;
+	}
 	if (ptx_accept(ps, "("))
 		return parse_list(ps, ins, o, ")");
 	if (ptx_accept(ps, "["))
-		return parse_address(ps, o);
+		return parse_address(ps, ins, o);
 	if (ptx_accept(ps, "!")) {
 		o->neg = 1;
 		return parse_value(ps, ins, o, 0);
@@ -527,20 +573,53 @@ static uint64_t align_up(uint64_t v, uint64_t a)
 	return a ? (v + a - 1) / a * a : v;
 }
 
-/* Shared offsets: module-scope shared variables first, then the function's, then the dynamic
- * (extern) region, which every extern declaration aliases. */
-static void layout_vars(struct parser *ps, uint64_t *module_shared)
+/* The module-scope .shared variables the function names in an address operand or a symbol constant. */
+static void module_shared_used(struct parser *ps, bool *used)
 {
-	struct ptx_function *fn = ps->fn;
-	uint64_t shared = 0, local = fn->is_entry ? 0 : fn->args_size, dyn_align = 16;
+	const struct ptx_function *fn = ps->fn;
+	for (int i = 0; i < fn->ncode; i++)
+		for (int k = 0; k < fn->code[i].nops; k++) {
+			int32_t s = fn->code[i].ops[k].slot;
+			if (fn->code[i].ops[k].kind == PO_MEM && s >= 0 && (s & TAG_MASK) == TAG_VAR && (s & VAR_MODULE))
+				used[s & ~(TAG_MASK | VAR_MODULE)] = true;
+		}
+	for (int i = 0; i < ps->consts.n; i++) {
+		int var = ps->consts.var[i];
+		if (var >= 0 && (var & VAR_MODULE))
+			used[var & ~(TAG_MASK | VAR_MODULE)] = true;
+	}
+}
+
+static uint64_t place_module_shared(struct parser *ps, uint64_t shared, const bool *used, uint64_t *module_shared)
+{
 	for (int i = 0; i < ps->m->nvars; i++) {
 		struct ptx_var *v = &ps->m->vars[i];
-		if (v->space != PS_SHARED || v->is_extern)
+		if (v->space != PS_SHARED || v->is_extern || (used && !used[i]))
 			continue;
 		shared = align_up(shared, v->align);
 		module_shared[i] = shared;
 		shared += v->size;
 	}
+	return shared;
+}
+
+/* Shared offsets as ptxas lays them out for a kernel: its own .shared variables in order, then the
+ * module-scope ones it names, in declaration order (a kernel gets no other kernel's arrays), then the
+ * dynamic (extern) region, which every extern declaration aliases, at the largest extern alignment.
+ * When a .func body uses shared memory (parser.shared_module_wide) its baked addresses must be the same
+ * for every caller: every function then places all module-scope variables first, as one region. */
+static void layout_vars(struct parser *ps, uint64_t *module_shared)
+{
+	struct ptx_function *fn = ps->fn;
+	uint64_t shared = 0, local = fn->is_entry ? 0 : fn->args_size, dyn_align = 16;
+	bool *used = NULL;
+	if (ps->shared_module_wide) {
+		shared = place_module_shared(ps, 0, NULL, module_shared);
+	} else {
+		used = gl_xcalloc((size_t)ps->m->nvars + 1, sizeof *used);
+		module_shared_used(ps, used);
+	}
+	bool has_extern = false;
 	for (int i = 0; i < fn->nvars; i++) {
 		struct ptx_var *v = &fn->vars[i];
 		if (v->space == PS_SHARED && !v->is_extern) {
@@ -551,13 +630,18 @@ static void layout_vars(struct parser *ps, uint64_t *module_shared)
 			local = align_up(local, v->align);
 			v->offset = local;
 			local += v->size;
-		} else if (v->is_extern && v->align > dyn_align) {
-			dyn_align = v->align;
+		} else if (v->is_extern) {
+			has_extern = true;
+			dyn_align = v->align > dyn_align ? v->align : dyn_align;
 		}
 	}
+	if (used)
+		shared = place_module_shared(ps, shared, used, module_shared);
 	for (int i = 0; i < ps->m->nvars; i++)
-		if (ps->m->vars[i].space == PS_SHARED && ps->m->vars[i].is_extern && ps->m->vars[i].align > dyn_align)
-			dyn_align = ps->m->vars[i].align;
+		if (ps->m->vars[i].space == PS_SHARED && ps->m->vars[i].is_extern && (!used || used[i])) {
+			has_extern = true;
+			dyn_align = ps->m->vars[i].align > dyn_align ? ps->m->vars[i].align : dyn_align;
+		}
 	uint64_t dyn = align_up(shared, dyn_align);
 	for (int i = 0; i < fn->nvars; i++)
 		if (fn->vars[i].space == PS_SHARED && fn->vars[i].is_extern)
@@ -565,8 +649,10 @@ static void layout_vars(struct parser *ps, uint64_t *module_shared)
 	for (int i = 0; i < ps->m->nvars; i++)
 		if (ps->m->vars[i].space == PS_SHARED && ps->m->vars[i].is_extern)
 			module_shared[i] = dyn;
-	fn->shared_static = dyn;
+	/* ptxas reports the static bytes; with a dynamic region they end where it starts */
+	fn->shared_static = has_extern ? dyn : shared;
 	fn->local_size = align_up(local, 16);
+	free(used);
 }
 
 static const struct ptx_var *var_of(struct parser *ps, int ref)
@@ -617,7 +703,7 @@ static void fix_operand(struct parser *ps, struct ptx_insn *ins, struct ptx_oper
 		ins->mods |= PM_CALLPARAM;
 	}
 	o->slot = final_slot(ps, o->slot);
-	for (int k = 0; o->kind == PO_VEC && k < o->nvec; k++) {
+	for (int k = 0; (o->kind == PO_VEC || o->kind == PO_MEM) && k < o->nvec; k++) { /* PO_MEM: coordinates */
 		int32_t e = o->vec[k];
 		if (e >= 0 && (e & TAG_MASK) == TAG_VAR) /* call argument list: local addresses, frame-relative */
 			o->vec[k] = final_slot(ps, const_slot(ps, 0, e));

@@ -27,6 +27,8 @@ static const char *const op_names[OP_COUNT] = {
 	[OP_ISSPACEP] = "isspacep", [OP_WMMA_LOAD] = "wmma.load", [OP_WMMA_STORE] = "wmma.store",
 	[OP_WMMA_MMA] = "wmma.mma",
 	[OP_MBARRIER] = "mbarrier", [OP_CP_ASYNC_MBAR_ARRIVE] = "cp.async.mbarrier.arrive",
+	[OP_TEX] = "tex", [OP_TLD4] = "tld4", [OP_TXQ] = "txq", [OP_SULD] = "suld", [OP_SUST] = "sust",
+	[OP_SUQ] = "suq", [OP_SURED] = "sured",
 };
 
 const char *ptx_op_name(enum ptx_op op)
@@ -57,7 +59,8 @@ static const struct {
 	{"mma", OP_MMA},	 {"ldmatrix", OP_LDMATRIX}, {"stmatrix", OP_STMATRIX}, {"discard", OP_NOP},
 	{"applypriority", OP_NOP}, {"createpolicy", OP_INVALID}, {"vabsdiff2", OP_VABSDIFF2},
 	{"vabsdiff4", OP_VABSDIFF4}, {"isspacep", OP_ISSPACEP}, {"wmma", OP_WMMA_MMA},
-	{"mbarrier", OP_MBARRIER},
+	{"mbarrier", OP_MBARRIER}, {"tex", OP_TEX}, {"tld4", OP_TLD4}, {"txq", OP_TXQ}, {"suld", OP_SULD},
+	{"sust", OP_SUST}, {"suq", OP_SUQ}, {"sured", OP_SURED},
 };
 
 enum mod_class {
@@ -329,6 +332,8 @@ int ptx_decode_opcode(const char *text, int len, struct ptx_insn *ins, char *msg
 		snprintf(msg, msgn, "unsupported instruction '%s'", buf);
 		return -1;
 	}
+	if (ptx_op_is_texture((enum ptx_op)ins->op)) /* their modifiers are words of their own (ptx_decode_tex.c) */
+		return ptx_decode_texop(buf, dot ? dot : "", ins, msg, msgn);
 	if (ins->op == OP_CP_ASYNC && (!dot || decode_cp(dot + 1, ins) != 0)) {
 		snprintf(msg, msgn, "unsupported instruction '%s'", buf);
 		return -1;

@@ -55,6 +55,9 @@ struct parser {
 	int funcs_cap, mvars_cap;
 	bool lazy;                     /* ptx_parse_lazy: a body's error stays with its function */
 	bool cuda_lines;               /* PTX_PARSE_CUDA_LINES */
+	/* a .func body declares or names .shared variables: their addresses are baked into code that every
+	 * calling kernel shares, so every function keeps the module-wide shared layout (ptx_body.c) */
+	bool shared_module_wide;
 };
 
 int ptx_error(struct parser *ps, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

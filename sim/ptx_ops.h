@@ -28,6 +28,8 @@ enum ptx_op {
 	/* SIMD video (what libdevice's __vabsdiff*, __vsad* emit) */
 	OP_VABSDIFF2, OP_VABSDIFF4,
 	OP_ISSPACEP,
+	/* textures and surfaces (ptx_decode_tex.c, sim_tex_exec.c) */
+	OP_TEX, OP_TLD4, OP_TXQ, OP_SULD, OP_SUST, OP_SUQ, OP_SURED,
 	OP_COUNT
 };
 
@@ -70,6 +72,31 @@ enum ptx_mbar {
 enum { MBAR_F_PARITY = 1, MBAR_F_EXPECT_TX = 2, MBAR_F_NOINC = 4, MBAR_F_NOCOMPLETE = 8 };
 /* ptx_insn.sub for prmt. */
 enum ptx_prmt { PRMT_DEFAULT, PRMT_F4E, PRMT_B4E, PRMT_RC8, PRMT_ECL, PRMT_ECR, PRMT_RC16 };
+
+/* Texture and surface instructions: ptx_insn.sub is the geometry; sub2 the tex mipmap mode, the tld4
+ * component, the txq/suq query, or the surface out-of-range mode (with SU_FORMATTED for sust.p); btype the
+ * sured operation (enum ptx_atomop); type the result (or data) type, type2 the coordinate type. */
+enum ptx_tex_geom { TXG_1D, TXG_2D, TXG_3D, TXG_A1D, TXG_A2D, TXG_CUBE, TXG_ACUBE };
+enum ptx_tex_mip { TXM_BASE, TXM_LEVEL, TXM_GRAD };
+enum ptx_tex_query {
+	TXQ_WIDTH, TXQ_HEIGHT, TXQ_DEPTH, TXQ_CHANNEL_DATA_TYPE, TXQ_CHANNEL_ORDER, TXQ_NORMALIZED_COORDS,
+	TXQ_FILTER_MODE, TXQ_ADDR_MODE_0, TXQ_ADDR_MODE_1, TXQ_ADDR_MODE_2, TXQ_ARRAY_SIZE, TXQ_NUM_MIPMAP_LEVELS,
+	TXQ_NUM_SAMPLES, TXQ_MEMORY_LAYOUT,
+};
+enum ptx_surf_clamp { SU_TRAP, SU_CLAMP, SU_ZERO };
+enum { SU_FORMATTED = 1u << 4 };
+static inline bool ptx_op_is_texture(enum ptx_op op)
+{
+	return op >= OP_TEX && op <= OP_SURED;
+}
+/* Decode the modifiers of a texture or surface opcode (`mods` is what follows its first word, e.g.
+ * ".2d.v4.f32.f32"; `text` the whole opcode for messages). */
+int ptx_decode_texop(const char *text, const char *mods, struct ptx_insn *ins, char *msg, size_t msgn);
+/* The coordinates a geometry needs at least (its [a, {...}] vector), or 0 for none. */
+int ptx_tex_coords_needed(const struct ptx_insn *ins);
+/* The operands of a decoded texture or surface instruction against its form: 0, or -1 with what is wrong
+ * (written after the instruction's name: "'tex' ..."). */
+int ptx_tex_check_operands(const struct ptx_insn *ins, char *msg, size_t n);
 
 /* Decode "ld.global.v4.f32" into op/type/space/vec/mods.  On failure writes a message to `msg`. */
 int ptx_decode_opcode(const char *text, int len, struct ptx_insn *ins, char *msg, size_t msgn);

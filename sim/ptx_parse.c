@@ -173,8 +173,10 @@ static int parse_var_attrs(struct parser *ps, unsigned *align, enum ptx_type *ty
 			int64_t a;
 			if (ptx_parse_int(ps, &a))
 				return -1;
-			if (a <= 0 || a > 4096 || (a & (a - 1)))
-				return ptx_error(ps, "alignment %lld is not a power of two up to 4096", (long long)a);
+			/* as ptxas: any power of two a 32-bit address can hold (the sizes it leads to are checked
+			 * where the variables are laid out) */
+			if (a <= 0 || a > (1ll << 31) || (a & (a - 1)))
+				return ptx_error(ps, "alignment %lld must be a power of two from 1 to 2^31", (long long)a);
 			*align = (unsigned)a;
 		} else if (ptx_accept(ps, ".attribute")) {
 			/* .attribute(.managed) (a __managed__ variable) or .attribute(.unified(...)): where the
@@ -196,6 +198,11 @@ static int parse_var_attrs(struct parser *ps, unsigned *align, enum ptx_type *ty
 			break;
 		}
 	}
+	if (*type == PT_NONE && (ptx_tok_is(&ps->tok, ".texref") || ptx_tok_is(&ps->tok, ".surfref") ||
+				 ptx_tok_is(&ps->tok, ".samplerref")))
+		return ptx_error(ps, "'%.*s' variables (texture references, removed in CUDA 12, and independent samplers) "
+				 "are not simulated: gpulab runs texture and surface objects (cudaTextureObject_t, "
+				 "cudaSurfaceObject_t), which kernels take as .u64 parameters", ps->tok.len, ps->tok.start);
 	if (*type == PT_NONE)
 		return ptx_error(ps, "expected a type such as .b32 but found '%.*s'", ps->tok.len, ps->tok.start);
 	return 0;
@@ -547,12 +554,55 @@ static void scan_files(struct ptx_module *m)
 	}
 }
 
+bool ptx_insn_is_call(const struct ptx_insn *ins)
+{
+	return ins->op == OP_CALL;
+}
+
 const char *ptx_source_file(const struct ptx_module *m, int id)
 {
 	for (int i = m->nfiles - 1; i >= 0 && id > 0; i--)
 		if (m->files[i].id == id)
 			return m->files[i].path;
 	return NULL;
+}
+
+/* Whether a .func body names a module-scope .shared variable or declares one of its own (a token scan
+ * before parsing, since kernels laid out earlier in the text must already know). */
+static bool tok_eq(const struct ptx_token *t, const char *s, int len)
+{
+	return t->len == len && memcmp(t->start, s, (size_t)len) == 0;
+}
+
+static bool funcs_use_shared(const char *text)
+{
+	if (!strstr(text, ".func") || !strstr(text, ".shared")) /* most modules: nothing to look for */
+		return false;
+	struct ptx_strmap shared = {0};
+	struct ptx_lexer lx;
+	ptx_lex_init(&lx, text);
+	int depth = 0;
+	bool in_func = false, want_name = false, found = false;
+	struct ptx_token prev = {0};
+	for (struct ptx_token t = ptx_lex_next(&lx); t.kind != TK_EOF && !found; prev = t, t = ptx_lex_next(&lx)) {
+		if (tok_eq(&t, "{", 1))
+			depth++;
+		else if (tok_eq(&t, "}", 1) && --depth == 0)
+			in_func = false;
+		else if (depth == 0 && tok_eq(&t, ".func", 5))
+			in_func = true;
+		else if (depth == 0 && tok_eq(&t, ".entry", 6))
+			in_func = false;
+		else if (tok_eq(&t, ".shared", 7))
+			want_name = depth == 0, found = in_func && depth > 0; /* a .func's own shared variable */
+		else if (want_name && t.kind == TK_IDENT && t.start[0] != '.' && !tok_eq(&prev, ".align", 6)) {
+			ptx_strmap_add(&shared, t.start, t.len, 0, 0);
+			want_name = false;
+		} else if (in_func && depth > 0 && t.kind == TK_IDENT && ptx_strmap_find(&shared, t.start, t.len, 0) >= 0)
+			found = true;
+	}
+	ptx_strmap_free(&shared);
+	return found;
 }
 
 int ptx_parse_at(const char *text, const char *name, unsigned flags, uint64_t global_base, struct ptx_module **out,
@@ -565,6 +615,7 @@ int ptx_parse_at(const char *text, const char *name, unsigned flags, uint64_t gl
 	ps.m->name = gl_xstrdup(name);
 	ps.m->text = gl_xstrdup(text);
 	scan_files(ps.m);
+	ps.shared_module_wide = funcs_use_shared(ps.m->text);
 	ptx_lex_init(&ps.lx, ps.m->text);
 	ptx_advance(&ps);
 	int rc = 0;

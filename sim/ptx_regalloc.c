@@ -57,6 +57,7 @@ static bool dest_first(enum ptx_op op)
 	case OP_AND: case OP_OR: case OP_XOR: case OP_NOT: case OP_CNOT: case OP_SHL: case OP_SHR: case OP_SHF:
 	case OP_BFE: case OP_BFI: case OP_POPC: case OP_CLZ: case OP_BREV: case OP_BFIND: case OP_FNS:
 	case OP_SETP: case OP_SET: case OP_SELP: case OP_SLCT: case OP_ATOM: case OP_ISSPACEP:
+	case OP_TEX: case OP_TLD4: case OP_SULD: case OP_TXQ: case OP_SUQ: /* every lane gets a value (sim_tex_exec.c) */
 		return true;
 	default:
 		return false;
@@ -80,8 +81,8 @@ static bool collective(enum ptx_op op)
 struct insn_regs {
 	int n;
 	bool kills;
-	int reg[PTX_MAX_OPS * PTX_MAX_VEC + 1];
-	bool read[PTX_MAX_OPS * PTX_MAX_VEC + 1];
+	int reg[PTX_MAX_OPS * (PTX_MAX_VEC + 1) + 1];
+	bool read[PTX_MAX_OPS * (PTX_MAX_VEC + 1) + 1];
 };
 
 static void add_reg(struct insn_regs *ir, int nregs, int32_t slot, bool read)
@@ -112,7 +113,7 @@ static void insn_regs(const struct ptx_insn *ins, int nregs, struct insn_regs *i
 		bool read = !(k == 0 && first_is_dest);
 		if (o->kind == PO_SLOT || o->kind == PO_MEM)
 			add_reg(ir, nregs, o->slot, read);
-		else if (o->kind == PO_VEC)
+		if (o->kind == PO_VEC || o->kind == PO_MEM) /* PO_MEM: a texture instruction's coordinates */
 			for (int e = 0; e < o->nvec; e++)
 				add_reg(ir, nregs, o->vec[e], read);
 	}
@@ -288,7 +289,7 @@ static void apply(struct ptx_function *fn, const int *colour, int new_regs, int 
 			struct ptx_operand *o = &ins->ops[k];
 			if (o->kind == PO_SLOT || o->kind == PO_MEM)
 				o->slot = remap(o->slot, colour, nregs, nslots, new_regs);
-			else if (o->kind == PO_VEC)
+			if (o->kind == PO_VEC || o->kind == PO_MEM) /* PO_MEM: a texture instruction's coordinates */
 				for (int e = 0; e < o->nvec; e++)
 					o->vec[e] = remap(o->vec[e], colour, nregs, nslots, new_regs);
 		}

@@ -38,6 +38,8 @@ static struct op_shape shape_of(const struct ptx_insn *ins)
 	case OP_STMATRIX: case OP_WMMA_STORE: return (struct op_shape){2, false, 0, -1};
 	case OP_WMMA_LOAD: return (struct op_shape){2, true, 1, -1};
 	case OP_BRA: return (struct op_shape){1, false, -1, -1};
+	case OP_TEX: case OP_TLD4: case OP_SULD: case OP_TXQ: case OP_SUQ: return (struct op_shape){2, true, 1, -1};
+	case OP_SUST: case OP_SURED: return (struct op_shape){2, false, 0, -1};
 	case OP_CALL: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BAR: case OP_MEMBAR: case OP_NOP:
 	case OP_CP_ASYNC_COMMIT: case OP_CP_ASYNC_WAIT: case OP_CP_ASYNC_WAIT_ALL:
 		return (struct op_shape){0, false, -1, -1};
@@ -98,6 +100,9 @@ static int check_insn(struct parser *ps, const struct ptx_function *fn, const st
 		snprintf(what, sizeof what, "needs at least %u operands, has %u", s.min_ops, ins->nops);
 		return insn_error(ps, ins, what);
 	}
+	char what[160];
+	if (ptx_op_is_texture((enum ptx_op)ins->op) && ptx_tex_check_operands(ins, what, sizeof what))
+		return insn_error(ps, ins, what);
 	for (int k = 0; k < ins->nops; k++) {
 		const struct ptx_operand *o = &ins->ops[k];
 		bool want_mem = k == s.mem_at || k == s.mem_at2;

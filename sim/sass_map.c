@@ -359,6 +359,7 @@ void sass_map_apply(struct ptx_module *m, const struct sass_text *s, int *unmapp
 		const struct sass_func *sf = sass_find(s, m->funcs[f].name);
 		if (!sf)
 			continue;
+		m->funcs[f].sass_regs = sf->regs;
 		int u = map_function(&m->funcs[f], sf, total ? NULL : problem, n);
 		total += u;
 		mapped += m->funcs[f].sass != NULL;

@@ -10,9 +10,7 @@
 
 #include "common/err.h"
 #include "ptx.h"
-
-/* The first line of a SASS text gpulab builds: "// gpulab-sass: ptxas 13.0 ..." names the compiler. */
-#define SASS_HEADER "// gpulab-sass: "
+#include "sim.h" /* SASS_HEADER */
 
 enum sass_space { SASS_GLOBAL, SASS_SHARED, SASS_LOCAL, SASS_GENERIC, SASS_NSPACES };
 
@@ -31,6 +29,7 @@ struct sass_func {
 	int *lines;        /* PTX line of every SASS instruction that can execute (no NOP, no final self-branch) */
 	int ninsn;
 	bool ptx_lines;    /* the line info names PTX lines (.nv_debug_ptx_txt) */
+	int regs;          /* registers per thread ptxas allocated (.sectioninfo SHI_REGISTERS), 0 unknown */
 };
 
 struct sass_text {

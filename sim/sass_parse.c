@@ -57,6 +57,7 @@ struct parse_state {
 	struct sass_func *f;
 	int line;            /* PTX line of the instructions that follow */
 	char label[64];      /* a label just seen, with no instruction after it yet */
+	int regs;            /* SHI_REGISTERS of the section whose function label comes next */
 };
 
 static struct sass_func *new_func(struct sass_text *s, const char *name, size_t len)
@@ -137,8 +138,12 @@ static void one_line(struct parse_state *p, const char *t, size_t len)
 	snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf - 1 ? len : sizeof buf - 1), t);
 	if (strncmp(buf, SASS_HEADER, strlen(SASS_HEADER)) == 0) {
 		header(p->s, buf);
+	} else if (strncmp(buf, ".sectioninfo", 12) == 0 && strstr(buf, "SHI_REGISTERS=")) {
+		p->regs = atoi(strstr(buf, "SHI_REGISTERS=") + 14); /* before the function's label */
 	} else if (strncmp(buf, ".text.", 6) == 0 && len > 7 && buf[len - 1] == ':') {
 		p->f = new_func(p->s, buf + 6, len - 7);
+		p->f->regs = p->regs > 0 && p->regs <= 255 ? p->regs : 0;
+		p->regs = 0;
 		p->line = 0;
 		p->label[0] = '\0';
 	} else if (strncmp(buf, "//## File \"", 11) == 0) {

@@ -1,6 +1,28 @@
 /* sim_addr.c — the checked translation of sim_addr.h: simulated address + size + space -> host pointer
  * or the reason there is none.  Nothing here adds a size to an address (see the rule in the header). */
 #include "sim_addr.h"
+#include "sim_simd.h"
+
+/* A full warp: one pass the compiler vectorises (sim_simd.h). */
+SIM_SIMD_CLONES static void cut_warp(uint64_t *addr)
+{
+	for (int l = 0; l < 32; l++)
+		addr[l] &= 0xffffffffu;
+}
+
+void sim_addr_wrap_warp(enum ptx_space space, uint64_t addr[32], uint32_t mask)
+{
+	if (space != PS_SHARED && space != PS_LOCAL)
+		return;
+	if (mask == 0xffffffffu) {
+		cut_warp(addr);
+		return;
+	}
+	for (uint32_t m = mask; m; m &= m - 1) {
+		int l = __builtin_ctz(m);
+		addr[l] = (uint32_t)addr[l];
+	}
+}
 
 enum ptx_space sim_resolve_generic(uint64_t *addr)
 {
@@ -33,6 +55,17 @@ static void find_region(const struct sim_memmap *m, uint64_t addr, struct sim_xl
 	}
 }
 
+/* The mapping holding all `size` bytes at `addr`, or NULL. */
+static uint8_t *find_mapped(const struct sim_memmap *m, uint64_t addr, unsigned size)
+{
+	for (int i = 0; i < m->nmapped; i++) {
+		const struct gl_sim_mapping *g = &m->mapped[i];
+		if (addr - g->base < g->size && sim_span_in(addr - g->base, size, g->size))
+			return g->host + (addr - g->base);
+	}
+	return NULL;
+}
+
 /* One contiguous space of `end` bytes at `host`. */
 static void in_space(struct sim_xlat *x, uint8_t *host, uint64_t end, unsigned size)
 {
@@ -45,7 +78,7 @@ static void in_space(struct sim_xlat *x, uint8_t *host, uint64_t end, unsigned s
 struct sim_xlat sim_addr_translate(const struct sim_memmap *m, enum ptx_space space, uint64_t addr, unsigned size,
 				   bool is_store)
 {
-	struct sim_xlat x = {.space = space, .offset = addr, .miss = SIM_HIT};
+	struct sim_xlat x = {.space = space, .offset = sim_addr_wrap(space, addr), .miss = SIM_HIT};
 	if (space == PS_GENERIC || space == PS_NONE)
 		x.space = sim_resolve_generic(&x.offset);
 	/* parameters are packed by the caller's layout, so only they may be unaligned */
@@ -77,5 +110,7 @@ struct sim_xlat sim_addr_translate(const struct sim_memmap *m, enum ptx_space sp
 		x.host = r->host + (x.offset - r->base);
 	else
 		x.miss = SIM_OUT_OF_BOUNDS;
+	if (x.miss == SIM_OUT_OF_BOUNDS && x.space == PS_GLOBAL)
+		x.mapped = find_mapped(m, x.offset, size);
 	return x;
 }

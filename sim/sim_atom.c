@@ -75,9 +75,9 @@ static uint64_t rmw(const struct ptx_insn *ins, uint8_t *p, uint64_t b, uint64_t
 #undef RMW
 
 /* One warp-level atomic: ATOMS for the lanes in shared memory (a generic address may land there), an
- * L1TEX request with its sectors for the lanes in global memory. */
-static void count_atom(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32], uint32_t mask,
-		       unsigned n)
+ * L1TEX request with its sectors for the lanes in global memory, which a traced CTA also records. */
+static void count_atom(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const uint64_t addr[32],
+		       uint32_t mask, unsigned n)
 {
 	uint32_t shared = 0;
 	if (ins->space == PS_SHARED)
@@ -92,13 +92,16 @@ static void count_atom(struct sim_cta *cta, const struct ptx_insn *ins, const ui
 	if (!global)
 		return;
 	sim_touch_mark(&cta->L->touch, true, addr, global, n);
+	unsigned sectors = gl_mm_global_sectors(addr, global, n);
 	if (ins->op == OP_RED) {
 		cta->c.gred_req++;
-		cta->c.gred_sect += gl_mm_global_sectors(addr, global, n);
+		cta->c.gred_sect += sectors;
 	} else {
 		cta->c.gatom_req++;
-		cta->c.gatom_sect += gl_mm_global_sectors(addr, global, n);
+		cta->c.gatom_sect += sectors;
 	}
+	if (cta->trace)
+		sim_trace_record(cta, w, ins, PS_GLOBAL, addr, global, n, true, sectors);
 }
 
 int sim_exec_atom(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
@@ -112,7 +115,8 @@ int sim_exec_atom(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn
 		return sim_unsupported(cta, w, ins, "this atomic operation");
 	uint64_t addr[32];
 	sim_lane_addresses(cta, w, &ins->ops[first], mask, addr);
-	count_atom(cta, ins, addr, mask, n);
+	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, mask);
+	count_atom(cta, w, ins, addr, mask, n);
 	const uint64_t *b = sim_src(cta, w, ins->ops[first + 1].slot);
 	const uint64_t *c = ins->nops > first + 2 ? sim_src(cta, w, ins->ops[first + 2].slot) : b;
 	uint64_t *d = has_dst ? DST(0) : NULL;

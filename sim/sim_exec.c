@@ -566,6 +566,11 @@ static int exec_bar(struct sim_cta *cta, struct sim_warp *w, const struct ptx_in
 		return 0;
 	}
 	w->bar_count = (unsigned)count;
+	if (cta->trace) { /* the warp waits here: where a reduction's levels and stages begin and end */
+		uint64_t ids[32];
+		FOR_LANES(mask, l) ids[l] = id;
+		sim_trace_record_sync(cta, w, ins, true, mask, ids);
+	}
 	if (red)
 		return exec_bar_red(cta, w, ins, mask);
 	w->bar_id = (int)id;
@@ -587,6 +592,12 @@ static int exec_cp_async_group(struct sim_cta *cta, struct sim_warp *w, const st
 	return 0;
 }
 
+/* An instruction that accessed memory: when an access faulted (sim_fault.c), the CTA stops after it. */
+static int stop_on_fault(const struct sim_cta *cta, int rc)
+{
+	return cta->fault.kind != GL_SIM_FAULT_NONE ? -1 : rc;
+}
+
 static int exec_control(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	switch (ins->op) {
@@ -606,7 +617,7 @@ static int exec_control(struct sim_cta *cta, struct sim_warp *w, const struct pt
 		sim_finding(cta, ins, __builtin_ctz(mask), "trap", PS_NONE, 0, 0, false, "the kernel executed trap");
 		return -1;
 	case OP_BAR: return exec_bar(cta, w, ins, mask);
-	case OP_CALL: return sim_exec_call(cta, w, ins, mask);
+	case OP_CALL: return stop_on_fault(cta, sim_exec_call(cta, w, ins, mask)); /* printf reads memory */
 	default: return 0;
 	}
 }
@@ -644,22 +655,25 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 		FOR_LANES(mask, l) d[l] = w->executed;
 		return 0;
 	}
-	case OP_LD: case OP_ST: case OP_CP_ASYNC: return sim_exec_mem(cta, w, ins, mask);
-	case OP_ATOM: case OP_RED: return sim_exec_atom(cta, w, ins, mask);
+	case OP_LD: case OP_ST: case OP_CP_ASYNC: return stop_on_fault(cta, sim_exec_mem(cta, w, ins, mask));
+	case OP_ATOM: case OP_RED: return stop_on_fault(cta, sim_exec_atom(cta, w, ins, mask));
 	case OP_CP_ASYNC_COMMIT: case OP_CP_ASYNC_WAIT: case OP_CP_ASYNC_WAIT_ALL:
 		return exec_cp_async_group(cta, w, ins, mask);
-	case OP_MBARRIER: case OP_CP_ASYNC_MBAR_ARRIVE: return sim_exec_mbarrier(cta, w, ins, mask);
+	case OP_MBARRIER: case OP_CP_ASYNC_MBAR_ARRIVE: return stop_on_fault(cta, sim_exec_mbarrier(cta, w, ins, mask));
 	case OP_MEMBAR: case OP_NOP:
 		return 0;
 	case OP_BRA: case OP_RET: case OP_EXIT: case OP_TRAP: case OP_BAR: case OP_CALL:
 		return exec_control(cta, w, ins, mask);
 	case OP_ISSPACEP: return exec_isspacep(cta, w, ins, mask);
-	case OP_WMMA_LOAD: case OP_WMMA_STORE: case OP_WMMA_MMA: return sim_exec_wmma(cta, w, ins, mask);
+	case OP_TEX: case OP_TLD4: case OP_TXQ: case OP_SULD: case OP_SUST: case OP_SUQ: case OP_SURED:
+		return sim_exec_tex(cta, w, ins, mask);
+	case OP_WMMA_LOAD: case OP_WMMA_STORE: case OP_WMMA_MMA:
+		return stop_on_fault(cta, sim_exec_wmma(cta, w, ins, mask));
 	case OP_DP4A: case OP_DP2A: case OP_VABSDIFF2: case OP_VABSDIFF4: case OP_FNS:
 		return sim_exec_packed(cta, w, ins, mask);
 	case OP_SHFL: case OP_VOTE: case OP_MATCH: case OP_REDUX: case OP_ACTIVEMASK: case OP_MMA:
 	case OP_LDMATRIX: case OP_STMATRIX:
-		return sim_exec_collective(cta, w, ins, mask);
+		return stop_on_fault(cta, sim_exec_collective(cta, w, ins, mask)); /* ldmatrix reads memory */
 	default: return sim_unsupported(cta, w, ins, ptx_op_name((enum ptx_op)ins->op));
 	}
 }

@@ -41,6 +41,9 @@ int sim_exec_mbarrier(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 /* The 64-bit object of a valid mbarrier in gpulab's encoding (for tests and documentation). */
 uint64_t sim_mbarrier_encode(uint32_t pending, uint32_t expected, int32_t tx, bool phase);
 
+/* sim_tex_exec.c: tex, tld4, txq, suld, sust, suq, sured */
+int sim_exec_tex(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
+
 /* sim_call.c: call (device printf through vprintf) */
 int sim_exec_call(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
 

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/texture.h"
 #include "sim_printf.h"
 #include "sim_jit.h"
 #include "sim_trace.h"
@@ -35,6 +36,7 @@ struct cta_out {
 	uint32_t ntrace;
 	uint64_t trace_dropped;
 	bool aborted;
+	struct gl_sim_fault fault; /* the access that stopped it, if one did */
 	bool compiled;           /* the compiled engine ran it */
 	bool ready;              /* finished, waiting to be merged */
 };
@@ -272,6 +274,8 @@ static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_c
 	cta->L = L;
 	cta->shared = malloc(L->shared_size ? L->shared_size : 1);
 	cta->shadow = calloc(L->shared_size / 4 + 1, sizeof *cta->shadow); /* one per 4-byte word */
+	cta->shadow_site = calloc(2 * (L->shared_size / 4 + 1), sizeof *cta->shadow_site);
+	cta->quiet.site = calloc(L->warps_per_cta, sizeof *cta->quiet.site);
 	cta->quiet.full = calloc(SIM_QUIET_ROWS(L), sizeof *cta->quiet.full);
 	cta->shapes = calloc(SIM_SHAPE_SLOTS, sizeof *cta->shapes);
 	cta->quiet.reads = calloc(SIM_QUIET_ROWS(L) * L->warps_per_cta, sizeof *cta->quiet.reads);
@@ -279,9 +283,10 @@ static int cta_alloc(struct sim_cta *cta, struct sim_launch *L, uint32_t trace_c
 	cta->warps = calloc(L->warps_per_cta, sizeof *cta->warps);
 	cta->regs = malloc((size_t)L->fn->nslots * 32 * L->warps_per_cta * sizeof *cta->regs);
 	cta->sass_phase = L->sass_phases ? calloc((size_t)L->fn->ncode * L->warps_per_cta, 1) : NULL;
+	cta->spots = L->spots ? calloc((size_t)L->fn->ncode * SIM_SPOT_KINDS, sizeof *cta->spots) : NULL;
 	cta->trace_cap = trace_cap;
 	gl_findings_init(&cta->findings, SIM_FINDINGS_PER_CTA);
-	bool ok = cta->shared && cta->shadow && cta->quiet.full && cta->quiet.reads && cta->shapes && cta->local &&
+	bool ok = cta->shared && cta->shadow && cta->shadow_site && cta->quiet.site && cta->quiet.full && cta->quiet.reads && cta->shapes && cta->local &&
 		  cta->warps && cta->regs && (cta->sass_phase || !L->sass_phases);
 	return ok ? GL_OK : GL_EENV;
 }
@@ -290,11 +295,15 @@ static void cta_release(struct sim_cta *cta)
 {
 	free(cta->shared);
 	free(cta->shadow);
+	free(cta->shadow_site);
+	free(cta->quiet.site);
 	free(cta->quiet.full);
 	free(cta->quiet.reads);
 	free(cta->shapes);
 	sim_race_free(&cta->race);
 	sim_async_free(cta);
+	sim_l1_free(cta);
+	sim_spots_flush(cta);
 	sim_frame_release(cta);
 	free(cta->local);
 	free(cta->warps);
@@ -323,6 +332,7 @@ static void prepare_one(struct pool *p, struct sim_cta *cta, long k, struct cta_
 	cta->ctaid[2] = (unsigned)(idx / ((long)L->grid[0] * L->grid[1]));
 	gl_findings_clear(&cta->findings);
 	cta->aborted = false;
+	cta->fault = (struct gl_sim_fault){0};
 	memset(&cta->c, 0, sizeof cta->c);
 	memset(o, 0, sizeof *o);
 	/* What the merged CTAs left of the buffer bounds this CTA's records: a record that does not fit here
@@ -348,6 +358,7 @@ static void finish_one(struct pool *p, struct sim_cta *cta, long k, struct cta_o
 	}
 	o->c = cta->c;
 	o->aborted = cta->aborted;
+	o->fault = cta->fault;
 	o->compiled = cta->jit != NULL;
 	if (cta->findings.occurrences) { /* hand the findings over; the worker starts a fresh set */
 		o->findings = cta->findings;
@@ -453,8 +464,10 @@ static void merge_one(struct pool *p, struct cta_out *o, struct gl_sim_result *r
 	add_counts(&res->c, &o->c);
 	res->ctas_run++;
 	res->jit_ctas += o->compiled;
-	if (o->aborted && !res->aborted)
+	if (o->aborted && !res->aborted) {
 		res->aborted_cta = cta_index(p, p->merged);
+		res->fault = o->fault;
+	}
 	res->aborted |= o->aborted;
 	gl_findings_merge(&p->findings, &o->findings);
 	sim_printf_merge(pf, &o->pf);
@@ -707,6 +720,19 @@ static int check_launch_memory(const struct sim_launch *L, const struct gl_launc
 	return gl_check_host_memory(what, total, err);
 }
 
+/* The launch's own state, on every way out of gl_sim_run (the buffers are the caller's). */
+static void free_launch(struct sim_launch *L)
+{
+	free(L->konst);
+	free(L->specials);
+	free(L->definition);
+	free(L->frame_size);
+	free(L->stack_cost);
+	sim_tex_free(L);
+	sim_jit_free(L->jit);
+	free(L);
+}
+
 int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_sim_opts *opts,
 	       struct gl_sim_result *res, struct gl_err *err)
 {
@@ -719,6 +745,10 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	int rc = check_args(fn, l, opts, err);
 	if (!rc)
 		rc = check_geometry(fn, l, err);
+	if (!rc && l->textures)
+		rc = gl_tex_check_table(l->textures, l->ntextures, err);
+	if (!rc)
+		rc = sim_fault_check(opts, err);
 	if (rc)
 		return rc;
 	struct sim_launch *L = gl_xcalloc(1, sizeof *L);
@@ -742,6 +772,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	L->trace_ctas = opts->trace_ctas ? opts->trace_ctas : GL_SIM_TRACE_CTAS;
 	L->tools = opts->tools ? opts->tools : GL_TOOL_ALL;
 	L->printf_buffer = opts->printf_buffer ? opts->printf_buffer : GL_SIM_PRINTF_BUFFER;
+	sim_fault_setup(L, opts);
 	atomic_init(&L->stop_at, LONG_MAX);
 
 	struct pool p = {.L = L};
@@ -756,10 +787,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 			     "sm_80) holds at most %ld: %d SMs x %ld CTAs of %u threads and %llu bytes of shared memory; "
 			     "launch a grid of at most %ld CTAs", fn->name, p.total, limit, SIM_COOP_SMS, per_sm,
 			     L->threads_per_cta, (unsigned long long)L->shared_size, limit);
-		free(L->definition);
-		free(L->frame_size);
-		free(L->stack_cost);
-		free(L);
+		free_launch(L);
 		return rc;
 	}
 	if (opts->cta_end > 0) {
@@ -770,10 +798,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 				: gl_errf(err, GL_EUSAGE, "CTA range %ld:%ld does not fit the grid of %ld CTA%s (%u,%u,%u): "
 					  "pass A:B with 0 <= A < B <= %ld", opts->cta_first, opts->cta_end, p.total,
 					  p.total == 1 ? "" : "s", l->grid[0], l->grid[1], l->grid[2], p.total);
-			free(L->definition);
-			free(L->frame_size);
-			free(L->stack_cost);
-			free(L);
+			free_launch(L);
 			return rc;
 		}
 		p.ranged = true;
@@ -788,12 +813,14 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	/* a cooperative launch holds every CTA's state at once */
 	rc = check_launch_memory(L, l, L->cooperative ? (int)p.nrun : threads, p.window, err);
 	if (rc) {
-		free(L);
+		free_launch(L);
 		return rc;
 	}
 	setup_memory(L, l);
+	sim_tex_setup(L, l);
 	/* the buffers come first; module globals after */
 	sim_touch_init(&L->touch, L->regions, opts->memory ? opts->memory->ntouch : l->nbuffers);
+	L->spots = calloc((size_t)fn->ncode * SIM_SPOT_KINDS, sizeof *L->spots); /* NULL: no hot spots named */
 	L->specials = gl_xmalloc((size_t)L->warps_per_cta * SR_COUNT * 32 * sizeof *L->specials);
 	sim_specials_template(L, L->specials);
 	p.measure = sim_jit_choose(L, res);
@@ -829,6 +856,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	res->cta_end = p.ranged ? p.first + p.nrun : 0;
 	sim_touch_count(&L->touch, &res->c.uniq_ld, &res->c.uniq_st);
 	sim_touch_free(&L->touch);
+	sim_spots_result(L, res);
+	free(L->spots);
 	res->printf_buffer = L->printf_buffer;
 	res->printf_dropped = pf.dropped;
 	res->printf_unsupported = pf.note.unsupported;
@@ -848,13 +877,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 		free(L->regions[i].host);
 	free(L->regions);
 	free(p.slots);
-	free(L->konst);
-	free(L->specials);
-	free(L->definition);
-	free(L->frame_size);
-	free(L->stack_cost);
-	sim_jit_free(L->jit);
-	free(L);
+	free_launch(L);
 	if (rc)
 		gl_sim_result_free(res);
 	return rc;

@@ -80,9 +80,13 @@ struct sim_launch {
 	uint64_t printf_buffer;    /* bytes of device printf output kept */
 	unsigned trace_ctas;       /* CTAs 0..trace_ctas-1 record traces */
 	int tools;                 /* sanitizer checks that run (GL_TOOL_* mask) */
+	int faults;                /* enum gl_sim_faults (sim_fault.c) */
+	const struct gl_sim_mapping *mapped; /* with faults on: mapped memory around the regions, else NULL */
+	int nmapped;
 	atomic_long stop_at;       /* run index of the first CTA (in grid order) that aborted; LONG_MAX = none */
 	bool sass_phases;          /* some SASS vector covers several loop iterations (sim_cta.sass_phase) */
 	struct sim_touch touch;
+	_Atomic uint64_t *spots;   /* per instruction and sim_spot kind: the workers' sums (sim_spots.c) */
 	bool cooperative;          /* the kernel reads the grid workspace (%envreg1/2): all CTAs run co-resident */
 	uint64_t grid_ws;          /* its address (0 when not cooperative) */
 	bool reserved_used;        /* the kernel reads %reserved_smem_offset_*: the CTA gets the reserved region */
@@ -99,12 +103,28 @@ struct sim_launch {
 	uint32_t *stack_cost;      /* per function: bytes of the stack limit one call takes (its .local
 				    * variables rounded to 16, plus SIM_CALL_OVERHEAD) */
 	struct sim_jit *jit;       /* the compiled kernel (sim_jit.h) once loaded, or NULL */
+	const struct gl_tex_object **tex; /* the launch's texture and surface objects by handle (sim_tex_exec.c) */
+	int ntex;
 };
 
 void sim_touch_init(struct sim_touch *t, const struct sim_region *regions, int n);
 void sim_touch_mark(struct sim_touch *t, bool is_store, const uint64_t addr[32], uint32_t mask, unsigned size);
 void sim_touch_count(const struct sim_touch *t, uint64_t *ld, uint64_t *st);
 void sim_touch_free(struct sim_touch *t);
+void sim_spots_result(const struct sim_launch *L, struct gl_sim_result *res);
+
+/* sim_spots.c: the waste of each instruction by kind (sim.h's gl_sim_spot) */
+enum sim_spot { SIM_SPOT_GLD, SIM_SPOT_GST, SIM_SPOT_SLD, SIM_SPOT_SST, SIM_SPOT_KINDS };
+struct sim_cta;
+void sim_spots_add(struct sim_cta *cta, const struct ptx_insn *ins, enum sim_spot kind, uint64_t waste);
+void sim_spots_flush(struct sim_cta *cta); /* the worker's sums into the launch's; frees them */
+
+/* sim_l1.c: the L1 model of global loads (docs/sim.md): look the sectors up in the CTA's L1, counting
+ * misses in c.l1_miss; `bypass` (.cg, .volatile, cp.async.cg): every sector goes to the L2. */
+#define GL_SIM_L1_BYTES (64 * 1024)
+struct sim_l1;
+void sim_l1_load(struct sim_cta *cta, const uint64_t addr[32], uint32_t mask, unsigned size, bool bypass);
+void sim_l1_free(struct sim_cta *cta);
 
 enum warp_state { W_READY, W_BARRIER, W_DONE };
 
@@ -167,6 +187,7 @@ struct sim_bar_red {
 struct sim_quiet {
 	uint64_t *full, *reads;
 	uint32_t full_gen, reads_gen, reads_epoch, readers, wrote_gen, wrote_epoch;
+	const struct ptx_insn **site; /* per warp: its latest quiet read of the interval (racecheck's other side) */
 };
 /* one spare word: a 64-bit window (sim_trace.c) may straddle the last */
 #define SIM_QUIET_ROWS(L) ((size_t)(L)->shared_size / 256 + 2)
@@ -195,9 +216,12 @@ struct sim_cta {
 	long run_index;       /* position among the CTAs run (grid order) */
 	uint8_t *shared;
 	struct sim_shadow *shadow; /* one per 4-byte word of shared memory (sim_trace.h) */
+	const struct ptx_insn **shadow_site; /* two per word: the instructions of its writer and reader */
 	struct sim_quiet quiet;    /* what lets most reads skip their shadow entries (sim_trace.c) */
 	struct sim_race race; /* global-memory accesses of this CTA's barrier interval (sim_race.h) */
 	struct sim_async async; /* cp.async groups and the shared words they write (sim_async.c) */
+	struct sim_l1 *l1;      /* the L1 model (sim_l1.c), allocated at the first global load */
+	uint64_t *spots;        /* per instruction and sim_spot kind, this worker's CTAs (sim_spots.c) */
 	uint32_t gen;         /* CTA generation: shadow entries of older CTAs are stale */
 	uint32_t epoch;       /* barrier intervals completed in this CTA (bar.sync releases, mbarrier phases) */
 	uint32_t released;    /* bar.sync releases in this CTA */
@@ -211,6 +235,7 @@ struct sim_cta {
 	uint8_t *sass_phase;  /* per warp and instruction: executions mod the SASS span (ptx_sass.span) */
 	struct gl_sim_counters c;
 	struct gl_findings findings; /* deduplicated by (kind, PTX line); cleared for each CTA */
+	struct gl_sim_fault fault;   /* the first access that faulted (sim_fault.c); kind NONE: none */
 	bool aborted;
 	struct sim_printf_fifo *pf; /* this CTA's device printf records (sim_printf.h) */
 	struct sim_calls **calls;   /* per warp, kept for the worker's next CTAs (sim_frame.c) */
@@ -263,6 +288,11 @@ int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, uns
 /* sim_jit_mem.c: a compiled kernel's ld/st (sim_jit_warp.mem) */
 int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr);
 
+/* sim_tex_exec.c: the launch's texture and surface objects by handle (the table passed
+ * gl_tex_check_table first); freed with the launch */
+void sim_tex_setup(struct sim_launch *L, const struct gl_launch *l);
+void sim_tex_free(struct sim_launch *L);
+
 /* sim_mem.c */
 int sim_exec_mem(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
 
@@ -271,12 +301,26 @@ int sim_exec_mem(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn 
 uint8_t *sim_translate(struct sim_cta *cta, struct sim_warp *w, int lane, enum ptx_space *space, uint64_t addr,
 		       unsigned size, bool is_store, const struct ptx_insn *ins);
 
+/* sim_fault.c: what an invalid access does besides its finding (sim.h, enum gl_sim_faults).  Called
+ * after the finding with the translation that missed: returns the mapped bytes a GPU would access, or
+ * NULL (refused), having recorded a fault that stops the CTA when the policy says so. */
+uint8_t *sim_fault_miss(struct sim_cta *cta, const struct ptx_insn *ins, int lane, const struct sim_xlat *x,
+			unsigned size, bool is_store);
+/* The policy and mappings of gl_sim_opts: GL_EUSAGE naming what is wrong (an unknown policy, a mapping
+ * without host memory, past 2^64, over one of the generic windows, or over another mapping)... */
+int sim_fault_check(const struct gl_sim_opts *opts, struct gl_err *err);
+/* ... and, checked, kept in L. */
+void sim_fault_setup(struct sim_launch *L, const struct gl_sim_opts *opts);
+
 /* sim_warpops.c: collectives */
 int sim_exec_collective(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
 
 /* sim_report.c */
 void sim_finding(struct sim_cta *cta, const struct ptx_insn *ins, int lane, const char *kind, enum ptx_space space,
 		 uint64_t addr, unsigned size, bool warning, const char *fmt, ...) __attribute__((format(printf, 9, 10)));
+/* The same for a place that is not a state space ("surface"). */
+void sim_finding_at(struct sim_cta *cta, const struct ptx_insn *ins, int lane, const char *kind, const char *place,
+		    uint64_t addr, unsigned size, bool warning, const char *fmt, ...) __attribute__((format(printf, 9, 10)));
 const char *sim_space_name(enum ptx_space s);
 
 /* Operand access. */

@@ -25,20 +25,7 @@
 
 int sim_jit_cache_dir(char *out, size_t n)
 {
-	const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-	char base[2048], gl[2100];
-	if (xdg && *xdg == '/')
-		snprintf(base, sizeof base, "%s", xdg);
-	else if (home && *home)
-		snprintf(base, sizeof base, "%s/.cache", home);
-	else
-		return -1;
-	snprintf(gl, sizeof gl, "%s/gpulab", base);
-	if ((size_t)snprintf(out, n, "%s/jit", gl) >= n)
-		return -1;
-	mkdir(base, 0700);
-	mkdir(gl, 0700);
-	return (mkdir(out, 0700) == 0 || errno == EEXIST) && access(out, W_OK) == 0 ? 0 : -1;
+	return gl_cache_dir("jit", out, n);
 }
 
 /* Run argv with stdout+stderr into `out` (NUL-terminated, cut to n-1 bytes); the exit status, or -1

@@ -8,5 +8,6 @@
 int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr)
 {
 	struct sim_cta *c = cta;
-	return sim_ld_st_at(c, w, &c->L->fn->code[pc], mask, addr);
+	int rc = sim_ld_st_at(c, w, &c->L->fn->code[pc], mask, addr);
+	return c->fault.kind != GL_SIM_FAULT_NONE ? -1 : rc; /* an access faulted: the CTA stops (sim_fault.c) */
 }

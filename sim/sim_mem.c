@@ -25,6 +25,7 @@ static struct sim_memmap lane_memmap(const struct sim_cta *cta, const struct sim
 		.shared = cta->shared, .shared_size = L->shared_size,
 		.local = n ? cta->local + (size_t)(w->id * 32 + (unsigned)lane) * n : NULL, .local_size = n,
 		.params = L->params, .params_size = sizeof L->params, .module_base = L->m->global_base,
+		.mapped = L->mapped, .nmapped = L->nmapped,
 	};
 }
 
@@ -98,19 +99,22 @@ uint8_t *sim_translate(struct sim_cta *cta, struct sim_warp *w, int lane, enum p
 	struct sim_memmap m = lane_memmap(cta, w, lane);
 	struct sim_xlat x = sim_addr_translate(&m, *space, addr, size, is_store);
 	*space = x.space;
-	if (x.miss != SIM_HIT)
-		miss_finding(cta, ins, lane, &x, size, is_store);
-	return x.host;
+	if (x.miss == SIM_HIT)
+		return x.host;
+	miss_finding(cta, ins, lane, &x, size, is_store);
+	return sim_fault_miss(cta, ins, lane, &x, size, is_store); /* refused, or mapped bytes (opts.faults) */
 }
 
 /* Counts of one warp-level access: requests and sectors (global, local) or one instruction and its
  * wavefronts (shared).  Returns false for spaces that are not counted (param, const). */
 struct access_cost {
 	unsigned units, conflicts;
+	unsigned lines; /* global: the distinct 128-byte lines (the L1's tag lookups) */
 	unsigned ideal; /* global: the sectors the active lanes' bytes need at best, ceil(lanes * size / 32) */
 };
 
-/* Bank conflicts of a shared access: its wavefronts beyond the conflict-free minimum. */
+/* Bank conflicts of a shared access of at most 4 bytes: its wavefronts beyond its one phase (wider
+ * accesses need their addresses: gl_mm_shared_phases). */
 static unsigned shared_conflicts(unsigned units, uint32_t mask, unsigned size)
 {
 	unsigned ideal = gl_mm_shared_ideal_wavefronts(mask, size);
@@ -123,6 +127,7 @@ static bool access_cost(struct sim_cta *cta, uintptr_t site, enum ptx_space sp, 
 {
 	out->conflicts = 0;
 	out->ideal = 0;
+	out->lines = 0;
 	if (sp == PS_SHARED) {
 		uint32_t a32[32] = {0};
 		if (mask == 0xffffffffu)
@@ -130,10 +135,12 @@ static bool access_cost(struct sim_cta *cta, uintptr_t site, enum ptx_space sp, 
 				a32[l] = (uint32_t)addr[l];
 		else
 			FOR_LANES(mask, l) a32[l] = (uint32_t)addr[l];
-		out->units = gl_mm_shared_wavefronts_memo(&cta->wf_memo, site, a32, mask, size);
-		out->conflicts = shared_conflicts(out->units, mask, size);
+		unsigned phases;
+		out->units = gl_mm_shared_cost_memo(&cta->wf_memo, site, a32, mask, size, &phases);
+		out->conflicts = gl_mm_shared_conflicts(out->units, phases);
 	} else if (sp == PS_GLOBAL) { /* ld.const goes through the constant cache, not this pipe */
 		out->units = gl_mm_global_sectors(addr, mask, size);
+		out->lines = gl_mm_global_lines(addr, mask, size);
 		out->ideal = ((unsigned)__builtin_popcount(mask) * size + GL_SECTOR_BYTES - 1) / GL_SECTOR_BYTES;
 	} else if (sp == PS_LOCAL) {
 		out->units = gl_mm_local_sectors(addr, mask, size);
@@ -154,8 +161,10 @@ static void add_access(struct gl_sim_counters *c, enum ptx_space sp, bool is_sto
 					    : (is_store ? &c->lst_sect : &c->lld_sect);
 	*inst += 1;
 	*units += a->units;
-	if (sp == PS_GLOBAL)
+	if (sp == PS_GLOBAL) {
 		*(is_store ? &c->gst_ideal : &c->gld_ideal) += a->ideal;
+		*(is_store ? &c->gst_lines : &c->gld_lines) += a->lines;
+	}
 	if (sp == PS_SHARED)
 		*(is_store ? &c->sst_conf : &c->sld_conf) += a->conflicts;
 }
@@ -226,8 +235,15 @@ static void count_cost(struct sim_cta *cta, struct sim_warp *w, const struct ptx
 		       const struct access_cost *cost, bool as_ptx)
 {
 	add_ptx_access(&cta->c, sp, is_store, cost);
-	if (sp == PS_GLOBAL)
+	if (sp == PS_SHARED)
+		sim_spots_add(cta, ins, is_store ? SIM_SPOT_SST : SIM_SPOT_SLD, cost->conflicts);
+	if (sp == PS_GLOBAL) {
+		sim_spots_add(cta, ins, is_store ? SIM_SPOT_GST : SIM_SPOT_GLD,
+			      cost->units > cost->ideal ? cost->units - cost->ideal : 0);
 		sim_touch_mark(&cta->L->touch, is_store, addr, mask, size);
+		if (!is_store)
+			sim_l1_load(cta, addr, mask, size, ins->mods & (PM_CG | PM_VOLATILE));
+	}
 	add_sass_access(cta, w, ins, sp, addr, mask, size, is_store, cost, as_ptx);
 	if (cta->trace)
 		sim_trace_record(cta, w, ins, sp, addr, mask, size, is_store, cost->units);
@@ -579,8 +595,9 @@ static bool shared_access_warp(struct sim_cta *cta, struct sim_warp *w, const st
 
 int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32])
 {
-	if (shared_access_warp(cta, w, ins, mask, addr))
+	if (shared_access_warp(cta, w, ins, mask, addr)) /* takes only addresses below 2^32: none to cut */
 		return 0;
+	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, mask); /* both engines' addresses, once */
 	bool is_store = ins->op == OP_ST;
 	const struct ptx_operand *ro = &ins->ops[is_store ? 1 : 0];
 	unsigned size = ptx_type_bytes((enum ptx_type)ins->type) * (ins->vec ? ins->vec : 1);
@@ -630,7 +647,7 @@ void sim_warp_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 		     uint32_t mask, unsigned size, bool is_store, uint64_t val[32])
 {
 	uint64_t a[32];
-	FOR_LANES(mask, l) a[l] = addr[l];
+	FOR_LANES(mask, l) a[l] = sim_addr_wrap((enum ptx_space)ins->space, addr[l]);
 	count_by_space(cta, w, ins, a, mask, size, is_store);
 	FOR_LANES(mask, l) {
 		enum ptx_space sp = (enum ptx_space)ins->space;
@@ -659,6 +676,7 @@ static int exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct p
 	const uint64_t *srcsize = ins->nops > 3 && ins->ops[3].kind == PO_SLOT ? SRC(3) : NULL;
 	uint64_t dst[32], src[32];
 	sim_lane_addresses(cta, w, &ins->ops[0], mask, dst);
+	sim_addr_wrap_warp(PS_SHARED, dst, mask); /* dst is a .shared address, whatever the register */
 	sim_lane_addresses(cta, w, &ins->ops[1], mask, src);
 	uint32_t reading = 0; /* lanes with src-size 0 only zero-fill: they read no global memory */
 	FOR_LANES(mask, l) reading |= (uint32_t)(!srcsize || srcsize[l] != 0) << l;
@@ -667,6 +685,8 @@ static int exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct p
 		cta->c.ldgsts_inst++;
 		cta->c.ldgsts_req++;
 		cta->c.ldgsts_sect += sectors;
+		sim_touch_mark(&cta->L->touch, false, src, reading, size); /* the source is part of the footprint */
+		sim_l1_load(cta, src, reading, size, ins->mods & PM_CG);
 		uint32_t d32[32];
 		FOR_LANES(mask, l) d32[l] = (uint32_t)dst[l];
 		cta->c.ldgsts_sst_wf += gl_mm_shared_wavefronts(d32, mask, size);

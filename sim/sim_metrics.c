@@ -3,6 +3,7 @@
 #include "sim.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <stddef.h>
@@ -83,6 +84,20 @@ static const struct {
 	{GL_M_GST_IDEAL, C(gst_ideal), NONE, false, "sector"},
 	{GL_M_UNIQ_LD_SECT, C(uniq_ld), NONE, false, "sector"},
 	{GL_M_UNIQ_ST_SECT, C(uniq_st), NONE, false, "sector"},
+	/* textures and surfaces: instructions, and one request per instruction (docs/sim.md: no sectors) */
+	{"smsp__inst_executed_op_texture.sum", C(tex_inst), NONE, true, "inst"},
+	{"l1tex__t_requests_pipe_tex_mem_texture.sum", C(tex_inst), NONE, true, "request"},
+	{"l1tex__t_requests_pipe_tex_mem_texture_op_tex.sum", C(tex_tex), NONE, true, "request"},
+	{"l1tex__t_requests_pipe_tex_mem_texture_op_ld.sum", C(tex_tld), NONE, true, "request"},
+	{"smsp__inst_executed_op_surface_ld.sum", C(surf_ld), NONE, true, "inst"},
+	{"l1tex__t_requests_pipe_tex_mem_surface_op_ld.sum", C(surf_ld), NONE, true, "request"},
+	{"smsp__inst_executed_op_surface_st.sum", C(surf_st), NONE, true, "inst"},
+	{"l1tex__t_requests_pipe_tex_mem_surface_op_st.sum", C(surf_st), NONE, true, "request"},
+	{"smsp__inst_executed_op_surface_red.sum", C(surf_red), NONE, true, "inst"},
+	{"l1tex__t_requests_pipe_tex_mem_surface_op_red.sum", C(surf_red), NONE, true, "request"},
+	{GL_M_GLD_LINES, C(gld_lines), NONE, false, "line"},
+	{GL_M_GST_LINES, C(gst_lines), NONE, false, "line"},
+	{GL_M_L1_MISS_SECT, C(l1_miss), NONE, false, "sector"},
 	{"l1tex__t_requests_pipe_lsu_mem_local_op_ld.sum", C(lld_req), NONE, true, "request"},
 	{"l1tex__t_sectors_pipe_lsu_mem_local_op_ld.sum", C(lld_sect), NONE, true, "sector"},
 	{"l1tex__t_requests_pipe_lsu_mem_local_op_st.sum", C(lst_req), NONE, true, "request"},
@@ -124,6 +139,21 @@ void gl_sim_metrics(const struct gl_sim_result *res, struct gl_metrics *out)
 			v = (counter(&res->c, metrics[i].sass) + PTX_SASS_WEIGHT_ONE / 2) / PTX_SASS_WEIGHT_ONE;
 		if (v || !metrics[i].used)
 			gl_metrics_set(out, metrics[i].name, s == 1.0 ? (double)v : round((double)v * s), metrics[i].unit);
+	}
+	/* where the waste is: the worst instruction of each kind (sim_spots.c), gpulab's own names without a
+	 * roll-up suffix, so a multi-launch total leaves them to its launches */
+	static const char *const kinds[GL_SIM_SPOTS] = {"gld", "gst", "sld", "sst"};
+	for (int k = 0; k < GL_SIM_SPOTS; k++) {
+		const struct gl_sim_spot *sp = &res->spots[k];
+		if (!sp->waste)
+			continue;
+		char name[96];
+		snprintf(name, sizeof name, GL_M_HOTSPOT_PREFIX "%s_ptx_line", kinds[k]);
+		gl_metrics_set(out, name, sp->ptx_line, "line");
+		snprintf(name, sizeof name, GL_M_HOTSPOT_PREFIX "%s_src_line", kinds[k]);
+		gl_metrics_set(out, name, sp->src_line, "line");
+		snprintf(name, sizeof name, GL_M_HOTSPOT_PREFIX "%s_share", kinds[k]);
+		gl_metrics_set(out, name, sp->share, "ratio");
 	}
 	/* Nsight Compute's divergence ratio: average active threads per executed warp instruction */
 	const double *inst = gl_metrics_get(out, GL_M_INST), *threads = gl_metrics_get(out, GL_M_THREAD_INST);

@@ -8,21 +8,8 @@
 
 #define SIM_MMA_MAX 32 /* largest M, N or K of a supported shape */
 
-enum sim_frag_role { FRAG_A, FRAG_B, FRAG_C };
-
-/* One matrix operand: A is rows x cols = M x K, B is K x N, C/D is M x N. */
-struct sim_frag {
-	enum sim_frag_role role;
-	unsigned rows, cols;
-	enum ptx_type type; /* element type (f16, bf16, tf32, s8, u8, f32, s32, f64) */
-	unsigned per_reg;   /* elements packed in one register: 2 for 16-bit, 4 for 8-bit, else 1 */
-	unsigned unique;    /* registers per lane that hold distinct elements */
-};
-
-/* The fragment of `role` for a rows x cols matrix of `type`. */
-struct sim_frag sim_frag_make(enum sim_frag_role role, unsigned rows, unsigned cols, enum ptx_type type);
-/* Row and column of element j (< per_reg) of register r (< unique) of `lane`. */
-void sim_frag_pos(const struct sim_frag *f, unsigned lane, unsigned r, unsigned j, unsigned *row, unsigned *col);
+/* The fragments themselves (struct sim_frag, sim_frag_make, sim_frag_pos) are in sim.h: the mma view
+ * draws them. */
 
 /* Element bits of a matrix, row-major, SIM_MMA_MAX wide. */
 typedef uint64_t sim_mat[SIM_MMA_MAX][SIM_MMA_MAX];

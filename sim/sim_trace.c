@@ -106,12 +106,25 @@ static uint16_t quiet_reader(const struct sim_cta *cta, uint64_t word, uint16_t 
 }
 
 /* A plain whole-word read by warp me taken as a quiet read, when the rule allows it. */
-static bool quiet_word_read(struct sim_cta *cta, uint64_t word, uint16_t me)
+static bool quiet_word_read(struct sim_cta *cta, const struct ptx_insn *ins, uint64_t word, uint16_t me)
 {
 	if (!quiet_interval(cta) || !is_full(cta, word))
 		return false;
 	bit_set(reads_row(cta, me), word);
+	cta->quiet.site[me - 1] = ins;
 	return true;
+}
+
+/* The instructions of a word's last writer and last reader in this interval (racecheck's other side):
+ * set with the shadow entry's writer and reader, read only while those are set. */
+static const struct ptx_insn **writer_site(struct sim_cta *cta, uint64_t word)
+{
+	return &cta->shadow_site[2 * word];
+}
+
+static const struct ptx_insn **reader_site(struct sim_cta *cta, uint64_t word)
+{
+	return &cta->shadow_site[2 * word + 1];
 }
 
 /* Bytes [addr, addr+n) of the word `word`, as a 4-bit mask. */
@@ -126,12 +139,25 @@ static uint8_t bytes_in(uint64_t word, uint64_t addr, unsigned n)
 	return mask;
 }
 
+/* A race names both sides, as compute-sanitizer's racecheck does: this access (the finding's own line)
+ * and the earlier one of the other warp, by its source line and PTX line. */
 static void report_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
-			unsigned n, const char *what, uint16_t other)
+			unsigned n, const char *what, uint16_t other, const struct ptx_insn *first)
 {
+	char where[160] = "";
+	bool first_writes = strncmp(what, "read after", 10) == 0 || strncmp(what, "write after write", 17) == 0;
+	const char *file = first && first->src_line ? ptx_source_file(cta->L->m, first->src_file) : NULL;
+	if (file && strrchr(file, '/')) /* the file's name: a long directory would crowd out the message */
+		file = strrchr(file, '/') + 1;
+	if (first && file)
+		snprintf(where, sizeof where, "; the other access: %s at %s:%d (PTX line %d)", first_writes ? "write" : "read",
+			 file, first->src_line, first->line);
+	else if (first)
+		snprintf(where, sizeof where, "; the other access: %s at PTX line %d", first_writes ? "write" : "read",
+			 first->line);
 	sim_finding(cta, ins, lane, "race", PS_SHARED, addr, n, false,
-		    "shared-memory race (%s) at 0x%llx: warps %u and %u access it between two barriers", what,
-		    (unsigned long long)addr, (unsigned)other - 1, w->id);
+		    "shared-memory race (%s) at 0x%llx: warps %u and %u access it between two barriers%s", what,
+		    (unsigned long long)addr, (unsigned)other - 1, w->id, where);
 }
 
 /* An access to bytes a cp.async may still be writing (sim_async.c): a read may see them before the copy
@@ -183,15 +209,16 @@ void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		struct sim_shadow *s = shadow_word(cta, word);
 		uint8_t mask = bytes_in(word, addr, n);
 		if (!reported && s->writer && s->writer != me && (s->wbytes & mask)) {
-			report_race(cta, w, ins, lane, addr, n, "write after write", s->writer);
+			report_race(cta, w, ins, lane, addr, n, "write after write", s->writer, *writer_site(cta, word));
 			reported = true;
 		} else if (!reported && s->reader && s->reader != me && (s->rbytes & mask)) {
-			report_race(cta, w, ins, lane, addr, n, "write after read", s->reader);
+			report_race(cta, w, ins, lane, addr, n, "write after read", s->reader, *reader_site(cta, word));
 			reported = true;
 		} else if (!reported && (other = quiet_reader(cta, word, me))) {
-			report_race(cta, w, ins, lane, addr, n, "write after read", other);
+			report_race(cta, w, ins, lane, addr, n, "write after read", other, cta->quiet.site[other - 1]);
 			reported = true;
 		}
+		*writer_site(cta, word) = ins;
 		s->writer = me;
 		s->wbytes |= mask;
 		add_init(cta, s, word, mask);
@@ -209,7 +236,7 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	bool initcheck = cta->L->tools & GL_TOOL_INITCHECK;
 	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
 		uint8_t mask = bytes_in(word, addr, n);
-		if (!strong && mask == 0xf && quiet_word_read(cta, word, me))
+		if (!strong && mask == 0xf && quiet_word_read(cta, ins, word, me))
 			continue;
 		struct sim_shadow *s = shadow_word(cta, word);
 		if (!reported && initcheck && (s->init & mask) != mask) {
@@ -222,9 +249,10 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 			continue; /* a strong read (a flag polled by a spin-wait) races with nothing, and is no reader a
 				   * later write would race with either */
 		} else if (!reported && s->writer && s->writer != me && (s->wbytes & mask)) {
-			report_race(cta, w, ins, lane, addr, n, "read after write", s->writer);
+			report_race(cta, w, ins, lane, addr, n, "read after write", s->writer, *writer_site(cta, word));
 			reported = true;
 		}
+		*reader_site(cta, word) = ins;
 		s->reader = me;
 		s->rbytes |= mask;
 	}
@@ -239,11 +267,12 @@ static inline void word_write(struct sim_cta *cta, struct sim_warp *w, const str
 	uint16_t other;
 	note_write(cta);
 	if (s->writer && s->writer != me && s->wbytes)
-		report_race(cta, w, ins, lane, addr, 4, "write after write", s->writer);
+		report_race(cta, w, ins, lane, addr, 4, "write after write", s->writer, *writer_site(cta, addr / 4));
 	else if (s->reader && s->reader != me && s->rbytes)
-		report_race(cta, w, ins, lane, addr, 4, "write after read", s->reader);
+		report_race(cta, w, ins, lane, addr, 4, "write after read", s->reader, *reader_site(cta, addr / 4));
 	else if ((other = quiet_reader(cta, addr / 4, me)))
-		report_race(cta, w, ins, lane, addr, 4, "write after read", other);
+		report_race(cta, w, ins, lane, addr, 4, "write after read", other, cta->quiet.site[other - 1]);
+	*writer_site(cta, addr / 4) = ins;
 	s->writer = me;
 	s->wbytes = 0xf;
 	add_init(cta, s, addr / 4, 0xf);
@@ -252,7 +281,7 @@ static inline void word_write(struct sim_cta *cta, struct sim_warp *w, const str
 static inline void word_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane,
 			     uint64_t addr, uint16_t me, bool initcheck)
 {
-	if (quiet_word_read(cta, addr / 4, me))
+	if (quiet_word_read(cta, ins, addr / 4, me))
 		return;
 	struct sim_shadow *s = shadow_word(cta, addr / 4);
 	if (initcheck && s->init != 0xf) {
@@ -261,8 +290,9 @@ static inline void word_read(struct sim_cta *cta, struct sim_warp *w, const stru
 			    "CTA started)", (unsigned long long)addr);
 		add_init(cta, s, addr / 4, 0xf); /* report each location once */
 	} else if (s->writer && s->writer != me && s->wbytes) {
-		report_race(cta, w, ins, lane, addr, 4, "read after write", s->writer);
+		report_race(cta, w, ins, lane, addr, 4, "read after write", s->writer, *writer_site(cta, addr / 4));
 	}
+	*reader_site(cta, addr / 4) = ins;
 	s->reader = me;
 	s->rbytes = 0xf;
 }
@@ -309,6 +339,7 @@ bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const
 			return false;
 	}
 	uint64_t *row = reads_row(cta, (uint16_t)(w->id + 1));
+	cta->quiet.site[w->id] = ins;
 	for (unsigned k = 0; k < nwin; k++) {
 		uint64_t lo = base + (uint64_t)win[k];
 		if (words[k] == 1) /* one word (lanes far apart, as down a column): one bit */
@@ -333,9 +364,10 @@ static void full_warp_reads(struct sim_cta *cta, struct sim_warp *w, const struc
 		struct sim_shadow *s = &cta->shadow[a / 4];
 		if (a & 3) {
 			sim_shadow_read(cta, w, ins, l, a, 4);
-		} else if (quiet_word_read(cta, a / 4, me)) {
+		} else if (quiet_word_read(cta, ins, a / 4, me)) {
 			continue;
 		} else if (quiet_read(cta, s, me)) {
+			*reader_site(cta, a / 4) = ins;
 			s->reader = me;
 			s->rbytes = 0xf;
 		} else {
@@ -385,6 +417,7 @@ void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t a
 	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
 		struct sim_shadow *s = shadow_word(cta, word);
 		uint8_t mask = bytes_in(word, addr, n);
+		*writer_site(cta, word) = NULL; /* the other side of a later race: unnamed */
 		s->writer = (uint16_t)(w->id + 1);
 		s->wbytes |= mask;
 		add_init(cta, s, word, mask);
@@ -449,27 +482,27 @@ static uint8_t trace_op(const struct ptx_insn *ins, bool is_store)
 	}
 }
 
+static void set_addresses(struct gl_trace_event *e, const uint64_t addr[32], uint32_t mask);
+static struct gl_trace_event *next_event(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins);
+
 void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
 		      const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, unsigned units)
 {
-	if (!mask)
+	struct gl_trace_event *e = mask ? next_event(cta, w, ins) : NULL;
+	if (!e)
 		return;
-	if (cta->ntrace >= cta->trace_cap) {
-		cta->trace_dropped++;
-		return;
-	}
-	struct gl_trace_event *e = &cta->trace[cta->ntrace++];
-	memset(e, 0, sizeof *e);
-	e->seq = cta->trace_seq++;
-	e->block = cta->linear;
-	e->warp = w->id;
-	e->pc = (uint32_t)(ins - w->fn->code); /* in the function the warp runs */
-	e->line = (uint32_t)ins->line;
 	e->space = sp == PS_SHARED ? GL_TRACE_SHARED : sp == PS_LOCAL ? GL_TRACE_LOCAL : GL_TRACE_GLOBAL;
 	e->op = trace_op(ins, is_store);
 	e->bytes = (uint8_t)size;
 	e->mask = mask;
 	e->cost = units;
+	set_addresses(e, addr, mask);
+	name_buffer(cta, sp, addr[__builtin_ctz(mask)], e);
+}
+
+/* The lanes' values of an event, compressed to base + lane * stride when they are that. */
+static void set_addresses(struct gl_trace_event *e, const uint64_t addr[32], uint32_t mask)
+{
 	int first = __builtin_ctz(mask);
 	int second = -1;
 	FOR_LANES(mask & ~(1u << first), l) {
@@ -486,5 +519,35 @@ void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	e->addr_stride = strided ? stride : 0;
 	e->addr_base = strided ? addr[first] - (uint64_t)stride * (uint64_t)first : addr[first];
 	FOR_LANES(mask, l) e->addrs[l] = addr[l];
-	name_buffer(cta, sp, addr[first], e);
+}
+
+/* The next event of a traced CTA, its place in the launch and the warp's instruction filled in; NULL when
+ * the CTA is not traced or its trace is full (counted as dropped). */
+static struct gl_trace_event *next_event(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins)
+{
+	if (cta->ntrace >= cta->trace_cap) {
+		cta->trace_dropped++;
+		return NULL;
+	}
+	struct gl_trace_event *e = &cta->trace[cta->ntrace++];
+	memset(e, 0, sizeof *e);
+	e->seq = cta->trace_seq++;
+	e->block = cta->linear;
+	e->warp = w->id;
+	e->pc = (uint32_t)(ins - w->fn->code); /* in the function the warp runs */
+	e->line = (uint32_t)ins->line;
+	return e;
+}
+
+void sim_trace_record_sync(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, bool barrier,
+			   uint32_t mask, const uint64_t value[32])
+{
+	struct gl_trace_event *e = mask && cta->trace ? next_event(cta, w, ins) : NULL;
+	if (!e)
+		return;
+	e->space = barrier ? GL_TRACE_CTA : GL_TRACE_WARP;
+	e->op = barrier ? GL_TRACE_BAR : GL_TRACE_SHFL;
+	e->bytes = 4; /* a lane index or a barrier id: 32 bits */
+	e->mask = mask;
+	set_addresses(e, value, mask);
 }

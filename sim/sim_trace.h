@@ -44,5 +44,9 @@ void sim_async_free(struct sim_cta *cta);
 
 void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
 		      const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, unsigned units);
+/* A shuffle (value[lane]: the lane it read) or a barrier arrival (barrier: value[lane] is the barrier id)
+ * of the lanes in `mask`, into the trace of a traced CTA. */
+void sim_trace_record_sync(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, bool barrier,
+			   uint32_t mask, const uint64_t value[32]);
 
 #endif

@@ -74,6 +74,7 @@ static int exec_shfl(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	uint32_t group[32];
 	member_groups(cta, w, ins, mask, group); /* the source lane is found the same way in any group */
 	memcpy(src, a, sizeof src); /* d may be a */
+	uint64_t from[32]; /* the lane each lane read, for the trace */
 	FOR_LANES(mask, l) {
 		uint32_t bv = (uint32_t)b[l], cv = (uint32_t)c[l];
 		uint32_t segmask = (cv >> 8) & 0x1f, clamp = cv & 0x1f;
@@ -89,9 +90,12 @@ static int exec_shfl(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 		if (!ok || j < 0 || j > 31)
 			j = (int32_t)l;
 		d[l] = (uint32_t)src[j];
+		from[l] = (uint64_t)j;
 		if (p)
 			p[l] = ok;
 	}
+	if (cta->trace)
+		sim_trace_record_sync(cta, w, ins, false, mask, from);
 	return 0;
 }
 
@@ -195,6 +199,7 @@ static int exec_ldmatrix(struct sim_cta *cta, struct sim_warp *w, const struct p
 		return sim_unsupported(cta, w, ins, "ldmatrix with a partial warp or a destination of the wrong size");
 	uint64_t addr[32] = {0};
 	sim_lane_addresses(cta, w, &ins->ops[1], 0xffffffffu, addr);
+	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, 0xffffffffu);
 	uint16_t rows[4][8][8];
 	for (unsigned m = 0; m < nmat; m++)
 		for (unsigned r = 0; r < 8; r++) {
@@ -217,6 +222,7 @@ static int exec_ldmatrix(struct sim_cta *cta, struct sim_warp *w, const struct p
 	cta->c.sld_conf += wf > nmat ? wf - nmat : 0;
 	cta->c.ptx_sld_wf += wf; /* one PTX ldmatrix is one LDSM */
 	cta->c.ptx_sld_conf += wf > nmat ? wf - nmat : 0;
+	sim_spots_add(cta, ins, SIM_SPOT_SLD, wf > nmat ? wf - nmat : 0);
 	if (cta->trace)
 		sim_trace_record(cta, w, ins, PS_SHARED, addr, nmat == 4 ? 0xffffffffu : (1u << (8 * nmat)) - 1, 16,
 				 false, wf);

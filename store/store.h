@@ -1,6 +1,7 @@
 /* store.h — the results database (SQLite): runs, launches, metrics, traces, lesson progress.
  * Owns the schema (data/schema.sql, PRAGMA user_version, forward migrations), the database path rules,
- * and the one-transaction-per-run discipline: a run is visible whole or not at all. */
+ * and the one-transaction-per-run discipline: a run is visible whole or not at all.  It persists and loads
+ * the record model of common/record.h; runs reach it through the session (session/session.h). */
 #ifndef GL_STORE_H
 #define GL_STORE_H
 
@@ -9,12 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "common/buffers.h"
 #include "common/err.h"
-#include "common/findings.h"
-#include "common/metrics.h"
-#include "common/outputs.h"
-#include "common/trace.h"
+#include "common/record.h"
 
 struct gl_store; /* opaque */
 
@@ -36,78 +33,6 @@ int gl_store_check(const char *path, char *resolved, size_t n, struct gl_err *er
  * (default 5000 ms; $GPULAB_BUSY_TIMEOUT_MS overrides it at open), and the path the store uses. */
 void gl_store_set_busy_timeout(struct gl_store *s, int ms);
 const char *gl_store_file(const struct gl_store *s);
-
-struct gl_run_info {
-	char backend[16];      /* "sim" or "cuda" */
-	char device[128];      /* "PTX simulator (2 CPU threads)" or the GPU's name */
-	char chip[32];         /* "GH100"; empty on the simulator */
-	int sm_count;
-	char cc[8];            /* "9.0"; for the simulator the PTX target, "8.0" */
-	char driver[32];
-	char cupti_version[32];
-	char host[64];
-	const char *argv;      /* the command line */
-	char sweep_id[64];     /* the sweep this run belongs to ($GPULAB_SWEEP_ID), "" when none */
-	char slurm_job_id[32]; /* the Slurm job (the array's job id) and array task, "" outside Slurm */
-	char slurm_task_id[16];
-};
-
-/* One guidance rule that fired on a launch (insights/guidance.h; stored in launch_guidance). */
-struct gl_guidance {
-	char rule[40];
-	char severity[4];        /* "OPT", "WRN" or "INF" */
-	char message[384];
-	char metric[96];
-	double value;
-	double estimated_speedup; /* NAN where the rule cannot bound one */
-};
-
-struct gl_launch_record {
-	char topic[32];
-	char variant[32];
-	char *params_json;     /* {"rows":1024,"cols":1024} */
-	unsigned grid[3], block[3];
-	unsigned dyn_smem;
-	int regs;              /* from ptxas -v for the device's arch, -1 when unknown */
-	int static_smem;       /* bytes, -1 when unknown */
-	int verified;          /* 1 passed, 0 failed, -1 not checked (sampled CTAs: outputs are partial) */
-	double max_abs_err, max_rel_err;
-	double duration_ns;    /* NAN when not measured (simulator) */
-	char metric_source[8]; /* "sim" or "cupti" */
-	struct gl_metrics metrics;
-	char note[256];        /* e.g. "sampled 64 of 1024 CTAs, counts scaled" */
-	struct gl_trace_event *trace; /* simulator --trace events, owned; NULL when none */
-	struct gl_buffer_desc *buffers; /* the buffer map (with a trace), owned; NULL when none */
-	int nbuffers;
-	uint32_t ntrace;
-	bool sanitized;        /* the simulator's sanitizer ran: the counts and findings below apply */
-	long sanitizer_errors, sanitizer_warnings; /* occurrences, every one counted */
-	long sanitizer_dropped; /* occurrences of distinct findings beyond GL_FINDINGS_MAX */
-	struct gl_finding *findings; /* distinct findings, errors first, owned; NULL when none */
-	int nfindings;
-	/* A variant that is several kernel launches (naive attention: scores, softmax, PV) is one record
-	 * holding the variant's total (part 0: metrics rolled up by gl_metrics_total_add, verification after
-	 * the last launch) and one record per launch in `parts` (part 1, 2, ..., owned), each with its own
-	 * metrics, trace and findings.  A single-launch variant has nparts = 0. */
-	int part;              /* 0: the variant; k >= 1: its k-th launch */
-	char entry[64];        /* the PTX entry launched; empty for a multi-launch total */
-	struct gl_launch_record *parts;
-	int nparts;
-	struct gl_guidance *guidance; /* the rules that fired, owned; NULL when none (or stored before them) */
-	int nguidance;
-	long cta_first, cta_end; /* --cta-range: only CTAs cta_first..cta_end-1 ran (partial counts); 0, 0: all */
-	struct gl_output_bytes *outputs; /* --cta-range: the bytes the range wrote per output buffer, owned */
-	int noutputs;
-};
-
-struct gl_run_record {
-	long id;
-	char started_at[32], finished_at[32], status[16];
-	struct gl_run_info info;
-	char argv[512];
-	struct gl_launch_record *launches;
-	size_t nlaunches;
-};
 
 /* A run is written in one transaction: begin, add launches, commit.  Nothing is visible before commit;
  * gl_store_abort_run (or closing without commit, or the process dying) leaves the database as it was. */
@@ -138,6 +63,8 @@ int gl_store_import(struct gl_store *s, const char *file, int *imported, int *sk
 #define GL_MAX_ASSEMBLED 256
 struct gl_assembly {
 	int assembled;  /* new whole launches */
+	long runs[GL_MAX_ASSEMBLED], launches[GL_MAX_ASSEMBLED]; /* each in a run of its own: to finish */
+	int nwhole;
 	long verify[GL_MAX_ASSEMBLED]; /* those whose outputs were joined (CTA-disjoint writes): to verify */
 	int nverify;
 	int already;    /* groups assembled before */
@@ -150,11 +77,12 @@ int gl_store_assemble(struct gl_store *s, struct gl_assembly *out, struct gl_err
 int gl_store_load_outputs(struct gl_store *s, long launch_id, struct gl_launch_record *rec, struct gl_err *err);
 int gl_store_set_verified(struct gl_store *s, long launch_id, int verified, double max_abs, double max_rel,
 			  const char *note, struct gl_err *err);
+/* Replace the guidance stored with launch `launch_id` by l's (one transaction): for a launch the store
+ * made itself (an assembled one), which the session finishes like any other. */
+int gl_store_set_guidance(struct gl_store *s, long launch_id, const struct gl_launch_record *l, struct gl_err *err);
 
 /* Load a stored run with its launches and metrics; run_id 0 means the latest run. */
 int gl_store_load_run(struct gl_store *s, long run_id, struct gl_run_record *out, struct gl_err *err);
-void gl_run_record_free(struct gl_run_record *r);
-void gl_launch_record_free(struct gl_launch_record *l);
 
 /* Run one SQL statement on a read-only store and print its rows as an aligned table, JSON (an array of
  * objects) or CSV.  Write statements are refused with a clear GL_EUSAGE message. */

@@ -7,7 +7,7 @@
  * derived from its parts' UUIDs, so assembling twice adds nothing.  A multi-launch variant is assembled
  * from its total rows (part 0) only: the assembled launch has no per-launch rows under it.  The parts'
  * output writes (launch_outputs) are joined when no two parts wrote a byte differently (CTA-disjoint
- * writes); the caller then verifies them (run/run_assembled.c), otherwise the note says why not. */
+ * writes); the caller then verifies them (session/session_assembled.c), otherwise the note says why not. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -262,6 +262,10 @@ static int write_whole(struct gl_store *s, const struct parts *p, const char *uu
 		rc = gl_store_exec_bound(s, sql.buf, launch, 0, because, NULL, "noting the assembly", err);
 	} else if (rc == GL_OK && out->nverify < GL_MAX_ASSEMBLED) {
 		out->verify[out->nverify++] = launch;
+	}
+	if (rc == GL_OK && out->nwhole < GL_MAX_ASSEMBLED) {
+		out->runs[out->nwhole] = run;
+		out->launches[out->nwhole++] = launch;
 	}
 	gl_str_free(&ids);
 	gl_str_free(&sql);

@@ -40,6 +40,27 @@ int gl_store_insert_guidance(struct gl_store *s, long launch_id, const struct gl
 	return r == SQLITE_OK ? GL_OK : gl_store_sql_error(s, r, "recording the guidance", err);
 }
 
+int gl_store_set_guidance(struct gl_store *s, long launch_id, const struct gl_launch_record *l, struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	int rc = gl_store_exec(s, "BEGIN IMMEDIATE", "starting the guidance's transaction", err);
+	if (rc != GL_OK)
+		return rc;
+	int r = sqlite3_prepare_v2(s->db, "DELETE FROM launch_guidance WHERE launch_id = ?", -1, &st, NULL);
+	if (r == SQLITE_OK) {
+		sqlite3_bind_int64(st, 1, launch_id);
+		r = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(s->db);
+		sqlite3_finalize(st);
+	}
+	rc = r == SQLITE_OK ? gl_store_insert_guidance(s, launch_id, l, err)
+			    : gl_store_sql_error(s, r, "replacing the guidance", err);
+	if (rc == GL_OK)
+		return gl_store_exec(s, "COMMIT", "committing the guidance", err);
+	struct gl_err ignored = {0};
+	gl_store_exec(s, "ROLLBACK", "rolling the guidance back", &ignored);
+	return rc;
+}
+
 static void text_col(sqlite3_stmt *st, int i, char *buf, size_t n)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);

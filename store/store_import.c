@@ -18,7 +18,8 @@ struct import_args {
 };
 
 static const char run_cols[] = "started_at, finished_at, status, backend, device, chip, sm_count, cc, driver, "
-			       "cupti_version, gpulab_version, host, argv, uuid, sweep_id, slurm_job_id, slurm_task_id";
+			       "cupti_version, gpulab_version, host, argv, uuid, sweep_id, slurm_job_id, slurm_task_id, "
+			       "backend_note";
 static const char launch_cols[] = "topic, variant, params_json, grid, block, dyn_smem, regs, static_smem, "
 				  "verified, max_abs_err, max_rel_err, duration_ns, metric_source, note, "
 				  "sanitizer_errors, sanitizer_warnings, sanitizer_dropped, cta_first, cta_end";

@@ -68,7 +68,7 @@ static int load_run_row(struct gl_store *s, long id, struct gl_run_record *r, st
 	sqlite3_stmt *st;
 	int rc = prepare(s,
 			 "SELECT started_at, finished_at, status, backend, device, chip, sm_count, cc, driver, "
-			 "cupti_version, host, argv FROM runs WHERE id = ?",
+			 "cupti_version, host, argv, backend_note FROM runs WHERE id = ?",
 			 &st, err);
 	if (rc)
 		return rc;
@@ -88,6 +88,7 @@ static int load_run_row(struct gl_store *s, long id, struct gl_run_record *r, st
 		gl_store_col_text(st, 9, r->info.cupti_version, sizeof r->info.cupti_version);
 		gl_store_col_text(st, 10, r->info.host, sizeof r->info.host);
 		gl_store_col_text(st, 11, r->argv, sizeof r->argv);
+		gl_store_col_text(st, 12, r->info.backend_note, sizeof r->info.backend_note);
 		r->info.argv = r->argv;
 	} else {
 		rc = gl_store_sql_error(s, step == SQLITE_DONE ? SQLITE_INTERNAL : step, "reading the run", err);
@@ -201,46 +202,4 @@ int gl_store_load_run(struct gl_store *s, long run_id, struct gl_run_record *out
 	if (rc != GL_OK)
 		gl_run_record_free(out);
 	return rc;
-}
-
-void gl_launch_record_free(struct gl_launch_record *l)
-{
-	if (!l)
-		return;
-	free(l->params_json);
-	l->params_json = NULL;
-	gl_metrics_free(&l->metrics);
-	free(l->trace);
-	l->trace = NULL;
-	l->ntrace = 0;
-	free(l->buffers);
-	l->buffers = NULL;
-	l->nbuffers = 0;
-	free(l->findings);
-	l->findings = NULL;
-	l->nfindings = 0;
-	free(l->guidance);
-	l->guidance = NULL;
-	l->nguidance = 0;
-	for (int k = 0; k < l->noutputs; k++)
-		free(l->outputs[k].segs);
-	free(l->outputs);
-	l->outputs = NULL;
-	l->noutputs = 0;
-	for (int k = 0; k < l->nparts; k++)
-		gl_launch_record_free(&l->parts[k]);
-	free(l->parts);
-	l->parts = NULL;
-	l->nparts = 0;
-}
-
-void gl_run_record_free(struct gl_run_record *r)
-{
-	if (!r)
-		return;
-	for (size_t i = 0; i < r->nlaunches; i++)
-		gl_launch_record_free(&r->launches[i]);
-	free(r->launches);
-	r->launches = NULL;
-	r->nlaunches = 0;
 }

@@ -76,8 +76,8 @@ static int insert_run(struct gl_store *s, const struct gl_run_info *info, long *
 	sqlite3_stmt *st;
 	int rc = prepare(s,
 			 "INSERT INTO runs (started_at, status, backend, device, chip, sm_count, cc, driver, "
-			 "cupti_version, gpulab_version, host, argv, uuid, sweep_id, slurm_job_id, slurm_task_id) "
-			 "VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			 "cupti_version, gpulab_version, host, argv, uuid, sweep_id, slurm_job_id, slurm_task_id, "
+			 "backend_note) VALUES (?, 'running', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			 &st, err);
 	if (rc)
 		return rc;
@@ -104,6 +104,7 @@ static int insert_run(struct gl_store *s, const struct gl_run_info *info, long *
 	bind_text(st, 13, info->sweep_id);
 	bind_text(st, 14, info->slurm_job_id);
 	bind_text(st, 15, info->slurm_task_id);
+	bind_text(st, 16, info->backend_note);
 	rc = step_done(s, st, "recording the run", err);
 	if (rc == GL_OK)
 		*run_id = (long)sqlite3_last_insert_rowid(s->db);

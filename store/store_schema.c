@@ -12,6 +12,7 @@ extern const char gl_migrate_4_sql[]; /* data/migrate_4.sql */
 extern const char gl_migrate_5_sql[]; /* data/migrate_5.sql */
 extern const char gl_migrate_6_sql[]; /* data/migrate_6.sql */
 extern const char gl_migrate_7_sql[]; /* data/migrate_7.sql */
+extern const char gl_migrate_8_sql[]; /* data/migrate_8.sql */
 
 /* Migration step N brings a database from user_version N-1 to N.  Append steps; never edit old ones. */
 static const char *const migrations[] = {
@@ -22,6 +23,7 @@ static const char *const migrations[] = {
 	gl_migrate_5_sql, /* 5: each launch's guidance; run_summary with topic, variants, parameters (data/migrate_5.sql) */
 	gl_migrate_6_sql, /* 6: run UUIDs and provenance, partial launches (data/migrate_6.sql) */
 	gl_migrate_7_sql, /* 7: exercise progress (data/migrate_7.sql) */
+	gl_migrate_8_sql, /* 8: why a run ran on its backend, runs.backend_note (data/migrate_8.sql) */
 };
 
 int gl_store_schema_version(void)

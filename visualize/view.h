@@ -12,7 +12,9 @@
 #include "kernels/registry.h"
 #include "view_canvas.h"
 
-/* What makes a step worth a jump (the player's [ ] and { } keys, and the step a view opens on). */
+/* What makes a step worth a jump (the player's [ ] and { } keys, and the step a view opens on): POINT, the
+ * view's point (ops->point says what it is); NEW_WARP, the first step of a group (ops->group: a warp's
+ * access, an output tile, a phase). */
 enum view_mark { VIEW_MARK_POINT = 1, VIEW_MARK_NEW_WARP = 2 };
 
 struct view_ops {
@@ -20,8 +22,16 @@ struct view_ops {
 	int (*nsteps)(const void *state);
 	void (*draw)(const void *state, int step, struct view_canvas *cv);
 	/* VIEW_MARK_* bits of step k: POINT when it shows the view's point (a bank conflict, an access with
-	 * more sectors than ideal, a new K step), NEW_WARP when another warp's access begins.  May be NULL. */
+	 * more sectors than ideal, a new K step), NEW_WARP when another group (ops->group) begins.  May be NULL. */
 	unsigned (*marks)(const void *state, int step);
+	/* The view's one definition of its point, as the steps that show it are called ("access with bank
+	 * conflicts"): the help box, the opening step and the "no later ..." message say it. */
+	const char *point;
+	/* What } { jump between, the steps marked NEW_WARP ("warp", "output tile"); NULL: the view has no groups. */
+	const char *group;
+	/* true: the view opens on its first step, an introduction the point comes after (mma's fragment map,
+	 * flash's first block); false: on the first step that shows its point. */
+	bool opens_at_start;
 	/* The view's own keys (gemm: zoom, pan, thread), tried before the player's: true when the key was
 	 * the view's (the screen changed).  May be NULL; so may the rest. */
 	bool (*key)(const void *state, int key);
@@ -37,11 +47,13 @@ struct view_ops {
 	bool tall;
 };
 
-/* The step a view opens on: the first that shows its point, else the first. */
+/* The first step that shows the view's point, else the first. */
 int view_first_point(const struct view_ops *ops, const void *state);
+/* The step a view opens on: its first point, or its first step (ops->opens_at_start). */
+int view_open_step(const struct view_ops *ops, const void *state);
 
 extern const struct view_ops view_coalesce_ops, view_banks_ops, view_gemm_ops, view_conv_ops, view_mma_ops,
-    view_flash_ops;
+    view_flash_ops, view_reduce_ops;
 
 /* The one table of views (view_table.c), ended by an entry without name. */
 struct view_entry {
@@ -50,6 +62,7 @@ struct view_entry {
 	const char *topic;         /* the topic the view implies, or NULL (--topic needed) */
 	const struct view_ops *ops;
 	const char *variant;       /* the variant it shows by default, or NULL (the topic's first) */
+	const char *summary;       /* what one step shows, for the man page */
 };
 extern const struct view_entry view_table[];
 /* The view called `name`, else NULL. */
@@ -78,7 +91,7 @@ struct view_player {
 	bool prompt; /* reading a step number after 'g' */
 	char input[12];
 	bool quit;
-	char message[64]; /* one-line feedback ("no step 900: 1 to 128") */
+	char message[128]; /* one-line feedback ("no step 900: 1 to 128") */
 	const struct view_ops *ops; /* for the marks ([ ] { }), may be NULL */
 	const void *state;
 	/* Scrolling a frame taller or wider than the screen: its first row and column on screen (kept
@@ -89,7 +102,7 @@ struct view_player {
 };
 
 void view_player_init(struct view_player *p, int nsteps, bool play);
-/* Jumps by marks use ops->marks over state; the player starts on view_first_point. */
+/* Jumps by marks use ops->marks over state; the player starts on view_open_step. */
 void view_player_marks(struct view_player *p, const struct view_ops *ops, const void *state);
 /* Apply one key: space, n, p, +, -, g, Home/End, ] [ (next/previous step that shows the point), } {
  * (next/previous warp), PgDn/PgUp (a page), j/k (a row), > < (half a screen across) when the frame does
@@ -108,16 +121,16 @@ void view_compose(const struct view_ops *ops, const void *state, struct view_pla
  * shorter when the screen, p->page_w wide, has no room for it) or else the keys. */
 void view_status_line(const struct view_player *p, char *buf, size_t n);
 
-/* --frames N: N frames as text from the first that shows the view's point, each starting with
+/* --frames N: N frames as text from the step the view opens on (view_open_step), each starting with
  * "step K/TOTAL", at 80x24.  No terminal. */
 int view_print_frames(const struct view_ops *ops, const void *state, int nframes, FILE *out);
-/* The same from step `first` (0-based; < 0: the first that shows the point). */
+/* The same from step `first` (0-based; < 0: the step the view opens on). */
 int view_print_frames_from(const struct view_ops *ops, const void *state, int first, int nframes, FILE *out);
 
 /* The interactive view on the terminal.  Opens paused at step 1 unless `play`.  Returns when the user
  * quits (q), on SIGINT/SIGTERM, or on an error — always after endwin(). */
 int view_tui_run(const struct view_ops *ops, const void *state, bool play, struct gl_err *err);
-/* The same, opening on step `start` (0-based; < 0: the first that shows the point). */
+/* The same, opening on step `start` (0-based; < 0: the step the view opens on). */
 int view_tui_run_at(const struct view_ops *ops, const void *state, bool play, int start, struct gl_err *err);
 /* gpulab's --color for the views: 0 auto (colour unless NO_COLOR is set and not empty), 1 always, 2 never. */
 void view_tui_color(int mode);

@@ -5,21 +5,8 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "sim/memmodel.h"
+#include "sim/sim.h"
 #include "view_states.h"
-
-static unsigned event_ideal(const struct gl_trace_event *e)
-{
-	if (e->op == GL_TRACE_LDMATRIX)
-		return (unsigned)__builtin_popcount(e->mask) / 8;
-	return gl_mm_shared_ideal_wavefronts(e->mask, e->bytes);
-}
-
-static unsigned event_conflicts(const struct gl_trace_event *e)
-{
-	unsigned ideal = event_ideal(e);
-	return e->cost > ideal ? e->cost - ideal : 0;
-}
 
 int view_banks_build(const struct view_trace *tr, long block, struct view_banks *v, struct gl_err *err)
 {
@@ -38,7 +25,7 @@ int view_banks_build(const struct view_trace *tr, long block, struct view_banks 
 	for (uint32_t i = 0; i < v->n; i++) {
 		const struct gl_trace_event *e = &tr->ev[v->idx[i]];
 		v->wf_prefix[i + 1] = v->wf_prefix[i] + e->cost;
-		v->conflict_prefix[i + 1] = v->conflict_prefix[i] + event_conflicts(e);
+		v->conflict_prefix[i + 1] = v->conflict_prefix[i] + view_shared_conflicts(e);
 	}
 	return GL_OK;
 }
@@ -115,8 +102,8 @@ void view_banks_frame(const struct view_banks *v, int step, struct view_banks_fr
 		f->wavefronts = gl_mm_ldmatrix_word_wavefronts(a32, (unsigned)__builtin_popcount(e->mask) / 8, f->wf);
 	else
 		f->wavefronts = gl_mm_shared_word_wavefronts(a32, e->mask, e->bytes, f->wf);
-	f->ideal = event_ideal(e);
-	f->conflicts = event_conflicts(e);
+	f->ideal = view_shared_ideal(e);
+	f->conflicts = view_shared_conflicts(e);
 	fill_cells(e, f);
 	worst_bank(f);
 	f->inst_so_far = (uint64_t)step + 1;

@@ -1,12 +1,11 @@
 /* view_buffers.c — where a launch's buffers and shared arrays lie, so the views can turn addresses
  * into elements.  A launch stored with its buffer map (schema 3) is read from it; for older launches,
- * global buffers: the harness's own setup replayed for the stored problem, placed by
+ * global buffers: the launch made again from its stored parameters (gl_topic_rebuild), placed by
  * gl_sim_buffer_address exactly as the simulator placed them.  Shared arrays: the entry's .shared
  * variables (offset and size), named after the trace events that touch them. */
 #include <stdio.h>
 #include <string.h>
 
-#include "sim/ptx.h"
 #include "sim/sim.h"
 #include "view_trace.h"
 
@@ -29,10 +28,12 @@ static void shape(struct view_trace *tr, struct view_buffer *b)
 	}
 }
 
-static int globals_from_setup(struct view_trace *tr, const struct gl_variant *v, struct gl_err *err)
+/* A launch stored before its buffer map existed: its buffers made again from its stored parameters and
+ * seed (gl_topic_rebuild), placed by gl_sim_buffer_address as the simulator placed them. */
+static int globals_rebuilt(struct view_trace *tr, const struct gl_variant *v, struct gl_err *err)
 {
-	struct gl_launch l = {.module = tr->t->ptx, .module_name = tr->t->name};
-	int rc = tr->t->setup(v, &tr->problem, &l, err);
+	struct gl_launch l;
+	int rc = gl_topic_rebuild(tr->t, v, tr->params_json, &l, err);
 	for (int i = 0; rc == GL_OK && i < l.nbuffers; i++) {
 		struct view_buffer *b = add_buffer(tr, l.buffers[i].name, false);
 		if (!b)
@@ -136,7 +137,7 @@ int view_buffers_build(struct view_trace *tr, struct gl_err *err)
 		from_trace(tr, GL_TRACE_SHARED);
 		return GL_OK;
 	}
-	int rc = globals_from_setup(tr, v, err);
+	int rc = globals_rebuilt(tr, v, err);
 	if (rc == GL_OK)
 		rc = shared_from_ptx(tr, v, err);
 	return rc;

@@ -49,57 +49,98 @@ void view_status_line(const struct view_player *p, char *buf, size_t n)
 		snprintf(buf + len, n - (size_t)len, "  space play  n/p step  ] [ point  ? help  q quit");
 }
 
-static const char *const help_lines[] = {
-    "controls",
-    "",
-    "space    play / pause",
-    "n  ->    next step",
-    "p  <-    previous step",
-    "+  -     faster / slower",
-    "g        go to a step (type it, Enter)",
-    "Home End first / last step",
-    "]  [     next / previous step that shows",
-    "         the point (conflict, extra sectors,",
-    "         new K step)",
-    "}  {     next / previous warp",
-    "PgDn PgUp scroll a page down / up, when",
-    "         the frame does not fit the screen",
-    "j  k     scroll a row down / up",
-    "<  >     scroll left / right",
-    "?        this help",
-    "q  Esc   quit (Ctrl-C too)",
-    "",
-    "any key closes this box",
-};
+/* The help box's lines, before wrapping: the player's keys (the ] [ and } { lines naming what this view
+ * jumps to; the scrolling keys only for a tall view, as a view that fits itself never scrolls), then the
+ * view's own keys (ops->help, which may take over } {), then the closing lines. */
+#define HELP_MAX 48
+#define HELP_LINE 160
 
-/* The player's keys, then the view's own (ops->help) above the closing line. */
-static bool scroll_line(const char *line)
+static bool view_has_key(const struct view_ops *ops, const char *prefix)
 {
-	return !strncmp(line, "PgDn", 4) || !strncmp(line, "         the frame", 18) || !strncmp(line, "j  k", 4) ||
-	       !strncmp(line, "<  >", 4);
+	for (int j = 0; ops->help && ops->help[j]; j++)
+		if (!strncmp(ops->help[j], prefix, strlen(prefix)))
+			return true;
+	return false;
 }
 
-/* The lines of the help box: the player's (the scrolling keys only for a tall view: a view that fits
- * itself never scrolls), the view's own (ops->help) before the closing lines. */
-static int help_box_lines(const struct view_ops *ops, const char **out, int max)
+static int help_box_lines(const struct view_ops *ops, char out[][HELP_LINE], int max)
 {
-	int nbase = (int)(sizeof help_lines / sizeof help_lines[0]), n = 0;
-	for (int i = 0; i < nbase && n < max; i++) {
-		if (i == nbase - 2)
-			for (int j = 0; ops->help && ops->help[j] && n < max; j++)
-				out[n++] = ops->help[j];
-		if (ops->tall || !scroll_line(help_lines[i]))
-			out[n++] = help_lines[i];
+	int n = 0;
+#define ADD(...) (n < max ? (void)snprintf(out[n++], HELP_LINE, __VA_ARGS__) : (void)0)
+	ADD("controls");
+	ADD("%s", "");
+	ADD("space    play / pause");
+	ADD("n  ->    next step");
+	ADD("p  <-    previous step");
+	ADD("+  -     faster / slower");
+	ADD("g        go to a step (type it, Enter)");
+	ADD("Home End first / last step");
+	ADD("]  [     next / previous %s", ops->point ? ops->point : "step that shows the point");
+	if (ops->group && !view_has_key(ops, "}  {"))
+		ADD("}  {     next / previous %s", ops->group);
+	if (ops->tall) {
+		ADD("PgDn PgUp scroll a page down / up, when the frame does not fit the screen");
+		ADD("j  k     scroll a row down / up");
+		ADD("<  >     scroll left / right");
 	}
+	for (int j = 0; ops->help && ops->help[j]; j++)
+		ADD("%s", ops->help[j]);
+	ADD("?        this help");
+	ADD("q  Esc   quit (Ctrl-C too)");
+	ADD("%s", "");
+	ADD("any key closes this box");
+#undef ADD
 	return n;
 }
 
+/* Lines of at most `w` columns: a longer line breaks between words, going on under its text (column 9,
+ * after the keys). */
+static int wrap_lines(char in[][HELP_LINE], int n, char out[][HELP_LINE], int max, int w)
+{
+	int m = 0;
+	for (int i = 0; i < n && m < max; i++) {
+		const char *p = in[i];
+		int indent = 0;
+		do {
+			int room = w - indent, len = (int)strlen(p);
+			int cut = len <= room ? len : room;
+			while (cut < len && cut > 0 && p[cut] != ' ')
+				cut--;
+			if (cut == 0)
+				cut = len < room ? len : room;
+			snprintf(out[m++], HELP_LINE, "%*s%.*s", indent, "", cut, p);
+			p += cut;
+			p += strspn(p, " ");
+			indent = 9;
+		} while (*p && m < max);
+	}
+	return m;
+}
+
+/* The box in the middle of the screen, as wide as its longest line (at most the screen): one column of
+ * lines, or two side by side when one is taller than the screen. */
 static void draw_help(struct view_canvas *cv, const struct view_ops *ops)
 {
-	const char *lines[48];
-	int n = help_box_lines(ops, lines, (int)(sizeof lines / sizeof lines[0]));
-	int bw = 44, bh = n + 2;
+	char raw[HELP_MAX][HELP_LINE], lines[2 * HELP_MAX][HELP_LINE];
+	int nraw = help_box_lines(ops, raw, HELP_MAX);
+	int inner = 40; /* as wide as the longest line, from 40 to 60 columns */
+	for (int i = 0; i < nraw; i++)
+		inner = (int)strlen(raw[i]) > inner ? (int)strlen(raw[i]) : inner;
+	inner = inner > 60 ? 60 : inner;
+	int cols = 1, n;
+	for (;;) {
+		int room = cols == 1 ? cv->w - 4 : (cv->w - 7) / 2;
+		inner = inner > room ? room : inner;
+		n = wrap_lines(raw, nraw, lines, 2 * HELP_MAX, inner);
+		if (n + 2 <= cv->h || cols == 2)
+			break;
+		cols = 2;
+		inner = 40;
+	}
+	int per_col = cols == 1 ? n : (n + 1) / 2;
+	int bw = cols * (inner + 3) + 1, bh = per_col + 2;
 	int x0 = (cv->w - bw) / 2, y0 = (cv->h - bh) / 2;
+	x0 = x0 < 0 ? 0 : x0;
 	y0 = y0 < 0 ? 0 : y0;
 	for (int y = 0; y < bh; y++)
 		for (int x = 0; x < bw; x++) {
@@ -108,7 +149,8 @@ static void draw_help(struct view_canvas *cv, const struct view_ops *ops)
 			view_canvas_put(cv, y0 + y, x0 + x, ch, VS_TITLE);
 		}
 	for (int i = 0; i < n; i++)
-		view_canvas_text(cv, y0 + 1 + i, x0 + 2, i == 0 ? VS_TITLE : VS_PLAIN, lines[i]);
+		view_canvas_printf(cv, y0 + 1 + i % per_col, x0 + 2 + (i / per_col) * (inner + 3), i == 0 ? VS_TITLE : VS_PLAIN,
+				   "%.*s", inner, lines[i]);
 }
 
 /* A tall view's whole frame, then the part of it the screen shows from p->top, p->left. */

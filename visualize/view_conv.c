@@ -1,6 +1,8 @@
-/* view_conv.c — the conv view's state: the recorded global loads of the input x, one lane per step, and
- * for the lane's pixel the elements A(m, kk) of the im2col matrix that are that pixel — the implicit
- * GEMM's mapping run backwards — with the loads of every pixel of its channel so far. */
+/* view_conv.c — the conv view's state: the recorded global loads of the input x, one warp instruction
+ * per step, grouped by the output tile they serve (the y elements their CTA stores).  For the step's
+ * lane of interest (the first that reads a pixel its tile loaded before, else the first active one) the
+ * elements A(m, kk) of the im2col matrix that are that pixel — the implicit GEMM's mapping run backwards —
+ * with the loads of every pixel of its channel so far. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -13,6 +15,78 @@ static bool conv_problem(const struct view_trace *tr, struct gl_conv_dims *d)
 		return false;
 	*d = gl_conv_dims_of(&tr->problem);
 	return d->p > 0 && d->q > 0;
+}
+
+/* The element of buffer b lane l of e addresses, -1 outside it. */
+static long element(const struct view_buffer *b, const struct gl_trace_event *e, int l)
+{
+	uint64_t a = e->addrs[l];
+	if (!b || !b->elem || a < b->base || a - b->base >= b->bytes)
+		return -1;
+	return (long)((a - b->base) / b->elem);
+}
+
+/* Lanes of each load that read a pixel an earlier load of the same output tile (CTA) read: the loads an
+ * im2col matrix would hold as copies. */
+static void count_rereads(struct view_conv *v)
+{
+	long count = (long)(v->x->bytes / v->x->elem);
+	uint8_t *seen = gl_xcalloc((size_t)count / 8 + 1, 1);
+	v->reread = gl_xcalloc(v->nidx ? v->nidx : 1, sizeof *v->reread);
+	for (uint32_t i = 0; i < v->nidx; i++) {
+		const struct gl_trace_event *e = &v->tr->ev[v->idx[i]];
+		if (i > 0 && e->block != v->tr->ev[v->idx[i - 1]].block)
+			memset(seen, 0, (size_t)count / 8 + 1);
+		uint8_t before[32] = {0};
+		for (int l = 0; l < 32; l++) {
+			long el = e->mask >> l & 1 ? element(v->x, e, l) : -1;
+			before[l] = el >= 0 && (seen[el / 8] >> (el % 8) & 1);
+			v->reread[i] += before[l];
+		}
+		for (int l = 0; l < 32; l++) {
+			long el = e->mask >> l & 1 ? element(v->x, e, l) : -1;
+			if (el >= 0)
+				seen[el / 8] |= (uint8_t)(1u << (el % 8));
+		}
+	}
+	free(seen);
+}
+
+/* range [lo, hi] grown to hold x (empty while lo < 0). */
+static void widen(long range[2], long x)
+{
+	range[0] = range[0] < 0 || x < range[0] ? x : range[0];
+	range[1] = x > range[1] ? x : range[1];
+}
+
+/* The output tiles: each traced CTA's loads, and the y elements it stores (their count and extent). */
+static void find_tiles(struct view_conv *v)
+{
+	const struct view_trace *tr = v->tr;
+	const struct view_buffer *y = view_buffer_find(tr, "y", false);
+	v->tiles = gl_xcalloc(v->nidx ? v->nidx : 1, sizeof *v->tiles);
+	for (uint32_t i = 0; i < v->nidx; i++) {
+		uint32_t block = tr->ev[v->idx[i]].block;
+		if (v->ntiles && v->tiles[v->ntiles - 1].block == block)
+			continue;
+		struct view_conv_tile *t = &v->tiles[v->ntiles++];
+		*t = (struct view_conv_tile){.block = block, .first = i, .k = {-1, -1}, .p = {-1, -1}, .q = {-1, -1}};
+		for (uint32_t k = 0; k < tr->n; k++) {
+			const struct gl_trace_event *e = &tr->ev[k];
+			if (e->block != block || e->space != GL_TRACE_GLOBAL || e->op != GL_TRACE_ST)
+				continue;
+			for (int l = 0; l < 32; l++) {
+				long el = e->mask >> l & 1 ? element(y, e, l) : -1, n, kk, p, q;
+				if (el < 0)
+					continue;
+				gl_conv_y_coords(&v->d, el, &n, &kk, &p, &q);
+				widen(t->k, kk);
+				widen(t->p, p);
+				widen(t->q, q);
+				t->stores++;
+			}
+		}
+	}
 }
 
 int view_conv_build(const struct view_trace *tr, long block, struct view_conv *v, struct gl_err *err)
@@ -28,53 +102,58 @@ int view_conv_build(const struct view_trace *tr, long block, struct view_conv *v
 	uint32_t n;
 	uint32_t *all = view_select(tr, GL_TRACE_GLOBAL, block, &n);
 	v->idx = gl_xmalloc((n ? n : 1) * sizeof *v->idx);
-	v->first = gl_xmalloc((n + 1) * sizeof *v->first);
 	for (uint32_t i = 0; i < n; i++) {
 		const struct gl_trace_event *e = &tr->ev[all[i]];
-		uint64_t a = e->addrs[__builtin_ctz(e->mask)]; /* view_select keeps events with active lanes */
-		if (e->op != GL_TRACE_LD || a < v->x->base || a >= v->x->base + v->x->bytes)
-			continue;
-		v->first[v->nidx] = (uint32_t)v->nsteps;
-		v->idx[v->nidx++] = all[i];
-		v->nsteps += __builtin_popcount(e->mask);
+		/* view_select keeps events with active lanes */
+		if (e->op == GL_TRACE_LD && element(v->x, e, __builtin_ctz(e->mask)) >= 0)
+			v->idx[v->nidx++] = all[i];
 	}
-	v->first[v->nidx] = (uint32_t)v->nsteps;
 	free(all);
 	if (!v->nidx) {
 		view_conv_free(v);
 		return gl_errf(err, GL_EUSAGE, "the trace of conv2d %s has no global loads of x%s", tr->variant,
 			       block >= 0 ? " in that CTA" : "");
 	}
+	v->nsteps = (int)v->nidx;
+	count_rereads(v);
+	find_tiles(v);
 	return GL_OK;
 }
 
 void view_conv_free(struct view_conv *v)
 {
 	free(v->idx);
-	free(v->first);
+	free(v->reread);
+	free(v->tiles);
 	memset(v, 0, sizeof *v);
 }
 
-/* The warp load holding step `step`, by bisection over the first steps. */
-static uint32_t load_of(const struct view_conv *v, int step)
+int view_conv_tile_of(const struct view_conv *v, int step)
 {
-	uint32_t lo = 0, hi = v->nidx - 1;
-	while (lo < hi) {
-		uint32_t mid = (lo + hi + 1) / 2;
-		if (v->first[mid] <= (uint32_t)step)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	return lo;
+	int t = 0;
+	while (t + 1 < v->ntiles && v->tiles[t + 1].first <= (uint32_t)step)
+		t++;
+	return t;
 }
 
-static int nth_lane(uint32_t mask, int k)
+/* The lane a step is about: the first that reads a pixel its tile loaded before, else the first active. */
+static int lane_of_interest(const struct view_conv *v, uint32_t i)
 {
-	for (int l = 0; l < 32; l++)
-		if (mask >> l & 1 && k-- == 0)
-			return l;
-	return -1;
+	const struct gl_trace_event *e = &v->tr->ev[v->idx[i]];
+	int first = __builtin_ctz(e->mask);
+	if (!v->reread[i])
+		return first;
+	const struct view_conv_tile *t = &v->tiles[view_conv_tile_of(v, (int)i)];
+	for (int l = first; l < 32; l++) {
+		long el = e->mask >> l & 1 ? element(v->x, e, l) : -1;
+		for (uint32_t k = t->first; el >= 0 && k < i; k++) {
+			const struct gl_trace_event *p = &v->tr->ev[v->idx[k]];
+			for (int m = 0; m < 32; m++)
+				if (p->mask >> m & 1 && element(v->x, p, m) == el)
+					return l;
+		}
+	}
+	return first;
 }
 
 /* Every (output pixel, tap) whose window puts that tap on input pixel (h, w): h = p stride - pad + r dil. */
@@ -106,10 +185,8 @@ static void count_loads(const struct view_conv *v, uint32_t last, struct view_co
 	for (uint32_t i = 0; i <= last; i++) {
 		const struct gl_trace_event *e = &v->tr->ev[v->idx[i]];
 		for (int l = 0; l < 32; l++) {
-			if (!(e->mask >> l & 1) || e->addrs[l] < v->x->base)
-				continue;
-			long el = (long)((e->addrs[l] - v->x->base) / v->x->elem), n, c, h, w;
-			if (el >= count)
+			long el = e->mask >> l & 1 ? element(v->x, e, l) : -1, n, c, h, w;
+			if (el < 0)
 				continue;
 			f->lane_loads++;
 			if (seen && !(seen[el / 8] >> (el % 8) & 1)) {
@@ -128,12 +205,14 @@ void view_conv_frame(const struct view_conv *v, int step, struct view_conv_frame
 {
 	memset(f, 0, sizeof *f);
 	step = step < 0 ? 0 : step >= v->nsteps ? v->nsteps - 1 : step;
-	uint32_t i = load_of(v, step);
+	uint32_t i = (uint32_t)step;
 	f->e = &v->tr->ev[v->idx[i]];
 	f->step = step;
 	f->nsteps = v->nsteps;
-	f->lane = nth_lane(f->e->mask, step - (int)v->first[i]);
-	f->elem = (long)((f->e->addrs[f->lane] - v->x->base) / v->x->elem);
+	f->tile = view_conv_tile_of(v, step);
+	f->reread = v->reread[i];
+	f->lane = lane_of_interest(v, i);
+	f->elem = element(v->x, f->e, f->lane);
 	gl_conv_x_coords(&v->d, f->elem, &f->n, &f->c, &f->h, &f->w);
 	find_uses(&v->d, f);
 	count_loads(v, i, f);

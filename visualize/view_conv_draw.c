@@ -4,14 +4,41 @@
 
 #include "view_states.h"
 
+/* "k 0-63" or "k 5" for a range of y coordinates. */
+static void range_text(char *buf, size_t n, const char *name, const long r[2])
+{
+	if (r[0] < 0)
+		snprintf(buf, n, "%s -", name);
+	else if (r[0] == r[1])
+		snprintf(buf, n, "%s %ld", name, r[0]);
+	else
+		snprintf(buf, n, "%s %ld-%ld", name, r[0], r[1]);
+}
+
 static void draw_event(struct view_canvas *cv, int y, const struct view_conv *v, const struct view_conv_frame *f)
 {
+	const struct view_conv_tile *t = &v->tiles[f->tile];
+	int last = f->tile + 1 < v->ntiles ? (int)v->tiles[f->tile + 1].first : v->nsteps;
+	char k[32], p[32], q[32];
+	range_text(k, sizeof k, "k", t->k);
+	range_text(p, sizeof p, "p", t->p);
+	range_text(q, sizeof q, "q", t->q);
+	view_canvas_printf(cv, y, 0, VS_TITLE, "output tile %d/%d: CTA %u, %ld y store%s (%s, %s, %s); load %d/%d of it",
+			   f->tile + 1, v->ntiles, t->block, t->stores, t->stores == 1 ? "" : "s", k, p, q,
+			   f->step - (int)t->first + 1, last - (int)t->first);
 	const struct gl_trace_event *e = f->e;
-	view_canvas_printf(cv, y, 0, VS_PLAIN, "seq %u  block %u  warp %u  %s.global %u B x %d lanes  %u sector%s  PTX line %u",
+	view_canvas_printf(cv, y + 1, 0, VS_PLAIN, "seq %u  block %u  warp %u  %s.global %u B x %d lanes  %u sector%s  PTX line %u",
 			   e->seq, e->block, e->warp, gl_trace_op_name(e->op), e->bytes, __builtin_popcount(e->mask),
 			   e->cost, e->cost == 1 ? "" : "s", e->line);
+	int lanes = __builtin_popcount(e->mask);
+	if (f->reread)
+		view_canvas_printf(cv, y + 2, 0, VS_WARN, "%d of %d lane%s re-read pixels of this tile: the copies an "
+				   "im2col matrix stores", f->reread, lanes, lanes == 1 ? "" : "s");
+	else
+		view_canvas_printf(cv, y + 2, 0, VS_PLAIN, "%d lane%s, each reading a pixel new to this tile", lanes,
+				   lanes == 1 ? "" : "s");
 	unsigned loads = f->plane[f->h * v->d.w + f->w];
-	view_canvas_printf(cv, y + 1, 0, VS_SELF, "lane %d reads x[n=%ld][c=%ld][h=%ld][w=%ld] (%s, element %ld), loaded %u time%s so far",
+	view_canvas_printf(cv, y + 3, 0, VS_SELF, "lane %d reads x[n=%ld][c=%ld][h=%ld][w=%ld] (%s, element %ld), loaded %u time%s so far",
 			   f->lane, f->n, f->c, f->h, f->w, v->d.nhwc ? "nhwc" : "nchw", f->elem, loads, loads == 1 ? "" : "s");
 }
 
@@ -97,11 +124,12 @@ void view_conv_draw(const struct view_conv *v, int step, struct view_canvas *cv)
 	view_conv_frame(v, step, &f);
 	int y = view_draw_header(cv, v->tr, "conv");
 	draw_event(cv, y, v, &f);
-	int rows = cv->h - y - 7; /* what a screen of cv->h rows holds; a tall canvas shows every use */
-	int plane = draw_plane(cv, y + 3, rows, v, &f), uses = draw_uses(cv, y + 3, rows, 38, &f);
-	int end = y + 4 + (plane > uses ? plane : uses);
+	int rows = cv->h - y - 9; /* what a screen of cv->h rows holds; a tall canvas shows every use */
+	int plane = draw_plane(cv, y + 5, rows, v, &f), uses = draw_uses(cv, y + 5, rows, 38, &f);
+	int end = y + 6 + (plane > uses ? plane : uses);
 	int counts = end + 1 < cv->h - 3 ? end + 1 : cv->h - 3; /* after a blank row when there is room */
 	draw_counts(cv, counts, v, &f);
 	view_canvas_text(cv, counts + 2, 0, VS_DIM, "digits: loads of a pixel so far (+ ten or more); @ the lane's pixel; lit: this warp load");
+	view_canvas_text(cv, counts + 3, 0, VS_DIM, "] [ the next/previous load that re-reads a pixel; } { the next/previous output tile");
 	view_conv_frame_free(&f);
 }

@@ -164,12 +164,14 @@ static float *input(const struct gl_launch *l, const char *name)
 	return NULL;
 }
 
-/* Scores, then m and l after each K/V block, of the CTA's head, from the inputs the harness builds. */
+/* Scores, then m and l after each K/V block, of the CTA's head, from the launch's inputs made again from
+ * its stored parameters and seed. */
 static int values(struct view_flash *f, struct gl_err *err)
 {
 	const struct gl_variant *v = gl_variant_find(f->tr->t, f->tr->variant);
 	struct gl_launch l = {0};
-	int rc = v ? f->tr->t->setup(v, &f->tr->problem, &l, err) : gl_errf(err, GL_EUSAGE, "unknown variant");
+	int rc = v ? gl_topic_rebuild(f->tr->t, v, f->tr->params_json, &l, err) /* the stored seed's inputs */
+		   : gl_errf(err, GL_EUSAGE, "unknown variant");
 	float *q = rc == GL_OK ? input(&l, "Q") : NULL, *k = rc == GL_OK ? input(&l, "K") : NULL;
 	if (rc == GL_OK && (!q || !k))
 		rc = gl_errf(err, GL_EINTERNAL, "the attention harness made no Q or K buffer");
@@ -273,4 +275,19 @@ char view_flash_cell(const struct view_flash *f, int step, int qb, int kb)
 		if (!f->steps[k].epilogue && f->steps[k].qb == qb && f->steps[k].kb == kb)
 			return k == step ? 'N' : k < step ? 'D' : '.';
 	return f->v1 ? '.' : 'o'; /* flash2: another CTA's Q block */
+}
+
+/* Does step `step` rescale O: its K/V block raises the running max m of a row shown (the Q block's first
+ * VIEW_FLASH_ROWS) that had seen keys before, so what O holds is multiplied by e^(m - m') < 1? */
+bool view_flash_rescales(const struct view_flash *f, int step)
+{
+	const struct view_flash_step *s = &f->steps[step];
+	if (s->epilogue || !f->m || s->kb < 0)
+		return false;
+	for (long i = (long)s->qb * f->br; i < ((long)s->qb * f->br) + VIEW_FLASH_ROWS && i < f->nq; i++) {
+		const double *m = &f->m[i * (f->nkb + 1)];
+		if (!isinf(m[s->kb]) && m[s->kb + 1] > m[s->kb])
+			return true;
+	}
+	return false;
 }

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "sim/memmodel.h"
+#include "sim/sim.h"
 #include "view_gemm_int.h"
 
 #define QUEUE      8 /* elements a thread may have loaded and not stored yet */
@@ -177,9 +177,7 @@ static void count(struct view_gemm_frame *f, const struct view_gemm *g, const st
 {
 	if (e->space == GL_TRACE_SHARED) {
 		*(vg_is_shared_store(e) ? &f->sst_wf : &f->sld_wf) += e->cost;
-		unsigned ideal = e->op == GL_TRACE_LDMATRIX ? (unsigned)__builtin_popcount(e->mask) / 8
-		                                            : gl_mm_shared_ideal_wavefronts(e->mask, e->bytes);
-		f->s_conflicts += e->cost > ideal ? e->cost - ideal : 0;
+		f->s_conflicts += view_shared_conflicts(e);
 		return;
 	}
 	uint64_t *sect = b == g->A ? &f->a_sect : b == g->B ? &f->b_sect : b == g->C ? &f->c_sect : NULL;

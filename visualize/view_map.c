@@ -9,8 +9,9 @@
 void view_trace_free(struct view_trace *tr)
 {
 	free(tr->ev);
-	tr->ev = NULL;
-	tr->n = 0;
+	free(tr->sync);
+	tr->ev = tr->sync = NULL;
+	tr->n = tr->nsync = 0;
 }
 
 const struct view_buffer *view_buffer_find(const struct view_trace *tr, const char *name, bool shared)

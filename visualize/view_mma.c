@@ -1,7 +1,7 @@
 /* view_mma.c — the mma view's state.  Three sections of steps:
  *   1. the m16n8k16 fragment map, one step per lane (step k selects lane k): which lane and register
  *      holds each element of A (16x16), B (16x8) and C/D (16x8), from the simulator's fragment layouts
- *      (sim/sim_mma.h, the PTX ISA's tables);
+ *      (sim/sim.h, the PTX ISA's tables);
  *   2. the ldmatrix instructions of the first warp that issues one in the CTA, one per step: the 32 row
  *      addresses, the 8x8 matrices they form, the 16-byte bank group of every row and its wavefront
  *      (sim/memmodel.h), beside the same rows with the XOR swizzle applied to their offsets;
@@ -12,9 +12,7 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "sim/memmodel.h"
 #include "sim/sim.h"
-#include "sim/sim_mma.h"
 #include "view_states.h"
 
 /* The fragment map of mma.m16n8k16 with f16 A/B and f32 C/D. */
@@ -253,14 +251,12 @@ void view_mma_kstep_frame(const struct view_mma *v, int k, struct view_mma_kstep
 		} else if (e->space == GL_TRACE_SHARED && e->op == GL_TRACE_LDMATRIX) {
 			f->ldsm++;
 			f->sld_wf += e->cost;
-			uint32_t ideal = (uint32_t)__builtin_popcount(e->mask) / 8;
-			f->sld_conf += e->cost > ideal ? e->cost - ideal : 0;
+			f->sld_conf += view_shared_conflicts(e);
 			f->warp_ldsm_now += now && (int)e->warp == v->warp;
 		} else if (e->space == GL_TRACE_SHARED && e->op == GL_TRACE_LD) {
-			unsigned ideal = gl_mm_shared_ideal_wavefronts(e->mask, e->bytes);
 			f->lds++;
 			f->sld_wf += e->cost;
-			f->sld_conf += e->cost > ideal ? e->cost - ideal : 0;
+			f->sld_conf += view_shared_conflicts(e);
 		} else if (e->space == GL_TRACE_SHARED) {
 			f->sst_wf += e->cost;
 		}
@@ -288,4 +284,29 @@ void view_mma_owners(const struct view_mma *v, struct view_mma_kstep *f)
 				f->owner[br][bc] = (int8_t)e->warp;
 		}
 	}
+}
+
+/* Does step `step` show a bank conflict: an ldmatrix with more wavefronts than matrices, or a K step
+ * whose shared reads (ldmatrix and ld.shared) took more wavefronts than their ideal?  The fragment map's
+ * steps never do. */
+bool view_mma_conflict(const struct view_mma *v, int step)
+{
+	if (step < 32)
+		return false;
+	if (step < 32 + (int)v->nldm) {
+		const struct gl_trace_event *e = &v->tr->ev[v->idx[v->ldm[step - 32]]];
+		return e->cost > (unsigned)__builtin_popcount(e->mask) / 8;
+	}
+	int k = step - 32 - (int)v->nldm;
+	for (uint32_t i = 0; i < v->nidx; i++) {
+		const struct gl_trace_event *e = &v->tr->ev[v->idx[i]];
+		if (v->kstep[i] != k || e->space != GL_TRACE_SHARED)
+			continue;
+		unsigned ideal = e->op == GL_TRACE_LDMATRIX ? (unsigned)__builtin_popcount(e->mask) / 8
+			       : e->op == GL_TRACE_LD	   ? gl_mm_shared_ideal_wavefronts(e->mask, e->bytes)
+							   : e->cost;
+		if (e->cost > ideal)
+			return true;
+	}
+	return false;
 }

@@ -104,15 +104,40 @@ static const char *const gemm_help[] = {
 };
 /* clang-format on */
 
-const struct view_ops view_conv_ops = {.name = "conv", .nsteps = conv_steps, .draw = conv_draw, .tall = true};
-const struct view_ops view_coalesce_ops = {
-    .name = "coalesce", .nsteps = coalesce_steps, .draw = coalesce_draw, .marks = coalesce_marks, .tall = true};
-const struct view_ops view_banks_ops = {
-    .name = "banks", .nsteps = banks_steps, .draw = banks_draw, .marks = banks_marks, .tall = true};
+/* A load that re-reads pixels its tile loaded before; a new output tile (CTA). */
+static unsigned conv_marks(const void *s, int step)
+{
+	const struct view_conv *v = s;
+	int tile = view_conv_tile_of(v, step);
+	return (v->reread[step] ? VIEW_MARK_POINT : 0) | (v->tiles[tile].first == (uint32_t)step ? VIEW_MARK_NEW_WARP : 0);
+}
+
+const struct view_ops view_conv_ops = {.name = "conv",
+				       .nsteps = conv_steps,
+				       .draw = conv_draw,
+				       .marks = conv_marks,
+				       .point = "load that re-reads pixels its tile loaded (an im2col copy)",
+				       .group = "output tile",
+				       .tall = true};
+const struct view_ops view_coalesce_ops = {.name = "coalesce",
+					   .nsteps = coalesce_steps,
+					   .draw = coalesce_draw,
+					   .marks = coalesce_marks,
+					   .point = "access with more sectors than ideal",
+					   .group = "warp",
+					   .tall = true};
+const struct view_ops view_banks_ops = {.name = "banks",
+					.nsteps = banks_steps,
+					.draw = banks_draw,
+					.marks = banks_marks,
+					.point = "access with bank conflicts",
+					.group = "warp",
+					.tall = true};
 const struct view_ops view_gemm_ops = {.name = "gemm",
                                        .nsteps = gemm_steps,
                                        .draw = gemm_draw,
                                        .marks = gemm_marks,
+                                       .point = "K step (a new slab of A and B)",
                                        .key = gemm_key,
                                        .pages = gemm_pages,
                                        .set_page = gemm_set_page,
@@ -129,7 +154,19 @@ static void mma_draw(const void *s, int step, struct view_canvas *cv)
 	view_mma_draw(s, step, cv);
 }
 
-const struct view_ops view_mma_ops = {.name = "mma", .nsteps = mma_steps, .draw = mma_draw, .tall = true};
+/* A bank conflict: an ldmatrix, or a K step, whose shared reads took more wavefronts than ideal. */
+static unsigned mma_marks(const void *s, int step)
+{
+	return view_mma_conflict(s, step) ? VIEW_MARK_POINT : 0;
+}
+
+const struct view_ops view_mma_ops = {.name = "mma",
+				      .nsteps = mma_steps,
+				      .draw = mma_draw,
+				      .marks = mma_marks,
+				      .point = "ldmatrix or K step with bank conflicts",
+				      .opens_at_start = true, /* on the fragment map */
+				      .tall = true};
 static int flash_steps(const void *s)
 {
 	return ((const struct view_flash *)s)->nsteps;
@@ -140,4 +177,44 @@ static void flash_draw(const void *s, int step, struct view_canvas *cv)
 	view_flash_draw(s, step, cv);
 }
 
-const struct view_ops view_flash_ops = {.name = "flash", .nsteps = flash_steps, .draw = flash_draw, .tall = true};
+/* O rescaled: the K/V block raises the running max of a row that had seen keys. */
+static unsigned flash_marks(const void *s, int step)
+{
+	return view_flash_rescales(s, step) ? VIEW_MARK_POINT : 0;
+}
+
+const struct view_ops view_flash_ops = {.name = "flash",
+					.nsteps = flash_steps,
+					.draw = flash_draw,
+					.marks = flash_marks,
+					.point = "K/V block that raises a row's max (O rescaled)",
+					.opens_at_start = true, /* on the first block */
+					.tall = true};
+
+static int reduce_steps(const void *s)
+{
+	return ((const struct view_reduce *)s)->nsteps;
+}
+
+static void reduce_draw(const void *s, int step, struct view_canvas *cv)
+{
+	view_reduce_draw(s, step, cv);
+}
+
+/* Idle warps (the tree's upper levels, a warp-0 stage) or a bank conflict; a new barrier interval. */
+static unsigned reduce_marks(const void *s, int step)
+{
+	const struct view_reduce *v = s;
+	const struct view_reduce_step *st = &v->steps[step], *prev = step ? &v->steps[step - 1] : NULL;
+	bool point = st->conflicts > 0 || view_reduce_idle_warps(v, step) > 0;
+	bool group = !prev || prev->block != st->block || prev->interval != st->interval;
+	return (point ? VIEW_MARK_POINT : 0) | (group ? VIEW_MARK_NEW_WARP : 0);
+}
+
+const struct view_ops view_reduce_ops = {.name = "reduce",
+					 .nsteps = reduce_steps,
+					 .draw = reduce_draw,
+					 .marks = reduce_marks,
+					 .point = "step with idle warps or bank conflicts",
+					 .group = "barrier interval",
+					 .tall = true};

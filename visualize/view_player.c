@@ -36,11 +36,16 @@ int view_first_point(const struct view_ops *ops, const void *state)
 	return 0;
 }
 
+int view_open_step(const struct view_ops *ops, const void *state)
+{
+	return ops->opens_at_start ? 0 : view_first_point(ops, state);
+}
+
 void view_player_marks(struct view_player *p, const struct view_ops *ops, const void *state)
 {
 	p->ops = ops;
 	p->state = state;
-	go(p, view_first_point(ops, state));
+	go(p, view_open_step(ops, state));
 }
 
 /* To the next (dir 1) or previous (-1) step carrying `mark`; a message when there is none. */
@@ -52,8 +57,15 @@ static void jump(struct view_player *p, int dir, unsigned mark)
 			p->step = k;
 			return;
 		}
-	snprintf(p->message, sizeof p->message, "no %s %s", dir > 0 ? "later" : "earlier",
-		 mark == VIEW_MARK_POINT ? "step that shows the point" : "warp");
+	if (mark == VIEW_MARK_NEW_WARP && (!p->ops || !p->ops->group)) {
+		snprintf(p->message, sizeof p->message, "} { jump between groups of steps; the %s view has none",
+			 p->ops ? p->ops->name : "");
+		return;
+	}
+	const char *what = mark == VIEW_MARK_NEW_WARP	  ? p->ops->group
+			   : p->ops && p->ops->point ? p->ops->point
+						     : "step that shows the point";
+	snprintf(p->message, sizeof p->message, "no %s %s", dir > 0 ? "later" : "earlier", what);
 }
 
 static bool prompt_key(struct view_player *p, int key)

@@ -9,13 +9,30 @@
 #include "store/store.h"
 #include "view_trace.h"
 
+/* The shuffles and barrier arrivals apart from the memory accesses, each list in recorded order: the
+ * views of memory accesses step through tr->ev alone. */
+static void split_sync(struct view_trace *tr)
+{
+	uint32_t nmem = 0;
+	tr->sync = gl_xmalloc((tr->n ? tr->n : 1) * sizeof *tr->sync);
+	tr->nsync = 0;
+	for (uint32_t i = 0; i < tr->n; i++) {
+		if (gl_trace_is_memory(&tr->ev[i]))
+			tr->ev[nmem++] = tr->ev[i];
+		else
+			tr->sync[tr->nsync++] = tr->ev[i];
+	}
+	tr->n = nmem;
+}
+
 /* What loading from the store and from a record share: the topic, its problem and the buffers, from the
  * launch's buffer map when it has one, else worked out again (launches stored before the map existed). */
 static int finish(struct view_trace *tr, const struct gl_buffer_desc *map, int nmap, struct gl_err *err)
 {
+	split_sync(tr);
 	tr->t = gl_topic_find(tr->topic);
 	if (tr->t)
-		view_params_parse(tr->t, tr->params_json, &tr->problem);
+		gl_problem_from_json(tr->t, tr->params_json, &tr->problem); /* what it lacks: the defaults */
 	int rc = GL_OK;
 	if (nmap)
 		view_buffers_from_map(tr, map, nmap);

@@ -10,6 +10,10 @@
 
 /* Indices of the events in `space` of CTA `block` (-1: every traced CTA), in recorded order. */
 uint32_t *view_select(const struct view_trace *tr, int space, long block, uint32_t *n);
+/* A shared access's conflict-free wavefronts (its phases, sim/memmodel.h; one per ldmatrix matrix) and
+ * its bank conflicts (the event's wavefronts beyond them), as the simulator counted them. */
+unsigned view_shared_ideal(const struct gl_trace_event *e);
+unsigned view_shared_conflicts(const struct gl_trace_event *e);
 
 /* ---- coalesce: one global access per step, its lanes, sectors and 128-byte lines */
 struct view_coalesce {
@@ -243,15 +247,27 @@ void view_mma_ldmatrix_frame(const struct view_mma *v, int k, struct view_mma_ld
 void view_mma_kstep_frame(const struct view_mma *v, int k, struct view_mma_kstep *f);
 void view_mma_owners(const struct view_mma *v, struct view_mma_kstep *f);
 void view_mma_draw(const struct view_mma *v, int step, struct view_canvas *cv);
-/* ---- conv: the implicit GEMM's gather, one lane of one global load of x per step: the input pixel the
- * lane reads, every (output pixel, filter tap) = A(m, kk) of the im2col matrix that holds that pixel,
- * and how often each pixel of its channel was loaded so far (the duplication im2col would store). */
+/* The mma view's point: an ldmatrix step, or a K step, with bank conflicts in its shared reads. */
+bool view_mma_conflict(const struct view_mma *v, int step);
+/* ---- conv: the implicit GEMM's gather, one warp instruction (a global load of the conv2d input x) per
+ * step, grouped by the output tile it serves (the y elements its CTA stores): the pixels its lanes read,
+ * for the lane that re-reads a pixel (else the first) every (output pixel, filter tap) = A(m, kk) of the
+ * im2col matrix that holds that pixel, and how often each pixel of its channel was loaded so far (the
+ * duplication im2col would store). */
+struct view_conv_tile {
+	uint32_t block, first; /* the CTA and its first step */
+	long stores;           /* y elements it stores */
+	long k[2], p[2], q[2]; /* their output channels, rows and columns (lo, hi; -1 none) */
+};
+
 struct view_conv {
 	const struct view_trace *tr;
 	struct gl_conv_dims d;
 	const struct view_buffer *x;
-	uint32_t *idx, nidx; /* the global loads of x */
-	uint32_t *first;     /* nidx + 1 entries: the first step of each load (steps are its active lanes) */
+	uint32_t *idx, nidx;   /* the global loads of x: one step each */
+	int *reread;           /* per load: lanes reading a pixel an earlier load of its tile read */
+	struct view_conv_tile *tiles;
+	int ntiles;
 	int nsteps;
 };
 
@@ -263,7 +279,8 @@ struct view_conv_use {
 
 struct view_conv_frame {
 	const struct gl_trace_event *e;
-	int step, nsteps, lane;
+	int step, nsteps, lane; /* the lane of interest */
+	int tile, reread;       /* the output tile (index into tiles), lanes re-reading a pixel */
 	long elem, n, c, h, w;  /* the lane's element of x */
 	struct view_conv_use use[VIEW_CONV_MAX_USES];
 	int nuses;             /* how many (m, kk) of A hold the pixel (may exceed the ones listed) */
@@ -273,6 +290,8 @@ struct view_conv_frame {
 
 int view_conv_build(const struct view_trace *tr, long block, struct view_conv *v, struct gl_err *err);
 void view_conv_free(struct view_conv *v);
+/* The output tile step `step` belongs to. */
+int view_conv_tile_of(const struct view_conv *v, int step);
 void view_conv_frame(const struct view_conv *v, int step, struct view_conv_frame *f);
 void view_conv_frame_free(struct view_conv_frame *f);
 void view_conv_draw(const struct view_conv *v, int step, struct view_canvas *cv);
@@ -310,9 +329,59 @@ struct view_flash {
 int view_flash_build(const struct view_trace *tr, long block, struct view_flash *f, struct gl_err *err);
 void view_flash_free(struct view_flash *f);
 void view_flash_draw(const struct view_flash *f, int step, struct view_canvas *cv);
+/* The flash view's point: a K/V block that raises the running max of a row shown, so O is rescaled. */
+bool view_flash_rescales(const struct view_flash *f, int step);
 /* The cell of the S block grid: 'N' now, 'D' done earlier, 'x' skipped (causal), 'o' another CTA's
  * (flash2), '.' later. */
 char view_flash_cell(const struct view_flash *f, int step, int qb, int kb);
+
+/* ---- reduce: a reduction's combining structure from the trace of each traced CTA (view_reduce.c).  The
+ * barriers cut a CTA into intervals; a step is the n-th run of one kind of event in an interval over all
+ * the warps that made it: global loads of one buffer, shared-memory accesses (a tree level), one round of
+ * shuffles (one lane pattern), global writes and atomics (the grid's stage). */
+#define VIEW_REDUCE_WARPS 32
+enum { VR_LOAD, VR_SHARED, VR_SHFL, VR_WRITE, VR_KINDS };
+
+struct view_reduce_step {
+	uint32_t block;          /* the CTA */
+	int interval, kind, run; /* after `interval` barriers, the run-th run of this kind there */
+	int id;                  /* (its index while the steps are built) */
+	uint32_t first;          /* its first event (index into ev) */
+	int nev;
+	uint32_t lanes[VIEW_REDUCE_WARPS]; /* the lanes of each warp that took part; 0: the warp is idle */
+	uint64_t wavefronts, ideal, conflicts; /* shared accesses */
+	uint64_t requests, sectors;            /* global accesses */
+};
+
+struct view_reduce {
+	const struct view_trace *tr;
+	const struct gl_trace_event **ev; /* memory and sync events of the shown CTAs, in recorded order */
+	uint32_t nev;
+	int *step_of;                     /* per event: its step; -1 for a barrier */
+	struct view_reduce_step *steps;
+	int nsteps, nwarps;               /* nwarps: warps per CTA */
+};
+
+/* A step's shuffle round: where each lane read from, and which lanes' sums reach lane 0 by the end of
+ * the interval's rounds (a butterfly: every lane's). */
+struct view_reduce_frame {
+	int step;
+	const struct view_reduce_step *st;
+	const struct gl_trace_event *e; /* the step's first event (shuffle: the pattern; shared: the banks) */
+	int idle;                       /* warps without an event in this step */
+	int loads, stores, atomics;     /* events of the step by operation */
+	char arrays[64];                /* the buffers they touch: "ssum, skey" */
+	bool from_grid;                 /* loads of what the grid's blocks wrote before: a second stage */
+	int round, rounds;              /* shuffles: this round of the interval's */
+	uint32_t carry;                 /* shuffles: lanes whose value after this round reaches lane 0 */
+	uint64_t wf_so_far, conf_so_far, sectors_so_far, shuffles_so_far; /* the step's CTA, steps up to it */
+};
+
+int view_reduce_build(const struct view_trace *tr, long block, struct view_reduce *v, struct gl_err *err);
+void view_reduce_free(struct view_reduce *v);
+int view_reduce_idle_warps(const struct view_reduce *v, int step);
+void view_reduce_frame(const struct view_reduce *v, int step, struct view_reduce_frame *f);
+void view_reduce_draw(const struct view_reduce *v, int step, struct view_canvas *cv);
 
 /* Shared drawing helpers: the title rows every view starts with. */
 int view_draw_header(struct view_canvas *cv, const struct view_trace *tr, const char *view);

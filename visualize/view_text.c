@@ -17,7 +17,7 @@ int view_print_frames_from(const struct view_ops *ops, const void *state, int fi
 	else
 		view_canvas_init(&cv, VIEW_MIN_W, VIEW_MIN_H - 1);
 	if (first < 0)
-		first = view_first_point(ops, state);
+		first = view_open_step(ops, state);
 	int pages = ops->pages && ops->set_page ? ops->pages(state, cv.w, cv.h) : 1;
 	for (int k = first; k < first + nframes && k < total; k++) {
 		fprintf(out, "step %d/%d\n", k + 1, total);

@@ -33,8 +33,11 @@ struct view_trace {
 	const struct gl_topic *t;  /* NULL when this binary does not know the topic */
 	struct gl_problem problem; /* parsed from params_json */
 	unsigned grid[3], block[3], dyn_smem;
-	struct gl_trace_event *ev; /* owned */
+	struct gl_trace_event *ev; /* owned: the memory accesses, in recorded order */
 	uint32_t n;
+	struct gl_trace_event *sync; /* owned: the shuffles and barrier arrivals between them (gl_trace_is_memory
+				      * false), in recorded order; only the reduce view reads them */
+	uint32_t nsync;
 	struct view_buffer bufs[VIEW_MAX_BUFFERS];
 	int nbufs;
 	char origin[128]; /* "stored trace, run 3" or "recorded now (run 5)" */
@@ -53,9 +56,6 @@ bool view_locate(const struct view_trace *tr, const struct gl_trace_event *e, ui
 const struct view_buffer *view_buffer_find(const struct view_trace *tr, const char *name, bool shared);
 /* "A[3][17]", "in[40]", "tile +1152", or the raw address in hex. */
 void view_loc_format(const struct view_loc *loc, uint64_t addr, char *buf, size_t n);
-
-/* Parse {"rows":64,"cols":64} into the topic's parameter values (defaults for missing ones). */
-void view_params_parse(const struct gl_topic *t, const char *json, struct gl_problem *p);
 
 /* For launches stored without a buffer map (before schema 3): fill tr->bufs with global buffers where the simulator placed them for this launch (the harness's setup
  * and gl_sim_buffer_address), shared arrays from the entry's .shared variables, named after the events

@@ -40,9 +40,12 @@ have_gpu() { "$GPULAB" devices >/dev/null 2>&1; }
 
 @test "--backend auto without a GPU picks the simulator and says why" {
 	if have_gpu; then skip "a GPU is present"; fi
-	run --separate-stderr "$GPULAB" run transpose --backend auto --db "$DB"
+	# -v: said every time (without it, once per terminal session, and stored with the run either way)
+	run --separate-stderr "$GPULAB" -v run transpose --backend auto --db "$DB"
 	[[ "$stderr$output" == *"backend sim"* ]]
 	[[ "$stderr$output" == *"libcuda.so.1"* ]]
+	run "$GPULAB" query "SELECT backend_note FROM runs" --csv --db "$DB"
+	assert_output --partial "backend sim: no usable GPU here"
 }
 
 @test "an unknown backend exits 2 with a suggestion" {

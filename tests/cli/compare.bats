@@ -61,6 +61,25 @@ cmp() {
 	[ "$(cmp "$output" atomic global_bytes)" = $((32 * (512 + 256))) ]
 }
 
+@test "compare hgemm: tensor-core FLOPs by precision in every variant; cp.async sectors among the loads" {
+	run --separate-stderr "$GPULAB" compare hgemm --size 128 --backend sim --db "$DB" --json
+	assert_success
+	json="$output"
+	# every variant does 2 * 128^3 FLOPs: the SIMT one on the CUDA cores, the others as FP16 tensor FLOPs
+	[ "$(jq '[.variants[] | select(.flops == 4194304)] | length' <<<"$json")" = 7 ]
+	[ "$(cmp "$json" simt flops_by_kind.fp32)" = 4194304 ]
+	[ "$(cmp "$json" mma flops_by_kind.tensor_fp16)" = 4194304 ]
+	[ "$(cmp "$json" mma tensor_flops)" = 4194304 ]
+	[ "$(cmp "$json" mma flop_per_byte)" != 0 ]
+	# mma_pipeline loads A and B with cp.async only: its load sectors are the LDGSTS ones, as mma_swizzle's
+	[ "$(cmp "$json" mma_pipeline ldgsts_sectors)" = "$(cmp "$json" mma_swizzle ld_sectors)" ]
+	[ "$(cmp "$json" mma_pipeline ld_sectors)" = "$(cmp "$json" mma_swizzle ld_sectors)" ]
+	run --separate-stderr "$GPULAB" compare hgemm --size 128 --variant mma,mma_pipeline --backend sim --db "$DB"
+	assert_success
+	assert_output --partial "mma FLOPs: FP16 tensor 4194304"
+	assert_output --partial "mma_pipeline ld sectors: 4096 of them cp.async"
+}
+
 @test "compare table: values, then ratios to the baseline" {
 	run --separate-stderr "$GPULAB" compare transpose --size 64 --baseline coalesced --backend sim --db "$DB"
 	assert_success
@@ -68,8 +87,9 @@ cmp() {
 	assert_output --partial "ratio to coalesced (variant / baseline; +N: the difference where the baseline is 0)"
 	assert_output --regexp "coalesced +baseline +1 +1 +1"
 	assert_output --regexp "padded +yes +512 +512 +256 +0"
-	assert_output --partial "FLOPs = 2*FFMA + FADD + FMUL"
-	assert_output --regexp "padded +1 +1 +0.0606 +0 +\+0 +\+0"
+	assert_output --partial "FLOPs: CUDA cores (FP32 2*FFMA + FADD + FMUL, FP16, FP64) and tensor cores"
+	assert_output --partial "ld sectors include cp.async (LDGSTS)"
+	assert_output --regexp "padded +1 +1 +0.0606 +0 +\+0 +\+0 +\+0"
 }
 
 @test "compare csv: a header and one row per variant" {

@@ -80,20 +80,23 @@ global_sectors() { # JSON VARIANT: global load + store sectors of the variant (i
 	done
 }
 
-@test "conv2d guidance: the tensor_layout rule names the layout and the uncoalesced side, only where it applies" {
-	run --separate-stderr "$GPULAB" run conv2d --variant implicit_gemm,direct --backend sim --db "$DB" --json
+@test "conv2d guidance: advice only where the model says its fix helps, naming the access; never a layout guess" {
+	run --separate-stderr "$GPULAB" run conv2d --variant implicit_gemm,direct,implicit_gemm_mma --backend sim --db "$DB" \
+		--json
 	assert_success
-	jq -e '.launches[] | select(.variant == "implicit_gemm") | .guidance[] | select(.rule == "tensor_layout")
-		| select(.message | startswith("in the nchw layout this kernel'"'"'s global stores are uncoalesced (16.0 sectors per request); the layout decides which index is contiguous"))' <<<"$output"
-	# direct walks an image row in NCHW: coalesced enough, no layout advice
-	[ "$(jq '[.launches[] | select(.variant == "direct") | .guidance[] | select(.rule == "tensor_layout")] | length' \
-		<<<"$output")" = 0 ]
-	run --separate-stderr "$GPULAB" run conv2d --variant implicit_gemm,direct --layout nhwc --backend sim --db "$DB" --json
+	# implicit_gemm's NCHW stores are uncoalesced, but the estimate is latency-bound: coalescing them would not
+	# help, so no rule says it; no rule judges a layout it did not measure
+	[ "$(jq '[.launches[].guidance[] | select(.rule == "tensor_layout")] | length' <<<"$output")" = 0 ]
+	[ "$(jq '[.launches[] | select(.variant == "implicit_gemm") | .guidance[] | select(.rule == "uncoalesced_global_stores")]
+		| length' <<<"$output")" = 0 ]
+	run --separate-stderr "$GPULAB" run conv2d --variant implicit_gemm_mma,direct --layout nhwc --backend sim --db "$DB" --json
 	assert_success
-	[ "$(jq '[.launches[] | select(.variant == "implicit_gemm") | .guidance[] | select(.rule == "tensor_layout")] | length' \
+	[ "$(jq '[.launches[] | select(.variant == "implicit_gemm_mma") | .guidance[] | select(.severity != "INF")] | length' \
 		<<<"$output")" = 0 ]
-	jq -e '.launches[] | select(.variant == "direct") | .guidance[] | select(.rule == "tensor_layout")
-		| select(.message | startswith("in the nhwc layout this kernel'"'"'s global loads are uncoalesced (16.5"))' <<<"$output"
+	# direct's loads in NHWC: the rule fires with the model's speedup and names the source line of the worst load
+	jq -e '.launches[] | select(.variant == "direct") | .guidance[] | select(.rule == "uncoalesced_global_loads")
+		| select(.message | test("16.5 sectors per request against an ideal of 4.0 .* the worst access is at source line [0-9]+ \\(PTX line [0-9]+\\)"))
+		| select(.estimated_speedup > 0.3)' <<<"$output"
 }
 
 @test "conv2d list shows the layout choices; list --json lists them" {

@@ -8,7 +8,7 @@ load test_helper
 setup() { common_setup; }
 
 # every command of `gpulab --help`
-commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF && $1 != "help" && $1 != "version" {print $1}'; }
+commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk '/^  [^ ]/ && $1 != "help" && $1 != "version" {print $1}'; }
 
 @test "-h, --help and 'help CMD' show every command's help" {
 	for c in $(commands); do
@@ -44,9 +44,9 @@ commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF 
 }
 
 @test "a single unknown letter gets no far-fetched suggestion" {
-	run "$GPULAB" run transpose -v
+	run "$GPULAB" run transpose -u
 	assert_failure 2
-	assert_output --partial "unknown option '-v' for run"
+	assert_output --partial "unknown option '-u' for run"
 	refute_output --partial "did you mean"
 	run "$GPULAB" run transpose -x --backend sim --db "$DB"
 	assert_failure 2
@@ -81,6 +81,32 @@ commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF 
 	run "$GPULAB" doctor --help
 	assert_output --partial "--json"
 	refute_output --partial "--csv"
+}
+
+@test "--json and --csv together are refused, wherever they stand, before anything runs" {
+	run "$GPULAB" runs --json --csv --db "$DB"
+	assert_failure 2
+	assert_output --partial "--json and --csv exclude each other: give one of them"
+	run "$GPULAB" --csv run transpose --size 32 --variant copy --json --db "$DB"
+	assert_failure 2
+	assert_output --partial "--json and --csv exclude each other"
+	[ ! -e "$DB" ]
+	# the same one twice is no conflict
+	run "$GPULAB" --json list --json
+	assert_success
+}
+
+@test "help is wrapped: to 80 columns without a terminal, to \$COLUMNS when set; continuations under their column" {
+	commands | while read -r c; do
+		env -u COLUMNS "$GPULAB" help "$c" | awk -v c="$c" 'length($0) > 80 { print c ": " $0; bad = 1 } END { exit bad }'
+	done
+	env -u COLUMNS "$GPULAB" --help | awk 'length($0) > 80 { print; bad = 1 } END { exit bad }'
+	run env -u COLUMNS "$GPULAB" help view
+	# a view's description goes on under its column, not at the margin
+	assert_line "  gemm        one k per step: the grid of CTA tiles over C, the K slab of A and"
+	assert_line --regexp '^              B, As/Bs as filled, every warp'
+	[ "$(COLUMNS=70 "$GPULAB" help view | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -le 70 ]
+	[ "$(COLUMNS=200 "$GPULAB" help view | awk '{ if (length($0) > m) m = length($0) } END { print m }')" -gt 100 ]
 }
 
 @test "every format a help page lists works" {
@@ -130,18 +156,33 @@ commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF 
 	refute_output --partial $'\033[32m'
 }
 
-@test "the backend line: once, short, only when gpulab chose; --quiet silences it" {
+@test "the backend line: once per terminal session or with -v, only when gpulab chose; stored for report and JSON" {
+	unset XDG_RUNTIME_DIR # the session markers go under the test's own HOME
+	local why="backend sim: no usable GPU here (no CUDA driver: libcuda.so.1 cannot be loaded; 'gpulab devices' says why)"
+	"$GPULAB" devices >/dev/null 2>&1 && why=$("$GPULAB" -v run transpose --size 32 --variant copy --db "$DB" 2>&1 >/dev/null)
+	# not on a terminal: not said (scripts and pipes read it from report and --json)
 	run --separate-stderr "$GPULAB" run transpose --size 32 --variant copy,naive --db "$DB"
 	assert_success
-	[ "$(grep -c 'backend' <<<"$stderr")" -le 1 ]
-	if ! "$GPULAB" devices >/dev/null 2>&1; then
-		[ "$stderr" = "gpulab: backend sim: no usable GPU here (no CUDA driver: libcuda.so.1 cannot be loaded; 'gpulab devices' says why)" ]
-	fi
-	run --separate-stderr "$GPULAB" run transpose --size 32 --variant copy --backend sim --db "$DB"
 	[ -z "$stderr" ]
-	run --separate-stderr "$GPULAB" -q run transpose --size 32 --variant copy --db "$DB"
-	assert_success
+	# -v: said, once per command, whatever said it before
+	run --separate-stderr "$GPULAB" -v run transpose --size 32 --variant copy,naive --db "$DB"
+	[ "$stderr" = "gpulab: $why" ]
+	run --separate-stderr "$GPULAB" run transpose --size 32 --variant copy --backend sim -v --db "$DB"
 	[ -z "$stderr" ]
+	run --separate-stderr "$GPULAB" -q -v run transpose --size 32 --variant copy --db "$DB"
+	[ -z "$stderr" ]
+	# every run keeps it: report shows it under the table, --json as backend_note
+	run "$GPULAB" report 1 --db "$DB"
+	assert_line "  $why"
+	run "$GPULAB" report 3 --db "$DB" --json
+	[ "$(jq -r .backend_note <<<"$output")" = "backend sim: chosen with --backend sim" ]
+	# on a terminal: the first command of the session says it, the next ones do not
+	command -v script >/dev/null || skip "script(1) is not installed"
+	run script -qec "$GPULAB run transpose --size 32 --variant copy --db $DB >/dev/null; $GPULAB run transpose --size 32 --variant copy --db $DB >/dev/null" /dev/null
+	[ "$(grep -c 'backend ' <<<"$output")" = 1 ]
+	# a new terminal session is told again
+	run script -qec "$GPULAB run transpose --size 32 --variant copy --db $DB >/dev/null" /dev/null
+	[ "$(grep -c 'backend ' <<<"$output")" = 1 ]
 }
 
 @test "run gemm --size 17 runs the five variants that take 17 and names the two it skipped" {

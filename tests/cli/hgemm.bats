@@ -86,3 +86,16 @@ TC="wmma wmma_smem mma mma_ldmatrix mma_swizzle mma_pipeline"
 	assert_success
 	[ "$(jq '[.launches[] | select(.verified)] | length' <<<"$output")" = 7 ]
 }
+
+@test "hgemm --size 100 --variant mma is refused before the table header, and no database is made" {
+	run --separate-stderr "$GPULAB" run hgemm --size 100 --variant mma --db "$BATS_TEST_TMPDIR/new.db"
+	assert_failure 2
+	[ -z "$output" ]
+	[[ "$stderr" == *"hgemm mma tiles the CTA by 64x64x32"*"--variant simt"* ]]
+	[ ! -e "$BATS_TEST_TMPDIR/new.db" ]
+	# all variants: the tensor-core ones are skipped, each with its rule, and simt runs
+	run --separate-stderr "$GPULAB" run hgemm --size 96 --backend sim --db "$DB" --json
+	assert_success
+	[ "$(jq -r '[.launches[].variant] | join(",")' <<<"$output")" = simt ]
+	[[ "$stderr" == *"skipped hgemm mma_pipeline: it tiles the CTA by 64x64x32"* ]]
+}

@@ -122,6 +122,20 @@ rule() {
 	assert_failure 2
 }
 
+@test "runs: a value longer than its column ends in '...'; columns fit their widest value" {
+	"$GPULAB" run conv2d --variant direct,implicit_gemm --size 4 --c 2 --k 2 --backend sim --db "$DB" >/dev/null 2>&1
+	"$GPULAB" run smem_patterns --variant stride1 --blocks 1 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" runs --db "$DB"
+	assert_success
+	assert_line --index 0 --regexp '^  run  started \(UTC\)         topic          variants              parameters '
+	# conv2d's 100-character parameters: cut to the 40-character column, with "..." saying so
+	assert_line --index 2 --regexp ' conv2d         direct,implicit_gemm  \{"n":1,"c":2,"h":4,"w":4,"k":2,"r":3,\.\.\.  sim +ok$'
+	assert_line --index 1 --regexp ' smem_patterns  stride1 '
+	# JSON keeps the whole value
+	run "$GPULAB" runs --db "$DB" --json
+	[ "$(jq -r '.[1].params.layout' <<<"$output")" = nchw ]
+}
+
 @test "compare --runs compares stored runs without running; a 0 baseline shows the difference" {
 	"$GPULAB" run transpose --variant naive --size 64 --backend sim --db "$DB" >/dev/null 2>&1
 	"$GPULAB" run transpose --variant padded --size 64 --backend sim --db "$DB" >/dev/null 2>&1
@@ -147,19 +161,51 @@ rule() {
 	assert_failure 2
 }
 
+@test "compare --runs names every run, sizes the variant column from the names, and refuses two topics" {
+	"$GPULAB" run conv2d --variant direct,implicit_gemm --size 4 --c 2 --k 2 --backend sim --db "$DB" >/dev/null 2>&1
+	"$GPULAB" run conv2d --variant implicit_gemm --size 4 --c 2 --k 2 --backend sim --db "$DB" >/dev/null 2>&1
+	"$GPULAB" run transpose --variant naive --size 32 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" compare --runs 1,2 --db "$DB"
+	assert_success
+	assert_line --index 0 --regexp '^compare conv2d  \{.*\}  runs 1, 2  backend sim'
+	# "r1:implicit_gemm" is 16 characters: the column is 16 wide and every row lines up under the heading
+	assert_line --index 1 --regexp '^variant {10}verified +ld sectors'
+	assert_line --index 2 --regexp '^r1:direct {8}yes '
+	assert_line --index 3 --regexp '^r1:implicit_gemm yes '
+	before=$(db_hash)
+	run "$GPULAB" compare --runs 1,3 --db "$DB"
+	assert_failure 2
+	assert_output --partial "compare --runs puts runs of one topic side by side, but run 1 is conv2d and run 3 is transpose"
+	[ "$(db_hash)" = "$before" ]
+}
+
 @test "plot roofline and compare: terminal, and SVG that validates and renders" {
 	command -v xmllint >/dev/null && command -v rsvg-convert >/dev/null || skip "xmllint or rsvg-convert missing (make deps)"
 	"$GPULAB" run gemm --variant naive,smem --size 64 --backend sim --db "$DB" >/dev/null 2>&1
 	run "$GPULAB" plot roofline --db "$DB"
 	assert_success
-	assert_output --partial "roofline on H100"
-	assert_output --regexp "1 gemm naive .* GFLOP/s \(estimate \(model\)\)"
+	assert_output --partial "hierarchical roofline on H100 SXM5 80GB"
+	assert_output --partial "ceilings FP32 '-' 66.9 TFLOP/s, FP16/BF16 tensor '=' 989.4; TF32 tensor 494.7, INT8 tensor 1978.9 TOPS"
+	# three intensities per launch (L1 < L2 < DRAM), one GFLOP/s; the DRAM one is the footprint's, the same
+	# for both, while tiling moves smem right on L1 and L2
+	assert_output --regexp "a 1 A +gemm naive +0.06[0-9]* +2.5[0-9]* +8.19 +[0-9.]+ \(estimate \(model\)\)"
+	assert_output --regexp "b 2 B +gemm smem +0.3[0-9]* +5.4[0-9]* +8.19 +[0-9.]+ \(estimate \(model\)\)"
+	for mark in a 1 A b 2 B; do # every point is drawn in the grid
+		[ "$(grep -E '^ *[0-9.e+]* *\|' <<<"$output" | grep -c "$mark")" -ge 1 ]
+	done
 	run "$GPULAB" plot roofline --db "$DB" --gpu A100 --svg "$BATS_TEST_TMPDIR/r.svg"
 	assert_success
 	xmllint --noout "$BATS_TEST_TMPDIR/r.svg"
 	rsvg-convert "$BATS_TEST_TMPDIR/r.svg" -o "$BATS_TEST_TMPDIR/r.png"
 	[ -s "$BATS_TEST_TMPDIR/r.png" ]
-	grep -q "gemm smem (estimate (model))" "$BATS_TEST_TMPDIR/r.svg"
+	grep -q ">2 gemm smem (estimate)<" "$BATS_TEST_TMPDIR/r.svg"
+	for ceiling in "FP32 19.5 TFLOP/s" "FP16/BF16 tensor 312.0 TFLOP/s" "TF32 tensor 156.0 TFLOP/s" \
+		"INT8 tensor 624.0 TOPS" "DRAM 2039 GB/s" "L2 7219 GB/s"; do
+		grep -q ">$ceiling<" "$BATS_TEST_TMPDIR/r.svg"
+	done
+	# two launches, three points each: L1 circles (and the legend's), L2 squares and DRAM triangles
+	[ "$(grep -c "<circle" "$BATS_TEST_TMPDIR/r.svg")" = 3 ]
+	[ "$(grep -c "<polygon" "$BATS_TEST_TMPDIR/r.svg")" = 6 ]
 	run "$GPULAB" plot compare gemm --db "$DB"
 	assert_success
 	assert_output --partial "global load sectors"
@@ -168,6 +214,22 @@ rule() {
 	xmllint --noout "$BATS_TEST_TMPDIR/c.svg"
 	rsvg-convert "$BATS_TEST_TMPDIR/c.svg" -o "$BATS_TEST_TMPDIR/c.png"
 	[ -s "$BATS_TEST_TMPDIR/c.png" ]
+}
+
+@test "the L1 model: reread sectors hit, so the L2 sees fewer load sectors than the L1 and no fewer than the footprint" {
+	run --separate-stderr "$GPULAB" run gemm --variant naive,smem --size 64 --backend sim --db "$DB" --json
+	assert_success
+	for v in naive smem; do
+		m() { jq -r --arg v "$v" --arg k "$1" '.launches[] | select(.variant == $v) | .metrics[$k]' <<<"$output"; }
+		miss=$(m gpulab__l1tex_t_sectors_lookup_miss_op_ld.sum)
+		[ "$miss" -ge "$(m gpulab__dram_sectors_unique_op_ld.sum)" ]
+		[ "$miss" -le "$(m l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum)" ]
+		[ "$(m gpulab__l1tex_t_lines_pipe_lsu_mem_global_op_ld.sum)" -ge "$(m l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum)" ]
+	done
+	# naive's lanes walk 32 rows of A: each sector serves 8 iterations of k from L1
+	naive_miss=$(jq '.launches[] | select(.variant == "naive") | .metrics["gpulab__l1tex_t_sectors_lookup_miss_op_ld.sum"]' <<<"$output")
+	naive_sect=$(jq '.launches[] | select(.variant == "naive") | .metrics["l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"]' <<<"$output")
+	[ "$((naive_miss * 4))" -lt "$naive_sect" ]
 }
 
 @test "plot errors: unknown plot, missing topic, no run of the topic, unwritable SVG" {
@@ -200,12 +262,19 @@ rule() {
 }
 
 @test "report --details --csv: one row per launch with occupancy, estimate and the rules; --json carries them" {
-	"$GPULAB" run transpose --variant naive,padded --size 128 --backend sim --db "$DB" >/dev/null 2>&1
+	# at 1024 the naive transpose is L1-bound by its stores' 32 lines a request: coalescing them would help
+	"$GPULAB" run transpose --variant naive,padded --size 1024 --backend sim --db "$DB" >/dev/null 2>&1
 	run "$GPULAB" report --details --csv --db "$DB"
 	assert_success
-	[[ "${lines[0]}" == run_id,topic,variant,grid,block,registers,shared_bytes,* ]]
+	[[ "${lines[0]}" == run_id,topic,variant,grid,block,registers,shared_bytes,*,flops,tensor_flops,gpu,*,intensity,intensity_l2,intensity_l1,estimate_us,bound,* ]]
 	[ "${#lines[@]}" = 3 ]
-	[[ "${lines[1]}" == 1,transpose,naive,4:4:1,32:8:1,18,0,4,4,32,4,*,H100,*uncoalesced_global_stores* ]]
-	run --separate-stderr "$GPULAB" report --details --json --db "$DB"
+	[[ "${lines[1]}" == 1,transpose,naive,32:32:1,32:8:1,18,0,4,4,32,4,*,H100,*,L1/shared,,uncoalesced_global_stores\ roofline ]]
+	# at 128 its 16 blocks leave every SM waiting on its loads: the same stores cost no time, so no advice
+	"$GPULAB" run transpose --variant naive --size 128 --backend sim --db "$DB" >/dev/null 2>&1
+	run "$GPULAB" report --details --csv --db "$DB"
+	[[ "${lines[1]}" == 2,transpose,naive,4:4:1,*,latency,,roofline ]]
+	run --separate-stderr "$GPULAB" report 1 --details --json --db "$DB"
 	[ "$(jq -r '.launches[1].estimate.label' <<<"$output")" = "estimate (model)" ]
+	[ "$(jq -r '.launches[0].estimate.bound' <<<"$output")" = "L1/shared" ]
+	[ "$(jq '.launches[0].estimate.flops_by_kind.fp32' <<<"$output")" = 0 ]
 }

@@ -37,7 +37,7 @@ install_to() {
 	run --separate-stderr env MANWIDTH=100 man --warnings -l "$BATS_TEST_TMPDIR/gpulab.1"
 	assert_success
 	[ -z "$stderr" ]
-	for c in $("$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk 'NR > 1 && NF {print $1}'); do
+	for c in $("$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk '/^  [^ ]/ {print $1}'); do
 		assert_output --partial "gpulab $c"
 	done
 	topics=$("$GPULAB" list --json | jq -r '.[].name')
@@ -51,6 +51,12 @@ install_to() {
 	assert_output --partial "01-coalescing"
 	assert_output --partial "gpulab view banks"
 	assert_output --partial "--print-limit"
+	# each view says what a step shows and what its point is; each exercise is listed
+	assert_output --regexp "Point: access with bank +conflicts"
+	assert_output --partial "gpulab view reduce"
+	assert_output --partial "EXERCISES"
+	assert_output --partial "04-transpose-tiled"
+	assert_output --partial "Transpose through a shared tile"
 }
 
 # complete_bash WORD...: what bash completion offers for the last word
@@ -84,6 +90,32 @@ complete_bash() {
 	assert_output view
 	# a command that prints no JSON is not offered --json
 	run complete_bash gpulab view --js
+	assert_output ""
+}
+
+@test "bash completion: exercise names, a topic's own parameters, views once, a view's variants" {
+	run complete_bash gpulab exercise st
+	assert_output start
+	run complete_bash gpulab exercise start 04
+	assert_output 04-transpose-tiled
+	run complete_bash gpulab exercise check 01-map ""
+	assert_output --partial "$(ls "$BATS_TEST_DIRNAME/../.." | head -1)" # a file name after the exercise
+	# transpose takes --rows and --cols, not --seq, --stride or --s
+	run complete_bash gpulab run transpose --s
+	assert_output $'--size\n--seed\n--sample-ctas'
+	run complete_bash gpulab compare attention --se
+	assert_output $'--seed\n--seq\n--seq-k'
+	# before the topic is known every topic's parameters are offered
+	run complete_bash gpulab run --st
+	assert_output --stride
+	# gemm is a view and a topic: offered once
+	run complete_bash gpulab view ""
+	[ "$(grep -c '^gemm$' <<<"$output")" = 1 ]
+	assert_line reduce
+	# a view implies its topic: mma's variants are hgemm's ('all' is no view)
+	run complete_bash gpulab view mma --variant mma_
+	assert_output $'mma_ldmatrix\nmma_swizzle\nmma_pipeline'
+	run complete_bash gpulab view mma --variant a
 	assert_output ""
 }
 

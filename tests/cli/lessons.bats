@@ -208,6 +208,40 @@ check_lesson() {
 	assert_line "One paragraph written over three short source lines that a terminal joins — and"
 }
 
+@test "list items and answers are reflowed too: a list item under its marker, an answer under its indent" {
+	export GPULAB_LESSONS="$TINY"
+	printf '# Lists\n\nIntro:\n\n- the first item is written\n  over two source lines\n- second\n  1. a nested numbered item that wraps\n\nAfter.\n\n## Step 1: s\n\n> **Question:** q?\n\n<details><summary>Answer</summary>\n\nThe answer is written\nover two source lines.\n\n- a listed answer item that wraps\n\n</details>\n' >"$TINY/01-lists.md"
+	run env COLUMNS=30 "$GPULAB" lesson start 01-lists --no-run --db "$DB"
+	assert_line "- the first item is written"
+	assert_line "  over two source lines"
+	assert_line "- second"
+	assert_line "  1. a nested numbered item"
+	assert_line "     that wraps"
+	assert_line "After."
+	run env COLUMNS=30 "$GPULAB" lesson show 1 --answer --db "$DB"
+	assert_line "  The answer is written over"
+	assert_line "  two source lines."
+	assert_line "  - a listed answer item that"
+	assert_line "    wraps"
+}
+
+@test "every built-in lesson at COLUMNS=80: no prose, list or answer line wider than 80 columns" {
+	for l in $("$GPULAB" lesson list --db "$DB" | sed -n 's/^ *\(0[0-9]-[a-z-]*\).*/\1/p'); do
+		"$GPULAB" lesson start "$l" --no-run --db "$DB" >/dev/null
+		for s in $(seq 1 12); do
+			COLUMNS=80 "$GPULAB" lesson show "$s" --answer --db "$DB" 2>/dev/null || true
+		done
+	done >"$BATS_TEST_TMPDIR/all.txt"
+	[ "$(grep -c '^Step ' "$BATS_TEST_TMPDIR/all.txt")" -gt 50 ]
+	# headings, checks, commands and tables keep their lines; everything else fits
+	run python3 -c 'import sys
+for l in open(sys.argv[1], encoding="utf-8"):
+    l = l.rstrip("\n")
+    if len(l) > 80 and not l.lstrip().startswith(("check:", "$ ", "|", "Step ", "---")):
+        print(len(l), l)' "$BATS_TEST_TMPDIR/all.txt"
+	assert_output ""
+}
+
 @test "reset clears the progress of the current lesson" {
 	write_tiny
 	export GPULAB_LESSONS="$TINY"

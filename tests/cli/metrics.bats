@@ -109,15 +109,22 @@ assert m["type"] == "counter" and m["unit"] == "byte" and m["hw_unit"] == "dram"
 PY
 }
 
-@test "without a GPU and without --chip: the supported chips" {
+@test "without a GPU and without --chip: GH100, the chip of the default GPU model, and a note saying so" {
 	if have_gpu; then skip "a GPU is present: its own chip is the default"; fi
-	run "$GPULAB" metrics
+	run --separate-stderr "$GPULAB" metrics --search dram__bytes_read
 	assert_success
-	assert_output --partial 'choose a chip with --chip NAME'
+	assert_line --regexp '^[0-9]+ of [0-9]+ metrics on GH100 matching'
+	[ "$stderr" = "gpulab: no GPU here: chip GH100 of the H100 SXM5 80GB, the GPU model gpulab's estimates default to (--chip NAME for another; --chip list names them)" ]
+	run --separate-stderr "$GPULAB" metrics --passes sim
+	assert_success
+	assert_line --regexp '^12 metrics on GH100: [0-9]+ replay pass'
+	# the chips CUPTI knows
+	run "$GPULAB" metrics --chip list
+	assert_success
+	assert_output --partial 'supports these chips (--chip NAME)'
 	assert_output --partial 'GH100'
-	run "$GPULAB" metrics --search dram
-	assert_failure 2
-	assert_output --partial 'pass --chip NAME'
+	run "$GPULAB" metrics --chip list --json
+	[ "$(jq -r '.chips | index("GH100") >= 0' <<<"$output")" = true ]
 }
 
 @test "with a GPU the default chip is its own" {

@@ -98,16 +98,17 @@ on_gpulab() {
 	run --separate-stderr on_gpulab "$BIN/oob"
 	assert_failure 1
 	assert_output "launched
-CUDA error at $SRC/oob.cu:19: cudaDeviceSynchronize(): an illegal memory access was encountered"
-	# the log names the launch, its 24 bad writes and the first, in the buffer's terms
+CUDA error at $SRC/oob.cu:21: cudaDeviceSynchronize(): an illegal memory access was encountered"
+	# the log names the launch, the faulting warp's 32 bad writes (the launch stops there, as on a GPU) and
+	# the first, in the buffer's terms
 	GPULAB_DRIVER_LOG=1 run --separate-stderr on_gpulab "$BIN/oob"
 	assert_failure 1
-	[[ "$stderr" == *"launch 1 fill(int*, int) grid (4,1,1) block (256,1,1)"*"24 sanitizer errors; first error: invalid __global__ write of size 4 at 0x"*": 0 bytes after the end of buffer 'cudaMalloc #1 (4000 bytes)' (PTX line "* ]]
+	[[ "$stderr" == *"launch 1 fill(int*, int) grid (4097,1,1) block (256,1,1)"*"32 sanitizer errors; first error: invalid __global__ write of size 4 at 0x"*": 0 bytes after the end of buffer 'cudaMalloc #1 (4194304 bytes)' (PTX line "* ]]
 	# built with -lineinfo, the first error names the .cu line
 	build oob_lines "$SRC/oob.cu" -lineinfo
 	GPULAB_DRIVER_LOG=1 run --separate-stderr on_gpulab "$BIN/oob_lines"
 	assert_failure 1
-	[[ "$stderr" == *"0 bytes after the end of buffer 'cudaMalloc #1 (4000 bytes)' ($SRC/oob.cu:8)"* ]]
+	[[ "$stderr" == *"0 bytes after the end of buffer 'cudaMalloc #1 (4194304 bytes)' ($SRC/oob.cu:10)"* ]]
 }
 
 @test "programs: template kernels and C++ names, named as C++ in the launch log" {

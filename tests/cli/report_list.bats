@@ -11,11 +11,13 @@ setup() {
 	assert_success
 	printed="$output"
 	# run prints its rows as the variants finish, before the run has an id: its title lacks "run 1  ",
-	# and its last line names the run; everything else is the same text
-	assert_equal "${lines[-1]}" "stored as run 1 (gpulab report 1)"
+	# and its last line names the run, as a command that works when pasted (this binary, this
+	# database); report adds the backend line run said on stderr; everything else is the same text
+	assert_equal "${lines[-1]}" "stored as run 1 ($GPULAB report 1 --db $DB)"
 	run --separate-stderr "$GPULAB" report last --db "$DB"
 	assert_success
-	[ "$output" = "run 1  $(sed '$d' <<<"$printed")" ]
+	[ "$output" = "run 1  $(sed '$d' <<<"$printed")
+  backend sim: chosen with --backend sim" ]
 	run --separate-stderr "$GPULAB" report 1 --db "$DB" --json
 	assert_success
 	[ "$(jq -r '.run_id' <<<"$output")" = 1 ]

@@ -44,12 +44,14 @@ setup() {
 }
 
 @test "table output names the backend and says time is not measured on the simulator" {
-	run "$GPULAB" run transpose --variant coalesced,padded --size 128 --backend sim --db "$DB"
+	run "$GPULAB" run transpose --variant coalesced,padded --size 1024 --backend sim --db "$DB"
 	assert_success
 	assert_output --partial "backend sim"
 	assert_output --partial "n/a (simulated)"
 	assert_output --regexp "coalesced +yes +4.00 +4.00 +32.00 +1.00"
+	# the model's speedup of the fix: coalesced 4.39 us L1-bound, padded 2.50 us
 	assert_output --partial "OPT coalesced: shared loads: 32.0 wavefronts per instruction (ideal 1.0)"
+	assert_output --partial "(est. speedup up to 43%)"
 }
 
 @test "a note every variant shares is printed once; a single variant keeps its own" {
@@ -187,13 +189,15 @@ setup() {
 @test "--trace stores the warp-level memory events of the first CTAs, named by buffer" {
 	run --separate-stderr "$GPULAB" run transpose --variant coalesced --size 64 --trace --backend sim --db "$DB" --json
 	assert_success
-	[[ "$(jq -r ".launches[0].note" <<<"$output")" == *"trace: 256 events of the first 2 CTAs"* ]]
+	# 256 memory accesses and each of the 8 warps' arrival at the tile's __syncthreads in both CTAs
+	[[ "$(jq -r ".launches[0].note" <<<"$output")" == *"trace: 272 events of the first 2 CTAs"* ]]
 	run "$GPULAB" query "SELECT space || ':' || op || ':' || buffer AS k, COUNT(*) FROM trace_events GROUP BY k ORDER BY k" --db "$DB" --csv
 	assert_success
 	assert_output --partial "global:ld:in,64"
 	assert_output --partial "global:st:out,64"
 	assert_output --partial "shared:ld:tile,64"
 	assert_output --partial "shared:st:tile,64"
+	assert_output --partial "cta:bar:,16"
 	# the first warp's first load: 32 lanes, 4 bytes each, consecutive
 	run "$GPULAB" query "SELECT bytes, addr_stride, mask FROM trace_events WHERE space='global' AND op='ld' ORDER BY seq LIMIT 1" --db "$DB" --csv
 	assert_line "4,4,4294967295"
@@ -212,4 +216,17 @@ setup() {
 	assert_success
 	[ "$(jq '.variants[] | select(.name=="padded") | .resources.sm_90.static_smem' <<<"$output")" = 4224 ]
 	[ "$(jq '.variants[] | select(.name=="copy") | .resources.sm_80.registers > 0' <<<"$output")" = true ]
+}
+
+@test "list attention shows fused_row's shared memory as static + dynamic (its scores, at the default sizes)" {
+	run "$GPULAB" list attention
+	assert_success
+	# seq-k 256 scores + a row of dim 64 + 4 slots, 4 bytes each: 1296 bytes of dynamic shared memory
+	assert_line --regexp '^  fused_row +[0-9]+ regs +0\+1296 B smem '
+	assert_line --regexp '^  flash2 +[0-9]+ regs +16512 B smem '
+	assert_output --partial "(smem A+B: A bytes static, B dynamic at the default sizes"
+	run "$GPULAB" list attention --json
+	[ "$(jq '.variants[] | select(.name=="fused_row") | .dynamic_smem' <<<"$output")" = 1296 ]
+	run "$GPULAB" list transpose
+	refute_output --partial "smem A+B"
 }

@@ -46,7 +46,7 @@ ROW_RE='^naive +yes +[0-9.]+ +[0-9.]+ +- +- +0 +0  n/a \(simulated\)$'
 	assert_line --index 2 --regexp '^copy         yes'
 	assert_line --index 6 --regexp '^swizzled     yes'
 	assert_line --index 7 --partial 'note (every variant)'
-	assert_equal "${lines[-1]}" "stored as run 1 (gpulab report 1)"
+	assert_equal "${lines[-1]}" "stored as run 1 ($GPULAB report 1 --db $DB)"
 	# report shows the same rows under the run's id
 	run --separate-stderr "$GPULAB" report 1 --db "$DB"
 	assert_success
@@ -72,4 +72,25 @@ ROW_RE='^naive +yes +[0-9.]+ +[0-9.]+ +- +- +0 +0  n/a \(simulated\)$'
 	[[ "${lines[0]}" == run_id,backend,topic,variant,* ]]
 	[ "${#lines[@]}" = 3 ]
 	refute_output --partial "stored as run"
+}
+
+@test "the run's last line is a command that works when pasted: the binary as started, the database named" {
+	cd "$BATS_TEST_TMPDIR"
+	ln -s "$GPULAB" ./g
+	# the demo's way: the database in $GPULAB_DB, which the shell the hint is pasted in may not have
+	run --separate-stderr env GPULAB_DB="$BATS_TEST_TMPDIR/demo.db" ./g run transpose --size 32 --variant copy --backend sim
+	assert_success
+	assert_equal "${lines[-1]}" "stored as run 1 (./g report 1 --db $BATS_TEST_TMPDIR/demo.db)"
+	hint=$(sed -n 's/^stored as run 1 (\(.*\))$/\1/p' <<<"${lines[-1]}")
+	run --separate-stderr env -u GPULAB_DB bash -c "$hint"
+	assert_success
+	assert_line --index 0 --regexp '^run 1  transpose'
+	# a path with a space is quoted
+	mkdir "my dir"
+	run --separate-stderr ./g run transpose --size 32 --variant copy --backend sim --db "my dir/x.db"
+	assert_equal "${lines[-1]}" "stored as run 1 (./g report 1 --db 'my dir/x.db')"
+	# found on $PATH and the default database: plain gpulab report N
+	mkdir bin && ln -s "$GPULAB" bin/gpulab
+	run --separate-stderr env PATH="$BATS_TEST_TMPDIR/bin:$PATH" gpulab run transpose --size 32 --variant copy --backend sim
+	assert_equal "${lines[-1]}" "stored as run 1 (gpulab report 1)"
 }

@@ -39,7 +39,9 @@ cp_kernel() {
 	race=$(grep -n "Race reported" <<<"$output" | head -1 | cut -d: -f1)
 	warn=$(grep -n "Warning: Uninitialized" <<<"$output" | head -1 | cut -d: -f1)
 	[ -n "$race" ] && [ -n "$warn" ] && [ "$race" -lt "$warn" ]
-	[ "$(grep -c '^========= .*PTX line' <<<"$output")" = 2 ] # two distinct findings
+	[ "$(grep -c '^========= [^ ].*PTX line' <<<"$output")" = 2 ] # two distinct findings
+	# the race names the other side too: the warp's earlier read of the unwritten half
+	assert_output --regexp "the other access: read at [^ ]*racecheck.cu:[0-9]+ \(PTX line [0-9]+\)"
 }
 
 @test "a missing __syncthreads(): the JSON has every distinct finding with its count, errors first" {

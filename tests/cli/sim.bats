@@ -182,6 +182,9 @@ EOF
 	run "$GPULAB" sim "$FX/sanitizer.ptx" --kernel race --grid 1 --block 128 --arg buf:in:f32:128 --arg buf:out:f32:128
 	[ "$status" -eq 1 ]
 	assert_output --partial "========= Race reported between warps on __shared__ memory"
+	# both sides, as compute-sanitizer names them: this read at line 27, the other warp's write at line 26
+	assert_output --partial "Race reported between warps on __shared__ memory (4 bytes at 0x0) at PTX line 126 (CUDA line 27)"
+	assert_output --regexp "shared-memory race \(read after write\) at 0x0: warps 0 and 3 access it between two barriers; the other access: write at [^ ]*sanitizer.cu:26 \(PTX line 116\)"
 	run "$GPULAB" sim "$FX/sanitizer.ptx" --kernel no_race --grid 1 --block 128 --arg buf:in:f32:128 --arg buf:out:f32:128
 	assert_success
 	run "$GPULAB" sim "$FX/sanitizer.ptx" --kernel misaligned --grid 1 --block 32 --arg buf:in:u8:256 --arg buf:out:f32:32
@@ -240,6 +243,15 @@ thread 0 of 32: x=0.00"
 	run "$GPULAB" sim "$FX/names.ptx" --kernel twice --grid 1 --block 4 --arg buf:x:i32:4
 	[ "$status" -eq 2 ]
 	assert_output --partial "'twice' (_Z5twicei) is a device function (.func), not a kernel"
+	# template arguments as the source spells them: 1U, 1u, 1 and 0x1 are one unsigned 1; true is 1, 16L is 16
+	for k in 'mergeSortSharedKernel<1U>' 'mergeSortSharedKernel<1>' 'mergeSortSharedKernel< 0x1 >' \
+		'flags<true, 16L>' 'flags<1,16>'; do
+		run "$GPULAB" sim "$FX/templates.ptx" --kernel "$k" --grid 1 --block 4 --arg buf:d:u64:4
+		assert_success
+	done
+	run "$GPULAB" sim "$FX/templates.ptx" --kernel 'mergeSortSharedKernel<2U>' --grid 1 --block 4 --arg buf:d:u32:4
+	[ "$status" -eq 2 ]
+	assert_output --partial "no kernel named 'mergeSortSharedKernel<2U>'"
 	# a call that was not inlined runs (tests/cli/sim_calls.bats)
 	run "$GPULAB" sim "$FX/names.ptx" --kernel plain --grid 1 --block 4 --arg buf:x:i32:4:seq --dump "x=$OUT/x.bin"
 	assert_success
@@ -335,14 +347,14 @@ EOF
 {
 	.reg .b32 %r<4>;
 	.reg .b64 %rd<4>;
-	tex.2d.v4.f32.f32 {%r1, %r2, %r3, %r1}, [%rd1, {%r1, %r2}];
+	tex.2dms.v4.s32.s32 {%r1, %r2, %r3, %r1}, [%rd1, {%r1, %r2, %r3, %r1}];
 	ret;
 }
 EOF
 	run "$GPULAB" sim "$OUT/tex.ptx" --kernel k --grid 1 --block 1 --arg buf:p:f32:1
 	[ "$status" -eq 2 ]
 	assert_output --partial "tex.ptx:8:"
-	assert_output --partial "unsupported instruction 'tex.2d.v4.f32.f32'"
+	assert_output --partial "unsupported instruction 'tex.2dms.v4.s32.s32' (multi-sample textures are not simulated)"
 }
 
 @test "usage errors" {
@@ -395,6 +407,32 @@ EOF
 	assert_output --partial failed
 }
 
+@test "--sample-ctas scales the counts to the grid and says so; a stored run keeps ptxas's registers" {
+	run --separate-stderr "$GPULAB" sim "$FX/smem.ptx" --kernel stride32 --grid 8 --block 32 \
+		--arg buf:in:f32:256:seq --arg buf:out:f32:256 --arg i32:32 --sample-ctas 2 --db "$DB" --json
+	assert_success
+	[ "$(jq '.metrics["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"]' <<<"$output")" = 248 ] # 8 x 31
+	run "$GPULAB" query --db "$DB" --json "select regs, note from launches"
+	[ "$(jq '.[0].regs > 0' <<<"$output")" = true ]
+	[ "$(jq -r '.[0].note' <<<"$output")" = "2 of 8 CTAs simulated (--sample-ctas): counts scaled to the grid" ]
+	run "$GPULAB" sim "$FX/smem.ptx" --kernel stride32 --grid 8 --block 32 --arg buf:in:f32:256:seq \
+		--arg buf:out:f32:256 --arg i32:32 --sample-ctas 2 --cta-range 0:2
+	[ "$status" -eq 2 ]
+	assert_output --partial "--cta-range and --sample-ctas exclude each other"
+}
+
+@test "module-scope shared variables: each kernel gets the ones it names, as ptxas lays them out" {
+	# k1: its own 4 bytes, then mb (align 8) at 8: 28 bytes, as ptxas -v says; lanes 5-7 read past mb
+	run "$GPULAB" sim "$FX/shared_layout.ptx" --kernel k1 --grid 1 --block 8 --arg buf:out:u32:1
+	[ "$status" -eq 1 ]
+	assert_output --partial "invalid __shared__ read of size 4 at 0x1c: the CTA has 28 bytes of shared memory"
+	assert_output --partial "3 occurrences; first in block (0,0,0) thread (5,0,0)"
+	# k2: ma and mc only (20 bytes): clean
+	run --separate-stderr "$GPULAB" sim "$FX/shared_layout.ptx" --kernel k2 --grid 1 --block 8 --arg buf:out:u32:1 --json
+	assert_success
+	[ "$(jq '.findings | length' <<<"$output")" = 0 ]
+}
+
 # wrap KERNEL BAD: run a wrap.ptx kernel whose lanes 1..31 use the 64-bit address BAD (lane 0 a valid one)
 wrap() {
 	run "$GPULAB" sim "$FX/wrap.ptx" --kernel "$1" --grid 1 --block 32 --arg buf:b:i32:128 --arg "u64:$2"
@@ -406,16 +444,17 @@ wrap() {
 		[ "$status" -eq 1 ]
 		assert_output --partial "Invalid __global__ write of size 4 bytes"
 		assert_output --partial "invalid __global__ write of size 4 at $(printf 0x%x $bad)"
+		# .shared and .local addresses are 32 bits wide: the finding names the low 32 bits
 		wrap wrap_shared $bad
 		[ "$status" -eq 1 ]
 		assert_output --partial "Invalid __shared__ write of size 4 bytes"
-		assert_output --partial "invalid __shared__ write of size 4 at $(printf 0x%x $bad): the CTA has 128 bytes of shared memory"
+		assert_output --partial "invalid __shared__ write of size 4 at $(printf 0x%x $((bad & 0xffffffff))): the CTA has 128 bytes of shared memory"
 		wrap wrap_atomic $bad
 		[ "$status" -eq 1 ]
 		assert_output --partial "invalid __global__ write of size 4 at $(printf 0x%x $bad)"
 		wrap wrap_atomic_shared $bad
 		[ "$status" -eq 1 ]
-		assert_output --partial "invalid __shared__ write of size 4 at $(printf 0x%x $bad)"
+		assert_output --partial "invalid __shared__ write of size 4 at $(printf 0x%x $((bad & 0xffffffff)))"
 		wrap wrap_local $bad
 		[ "$status" -eq 1 ]
 		assert_output --partial "Invalid __local__ read of size 4 bytes"
@@ -431,14 +470,14 @@ wrap() {
 	assert_output --partial "invalid __global__ read of size 16 at 0xfffffffffffffff0"
 	wrap wrap_ldmatrix 0xFFFFFFFFFFFFFFF0
 	[ "$status" -eq 1 ]
-	assert_output --partial "invalid __shared__ read of size 16 at 0xfffffffffffffff0"
+	assert_output --partial "invalid __shared__ read of size 16 at 0xfffffff0"
 	wrap wrap_cp_async 0xFFFFFFFFFFFFFFF0
 	[ "$status" -eq 1 ]
-	assert_output --partial "invalid __shared__ write of size 16 at 0xfffffffffffffff0"
-	# a generic address at the top of the shared window is a shared offset just below 2^40
-	wrap wrap_generic $((0x500000000000 + 0x10000000000 - 4))
+	assert_output --partial "invalid __shared__ write of size 16 at 0xfffffff0"
+	# a generic address at the top of the (4 GiB) shared window is a shared offset just below 2^32
+	wrap wrap_generic $((0x500000000000 + 0x100000000 - 4))
 	[ "$status" -eq 1 ]
-	assert_output --partial "invalid __shared__ write of size 4 at 0xfffffffffc"
+	assert_output --partial "invalid __shared__ write of size 4 at 0xfffffffc"
 }
 
 @test "a wrapped address leaves the buffer as the valid lanes wrote it (JSON findings name the space)" {
@@ -447,7 +486,7 @@ wrap() {
 	[ "$status" -eq 1 ]
 	[ "$(jq -r '[.sanitizer[] | select(.kind == "out-of-bounds") | .space] | unique | join(",")' <<<"$output")" = shared ]
 	# the address as an unsigned integer (jq would round it to a double, so the text is checked)
-	assert_output --partial '"space":"shared","address":18446744073709551612,"size":4'
+	assert_output --partial '"space":"shared","address":4294967292,"size":4'
 	[ "$(jq '.errors' <<<"$output")" = 31 ]
 	# lane 0 stored 0 at shared offset 0; every thread reads s[tid % 32]: offset 0 holds 0, the rest the poison
 	run python3 -c 'import struct,sys; d=struct.unpack("<128i", open(sys.argv[1],"rb").read()); print(d[0], len(set(d[1:32])), d[32:])' "$OUT/b.bin"
@@ -459,4 +498,43 @@ wrap() {
 	run "$GPULAB" sim "$OUT/p.ptx" --kernel k --grid 1 --block 32 --arg u32:1 --arg u64:1 --arg u64:0x4141414141414141
 	[ "$status" -eq 2 ]
 	assert_output --partial "parameter 2 'c' of 'k' lies at bytes 4096..4103 of the parameter buffer, past its 4096 bytes"
+}
+
+@test "a .shared address is 32 bits wide: a base below the array plus an offset reads the array, on both engines" {
+	# nvcc -O3's form (issue 34): s[1] = 7, then ld.shared [(s - 4 as u32) + 8] must read s[1]
+	cat >"$OUT/w.ptx" <<'PTX'
+.version 8.0
+.target sm_80
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+	.reg .b32 %r<6>;
+	.reg .b64 %rd<5>;
+	.shared .align 4 .b32 s[4];
+	mov.u32 %r1, 7;
+	st.shared.u32 [s+4], %r1;
+	bar.sync 0;
+	mov.u32 %r2, s;
+	add.u32 %r3, %r2, 0xfffffffc;
+	ld.shared.u32 %r4, [%r3+8];
+	ld.param.u64 %rd1, [out];
+	cvta.to.global.u64 %rd2, %rd1;
+	mov.u32 %r5, %tid.x;
+	mul.wide.u32 %rd3, %r5, 4;
+	add.u64 %rd4, %rd2, %rd3;
+	st.global.u32 [%rd4], %r4;
+	ret;
+}
+PTX
+	engines=(interp)
+	command -v "${GPULAB_CC:-cc}" >/dev/null 2>&1 && engines+=(compiled)
+	for e in "${engines[@]}"; do
+		XDG_CACHE_HOME="$OUT/cache" run "$GPULAB" sim "$OUT/w.ptx" --kernel k --grid 1 --block 32 \
+			--arg buf:out:u32:32 --dump "out=$OUT/$e.bin" --engine "$e"
+		assert_success
+		[ "$e" = interp ] || assert_output --partial "engine: compiled"
+		assert_output --partial "ERROR SUMMARY: 0 errors"
+		run python3 -c 'import struct,sys; print(set(struct.unpack("<32I", open(sys.argv[1],"rb").read())))' "$OUT/$e.bin"
+		assert_output "{7}"
+	done
 }

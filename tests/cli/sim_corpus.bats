@@ -14,5 +14,5 @@ setup() {
 	echo "# $summary" >&3
 	assert_success
 	refute_output --partial "FAIL"
-	assert_output --partial "corpus: 17/19 kernels ran and matched; refused: tex_tile (unsupported instruction 'tex.1d.v4.f32.s32'), via_helper (unsupported instruction 'tex.1d.v4.f32.s32')"
+	assert_output --partial "corpus: 20/22 kernels ran and matched; refused: stop_inlined (unsupported instruction 'brkpt'), stop_via_helper (unsupported instruction 'brkpt')"
 }

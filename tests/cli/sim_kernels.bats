@@ -110,14 +110,17 @@ EOF2
 	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel wmma_tile --grid 1 --block 32 \
 		--arg buf:a:f16:256 --arg buf:b:f16:256 --arg buf:c:f32:256
 	assert_success
-	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel tex_tile --grid 1 --block 32 \
-		--arg u64:0 --arg buf:c:f32:32
+	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel stop_here --grid 1 --block 32 --arg buf:c:f32:32
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"kernel 'tex_tile' cannot run: "*"multi.ptx:"*"unsupported instruction 'tex.1d"* ]]
+	[[ "$stderr" == *"kernel 'stop_here' cannot run: "*"multi.ptx:"*"unsupported instruction 'brkpt'"* ]]
+	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel stop_via_helper --grid 1 --block 32 \
+		--arg buf:c:f32:32
+	[ "$status" -eq 2 ]
+	[[ "$stderr" == *"kernel 'stop_via_helper' calls '_Z9halt_callPf', which cannot run: "*"multi.ptx:"*"brkpt"* ]]
+	# the texture fetches of the same file run (docs/sim.md, "Textures and surfaces")
 	run --separate-stderr "$GPULAB" sim "$FX/multi.ptx" --kernel via_helper --grid 1 --block 32 \
-		--arg u64:0 --arg buf:c:f32:32
-	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"kernel 'via_helper' calls '_Z10store_tileyPf', which cannot run: "*"tex.1d"* ]]
+		--arg tex:t:f32:32:mem:seq --arg buf:c:f32:32
+	assert_success
 }
 
 @test "C++ template names: MatrixMulCUDA<16>, reduce<float, 256>, c++filt's signature; ambiguity lists the candidates" {
@@ -166,12 +169,13 @@ EOF2
 		--arg buf:in:f32:40 --arg buf:out:f32:64 --arg i32:64 --json
 	[ "$(jq -r '.sanitizer[0].cuda_file' <<<"$output")" = "$OUT/multi.cu" ]
 	[ "$(jq -r '.sanitizer[0].cuda_line' <<<"$output")" = "$line" ]
-	wline=$(grep -n 'tex1Dfetch<float>(t, threadIdx.x);' "$OUT/multi.cu" | head -1 | cut -d: -f1)
-	run --separate-stderr "$GPULAB" sim "$OUT/multi.cu" --kernel tex_tile --grid 1 --block 32 \
-		--arg u64:0 --arg buf:c:f32:32
+	hline=$(grep -n 'halt_inline(c);' "$OUT/multi.cu" | cut -d: -f1)
+	iline=$(grep -n 'asm volatile("brkpt;");' "$OUT/multi.cu" | sed -n 2p | cut -d: -f1)
+	run --separate-stderr "$GPULAB" sim "$OUT/multi.cu" --kernel stop_inlined --grid 1 --block 32 \
+		--arg buf:c:f32:32
 	[ "$status" -eq 2 ]
-	[[ "$stderr" == *"kernel 'tex_tile' cannot run: "*"texture_indirect_functions.h:"*"unsupported instruction 'tex.1d"*"inlined here; nvcc's PTX line "* ]]
-	bline=$(grep -n 'asm volatile("brkpt;");' "$OUT/multi.cu" | cut -d: -f1)
+	[[ "$stderr" == *"kernel 'stop_inlined' cannot run: $OUT/multi.cu:$hline: unsupported instruction 'brkpt' (in $OUT/multi.cu:$iline, inlined here; nvcc's PTX line "* ]]
+	bline=$(grep -n 'asm volatile("brkpt;");' "$OUT/multi.cu" | head -1 | cut -d: -f1)
 	run --separate-stderr "$GPULAB" sim "$OUT/multi.cu" --kernel stop_here --grid 1 --block 32 --arg buf:c:f32:32
 	[ "$status" -eq 2 ]
 	[[ "$stderr" == *"kernel 'stop_here' cannot run: $OUT/multi.cu:$bline: unsupported instruction 'brkpt'"* ]]

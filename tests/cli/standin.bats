@@ -54,16 +54,17 @@ q() { "$GPULAB" query --db "$DB" --csv "$1" | tail -n 1; }
 	assert_failure 3
 	[[ "$stderr" == *"needs a CUDA 13.0 driver"* && "$stderr" == *"CUDA 12.8"* ]]
 	[ ! -e "$DB" ]
-	GPULAB_STANDIN_DRIVER=12080 run --separate-stderr "$GPULAB" run transpose --size 64 --variant copy --db "$DB"
+	GPULAB_STANDIN_DRIVER=12080 run --separate-stderr "$GPULAB" -v run transpose --size 64 --variant copy --db "$DB"
 	assert_success
 	[[ "$stderr" == *"backend sim"*"needs a CUDA 13.0 driver"* ]]
 }
 
 @test "stand-in: --backend auto picks cuda when the driver works" {
-	run --separate-stderr "$GPULAB" run transpose --size 64 --variant copy --db "$DB"
+	run --separate-stderr "$GPULAB" -v run transpose --size 64 --variant copy --db "$DB"
 	assert_success
 	[[ "$stderr" == *"backend cuda: CUDA driver 13.0 with 1 device"* ]]
 	[ "$(q "SELECT backend FROM runs")" = cuda ]
+	[ "$(q "SELECT backend_note FROM runs")" = "backend cuda: CUDA driver 13.0 with 1 device" ]
 }
 
 @test "stand-in: every transpose variant verified after timing, timed, stored as cuda without CUPTI rows" {

@@ -54,7 +54,7 @@ assert_clean_shell() {
 	assert_success
 	echo "$output" >"$BATS_TEST_TMPDIR/plain"
 	run frame 33 "$BATS_TEST_TMPDIR/plain"
-	assert_line 'ldmatrix 1/16 of warp 0: seq 32, 4 matrices, PTX line '"$(q "SELECT line FROM trace_events WHERE launch_id = 1 AND op = 'ldmatrix' ORDER BY seq LIMIT 1")"', shared As'
+	assert_line "ldmatrix 1/16 of warp 0: $(q "SELECT 'seq ' || seq || ', 4 matrices, PTX line ' || line FROM trace_events WHERE launch_id = 1 AND op = 'ldmatrix' ORDER BY seq LIMIT 1"), shared As"
 	# A tile rows are 64 bytes apart: 4 rows per bank group
 	assert_line 'recorded: 16 wavefronts (ideal 4), 12 conflicts | swizzled: 4, 0 conflicts'
 	assert_line '    matrix 0 rec swz  matrix 1 rec swz  matrix 2 rec swz  matrix 3 rec swz'

@@ -99,3 +99,65 @@ teardown() {
 	refute_output --regexp '^step '
 	[ "$elapsed_ms" -lt 700 ]
 }
+
+# Every view of the view table: NAME|ARGS|a pattern the pane shows at a step with the view's point.
+point_cases() {
+	cat <<'CASES'
+coalesce|coalesce --topic transpose --variant naive --size 64|this request: [0-9]+ sectors in [0-9]+ lines \(ideal
+banks|banks --topic transpose --variant coalesced --size 64|: [1-9][0-9]* bank conflicts
+gemm|gemm --size 64|K step [2-9]/
+mma|mma|recorded: [0-9]+ wavefronts \(ideal [0-9]+\), [1-9][0-9]* conflicts
+conv|conv --variant implicit_gemm|lanes re-read pixels of this tile
+flash|flash|^[0-9]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +[0-9.]+ +0\.[0-9]{4} 
+reduce|reduce|warps idle
+CASES
+}
+
+@test "tmux 120x40: ] goes from step 1 to a step that shows the point, in every view; [ comes back" {
+	command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
+	# the cases cover the view table (an unknown view's message lists it)
+	views=$("$GPULAB" view nosuchview --frames 1 2>&1 | sed -n 's/.*views are \([a-z, ]*\);.*/\1/p' | tr -d ,)
+	[ -n "$views" ]
+	for v in $views; do
+		point_cases | grep -q "^$v|" || { echo "view $v has no case"; return 1; }
+	done
+	tm new-session -d -s v -x 120 -y 40 "env PS1='$ ' bash --norc --noprofile"
+	wait_for '^\$'
+	while IFS='|' read -r name args pattern; do
+		"$GPULAB" view $args --frames 1 --db "$DB" >/dev/null 2>&1 # record the trace first
+		tm send-keys -t v "$GPULAB view $args --step 1 --db $DB" Enter
+		wait_for '^step 1/[0-9]+ +\[paused\]'
+		tm send-keys -t v ']'
+		wait_for '^step ([2-9]|[1-9][0-9]+)/[0-9]+ +\[paused\]' || { echo "view $name: ] did not move"; return 1; }
+		pane | grep -Eq -- "$pattern" || { echo "view $name: the step ] found does not show /$pattern/"; pane; return 1; }
+		pane | grep -q 'no later' && { echo "view $name"; pane; return 1; }
+		tm send-keys -t v '['
+		wait_for '^step 1/|no earlier'
+		tm send-keys -t v q
+		wait_for '^\$ *$'
+	done < <(point_cases)
+}
+
+@test "tmux: view mma's ] finds the ldmatrix steps with conflicts, from step 1 and from step 35" {
+	command -v tmux >/dev/null || skip "tmux is not installed (make deps)"
+	"$GPULAB" view mma --frames 1 --db "$DB" >/dev/null 2>&1
+	tm new-session -d -s v -x 120 -y 40 "env PS1='$ ' bash --norc --noprofile"
+	wait_for '^\$'
+	tm send-keys -t v "$GPULAB view mma --db $DB" Enter
+	wait_for '^step 1/50 +\[paused\]'
+	tm send-keys -t v ']'
+	wait_for '^step 33/50'
+	wait_for 'recorded: 16 wavefronts \(ideal 4\), 12 conflicts'
+	tm send-keys -t v g 3 5 Enter
+	wait_for '^step 35/50'
+	tm send-keys -t v ']'
+	wait_for '^step 36/50'
+	# the help box names the point and stays inside its border
+	tm send-keys -t v '?'
+	wait_for 'next / previous ldmatrix or K step with bank'
+	# every row between the box's borders has '|' at the border's two corners
+	pane | awk 'match($0, /\+-+\+/) { if (!l) { l = RSTART; r = RSTART + RLENGTH - 1; next } else exit }
+		l && (substr($0, l, 1) != "|" || substr($0, r, 1) != "|") { print "outside the box: " $0; bad = 1 }
+		END { exit bad || !l }'
+	tm send-keys -t v q q
+}

@@ -157,10 +157,33 @@ CORPUS = [
      {"y": [3.0 * i + 1.0 if i < 1000 else 1.0 for i in range(1024)]}, 0),
 ]
 
+# Texture objects: tex1Dfetch of linear memory holding 0, 1, 2 ... (in a kernel, and in a __noinline__ device
+# function), and tex2D<float4> with bilinear filtering of 8 x 4 texels whose channel c at (x, y) is
+# 32 y + 4 x + c: a ramp, so the filtered value at (u, v) is the ramp at the clamped u - 0.5, v - 0.5.
+def ramp_2d():
+    out = []
+    for y in range(8):
+        for x in range(16):
+            u, v = -0.5 + 0.25 * x, 0.5 * y
+            cx, cy = min(max(u - 0.5, 0.0), 7.0), min(max(v - 0.5, 0.0), 3.0)
+            out += [32 * cy + 4 * cx + c for c in range(4)]
+    return out
+
+
+CORPUS += [
+    ("tex1Dfetch of a cudaTextureObject_t", "multi", "tex_tile", "1", "32",
+     ["tex:t:f32:32:mem:seq", ("c", "f32", 32, None)], {"c": [float(i) for i in range(32)]}, 0),
+    ("tex1Dfetch in a __noinline__ device function", "multi", "via_helper", "1", "32",
+     ["tex:t:f32:32:mem:seq", ("c", "f32", 32, None)], {"c": [float(i) for i in range(32)]}, 0),
+    ("bilinear tex2D<float4>", "tex", "tex2d_sample", "2,2", "8,4",
+     ["tex:img:f32x4:8x4:linear:seq", ("out", "f32", 512, None), "f32:-0.5", "f32:0.25", "f32:0", "f32:0.5"],
+     {"out": ramp_2d()}, 0),
+]
+
 # Kernels of the corpus files that must be refused, naming the feature.
 REFUSED = [
-    ("multi", "tex_tile", "1", "32", ["u64:0", ("c", "f32", 32, None)], "tex"),
-    ("multi", "via_helper", "1", "32", ["u64:0", ("c", "f32", 32, None)], "tex"),
+    ("multi", "stop_inlined", "1", "32", [("c", "f32", 32, None)], "brkpt"),
+    ("multi", "stop_via_helper", "1", "32", [("c", "f32", 32, None)], "brkpt"),
 ]
 
 

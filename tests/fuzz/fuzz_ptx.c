@@ -46,6 +46,9 @@ static void check_operand(const struct ptx_module *m, const struct ptx_function 
 		      * variable, sim_frame.c), or -1 for an absolute address */
 		REQUIRE(o->slot == -1 || (o->slot >= 0 && o->slot < (f->is_entry ? f->nslots : f->nslots + f->nconsts)),
 			f->name, i);
+		REQUIRE(o->nvec <= PTX_MAX_VEC, f->name, i); /* a texture instruction's coordinates */
+		for (int k = 0; k < o->nvec; k++)
+			check_source_slot(f, o->vec[k], i);
 		break;
 	case PO_VEC:
 		REQUIRE(o->nvec <= PTX_MAX_VEC, f->name, i);

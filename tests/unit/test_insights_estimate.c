@@ -73,15 +73,25 @@ static void test_compute_waves_occupancy(void)
 	l.grid[0] = 33; /* a quarter of the SMs */
 	gl_estimate_launch(g, &l, &e);
 	CHECK_NEAR(e.wave_factor, 4.0, 1e-12);
-	/* 168 registers: 8 of 64 warps; memory bounds slow by 50% / 12.5% = 4, the FP32 pipe does not */
+	/* 168 registers: 8 of 64 warps per SM.  Every load misses to DRAM (no L1 model, the footprint is all
+	 * of the traffic), so each of the 1e6 requests waits 375 clocks and an SM overlaps 8 of them: the
+	 * latency bound, requests / SMs x latency / warps, beats the DRAM bandwidth's */
 	l.grid[0] = 132 * 10, l.regs = 168;
 	gl_metrics_free(&l.metrics);
 	set(&l, GL_M_GLD_REQ, 1e6), set(&l, GL_M_GLD_SECT, 4e6), set(&l, GL_M_UNIQ_LD_SECT, 4e6);
 	gl_estimate_launch(g, &l, &e);
 	CHECK_NEAR(e.occ.pct, 12.5, 1e-12);
-	CHECK_EQ(e.bound, GL_BOUND_DRAM);
-	CHECK_NEAR(e.occ_factor, 4.0, 1e-12);
-	CHECK_NEAR(e.time_us, e.bound_us[GL_BOUND_DRAM] * 4, 1e-9);
+	CHECK_NEAR(e.warps_in_flight, 8, 1e-12);
+	CHECK_NEAR(e.load_latency_clk, GL_LAT_DRAM, 1e-9);
+	CHECK_EQ(e.bound, GL_BOUND_LATENCY);
+	CHECK_NEAR(e.bound_us[GL_BOUND_LATENCY], 1e6 / 132 * 375 / 8 / 1980e6 * 1e6, 1e-9);
+	CHECK_NEAR(e.time_us, e.bound_us[GL_BOUND_LATENCY], 1e-12);
+	/* the same loads hitting an L1 (the simulator's model: 1 sector in 4 misses) wait less */
+	set(&l, GL_M_L1_MISS_SECT, 1e6);
+	gl_estimate_launch(g, &l, &e);
+	CHECK_NEAR(e.l2_bytes, 32e6, 1e-6);
+	CHECK(e.load_latency_clk < 0.25 * GL_LAT_DRAM + 0.75 * GL_LAT_L1 + 1e-9);
+	CHECK(e.load_latency_clk > 0.75 * GL_LAT_L1);
 	l.block[0] = 2048; /* cannot run: no time */
 	gl_estimate_launch(g, &l, &e);
 	CHECK(isnan(e.time_us));
@@ -113,7 +123,7 @@ static void test_models(void)
 	struct gl_err err = {0};
 	const struct gl_gpu_model *g;
 	CHECK_EQ(gl_gpu_model_lookup("B300", &g, &err), GL_EUSAGE);
-	CHECK(strstr(err.msg, "A100|H100|H200|L4|RTX4090|RTX3090") != NULL);
+	CHECK(strstr(err.msg, "A100|H100|H200|L4|RTX4090|RTX3090|A6000") != NULL);
 	CHECK_STR(gl_gpu_model_for_device("NVIDIA H100 80GB HBM3")->name, "H100");
 	CHECK_STR(gl_gpu_model_for_device("NVIDIA GeForce RTX 4090")->name, "RTX4090");
 	CHECK(gl_gpu_model_for_device("gpulab PTX simulator") == NULL);

@@ -71,7 +71,7 @@ static void test_every_variant(void)
 			struct gl_err err = {0};
 			memset(&l, 0, sizeof l);
 			gl_problem_defaults(*t, &p);
-			if ((*t)->setup(v, &p, &l, &err) != GL_OK) {
+			if (gl_topic_setup(*t, v, &p, &l, &err) != GL_OK) {
 				fprintf(stderr, "%s %s: %s\n", (*t)->name, v->name, err.msg);
 				CHECK(0);
 				continue;

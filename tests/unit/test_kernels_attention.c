@@ -62,7 +62,7 @@ static void test_launches(const struct gl_topic *t)
 	problem(t, &p, 100, 77, 64, 0);
 	struct gl_err err = {0};
 	struct gl_launch l = {0};
-	CHECK_EQ(t->setup(gl_variant_find(t, "naive"), &p, &l, &err), GL_OK);
+	CHECK_EQ(gl_topic_setup(t, gl_variant_find(t, "naive"), &p, &l, &err), GL_OK);
 	CHECK_EQ(gl_launch_count(&l), 3);
 	gl_launch_select(&l, 0);
 	CHECK_STR(l.entry, "attention_naive_scores");
@@ -76,7 +76,7 @@ static void test_launches(const struct gl_topic *t)
 	gl_launch_free(&l);
 	problem(t, &p, 100, 0, 128, 1);
 	memset(&l, 0, sizeof l);
-	CHECK_EQ(t->setup(gl_variant_find(t, "flash2_mma"), &p, &l, &err), GL_OK);
+	CHECK_EQ(gl_topic_setup(t, gl_variant_find(t, "flash2_mma"), &p, &l, &err), GL_OK);
 	CHECK_EQ(gl_launch_count(&l), 1);
 	CHECK_STR(l.entry, "attention_flash2_mma_d128");
 	CHECK_EQ(l.grid[0], 2); /* 64-row Q blocks */
@@ -91,8 +91,8 @@ static void test_fp16_inputs(const struct gl_topic *t)
 	problem(t, &p, 33, 20, 32, 0);
 	struct gl_err err = {0};
 	struct gl_launch a = {0}, h = {0};
-	CHECK_EQ(t->setup(gl_variant_find(t, "flash2"), &p, &a, &err), GL_OK);
-	CHECK_EQ(t->setup(gl_variant_find(t, "flash2_mma"), &p, &h, &err), GL_OK);
+	CHECK_EQ(gl_topic_setup(t, gl_variant_find(t, "flash2"), &p, &a, &err), GL_OK);
+	CHECK_EQ(gl_topic_setup(t, gl_variant_find(t, "flash2_mma"), &p, &h, &err), GL_OK);
 	static const char *const names[] = {"Q", "K", "V"};
 	for (int b = 0; b < 3; b++) {
 		const struct gl_buffer *fa = &a.buffers[find(&a, names[b])], *fh = &h.buffers[find(&h, names[b])];
@@ -113,7 +113,7 @@ static void test_verify(const struct gl_topic *t, long nq, long nk, int causal)
 	struct gl_err err = {0};
 	struct gl_launch l = {0};
 	const struct gl_variant *v = gl_variant_find(t, "flash2");
-	CHECK_EQ(t->setup(v, &p, &l, &err), GL_OK);
+	CHECK_EQ(gl_topic_setup(t, v, &p, &l, &err), GL_OK);
 	attention_cpu(&l, nq, nk ? nk : nq, 32, causal);
 	struct gl_verify out;
 	CHECK_EQ(t->verify(v, &p, &l, t, &out, &err), GL_OK);
@@ -137,7 +137,7 @@ static void test_refusals(const struct gl_topic *t)
 	problem(t, &p, 4, 20000, 64, 0);
 	struct gl_err err2 = {0};
 	struct gl_launch l = {0};
-	CHECK_EQ(t->setup(gl_variant_find(t, "fused_row"), &p, &l, &err2), GL_EUSAGE);
+	CHECK_EQ(gl_topic_setup(t, gl_variant_find(t, "fused_row"), &p, &l, &err2), GL_EUSAGE);
 	gl_launch_free(&l);
 }
 

@@ -51,7 +51,7 @@ static void test_gemm(void)
 	CHECK_EQ(t->check(&p, &err), GL_OK);
 	struct gl_launch l = {0};
 	const struct gl_variant *naive = gl_variant_find(t, "naive");
-	CHECK_EQ(t->setup(naive, &p, &l, &err), GL_OK);
+	CHECK_EQ(gl_topic_setup(t, naive, &p, &l, &err), GL_OK);
 	CHECK_STR(l.buffers[0].name, "C");
 	CHECK_EQ(l.grid[0], 2); /* naive: blockIdx.x walks the 37 rows in 32s */
 	CHECK_EQ(l.grid[1], 1);
@@ -70,7 +70,7 @@ static void test_gemm(void)
 
 	/* float4 variants: n = 29 is refused, naming the multiple */
 	struct gl_launch l2 = {0};
-	CHECK_EQ(t->setup(gl_variant_find(t, "vectorized"), &p, &l2, &err), GL_EUSAGE);
+	CHECK_EQ(gl_topic_setup(t, gl_variant_find(t, "vectorized"), &p, &l2, &err), GL_EUSAGE);
 	CHECK(strstr(err.msg, "multiples of 4") && strstr(err.msg, "n=29"));
 	gl_launch_free(&l2);
 }
@@ -92,7 +92,7 @@ static void test_reduce(void)
 	struct gl_err err = {0};
 	struct gl_launch l = {0};
 	const struct gl_variant *two = gl_variant_find(t, "two_stage");
-	CHECK_EQ(t->setup(two, &p, &l, &err), GL_OK);
+	CHECK_EQ(gl_topic_setup(t, two, &p, &l, &err), GL_OK);
 	CHECK_EQ(l.nbuffers, 6); /* sum, best, x, partials, keys, ticket */
 	CHECK_EQ(l.grid[0], 5);  /* 10007 / (256 * 8), rounded up */
 	const float *x = l.buffers[2].host;

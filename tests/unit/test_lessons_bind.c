@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cli/run_options.h"
 #include "lessons/lesson.h"
 
 static const char text[] =
@@ -87,6 +88,7 @@ int main(void)
 {
 	unsetenv("GPULAB_LESSONS");
 	lesson_set_commands(commands);
+	lesson_set_run_parser(gl_cli_run_line);
 	test_bind();
 	test_wrap();
 	CHECK_DONE();

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "cli/run_options.h"
 #include "lessons/lesson.h"
 
 static const char good[] =
@@ -105,6 +106,11 @@ static void test_malformed(void)
 		   "unknown topic 'transpos' (did you mean 'transpose'?)");
 	expect_bad("# T\n## Step 1: a\n```gpulab\ngpulab run transpose --variant naive,padd\n```\n", "bad.md:4:",
 		   "unknown variant 'padd'");
+	/* read as `gpulab run` reads it: 'all' only alone, options the command knows */
+	expect_bad("# T\n## Step 1: a\n```gpulab\ngpulab run transpose --variant naive,all\n```\n", "bad.md:4:",
+		   "unknown variant 'all' for topic transpose");
+	expect_bad("# T\n## Step 1: a\n```gpulab\ngpulab run transpose --rowz 64\n```\n", "bad.md:4:",
+		   "unknown option '--rowz' for run (did you mean '--rows'?)");
 	expect_bad("# T\n## Step 1: a\n```gpulab\ngpulab query \"select\n```\n", "bad.md:4:", "unterminated \" quote");
 	expect_bad("# T\n## Step 1: a\n```gpulab\ngpulab lesson next\n```\n", "bad.md:4:", "cannot run 'gpulab lesson'");
 	/* checks */
@@ -213,6 +219,7 @@ int main(void)
 {
 	unsetenv("GPULAB_LESSONS");
 	lesson_set_commands(commands);
+	lesson_set_run_parser(gl_cli_run_line);
 	test_good();
 	test_malformed();
 	test_nested_fences();

@@ -89,8 +89,8 @@ static void topic_variant(const struct gl_topic *t, const struct gl_variant *v, 
 		return;
 	}
 	struct gl_launch la = {.module = t->ptx, .module_name = t->name}, lb = la;
-	CHECK_EQ(t->setup(v, &p, &la, &err), GL_OK);
-	CHECK_EQ(t->setup(v, &p, &lb, &err), GL_OK);
+	CHECK_EQ(gl_topic_setup(t, v, &p, &la, &err), GL_OK);
+	CHECK_EQ(gl_topic_setup(t, v, &p, &lb, &err), GL_OK);
 	struct gl_sim_result a, b;
 	if (run(m, &la, GL_ENGINE_INTERP, &a) == GL_OK) {
 		if (run(m, &lb, GL_ENGINE_COMPILED, &b) == GL_OK) {

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "check.h"
-#include "profiler/backend.h"
+#include "profiler/profiler.h"
 
 static void test_names(void)
 {

@@ -1,6 +1,7 @@
 /* test_sim_addr.c — the checked address translation (sim/sim_addr.h): every space (global, const,
  * shared, local, param, and generic addresses through each window) driven with the boundary values
  * 0, end-size, end-size+1, end, 2^64-size, 2^64-1 and negative offsets, for every access size; then
+ * the address width of each space (.shared and .local: 32 bits, the rest 64); then
  * whole kernels (tests/fixtures/sim/wrap.ptx) whose lanes address within an access of 2^64 must give
  * findings and leave every byte of host memory outside the addressed buffer as it was; a parameter
  * that .align pushes past the parameter buffer is refused, and bar.red's barrier id is range-checked
@@ -163,6 +164,76 @@ static void test_resolution_and_rules(void)
 	CHECK(sim_addr_translate(&m2, PS_SHARED, 0, 8, false).host == shared);
 }
 
+/* .shared and .local addresses are 32 bits wide: the low 32 bits of the sum are the address.  Global
+ * and generic addresses are 64 bits wide; a generic address 4 GiB or more past the shared window's base
+ * is outside the window (a window is as large as its space). */
+static void test_address_widths(void)
+{
+	const uint64_t k4g = 1ull << 32;
+	struct sim_xlat x = sim_addr_translate(&map, PS_SHARED, k4g + 4, 4, false);
+	CHECK_EQ(x.miss, SIM_HIT);
+	CHECK(x.host == shared + 4);
+	CHECK_EQ(x.offset, 4);
+	x = sim_addr_translate(&map, PS_SHARED, UINT64_MAX - 3, 4, true); /* 0xfffffffc: past the end */
+	CHECK_EQ(x.miss, SIM_OUT_OF_BOUNDS);
+	CHECK_EQ(x.offset, 0xfffffffcull);
+	x = sim_addr_translate(&map, PS_LOCAL, 0xabcd00000008ull, 8, false);
+	CHECK(x.host == local + 8);
+	CHECK_EQ(sim_addr_translate(&map, PS_GLOBAL, GL_SIM_GLOBAL_BASE + k4g, 4, false).miss, SIM_OUT_OF_BOUNDS);
+	CHECK_EQ(sim_addr_translate(&map, PS_CONST, PTX_MODULE_BASE + k4g, 4, false).miss, SIM_OUT_OF_BOUNDS);
+	CHECK_EQ(sim_addr_translate(&map, PS_PARAM, k4g, 4, false).miss, SIM_OUT_OF_BOUNDS);
+	x = sim_addr_translate(&map, PS_GENERIC, PTX_SHARED_WINDOW + k4g + 4, 4, false);
+	CHECK_EQ(x.space, PS_GLOBAL);
+	CHECK_EQ(x.miss, SIM_OUT_OF_BOUNDS);
+	x = sim_addr_translate(&map, PS_GENERIC, PTX_LOCAL_WINDOW + k4g - 8, 8, false);
+	CHECK_EQ(x.space, PS_LOCAL);
+	CHECK_EQ(x.offset, k4g - 8);
+	CHECK_EQ(x.miss, SIM_OUT_OF_BOUNDS);
+	CHECK_EQ(sim_addr_wrap(PS_SHARED, k4g - 1 + k4g), k4g - 1);
+	CHECK_EQ(sim_addr_wrap(PS_GENERIC, k4g + 4), k4g + 4);
+	CHECK_EQ(sim_addr_wrap(PS_NONE, k4g + 4), k4g + 4);
+	uint64_t lanes[32];
+	for (int l = 0; l < 32; l++)
+		lanes[l] = k4g * (uint64_t)l + 4 * (uint64_t)l;
+	sim_addr_wrap_warp(PS_GLOBAL, lanes, 0xffffffffu);
+	CHECK_EQ(lanes[3], 3 * k4g + 12);
+	sim_addr_wrap_warp(PS_LOCAL, lanes, 0x0000000fu); /* inactive lanes keep their values */
+	CHECK_EQ(lanes[3], 12);
+	CHECK_EQ(lanes[4], 4 * k4g + 16);
+	sim_addr_wrap_warp(PS_SHARED, lanes, 0xffffffffu);
+	for (int l = 0; l < 32; l++)
+		CHECK_EQ(lanes[l], 4 * l);
+}
+
+/* A global access outside every region whose bytes all lie in one mapping names them (x.mapped); the
+ * translation still says out of bounds, so the caller reports it (sim_fault.c decides whether it goes
+ * ahead). */
+static void test_mapped_bytes(void)
+{
+	static uint8_t granule[4096];
+	const struct sim_region alloc[] = {{GL_SIM_GLOBAL_BASE, 100, granule, "b"}}; /* inside the mapping */
+	const struct gl_sim_mapping maps[] = {{GL_SIM_GLOBAL_BASE, sizeof granule, granule}};
+	struct sim_memmap m2 = map;
+	m2.regions = alloc, m2.nregions = 1, m2.mapped = maps, m2.nmapped = 1;
+	struct sim_xlat x = sim_addr_translate(&m2, PS_GLOBAL, GL_SIM_GLOBAL_BASE + 8, 4, false);
+	CHECK_EQ(x.miss, SIM_HIT);
+	CHECK(x.host == granule + 8 && x.mapped == NULL);
+	x = sim_addr_translate(&m2, PS_GLOBAL, GL_SIM_GLOBAL_BASE + 100, 4, false);
+	CHECK_EQ(x.miss, SIM_OUT_OF_BOUNDS);
+	CHECK(x.host == NULL && x.mapped == granule + 100);
+	CHECK(x.near == &alloc[0]);
+	x = sim_addr_translate(&m2, PS_GENERIC, GL_SIM_GLOBAL_BASE + 96, 8, true); /* straddles the end */
+	CHECK_EQ(x.miss, SIM_OUT_OF_BOUNDS);
+	CHECK(x.region == &alloc[0] && x.mapped == granule + 96);
+	x = sim_addr_translate(&m2, PS_GLOBAL, GL_SIM_GLOBAL_BASE + sizeof granule - 16, 16, false); /* the last */
+	CHECK(x.mapped == granule + sizeof granule - 16);
+	CHECK(sim_addr_translate(&m2, PS_GLOBAL, GL_SIM_GLOBAL_BASE + sizeof granule, 4, false).mapped == NULL);
+	CHECK(sim_addr_translate(&m2, PS_GLOBAL, GL_SIM_GLOBAL_BASE - 4, 4, false).mapped == NULL);
+	CHECK(sim_addr_translate(&m2, PS_GLOBAL, GL_SIM_GLOBAL_BASE + 101, 4, false).mapped == NULL); /* misaligned */
+	CHECK(sim_addr_translate(&m2, PS_CONST, GL_SIM_GLOBAL_BASE + 100, 4, false).mapped == NULL);
+	CHECK(sim_addr_translate(&map, PS_GLOBAL, GL_SIM_GLOBAL_BASE + BUF_BYTES, 4, false).mapped == NULL);
+}
+
 /* ---- whole kernels: lane 0 addresses the buffer (or offset 0 of its space), lanes 1..31 `bad` */
 
 /* The finding names the address in the resolved space: the generic address minus its window. */
@@ -195,6 +266,12 @@ static void run_wrap(struct ptx_module *m, const char *kernel, uint64_t bad, con
 	run_wrap_at(m, kernel, bad, space, bad);
 }
 
+/* .shared and .local addresses are 32 bits wide: `bad` is reported as its low 32 bits, still past the end. */
+static void run_wrap32(struct ptx_module *m, const char *kernel, uint64_t bad, const char *space)
+{
+	run_wrap_at(m, kernel, bad, space, (uint32_t)bad);
+}
+
 static void test_wrapping_kernels(void)
 {
 	struct ptx_module *m = fx_fixture("wrap");
@@ -204,16 +281,16 @@ static void test_wrapping_kernels(void)
 	for (int i = 0; i < 2; i++) {
 		run_wrap(m, "wrap_global", bad[i], "global");
 		run_wrap(m, "wrap_global_v4", bad[0], "global");
-		run_wrap(m, "wrap_shared", bad[i], "shared");
+		run_wrap32(m, "wrap_shared", bad[i], "shared");
 		run_wrap(m, "wrap_atomic", bad[i], "global");
-		run_wrap(m, "wrap_atomic_shared", bad[i], "shared");
-		run_wrap(m, "wrap_ldmatrix", bad[0], "shared");
-		run_wrap(m, "wrap_cp_async", bad[0], "shared");
-		run_wrap(m, "wrap_local", bad[i], "local");
+		run_wrap32(m, "wrap_atomic_shared", bad[i], "shared");
+		run_wrap32(m, "wrap_ldmatrix", bad[0], "shared");
+		run_wrap32(m, "wrap_cp_async", bad[0], "shared");
+		run_wrap32(m, "wrap_local", bad[i], "local");
 		run_wrap(m, "wrap_const", bad[i], "const");
 		run_wrap(m, "wrap_generic", bad[i], "global");
 	}
-	/* generic addresses at the top of the shared window resolve to shared offsets near 2^40 */
+	/* generic addresses at the top of the shared window resolve to shared offsets near 2^32 */
 	run_wrap_at(m, "wrap_generic", PTX_SHARED_WINDOW + PTX_WINDOW_SIZE - 4, "shared", PTX_WINDOW_SIZE - 4);
 	run_wrap_at(m, "wrap_generic", PTX_LOCAL_WINDOW - 4, "global", PTX_LOCAL_WINDOW - 4);
 	ptx_module_free(m);
@@ -353,6 +430,8 @@ int main(void)
 	test_span_rule();
 	test_spaces();
 	test_resolution_and_rules();
+	test_address_widths();
+	test_mapped_bytes();
 	test_wrapping_kernels();
 	test_parameter_past_buffer();
 	test_bar_red_id();

@@ -241,11 +241,36 @@ static void test_bad_launches(void)
 	ptx_module_free(m);
 }
 
+/* A launch refused after the simulator set it up (more host memory than gpulab allows itself, a CTA range
+ * outside the grid) gives back all it took: LeakSanitizer checks at exit. */
+static void test_refused_after_setup(void)
+{
+	struct gl_err err = {0};
+	struct ptx_module *m = NULL;
+	uint32_t word = 0;
+	CHECK_EQ(ptx_parse(divergent, "test.ptx", &m, &err), 0);
+	struct gl_launch l = {.module = divergent, .entry = "k", .grid = {1, 1, 1}, .block = {32, 1, 1}, .nbuffers = 1};
+	l.buffers[0] = (struct gl_buffer){.name = "out", .dtype = GL_U32, .count = 1ull << 50, .host = &word};
+	gl_launch_arg_buffer(&l, 0); /* 4 PiB: never allocated, refused by the memory rule first */
+	struct gl_sim_result res;
+	struct gl_sim_opts opts = {0};
+	CHECK_EQ(gl_sim_run(m, &l, &opts, &res, &err), GL_EUSAGE);
+	CHECK(strstr(err.msg, "of host memory") != NULL);
+	gl_err_clear(&err);
+	l.buffers[0].count = 64;
+	opts.cta_first = 0;
+	opts.cta_end = 2;
+	CHECK_EQ(gl_sim_run(m, &l, &opts, &res, &err), GL_EUSAGE);
+	CHECK(strstr(err.msg, "does not fit the grid") != NULL);
+	ptx_module_free(m);
+}
+
 int main(void)
 {
 	test_divergence();
 	test_findings();
 	test_thread_independence();
 	test_bad_launches();
+	test_refused_after_setup();
 	CHECK_DONE();
 }

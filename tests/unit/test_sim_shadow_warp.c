@@ -119,6 +119,8 @@ static void run(int tools, bool reserved, bool read_heavy, int steps, long *race
 		c[k] = (struct sim_cta){.L = &L, .shadow = sh[k], .gen = 1};
 		c[k].quiet.full = calloc(SIM_QUIET_ROWS(&L), sizeof(uint64_t));
 		c[k].quiet.reads = calloc(SIM_QUIET_ROWS(&L) * 8, sizeof(uint64_t));
+		c[k].quiet.site = calloc(8, sizeof *c[k].quiet.site);
+		c[k].shadow_site = calloc(2 * WORDS, sizeof *c[k].shadow_site);
 		gl_findings_init(&c[k].findings, 64);
 	}
 	for (unsigned i = 0; i < 8; i++)
@@ -175,6 +177,8 @@ static void run(int tools, bool reserved, bool read_heavy, int steps, long *race
 		free(sh[k]);
 		free(c[k].quiet.full);
 		free(c[k].quiet.reads);
+		free(c[k].quiet.site);
+		free(c[k].shadow_site);
 	}
 }
 

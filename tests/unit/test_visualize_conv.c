@@ -1,8 +1,9 @@
-/* test_visualize_conv.c — the conv view's state on hand-built traces of the conv2d topic: which lanes
- * are steps, the im2col elements of a pixel under stride, padding and dilation in both layouts, and the
- * loads counted so far. */
+/* test_visualize_conv.c — the conv view's state on hand-built traces of the conv2d topic: a step per warp
+ * load, grouped into output tiles, the re-reads that are its point, the im2col elements of a pixel under
+ * stride, padding and dilation in both layouts, and the loads counted so far. */
 #include "check.h"
 #include "view_fixture.h"
+#include "visualize/view.h"
 #include "visualize/view_states.h"
 
 #define X0 0x7f0000100000ull
@@ -40,9 +41,12 @@ static void uses_under_stride_and_dilation(void)
 	struct view_conv v;
 	struct gl_err err = {0};
 	CHECK_EQ(view_conv_build(&tr, -1, &v, &err), GL_OK);
-	CHECK_EQ(v.nsteps, 4); /* three lanes of the first load, one of the last */
+	CHECK_EQ(v.nsteps, 2); /* one step per warp load of x; the store is none */
+	CHECK_EQ(v.ntiles, 1);
 	struct view_conv_frame f;
 	view_conv_frame(&v, 0, &f);
+	/* lanes 3 and 7 read one pixel in one load: a broadcast, not a re-read; the step is about lane 3 */
+	CHECK_EQ(f.reread, 0);
 	CHECK_EQ(f.lane, 3);
 	CHECK_EQ(f.h, 3);
 	CHECK_EQ(f.w, 5);
@@ -58,15 +62,54 @@ static void uses_under_stride_and_dilation(void)
 	CHECK_EQ(f.distinct, 2);
 	CHECK_EQ(f.plane[3 * 9 + 5], 2);
 	view_conv_frame_free(&f);
-	view_conv_frame(&v, 2, &f); /* lane 9: x[8][8]: 2p - 1 + 2r = 8 has no solution with p < 4 */
-	CHECK_EQ(f.lane, 9);
-	CHECK_EQ(f.nuses, 0);
-	view_conv_frame_free(&f);
-	view_conv_frame(&v, 3, &f); /* warp 1's load, counted after the first */
+	/* warp 1's load re-reads the last pixel, which lane 9 loaded: the point, about its lane 0 */
+	view_conv_frame(&v, 1, &f);
+	CHECK_EQ(f.reread, 1);
+	CHECK_EQ(f.lane, 0);
+	CHECK_EQ(f.h, 8);
+	CHECK_EQ(f.w, 8);
+	CHECK_EQ(f.nuses, 0); /* x[8][8]: 2p - 1 + 2r = 8 has no solution with p < 4 */
 	CHECK_EQ(f.lane_loads, 4);
 	CHECK_EQ(f.plane[3 * 9 + 5], 2);
 	CHECK_EQ(f.plane[8 * 9 + 8], 2);
 	view_conv_frame_free(&f);
+	CHECK_EQ(view_conv_ops.marks(&v, 0), VIEW_MARK_NEW_WARP);
+	CHECK_EQ(view_conv_ops.marks(&v, 1), VIEW_MARK_POINT);
+	view_conv_free(&v);
+	free(tr.ev);
+}
+
+/* Output tiles: the loads of each CTA, its y stores' extent; a pixel loaded by another tile is new to this
+ * one. */
+static void tiles(void)
+{
+	struct view_trace tr;
+	conv_trace(&tr, 1, 4, 4, 3, 1, 1, 1, 0); /* P = Q = 4, k = 8 */
+	fx_buffer(&tr, "y", false, X0 + 0x10000, 1, 8 * 16);
+	uint64_t a[32] = {X0 + 4 * 5};
+	fx_event(&tr, 0, 0, GL_TRACE_GLOBAL, GL_TRACE_LD, 4, 1u, "x", a);
+	uint64_t y[32] = {X0 + 0x10000 + 4 * (16 * 2 + 4 * 1 + 3), X0 + 0x10000 + 4 * (16 * 2 + 4 * 2 + 0)};
+	fx_event(&tr, 0, 0, GL_TRACE_GLOBAL, GL_TRACE_ST, 4, 3u, "y", y); /* k 2: (p 1, q 3), (p 2, q 0) */
+	fx_event(&tr, 1, 0, GL_TRACE_GLOBAL, GL_TRACE_LD, 4, 1u, "x", a); /* CTA 1 reads the same pixel */
+	fx_event(&tr, 1, 0, GL_TRACE_GLOBAL, GL_TRACE_LD, 4, 1u, "x", a); /* and again */
+	view_fill_costs(tr.ev, tr.n);
+	struct view_conv v;
+	struct gl_err err = {0};
+	CHECK_EQ(view_conv_build(&tr, -1, &v, &err), GL_OK);
+	CHECK_EQ(v.nsteps, 3);
+	CHECK_EQ(v.ntiles, 2);
+	CHECK_EQ(v.tiles[0].stores, 2);
+	CHECK_EQ(v.tiles[0].k[0], 2);
+	CHECK_EQ(v.tiles[0].k[1], 2);
+	CHECK_EQ(v.tiles[0].p[0], 1);
+	CHECK_EQ(v.tiles[0].p[1], 2);
+	CHECK_EQ(v.tiles[0].q[0], 0);
+	CHECK_EQ(v.tiles[0].q[1], 3);
+	CHECK_EQ(v.tiles[1].first, 1);
+	CHECK_EQ(v.tiles[1].stores, 0);
+	CHECK_EQ(view_conv_tile_of(&v, 2), 1);
+	CHECK_EQ(view_conv_ops.marks(&v, 1), VIEW_MARK_NEW_WARP); /* new to tile 1, though tile 0 read it */
+	CHECK_EQ(view_conv_ops.marks(&v, 2), VIEW_MARK_POINT);
 	view_conv_free(&v);
 	free(tr.ev);
 }
@@ -118,6 +161,7 @@ static void refusals(void)
 int main(void)
 {
 	uses_under_stride_and_dilation();
+	tiles();
 	nhwc_taps();
 	refusals();
 	CHECK_DONE();

@@ -1,6 +1,6 @@
 /* test_visualize_table.c — the one table of views: each name finds its entry, the kind and engine
- * table agree, gemm, conv, mma and flash imply their topics (mma and flash also a variant), kinds are
- * distinct, and an unknown name finds nothing. */
+ * table agree, gemm, conv, mma, flash and reduce imply their topics (mma, flash and reduce also a
+ * variant), every view defines its point, kinds are distinct, and an unknown name finds nothing. */
 #include "check.h"
 #include "visualize/view.h"
 
@@ -29,10 +29,15 @@ int main(void)
 	CHECK(view_find("bank") == NULL);
 	const struct view_entry *cv = view_find("conv");
 	CHECK(cv && cv->kind == GL_VIEW_CONV && cv->ops == &view_conv_ops && strcmp(cv->topic, "conv2d") == 0);
-	/* every entry: its engine table is the view of that name, and no two entries share a kind */
+	const struct view_entry *r = view_find("reduce");
+	CHECK(r && r->kind == GL_VIEW_REDUCE && r->ops == &view_reduce_ops && strcmp(r->topic, "reduce") == 0 &&
+	      strcmp(r->variant, "shared_tree") == 0);
+	/* every entry: its engine table is the view of that name and says what its point is, and no two
+	 * entries share a kind */
 	int n = 0;
 	for (const struct view_entry *v = view_table; v->name; v++, n++) {
 		CHECK_STR(v->ops->name, v->name);
+		CHECK(v->ops->marks != NULL && v->ops->point != NULL);
 		for (const struct view_entry *u = view_table; u != v; u++)
 			CHECK(u->kind != v->kind);
 	}

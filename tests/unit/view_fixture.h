@@ -16,6 +16,8 @@ static inline void view_fill_costs(struct gl_trace_event *ev, uint32_t n)
 {
 	for (uint32_t i = 0; i < n; i++) {
 		struct gl_trace_event *e = &ev[i];
+		if (!gl_trace_is_memory(e)) /* a shuffle or a barrier costs nothing */
+			continue;
 		uint32_t a32[GL_WARP];
 		for (int l = 0; l < GL_WARP; l++)
 			a32[l] = (uint32_t)e->addrs[l];
