@@ -282,7 +282,15 @@ CUresult drv_launch_prepare(struct drv_launch *l, CUfunction f, const unsigned g
 CUresult drv_launch_run(const struct drv_launch *l, struct CUstream_st *s);
 /* Build the launch's record, hand it to the hook (driver_record.h); the estimate model's time in us. */
 double drv_record_launch(const struct drv_launch *l, const struct gl_launch *gl, const struct CUstream_st *s,
-			 const struct gl_sim_result *res, double start_us);
+			 const struct gl_sim_result *res, double start_us, bool selected, int error);
+/* The function's name as ncu's default --kernel-name-base "function" has it: the demangled name without
+ * its parameter list, template arguments and return type ("void ns::scale<float>(float*)" -> "ns::scale"). */
+void drv_function_name(const char *demangled, char *out, size_t n);
+/* The profile's settings from the environment (driver_profile.c), read with the rest by drv_configure. */
+void drv_profile_configure(void);
+/* Whether `gpulab profile` selected this launch of f, and the simulator's options for it (tools, fault
+ * policy, sampling, budget, trace); counts the launch for --launch-skip/--launch-count. */
+bool drv_profile_select(const struct CUfunc_st *f, struct gl_sim_opts *opts);
 
 /* ---- copies and memset (driver_copy.c), arrays (driver_tex.c) */
 

@@ -72,6 +72,7 @@ void drv_configure(void)
 	drv.threads = (int)env_long("GPULAB_DRIVER_THREADS", 0);
 	drv.trace = env_on("GPULAB_DRIVER_TRACE");
 	drv.log = env_on("GPULAB_DRIVER_LOG");
+	drv_profile_configure();
 }
 
 void drv_say(const char *fmt, ...)

@@ -205,7 +205,7 @@ CUresult drv_launch_run(const struct drv_launch *l, struct CUstream_st *s)
 	struct gl_sim_opts opts = {.threads = drv.threads, .memory = &lm.mem, .mapped = lm.mapped, .nmapped = lm.nmapped,
 				   .printf_buffer = s->ctx->limits[CU_LIMIT_PRINTF_FIFO_SIZE],
 				   .stack_size = stack && stack <= GL_SIM_STACK_SIZE_MAX ? stack : 0};
-	opts.faults = GL_SIM_FAULTS_GPU;
+	bool selected = drv_profile_select(f, &opts);
 	struct gl_launch gl = {.module_name = f->mod->m->name, .entry = f->fn->name, .dyn_smem = l->dyn_smem,
 			       .textures = lm.tex, .ntextures = lm.ntex};
 	memcpy(gl.grid, l->grid, sizeof gl.grid);
@@ -227,7 +227,7 @@ CUresult drv_launch_run(const struct drv_launch *l, struct CUstream_st *s)
 		cannot_run(f, &(struct gl_err){.status = GL_EUSAGE, .msg = "it uses an instruction the simulator does not "
 					       "implement (GPULAB_DRIVER_LOG=1 shows the finding)"});
 	double start = drv_stream_begin(s);
-	double us = drv_record_launch(l, &gl, s, &res, start);
+	double us = drv_record_launch(l, &gl, s, &res, start, selected, (int)fault);
 	drv_stream_end(s, start + (isnan(us) ? 0 : us));
 	drv.launches++;
 	drv_alter_output(l, drv.launches);

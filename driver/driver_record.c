@@ -1,7 +1,8 @@
 /* driver_record.c — one record per launch (driver_record.h): the simulator's counts under Nsight
  * Compute's names, the sanitizer's findings, the kernel's resources and the estimate model's time on
  * the GPU model, which is also what the launch's stream clock advances by (driver_stream.c).  The hook
- * prints one line per launch on stderr when GPULAB_DRIVER_LOG asks for it. */
+ * prints one line per launch on stderr when GPULAB_DRIVER_LOG asks for it; a launch the profile selected
+ * goes to the spool (driver_profile.c). */
 #include "driver_record.h"
 
 #include <cudaProfiler.h>
@@ -20,7 +21,7 @@ static void fill(struct gl_launch_record *rec, const struct drv_launch *l, const
 {
 	gl_sim_record(l->f->fn, gl, res, rec);
 	snprintf(rec->topic, sizeof rec->topic, "program");
-	snprintf(rec->variant, sizeof rec->variant, "%.31s", l->f->fn->name);
+	drv_function_name(l->f->demangled, rec->variant, sizeof rec->variant);
 	rec->regs = l->f->regs;
 	rec->verified = -1;
 }
@@ -54,7 +55,7 @@ void drv_record_hook(const struct drv_launch_record *r)
 }
 
 double drv_record_launch(const struct drv_launch *l, const struct gl_launch *gl, const struct CUstream_st *s,
-			 const struct gl_sim_result *res, double start_us)
+			 const struct gl_sim_result *res, double start_us, bool selected, int error)
 {
 	struct drv_launch_record r = {.seq = drv.launches + 1, .name = l->f->demangled, .entry = l->f->fn->name,
 				      .module = l->f->mod->m->name, .ptx = l->f->mod->ptx, .stream = s->id,
@@ -66,6 +67,8 @@ double drv_record_launch(const struct drv_launch *l, const struct gl_launch *gl,
 	gl_estimate_launch(drv.gpu, &r.rec, &est);
 	r.estimate_us = est.time_us;
 	drv_record_hook(&r);
+	if (selected)
+		drv_profile_record(&r, error);
 	gl_launch_record_free(&r.rec);
 	return r.estimate_us;
 }

@@ -1,6 +1,6 @@
-/* driver_record.h — what gpulab's driver library keeps of each kernel launch: the seam where `gpulab
- * profile` (phase 2 of issue 30) takes launches over.  One record per launch that ran, complete when
- * the hook is called.  Nothing here writes a database. */
+/* driver_record.h — what gpulab's driver library keeps of each kernel launch: one record per launch that
+ * ran, complete when the hook is called.  A launch `gpulab profile` selected is handed to it through the
+ * spool (common/spool.h, driver_profile.c); nothing here writes a database. */
 #ifndef GL_DRIVER_RECORD_H
 #define GL_DRIVER_RECORD_H
 
@@ -29,5 +29,7 @@ struct drv_launch_record {
 /* Called once per launch that ran, after the record is complete; the record and what it points to are
  * valid only during the call. */
 void drv_record_hook(const struct drv_launch_record *r);
+/* Write a selected launch's record to the profile spool; `error` is the CUresult it raised (0 none). */
+void drv_profile_record(const struct drv_launch_record *r, int error);
 
 #endif

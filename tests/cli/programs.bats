@@ -16,6 +16,7 @@ setup() {
 	SRC="$BATS_TEST_DIRNAME/../programs"
 	BIN="$BATS_TEST_TMPDIR"
 	export GPULAB_DRIVER_THREADS=2
+	export GPULAB_PROFILE=0 # the library alone records each program's launches into gpulab's database
 	unset GPULAB_STANDIN_FAIL GPULAB_STANDIN_DRIVER GPULAB_STANDIN_DEVICES GPULAB_GPU GPULAB_DRIVER_LOG \
 		GPULAB_DRIVER_TRACE
 }
