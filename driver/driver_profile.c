@@ -1,8 +1,8 @@
 /* driver_profile.c — which launches are profiled and where their records go (docs/driver.md, "Profiling").
  *
  * Selection follows Nsight Compute: a launch is selected when its kernel matches GPULAB_PROFILE_KERNEL
- * (ncu's -k: the function's name without return type, template arguments and parameters, or the mangled
- * name; "regex:RE" matches a POSIX extended regular expression anywhere in the function's name), and it
+ * (ncu's -k: the function's name without return type, template arguments and parameters, with or without
+ * its namespaces, or the mangled name; "regex:RE" matches a POSIX extended regular expression anywhere in the function's name), and it
  * is not among the first GPULAB_PROFILE_SKIP matching launches, and fewer than GPULAB_PROFILE_COUNT were
  * selected before it.  A selected launch runs with the sanitizer tools asked for (GPULAB_PROFILE_TOOLS),
  * CTA sampling, the instruction budget and the trace, and its record goes to the spool (common/spool.h).
@@ -86,19 +86,25 @@ void drv_profile_configure(void)
 
 void drv_function_name(const char *demangled, char *out, size_t n)
 {
+	static const char anon[] = "(anonymous namespace)";
 	size_t k = 0;
 	int depth = 0;
 	for (const char *p = demangled; *p && k + 1 < n; p++) {
-		if (*p == '<')
+		if (depth == 0 && strncmp(p, anon, sizeof anon - 1) == 0) { /* a namespace, not a parameter list */
+			k += (size_t)snprintf(out + k, n - k, "%s", anon);
+			k = k < n ? k : n - 1;
+			p += sizeof anon - 2;
+		} else if (*p == '<') {
 			depth++;
-		else if (*p == '>' && depth > 0)
+		} else if (*p == '>' && depth > 0) {
 			depth--;
-		else if (depth == 0 && *p == '(')
+		} else if (depth == 0 && *p == '(') {
 			break;
-		else if (depth == 0 && *p == ' ')
+		} else if (depth == 0 && *p == ' ') {
 			k = 0; /* what came before a space at the top level is the return type */
-		else if (depth == 0)
+		} else if (depth == 0) {
 			out[k++] = *p;
+		}
 	}
 	out[k] = 0;
 }
@@ -111,7 +117,9 @@ static bool name_matches(const struct CUfunc_st *f)
 	drv_function_name(f->demangled, fn, sizeof fn);
 	if (prof.regex)
 		return regexec(&prof.re, fn, 0, NULL, 0) == 0;
-	return strcmp(fn, prof.kernel) == 0 || strcmp(f->fn->name, prof.kernel) == 0;
+	const char *last = strrchr(fn, ':'); /* "lab::scale" is also "scale" */
+	return strcmp(fn, prof.kernel) == 0 || (last && strcmp(last + 1, prof.kernel) == 0) ||
+	       strcmp(f->fn->name, prof.kernel) == 0;
 }
 
 bool drv_profile_select(const struct CUfunc_st *f, struct gl_sim_opts *opts)
@@ -185,8 +193,9 @@ static const char *find_gpulab(char *buf, size_t n)
 	*slash = 0;
 	const char *tries[] = {"%s/../gpulab", "%s/../../bin/gpulab"};
 	for (size_t i = 0; i < sizeof tries / sizeof tries[0]; i++) {
-		snprintf(buf, n, tries[i], dir);
-		if (access(buf, X_OK) == 0)
+		char path[PATH_MAX * 2];
+		snprintf(path, sizeof path, tries[i], dir);
+		if (access(path, X_OK) == 0 && n >= PATH_MAX && realpath(path, buf))
 			return buf;
 	}
 	return NULL;

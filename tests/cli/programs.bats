@@ -223,3 +223,25 @@ operation not supported"
 	[[ "$stderr" == *'cuGetExportTable(6bd5fb6c-5bf4-e74a-8987-d93912fd9df9) = the cudart interface table'* ]]
 	[[ "$stderr" == *'export table: integrity check, version '* ]]
 }
+
+@test "programs: texture objects (tex1Dfetch over linear memory, tex2D bilinear over an array) match the CPU" {
+	build texture "$SRC/texture.cu"
+	run -0 on_gpulab "$BIN/texture"
+	assert_output "tex1Dfetch over linear memory: matches the CPU
+tex2D bilinear, clamped, normalized over a 16x8 array: matches the CPU
+textures: all checks passed"
+}
+
+# Each program again under `gpulab profile`: its own output and status, and one stored launch row per kernel
+# launch, none with a sanitizer error.
+@test "programs: each program under gpulab profile: its own checks pass and every launch is stored" {
+	local db="$BATS_TEST_TMPDIR/profile.db" run_id=0
+	for spec in constant:2 struct_param:3 streams:15 managed:2 cooperative:1 texture:2 templates:5 runtime_api:4; do
+		local name=${spec%%:*} want=${spec##*:}
+		build "$name" "$SRC/$name.cu"
+		run -0 --separate-stderr "$GPULAB" profile --db "$db" "$BIN/$name"
+		[[ "$stderr" == *"stored as run $((++run_id)) "* ]] || { echo "$name: $stderr"; false; }
+		run -0 "$GPULAB" query "SELECT COUNT(*), SUM(sanitizer_errors) FROM launches WHERE run_id = $run_id" --db "$db" --csv
+		assert_line "$want,0"
+	done
+}
