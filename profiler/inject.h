@@ -18,9 +18,10 @@
 #include "profiler/cuda_ctx.h"
 
 /* What `gpulab profile --backend cuda` tells the library, through the program's environment. */
-#define GL_INJECT_ENV_KERNEL "GPULAB_PROFILE_KERNEL_NAME"  /* --kernel-name NAME or regex:EXPR */
-#define GL_INJECT_ENV_SKIP "GPULAB_PROFILE_LAUNCH_SKIP"    /* --launch-skip N */
-#define GL_INJECT_ENV_COUNT "GPULAB_PROFILE_LAUNCH_COUNT"  /* --launch-count N */
+/* The selection's variables are the ones gpulab's driver library reads (driver/driver_profile.c). */
+#define GL_INJECT_ENV_KERNEL "GPULAB_PROFILE_KERNEL"       /* --kernel-name NAME or regex:EXPR */
+#define GL_INJECT_ENV_SKIP "GPULAB_PROFILE_SKIP"           /* --launch-skip N */
+#define GL_INJECT_ENV_COUNT "GPULAB_PROFILE_COUNT"         /* --launch-count N; 0 or unset: no limit */
 #define GL_INJECT_ENV_METRICS "GPULAB_PROFILE_METRICS"     /* --metrics SET|NAMES, as for run */
 #define GL_INJECT_ENV_LOG "GPULAB_PROFILE_LOG"             /* 1: a line on stderr per profiled launch */
 /* The process being profiled: set by the first process the library initialises in, so that programs it

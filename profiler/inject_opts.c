@@ -29,6 +29,8 @@ int gl_inject_opts_read(struct gl_inject_opts *o, struct gl_err *err)
 	int rc = read_count(GL_INJECT_ENV_SKIP, &o->skip, err);
 	if (rc == GL_OK)
 		rc = read_count(GL_INJECT_ENV_COUNT, &o->count, err);
+	if (rc == GL_OK && o->count == 0)
+		o->count = -1; /* as the driver library reads it: 0 is no limit */
 	return rc;
 }
 

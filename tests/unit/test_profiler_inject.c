@@ -35,6 +35,9 @@ static void options_from_env(void)
 	CHECK(o.log);
 	CHECK_EQ(o.skip, 2);
 	CHECK_EQ(o.count, 5);
+	setenv(GL_INJECT_ENV_COUNT, "0", 1);
+	CHECK_EQ(gl_inject_opts_read(&o, &err), GL_OK);
+	CHECK_EQ(o.count, -1);
 	setenv(GL_INJECT_ENV_COUNT, "five", 1);
 	CHECK_EQ(gl_inject_opts_read(&o, &err), GL_EUSAGE);
 	CHECK(strstr(err.msg, GL_INJECT_ENV_COUNT) && strstr(err.msg, "five"));
