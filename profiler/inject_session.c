@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/numba_name.h"
 #include "profiler/cupti_errors.h"
 #include "profiler/inject.h"
 #include "toolchain/toolchain.h"
@@ -22,9 +23,12 @@ void gl_inject_say(const char *fmt, ...)
 }
 
 /* What --kernel-name matches: the function name ("reduce" of "lab::reduce<float>(float*)"), as ncu's
- * default --kernel-name-base function; the symbol itself when it does not demangle. */
+ * default --kernel-name-base function, a Numba kernel's Python name; the symbol itself when it does not
+ * demangle. */
 static void function_name(const char *symbol, char *out, size_t n)
 {
+	if (gl_numba_name(symbol, out, n))
+		return;
 	struct gl_demangled *d = gl_xcalloc(1, sizeof *d);
 	snprintf(out, n, "%s", gl_demangle(symbol, d) == 0 && d->base[0] ? d->base : symbol);
 	free(d);

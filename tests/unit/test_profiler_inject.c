@@ -240,16 +240,24 @@ static void selected_launches_profiled(void)
 	launch(&s, "_Z3addPfS_i", 4);
 	launch(&s, "_Z3addPfS_i", 5);
 	CHECK_EQ(s.seq, 5);
+	CHECK_STR(s.pending.name, "add"); /* the last selected launch, by its function name */
 	CHECK_EQ(s.emitted, 2);
 	CHECK_EQ(begins, 2);
 	CHECK_EQ(set_configs_kernel_replay, 2);
 	CHECK_EQ(evaluations, 2);
 	CHECK(!s.have_pending && s.c.range.obj == NULL); /* every session ended */
 	CHECK(gl_launch_filter_done(&s.filter));
+	/* a Numba kernel is matched by its Python name */
+	gl_launch_filter_free(&s.filter);
+	struct gl_err err = {0};
+	CHECK_EQ(gl_launch_filter_init(&s.filter, "vector_add", 0, -1, &err), GL_OK);
+	launch(&s, "_ZN8__main__10vector_addB2v1B3abcE5ArrayIfLi1E1C7mutable7alignedE", 7);
+	CHECK_EQ(s.emitted, 3);
+	CHECK_STR(s.pending.name, "vector_add");
 	/* a forked child's launches are never profiled */
 	s.forked = true;
 	launch(&s, "_Z3addPfS_i", 6);
-	CHECK_EQ(s.emitted, 2);
+	CHECK_EQ(s.emitted, 3);
 	CHECK(s.said_fork);
 	free(s.c.range.data);
 	free(s.c.units);
