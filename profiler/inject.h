@@ -74,8 +74,9 @@ struct gl_inject_result {
 	const char *note;
 };
 
-/* The launch record of a profiled launch (topic "program", the kernel's symbol as entry, metric source
- * "cupti", verdict -1: a program checks its own results).  The caller frees it. */
+/* The launch record of a profiled launch (topic "program", variant its function name, the kernel's
+ * symbol as entry, metric source "cupti", verdict -1: a program checks its own results).  The caller
+ * frees it. */
 void gl_inject_record(const struct gl_inject_launch *l, const struct gl_inject_result *res,
 		      struct gl_launch_record *rec);
 

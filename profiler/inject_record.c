@@ -96,6 +96,7 @@ void gl_inject_record(const struct gl_inject_launch *l, const struct gl_inject_r
 {
 	gl_launch_record_init(rec);
 	snprintf(rec->topic, sizeof rec->topic, "program");
+	snprintf(rec->variant, sizeof rec->variant, "%.31s", l->name); /* as the driver library names it */
 	snprintf(rec->entry, sizeof rec->entry, "%.63s", l->symbol ? l->symbol : "");
 	memcpy(rec->grid, l->grid, sizeof rec->grid);
 	memcpy(rec->block, l->block, sizeof rec->block);

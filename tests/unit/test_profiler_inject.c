@@ -116,6 +116,7 @@ static void record_from_canned_result(void)
 	struct gl_launch_record rec;
 	gl_inject_record(&l, &res, &rec);
 	CHECK_STR(rec.topic, "program");
+	CHECK_STR(rec.variant, "reduce");
 	CHECK_STR(rec.entry, "_Z6reducePKfPfi");
 	CHECK_STR(rec.metric_source, "cupti");
 	CHECK(rec.grid[0] == 256 && rec.block[0] == 256 && rec.regs == 18 && rec.static_smem == 1024);
