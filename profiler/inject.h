@@ -53,6 +53,7 @@ struct gl_inject_launch {
 	unsigned dyn_smem;
 	int regs, static_smem;    /* cuFuncGetAttribute; -1 when unknown */
 	uint32_t correlation;     /* CUPTI's id, which its activity record carries too */
+	int error;                /* what the launch returned to the program (CUresult; at API exit) */
 	CUcontext ctx;
 	CUfunction func;
 };

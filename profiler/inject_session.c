@@ -170,9 +170,20 @@ static double duration(struct gl_inject *s, const struct gl_inject_launch *l)
 	return gl_cupti_activity_launch_ns(&s->c.activity, l->correlation, NULL);
 }
 
-static void leave(struct gl_inject *s)
+/* --launch-count reached: CUPTI lets go of the program, whose later launches run at full speed. */
+static void finish_when_done(struct gl_inject *s)
+{
+	if (!gl_launch_filter_done(&s->filter) || !s->opened)
+		return;
+	gl_cuda_profiling_close(&s->c);
+	s->off = true;
+}
+
+static void leave(struct gl_inject *s, const CUpti_CallbackData *cb)
 {
 	struct gl_inject_launch *l = &s->pending;
+	if (cb->functionReturnValue)
+		l->error = (int)*(const CUresult *)cb->functionReturnValue;
 	struct gl_cuda_ctx *c = &s->c;
 	struct gl_err err = {0};
 	double *values = gl_xcalloc(c->metrics.n ? c->metrics.n : 1, sizeof *values);
@@ -195,6 +206,7 @@ static void leave(struct gl_inject *s)
 	gl_inject_emit(s, l, &rec);
 	gl_launch_record_free(&rec);
 	free(values);
+	finish_when_done(s);
 }
 
 void gl_inject_on_launch(struct gl_inject *s, uint32_t cbid, const CUpti_CallbackData *cb)
@@ -210,7 +222,7 @@ void gl_inject_on_launch(struct gl_inject *s, uint32_t cbid, const CUpti_Callbac
 	if (cb->callbackSite == CUPTI_API_ENTER)
 		enter(s, cbid, cb);
 	else if (cb->callbackSite == CUPTI_API_EXIT && s->have_pending && cb->correlationId == s->pending.correlation)
-		leave(s);
+		leave(s, cb);
 	pthread_mutex_unlock(&s->lock);
 }
 

@@ -178,6 +178,13 @@ static CUptiResult CUPTIAPI f_evaluate(CUpti_Profiler_Host_EvaluateToGpuValues_P
 	return CUPTI_SUCCESS;
 }
 static CUptiResult CUPTIAPI f_disable(CUpti_RangeProfiler_Disable_Params *p) { (void)p; return 0; }
+static int host_closed;
+static CUptiResult CUPTIAPI f_host_deinit(CUpti_Profiler_Host_Deinitialize_Params *p)
+{
+	(void)p;
+	host_closed++;
+	return CUPTI_SUCCESS;
+}
 static CUresult CUDAAPI f_func_attr(int *v, CUfunction_attribute a, CUfunction f)
 {
 	(void)f;
@@ -200,6 +207,7 @@ static void fake_session(struct gl_inject *s, struct gl_cupti_api *api, const ch
 	api->cuptiRangeProfilerGetCounterDataInfo = f_info;
 	api->cuptiProfilerHostEvaluateToGpuValues = f_evaluate;
 	api->cuptiRangeProfilerDisable = f_disable;
+	api->cuptiProfilerHostDeinitialize = f_host_deinit;
 	pthread_mutex_init(&s->lock, NULL);
 	CHECK_EQ(gl_launch_filter_init(&s->filter, filter, skip, count, &err), GL_OK);
 	CHECK_EQ(gl_metric_list_parse("dram__bytes_read.sum,gpu__time_duration.sum", &s->c.metrics, &err), GL_OK);
@@ -248,16 +256,24 @@ static void selected_launches_profiled(void)
 	CHECK_EQ(evaluations, 2);
 	CHECK(!s.have_pending && s.c.range.obj == NULL); /* every session ended */
 	CHECK(gl_launch_filter_done(&s.filter));
-	/* a Numba kernel is matched by its Python name */
+	/* the count reached, CUPTI lets go: the rest of the program runs at full speed */
+	CHECK(s.off && !s.c.profiling);
+	CHECK_EQ(host_closed, 1);
+	launch(&s, "_Z3addPfS_i", 6);
+	CHECK_EQ(s.emitted, 2);
+	/* a Numba kernel is matched by its Python name (timed, not profiled, here) */
 	gl_launch_filter_free(&s.filter);
 	struct gl_err err = {0};
 	CHECK_EQ(gl_launch_filter_init(&s.filter, "vector_add", 0, -1, &err), GL_OK);
-	launch(&s, "_ZN8__main__10vector_addB2v1B3abcE5ArrayIfLi1E1C7mutable7alignedE", 7);
+	s.off = false;
+	launch(&s, "_Z3addPfS_i", 7);
+	launch(&s, "_ZN8__main__10vector_addB2v1B3abcE5ArrayIfLi1E1C7mutable7alignedE", 8);
 	CHECK_EQ(s.emitted, 3);
 	CHECK_STR(s.pending.name, "vector_add");
+	CHECK_EQ(begins, 2); /* no range profiler any more */
 	/* a forked child's launches are never profiled */
 	s.forked = true;
-	launch(&s, "_Z3addPfS_i", 6);
+	launch(&s, "_Z3addPfS_i", 9);
 	CHECK_EQ(s.emitted, 3);
 	CHECK(s.said_fork);
 	free(s.c.range.data);
