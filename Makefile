@@ -2,7 +2,7 @@
 BUILD      ?= build
 CMAKE_ARGS ?=
 JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
-DEB_PKGS   := cmake gcc make pkg-config libsqlite3-dev libncurses-dev libopenblas-dev sqlite3 bats bats-support bats-assert tmux jq python3 librsvg2-bin libxml2-utils slurmctld slurmd slurm-client munge man-db groff-base zsh
+DEB_PKGS   := cmake gcc make pkg-config libsqlite3-dev libzstd-dev liblz4-dev libncurses-dev libopenblas-dev sqlite3 bats bats-support bats-assert tmux jq python3 librsvg2-bin libxml2-utils slurmctld slurmd slurm-client munge man-db groff-base zsh
 
 .PHONY: all deps build demo test bench install clean
 

@@ -9,6 +9,7 @@
 	X(list)                                                                                              \
 	X(run)                                                                                               \
 	X(sim)                                                                                               \
+	X(profile)                                                                                           \
 	X(report)                                                                                            \
 	X(compare)                                                                                           \
 	X(query)                                                                                             \

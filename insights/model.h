@@ -10,7 +10,7 @@
 #include "common/derived.h"
 #include "insights/gpu_models.h"
 #include "insights/occupancy.h"
-#include "store/store.h"
+#include "common/record.h"
 
 /* What the model reads of one kernel launch.  A fix changes these and runs the model again. */
 struct gl_model_in {

@@ -8,6 +8,7 @@
 
 #include "common/half.h"
 #include "common/json.h"
+#include "common/ptxas.h"
 #include "common/util.h"
 #include "registry.h"
 
@@ -191,41 +192,9 @@ void gl_verify_f32(const float *out, const float *ref, size_t n, double atol, do
 	}
 }
 
-/* ptxas -v prints, per entry: "Compiling entry function 'NAME' for 'sm_XX'", then
- * "N bytes stack frame, S bytes spill stores, L bytes spill loads" and "Used R registers, ... B bytes smem". */
 void gl_topic_resources(const struct gl_topic *t, const char *entry, const char *arch, struct gl_resources *out)
 {
-	*out = (struct gl_resources){-1, -1, -1, -1, -1};
-	const char *text = strcmp(arch, "sm_90") == 0 ? t->res_sm90 : t->res_sm80;
-	char key[160];
-	snprintf(key, sizeof key, "entry function '%s'", entry);
-	const char *p = text ? strstr(text, key) : NULL;
-	if (!p)
-		return;
-	const char *next = strstr(p + 1, "Compiling entry function");
-	const char *frame = strstr(p, "bytes stack frame");
-	if (frame && (!next || frame < next)) {
-		const char *line = frame;
-		while (line > p && line[-1] != '\n')
-			line--;
-		sscanf(line, " %d bytes stack frame, %d bytes spill stores, %d bytes spill loads", &out->stack,
-		       &out->spill_stores, &out->spill_loads);
-	}
-	const char *used = strstr(p, "Used ");
-	if (used && (!next || used < next)) {
-		sscanf(used, "Used %d registers", &out->regs);
-		const char *smem = strstr(used, "bytes smem");
-		const char *eol = strchr(used, '\n');
-		out->static_smem = 0;
-		if (smem && (!eol || smem < eol)) {
-			const char *num = smem - 1;
-			while (num > used && num[-1] != ' ' && num[-1] != ',')
-				num--;
-			while (num > used && num[-1] == ' ')
-				num--;
-			while (num > used && num[-1] >= '0' && num[-1] <= '9')
-				num--;
-			out->static_smem = atoi(num);
-		}
-	}
+	struct gl_ptxas_usage u;
+	gl_ptxas_usage(strcmp(arch, "sm_90") == 0 ? t->res_sm90 : t->res_sm80, entry, &u);
+	*out = (struct gl_resources){u.regs, u.static_smem, u.spill_stores, u.spill_loads, u.stack};
 }

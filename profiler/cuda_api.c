@@ -4,6 +4,7 @@
 
 #include <dlfcn.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "common/ptx_version.h"
@@ -14,6 +15,9 @@
 bool gl_cuda_api_open(struct gl_cuda_api *api, char *why, size_t n)
 {
 	memset(api, 0, sizeof *api);
+	/* when libcuda.so.1 is gpulab's own driver library, gpulab's run stores these launches itself: the
+	 * library must not record them as a program's (driver/driver_profile.c); NVIDIA's ignores it */
+	setenv("GPULAB_PROFILE", "0", 1);
 	void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
 	if (!lib) {
 		const char *e = dlerror();
@@ -134,9 +138,14 @@ bool gl_cuda_probe(char *why, size_t n)
 
 bool gl_cuda_profilable(const struct gl_cuda_api *api, char *why, size_t n)
 {
+	if (api->lib && dlsym(api->lib, "gpulab_driver")) {
+		snprintf(why, n, "this libcuda.so.1 is gpulab's own driver library (kernels run on the simulator, "
+			 "docs/driver.md), not NVIDIA's, so CUPTI cannot profile with it");
+		return false;
+	}
 	if (api->cuGetExportTable)
 		return true;
 	snprintf(why, n, "this libcuda.so.1 is not NVIDIA's driver (it lacks cuGetExportTable, through which CUPTI "
-		 "reaches the GPU; gpulab's test stand-in is such a library), so CUPTI cannot profile with it");
+		 "reaches the GPU), so CUPTI cannot profile with it");
 	return false;
 }

@@ -27,7 +27,7 @@ struct gl_cuda_api {
 	void *lib; /* dlopen handle, NULL for a table of fakes */
 	GL_CUDA_FUNCS(GL_CUDA_FIELD)
 	/* Optional: CUPTI and the CUDA runtime reach NVIDIA's driver through it; a libcuda.so.1 without
-	 * it (gpulab's test stand-in) can run kernels but cannot be profiled. */
+	 * it can run kernels but cannot be profiled. */
 	typeof(&cuGetExportTable) cuGetExportTable;
 };
 
@@ -52,8 +52,9 @@ bool gl_cuda_usable(const struct gl_cuda_api *api, int *ndevices, char *why, siz
 bool gl_cuda_probe(char *why, size_t n);
 
 /* Can CUPTI's target side (chip name, counters, activity) work with this driver?  NVIDIA's driver
- * exports cuGetExportTable, through which CUPTI talks to it; without it CUPTI's target calls are not
- * made (they would crash or fail inside CUPTI).  On false `why` says so. */
+ * exports cuGetExportTable, through which CUPTI talks to it; without it, or when the library is gpulab's
+ * own driver (it exports `gpulab_driver`), CUPTI's target calls are not made (they would crash or fail
+ * inside CUPTI).  On false `why` says so. */
 bool gl_cuda_profilable(const struct gl_cuda_api *api, char *why, size_t n);
 
 /* GL_OK when a driver of CUDA version `driver` can JIT `ptx` (its .version); otherwise GL_EENV

@@ -24,6 +24,7 @@
 #include <stddef.h>
 
 #include "common/record.h"
+#include "common/spool.h"
 #include "insights/gpu_models.h"
 #include "insights/occupancy.h"
 #include "kernels/registry.h"
@@ -88,6 +89,20 @@ void gl_session_free(struct gl_session *s);
 
 /* The simulator's device as a run names it: "gpulab PTX simulator (N CPU threads)", compute 8.0, sm_80. */
 void gl_session_sim_device(int threads, struct gl_device_info *dev);
+
+/* ---- a program's launches (session_program.c): `gpulab profile` */
+
+struct gl_program_info {
+	const char *path;                /* the program as run (absolute when found on PATH) */
+	char sha256[65];                 /* of its binary */
+	const struct gl_gpu_model *gpu;  /* the model the driver library simulated */
+	const char *outcome;             /* how it ended, stored as the run's note: "program ./va exited 0" */
+};
+
+/* Store the launches gl_spool_load found (moved out of *set) as one run of topic "program": *run_id.  env->argv
+ * is the command line stored with the run. */
+int gl_session_store_program(const struct gl_session_env *env, const struct gl_program_info *prog,
+			     struct gl_spool_set *set, long *run_id);
 
 /* ---- a run of a topic's variants (session_topic.c): `run`, `compare`, and the sweep jobs that are runs */
 

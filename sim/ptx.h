@@ -181,6 +181,7 @@ struct ptx_module {
 	struct ptx_var *vars; /* module-scope variables */
 	int nvars;
 	uint64_t global_size; /* bytes of module .global/.const data */
+	uint64_t global_base; /* their device address: PTX_MODULE_BASE, or where ptx_parse_at put them */
 	struct ptx_src_file { int id; char *path; } *files; /* .file directives: number -> path */
 	int nfiles;
 	char counts_mode[128]; /* "SASS-mapped (ptxas 13.0)" or "PTX-level (why)"; set by sass_map_apply */
@@ -223,10 +224,20 @@ enum {
 	PTX_PARSE_LAZY = 1,       /* as ptx_parse_lazy */
 	PTX_PARSE_CUDA_LINES = 2, /* the text is nvcc's output for a .cu file called `name`: errors in a body
 				   * with .loc line info say "FILE:LINE: ... (nvcc's PTX line L:C)" */
+	PTX_PARSE_EMPTY_OK = 4,   /* a module without functions (only variables, or nothing) is not an error,
+				   * as nvcc writes one for a .cu file without device code */
 };
 int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_module **out, struct gl_err *err);
+/* The same with the module's .global/.const data at `global_base` instead of PTX_MODULE_BASE: a caller
+ * that loads several modules into one address space (gpulab's driver library) gives each its own
+ * PTX_MAX_MODULE_DATA-sized slot of the PTX_MODULE_BASE window. */
+int ptx_parse_at(const char *text, const char *name, unsigned flags, uint64_t global_base, struct ptx_module **out,
+		 struct gl_err *err);
 /* The path a .file directive gave number `id`, or NULL. */
 const char *ptx_source_file(const struct ptx_module *m, int id);
+/* Whether the instruction is a call (its PO_FUNC operand names the callee): for callers outside sim/ that
+ * walk a kernel's call graph without the opcode table. */
+bool ptx_insn_is_call(const struct ptx_insn *ins);
 
 /* Parse PTX text.  Errors carry name:line:col. */
 int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err);

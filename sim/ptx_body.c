@@ -665,7 +665,7 @@ static uint64_t var_address(struct parser *ps, int ref, const uint64_t *module_s
 {
 	const struct ptx_var *v = var_of(ps, ref);
 	if (ref & VAR_MODULE)
-		return v->space == PS_SHARED ? module_shared[ref & ~(TAG_MASK | VAR_MODULE)] : PTX_MODULE_BASE + v->offset;
+		return v->space == PS_SHARED ? module_shared[ref & ~(TAG_MASK | VAR_MODULE)] : ps->m->global_base + v->offset;
 	return v->offset;
 }
 

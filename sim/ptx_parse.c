@@ -178,6 +178,15 @@ static int parse_var_attrs(struct parser *ps, unsigned *align, enum ptx_type *ty
 			if (a <= 0 || a > (1ll << 31) || (a & (a - 1)))
 				return ptx_error(ps, "alignment %lld must be a power of two from 1 to 2^31", (long long)a);
 			*align = (unsigned)a;
+		} else if (ptx_accept(ps, ".attribute")) {
+			/* .attribute(.managed) (a __managed__ variable) or .attribute(.unified(...)): where the
+			 * variable lives on the host side, nothing the kernel's accesses depend on */
+			if (!ptx_accept(ps, "("))
+				return ptx_error(ps, "expected '(' after .attribute");
+			for (int depth = 1; depth > 0 && ps->tok.kind != TK_EOF;) {
+				depth += ptx_tok_is(&ps->tok, "(") - ptx_tok_is(&ps->tok, ")");
+				ptx_advance(ps);
+			}
 		} else if (ptx_tok_is(&ps->tok, ".ptr") || ptx_tok_is(&ps->tok, ".global") ||
 			   ptx_tok_is(&ps->tok, ".shared") || ptx_tok_is(&ps->tok, ".const") ||
 			   ptx_tok_is(&ps->tok, ".local") || ptx_tok_is(&ps->tok, ".v2") ||
@@ -545,6 +554,11 @@ static void scan_files(struct ptx_module *m)
 	}
 }
 
+bool ptx_insn_is_call(const struct ptx_insn *ins)
+{
+	return ins->op == OP_CALL;
+}
+
 const char *ptx_source_file(const struct ptx_module *m, int id)
 {
 	for (int i = m->nfiles - 1; i >= 0 && id > 0; i--)
@@ -591,11 +605,13 @@ static bool funcs_use_shared(const char *text)
 	return found;
 }
 
-int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_module **out, struct gl_err *err)
+int ptx_parse_at(const char *text, const char *name, unsigned flags, uint64_t global_base, struct ptx_module **out,
+		 struct gl_err *err)
 {
 	struct parser ps = {.err = err, .name = name, .lazy = flags & PTX_PARSE_LAZY,
 			    .cuda_lines = flags & PTX_PARSE_CUDA_LINES};
 	ps.m = gl_xcalloc(1, sizeof *ps.m);
+	ps.m->global_base = global_base;
 	ps.m->name = gl_xstrdup(name);
 	ps.m->text = gl_xstrdup(text);
 	scan_files(ps.m);
@@ -608,7 +624,7 @@ int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_
 	ptx_parser_reset_function(&ps);
 	ptx_strmap_free(&ps.module_vars);
 	ptx_strmap_free(&ps.funcs);
-	if (rc == 0 && ps.m->nfuncs == 0)
+	if (rc == 0 && ps.m->nfuncs == 0 && !(flags & PTX_PARSE_EMPTY_OK))
 		rc = gl_errf(err, GL_EUSAGE, "%s: no .entry or .func in this PTX", name);
 	if (rc) {
 		ptx_module_free(ps.m);
@@ -616,6 +632,11 @@ int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_
 	}
 	*out = ps.m;
 	return GL_OK;
+}
+
+int ptx_parse_ex(const char *text, const char *name, unsigned flags, struct ptx_module **out, struct gl_err *err)
+{
+	return ptx_parse_at(text, name, flags, PTX_MODULE_BASE, out, err);
 }
 
 int ptx_parse(const char *text, const char *name, struct ptx_module **out, struct gl_err *err)

@@ -80,6 +80,26 @@ struct gl_sim_fault {
 	int line;                /* its PTX line (the findings name the CUDA line) */
 };
 
+/* A launch whose memory the caller owns and places (gpulab's driver library, driver/): instead of laying out
+ * the launch's buffers, the simulator maps `regions` at their own addresses (the module's .global/.const
+ * data among them, at m->global_base, so what one launch writes there the next one reads), copies the
+ * parameter buffer the caller laid out from the entry's .param list, and ignores l->buffers and l->args. */
+struct gl_sim_region {
+	uint64_t base, size;
+	uint8_t *host;           /* the bytes, owned by the caller */
+	const char *name;        /* for findings and traces */
+};
+struct gl_sim_memory {
+	const struct gl_sim_region *regions;
+	int nregions;
+	int ntouch;              /* the first ntouch regions are the global buffers whose distinct sectors the
+				  * footprint counts (uniq_ld/uniq_st): keep them close together */
+	const uint8_t *params;
+	size_t params_size;      /* at most GL_SIM_PARAM_BYTES */
+	long max_resident_ctas;  /* a cooperative launch's limit on the caller's GPU model; 0: the simulator's own */
+};
+#define GL_SIM_PARAM_BYTES 4096 /* the kernel parameter buffer (CUDA's classic 4 KiB limit) */
+
 struct gl_sim_opts {
 	int threads;             /* worker threads; 0 = one per core */
 	long sample_ctas;        /* simulate this many CTAs spread over the grid and scale; 0 = all */
@@ -95,6 +115,7 @@ struct gl_sim_opts {
 	uint64_t printf_buffer;  /* bytes of device printf output kept; 0 = GL_SIM_PRINTF_BUFFER */
 	uint64_t stack_size;     /* call-stack bytes per thread for .func calls; 0 = GL_SIM_STACK_SIZE */
 	int engine;              /* enum gl_sim_engine */
+	const struct gl_sim_memory *memory; /* NULL: the simulator lays out the launch's buffers itself */
 	int faults;              /* enum gl_sim_faults; 0 = GL_SIM_FAULTS_OFF */
 	const struct gl_sim_mapping *mapped; /* GL_SIM_FAULTS_GPU: the mapped device memory, disjoint ranges */
 	int nmapped;

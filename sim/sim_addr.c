@@ -106,7 +106,7 @@ struct sim_xlat sim_addr_translate(const struct sim_memmap *m, enum ptx_space sp
 	const struct sim_region *r = x.region;
 	if (x.space == PS_CONST && is_store)
 		x.miss = SIM_READ_ONLY;
-	else if (r && (x.space != PS_CONST || r->base == PTX_MODULE_BASE) && sim_span_in(x.offset - r->base, size, r->size))
+	else if (r && (x.space != PS_CONST || r->base == m->module_base) && sim_span_in(x.offset - r->base, size, r->size))
 		x.host = r->host + (x.offset - r->base);
 	else
 		x.miss = SIM_OUT_OF_BOUNDS;

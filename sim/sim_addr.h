@@ -42,6 +42,7 @@ struct sim_memmap {
 	uint64_t local_size;
 	const uint8_t *params;
 	uint64_t params_size;
+	uint64_t module_base;      /* where the module's .const data starts: the one region .const may reach */
 	const struct gl_sim_mapping *mapped; /* mapped device memory around the regions (sim.h); may be NULL */
 	int nmapped;
 };

@@ -348,7 +348,7 @@ static bool in_space(const struct ptx_module *m, enum ptx_space space, uint64_t 
 	bool shared = a - PTX_SHARED_WINDOW < PTX_WINDOW_SIZE, local = a - PTX_LOCAL_WINDOW < PTX_WINDOW_SIZE;
 	bool param = a - PTX_PARAM_WINDOW < PTX_WINDOW_SIZE, konst = false;
 	for (int i = 0; i < m->nvars && !konst; i++)
-		konst = m->vars[i].space == PS_CONST && a - (PTX_MODULE_BASE + m->vars[i].offset) < m->vars[i].size;
+		konst = m->vars[i].space == PS_CONST && a - (m->global_base + m->vars[i].offset) < m->vars[i].size;
 	switch (space) {
 	case PS_SHARED: return shared;
 	case PS_LOCAL: return local;

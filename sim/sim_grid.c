@@ -73,10 +73,15 @@ struct pool {
 	char auto_note[320];     /* what auto decided, when it chose or tried the compiled engine */
 };
 
-static int check_args(const struct ptx_function *fn, const struct gl_launch *l, struct gl_err *err)
+static int check_args(const struct ptx_function *fn, const struct gl_launch *l, const struct gl_sim_opts *opts,
+		      struct gl_err *err)
 {
 	if (!fn->is_entry)
 		return gl_errf(err, GL_EUSAGE, "'%s' is a .func, not a kernel (.entry)", fn->name);
+	if (opts->memory) /* the caller laid the parameter buffer out from the .param list */
+		return opts->memory->params_size <= SIM_PARAM_BYTES ? GL_OK
+			: gl_errf(err, GL_EUSAGE, "kernel '%s' takes %zu bytes of parameters; the simulator holds at "
+				  "most %u", fn->name, opts->memory->params_size, SIM_PARAM_BYTES);
 	if (l->nargs != fn->nparams)
 		return gl_errf(err, GL_EUSAGE, "kernel '%s' takes %d parameter%s but %d argument%s given", fn->name,
 			       fn->nparams, fn->nparams == 1 ? "" : "s", l->nargs, l->nargs == 1 ? " was" : "s were");
@@ -119,28 +124,46 @@ static int check_geometry(const struct ptx_function *fn, const struct gl_launch 
 	return GL_OK;
 }
 
+/* The caller's memory (gl_sim_memory): its regions where it put them, its parameter buffer. */
+static void setup_caller_memory(struct sim_launch *L, const struct gl_sim_memory *mem)
+{
+	L->regions = gl_xmalloc((size_t)(mem->nregions + 1) * sizeof *L->regions);
+	for (int i = 0; i < mem->nregions; i++) {
+		const struct gl_sim_region *r = &mem->regions[i];
+		L->regions[L->nregions++] = (struct sim_region){r->base, r->size, r->host, r->name};
+	}
+	L->owned_from = L->nregions;
+	memcpy(L->params, mem->params, mem->params_size);
+}
+
 static void setup_memory(struct sim_launch *L, struct gl_launch *l)
 {
-	for (int i = 0; i < l->nbuffers; i++) {
-		struct gl_buffer *b = &l->buffers[i];
-		b->device_addr = gl_sim_buffer_address(l, i);
-		L->regions[L->nregions++] = (struct sim_region){
-			b->device_addr, b->count * gl_dtype_size(b->dtype), b->host, b->name};
-	}
 	const struct ptx_module *m = L->m;
-	if (m->global_size) { /* module-scope .global/.const data, with initializers */
+	if (L->opts->memory) {
+		setup_caller_memory(L, L->opts->memory);
+	} else {
+		L->regions = gl_xmalloc((size_t)(l->nbuffers + 2) * sizeof *L->regions);
+		for (int i = 0; i < l->nbuffers; i++) {
+			struct gl_buffer *b = &l->buffers[i];
+			b->device_addr = gl_sim_buffer_address(l, i);
+			L->regions[L->nregions++] = (struct sim_region){
+				b->device_addr, b->count * gl_dtype_size(b->dtype), b->host, b->name};
+		}
+		L->owned_from = L->nregions;
+	}
+	if (m->global_size && !L->opts->memory) { /* module-scope .global/.const data, with initializers */
 		uint8_t *data = gl_xcalloc(m->global_size, 1);
 		for (int i = 0; i < m->nvars; i++)
 			if (m->vars[i].init && m->vars[i].space != PS_SHARED)
 				memcpy(data + m->vars[i].offset, m->vars[i].init, m->vars[i].size);
-		L->regions[L->nregions++] = (struct sim_region){PTX_MODULE_BASE, m->global_size, data, "module globals"};
+		L->regions[L->nregions++] = (struct sim_region){m->global_base, m->global_size, data, "module globals"};
 	}
 	if (L->cooperative) { /* the grid workspace: grid.sync()'s barrier word, zero at launch */
 		L->grid_ws = SIM_GRID_WS_BASE;
 		L->regions[L->nregions++] = (struct sim_region){SIM_GRID_WS_BASE, SIM_GRID_WS_SIZE,
 								gl_xcalloc(SIM_GRID_WS_SIZE, 1), "grid workspace"};
 	}
-	for (int i = 0; i < l->nargs; i++) {
+	for (int i = 0; i < l->nargs && !L->opts->memory; i++) {
 		const struct gl_arg *a = &l->args[i];
 		uint64_t v = a->kind == GL_ARG_BUFFER ? l->buffers[a->buffer].device_addr : a->bits;
 		memcpy(L->params + L->fn->params[i].offset, &v, a->kind == GL_ARG_BUFFER ? 8 : a->size);
@@ -669,8 +692,8 @@ static bool uses_cp_async(const struct ptx_function *fn)
 static int check_launch_memory(const struct sim_launch *L, const struct gl_launch *l, int threads, long window,
 			       struct gl_err *err)
 {
-	double buffers = (double)L->m->global_size;
-	for (int i = 0; i < l->nbuffers; i++)
+	double buffers = L->opts->memory ? 0.0 : (double)L->m->global_size; /* the caller's memory is the caller's */
+	for (int i = 0; i < l->nbuffers && !L->opts->memory; i++)
 		buffers += (double)l->buffers[i].count * gl_dtype_size(l->buffers[i].dtype);
 	double local = (double)L->threads_per_cta * L->local_per_thread;
 	double cta = (double)L->shared_size + (double)(L->shared_size / 4 + 1) * sizeof(struct sim_shadow) +
@@ -719,7 +742,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 		return err->status;
 	if (!fn || !fn->code)
 		return gl_errf(err, GL_EUSAGE, "no kernel named '%s' in %s", l->entry, m->name);
-	int rc = check_args(fn, l, err);
+	int rc = check_args(fn, l, opts, err);
 	if (!rc)
 		rc = check_geometry(fn, l, err);
 	if (!rc && l->textures)
@@ -756,6 +779,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	p.total = (long)l->grid[0] * l->grid[1] * l->grid[2];
 	p.nrun = opts->sample_ctas > 0 && opts->sample_ctas < p.total && !L->cooperative ? opts->sample_ctas : p.total;
 	long per_sm = 0, limit = residency_limit(L, &per_sm);
+	if (opts->memory && opts->memory->max_resident_ctas > 0) /* the caller checked its GPU model's limit */
+		limit = opts->memory->max_resident_ctas;
 	if (L->cooperative && p.total > limit) {
 		rc = gl_errf(err, GL_EUSAGE, "kernel '%s' uses the grid workspace (cooperative_groups::this_grid(), "
 			     "grid.sync()), so its %ld CTAs must all be resident at once; the simulated device (an A100, "
@@ -793,7 +818,8 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	}
 	setup_memory(L, l);
 	sim_tex_setup(L, l);
-	sim_touch_init(&L->touch, L->regions, l->nbuffers); /* the buffers come first; module globals after */
+	/* the buffers come first; module globals after */
+	sim_touch_init(&L->touch, L->regions, opts->memory ? opts->memory->ntouch : l->nbuffers);
 	L->spots = calloc((size_t)fn->ncode * SIM_SPOT_KINDS, sizeof *L->spots); /* NULL: no hot spots named */
 	L->specials = gl_xmalloc((size_t)L->warps_per_cta * SR_COUNT * 32 * sizeof *L->specials);
 	sim_specials_template(L, L->specials);
@@ -847,8 +873,9 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 	pthread_mutex_destroy(&p.mu);
 	pthread_cond_destroy(&p.can_take);
 	pthread_cond_destroy(&p.ready);
-	for (int i = l->nbuffers; i < L->nregions; i++) /* module globals, grid workspace */
+	for (int i = L->owned_from; i < L->nregions; i++) /* module globals, grid workspace */
 		free(L->regions[i].host);
+	free(L->regions);
 	free(p.slots);
 	free_launch(L);
 	if (rc)

@@ -15,7 +15,6 @@
 #include "sim_simd.h"
 #include "sim.h"
 
-#define SIM_MAX_REGIONS (GL_MAX_BUFFERS + 2) /* the buffers, module globals, the grid workspace */
 /* A cooperative launch's grid workspace (cooperative_groups::this_grid(): the barrier word of
  * grid.sync()), outside every other window of sim_addr.h. */
 #define SIM_GRID_WS_BASE 0x0000320000000000ull
@@ -27,7 +26,7 @@
 #define SIM_FINDINGS_PER_CTA 256 /* distinct findings one CTA keeps; further ones are only counted */
 #define SIM_BARRIERS 16 /* named barriers 0..15 */
 #define SIM_SHARED_POISON 0xA5 /* shared memory at CTA start: a recognisable garbage pattern */
-#define SIM_PARAM_BYTES 4096   /* the kernel parameter buffer (CUDA's classic 4 KiB limit) */
+#define SIM_PARAM_BYTES GL_SIM_PARAM_BYTES
 
 #define SIM_CALL_OVERHEAD 16  /* stack bytes every call takes besides the callee's PTX frame (sim_frame.c) */
 #define SIM_MAX_RETS 4        /* return values of one call */
@@ -66,8 +65,9 @@ struct sim_touch {
 struct sim_launch {
 	const struct ptx_module *m;
 	const struct ptx_function *fn;
-	struct sim_region regions[SIM_MAX_REGIONS];
+	struct sim_region *regions; /* the buffers (or the caller's regions), module globals, the grid workspace */
 	int nregions;
+	int owned_from;            /* regions from this index on were allocated by the launch (freed with it) */
 	uint8_t params[SIM_PARAM_BYTES];
 	unsigned grid[3], block[3];
 	unsigned threads_per_cta, warps_per_cta;

@@ -24,7 +24,7 @@ static struct sim_memmap lane_memmap(const struct sim_cta *cta, const struct sim
 		.regions = L->regions, .nregions = L->nregions,
 		.shared = cta->shared, .shared_size = L->shared_size,
 		.local = n ? cta->local + (size_t)(w->id * 32 + (unsigned)lane) * n : NULL, .local_size = n,
-		.params = L->params, .params_size = sizeof L->params,
+		.params = L->params, .params_size = sizeof L->params, .module_base = L->m->global_base,
 		.mapped = L->mapped, .nmapped = L->nmapped,
 	};
 }
@@ -35,7 +35,7 @@ static void global_finding(struct sim_cta *cta, const struct ptx_insn *ins, int 
 {
 	const struct sim_region *r = x->region, *near = x->near;
 	const char *sp = x->space == PS_CONST ? "__constant__" : "__global__";
-	if (x->space == PS_CONST && (!r || r->base != PTX_MODULE_BASE))
+	if (x->space == PS_CONST && (!r || r->base != cta->L->m->global_base))
 		sim_finding(cta, ins, lane, "out-of-bounds", PS_CONST, addr, size, false,
 			    "invalid %s %s of size %u at 0x%llx: not inside the module's .const data", sp, what, size,
 			    (unsigned long long)addr);

@@ -25,6 +25,7 @@ declare -A allowed=(
 	[lessons]="common kernels profiler sim store toolchain render session"
 	[cli]="common kernels profiler store insights sim session toolchain render sweep visualize lessons"
 	[bench]="common kernels sim"
+	[driver]="common sim insights"
 	[tools]=""
 )
 

@@ -12,7 +12,6 @@
 #include <string.h>
 
 #include "common/util.h"
-#include "sim/memmodel.h"
 #include "sim/sim.h"
 #include "view_states.h"
 

@@ -1,7 +1,7 @@
 /* view_select.c — which events of a trace a view steps through, and what every view reads off a shared
  * event the same way. */
 #include "common/util.h"
-#include "sim/memmodel.h"
+#include "sim/sim.h"
 #include "view_states.h"
 
 uint32_t *view_select(const struct view_trace *tr, int space, long block, uint32_t *n)

@@ -277,10 +277,10 @@ rule() {
 	assert_failure 2
 }
 
-@test "validate prints the estimate (model) beside the measured time (the stand-in driver)" {
-	STANDIN="${GPULAB_STANDIN_DIR:-$(dirname "$GPULAB")/standin}"
-	[ -e "$STANDIN/libcuda.so.1" ] || skip "no stand-in driver built"
-	export LD_LIBRARY_PATH="$STANDIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+@test "validate prints the estimate (model) beside the measured time (gpulab's driver library)" {
+	DRIVER="${GPULAB_DRIVER_DIR:-$(dirname "$GPULAB")/driver}"
+	[ -e "$DRIVER/libcuda.so.1" ] || skip "no driver library built"
+	export LD_LIBRARY_PATH="$DRIVER${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 	run "$GPULAB" validate reduce --db "$DB"
 	assert_success
 	assert_output --regexp "time: measured [0-9.]+ us; estimate \(model\) on H100 from the simulator's counts [0-9.]+ us"

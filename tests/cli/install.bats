@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# make install: the binary, the lessons, the docs, and the man page and shell completions the binary
+# make install: the binary, gpulab's driver library, the lessons, the docs, and the man page and shell completions the binary
 # generates from its own tables (tools/gendoc.sh), so they list every command, topic, view and lesson.
 
 load test_helper
@@ -24,6 +24,11 @@ install_to() {
 	[ -s "$P/share/gpulab/lessons/01-coalescing.md" ]
 	[ -s "$P/share/doc/gpulab/README.md" ]
 	[ -s "$P/share/doc/gpulab/docs/ARCHITECTURE.md" ]
+	# gpulab's driver library, where docs/driver.md says, and nothing that would let a program link to it
+	[ -s "$P/lib/gpulab/libcuda.so.1" ]
+	[ ! -e "$P/lib/gpulab/libcuda.so" ]
+	nm -D --defined-only "$P/lib/gpulab/libcuda.so.1" | grep -q ' T cuLaunchKernel$'
+	! nm -D --defined-only "$P/lib/gpulab/libcuda.so.1" | grep -q ' T gl_sim_run$'
 }
 
 @test "the man page renders with man -l and names every command, topic, view and lesson" {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
-# The cuda backend against gpulab's stand-in driver (build/standin/libcuda.so.1, the driver API on
-# the PTX simulator; see docs/gpu.md): the real dlopen("libcuda.so.1") path found through
+# The cuda backend against gpulab's own driver library (build/driver/libcuda.so.1, the driver API on
+# the PTX simulator; see docs/driver.md and docs/gpu.md), with its test hooks (GPULAB_STANDIN_*): the real dlopen("libcuda.so.1") path found through
 # LD_LIBRARY_PATH, argument marshalling for every topic, copies, event timing, verification after
 # timing, each driver error as a message and an exit status, the PTX ISA check, and `validate` with
 # the GPU's metrics not collected (CUPTI cannot profile a driver that is not NVIDIA's).
@@ -9,20 +9,20 @@ load test_helper
 
 setup() {
 	common_setup
-	STANDIN="${GPULAB_STANDIN_DIR:-$(dirname "$GPULAB")/standin}"
-	[ -e "$STANDIN/libcuda.so.1" ] || skip "no stand-in driver at $STANDIN (built by 'make build')"
-	export LD_LIBRARY_PATH="$STANDIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
-	export GPULAB_STANDIN_THREADS=2
-	unset GPULAB_STANDIN_FAIL GPULAB_STANDIN_DRIVER GPULAB_STANDIN_DEVICES
+	DRIVER="${GPULAB_DRIVER_DIR:-$(dirname "$GPULAB")/driver}"
+	[ -e "$DRIVER/libcuda.so.1" ] || skip "no driver library at $DRIVER (built by 'make build')"
+	export LD_LIBRARY_PATH="$DRIVER${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export GPULAB_DRIVER_THREADS=2
+	unset GPULAB_STANDIN_FAIL GPULAB_STANDIN_DRIVER GPULAB_STANDIN_DEVICES GPULAB_GPU
 }
 
 q() { "$GPULAB" query --db "$DB" --csv "$1" | tail -n 1; }
 
-@test "stand-in: devices shows the stand-in device and that its driver runs gpulab's PTX" {
+@test "stand-in: devices shows the simulated H100 and that its driver runs gpulab's PTX" {
 	run "$GPULAB" devices
 	assert_success
-	assert_output --partial "GPU 0: gpulab stand-in driver (PTX simulator)"
-	assert_line --regexp '^  compute +8\.0 '
+	assert_output --partial "GPU 0: NVIDIA H100 SXM5 80GB (gpulab simulator)"
+	assert_line --regexp '^  compute +9\.0 '
 	assert_line --regexp '^  driver +CUDA 13\.0$'
 	assert_line --regexp '^  PTX +ISA 9\.0, needs a CUDA 13\.0 driver: this one can run it$'
 	run "$GPULAB" devices --json
@@ -32,9 +32,9 @@ q() { "$GPULAB" query --db "$DB" --csv "$1" | tail -n 1; }
 
 @test "stand-in: doctor names the library it loaded, checks the PTX, warns that CUPTI cannot profile" {
 	run "$GPULAB" doctor --db "$DB"
-	assert_line --regexp "^ok +libcuda +libcuda.so.1 loaded from .*/standin/libcuda.so.1$"
+	assert_line --regexp "^ok +libcuda +libcuda.so.1 loaded from .*/driver/libcuda.so.1$"
 	assert_line --regexp '^ok +ptx +gpulab.s PTX is ISA 9\.0, which needs CUDA 13\.0; the driver is CUDA 13\.0$'
-	assert_line --regexp '^warn +profiling +.*cuGetExportTable'
+	assert_line --regexp "^warn +profiling +.*gpulab's own driver library"
 }
 
 @test "stand-in: a driver older than the PTX: devices and doctor say which driver is needed" {
@@ -70,11 +70,11 @@ q() { "$GPULAB" query --db "$DB" --csv "$1" | tail -n 1; }
 @test "stand-in: every transpose variant verified after timing, timed, stored as cuda without CUPTI rows" {
 	run "$GPULAB" run transpose --size 200 --repeat 3 --backend cuda --db "$DB"
 	assert_success
-	assert_output --partial "gpulab stand-in driver (PTX simulator)"
+	assert_output --partial "NVIDIA H100 SXM5 80GB (gpulab simulator)"
 	[ "$(q "SELECT count(*) FROM launches WHERE verified = 1")" = 5 ]
 	[ "$(q "SELECT count(*) FROM launches WHERE duration_ns > 0")" = 5 ]
 	[ "$(q "SELECT count(*) FROM metrics WHERE source = 'cupti'")" = 0 ]
-	[ "$(q "SELECT count(*) FROM launches WHERE note LIKE 'timings only, no CUPTI metrics:%cuGetExportTable%'")" = 5 ]
+	[ "$(q "SELECT count(*) FROM launches WHERE note LIKE 'timings only, no CUPTI metrics:%gpulab''s own driver library%'")" = 5 ]
 }
 
 @test "stand-in: pointers, floats and integers reach the kernels of every topic" {

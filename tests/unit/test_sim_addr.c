@@ -24,7 +24,7 @@ static const struct sim_memmap map = {
 	.regions = regions, .nregions = 2,
 	.shared = shared, .shared_size = SHARED_BYTES,
 	.local = local, .local_size = LOCAL_BYTES,
-	.params = params, .params_size = PARAM_BYTES,
+	.params = params, .params_size = PARAM_BYTES, .module_base = PTX_MODULE_BASE,
 };
 
 static void test_span_rule(void)

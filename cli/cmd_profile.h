@@ -1,0 +1,47 @@
+/* cmd_profile.h — what `gpulab profile`'s files share: the options as parsed (cmd_profile.c) and the
+ * program run under gpulab's driver library (cmd_profile_child.c). */
+#ifndef GL_CMD_PROFILE_H
+#define GL_CMD_PROFILE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "cli.h"
+
+/* gpulab's own exit statuses once the program may have started (before that: 2 usage, 3 environment). */
+#define GL_PROFILE_EXIT_FAILED 125   /* the program ran, but its launches could not be stored */
+#define GL_PROFILE_EXIT_NOEXEC 126   /* the program cannot be executed (as a shell says it) */
+#define GL_PROFILE_EXIT_NOTFOUND 127 /* no such program */
+
+struct profile_opts {
+	char **app;                  /* APP ARGS..., NULL-ended */
+	const char *kernel;          /* --kernel-name */
+	long skip, count, sample_ctas;
+	int tools;                   /* GL_TOOL_* mask; 0: all */
+	bool memcheck_faults;        /* --tool memcheck alone: faults as under compute-sanitizer */
+	int print_limit;
+	long printf_buffer, max_instructions;
+	bool trace;
+	int error_exitcode;          /* -1: none */
+	const char *log;             /* --log FILE */
+	const char *gpu;             /* --gpu MODEL */
+	const char *spool;           /* --spool DIR: store what the library recorded alone; run nothing */
+};
+
+/* How the program ended. */
+struct profile_child {
+	int status;                  /* its exit status as a shell reports it (128 + signal when killed) */
+	int signal;                  /* the signal that killed it, 0 when it exited */
+	int spawn_errno;             /* the program could not be started (ENOENT, EACCES, ...), else 0 */
+};
+
+/* The directory holding gpulab's driver library (libcuda.so.1): $GPULAB_DRIVER_DIR, beside the gpulab
+ * binary in a build tree (driver/), or the installation's lib/gpulab.  GL_EENV when none has it. */
+int gl_profile_driver_dir(char *out, size_t n, struct gl_err *err);
+/* Run the program with the driver library first on its loader path and the spool and selection named in
+ * its environment; wait for it (gpulab ignores SIGINT and SIGQUIT meanwhile, as system() does, so that
+ * what completed is still stored). */
+void gl_profile_run_child(const struct profile_opts *o, const char *driver_dir, const char *spool,
+			  struct profile_child *out);
+
+#endif
