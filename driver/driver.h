@@ -288,6 +288,8 @@ double drv_record_launch(const struct drv_launch *l, const struct gl_launch *gl,
 void drv_function_name(const char *demangled, char *out, size_t n);
 /* The profile's settings from the environment (driver_profile.c), read with the rest by drv_configure. */
 void drv_profile_configure(void);
+/* CUDA_INJECTION64_PATH's InitializeInjection, once, after the first cuInit that succeeds (driver_inject.c). */
+void drv_injection_load(void);
 /* Whether `gpulab profile` selected this launch of f, and the simulator's options for it (tools, fault
  * policy, sampling, budget, trace); counts the launch for --launch-skip/--launch-count. */
 bool drv_profile_select(const struct CUfunc_st *f, struct gl_sim_opts *opts);

@@ -22,7 +22,7 @@ set_target_properties(gl_inject PROPERTIES OUTPUT_NAME gpulab_inject
 set_property(TARGET gl_inject APPEND PROPERTY LINK_DEPENDS ${CMAKE_SOURCE_DIR}/profiler/inject.map)
 add_dependencies(gpulab gl_inject) # `make build` builds it, so the tests and `gpulab profile` find it
 install(TARGETS gl_inject LIBRARY DESTINATION lib/gpulab)
-# The library loaded as NVIDIA's driver loads it, under the stand-in libcuda.so.1.
-add_dependencies(test_profiler_inject_load gl_inject gl_cuda_standin)
+# The library loaded as NVIDIA's driver loads it, under gpulab's own driver library (driver/).
+add_dependencies(test_profiler_inject_load gl_inject gl_cuda_driver)
 set_tests_properties(test_profiler_inject_load PROPERTIES
-  ENVIRONMENT "LD_LIBRARY_PATH=${CMAKE_BINARY_DIR}/standin;GPULAB_INJECT_LIB=$<TARGET_FILE:gl_inject>")
+  ENVIRONMENT "LD_LIBRARY_PATH=${CMAKE_BINARY_DIR}/driver;GPULAB_INJECT_LIB=$<TARGET_FILE:gl_inject>")

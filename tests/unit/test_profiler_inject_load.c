@@ -1,7 +1,7 @@
 /* test_profiler_inject_load.c — the injection library as NVIDIA's driver loads it, here under gpulab's
- * stand-in libcuda.so.1 (first on LD_LIBRARY_PATH): it dlopens with every symbol resolved (RTLD_NOW),
+ * own driver library (libcuda.so.1 first on LD_LIBRARY_PATH): it dlopens with every symbol resolved (RTLD_NOW),
  * exports InitializeInjection and nothing else of gpulab's, and InitializeInjection returns success
- * while saying on stderr why nothing is profiled: the stand-in is not NVIDIA's driver, a process the
+ * while saying on stderr why nothing is profiled: gpulab's library is not NVIDIA's driver, a process the
  * profiled program started is not the one gpulab profiles, an option is malformed.  Skips (77) when
  * the library or CUPTI is not there. */
 #define _GNU_SOURCE
@@ -45,8 +45,8 @@ int main(void)
 		return 77;
 	}
 	void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
-	if (!driver || !dlsym(driver, "cuInit") || dlsym(driver, "cuptiSubscribe")) {
-		fprintf(stderr, "skip: no stand-in libcuda.so.1 on LD_LIBRARY_PATH\n");
+	if (!driver || !dlsym(driver, "gpulab_driver")) {
+		fprintf(stderr, "skip: no gpulab libcuda.so.1 on LD_LIBRARY_PATH\n");
 		return 77;
 	}
 	size_t ncand = gl_cupti_lib_candidates(cupti, 4), have = 0;
@@ -67,7 +67,8 @@ int main(void)
 	CHECK(dlsym(h, "gl_inject_on_launch") == NULL && dlsym(h, "gl_errf") == NULL); /* nothing else leaks out */
 	unsetenv(GL_INJECT_ENV_ROOT);
 	CHECK_EQ(call_captured(init, out, sizeof out), 1);
-	CHECK(strstr(out, "gpulab: ") && strstr(out, "not NVIDIA's driver") && strstr(out, "runs unprofiled"));
+	CHECK(strstr(out, "gpulab: ") && strstr(out, "gpulab's own driver library") && strstr(out, "not NVIDIA's") &&
+	      strstr(out, "runs unprofiled"));
 	char pid[32];
 	snprintf(pid, sizeof pid, "%ld", (long)getpid());
 	CHECK_STR(getenv(GL_INJECT_ENV_ROOT), pid); /* the process that initialised first is the profiled one */
