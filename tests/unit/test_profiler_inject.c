@@ -9,6 +9,7 @@
 #include <cupti_driver_cbid.h>
 
 #include "check.h"
+#include "common/spool.h"
 #include "profiler/inject.h"
 
 static void options_from_env(void)
@@ -241,6 +242,10 @@ static void selected_launches_profiled(void)
 {
 	struct gl_inject s;
 	struct gl_cupti_api api;
+	char spool[4096];
+	struct gl_err serr = {0};
+	CHECK_EQ(gl_spool_create(spool, sizeof spool, &serr), GL_OK);
+	setenv(GL_SPOOL_ENV, spool, 1); /* as gpulab profile --backend cuda sets it */
 	fake_session(&s, &api, "regex:^add", 1, 2);
 	begins = set_configs_kernel_replay = evaluations = 0;
 	launch(&s, "_Z3addPfS_i", 1);
@@ -256,6 +261,25 @@ static void selected_launches_profiled(void)
 	CHECK_EQ(evaluations, 2);
 	CHECK(!s.have_pending && s.c.range.obj == NULL); /* every session ended */
 	CHECK(gl_launch_filter_done(&s.filter));
+	/* what the parent loads from the spool: the two launches' records with CUPTI's values */
+	struct gl_spool_set set = {0};
+	CHECK_EQ(gl_spool_load(spool, &set, &serr), GL_OK);
+	CHECK_EQ(set.n, 2);
+	CHECK_EQ(set.rejected, 0);
+	if (set.n == 2) {
+		CHECK_EQ(set.launches[0].seq, 3);
+		CHECK_STR(set.launches[0].kernel, "add_one(float*, int)");
+		CHECK_STR(set.launches[0].rec.variant, "add_one");
+		CHECK_STR(set.launches[1].rec.variant, "add");
+		CHECK_STR(set.launches[1].rec.metric_source, "cupti");
+		CHECK_EQ(set.launches[1].rec.regs, 32);
+		CHECK_NEAR(*gl_metrics_get(&set.launches[1].rec.metrics, "dram__bytes_read.sum"), 100, 0);
+		CHECK_NEAR(*gl_metrics_get(&set.launches[1].rec.metrics, "gpu__time_duration.sum"), 200, 0);
+		CHECK(strstr(set.launches[1].rec.note, "3 replay passes") != NULL);
+	}
+	gl_spool_set_free(&set);
+	gl_spool_remove(spool);
+	unsetenv(GL_SPOOL_ENV);
 	/* the count reached, CUPTI lets go: the rest of the program runs at full speed */
 	CHECK(s.off && !s.c.profiling);
 	CHECK_EQ(host_closed, 1);
