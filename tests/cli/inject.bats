@@ -47,3 +47,25 @@ setup() {
 	assert_success
 	[[ "$stderr" == *"GPULAB_PROFILE_COUNT"* && "$stderr" == *"many"* && "$stderr" == *"runs unprofiled"* ]]
 }
+
+@test "profile --backend: cuda needs NVIDIA's driver and a GPU (exit 3, nothing stored), sim runs, others refused" {
+	run --separate-stderr "$GPULAB" profile --backend cuda --db "$DB" -- "$APP"
+	assert_failure 3
+	[[ "$stderr" == *"--backend cuda needs a GPU and NVIDIA's driver"* && "$stderr" == *"--backend sim"* ]]
+	[ ! -e "$DB" ]
+	# gpulab's own driver library first on the path is no GPU for CUPTI
+	run --separate-stderr env LD_LIBRARY_PATH="$BUILD/driver" "$GPULAB" profile --backend cuda --db "$DB" -- "$APP"
+	assert_failure 3
+	[[ "$stderr" == *"gpulab's own driver library"* ]]
+	run --separate-stderr "$GPULAB" profile --backend gpu --db "$DB" -- "$APP"
+	assert_failure 2
+	[[ "$stderr" == *"--backend gpu: give auto, cuda or sim"* ]]
+	# auto without a GPU, and sim: the simulator, both launches stored
+	for b in auto sim; do
+		run --separate-stderr "$GPULAB" profile --backend "$b" --db "$DB" -- "$APP"
+		assert_success
+		assert_output "profile_app: 0 of 65536 sums wrong, total 327673 (want 327673)"
+	done
+	[ "$("$GPULAB" query --db "$DB" --csv "SELECT count(*) FROM launches l JOIN runs r ON r.id = l.run_id
+		WHERE r.backend = 'sim'" | tail -1)" = 4 ]
+}
