@@ -290,6 +290,9 @@ void drv_function_name(const char *demangled, char *out, size_t n);
 void drv_profile_configure(void);
 /* CUDA_INJECTION64_PATH's InitializeInjection, once, after the first cuInit that succeeds (driver_inject.c). */
 void drv_injection_load(void);
+/* A module without PTX loaded by one of NVIDIA's SASS-only libraries (cuBLAS, ...; `caller`: the return
+ * address of the entry point that loaded it) says so in its why (driver_vendor.c). */
+void drv_vendor_why(struct CUmod_st *mod, const void *caller);
 /* Whether `gpulab profile` selected this launch of f, and the simulator's options for it (tools, fault
  * policy, sampling, budget, trace); counts the launch for --launch-skip/--launch-count. */
 bool drv_profile_select(const struct CUfunc_st *f, struct gl_sim_opts *opts);
