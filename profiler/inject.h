@@ -48,7 +48,7 @@ int gl_inject_check_versions(int driver, uint32_t cupti_api, struct gl_err *err)
 struct gl_inject_launch {
 	long seq;                 /* 1 for the program's first launch (selected or not) */
 	const char *symbol;       /* the kernel's (mangled) symbol name */
-	char name[256];           /* its function name, what --kernel-name matches ("reduce") */
+	char name[512];           /* its function name, what --kernel-name matches ("lab::reduce") */
 	unsigned grid[3], block[3];
 	unsigned dyn_smem;
 	int regs, static_smem;    /* cuFuncGetAttribute; -1 when unknown */

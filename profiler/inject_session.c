@@ -22,15 +22,15 @@ void gl_inject_say(const char *fmt, ...)
 	fprintf(stderr, "gpulab: %s\n", line);
 }
 
-/* What --kernel-name matches: the function name ("reduce" of "lab::reduce<float>(float*)"), as ncu's
- * default --kernel-name-base function, a Numba kernel's Python name; the symbol itself when it does not
- * demangle. */
+/* What --kernel-name matches, as the driver library reads it (drv_function_name): the function name
+ * without return type, template arguments and parameters ("lab::reduce" of "lab::reduce<float>(float*)"),
+ * a Numba kernel's Python name; the symbol itself when it does not demangle. */
 static void function_name(const char *symbol, char *out, size_t n)
 {
 	if (gl_numba_name(symbol, out, n))
 		return;
 	struct gl_demangled *d = gl_xcalloc(1, sizeof *d);
-	snprintf(out, n, "%s", gl_demangle(symbol, d) == 0 && d->base[0] ? d->base : symbol);
+	snprintf(out, n, "%s", gl_demangle(symbol, d) == 0 && d->plain[0] ? d->plain : symbol);
 	free(d);
 }
 
@@ -131,7 +131,8 @@ static bool select_launch(struct gl_inject *s, uint32_t cbid, const CUpti_Callba
 		s->said_ctx = true;
 		return false;
 	}
-	return gl_launch_filter_take(&s->filter, l->name);
+	bool mangled = s->filter.name && strcmp(s->filter.name, l->symbol) == 0; /* the mangled name selects too */
+	return gl_launch_filter_take(&s->filter, mangled ? l->symbol : l->name);
 }
 
 static void enter(struct gl_inject *s, uint32_t cbid, const CUpti_CallbackData *cb)

@@ -49,6 +49,7 @@ setup() {
 }
 
 @test "profile --backend: cuda needs NVIDIA's driver and a GPU (exit 3, nothing stored), sim runs, others refused" {
+	if "$GPULAB" devices >/dev/null 2>&1; then skip "a GPU is present (tests/gpu/check.sh profiles on it)"; fi
 	run --separate-stderr "$GPULAB" profile --backend cuda --db "$DB" -- "$APP"
 	assert_failure 3
 	[[ "$stderr" == *"--backend cuda needs a GPU and NVIDIA's driver"* && "$stderr" == *"--backend sim"* ]]

@@ -294,11 +294,22 @@ static void selected_launches_profiled(void)
 	launch(&s, "_ZN8__main__10vector_addB2v1B3abcE5ArrayIfLi1E1C7mutable7alignedE", 8);
 	CHECK_EQ(s.emitted, 3);
 	CHECK_STR(s.pending.name, "vector_add");
+	/* a C++ kernel by its qualified name, or by its mangled name, as the driver library matches */
+	gl_launch_filter_free(&s.filter);
+	CHECK_EQ(gl_launch_filter_init(&s.filter, "lab::scale", 0, -1, &err), GL_OK);
+	launch(&s, "_ZN3lab5scaleIfEEvPT_i", 9);
+	launch(&s, "_Z5scalePfi", 10);
+	CHECK_EQ(s.emitted, 4);
+	CHECK_STR(s.pending.name, "lab::scale");
+	gl_launch_filter_free(&s.filter);
+	CHECK_EQ(gl_launch_filter_init(&s.filter, "_Z5scalePfi", 0, -1, &err), GL_OK);
+	launch(&s, "_Z5scalePfi", 11);
+	CHECK_EQ(s.emitted, 5);
 	CHECK_EQ(begins, 2); /* no range profiler any more */
 	/* a forked child's launches are never profiled */
 	s.forked = true;
-	launch(&s, "_Z3addPfS_i", 9);
-	CHECK_EQ(s.emitted, 3);
+	launch(&s, "_Z3addPfS_i", 12);
+	CHECK_EQ(s.emitted, 5);
 	CHECK(s.said_fork);
 	free(s.c.range.data);
 	free(s.c.units);
