@@ -28,7 +28,7 @@ run_metric() {
 }
 
 @test "Numba reduction: the script's sum, the launch table with the Python name, the stored run and its counts" {
-	run --separate-stderr "$GPULAB" profile --db "$DB" -- "$PY" "$ROOT/examples/numba_reduce.py"
+	run --separate-stderr "$GPULAB" profile --backend sim --db "$DB" -- "$PY" "$ROOT/examples/numba_reduce.py"
 	assert_success
 	assert_output "numba_reduce: sum of 65536 values = 294900 (NumPy 294900): OK"
 	[[ "$stderr" =~ $'\n'block_sum\ +n/a ]] # the launch table's row, by the Python name
@@ -46,11 +46,11 @@ run_metric() {
 }
 
 @test "Numba vector add and tiled matmul (shared arrays): right results, Python names" {
-	run --separate-stderr "$GPULAB" profile --db "$DB" -- "$PY" "$ROOT/examples/numba_add.py"
+	run --separate-stderr "$GPULAB" profile --backend sim --db "$DB" -- "$PY" "$ROOT/examples/numba_add.py"
 	assert_success
 	assert_output "numba_add: 100000 sums, max error 0: OK"
 	[ "$(stored "SELECT variant FROM launches WHERE run_id = 1")" = vector_add ]
-	run --separate-stderr "$GPULAB" profile --db "$DB" -- "$PY" "$ROOT/examples/numba_matmul.py"
+	run --separate-stderr "$GPULAB" profile --backend sim --db "$DB" -- "$PY" "$ROOT/examples/numba_matmul.py"
 	assert_success
 	assert_output --regexp '^numba_matmul: 48x40 @ 40x56, max error [0-9.e-]+: OK$'
 	# 4 x 3 CTAs of 16 x 16 threads; two shared tiles of 16 x 16 floats: 2 KiB static
@@ -58,27 +58,27 @@ run_metric() {
 }
 
 @test "Numba out-of-bounds write: the sanitizer names the Python line (lineinfo=True)" {
-	run --separate-stderr "$GPULAB" profile --db "$DB" -- "$PY" "$ROOT/examples/numba_oob.py"
+	run --separate-stderr "$GPULAB" profile --backend sim --db "$DB" -- "$PY" "$ROOT/examples/numba_oob.py"
 	assert_success # the program's own status: it does not check for errors
 	[[ "$stderr" == *"note scale: sanitizer: 1 error, first: invalid __global__ write of size 4"*"(numba_oob.py:14, PTX line"* ]]
 	[[ "$stderr" == *"Invalid __global__ write of size 4 bytes at source line 14 (PTX line"*"in block (7,0,0) thread (104,0,0)"* ]]
 	# thread 1000 (block 7, thread 104) writes the word just past the 1000 floats
 	[ "$(stored "SELECT kind || ' ' || space || ' ' || cuda_line || ' ' || block || ' ' || thread FROM sanitizer_findings")" = "out-of-bounds global 14 7,0,0 104,0,0" ]
-	run --separate-stderr "$GPULAB" profile --error-exitcode 7 --db "$DB" -- "$PY" "$ROOT/examples/numba_oob.py"
+	run --separate-stderr "$GPULAB" profile --backend sim --error-exitcode 7 --db "$DB" -- "$PY" "$ROOT/examples/numba_oob.py"
 	assert_failure 7
 }
 
 @test "--kernel-name matches a Numba kernel by its Python name" {
-	run --separate-stderr "$GPULAB" profile --kernel-name vector_add --db "$DB" -- "$PY" "$ROOT/examples/numba_add.py"
+	run --separate-stderr "$GPULAB" profile --backend sim --kernel-name vector_add --db "$DB" -- "$PY" "$ROOT/examples/numba_add.py"
 	assert_success
 	[ "$(stored "SELECT count(*) FROM launches WHERE run_id = 1")" = 1 ]
-	run --separate-stderr "$GPULAB" profile --kernel-name regex:^nothing --db "$DB" -- "$PY" "$ROOT/examples/numba_add.py"
+	run --separate-stderr "$GPULAB" profile --backend sim --kernel-name regex:^nothing --db "$DB" -- "$PY" "$ROOT/examples/numba_add.py"
 	assert_success
 	assert_output --partial "numba_add: 100000 sums"
 }
 
 @test "CuPy RawKernel: the script's sum, the kernel by its name beside CuPy's own" {
-	run --separate-stderr "$GPULAB" profile --db "$DB" -- "$PY" "$ROOT/examples/cupy_rawkernel.py"
+	run --separate-stderr "$GPULAB" profile --backend sim --db "$DB" -- "$PY" "$ROOT/examples/cupy_rawkernel.py"
 	assert_success
 	assert_output "cupy_rawkernel: sum of 65536 values = 294900 (NumPy 294900): OK"
 	[[ "$stderr" =~ $'\n'block_sum\ +n/a ]]
@@ -87,7 +87,7 @@ run_metric() {
 }
 
 @test "CuPy ElementwiseKernel and array arithmetic" {
-	run --separate-stderr "$GPULAB" profile --db "$DB" -- "$PY" "$ROOT/examples/cupy_elementwise.py"
+	run --separate-stderr "$GPULAB" profile --backend sim --db "$DB" -- "$PY" "$ROOT/examples/cupy_elementwise.py"
 	assert_success
 	assert_output "cupy_elementwise: 50000 elements, squared differences and a*2+b: OK"
 	# the ElementwiseKernel by its name, then CuPy's own kernels for a * 2 and + b
@@ -103,7 +103,7 @@ try:
 except Exception as e:
     print("raised", type(e).__name__)
 PY
-	run --separate-stderr "$GPULAB" profile --db "$DB" -- "$PY" "$BATS_TEST_TMPDIR/mm.py"
+	run --separate-stderr "$GPULAB" profile --backend sim --db "$DB" -- "$PY" "$BATS_TEST_TMPDIR/mm.py"
 	assert_success
 	assert_output --regexp '^raised CUBLASError$'
 	[[ "$stderr" == *"cuBLASLt (libcublasLt.so.13, behind CuPy's @, dot and matmul) is not supported on gpulab's simulator"* ]]
