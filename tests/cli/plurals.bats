@@ -30,6 +30,7 @@ ran() {
 	ran run reduce --n 100 --backend sim --db "$DB"
 	ran sim "$ptx" --kernel stride32 --grid 1 --block 1 --arg buf:in:f32:32:seq --arg buf:out:f32:32 --arg i32:32 \
 		--trace --db "$DB"
+	ran profile --db "$DB" true # no CUDA in it: "made no kernel launch" (profile.bats runs CUDA programs)
 	ran report 1 --details --db "$DB"
 	ran report 3 --db "$DB"
 	ran compare transpose --size 32 --variant copy --backend sim --db "$DB"

@@ -42,8 +42,9 @@ details_like_run() {
 	assert_success
 	assert_output --partial "stored as run 1 in"
 	details_like_run 1
-	# the same rules as a topic's launch: a grid far smaller than the GPU is named
-	assert_output --partial "the grid's 8 blocks keep 8 of the 132 SMs of H100 busy"
+	# the same rules as a topic's launch: the model's estimate and what bounds it
+	assert_output --partial "saxpy: estimate (model) on H100:"
+	assert_output --partial "memory-bound by latency"
 }
 
 @test "sim --db --cta-range: a shard keeps its note and is stored with guidance too" {
@@ -57,7 +58,9 @@ details_like_run() {
 @test "exercise check: the measured launch is stored with guidance and the estimate" {
 	run "$GPULAB" exercise check 01-map "$BATS_TEST_DIRNAME/../../exercises/01-map.cu" --db "$DB"
 	assert_success
-	assert_output --partial "stored as run 1 (gpulab report 1)"
+	# the hint works when pasted: this binary, this database
+	assert_output --partial "stored as run 1 ("
+	assert_output --partial "/gpulab report 1 --db $DB)"
 	details_like_run 1
 }
 
