@@ -29,8 +29,24 @@ static int parse_ids(struct gl_ctx *ctx, const char *list, long *ids, int *n)
 	return GL_OK;
 }
 
+/* --strict: exit 1 when an exact count differs between the simulator's run and the GPU's. */
+static int strict_check(struct gl_ctx *ctx, const struct gl_run_record *runs, int n)
+{
+	struct gl_vcount count = {0};
+	char first[400];
+	if (n != 2)
+		return gl_errf(&ctx->err, GL_EUSAGE, "--strict compares two runs (a simulator run and a GPU run), not %d",
+			       n);
+	int rc = gl_validate_runs(&runs[0], &runs[1], &count, first, sizeof first, &ctx->err);
+	if (rc == GL_OK && count.differs)
+		rc = gl_errf(&ctx->err, GL_EVERIFY, "--strict: %d exact count%s differ%s between the simulator and the GPU "
+			     "(%d agree, %d not collected); first: %s", count.differs, count.differs == 1 ? "" : "s",
+			     count.differs == 1 ? "s" : "", count.agree, count.not_collected, first);
+	return rc;
+}
+
 /* --runs A,B[,C]: the stored runs side by side; nothing runs. */
-static int compare_runs(struct gl_ctx *ctx, const char *list, const char *baseline)
+static int compare_runs(struct gl_ctx *ctx, const char *list, const char *baseline, bool strict)
 {
 	long ids[MAX_RUNS];
 	struct gl_run_record runs[MAX_RUNS];
@@ -46,8 +62,11 @@ static int compare_runs(struct gl_ctx *ctx, const char *list, const char *baseli
 	gl_store_close(store);
 	if (rc == GL_OK && launches == 0)
 		rc = gl_errf(&ctx->err, GL_EUSAGE, "runs %s have no launches to compare", list);
-	if (rc == GL_OK)
+	int verdict = rc == GL_OK && strict ? strict_check(ctx, runs, n) : GL_OK; /* before the launches move */
+	if (rc == GL_OK && verdict != GL_EUSAGE)
 		rc = gl_render_compare_runs(stdout, runs, n, baseline, ctx->format, &ctx->err);
+	if (rc == GL_OK)
+		rc = verdict;
 	for (int i = 0; i < loaded; i++) /* their launches moved into the comparison */
 		gl_run_record_free(&runs[i]);
 	return rc;
@@ -100,7 +119,9 @@ static int exec_compare(struct gl_ctx *ctx, int argc, char **argv)
 		return rc;
 	if (o.runs) /* stored runs side by side: nothing runs */
 		return o.topic_name ? gl_usage_error(ctx, self(), "give a TOPIC to run or --runs to compare stored runs, not both")
-				    : compare_runs(ctx, o.runs, o.baseline);
+				    : compare_runs(ctx, o.runs, o.baseline, o.strict);
+	if (o.strict)
+		return gl_usage_error(ctx, self(), "--strict goes with --runs A,B (a simulator run and a GPU run)");
 	if (!o.topic_name)
 		return gl_usage_error(ctx, self(), "compare needs a TOPIC (see 'gpulab list') or --runs A,B");
 	struct gl_session_env env = gl_cli_session_env(ctx); /* after parsing: --db is known */
@@ -118,6 +139,8 @@ static const struct gl_opt compare_opts[] = {
 	GL_STR("baseline", "VARIANT", GL_RUN_OPT_BASELINE,
 	       "the reference of the ratios (default: the first variant run)"),
 	GL_STR("runs", "A,B[,C]", GL_RUN_OPT_RUNS, "compare stored runs (ids from 'gpulab runs') instead of running"),
+	GL_FLAG("strict", GL_RUN_OPT_STRICT, "with --runs A,B: exit 1 when an exact count differs between a simulator "
+		"run and a GPU run (validate --strict's rule)"),
 	GL_RUN_OPT_ROWS,
 	{0},
 };
@@ -135,7 +158,9 @@ const struct gl_cmd gl_cmd_compare_entry = {
 		"atomic sector), each also as variant / baseline.  The baseline is run first when --variant\n"
 		"leaves it out.  --runs A,B[,C] compares stored runs instead (before and after an edit, the simulator\n"
 		"against a GPU), every launch of each, labelled rRUN:VARIANT; the first is the baseline.  A baseline\n"
-		"of 0 shows the absolute difference (+N) instead of a ratio.\n" GL_RUN_PARAMS_HELP
+		"of 0 shows the absolute difference (+N) instead of a ratio.  With --strict, two runs of one program\n"
+		"(gpulab profile on the simulator and on a GPU) are judged launch by launch as 'validate --strict'\n"
+		"judges a topic: exit 1 when a count that should agree exactly differs.\n" GL_RUN_PARAMS_HELP
 		"exit status: 0 all verified, 1 a variant failed verification or the sanitizer found errors,\n"
 		"2 usage, 3 environment (no GPU for --backend cuda, unwritable database)\n",
 	.opts = compare_opts,

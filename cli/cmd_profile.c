@@ -24,7 +24,7 @@ static const struct gl_cmd *self(void);
 
 enum {
 	OPT_KERNEL = 1, OPT_SKIP, OPT_COUNT, OPT_SAMPLE, OPT_TOOL, OPT_PRINT_LIMIT, OPT_PRINTF_BUFFER, OPT_MAXINST,
-	OPT_ERROR_EXIT, OPT_LOG, OPT_GPU, OPT_TRACE, OPT_SPOOL,
+	OPT_ERROR_EXIT, OPT_LOG, OPT_GPU, OPT_TRACE, OPT_SPOOL, OPT_BACKEND, OPT_METRICS,
 };
 
 static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct profile_opts *o)
@@ -48,6 +48,8 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_optval *a, struct p
 	case OPT_GPU: o->gpu = v; return GL_OK;
 	case OPT_TRACE: o->trace = true; return GL_OK;
 	case OPT_SPOOL: o->spool = v; return GL_OK;
+	case OPT_BACKEND: o->backend = v; return GL_OK;
+	case OPT_METRICS: o->metrics = v; return GL_OK;
 	default: return gl_errf(&ctx->err, GL_EINTERNAL, "unhandled option --%s", a->opt->name);
 	}
 }
@@ -204,6 +206,7 @@ static int store_launches(struct gl_ctx *ctx, const struct profile_opts *o, cons
 		prog.gpu = gl_gpu_model_default();
 	describe_outcome(o, c, set.n, outcome, sizeof outcome);
 	prog.outcome = outcome;
+	prog.device = o->cuda ? &o->device : NULL;
 	struct gl_session_env env = {.db_path = ctx->db_path, .argv = ctx->argv_joined, .err = &ctx->err};
 	long run_id = 0;
 	size_t n = set.n;
@@ -242,7 +245,7 @@ static int exec_profile(struct gl_ctx *ctx, int argc, char **argv)
 		if ((rc = check_spool_dir(ctx, o.spool)))
 			return rc;
 		snprintf(spool, sizeof spool, "%s", o.spool);
-	} else if ((rc = gl_profile_driver_dir(driver, sizeof driver, &ctx->err)) ||
+	} else if ((rc = gl_profile_prepare(ctx, &o, driver, sizeof driver)) ||
 		   (rc = gl_spool_create(spool, sizeof spool, &ctx->err))) {
 		return rc;
 	}
@@ -288,6 +291,9 @@ static const struct gl_opt profile_table[] = {
 	GL_NUM("error-exitcode", "N", 0, 255, OPT_ERROR_EXIT, "exit with N when the sanitizer found an error"),
 	GL_STR("log", "FILE", OPT_LOG, "write gpulab's table to FILE instead of stderr"),
 	GL_STR("gpu", "MODEL", OPT_GPU, "the GPU the program sees: A100, H100 (default), H200, L4, RTX4090, RTX3090"),
+	GL_STR("backend", "NAME", OPT_BACKEND, "auto (default: cuda when a GPU is usable, else sim), cuda (CUPTI "
+	       "injection, kernel replay) or sim"),
+	GL_STR("metrics", "SET", OPT_METRICS, "memory, compute, all (default), sim, or metric names (cuda)"),
 	GL_STR("spool", "DIR", OPT_SPOOL,
 	       "run nothing: store the launches gpulab's driver library recorded in DIR when it ran without gpulab"),
 	{0},
@@ -304,6 +310,9 @@ const struct gl_cmd gl_cmd_profile_entry = {
 		"one run of topic 'program' (report, runs, compare --runs, query and view read it).  gpulab's options\n"
 		"end at the first word that is not one, or at --.  The program's stdin, stdout and stderr are its\n"
 		"own; gpulab prints the run's table on stderr (or --log FILE) when the program has exited.\n"
+		"With a GPU (--backend cuda, or auto when one is usable) the program runs on it instead, and gpulab's\n"
+		"CUPTI injection library profiles the selected launches with kernel replay (docs/profile.md).\n"
+		"A Python program (python3 script.py: Numba, CuPy) gets what its kernels need on the simulator.\n"
 		"A fault is the program's error as on a GPU: the launch stops and the next synchronising call returns\n"
 		"cudaErrorIllegalAddress (cudaErrorLaunchFailure with --tool memcheck, as compute-sanitizer).\n"
 		GL_SANITIZER_TOOLS_HELP

@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "cli.h"
+#include "profiler/profiler.h"
 
 /* gpulab's own exit statuses once the program may have started (before that: 2 usage, 3 environment). */
 #define GL_PROFILE_EXIT_FAILED 125   /* the program ran, but its launches could not be stored */
@@ -26,6 +27,11 @@ struct profile_opts {
 	const char *log;             /* --log FILE */
 	const char *gpu;             /* --gpu MODEL */
 	const char *spool;           /* --spool DIR: store what the library recorded alone; run nothing */
+	const char *backend;         /* --backend auto|cuda|sim (cmd_profile_backend.c) */
+	const char *metrics;         /* --metrics (cuda) */
+	bool cuda;                   /* the program runs on the GPU with the injection library */
+	char inject[4096];           /* with cuda: libgpulab_inject.so for CUDA_INJECTION64_PATH */
+	struct gl_device_info device; /* with cuda: GPU 0, as the run stores it */
 };
 
 /* How the program ended. */
@@ -38,6 +44,11 @@ struct profile_child {
 /* The directory holding gpulab's driver library (libcuda.so.1): $GPULAB_DRIVER_DIR, beside the gpulab
  * binary in a build tree (driver/), or the installation's lib/gpulab.  GL_EENV when none has it. */
 int gl_profile_driver_dir(char *out, size_t n, struct gl_err *err);
+/* --backend: with a usable GPU (cuda, or auto when one is) the program runs on NVIDIA's driver with
+ * gpulab's CUPTI injection library (o->inject, o->device); else `driver_dir` gets gpulab's driver library
+ * and a Python program's environment is prepared (common/python_env.h).  GL_EUSAGE for an option the
+ * backend does not take, GL_EENV naming what is missing (cmd_profile_backend.c). */
+int gl_profile_prepare(struct gl_ctx *ctx, struct profile_opts *o, char *driver_dir, size_t n);
 /* Run the program with the driver library first on its loader path and the spool and selection named in
  * its environment; wait for it (gpulab ignores SIGINT and SIGQUIT meanwhile, as system() does, so that
  * what completed is still stored). */

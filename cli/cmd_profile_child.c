@@ -68,7 +68,7 @@ static void env_add(char **envp, int *n, const char *name, const char *fmt, ...)
 static bool ours(const char *var)
 {
 	return strncmp(var, "GPULAB_PROFILE", 14) == 0 || strncmp(var, "LD_LIBRARY_PATH=", 16) == 0 ||
-	       strncmp(var, "GPULAB_GPU=", 11) == 0;
+	       strncmp(var, "GPULAB_GPU=", 11) == 0 || strncmp(var, "CUDA_INJECTION64_PATH=", 22) == 0;
 }
 
 static char **child_env(const struct profile_opts *o, const char *driver_dir, const char *spool)
@@ -82,7 +82,15 @@ static char **child_env(const struct profile_opts *o, const char *driver_dir, co
 		if (!ours(environ[i]))
 			envp[n++] = strdup(environ[i]);
 	const char *ld = getenv("LD_LIBRARY_PATH");
-	env_add(envp, &n, "LD_LIBRARY_PATH", "%s%s%s", driver_dir, ld && *ld ? ":" : "", ld && *ld ? ld : "");
+	if (o->cuda) { /* NVIDIA's driver loads the injection library inside cuInit */
+		env_add(envp, &n, "CUDA_INJECTION64_PATH", "%s", o->inject);
+		if (o->metrics)
+			env_add(envp, &n, "GPULAB_PROFILE_METRICS", "%s", o->metrics);
+		if (ld && *ld)
+			env_add(envp, &n, "LD_LIBRARY_PATH", "%s", ld);
+	} else {
+		env_add(envp, &n, "LD_LIBRARY_PATH", "%s%s%s", driver_dir, ld && *ld ? ":" : "", ld && *ld ? ld : "");
+	}
 	env_add(envp, &n, GL_SPOOL_ENV, "%s", spool);
 	if (o->gpu)
 		env_add(envp, &n, "GPULAB_GPU", "%s", o->gpu);

@@ -34,6 +34,7 @@ static int handle_option(struct gl_ctx *ctx, const struct gl_cmd *cmd, const str
 	case GL_RUN_OPT_TRACE: o->b.trace = true; return GL_OK;
 	case GL_RUN_OPT_BASELINE: o->baseline = v; return GL_OK;
 	case GL_RUN_OPT_RUNS: o->runs = v; return GL_OK;
+	case GL_RUN_OPT_STRICT: o->strict = true; return GL_OK;
 	case GL_RUN_OPT_DEVICE: o->b.device = (int)gl_optval_long(a); return GL_OK;
 	case GL_RUN_OPT_REPEAT: o->b.repeat = (int)gl_optval_long(a); return GL_OK;
 	case GL_RUN_OPT_SAMPLE: o->b.sample_ctas = gl_optval_long(a); return GL_OK;

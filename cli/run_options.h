@@ -22,6 +22,7 @@ struct gl_run_opts {
 	const char *size;
 	const char *baseline;                             /* compare's --baseline, else NULL */
 	const char *runs;                                 /* compare's --runs A,B[,C], else NULL */
+	bool strict;                                      /* compare's --strict (with --runs) */
 	const char *param_names[GL_RUN_MAX_PARAM_OPTS];   /* --NAME VALUE for topic parameters, in order */
 	const char *param_values[GL_RUN_MAX_PARAM_OPTS];
 	int nparams;
@@ -36,7 +37,7 @@ enum {
 	GL_RUN_OPT_VARIANT = 1, GL_RUN_OPT_SIZE, GL_RUN_OPT_BACKEND, GL_RUN_OPT_DEVICE, GL_RUN_OPT_METRICS,
 	GL_RUN_OPT_REPEAT, GL_RUN_OPT_TRACE, GL_RUN_OPT_SAMPLE, GL_RUN_OPT_THREADS, GL_RUN_OPT_MAXINST,
 	GL_RUN_OPT_SEED, GL_RUN_OPT_BASELINE, GL_RUN_OPT_PRINTF_BUFFER, GL_RUN_OPT_TOOL, GL_RUN_OPT_PRINT_LIMIT,
-	GL_RUN_OPT_PARAM, GL_RUN_OPT_RUNS, GL_RUN_OPT_CTA_RANGE, GL_RUN_OPT_ENGINE,
+	GL_RUN_OPT_PARAM, GL_RUN_OPT_RUNS, GL_RUN_OPT_CTA_RANGE, GL_RUN_OPT_ENGINE, GL_RUN_OPT_STRICT,
 };
 
 /* The option rows `run` and `compare` share (a table entry's .opts lists them, compare adds --baseline). */

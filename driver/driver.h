@@ -288,6 +288,11 @@ double drv_record_launch(const struct drv_launch *l, const struct gl_launch *gl,
 void drv_function_name(const char *demangled, char *out, size_t n);
 /* The profile's settings from the environment (driver_profile.c), read with the rest by drv_configure. */
 void drv_profile_configure(void);
+/* CUDA_INJECTION64_PATH's InitializeInjection, once, after the first cuInit that succeeds (driver_inject.c). */
+void drv_injection_load(void);
+/* A module without PTX loaded by one of NVIDIA's SASS-only libraries (cuBLAS, ...; `caller`: the return
+ * address of the entry point that loaded it) says so in its why (driver_vendor.c). */
+void drv_vendor_why(struct CUmod_st *mod, const void *caller);
 /* Whether `gpulab profile` selected this launch of f, and the simulator's options for it (tools, fault
  * policy, sampling, budget, trace); counts the launch for --launch-skip/--launch-count. */
 bool drv_profile_select(const struct CUfunc_st *f, struct gl_sim_opts *opts);

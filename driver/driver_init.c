@@ -111,6 +111,8 @@ CUresult CUDAAPI cuInit(unsigned int flags)
 	if (r == CUDA_SUCCESS)
 		drv.initialized = true;
 	drv_unlock();
+	if (r == CUDA_SUCCESS)
+		drv_injection_load(); /* outside the lock: the injection may call the driver */
 	return r;
 }
 

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 
+#include "common/numba_name.h"
 #include "common/ptx_version.h"
 #include "common/util.h"
 #include "fatbin.h"
@@ -283,9 +284,12 @@ static CUresult no_binary(struct CUmod_st *mod, const char *what)
 /* ---- functions */
 
 /* The C++ name of a kernel, with the C++ runtime's demangler when the program has one (every nvcc-built
- * program links libstdc++); the PTX name otherwise. */
+ * program links libstdc++); a Numba kernel's Python name (common/numba_name.h); the PTX name otherwise. */
 static char *demangle(const char *name)
 {
+	char python[256];
+	if (gl_numba_name(name, python, sizeof python))
+		return strdup(python);
 	typedef char *(*demangler)(const char *, char *, size_t *, int *);
 	demangler d = (demangler)dlsym(RTLD_DEFAULT, "__cxa_demangle");
 	int status = -1;
@@ -368,6 +372,8 @@ CUresult CUDAAPI cuModuleLoadDataEx(CUmodule *module, const void *image, unsigne
 		snprintf(log, sizeof log, "ptxas fatal   : failure injected by GPULAB_STANDIN_FAIL");
 	if (r == CUDA_SUCCESS)
 		r = load(image, SIZE_MAX, module, log, sizeof log);
+	if (r == CUDA_SUCCESS)
+		drv_vendor_why(*module, __builtin_return_address(0));
 	jit_log(n, opts, vals, log);
 	drv_unlock();
 	return r;
@@ -530,7 +536,10 @@ CUresult CUDAAPI cuLibraryLoadData(CUlibrary *lib, const void *code, CUjit_optio
 	(void)lib_opts;
 	(void)lib_vals;
 	(void)nlib;
-	return library_load(lib, code, SIZE_MAX, __func__);
+	CUresult r = library_load(lib, code, SIZE_MAX, __func__);
+	if (r == CUDA_SUCCESS)
+		drv_vendor_why((*lib)->mod, __builtin_return_address(0));
+	return r;
 }
 
 CUresult CUDAAPI cuLibraryLoadFromFile(CUlibrary *lib, const char *path, CUjit_option *jit_opts, void **jit_vals,

@@ -2,6 +2,7 @@
 #include "profiler/cupti_activity.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,15 +102,16 @@ static int cmp_double(const void *x, const void *y)
 	return (a > b) - (a < b);
 }
 
-double gl_cupti_activity_median_ns(struct gl_cupti_activity *a, const char *entry, size_t *count)
+/* The median duration of the records `keep` accepts (by name or by correlation id). */
+static double median_of(struct gl_cupti_activity *a, bool (*keep)(const struct gl_kernel_record *, const void *),
+			const void *key, size_t *count)
 {
 	double *d = gl_xcalloc(GL_ACTIVITY_MAX, sizeof *d);
 	size_t n = 0;
 	pthread_mutex_lock(&a->lock);
 	for (size_t i = 0; i < a->n; i++)
 		/* a record whose timestamps were not filled (0, or end not after start) is no measurement */
-		if (strcmp(a->records[i].name, entry) == 0 && a->records[i].start > 0 &&
-		    a->records[i].end > a->records[i].start)
+		if (keep(&a->records[i], key) && a->records[i].start > 0 && a->records[i].end > a->records[i].start)
 			d[n++] = (double)(a->records[i].end - a->records[i].start);
 	pthread_mutex_unlock(&a->lock);
 	qsort(d, n, sizeof *d, cmp_double);
@@ -118,6 +120,23 @@ double gl_cupti_activity_median_ns(struct gl_cupti_activity *a, const char *entr
 	if (count)
 		*count = n;
 	return median;
+}
+
+static bool same_name(const struct gl_kernel_record *r, const void *entry) { return strcmp(r->name, entry) == 0; }
+
+static bool same_launch(const struct gl_kernel_record *r, const void *correlation)
+{
+	return r->correlation == *(const uint32_t *)correlation;
+}
+
+double gl_cupti_activity_median_ns(struct gl_cupti_activity *a, const char *entry, size_t *count)
+{
+	return median_of(a, same_name, entry, count);
+}
+
+double gl_cupti_activity_launch_ns(struct gl_cupti_activity *a, uint32_t correlation, size_t *count)
+{
+	return median_of(a, same_launch, &correlation, count);
 }
 
 void gl_cupti_activity_stop(struct gl_cupti_activity *a)

@@ -36,6 +36,9 @@ int gl_cupti_activity_flush(struct gl_cupti_activity *a, struct gl_err *err);
 void gl_cupti_activity_clear(struct gl_cupti_activity *a);
 /* Median end-start of the records named `entry`, in ns; NAN when there are none. */
 double gl_cupti_activity_median_ns(struct gl_cupti_activity *a, const char *entry, size_t *count);
+/* Median end-start of the records of the launch with CUPTI correlation id `correlation` (kernel replay
+ * may run it more than once), in ns; NAN when there are none. */
+double gl_cupti_activity_launch_ns(struct gl_cupti_activity *a, uint32_t correlation, size_t *count);
 void gl_cupti_activity_stop(struct gl_cupti_activity *a);
 
 #endif

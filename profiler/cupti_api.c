@@ -38,6 +38,7 @@ static const char *resolve_all(struct gl_cupti_api *api)
 		missing = #f;
 	GL_CUPTI_HOST_FUNCS(GL_CUPTI_RESOLVE)
 	GL_CUPTI_TARGET_FUNCS(GL_CUPTI_RESOLVE)
+	GL_CUPTI_CALLBACK_FUNCS(GL_CUPTI_RESOLVE)
 #undef GL_CUPTI_RESOLVE
 	return missing;
 }

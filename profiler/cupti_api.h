@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include <cupti_activity.h>
+#include <cupti_callbacks.h>
 #include <cupti_profiler_host.h>
 #include <cupti_profiler_target.h>
 #include <cupti_range_profiler.h>
@@ -38,6 +39,11 @@
 	X(cuptiActivityRegisterCallbacks) X(cuptiActivityEnable) X(cuptiActivityDisable)               \
 	X(cuptiActivityFlushAll) X(cuptiActivityGetNextRecord)
 
+/* The callback API, which the injection library subscribes to a program's kernel launches with (the
+ * target side too: only ever called inside a process NVIDIA's driver runs). */
+#define GL_CUPTI_CALLBACK_FUNCS(X) \
+	X(cuptiSubscribe) X(cuptiUnsubscribe) X(cuptiEnableCallback) X(cuptiGetDeviceId)
+
 #define GL_CUPTI_FIELD(f) typeof(&f) f;
 
 /* Declare a CUPTI parameter struct, zeroed, with its structSize set. */
@@ -49,6 +55,7 @@ struct gl_cupti_api {
 	bool profiler_initialized; /* cuptiProfilerInitialize done (see gl_cupti_profiler_init) */
 	GL_CUPTI_HOST_FUNCS(GL_CUPTI_FIELD)
 	GL_CUPTI_TARGET_FUNCS(GL_CUPTI_FIELD)
+	GL_CUPTI_CALLBACK_FUNCS(GL_CUPTI_FIELD)
 };
 
 /* Candidate library paths in search order: $GPULAB_CUPTI_LIB, $CUDA_HOME/extras/CUPTI/lib64,

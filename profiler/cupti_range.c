@@ -1,6 +1,7 @@
 /* cupti_range.c — the Range Profiler session for single-kernel ranges. */
 #include "profiler/cupti_range.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,6 +67,7 @@ int gl_cupti_range_open(struct gl_cupti_range *r, const struct gl_cuda_api *cu, 
 	r->n = n;
 	r->ctx = ctx;
 	r->result = CUPTI_SUCCESS;
+	r->replay = CUPTI_UserReplay;
 	int rc = gl_cupti_profiler_init(cu, api, err); /* checks the driver before any target call */
 	if (rc == GL_OK && !ctx)
 		rc = gl_errf(err, GL_EINTERNAL, "range profiler opened without a CUDA context");
@@ -96,8 +98,9 @@ static int set_config(struct gl_cupti_range *r, struct gl_err *err)
 	sc.range = CUPTI_AutoRange;       /* one range per kernel launch */
 	/* User replay: gpulab launches the kernel once per pass, after restoring its inputs and flushing
 	 * L2, so every pass starts cold like Nsight Compute's default --cache-control all (kernel replay
-	 * restores memory but gives no point to flush between its passes). */
-	sc.replayMode = CUPTI_UserReplay;
+	 * restores memory but gives no point to flush between its passes).  A program's own launches can
+	 * only be replayed by CUPTI (kernel replay). */
+	sc.replayMode = r->replay;
 	sc.maxRangesPerPass = 1;
 	sc.numNestingLevels = 1;
 	sc.minNestingLevel = 1;
@@ -108,6 +111,23 @@ static int set_config(struct gl_cupti_range *r, struct gl_err *err)
 
 /* Prepare (outside the session, so its copies and memset are not profiled), start, launch, stop —
  * once per pass, until CUPTI says every pass was submitted. */
+static int start(struct gl_cupti_range *r, struct gl_err *err)
+{
+	GL_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params, st);
+	st.pRangeProfilerObject = r->obj;
+	return RP_CALL(r, cuptiRangeProfilerStart, st, err); /* r->result keeps the cause (e.g. INSUFFICIENT_PRIVILEGES) */
+}
+
+/* Stop the session; *all: CUPTI has every pass it needs. */
+static int stop(struct gl_cupti_range *r, bool *all, struct gl_err *err)
+{
+	GL_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params, sp);
+	sp.pRangeProfilerObject = r->obj;
+	int rc = RP_CALL(r, cuptiRangeProfilerStop, sp, err);
+	*all = sp.isAllPassSubmitted;
+	return rc;
+}
+
 static int run_passes(struct gl_cupti_range *r, gl_cupti_kernel_fn prepare, gl_cupti_kernel_fn launch, void *arg,
 		      struct gl_err *err)
 {
@@ -115,18 +135,15 @@ static int run_passes(struct gl_cupti_range *r, gl_cupti_kernel_fn prepare, gl_c
 		int prc = prepare ? prepare(arg, err) : GL_OK;
 		if (prc != GL_OK)
 			return prc;
-		GL_CUPTI_PARAMS(CUpti_RangeProfiler_Start_Params, st);
-		st.pRangeProfilerObject = r->obj;
-		int rc = RP_CALL(r, cuptiRangeProfilerStart, st, err);
+		int rc = start(r, err);
 		if (rc != GL_OK)
-			return rc; /* r->result keeps the cause (e.g. INSUFFICIENT_PRIVILEGES) */
+			return rc;
 		rc = launch(arg, err);
-		GL_CUPTI_PARAMS(CUpti_RangeProfiler_Stop_Params, sp);
-		sp.pRangeProfilerObject = r->obj;
-		int stop = RP_CALL(r, cuptiRangeProfilerStop, sp, err);
-		if (rc != GL_OK || stop != GL_OK)
-			return rc != GL_OK ? rc : stop;
-		if (sp.isAllPassSubmitted)
+		bool all = false;
+		int src = stop(r, &all, err);
+		if (rc != GL_OK || src != GL_OK)
+			return rc != GL_OK ? rc : src;
+		if (all)
 			return GL_OK;
 	}
 	return gl_errf(err, GL_EINTERNAL, "CUPTI still wanted passes after %zu launches of a %zu-pass config",
@@ -161,6 +178,30 @@ int gl_cupti_range_collect(struct gl_cupti_range *r, gl_cupti_kernel_fn prepare,
 		rc = set_config(r, err);
 	if (rc == GL_OK)
 		rc = run_passes(r, prepare, launch, arg, err);
+	if (rc == GL_OK)
+		rc = decode(r, values, err);
+	disable(r);
+	return rc;
+}
+
+int gl_cupti_range_begin(struct gl_cupti_range *r, struct gl_err *err)
+{
+	int rc = enable(r, err);
+	if (rc == GL_OK)
+		rc = set_config(r, err);
+	if (rc == GL_OK)
+		rc = start(r, err);
+	if (rc != GL_OK)
+		disable(r);
+	return rc;
+}
+
+int gl_cupti_range_end(struct gl_cupti_range *r, double *values, struct gl_err *err)
+{
+	if (!r->obj)
+		return gl_errf(err, GL_EINTERNAL, "range profiler ended without a session begun");
+	bool all = false; /* kernel replay runs every pass inside the one launch: decoding judges the data */
+	int rc = stop(r, &all, err);
 	if (rc == GL_OK)
 		rc = decode(r, values, err);
 	disable(r);

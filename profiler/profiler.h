@@ -70,6 +70,10 @@ struct gl_backend {
 extern const struct gl_backend gl_backend_sim;
 extern const struct gl_backend gl_backend_cuda;
 
+/* Is there a GPU a program can be profiled on (gpulab profile --backend cuda): a usable driver that is
+ * NVIDIA's, not gpulab's own driver library (cuda_injectable.c)?  `why` says why not, or what was found. */
+bool gl_cuda_injectable(char *why, size_t n);
+
 /* Resolve --backend auto|sim|cuda.  `why` gets one line saying which was picked and why. */
 int gl_backend_select(const char *name, const struct gl_backend **out, char *why, size_t n, struct gl_err *err);
 

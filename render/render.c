@@ -85,8 +85,10 @@ static void table_findings(FILE *out, const struct gl_launch_record *l, int prin
 	if (!l->sanitized || (!l->sanitizer_errors && !l->sanitizer_warnings))
 		return;
 	fprintf(out, "\nsanitizer findings of %s:\n", l->variant);
+	/* a program's PTX names its own sources (a .cu built with -lineinfo, a Numba script): they come first */
+	bool program = strcmp(l->topic, "program") == 0;
 	struct gl_sanitizer_summary s = {l->findings, l->nfindings, l->sanitizer_errors, l->sanitizer_warnings,
-					 l->sanitizer_dropped, false, false};
+					 l->sanitizer_dropped, false, program};
 	gl_simprint_findings(out, &s, print_limit);
 }
 

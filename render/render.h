@@ -173,6 +173,12 @@ const char *gl_validate_row_word(enum gl_vrow row);
 /* The remark of an instruction-total row: an estimate of the SASS when the simulator's run was
  * SASS-mapped (its note says "counts: SASS-mapped", docs/sim.md), else PTX beside SASS. */
 const char *gl_validate_info_remark(const char *sim_note);
+/* `compare --runs A,B --strict`: a simulator run and a GPU run of the same program (gpulab profile on
+ * each backend), launch k beside launch k, judged by these rules.  GL_EUSAGE when the two are not one run
+ * of each backend or their launches do not pair up (count, kernel); *count gets the rows and `first`
+ * describes the first difference ("" when none). */
+int gl_validate_runs(const struct gl_run_record *a, const struct gl_run_record *b, struct gl_vcount *count,
+		     char *first, size_t n, struct gl_err *err);
 /* Judge every name of the simulator's metric set; adds to *count. */
 void gl_validate_count(const struct gl_metrics *sim, const struct gl_metrics *gpu, struct gl_vcount *count);
 

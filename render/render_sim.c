@@ -71,6 +71,8 @@ static void where(const struct gl_finding *f, bool cuda, char *buf, size_t n)
 	char src[240] = "";
 	if (cuda && f->src_line > 0 && f->src_file[0])
 		snprintf(src, sizeof src, "at %s:%d (PTX line %d)", f->src_file, f->src_line, f->line);
+	else if (cuda && f->src_line > 0) /* a stored finding keeps the line, not the file: the note names it */
+		snprintf(src, sizeof src, "at source line %d (PTX line %d)", f->src_line, f->line);
 	else if (f->src_line > 0)
 		snprintf(src, sizeof src, "at PTX line %d (CUDA line %d)", f->line, f->src_line);
 	else

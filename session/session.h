@@ -97,6 +97,8 @@ struct gl_program_info {
 	char sha256[65];                 /* of its binary */
 	const struct gl_gpu_model *gpu;  /* the model the driver library simulated */
 	const char *outcome;             /* how it ended, stored as the run's note: "program ./va exited 0" */
+	const struct gl_device_info *device; /* the GPU it ran on (gpulab profile --backend cuda); NULL: the
+					      * driver library simulated `gpu` */
 };
 
 /* Store the launches gl_spool_load found (moved out of *set) as one run of topic "program": *run_id.  env->argv

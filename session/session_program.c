@@ -44,8 +44,11 @@ int gl_session_store_program(const struct gl_session_env *env, const struct gl_p
 			     struct gl_spool_set *set, long *run_id)
 {
 	struct gl_device_info dev;
-	program_device(prog->gpu, &dev);
-	struct gl_session *s = gl_session_new(env, "sim", &dev);
+	if (prog->device)
+		dev = *prog->device;
+	else
+		program_device(prog->gpu, &dev);
+	struct gl_session *s = gl_session_new(env, prog->device ? "cuda" : "sim", &dev);
 	gl_session_set_backend_note(s, prog->outcome);
 	for (size_t i = 0; i < set->n; i++) {
 		struct gl_spool_launch *l = &set->launches[i];

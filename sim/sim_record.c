@@ -11,9 +11,17 @@
 void gl_sim_sanitizer_note(const struct gl_sim_result *res, char *buf, size_t n)
 {
 	buf[0] = '\0';
-	if (res->nerrors && res->nfindings && !res->findings[0].warning) /* errors come first */
+	if (!res->nerrors || !res->nfindings || res->findings[0].warning) /* errors come first */
+		return;
+	const struct gl_finding *f = &res->findings[0];
+	const char *file = strrchr(f->src_file, '/'); /* the source's name is enough in a note */
+	file = file ? file + 1 : f->src_file;
+	if (f->src_line > 0 && *file)
+		snprintf(buf, n, "sanitizer: %ld error%s, first: %.140s (%.60s:%d, PTX line %d)", res->nerrors,
+			 res->nerrors == 1 ? "" : "s", f->message, file, f->src_line, f->line);
+	else
 		snprintf(buf, n, "sanitizer: %ld error%s, first: %.180s (PTX line %d)", res->nerrors,
-			 res->nerrors == 1 ? "" : "s", res->findings[0].message, res->findings[0].line);
+			 res->nerrors == 1 ? "" : "s", f->message, f->line);
 }
 
 static void *copy(const void *from, size_t n, size_t size)

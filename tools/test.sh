@@ -18,6 +18,11 @@ c_failed=${c_failed:-1}
 # CTest counts a skipped test (SKIP_RETURN_CODE 77) in the total and lists it under "did not run".
 c_skip=$(echo "$ctest_out" | grep -cE '^[[:space:]]*[0-9]+ - .* \(Skipped\)$' || true)
 
+echo "== Python environment (Numba, CuPy)"
+"$root/tools/python_env.sh" "$build"
+pyskip=""
+[ -e "$build/venv.skip" ] && pyskip=" (python tests skipped: $(cat "$build/venv.skip"))"
+
 echo "== Bats (CLI tests)"
 # Bats' own stderr is kept apart from the TAP stream: a stray write there (a warning, a process a test
 # left behind) must not split a TAP line and make a run look as if Bats never started.
@@ -37,5 +42,5 @@ passed=$((c_total - c_failed - c_skip + b_ok - b_skip))
 failed=$((c_failed + b_failed))
 echo "unit: $((c_total - c_failed - c_skip)) passed, $c_failed failed, $c_skip skipped;" \
 	"cli: $((b_ok - b_skip)) passed, $b_failed failed, $b_skip skipped"
-echo "$passed passed, $failed failed, $((c_skip + b_skip)) skipped"
+echo "$passed passed, $failed failed, $((c_skip + b_skip)) skipped$pyskip"
 ((failed == 0))

@@ -161,6 +161,34 @@ rule() {
 	assert_failure 2
 }
 
+@test "compare --runs A,B --strict: a simulator run and a GPU run judged launch by launch as validate --strict" {
+	command -v sqlite3 >/dev/null || skip "no sqlite3 command-line tool"
+	for i in 1 2 3; do
+		"$GPULAB" run transpose --variant naive --size 64 --backend sim --db "$DB" >/dev/null 2>&1
+	done
+	# run 2 stands for the same program profiled on a GPU: every count equal, so nothing differs
+	sqlite3 "$DB" "UPDATE runs SET backend = 'cuda' WHERE id IN (2, 3)"
+	run --separate-stderr "$GPULAB" compare --runs 1,2 --strict --db "$DB"
+	assert_success
+	# run 3's GPU read one sector more than the simulator counted: exit 1 naming the launch and the metric
+	sqlite3 "$DB" "UPDATE metrics SET value = value + 1 WHERE name = 'l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum'
+		AND launch_id IN (SELECT id FROM launches WHERE run_id = 3)"
+	run --separate-stderr "$GPULAB" compare --runs 1,3 --strict --db "$DB"
+	assert_failure 1
+	[[ "$stderr" == *"1 exact count differs"* ]]
+	[[ "$stderr" == *"launch 1 (transpose_naive): l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum is 512 on the simulator, 513 on the GPU"* ]]
+	[[ "$output" == *"r3:naive"* ]] # the comparison is still shown
+	# the rule needs one run of each backend, two runs, and --runs
+	run --separate-stderr "$GPULAB" compare --runs 2,3 --strict --db "$DB"
+	assert_failure 2
+	[[ "$stderr" == *"runs 2 and 3 are cuda and cuda"* ]]
+	run --separate-stderr "$GPULAB" compare --runs 1,2,3 --strict --db "$DB"
+	assert_failure 2
+	run --separate-stderr "$GPULAB" compare transpose --strict --backend sim --db "$DB"
+	assert_failure 2
+	[[ "$stderr" == *"--strict goes with --runs"* ]]
+}
+
 @test "compare --runs names every run, sizes the variant column from the names, and refuses two topics" {
 	"$GPULAB" run conv2d --variant direct,implicit_gemm --size 4 --c 2 --k 2 --backend sim --db "$DB" >/dev/null 2>&1
 	"$GPULAB" run conv2d --variant implicit_gemm --size 4 --c 2 --k 2 --backend sim --db "$DB" >/dev/null 2>&1

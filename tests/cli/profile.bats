@@ -56,7 +56,8 @@ launches() {
 	assert_failure 1
 	assert_output "launched
 CUDA error at $SRC/oob.cu:21: cudaDeviceSynchronize(): an illegal memory access was encountered"
-	[[ "$stderr" == *"Invalid __global__ write of size 4 bytes at PTX line "*" (CUDA line 10) in block (4096,0,0) thread (0,0,0)"* ]]
+	[[ "$stderr" == *"Invalid __global__ write of size 4 bytes at source line 10 (PTX line "*") in block (4096,0,0) thread (0,0,0)"* ]]
+	[[ "$stderr" == *"(oob.cu:10, PTX line "* ]] # the launch's note names the file
 	[[ "$stderr" == *"ERROR SUMMARY: 32 errors"* ]]
 	run -0 "$GPULAB" query "SELECT sanitizer_errors, json_extract(params_json, '\$.cuda_error') FROM launches WHERE run_id = 1" --db "$DB" --csv
 	assert_line "32,700"

@@ -169,6 +169,20 @@ step stored-cupti 20 bash -c "'$GPULAB' query --db '$DB' \"SELECT r.backend, l.t
 	n=\$('$GPULAB' query --db '$DB' --csv \"SELECT count(*) FROM metrics WHERE source = 'cupti'\" | tail -1) &&
 	echo \"cupti rows: \$n\" && [ \"\$n\" -gt 0 ]"
 
+# gpulab profile on the GPU (CUPTI injection, kernel replay) and on the simulator, one stock nvcc build of
+# one program: the two runs' counts launch by launch under validate --strict's rule.
+profile_gpu_vs_sim() {
+	local app="$LOG/profile_app" gpu sim
+	"${CUDA_HOME:-/usr/local/cuda}/bin/nvcc" -o "$app" tests/gpu/profile_app.cu || return 1
+	"$GPULAB" profile --backend cuda --metrics sim --db "$DB" -- "$app" || return 1
+	gpu=$("$GPULAB" query --db "$DB" --csv "SELECT max(id) FROM runs" | tail -1)
+	"$GPULAB" profile --backend sim --db "$DB" -- "$app" || return 1
+	sim=$("$GPULAB" query --db "$DB" --csv "SELECT max(id) FROM runs" | tail -1)
+	"$GPULAB" report "$gpu" --db "$DB" && "$GPULAB" compare --runs "$sim,$gpu" --strict --db "$DB"
+}
+export -f profile_gpu_vs_sim
+step profile-gpu-vs-sim 120 bash -c profile_gpu_vs_sim
+
 # Decode the saved images with the host API only, exactly as the CPU-side test will; decoding
 # nothing is a failure here.
 step golden-saved 10 bash -c "ls -l '$GOLDEN'/*.counterdata '$GOLDEN'/*.txt && head -40 '$GOLDEN'/*.txt"
@@ -179,7 +193,7 @@ step bats-gpu 120 env GPULAB="$GPULAB" bats tests/cli/devices.bats tests/cli/doc
 	tests/cli/metrics.bats tests/cli/backend_cuda.bats
 
 echo
-for f in devices doctor validate estimate-error-transpose estimate-error-gemm decode-golden hgemm-vs-cublas attention-tflops; do
+for f in devices doctor validate profile-gpu-vs-sim estimate-error-transpose estimate-error-gemm decode-golden hgemm-vs-cublas attention-tflops; do
 	[ -f "$LOG/$f.log" ] && { echo "---- $f"; head -60 "$LOG/$f.log"; }
 done
 echo
