@@ -36,16 +36,23 @@ int gl_launch_filter_init(struct gl_launch_filter *f, const char *kernel_name, l
 	return GL_OK;
 }
 
-static bool name_matches(const struct gl_launch_filter *f, const char *name)
+static bool name_matches(const struct gl_launch_filter *f, const char *name, const char *symbol)
 {
 	if (f->is_regex)
 		return regexec(&f->re, name ? name : "", 0, NULL, 0) == 0;
-	return !f->name || (name && strcmp(f->name, name) == 0);
+	if (!f->name)
+		return true;
+	if (symbol && strcmp(f->name, symbol) == 0)
+		return true;
+	if (!name)
+		return false;
+	const char *last = strrchr(name, ':'); /* "lab::scale" is also "scale" */
+	return strcmp(f->name, name) == 0 || (last && strcmp(f->name, last + 1) == 0);
 }
 
-bool gl_launch_filter_take(struct gl_launch_filter *f, const char *name)
+bool gl_launch_filter_take(struct gl_launch_filter *f, const char *name, const char *symbol)
 {
-	if (!name_matches(f, name))
+	if (!name_matches(f, name, symbol))
 		return false;
 	if (f->matched++ < f->skip || gl_launch_filter_done(f))
 		return false;

@@ -1,6 +1,7 @@
 /* launch_filter.h — which kernel launches of a program get profiled, as Nsight Compute selects them:
- * --kernel-name NAME (an exact match of the kernel's function name) or regex:EXPR (a POSIX extended
- * regular expression found anywhere in it), --launch-skip N (matching launches passed over first) and
+ * --kernel-name NAME (the kernel's function name -- without return type, template arguments and
+ * parameters -- with or without its namespaces, or its mangled symbol) or regex:EXPR (a POSIX extended
+ * regular expression found anywhere in the function name), --launch-skip N (matching launches passed over first) and
  * --launch-count N (matching launches profiled at most).  Launches not selected still run.  Both of
  * gpulab's ways of profiling a program use it: the simulator's driver library and the CUPTI injection
  * library on a GPU. */
@@ -26,8 +27,9 @@ struct gl_launch_filter {
  * means no limit.  GL_EUSAGE for a regular expression that does not compile or a negative skip. */
 int gl_launch_filter_init(struct gl_launch_filter *f, const char *kernel_name, long skip, long count,
 			  struct gl_err *err);
-/* Is this launch of kernel `name` (its function name) selected?  Call once per launch, in launch order. */
-bool gl_launch_filter_take(struct gl_launch_filter *f, const char *name);
+/* Is this launch of kernel `name` (its function name, e.g. "lab::scale") with mangled `symbol` (or NULL)
+ * selected?  Call once per launch, in launch order. */
+bool gl_launch_filter_take(struct gl_launch_filter *f, const char *name, const char *symbol);
 /* Has --launch-count been reached (nothing later can be selected)? */
 bool gl_launch_filter_done(const struct gl_launch_filter *f);
 void gl_launch_filter_free(struct gl_launch_filter *f);

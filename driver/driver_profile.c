@@ -1,9 +1,8 @@
 /* driver_profile.c — which launches are profiled and where their records go (docs/driver.md, "Profiling").
  *
- * Selection follows Nsight Compute: a launch is selected when its kernel matches GPULAB_PROFILE_KERNEL
- * (ncu's -k: the function's name without return type, template arguments and parameters, with or without
- * its namespaces, or the mangled name; "regex:RE" matches a POSIX extended regular expression anywhere in the function's name), and it
- * is not among the first GPULAB_PROFILE_SKIP matching launches, and fewer than GPULAB_PROFILE_COUNT were
+ * Selection follows Nsight Compute through common/launch_filter.h, the rule the CUPTI injection library
+ * uses too: a launch is selected when its kernel matches GPULAB_PROFILE_KERNEL (ncu's -k), it is not
+ * among the first GPULAB_PROFILE_SKIP matching launches, and fewer than GPULAB_PROFILE_COUNT were
  * selected before it.  A selected launch runs with the sanitizer tools asked for (GPULAB_PROFILE_TOOLS),
  * CTA sampling, the instruction budget and the trace, and its record goes to the spool (common/spool.h).
  * A launch not selected runs with memcheck alone and no trace (its results are the same), and is not
@@ -21,7 +20,6 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <math.h>
-#include <regex.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "common/launch_filter.h"
 #include "common/spool.h"
 #include "driver_record.h"
 
@@ -38,11 +37,7 @@ static struct {
 	bool off;                 /* GPULAB_PROFILE=0 */
 	bool own_spool;           /* no GPULAB_PROFILE_SPOOL: the library made its spool */
 	char spool[PATH_MAX];     /* "" until a launch is recorded (own spool) */
-	const char *kernel;       /* NULL: every kernel */
-	bool regex;
-	regex_t re;
-	long skip, count;         /* count 0: no limit */
-	long matched, selected;   /* launches so far */
+	struct gl_launch_filter filter; /* which launches are selected */
 	long recorded;
 	struct gl_sim_opts sim;   /* what a selected launch runs with */
 	int faults;
@@ -63,18 +58,13 @@ void drv_profile_configure(void)
 	prof.own_spool = !spool || !*spool;
 	if (!prof.own_spool)
 		snprintf(prof.spool, sizeof prof.spool, "%s", spool);
-	const char *k = getenv("GPULAB_PROFILE_KERNEL");
-	if (k && *k) {
-		prof.kernel = k;
-		prof.regex = strncmp(k, "regex:", 6) == 0;
-		if (prof.regex && regcomp(&prof.re, k + 6, REG_EXTENDED | REG_NOSUB) != 0) {
-			drv_say("GPULAB_PROFILE_KERNEL '%s' is not a valid regular expression: no launch is profiled", k);
-			prof.kernel = "\n"; /* matches no kernel */
-			prof.regex = false;
-		}
+	long count = env_num("GPULAB_PROFILE_COUNT"); /* 0: no limit */
+	struct gl_err err = {0};
+	if (gl_launch_filter_init(&prof.filter, getenv("GPULAB_PROFILE_KERNEL"), env_num("GPULAB_PROFILE_SKIP"),
+				  count > 0 ? count : -1, &err) != GL_OK) {
+		drv_say("%s: no launch is profiled", err.msg);
+		gl_launch_filter_init(&prof.filter, NULL, 0, 0, &err); /* selects nothing */
 	}
-	prof.skip = env_num("GPULAB_PROFILE_SKIP");
-	prof.count = env_num("GPULAB_PROFILE_COUNT");
 	prof.sim.sample_ctas = env_num("GPULAB_PROFILE_SAMPLE_CTAS");
 	prof.sim.tools = (int)env_num("GPULAB_PROFILE_TOOLS") & GL_TOOL_ALL;
 	prof.sim.max_instructions = (uint64_t)env_num("GPULAB_PROFILE_MAX_INSTRUCTIONS");
@@ -109,29 +99,15 @@ void drv_function_name(const char *demangled, char *out, size_t n)
 	out[k] = 0;
 }
 
-static bool name_matches(const struct CUfunc_st *f)
-{
-	if (!prof.kernel)
-		return true;
-	char fn[512];
-	drv_function_name(f->demangled, fn, sizeof fn);
-	if (prof.regex)
-		return regexec(&prof.re, fn, 0, NULL, 0) == 0;
-	const char *last = strrchr(fn, ':'); /* "lab::scale" is also "scale" */
-	return strcmp(fn, prof.kernel) == 0 || (last && strcmp(last + 1, prof.kernel) == 0) ||
-	       strcmp(f->fn->name, prof.kernel) == 0;
-}
-
 bool drv_profile_select(const struct CUfunc_st *f, struct gl_sim_opts *opts)
 {
 	opts->faults = prof.faults;
-	bool selected = !prof.off && name_matches(f) && prof.matched++ >= prof.skip &&
-			(!prof.count || prof.selected < prof.count);
-	if (!selected) {
+	char fn[512];
+	drv_function_name(f->demangled, fn, sizeof fn);
+	if (prof.off || !gl_launch_filter_take(&prof.filter, fn, f->fn->name)) {
 		opts->tools = GL_TOOL_MEMCHECK;
 		return false;
 	}
-	prof.selected++;
 	opts->tools = prof.sim.tools;
 	opts->sample_ctas = prof.sim.sample_ctas;
 	opts->max_instructions = prof.sim.max_instructions;

@@ -131,8 +131,7 @@ static bool select_launch(struct gl_inject *s, uint32_t cbid, const CUpti_Callba
 		s->said_ctx = true;
 		return false;
 	}
-	bool mangled = s->filter.name && strcmp(s->filter.name, l->symbol) == 0; /* the mangled name selects too */
-	return gl_launch_filter_take(&s->filter, mangled ? l->symbol : l->name);
+	return gl_launch_filter_take(&s->filter, l->name, l->symbol);
 }
 
 static void enter(struct gl_inject *s, uint32_t cbid, const CUpti_CallbackData *cb)

@@ -13,7 +13,7 @@ static void pattern(const char *kernel, long skip, long count, const char *const
 	struct gl_err err = {0};
 	CHECK_EQ(gl_launch_filter_init(&f, kernel, skip, count, &err), GL_OK);
 	for (int i = 0; i < n; i++)
-		out[i] = gl_launch_filter_take(&f, names[i]) ? '1' : '0';
+		out[i] = gl_launch_filter_take(&f, names[i], NULL) ? '1' : '0';
 	out[n] = '\0';
 	gl_launch_filter_free(&f);
 }
@@ -40,18 +40,37 @@ static void selects_like_ncu(void)
 	CHECK_STR(got, "0000000");
 }
 
+/* A name with or without its namespaces, or the mangled symbol, as ncu's -k reads it. */
+static void namespaces_and_symbols(void)
+{
+	struct gl_launch_filter f;
+	struct gl_err err = {0};
+	CHECK_EQ(gl_launch_filter_init(&f, "scale", 0, -1, &err), GL_OK);
+	CHECK(gl_launch_filter_take(&f, "lab::scale", "_ZN3lab5scaleEPfi"));
+	CHECK(!gl_launch_filter_take(&f, "lab::rescale", "_ZN3lab7rescaleEPfi"));
+	gl_launch_filter_free(&f);
+	CHECK_EQ(gl_launch_filter_init(&f, "_ZN3lab5scaleEPfi", 0, -1, &err), GL_OK);
+	CHECK(gl_launch_filter_take(&f, "lab::scale", "_ZN3lab5scaleEPfi"));
+	CHECK(!gl_launch_filter_take(&f, "scale", NULL));
+	gl_launch_filter_free(&f);
+	CHECK_EQ(gl_launch_filter_init(&f, "lab::scale", 0, -1, &err), GL_OK);
+	CHECK(gl_launch_filter_take(&f, "lab::scale", NULL));
+	CHECK(!gl_launch_filter_take(&f, "other::scale", NULL));
+	gl_launch_filter_free(&f);
+}
+
 static void done_after_count(void)
 {
 	struct gl_launch_filter f;
 	struct gl_err err = {0};
 	CHECK_EQ(gl_launch_filter_init(&f, "regex:k[0-9]", 0, 2, &err), GL_OK);
 	CHECK(!gl_launch_filter_done(&f));
-	CHECK(!gl_launch_filter_take(&f, "other"));
-	CHECK(gl_launch_filter_take(&f, "k1"));
+	CHECK(!gl_launch_filter_take(&f, "other", NULL));
+	CHECK(gl_launch_filter_take(&f, "k1", NULL));
 	CHECK(!gl_launch_filter_done(&f));
-	CHECK(gl_launch_filter_take(&f, "k2"));
+	CHECK(gl_launch_filter_take(&f, "k2", NULL));
 	CHECK(gl_launch_filter_done(&f));
-	CHECK(!gl_launch_filter_take(&f, "k3"));
+	CHECK(!gl_launch_filter_take(&f, "k3", NULL));
 	CHECK_EQ(f.matched, 3);
 	gl_launch_filter_free(&f);
 }
@@ -71,6 +90,7 @@ static void bad_input(void)
 int main(void)
 {
 	selects_like_ncu();
+	namespaces_and_symbols();
 	done_after_count();
 	bad_input();
 	CHECK_DONE();
