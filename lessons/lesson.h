@@ -90,6 +90,10 @@ int lesson_check_eval(struct gl_store *store, const struct lesson *l, int step, 
  * else an earlier step's; NULL when no step runs it.  Caller frees. */
 char *lesson_bound_params(const struct lesson *l, int step, const char *topic, const char *variant);
 
+/* The topic `gpulab profile` stores a program's launches under; a check's PROGRAM.KERNEL names the kernel's
+ * function and reads its latest profiled launch (a program has no parameters a step could bind). */
+#define LESSON_PROGRAM_TOPIC "program"
+
 /* ---- the Markdown (lesson_parse.c) */
 
 struct lesson_cmd {
@@ -97,6 +101,7 @@ struct lesson_cmd {
 	char *text;  /* "gpulab run transpose --variant naive" */
 	char **argv; /* the words after "gpulab", NULL-terminated */
 	int argc;
+	int expect_status; /* the exit status the step expects: a trailing "# exits N", else 0 */
 };
 
 struct lesson_step {
