@@ -16,9 +16,9 @@ static const char *const columns[] = {
 	"sst_wavefronts_per_instruction", "sst_conflicts_per_instruction", "instructions",
 	"thread_instructions", "simt_efficiency", "global_bytes", "global_gbps",
 	/* launches */
-	"regs", "static_smem", "dyn_smem", "max_abs_err", "max_rel_err",
+	"regs", "static_smem", "dyn_smem", "max_abs_err", "max_rel_err", "sanitizer_errors", "sanitizer_warnings",
 };
-#define N_LAUNCH_COLUMNS 5 /* the last ones, read from launches */
+#define N_LAUNCH_COLUMNS 7 /* the last ones, read from launches */
 
 const char *const *gl_store_value_columns(size_t *n)
 {
