@@ -125,6 +125,27 @@ PY
 	assert_output --regexp "r4:scale +yes +131072 +131072"
 }
 
+@test "a command ending in '# exits N' must end with status N: 0 fails the step, a bad N is malformed" {
+	export GPULAB_LESSONS="$TINY"
+	bad_lesson $'## Step 1: e\n\n```gpulab\ngpulab run transpose --variant copy --size 32 # exits 1\n```'
+	run "$GPULAB" lesson check bad --run --backend sim --db "$DB"
+	assert_failure 1
+	assert_output --partial "\$ gpulab run transpose --variant copy --size 32 --db"
+	assert_output --partial "command ended with exit status 0, the step expects 1 ($TINY/09-bad.md:8)"
+	bad_lesson $'## Step 1: e\n\n```gpulab\ngpulab run transpose --variant nope # exits 2\n```'
+	run "$GPULAB" lesson check bad --run --backend sim --db "$DB"
+	assert_failure 2 # a usage error is the lesson's mistake even when expected: the parser refuses it first
+	assert_output --partial "09-bad.md:8: "
+	bad_lesson $'## Step 1: e\n\n```gpulab\ngpulab list # exits 256\n```'
+	run "$GPULAB" lesson check bad --db "$DB"
+	assert_failure 2
+	assert_output --partial "09-bad.md:8: '# exits N' needs the exit status the command ends with, 1 to 255, at the end of the line (found 'exits 256')"
+	bad_lesson $'## Step 1: e\n\n```gpulab\ngpulab list # exits 1 then\n```'
+	run "$GPULAB" lesson check bad --db "$DB"
+	assert_failure 2
+	assert_output --partial "(found 'exits 1 then')"
+}
+
 @test "lesson list names every lessons/*.md file, and each is checked above" {
 	run "$GPULAB" lesson list --db "$DB"
 	assert_success
