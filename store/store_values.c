@@ -74,6 +74,26 @@ int gl_store_latest_launch_with(struct gl_store *s, const char *topic, const cha
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? GL_OK : sql_error(s, "finding the latest launch", err);
 }
 
+int gl_store_latest_program_launch(struct gl_store *s, const char *variant, const char *path, long *id,
+				   struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	*id = 0;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT id FROM launches WHERE topic = 'program' AND variant = ?1 AND part = 0 "
+			       "AND json_valid(params_json) AND json_extract(params_json, '$.program') = ?2 "
+			       "ORDER BY id DESC LIMIT 1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return sql_error(s, "finding a program's latest launch", err);
+	sqlite3_bind_text(st, 1, variant, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = (long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? GL_OK : sql_error(s, "finding a program's latest launch", err);
+}
+
 /* "launch_summary" or "launches" when `name` is one of the columns, else NULL (a metric). */
 static const char *column_table(const char *name)
 {

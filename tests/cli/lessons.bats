@@ -119,6 +119,12 @@ PY
 	build_lesson08_programs
 	check_lesson 08-profile-a-program
 	assert_output --partial "an illegal memory access was encountered"
+	# each step reads the launches of the program it profiles, whatever ran after it
+	run -0 "$GPULAB" lesson check 08-profile-a-program --db "$DB"
+	assert_output --partial "08-profile-a-program: 6 steps, 10 checks: 10 passed, 0 failed"
+	rm app2
+	run -1 "$GPULAB" lesson check 08-profile-a-program --db "$DB"
+	assert_output --partial "no launch of program.fill profiled from ./app2 yet (run the step's commands)"
 	# the compare of step 6, with the run numbers a fresh database gives
 	run -0 "$GPULAB" compare --runs 3,4 --db "$DB"
 	assert_output --regexp "r3:scale +yes +1048576 +1048576"
