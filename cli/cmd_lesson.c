@@ -7,6 +7,7 @@
 #include "cli.h"
 #include "common/util.h"
 #include "lessons/lesson_ui.h"
+#include "cmd_profile.h" /* gl_cli_profile_app */
 #include "run_options.h" /* gl_cli_run_line */
 #include "store/store.h"
 
@@ -105,6 +106,7 @@ static void hand_commands_to_lessons(void)
 	names[n] = NULL;
 	lesson_set_commands(names);
 	lesson_set_run_parser(gl_cli_run_line);
+	lesson_set_profile_parser(gl_cli_profile_app);
 }
 
 static int exec_lesson(struct gl_ctx *ctx, int argc, char **argv)

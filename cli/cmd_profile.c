@@ -73,6 +73,12 @@ static int app_index(const struct gl_cmd *cmd, int argc, char **argv)
 	return argc;
 }
 
+int gl_cli_profile_app(int argc, char **argv)
+{
+	int app = app_index(self(), argc, argv);
+	return app + (app < argc && strcmp(argv[app], "--") == 0);
+}
+
 static int parse(struct gl_ctx *ctx, int argc, char **argv, struct profile_opts *o)
 {
 	int app = app_index(self(), argc, argv);

@@ -34,6 +34,10 @@ struct profile_opts {
 	struct gl_device_info device; /* with cuda: GPU 0, as the run stores it */
 };
 
+/* Where the program's name is in a profile command line (argv[0] "profile"): the word after gpulab's own
+ * options and a "--"; argc when there is none.  Lessons bind their checks to it. */
+int gl_cli_profile_app(int argc, char **argv);
+
 /* How the program ended. */
 struct profile_child {
 	int status;                  /* its exit status as a shell reports it (128 + signal when killed) */

@@ -89,6 +89,14 @@ int lesson_check_eval(struct gl_store *store, const struct lesson *l, int step, 
 /* The parameters (gl_problem_json) with which step `step`'s last command running topic.variant ran it,
  * else an earlier step's; NULL when no step runs it.  Caller frees. */
 char *lesson_bound_params(const struct lesson *l, int step, const char *topic, const char *variant);
+/* The program a check of topic "program" reads: the real path of the program the step's last `gpulab
+ * profile` command runs, else an earlier step's (relative to the current directory, where the commands
+ * run); NULL when no step profiles one.  Caller frees. */
+char *lesson_bound_program(const struct lesson *l, int step);
+
+/* The topic `gpulab profile` stores a program's launches under; a check's program.KERNEL names the kernel's
+ * function and reads its latest launch profiled from the program the step profiles (lesson_bound_program). */
+#define LESSON_PROGRAM_TOPIC "program"
 
 /* ---- the Markdown (lesson_parse.c) */
 
@@ -97,6 +105,7 @@ struct lesson_cmd {
 	char *text;  /* "gpulab run transpose --variant naive" */
 	char **argv; /* the words after "gpulab", NULL-terminated */
 	int argc;
+	int expect_status; /* the exit status the step expects: a trailing "# exits N", else 0 */
 };
 
 struct lesson_step {
@@ -140,6 +149,11 @@ typedef int (*lesson_run_parser)(int argc, char **argv, struct lesson_run_line *
 /* The command layer hands its parser in, as it hands the command names: lessons sit below it.  Until then
  * `run` and `compare` lines are not checked when a lesson is read, and checks bind to no launch. */
 void lesson_set_run_parser(lesson_run_parser parse);
+
+/* Where the program's name is in a `profile` line (argv[0] "profile"); argc when there is none.  Handed
+ * in by the command layer like the run parser; until then program checks read the latest launch. */
+typedef int (*lesson_profile_parser)(int argc, char **argv);
+void lesson_set_profile_parser(lesson_profile_parser parse);
 
 /* Parse a lesson file.  A malformed file (no title, a step without a title or out of order, an
  * unterminated fence or <details>, a command that is not gpulab's, a check that does not parse or names

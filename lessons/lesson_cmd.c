@@ -77,13 +77,42 @@ static int check_run_line(const char *path, int line, const struct lesson_cmd *c
 	return gl_errf(err, GL_EUSAGE, "%s:%d: %s", path, line, e.msg);
 }
 
+/* A command the step expects to fail ends in a shell comment, "# exits N" (a program whose own error check
+ * stops it): the status it must end with, 1..255, and where the command itself ends.  0: none. */
+static int expected_exit(const char *text, size_t *cmd_len, int *status, const char *path, int line,
+			 struct gl_err *err)
+{
+	static const char mark[] = " # exits ";
+	const char *at = strstr(text, mark);
+	*cmd_len = strlen(text);
+	*status = 0;
+	if (!at)
+		return GL_OK;
+	char *end;
+	long n = strtol(at + sizeof mark - 1, &end, 10);
+	if (end == at + sizeof mark - 1 || *end || n < 1 || n > 255)
+		return bad(path, line, err, "'# exits N' needs the exit status the command ends with, 1 to 255, "
+			   "at the end of the line (found '%s')", at + 3);
+	*cmd_len = (size_t)(at - text);
+	*status = (int)n;
+	return GL_OK;
+}
+
 int lesson_cmd_parse(const char *text, const char *path, int line, struct lesson_cmd *out, struct gl_err *err)
 {
 	char why[128];
 	char **words;
 	int nwords;
+	size_t cmd_len;
+	int expect;
 	memset(out, 0, sizeof *out);
-	if (!lesson_split_words(text, &words, &nwords, why, sizeof why))
+	if (expected_exit(text, &cmd_len, &expect, path, line, err))
+		return GL_EUSAGE;
+	char *cmd = gl_xcalloc(cmd_len + 1, 1);
+	memcpy(cmd, text, cmd_len);
+	bool split = lesson_split_words(cmd, &words, &nwords, why, sizeof why);
+	free(cmd);
+	if (!split)
 		return bad(path, line, err, "%s in '%s'", why, text);
 	int rc = GL_OK;
 	if (nwords < 2 || strcmp(words[0], "gpulab") != 0)
@@ -99,6 +128,7 @@ int lesson_cmd_parse(const char *text, const char *path, int line, struct lesson
 	}
 	out->line = line;
 	out->text = gl_xstrdup(text);
+	out->expect_status = expect;
 	out->argv = gl_xcalloc((size_t)nwords, sizeof *out->argv);
 	for (int i = 1; i < nwords; i++)
 		out->argv[out->argc++] = words[i];

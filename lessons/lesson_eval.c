@@ -1,6 +1,6 @@
 /* lesson_eval.c — evaluating a check against the database: each TOPIC.VARIANT METRIC reads the
- * learner's latest launch of that variant made with the step's parameters (lesson_bind.c), through the
- * store's value reads
+ * learner's latest launch of that variant made with the step's parameters (lesson_bind.c), or of a
+ * profiled kernel from the step's program, through the store's value reads
  * (a launch_summary or launches column, or a metric); the arithmetic and the comparison are done here, so both sides can be shown. */
 #include <math.h>
 #include <stdio.h>
@@ -57,19 +57,39 @@ static int note_other_latest(struct eval *e, const struct lesson_node *n, long i
 	return GL_OK;
 }
 
-static int eval_ref(struct eval *e, const struct lesson_node *n, double *v)
+/* A profiled program's kernel: its latest launch from the program the step profiles (else any). */
+static int program_launch(struct eval *e, const struct lesson_node *n, long *id)
 {
-	long id;
-	bool have = false;
+	char *path = lesson_bound_program(e->l, e->step);
+	int rc = path ? gl_store_latest_program_launch(e->store, n->variant, path, id, e->err)
+		      : gl_store_latest_launch(e->store, n->topic, n->variant, id, e->err);
+	if (rc == GL_OK && !*id)
+		snprintf(e->r->why, sizeof e->r->why, "no launch of %s.%s profiled from %s yet (run the step's "
+			 "commands)", n->topic, n->variant, path ? path : "any program");
+	free(path);
+	return rc;
+}
+
+/* A topic's variant: its latest launch made with the step's parameters (lesson_bind.c). */
+static int bound_launch(struct eval *e, const struct lesson_node *n, long *id)
+{
 	char *want = lesson_bound_params(e->l, e->step, n->topic, n->variant);
-	int rc = gl_store_latest_launch_with(e->store, n->topic, n->variant, want, &id, e->err);
-	if (rc == GL_OK && !id)
+	int rc = gl_store_latest_launch_with(e->store, n->topic, n->variant, want, id, e->err);
+	if (rc == GL_OK && !*id)
 		rc = want ? unbound(e, n, want)
 			  : (snprintf(e->r->why, sizeof e->r->why, "no launch of %s.%s recorded yet (run the step's "
 				      "commands)", n->topic, n->variant), GL_OK);
-	if (rc == GL_OK && id && want)
-		rc = note_other_latest(e, n, id, want);
+	if (rc == GL_OK && *id && want)
+		rc = note_other_latest(e, n, *id, want);
 	free(want);
+	return rc;
+}
+
+static int eval_ref(struct eval *e, const struct lesson_node *n, double *v)
+{
+	long id = 0;
+	bool have = false;
+	int rc = strcmp(n->topic, LESSON_PROGRAM_TOPIC) == 0 ? program_launch(e, n, &id) : bound_launch(e, n, &id);
 	if (rc || !id)
 		return rc;
 	if ((rc = gl_store_launch_value(e->store, id, n->metric, v, &have, e->err)))

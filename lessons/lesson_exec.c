@@ -1,4 +1,5 @@
-/* lesson_exec.c — running a step's command: this same binary (/proc/self/exe) with the lesson's --db,
+/* lesson_exec.c — running a step's command: this same binary (/proc/self/exe) with the lesson's --db
+ * (before the program's name for `profile`),
  * views with --frames 3 when there is no terminal to draw on, and `run` with the caller's --backend when
  * the command names none.  Quiet mode captures the output and shows it only when the command fails. */
 #include <errno.h>
@@ -26,9 +27,18 @@ static char **child_argv(const struct lesson_env *env, const struct lesson_cmd *
 	char **argv = gl_xcalloc((size_t)c->argc + 8, sizeof *argv);
 	int n = 0;
 	argv[n++] = "gpulab";
-	for (int i = 0; i < c->argc; i++)
+	/* profile's own options end at the program's name: --db goes right after the command word */
+	bool before = strcmp(c->argv[0], "profile") == 0;
+	int i = 0;
+	if (before)
+		argv[n++] = c->argv[i++];
+	if (before && env->db_path && !has_opt(c, "--db")) {
+		argv[n++] = "--db";
+		argv[n++] = (char *)env->db_path;
+	}
+	for (; i < c->argc; i++)
 		argv[n++] = c->argv[i];
-	if (env->db_path && !has_opt(c, "--db")) {
+	if (!before && env->db_path && !has_opt(c, "--db")) {
 		argv[n++] = "--db";
 		argv[n++] = (char *)env->db_path;
 	}

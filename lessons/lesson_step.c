@@ -51,10 +51,15 @@ static int run_commands(const struct lesson_env *env, const struct lesson *l, co
 		int rc = lesson_cmd_run(env, &st->cmds[i], out, &status, err);
 		if (rc)
 			return rc;
-		if (status == 0)
+		if (status == st->cmds[i].expect_status)
 			continue;
 		*ok = false;
-		fprintf(out, "  command failed with exit status %d (%s:%d)\n", status, l->path, st->cmds[i].line);
+		if (st->cmds[i].expect_status)
+			fprintf(out, "  command ended with exit status %d, the step expects %d (%s:%d)\n", status,
+				st->cmds[i].expect_status, l->path, st->cmds[i].line);
+		else
+			fprintf(out, "  command failed with exit status %d (%s:%d)\n", status, l->path,
+				st->cmds[i].line);
 		if (status == GL_EUSAGE) {
 			gl_errf(err, GL_EUSAGE, "%s:%d: '%s' was refused as a usage error: fix the lesson", l->path,
 				st->cmds[i].line, st->cmds[i].text);

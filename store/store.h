@@ -148,6 +148,10 @@ int gl_store_latest_launch(struct gl_store *s, const char *topic, const char *va
 int gl_store_latest_launch_with(struct gl_store *s, const char *topic, const char *variant, const char *params_json,
 				long *id, struct gl_err *err);
 int gl_store_launch_params(struct gl_store *s, long id, char **params, struct gl_err *err);
+/* The id of the latest launch of kernel `variant` that `gpulab profile` stored for the program at `path`
+ * (the "program" of its params_json: the binary's real path), 0 when there is none. */
+int gl_store_latest_program_launch(struct gl_store *s, const char *variant, const char *path, long *id,
+				   struct gl_err *err);
 /* `name` of launch `id`: a column of gl_store_value_columns, else a metric (the CUPTI value before the
  * simulator's when both exist).  *have is false when it is NULL or absent. */
 int gl_store_launch_value(struct gl_store *s, long id, const char *name, double *v, bool *have, struct gl_err *err);

@@ -16,9 +16,9 @@ static const char *const columns[] = {
 	"sst_wavefronts_per_instruction", "sst_conflicts_per_instruction", "instructions",
 	"thread_instructions", "simt_efficiency", "global_bytes", "global_gbps",
 	/* launches */
-	"regs", "static_smem", "dyn_smem", "max_abs_err", "max_rel_err",
+	"regs", "static_smem", "dyn_smem", "max_abs_err", "max_rel_err", "sanitizer_errors", "sanitizer_warnings",
 };
-#define N_LAUNCH_COLUMNS 5 /* the last ones, read from launches */
+#define N_LAUNCH_COLUMNS 7 /* the last ones, read from launches */
 
 const char *const *gl_store_value_columns(size_t *n)
 {
@@ -50,6 +50,16 @@ int gl_store_launch_params(struct gl_store *s, long id, char **params, struct gl
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? GL_OK : sql_error(s, "reading a launch's parameters", err);
 }
 
+/* Step a bound query for one id: *id, 0 when no row; the statement is finalized. */
+static int first_id(struct gl_store *s, sqlite3_stmt *st, long *id, const char *doing, struct gl_err *err)
+{
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = (long)sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? GL_OK : sql_error(s, doing, err);
+}
+
 int gl_store_latest_launch_with(struct gl_store *s, const char *topic, const char *variant, const char *params_json,
 				long *id, struct gl_err *err)
 {
@@ -67,11 +77,23 @@ int gl_store_latest_launch_with(struct gl_store *s, const char *topic, const cha
 		sqlite3_bind_text(st, 3, params_json, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, 3);
-	int rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*id = (long)sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? GL_OK : sql_error(s, "finding the latest launch", err);
+	return first_id(s, st, id, "finding the latest launch", err);
+}
+
+int gl_store_latest_program_launch(struct gl_store *s, const char *variant, const char *path, long *id,
+				   struct gl_err *err)
+{
+	sqlite3_stmt *st;
+	*id = 0;
+	if (sqlite3_prepare_v2(s->db,
+			       "SELECT id FROM launches WHERE topic = 'program' AND variant = ?1 AND part = 0 "
+			       "AND json_valid(params_json) AND json_extract(params_json, '$.program') = ?2 "
+			       "ORDER BY id DESC LIMIT 1",
+			       -1, &st, NULL) != SQLITE_OK)
+		return sql_error(s, "finding a program's latest launch", err);
+	sqlite3_bind_text(st, 1, variant, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+	return first_id(s, st, id, "finding a program's latest launch", err);
 }
 
 /* "launch_summary" or "launches" when `name` is one of the columns, else NULL (a metric). */

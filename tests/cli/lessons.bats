@@ -91,6 +91,67 @@ check_lesson() {
 	check_lesson 07-convolution
 }
 
+# The programs of lesson 08, as the learner makes them: app.cu is the lesson's first ```cuda block; app2.cu
+# replaces its fill with the second block; app3.cu replaces app2.cu's scale loop line with the third.
+build_lesson08_programs() {
+	python3 - "$LESSONS_SRC/08-profile-a-program.md" <<'PY'
+import re, sys
+blocks = re.findall(r"^```cuda\n(.*?)^```$", open(sys.argv[1]).read(), re.S | re.M)
+app = blocks[0]
+app2 = re.sub(r"__global__ void fill\(.*?\n}\n", lambda m: blocks[1], app, count=1, flags=re.S)
+app3 = re.sub(r"^.*v\[t \* per \+ k\] \*= a;\n", lambda m: blocks[2], app2, count=1, flags=re.M)
+assert len(blocks) == 3 and app2 != app and app3 != app2
+for name, text in (("app.cu", app), ("app2.cu", app2), ("app3.cu", app3)):
+    open(name, "w").write(text)
+PY
+	for a in app app2 app3; do
+		"$NVCC" -lineinfo -o "$a" "$a.cu"
+	done
+}
+
+@test "lesson 08-profile-a-program passes check --run on a fresh database, with the learner's programs" {
+	NVCC="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
+	[ -x "$NVCC" ] || skip "no nvcc: lesson 08 builds its programs with the CUDA toolkit's nvcc"
+	[ -e "$(dirname "$GPULAB")/driver/libcuda.so.1" ] || skip "no driver library (built by 'make build')"
+	unset GPULAB_PROFILE GPULAB_GPU GPULAB_DRIVER_LOG LD_LIBRARY_PATH
+	export GPULAB_DRIVER_THREADS=2
+	cd "$BATS_TEST_TMPDIR"
+	build_lesson08_programs
+	check_lesson 08-profile-a-program
+	assert_output --partial "an illegal memory access was encountered"
+	# each step reads the launches of the program it profiles, whatever ran after it
+	run -0 "$GPULAB" lesson check 08-profile-a-program --db "$DB"
+	assert_output --partial "08-profile-a-program: 6 steps, 10 checks: 10 passed, 0 failed"
+	rm app2
+	run -1 "$GPULAB" lesson check 08-profile-a-program --db "$DB"
+	assert_output --partial "no launch of program.fill profiled from ./app2 yet (run the step's commands)"
+	# the compare of step 6, with the run numbers a fresh database gives
+	run -0 "$GPULAB" compare --runs 3,4 --db "$DB"
+	assert_output --regexp "r3:scale +yes +1048576 +1048576"
+	assert_output --regexp "r4:scale +yes +131072 +131072"
+}
+
+@test "a command ending in '# exits N' must end with status N: 0 fails the step, a bad N is malformed" {
+	export GPULAB_LESSONS="$TINY"
+	bad_lesson $'## Step 1: e\n\n```gpulab\ngpulab run transpose --variant copy --size 32 # exits 1\n```'
+	run "$GPULAB" lesson check bad --run --backend sim --db "$DB"
+	assert_failure 1
+	assert_output --partial "\$ gpulab run transpose --variant copy --size 32 --db"
+	assert_output --partial "command ended with exit status 0, the step expects 1 ($TINY/09-bad.md:8)"
+	bad_lesson $'## Step 1: e\n\n```gpulab\ngpulab run transpose --variant nope # exits 2\n```'
+	run "$GPULAB" lesson check bad --run --backend sim --db "$DB"
+	assert_failure 2 # a usage error is the lesson's mistake even when expected: the parser refuses it first
+	assert_output --partial "09-bad.md:8: "
+	bad_lesson $'## Step 1: e\n\n```gpulab\ngpulab list # exits 256\n```'
+	run "$GPULAB" lesson check bad --db "$DB"
+	assert_failure 2
+	assert_output --partial "09-bad.md:8: '# exits N' needs the exit status the command ends with, 1 to 255, at the end of the line (found 'exits 256')"
+	bad_lesson $'## Step 1: e\n\n```gpulab\ngpulab list # exits 1 then\n```'
+	run "$GPULAB" lesson check bad --db "$DB"
+	assert_failure 2
+	assert_output --partial "(found 'exits 1 then')"
+}
+
 @test "lesson list names every lessons/*.md file, and each is checked above" {
 	run "$GPULAB" lesson list --db "$DB"
 	assert_success

@@ -1,10 +1,12 @@
 /* test_lessons_bind.c — which launch a check reads: the parameters with which the check's step (else the
  * nearest earlier step) ran the variant, from --size, --PARAM V and --PARAM=V over the topic's defaults;
  * NULL when no step runs it.  Also the reflow of lesson prose: never past the width, never mid-word. */
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "cli/cmd_profile.h"
 #include "cli/run_options.h"
 #include "lessons/lesson.h"
 
@@ -82,14 +84,47 @@ static void test_wrap(void)
 	free(buf);
 }
 
-static const char *const commands[] = {"run", "compare", "view", NULL};
+/* program.KERNEL: the program of the step's last `profile` line (the word after profile's own options and
+ * their values, or after "--"), else an earlier step's, as a real path when it exists. */
+static void test_bind_program(void)
+{
+	static const char prog[] = "# P\n\nIntro.\n\n"
+				   "## Step 1: one\n```gpulab\n"
+				   "gpulab profile --error-exitcode 9 --kernel-name fill ./no-such-app --size 3 # exits 9\n"
+				   "```\n\n"
+				   "## Step 2: none\n\nText.\n\n"
+				   "## Step 3: two\n```gpulab\n"
+				   "gpulab run transpose --size 64\n"
+				   "gpulab profile --trace -- /tmp\n"
+				   "```\n";
+	struct lesson l;
+	struct gl_err err = {0};
+	CHECK_EQ(lesson_parse("p", "p.md", prog, &l, &err), GL_OK);
+	char *got = lesson_bound_program(&l, 1);
+	CHECK_STR(got ? got : "(null)", "./no-such-app");
+	free(got);
+	got = lesson_bound_program(&l, 2);
+	CHECK_STR(got ? got : "(null)", "./no-such-app");
+	free(got);
+	char real[PATH_MAX];
+	CHECK(realpath("/tmp", real) != NULL);
+	got = lesson_bound_program(&l, 3);
+	CHECK_STR(got ? got : "(null)", real);
+	free(got);
+	CHECK(lesson_bound_program(&l, 4) == NULL);
+	lesson_free(&l);
+}
+
+static const char *const commands[] = {"run", "compare", "view", "profile", NULL};
 
 int main(void)
 {
 	unsetenv("GPULAB_LESSONS");
 	lesson_set_commands(commands);
 	lesson_set_run_parser(gl_cli_run_line);
+	lesson_set_profile_parser(gl_cli_profile_app);
 	test_bind();
+	test_bind_program();
 	test_wrap();
 	CHECK_DONE();
 }

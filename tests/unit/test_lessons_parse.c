@@ -6,6 +6,7 @@
 #include "check.h"
 #include "cli/run_options.h"
 #include "lessons/lesson.h"
+#include "lessons/lesson_int.h"
 
 static const char good[] =
 	"# A title\n"
@@ -211,9 +212,34 @@ static void test_find(void)
 	CHECK(strstr(err.msg, "lessons: 01-coalescing, 02-bank-conflicts") != NULL);
 }
 
+/* "# exits N" ends a command the step expects to fail with status N; the words stop before it.  A check
+ * may name a profiled program's kernel, program.KERNEL, which no registry lists. */
+static void test_expected_exit(void)
+{
+	struct lesson_cmd c;
+	struct gl_err err = {0};
+	CHECK_EQ(lesson_cmd_parse("gpulab profile --error-exitcode 9 ./app # exits 9", "t.md", 3, &c, &err), GL_OK);
+	CHECK_EQ(c.expect_status, 9);
+	CHECK_EQ(c.argc, 4);
+	CHECK_STR(c.argv[c.argc - 1], "./app");
+	lesson_cmd_free(&c);
+	CHECK_EQ(lesson_cmd_parse("gpulab profile ./app", "t.md", 3, &c, &err), GL_OK);
+	CHECK_EQ(c.expect_status, 0);
+	lesson_cmd_free(&c);
+	CHECK_EQ(lesson_cmd_parse("gpulab profile ./app # exits 0", "t.md", 4, &c, &err), GL_EUSAGE);
+	CHECK(strstr(err.msg, "t.md:4: '# exits N' needs the exit status") != NULL);
+	gl_err_clear(&err);
+	struct lesson_check k;
+	CHECK_EQ(lesson_check_parse("program.scale gld_sectors_per_request == 4", "t.md", 5, &k, &err), GL_OK);
+	lesson_check_free(&k);
+	CHECK_EQ(lesson_check_parse("program.scale gld_sectors_per_reqest == 4", "t.md", 5, &k, &err), GL_EUSAGE);
+	CHECK(strstr(err.msg, "unknown metric") != NULL);
+	gl_err_clear(&err);
+}
+
 /* The command layer hands lessons the command table's names; these are gpulab's (cli/cmd_table.c). */
 static const char *const commands[] = {"list", "run", "sim", "report", "compare", "query", "view", "metrics",
-				       "devices", "doctor", "validate", "lesson", NULL};
+				       "devices", "doctor", "validate", "profile", "lesson", NULL};
 
 int main(void)
 {
@@ -226,5 +252,6 @@ int main(void)
 	test_words();
 	test_builtin();
 	test_find();
+	test_expected_exit();
 	CHECK_DONE();
 }
