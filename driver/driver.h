@@ -63,6 +63,8 @@ struct drv_state {
 	bool log;                       /* GPULAB_DRIVER_LOG: one line per launch on stderr */
 	struct CUctx_st *primary[DRV_MAX_DEVICES];
 	long launches;                  /* kernel launches that ran */
+	bool stats;                     /* GPULAB_DRIVER_STATS: the library's time per launch, said at exit */
+	double in_calls, simulating;    /* seconds inside entry points (outermost lock held), in gl_sim_run */
 	bool profiler_stopped;          /* between cuProfilerStop and cuProfilerStart (driver_record.c) */
 };
 extern struct drv_state drv;
@@ -80,6 +82,8 @@ CUresult drv_valid_device(CUdevice dev);
 void drv_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same, only with GPULAB_DRIVER_TRACE. */
 void drv_trace(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A monotonic clock in seconds, for the library's own time (GPULAB_DRIVER_STATS). */
+double drv_now(void);
 
 /* ---- contexts (driver_ctx.c) */
 

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 struct drv_state drv;
 
@@ -27,19 +28,45 @@ static void make_lock(void)
 }
 
 static __thread int held; /* this thread's nesting of the lock */
+static __thread double entered; /* when this thread took the lock outermost */
 
+double drv_now(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+/* The outermost acquisition starts an entry point's time and the matching release ends it, so drv.in_calls
+ * is the time the program spent inside the library (GPULAB_DRIVER_STATS). */
 void drv_lock_at(const char *caller)
 {
 	pthread_once(&once, make_lock);
 	pthread_mutex_lock(&drv.lock);
-	if (held++ == 0 && drv.trace)
-		drv_trace("call %s", caller);
+	if (held++ == 0) {
+		entered = drv_now();
+		if (drv.trace)
+			drv_trace("call %s", caller);
+	}
 }
 
 void drv_unlock(void)
 {
-	held--;
+	if (--held == 0)
+		drv.in_calls += drv_now() - entered;
 	pthread_mutex_unlock(&drv.lock);
+}
+
+/* GPULAB_DRIVER_STATS: the library's own cost per launch, the time inside its entry points less the
+ * simulation's, on stderr at exit. */
+__attribute__((destructor)) static void stats_at_exit(void)
+{
+	if (!drv.stats)
+		return;
+	double own = drv.in_calls - drv.simulating;
+	fprintf(stderr, "gpulab driver stats: %ld kernel launch%s; %.3f s inside the library's entry points, %.3f s of "
+		"it simulating; %.3f ms per launch outside the simulation\n", drv.launches, drv.launches == 1 ? "" : "es",
+		drv.in_calls, drv.simulating, drv.launches > 0 ? own * 1e3 / (double)drv.launches : 0.0);
 }
 
 static long env_long(const char *name, long fallback)
@@ -72,6 +99,7 @@ void drv_configure(void)
 	drv.threads = (int)env_long("GPULAB_DRIVER_THREADS", 0);
 	drv.trace = env_on("GPULAB_DRIVER_TRACE");
 	drv.log = env_on("GPULAB_DRIVER_LOG");
+	drv.stats = env_on("GPULAB_DRIVER_STATS");
 	drv_profile_configure();
 }
 

@@ -212,7 +212,9 @@ CUresult drv_launch_run(const struct drv_launch *l, struct CUstream_st *s)
 	memcpy(gl.block, l->block, sizeof gl.block);
 	struct gl_sim_result res;
 	struct gl_err err = {0};
+	double began = drv_now();
 	int rc = gl_sim_run(f->mod->m, &gl, &opts, &res, &err);
+	drv.simulating += drv_now() - began;
 	memory_free(&lm);
 	if (rc != GL_OK)
 		return cannot_run(f, &err);

@@ -245,3 +245,44 @@ textures: all checks passed"
 		assert_line "$want,0"
 	done
 }
+
+@test "programs: the second run of a program reuses ptxas's report from the cache and does not run ptxas" {
+	build launches "$SRC/launches.cu"
+	export XDG_CACHE_HOME="$BATS_TEST_TMPDIR/cache"
+	GPULAB_DRIVER_TRACE=1 GPULAB_DRIVER_LOG=1 run --separate-stderr on_gpulab "$BIN/launches" 3
+	assert_success
+	assert_output "3 launches: every counter is 3"
+	[[ "$stderr" == *"trace: ptxas -arch=sm_90: ran ptxas (cache miss "* ]]
+	[[ "$stderr" != *"report reused from the cache"* ]]
+	first=$(grep -o 'block (32,1,1) shared 0+0 B, [0-9]* registers' <<<"$stderr" | sort -u)
+	[ "$(wc -l <<<"$first")" = 1 ]
+	entry=$(ls "$XDG_CACHE_HOME"/gpulab/ptxas/*.ptxas)
+	[ "$(stat -c %a "$XDG_CACHE_HOME/gpulab/ptxas") $(stat -c %a "$entry")" = "700 600" ]
+	grep -q "^gpulab-ptxas 1 $(basename "$entry" .ptxas) " "$entry"
+
+	GPULAB_DRIVER_TRACE=1 GPULAB_DRIVER_LOG=1 run --separate-stderr on_gpulab "$BIN/launches" 3
+	assert_success
+	assert_output "3 launches: every counter is 3"
+	[[ "$stderr" == *"trace: ptxas -arch=sm_90: report reused from the cache ("*"), ptxas not run"* ]]
+	[[ "$stderr" != *"ran ptxas"* ]]
+	[ "$(grep -o 'block (32,1,1) shared 0+0 B, [0-9]* registers' <<<"$stderr" | sort -u)" = "$first" ]
+
+	# a damaged entry is a miss: ptxas runs again and the entry is written anew
+	printf 'gpulab-ptxas 1 not-this-key 3 0\nabc' >"$entry"
+	GPULAB_DRIVER_TRACE=1 run --separate-stderr on_gpulab "$BIN/launches" 3
+	assert_success
+	[[ "$stderr" == *"ptxas report cache: unusable entry, ignored: $entry"* ]]
+	[[ "$stderr" == *"ran ptxas (cache miss "* ]]
+	grep -q "^gpulab-ptxas 1 $(basename "$entry" .ptxas) " "$entry"
+}
+
+@test "programs: GPULAB_DRIVER_STATS says the library's time per launch outside the simulation" {
+	build launches "$SRC/launches.cu"
+	GPULAB_DRIVER_STATS=1 run --separate-stderr on_gpulab "$BIN/launches" 20
+	assert_success
+	assert_output "20 launches: every counter is 20"
+	[[ "$stderr" =~ gpulab\ driver\ stats:\ 20\ kernel\ launches\;\ ([0-9.]+)\ s\ inside\ the\ library\'s\ entry\ points,\ ([0-9.]+)\ s\ of\ it\ simulating\;\ ([0-9.]+)\ ms\ per\ launch\ outside\ the\ simulation ]]
+	# the per-launch figure is (entry points - simulation) / launches, within the rounding of the printed seconds
+	awk -v all="${BASH_REMATCH[1]}" -v sim="${BASH_REMATCH[2]}" -v per="${BASH_REMATCH[3]}" 'BEGIN {
+		d = per - (all - sim) * 1000 / 20; exit !(all > 0 && sim > 0 && sim <= all && d * d < 0.06 * 0.06) }'
+}
