@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "cmd_profile.h"
+#include "common/launch_filter.h"
 #include "common/sha256.h"
 #include "common/spool.h"
 #include "render/render.h"
@@ -98,6 +99,10 @@ static int parse(struct gl_ctx *ctx, int argc, char **argv, struct profile_opts 
 	const struct gl_gpu_model *g;
 	if (o->gpu && gl_gpu_model_lookup(o->gpu, &g, &ctx->err))
 		return ctx->err.status;
+	struct gl_launch_filter f; /* a selection that cannot work is refused before the program runs */
+	if (gl_launch_filter_init(&f, o->kernel, o->skip, o->count, &ctx->err))
+		return ctx->err.status;
+	gl_launch_filter_free(&f);
 	return GL_OK;
 }
 

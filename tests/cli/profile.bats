@@ -145,6 +145,9 @@ CUDA error at $SRC/oob.cu:21: cudaDeviceSynchronize(): an illegal memory access 
 @test "profile: gpulab's own failures have their own exit statuses" {
 	bad_input 2 "profile needs a program to run" profile
 	bad_input 2 "unknown option" profile --no-such-option "$BIN/va"
+	# a selection that cannot work is refused before the program runs (nothing on its stdout)
+	bad_input 2 "the regular expression does not compile" profile --kernel-name 'regex:(' "$BIN/va"
+	refute_output --partial "vector add"
 	run -127 "$GPULAB" profile --db "$DB" /nonexistent/program
 	assert_output --partial "cannot run /nonexistent/program: No such file or directory"
 	run "$GPULAB" profile --db "$DB" "$SRC/oob.cu"
