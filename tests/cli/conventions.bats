@@ -205,9 +205,10 @@ commands() { "$GPULAB" --help | sed -n '/^commands:/,/^$/p' | awk '/^  [^ ]/ && 
 
 @test "progress on a terminal names the variant, its place and an ETA; each row starts a clean line" {
 	command -v script >/dev/null || skip "script(1) is not installed"
-	run script -qec "$GPULAB run gemm --size 384 --threads 1 --variant naive,smem --backend sim --db $DB" /dev/null
+	# large enough that the naive GEMM runs past the 1 s before the bar is drawn, on a fast machine too
+	run script -qec "$GPULAB run gemm --size 768 --threads 1 --variant naive,smem --backend sim --db $DB" /dev/null
 	assert_success
-	assert_output --regexp "gemm naive \(1/2\)  \[#* *\] [0-9]+/144 CTAs  [0-9.]+s  ETA [0-9]+s"
+	assert_output --regexp "gemm naive \(1/2\)  \[#* *\] [0-9]+/576 CTAs  [0-9.]+s  ETA [0-9]+s"
 	# the bar is cleared (carriage return, blanks, carriage return) before a row is printed: with the
 	# carriage returns as line breaks every row starts its own line; the blanks are no wider than the
 	# bar (about 60 columns), so they cannot wrap on an 80-column terminal and leave an empty line

@@ -71,10 +71,11 @@ details_like_run() {
 	details_like_run 1
 }
 
-@test "validate (the stand-in driver): both runs stored through the session, the simulator's with guidance" {
-	STANDIN="${GPULAB_STANDIN_DIR:-$(dirname "$GPULAB")/standin}"
-	[ -e "$STANDIN/libcuda.so.1" ] || skip "no stand-in driver built"
-	export LD_LIBRARY_PATH="$STANDIN${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+@test "validate (gpulab's driver library): both runs stored through the session, the simulator's with guidance" {
+	DRIVER="${GPULAB_DRIVER_DIR:-$(dirname "$GPULAB")/driver}"
+	[ -e "$DRIVER/libcuda.so.1" ] || skip "no driver library at $DRIVER (built by 'make build')"
+	export LD_LIBRARY_PATH="$DRIVER${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+	export GPULAB_DRIVER_THREADS=2
 	run "$GPULAB" validate transpose --db "$DB"
 	assert_success
 	[ "$(sqlite3 "$DB" 'SELECT id || ":" || backend FROM runs ORDER BY id' | tr '\n' ' ')" = "1:sim 2:cuda " ]
