@@ -124,18 +124,8 @@ static void program_identity(const char *app, char *path, size_t n, char sha[65]
 	char real[PATH_MAX];
 	if (realpath(path, real))
 		snprintf(path, n, "%s", real);
-	snprintf(sha, 65, "%s", "");
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return;
-	struct gl_sha256 s;
-	gl_sha256_init(&s);
-	char buf[65536];
-	size_t k;
-	while ((k = fread(buf, 1, sizeof buf, f)) > 0)
-		gl_sha256_add(&s, buf, k);
-	fclose(f);
-	gl_sha256_hex(&s, sha);
+	if (gl_sha256_file(path, sha) != 0)
+		sha[0] = '\0'; /* stored without a hash: the program ran, but its file cannot be read */
 }
 
 static void describe_outcome(const struct profile_opts *o, const struct profile_child *c, size_t stored, char *buf,

@@ -1,8 +1,11 @@
 /* sha256.c — SHA-256 as FIPS 180-4 section 6.2 defines it: 64-byte blocks, big-endian words. */
 #include "sha256.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const uint32_t K[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -76,4 +79,31 @@ void gl_sha256_hex(struct gl_sha256 *s, char out[65])
 	gl_sha256_add(s, pad, npad + 8);
 	for (int i = 0; i < 8; i++)
 		snprintf(out + 8 * i, 9, "%08x", s->h[i]);
+}
+
+int gl_sha256_fd(int fd, char out[65])
+{
+	struct gl_sha256 s;
+	gl_sha256_init(&s);
+	char buf[65536];
+	ssize_t k;
+	while ((k = read(fd, buf, sizeof buf)) != 0) {
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k < 0)
+			return -1;
+		gl_sha256_add(&s, buf, (size_t)k);
+	}
+	gl_sha256_hex(&s, out);
+	return 0;
+}
+
+int gl_sha256_file(const char *path, char out[65])
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	int rc = gl_sha256_fd(fd, out);
+	close(fd);
+	return rc;
 }

@@ -227,23 +227,6 @@ static int cache_key(const char *source, char key[65], char *why, size_t whyn)
 }
 
 /* SHA-256 of what is left to read of fd; -1 when it cannot be read. */
-static int hash_fd(int fd, char hex[65])
-{
-	struct gl_sha256 s;
-	gl_sha256_init(&s);
-	char buf[65536];
-	ssize_t k;
-	while ((k = read(fd, buf, sizeof buf)) != 0) {
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k < 0)
-			return -1;
-		gl_sha256_add(&s, buf, (size_t)k);
-	}
-	gl_sha256_hex(&s, hex);
-	return 0;
-}
-
 /* The record beside KEY.so: "gpulab-jit-entry 1 KEY SIZE SHA256\n"; `hex` NULL gives the part before the
  * checksum. */
 static void record_text(const char *key, long long size, const char *hex, char *out, size_t n)
@@ -263,7 +246,7 @@ static bool matches_record(const char *rec, const char *key, int fd, const struc
 		record_text(key, (long long)st->st_size, NULL, want, sizeof want);
 		return strncmp(rec, want, strlen(want)) == 0;
 	}
-	if (hash_fd(fd, hex) != 0)
+	if (gl_sha256_fd(fd, hex) != 0)
 		return false;
 	record_text(key, (long long)st->st_size, hex, want, sizeof want);
 	return strcmp(rec, want) == 0;
@@ -398,7 +381,7 @@ static int build_entry(const struct gl_safe_dir *d, const char *source, const ch
 	*seconds = gl_now() - t0;
 	int fd = -1;
 	struct stat st;
-	if (rc == 0 && (gl_safe_dir_open_file(&tmp, "kernel.so", &fd, &st, &e) != GL_OK || hash_fd(fd, hex) != 0)) {
+	if (rc == 0 && (gl_safe_dir_open_file(&tmp, "kernel.so", &fd, &st, &e) != GL_OK || gl_sha256_fd(fd, hex) != 0)) {
 		snprintf(why, whyn, "the compiler's output cannot be read: %s", e.msg[0] ? e.msg : strerror(errno));
 		rc = -1;
 	}

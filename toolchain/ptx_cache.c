@@ -42,23 +42,6 @@ static int slurp(const char *path, char **text, size_t *len)
 	return 0;
 }
 
-static int hash_file(const char *path, char hex[65])
-{
-	FILE *f = fopen(path, "rb");
-	if (!f)
-		return -1;
-	struct gl_sha256 h;
-	gl_sha256_init(&h);
-	char buf[65536];
-	size_t got;
-	while ((got = fread(buf, 1, sizeof buf, f)) > 0)
-		gl_sha256_add(&h, buf, got);
-	bool bad = ferror(f) != 0;
-	fclose(f);
-	gl_sha256_hex(&h, hex);
-	return bad ? -1 : 0;
-}
-
 static long long mtime_ns(const struct stat *st)
 {
 	return (long long)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
@@ -155,7 +138,7 @@ static bool deps_current(const struct gl_safe_dir *d, const char *name)
 		if (stat(path, &st) != 0)
 			ok = false;
 		else if ((long long)st.st_size != size || mtime_ns(&st) != mt)
-			ok = hash_file(path, now) == 0 && strcmp(now, hex) == 0;
+			ok = gl_sha256_file(path, now) == 0 && strcmp(now, hex) == 0;
 	}
 	fclose(f);
 	free(text);
@@ -217,7 +200,7 @@ static void store(const struct gl_safe_dir *d, const char *key, const char *ptx,
 	for (int i = 0; i < n; i++) {
 		char hex[65];
 		struct stat st;
-		if (ok && (stat(files[i], &st) != 0 || hash_file(files[i], hex) != 0))
+		if (ok && (stat(files[i], &st) != 0 || gl_sha256_file(files[i], hex) != 0))
 			ok = false;
 		if (ok)
 			gl_str_addf(&list, "%s %lld %lld %s\n", hex, (long long)st.st_size, mtime_ns(&st), files[i]);

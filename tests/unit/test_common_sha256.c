@@ -1,7 +1,10 @@
 /* test_common_sha256.c — SHA-256 against the FIPS 180-2 / NIST example digests, split at awkward
- * places (the padding's 55/56/64-byte edges), and against python3's hashlib for a long input. */
+ * places (the padding's 55/56/64-byte edges), and against python3's hashlib for a long input; a file's
+ * digest read through its descriptor (longer than one read buffer) and the errors of a missing file. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/sha256.h"
 #include "tests/unit/check.h"
@@ -27,6 +30,21 @@ static void check(const char *s, size_t n, const char *want)
 	}
 }
 
+/* The million 'a's as a file: gl_sha256_file reads it in several buffers and gives the same digest. */
+static void file_digest(const char *a, size_t n)
+{
+	char path[] = "/tmp/gl-sha256-XXXXXX", got[65];
+	int fd = mkstemp(path);
+	CHECK(fd >= 0);
+	CHECK(write(fd, a, n) == (ssize_t)n);
+	close(fd);
+	CHECK_EQ(gl_sha256_file(path, got), 0);
+	CHECK(strcmp(got, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0") == 0);
+	unlink(path);
+	CHECK_EQ(gl_sha256_file(path, got), -1); /* gone: an error, not the digest of nothing */
+	CHECK_EQ(gl_sha256_fd(-1, got), -1);
+}
+
 int main(void)
 {
 	check("", 0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
@@ -38,5 +56,6 @@ int main(void)
 	check(a, sizeof a, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
 	check(a, 55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
 	check(a, 64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
+	file_digest(a, sizeof a);
 	CHECK_DONE();
 }
