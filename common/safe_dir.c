@@ -286,26 +286,45 @@ void gl_safe_dir_remove_tree(const struct gl_safe_dir *d, const char *name)
 	unlinkat(d->fd, name, AT_REMOVEDIR);
 }
 
-void gl_safe_dir_clean_stale(const struct gl_safe_dir *d, double max_age)
+int gl_safe_dir_each(const struct gl_safe_dir *d, gl_safe_dir_entry_fn *fn, void *arg, struct gl_err *err)
 {
-	int fd = dup(d->fd);
+	/* an open file description of its own (not a dup of d->fd, which would share the read position), so
+	 * that every listing starts at the first entry */
+	int fd = openat(d->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	DIR *dir = fd >= 0 ? fdopendir(fd) : NULL;
 	if (!dir) {
+		int e = errno;
 		if (fd >= 0)
 			close(fd);
-		return;
+		return gl_errf(err, GL_EENV, "cannot list %s %s: %s", d->what, d->path, strerror(e));
 	}
-	time_t now = time(NULL);
-	size_t plen = strlen(GL_SAFE_DIR_TEMP_PREFIX);
 	struct dirent *e;
-	while ((e = readdir(dir)) != NULL) {
-		struct stat st;
-		if (strncmp(e->d_name, GL_SAFE_DIR_TEMP_PREFIX, plen) != 0 ||
-		    fstatat(d->fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0 || difftime(now, st.st_mtime) < max_age)
-			continue;
-		gl_safe_dir_remove_tree(d, e->d_name);
-	}
+	while ((e = readdir(dir)) != NULL)
+		if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0)
+			fn(d, e->d_name, arg);
 	closedir(dir);
+	return GL_OK;
+}
+
+struct stale {
+	time_t now;
+	double max_age;
+};
+
+static void remove_if_stale(const struct gl_safe_dir *d, const char *name, void *arg)
+{
+	const struct stale *s = arg;
+	struct stat st;
+	if (strncmp(name, GL_SAFE_DIR_TEMP_PREFIX, strlen(GL_SAFE_DIR_TEMP_PREFIX)) == 0 &&
+	    fstatat(d->fd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && difftime(s->now, st.st_mtime) >= s->max_age)
+		gl_safe_dir_remove_tree(d, name);
+}
+
+void gl_safe_dir_clean_stale(const struct gl_safe_dir *d, double max_age)
+{
+	struct stale s = {.now = time(NULL), .max_age = max_age};
+	struct gl_err ignored = {0};
+	gl_safe_dir_each(d, remove_if_stale, &s, &ignored);
 }
 
 int gl_safe_dir_temp(struct gl_safe_dir *d, const char *prefix, struct gl_err *err)

@@ -1,6 +1,6 @@
 /* safe_dir.h — files gpulab creates in a directory another user might be able to write: the compiled
- * engine's cache, the nvcc and SASS caches, the spool beside a database, sweep directories and temporary
- * directories.  Every such file goes through these functions, which apply one set of rules:
+ * engine's cache, the nvcc and SASS caches, the spool beside a database, the profile spool (common/spool.h),
+ * sweep directories and temporary directories.  Every such file goes through these functions, which apply one set of rules:
  *
  *  - the directory is opened once (its last component never through a symbolic link) and must be a
  *    directory owned by this user and not writable by group or others; otherwise it is refused with a
@@ -66,6 +66,11 @@ int gl_safe_dir_read(const struct gl_safe_dir *d, const char *name, size_t max, 
  * checked directory in *tmp (close it, then gl_safe_dir_remove_tree(d, name) when done). */
 int gl_safe_dir_make_temp_dir(const struct gl_safe_dir *d, char *name, size_t n, struct gl_safe_dir *tmp,
 			      struct gl_err *err);
+/* Call fn(d, name, arg) for each entry of d but "." and ".." (fn may remove the entry it is given): each
+ * call lists d from its first entry.  GL_EENV when d cannot be listed. */
+typedef void gl_safe_dir_entry_fn(const struct gl_safe_dir *d, const char *name, void *arg);
+int gl_safe_dir_each(const struct gl_safe_dir *d, gl_safe_dir_entry_fn *fn, void *arg, struct gl_err *err);
+
 /* Remove entry `name` of d and, when it is a directory, everything in it (links are removed, not followed). */
 void gl_safe_dir_remove_tree(const struct gl_safe_dir *d, const char *name);
 /* Remove the temporary entries of d older than max_age seconds (left by a process that was killed). */

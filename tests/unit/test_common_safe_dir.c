@@ -3,8 +3,8 @@
  * group or others is refused with a sentence naming it and the fix; a file is created under a fresh name
  * with O_EXCL|O_NOFOLLOW and renamed in, so a symbolic link planted at its final name is replaced, never
  * followed; an existing file that is a link, a FIFO or another user's is refused (never opened for
- * reading, never blocking); temporary entries are private and stale ones are removed.  Another user is
- * user 65534 when this runs as root, else the owner of "/". */
+ * reading, never blocking); a listing sees every entry each time; temporary entries are private and
+ * stale ones are removed.  Another user is user 65534 when this runs as root, else the owner of "/". */
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,6 +125,45 @@ static void test_files(void)
 	gl_safe_dir_close(&d);
 }
 
+struct listing {
+	int seen, removed;
+};
+
+/* Counts every entry; removes those named "drop-*". */
+static void count_entry(const struct gl_safe_dir *d, const char *name, void *arg)
+{
+	struct listing *l = arg;
+	l->seen++;
+	if (strncmp(name, "drop-", 5) == 0) {
+		gl_safe_dir_discard(d, name);
+		l->removed++;
+	}
+}
+
+/* gl_safe_dir_each: every entry but . and .., from the first one each time it is called; the callback may
+ * remove the entry it is given. */
+static void test_listing(void)
+{
+	struct gl_safe_dir d;
+	struct gl_err err;
+	CHECK_EQ(open_dir(&d, tmp_path("list"), GL_SAFE_DIR_CREATE, &err), GL_OK);
+	CHECK_EQ(gl_safe_dir_write(&d, "keep-a", "a", 1, &err), GL_OK);
+	CHECK_EQ(gl_safe_dir_write(&d, "keep-b", "b", 1, &err), GL_OK);
+	CHECK_EQ(gl_safe_dir_write(&d, "drop-c", "c", 1, &err), GL_OK);
+	CHECK(symlink("/etc/passwd", tmp_path("list/drop-link")) == 0);
+	struct listing l = {0};
+	CHECK_EQ(gl_safe_dir_each(&d, count_entry, &l, &err), GL_OK);
+	CHECK_EQ(l.seen, 4);
+	CHECK_EQ(l.removed, 2);
+	struct stat st;
+	CHECK(stat("/etc/passwd", &st) == 0); /* the link went, not what it pointed at */
+	l = (struct listing){0};
+	CHECK_EQ(gl_safe_dir_each(&d, count_entry, &l, &err), GL_OK); /* again from the first entry */
+	CHECK_EQ(l.seen, 2);
+	CHECK_EQ(l.removed, 0);
+	gl_safe_dir_close(&d);
+}
+
 static void test_temporaries(void)
 {
 	struct gl_safe_dir d, tmp;
@@ -179,6 +218,7 @@ int main(void)
 		return 77;
 	test_directory_rules();
 	test_files();
+	test_listing();
 	test_temporaries();
 	char cmd[600];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
