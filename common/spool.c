@@ -1,5 +1,7 @@
 /* spool.c — the hand-off of a program's kernel launches to `gpulab profile` (spool.h): one file per
- * launch, written whole and renamed in by the program's side, loaded and checked by gpulab's side.
+ * launch, written whole and renamed in by the program's side, loaded and checked by gpulab's side.  The
+ * directory and its files are made, read and removed through common/safe_dir.h, as every directory gpulab
+ * shares; this file owns the format and the names.
  *
  * A file is the magic "GLSPOOL", the format version, then the launch's fields in a fixed order: integers
  * and doubles in this machine's byte order (writer and reader are one build on one machine), strings as a
@@ -9,18 +11,14 @@
 #define _GNU_SOURCE
 #include "spool.h"
 
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
+#include "safe_dir.h"
 #include "util.h"
 
 #define MAGIC "GLSPOOL"
@@ -29,6 +27,12 @@
 #define MAX_BUFFERS 1024
 #define MAX_JSON 65536
 #define MAX_SMEM (256u << 10)
+
+/* The spool directory, opened and checked as common/safe_dir.h checks every directory gpulab shares. */
+static int open_spool(const char *dir, struct gl_safe_dir *d, struct gl_err *err)
+{
+	return gl_safe_dir_open(d, dir, 0, "the profile spool", err);
+}
 
 /* ---- writing */
 
@@ -159,41 +163,21 @@ static void encode(struct wbuf *b, const struct gl_spool_launch *l)
 	encode_trace(b, r);
 }
 
-static int write_all(int fd, const unsigned char *p, size_t n)
-{
-	while (n) {
-		ssize_t k = write(fd, p, n);
-		if (k < 0 && errno == EINTR)
-			continue;
-		if (k <= 0)
-			return -1;
-		p += k;
-		n -= (size_t)k;
-	}
-	return 0;
-}
-
 int gl_spool_write(const char *dir, const struct gl_spool_launch *l, struct gl_err *err)
 {
 	struct wbuf b = {0};
 	encode(&b, l);
-	char tmp[PATH_MAX], final[PATH_MAX];
-	snprintf(tmp, sizeof tmp, "%s/.launch-%ld.%ld.tmp", dir, l->seq, (long)getpid());
-	snprintf(final, sizeof final, "%s/launch-%06ld", dir, l->seq);
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	int rc = fd < 0 || write_all(fd, b.p, b.n) != 0 ? -1 : 0;
-	if (fd >= 0 && close(fd) != 0)
-		rc = -1;
-	if (rc == 0 && rename(tmp, final) != 0)
-		rc = -1;
-	int e = errno;
+	char name[32];
+	snprintf(name, sizeof name, "launch-%06ld", l->seq);
+	struct gl_safe_dir d;
+	struct gl_err why = {0};
+	int rc = open_spool(dir, &d, &why);
+	if (rc == GL_OK)
+		rc = gl_safe_dir_write(&d, name, b.p, b.n, &why);
+	gl_safe_dir_close(&d);
 	free(b.p);
-	if (rc != 0) {
-		if (fd >= 0)
-			unlink(tmp);
-		return gl_errf(err, GL_EENV, "cannot write launch %ld into the profile spool %s: %s", l->seq, dir,
-			       strerror(e));
-	}
+	if (rc != GL_OK)
+		return gl_errf(err, GL_EENV, "cannot write launch %ld into the profile spool: %s", l->seq, why.msg);
 	return GL_OK;
 }
 
@@ -459,11 +443,16 @@ int gl_spool_decode(const unsigned char *buf, size_t n, struct gl_spool_launch *
 
 int gl_spool_create(char *dir, size_t n, struct gl_err *err)
 {
-	const char *tmp = getenv("TMPDIR");
-	snprintf(dir, n, "%s/gpulab-profile-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	if (!mkdtemp(dir)) /* mode 0700: only this user reads or writes it */
-		return gl_errf(err, GL_EENV, "cannot make a spool directory for the program's launches in %s: %s (set "
-			       "TMPDIR to a writable directory)", tmp && *tmp ? tmp : "/tmp", strerror(errno));
+	struct gl_safe_dir d;
+	struct gl_err why = {0};
+	int rc = gl_safe_dir_temp(&d, "gpulab-profile", &why); /* mode 0700: only this user reads or writes it */
+	if (rc == GL_OK && snprintf(dir, n, "%s", d.path) >= (int)n) {
+		rc = gl_errf(&why, GL_EENV, "its path %s is too long", d.path);
+		gl_safe_dir_remove_temp(&d);
+	}
+	gl_safe_dir_close(&d);
+	if (rc != GL_OK)
+		return gl_errf(err, rc, "cannot make a spool directory for the program's launches: %s", why.msg);
 	return GL_OK;
 }
 
@@ -478,67 +467,53 @@ static int by_seq(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* One file's bytes, opened without following a link, a regular file of at most GL_SPOOL_MAX_FILE. */
-static unsigned char *read_file(int dfd, const char *name, size_t *n, const char **why)
-{
-	int fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	struct stat st;
-	unsigned char *buf = NULL;
-	*why = "cannot be opened";
-	if (fd >= 0 && fstat(fd, &st) == 0) {
-		*why = !S_ISREG(st.st_mode) ? "is not a regular file" : st.st_size > GL_SPOOL_MAX_FILE ? "is too large" : NULL;
-		if (!*why) {
-			buf = gl_xmalloc((size_t)st.st_size + 1);
-			*n = (size_t)st.st_size;
-			if (read(fd, buf, *n) != (ssize_t)*n) {
-				free(buf);
-				buf = NULL;
-				*why = "cannot be read";
-			}
-		}
-	}
-	if (fd >= 0)
-		close(fd);
-	return buf;
-}
+struct loader {
+	struct gl_spool_set *set;
+	size_t cap;
+};
 
 static void reject(struct gl_spool_set *set, const char *name, const char *why)
 {
 	if (set->rejected++ == 0)
-		snprintf(set->first_rejected, sizeof set->first_rejected, "%.60s: %.180s", name, why);
+		snprintf(set->first_rejected, sizeof set->first_rejected, "%.60s: %.440s", name, why);
+}
+
+/* One launch file: read under safe_dir's rules (not a link, a regular file of this user's that no one else
+ * may write, at most GL_SPOOL_MAX_FILE bytes), then decoded. */
+static void load_entry(const struct gl_safe_dir *d, const char *name, void *arg)
+{
+	struct loader *ld = arg;
+	if (!is_launch_file(name))
+		return;
+	char *buf = NULL;
+	size_t n = 0;
+	struct gl_spool_launch l;
+	struct gl_err why = {0};
+	if (gl_safe_dir_read(d, name, GL_SPOOL_MAX_FILE, &buf, &n, &why) == GL_OK &&
+	    gl_spool_decode((const unsigned char *)buf, n, &l, &why) == GL_OK) {
+		if (ld->set->n == ld->cap) {
+			ld->cap = ld->cap ? 2 * ld->cap : 16;
+			ld->set->launches = gl_xrealloc(ld->set->launches, ld->cap * sizeof *ld->set->launches);
+		}
+		ld->set->launches[ld->set->n++] = l;
+	} else {
+		reject(ld->set, name, why.msg);
+	}
+	free(buf);
 }
 
 int gl_spool_load(const char *dir, struct gl_spool_set *set, struct gl_err *err)
 {
 	memset(set, 0, sizeof *set);
-	DIR *d = opendir(dir);
-	if (!d)
-		return gl_errf(err, GL_EENV, "cannot read the profile spool %s: %s", dir, strerror(errno));
-	size_t cap = 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		if (!is_launch_file(e->d_name))
-			continue;
-		size_t n = 0;
-		const char *why;
-		unsigned char *buf = read_file(dirfd(d), e->d_name, &n, &why);
-		struct gl_spool_launch l;
-		struct gl_err derr = {0};
-		if (buf && gl_spool_decode(buf, n, &l, &derr) == GL_OK) {
-			if (set->n == cap) {
-				cap = cap ? 2 * cap : 16;
-				set->launches = gl_xrealloc(set->launches, cap * sizeof *set->launches);
-			}
-			set->launches[set->n++] = l;
-		} else {
-			reject(set, e->d_name, buf ? derr.msg : why);
-		}
-		free(buf);
-	}
-	closedir(d);
+	struct gl_safe_dir d;
+	struct loader ld = {.set = set};
+	int rc = open_spool(dir, &d, err);
+	if (rc == GL_OK)
+		rc = gl_safe_dir_each(&d, load_entry, &ld, err);
+	gl_safe_dir_close(&d);
 	if (set->n)
 		qsort(set->launches, set->n, sizeof *set->launches, by_seq);
-	return GL_OK;
+	return rc;
 }
 
 void gl_spool_launch_free(struct gl_spool_launch *l)
@@ -554,15 +529,21 @@ void gl_spool_set_free(struct gl_spool_set *set)
 	memset(set, 0, sizeof *set);
 }
 
+static void remove_launch_file(const struct gl_safe_dir *d, const char *name, void *arg)
+{
+	(void)arg;
+	if (is_launch_file(name))
+		gl_safe_dir_discard(d, name);
+}
+
 void gl_spool_remove(const char *dir)
 {
-	DIR *d = opendir(dir);
-	if (!d)
+	struct gl_safe_dir d;
+	struct gl_err ignored = {0};
+	if (open_spool(dir, &d, &ignored) != GL_OK)
 		return;
-	struct dirent *e;
-	while ((e = readdir(d)))
-		if (is_launch_file(e->d_name) || (strncmp(e->d_name, ".launch-", 8) == 0 && strstr(e->d_name, ".tmp")))
-			unlinkat(dirfd(d), e->d_name, 0);
-	closedir(d);
-	rmdir(dir);
+	gl_safe_dir_each(&d, remove_launch_file, NULL, &ignored);
+	gl_safe_dir_clean_stale(&d, 0); /* a write's temporary file, left by a program killed in the middle of it */
+	gl_safe_dir_close(&d);
+	rmdir(dir); /* only when nothing else is in it */
 }

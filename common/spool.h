@@ -10,6 +10,10 @@
  *	parent:  gl_spool_load(dir, &set)      after the child exited, however it exited: every complete
  *	                                       launch, in launch order; gl_spool_remove(dir)
  *
+ * Every step goes through common/safe_dir.h: the directory must be this user's, not a link and not
+ * writable by group or others (else GL_EENV, naming it); a launch file is read only when it is a regular
+ * file of this user's that no one else may write, of at most GL_SPOOL_MAX_FILE bytes.
+ *
  * What the parent loads is untrusted input (another process wrote it): each file is checked as the store
  * checks the rows it loads (sizes, counts, geometry, enum values, terminated strings, finite numbers);
  * a file that fails is skipped and named in set.rejected, never stored.  The format is versioned
@@ -45,7 +49,7 @@ struct gl_spool_set {
 	struct gl_spool_launch *launches; /* in seq order */
 	size_t n;
 	int rejected;                     /* files that failed the checks (not loaded) */
-	char first_rejected[256];         /* the first one's name and why */
+	char first_rejected[512];         /* the first one's name and why */
 };
 
 /* Make a private spool directory under $TMPDIR (else /tmp): `dir` receives its path. */
@@ -53,14 +57,16 @@ int gl_spool_create(char *dir, size_t n, struct gl_err *err);
 /* Write one launch into `dir` whole (see above).  GL_EENV with a message on any failure; the spool is left
  * as it was. */
 int gl_spool_write(const char *dir, const struct gl_spool_launch *l, struct gl_err *err);
-/* Load every complete launch file of `dir`.  GL_EENV when the directory cannot be read. */
+/* Load every complete launch file of `dir`; a file refused or not decoded is counted in set->rejected.
+ * GL_EENV when the directory is refused or cannot be read. */
 int gl_spool_load(const char *dir, struct gl_spool_set *set, struct gl_err *err);
 /* Check one file's bytes and decode them into *out (for gl_spool_load and the tests): GL_EUSAGE with the
  * reason when they are not a launch this build wrote. */
 int gl_spool_decode(const unsigned char *buf, size_t n, struct gl_spool_launch *out, struct gl_err *err);
 void gl_spool_launch_free(struct gl_spool_launch *l);
 void gl_spool_set_free(struct gl_spool_set *set);
-/* Remove the directory and the files gl_spool_write made in it (nothing else). */
+/* Remove the launch files and a write's leftover temporary files, then the directory when nothing else is
+ * in it (a --spool DIR of the user's keeps what else it holds). */
 void gl_spool_remove(const char *dir);
 
 #endif

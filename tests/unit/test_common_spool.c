@@ -1,7 +1,11 @@
 /* test_common_spool.c — the profile hand-off (common/spool.h): a launch written by the program's side is
  * loaded back field for field; the loader takes only whole launch files, in launch order, and rejects
  * with a reason every file that is not a launch this build wrote: truncated at every length, a string
- * longer than its field, values out of range, trailing bytes, a link, another format version. */
+ * longer than its field, values out of range, trailing bytes, a link, another format version, a file over
+ * the size limit, another user's or one others may write; a spool others may write is refused whole; a
+ * link planted at a launch's name is replaced, never followed; removing a spool removes what the hand-off
+ * made and nothing else. */
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,6 +215,94 @@ static void test_directory(const char *dir)
 	CHECK(strstr(err.msg, "/nonexistent/spool") != NULL);
 }
 
+#define NOBODY 65534
+
+static void expect_first_rejected(const char *dir, const char *name, const char *why)
+{
+	struct gl_err err = {0};
+	struct gl_spool_set set;
+	char want[64];
+	snprintf(want, sizeof want, "%s: ", name);
+	CHECK_EQ(gl_spool_load(dir, &set, &err), GL_OK);
+	CHECK_EQ(set.n, 0);
+	CHECK_EQ(set.rejected, 1);
+	if (!strstr(set.first_rejected, why))
+		fprintf(stderr, "expected '%s', got '%s'\n", why, set.first_rejected);
+	CHECK(strncmp(set.first_rejected, want, strlen(want)) == 0 && strstr(set.first_rejected, why) != NULL);
+	gl_spool_set_free(&set);
+	unlink(path_in(dir, name));
+}
+
+/* The spool's directory and files under common/safe_dir.h's rules (`dir` holds no launch file). */
+static void test_refused(const char *dir)
+{
+	struct gl_err err = {0};
+	struct gl_spool_launch l;
+	/* one byte over the limit: refused before a byte is read (a sparse file) */
+	int fd = open(path_in(dir, "launch-000011"), O_WRONLY | O_CREAT | O_EXCL, 0600);
+	CHECK(fd >= 0 && ftruncate(fd, (off_t)GL_SPOOL_MAX_FILE + 1) == 0 && close(fd) == 0);
+	expect_first_rejected(dir, "launch-000011", "268435457 bytes, more than the 268435456");
+	/* a complete launch that others may write, or (as root) another user's */
+	sample(&l, 12);
+	CHECK_EQ(gl_spool_write(dir, &l, &err), GL_OK);
+	CHECK(chmod(path_in(dir, "launch-000012"), 0666) == 0);
+	expect_first_rejected(dir, "launch-000012", "writable by every user");
+	if (geteuid() == 0) {
+		CHECK_EQ(gl_spool_write(dir, &l, &err), GL_OK);
+		CHECK(chown(path_in(dir, "launch-000012"), NOBODY, NOBODY) == 0);
+		expect_first_rejected(dir, "launch-000012", "belongs to user 65534");
+	}
+	gl_spool_launch_free(&l);
+	/* a link planted at a launch's name points at a file of the user's: the write replaces the link */
+	FILE *f = fopen(path_in(dir, "precious"), "w");
+	CHECK(f && fputs("mine\n", f) >= 0 && fclose(f) == 0);
+	CHECK(symlink(path_in(dir, "precious"), path_in(dir, "launch-000013")) == 0);
+	sample(&l, 13);
+	CHECK_EQ(gl_spool_write(dir, &l, &err), GL_OK);
+	gl_spool_launch_free(&l);
+	size_t n = 0;
+	char *text = NULL;
+	CHECK_EQ(gl_read_file(path_in(dir, "precious"), &text, &n), GL_OK);
+	CHECK_STR(text, "mine\n");
+	free(text);
+	struct stat st;
+	CHECK(lstat(path_in(dir, "launch-000013"), &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0777) == 0600);
+	struct gl_spool_set set;
+	CHECK_EQ(gl_spool_load(dir, &set, &err), GL_OK);
+	CHECK_EQ(set.n, 1);
+	CHECK_EQ(set.rejected, 0);
+	gl_spool_set_free(&set);
+	/* a spool its group may write: refused whole, for reading and for writing */
+	CHECK(chmod(dir, 0770) == 0);
+	memset(&err, 0, sizeof err);
+	CHECK_EQ(gl_spool_load(dir, &set, &err), GL_EENV);
+	CHECK(strstr(err.msg, dir) && strstr(err.msg, "writable by its group"));
+	sample(&l, 14);
+	memset(&err, 0, sizeof err);
+	CHECK_EQ(gl_spool_write(dir, &l, &err), GL_EENV);
+	CHECK(strstr(err.msg, "cannot write launch 14 into the profile spool") && strstr(err.msg, "writable by its group"));
+	gl_spool_launch_free(&l);
+	CHECK(chmod(dir, 0700) == 0);
+	CHECK(access(path_in(dir, "launch-000014"), F_OK) != 0);
+}
+
+/* Removing a spool: its launch files and a write's leftover temporary file go; the directory goes only
+ * when nothing else is left in it (a --spool DIR of the user's keeps the rest). */
+static void test_remove(const char *dir)
+{
+	FILE *f = fopen(path_in(dir, ".gl-tmp-1-0123456789abcdef"), "w"); /* a write killed half-way */
+	CHECK(f && fclose(f) == 0);
+	gl_spool_remove(dir);
+	CHECK(access(path_in(dir, "launch-000013"), F_OK) != 0);
+	CHECK(access(path_in(dir, ".gl-tmp-1-0123456789abcdef"), F_OK) != 0);
+	CHECK(access(path_in(dir, "precious"), F_OK) == 0);
+	CHECK(access(path_in(dir, "notes.txt"), F_OK) == 0);
+	unlink(path_in(dir, "precious"));
+	unlink(path_in(dir, "notes.txt"));
+	gl_spool_remove(dir);
+	CHECK(access(dir, F_OK) != 0);
+}
+
 int main(void)
 {
 	char dir[512];
@@ -225,7 +317,9 @@ int main(void)
 	test_directory(dir2);
 	gl_spool_remove(dir);
 	CHECK(access(dir, F_OK) != 0);
-	unlink(path_in(dir2, "notes.txt"));
-	gl_spool_remove(dir2);
+	unlink(path_in(dir2, "launch-000009"));
+	unlink(path_in(dir2, "launch-000010"));
+	test_refused(dir2);
+	test_remove(dir2);
 	CHECK_DONE();
 }
