@@ -14,6 +14,7 @@
 
 #include "cmd_profile.h"
 #include "common/launch_filter.h"
+#include "common/safe_dir.h"
 #include "common/sha256.h"
 #include "common/spool.h"
 #include "render/render.h"
@@ -220,17 +221,20 @@ static int store_launches(struct gl_ctx *ctx, const struct profile_opts *o, cons
 	return rc;
 }
 
-/* --spool DIR comes from the library's own exit hook: a directory of this user's, not a link, that no one
- * else may write. */
+/* --spool DIR comes from the library's own exit hook: a directory that passes common/safe_dir.h's check (this
+ * user's, not a link, that no one else may write).  Anything else is a usage error and nothing is read. */
 static int check_spool_dir(struct gl_ctx *ctx, const char *dir)
 {
 	struct stat st;
-	if (lstat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
+	if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode))
 		return gl_errf(&ctx->err, GL_EUSAGE, "--spool %s: not a directory", dir);
-	if (st.st_uid != geteuid() || (st.st_mode & 022))
-		return gl_errf(&ctx->err, GL_EUSAGE, "--spool %s: not a private directory of this user (owner %u, mode "
-			       "%03o); gpulab reads launches only from a spool it or its library made", dir,
-			       (unsigned)st.st_uid, (unsigned)(st.st_mode & 0777));
+	struct gl_safe_dir d;
+	struct gl_err why = {0};
+	int rc = gl_safe_dir_open(&d, dir, 0, "the spool directory", &why);
+	gl_safe_dir_close(&d);
+	if (rc != GL_OK)
+		return gl_errf(&ctx->err, GL_EUSAGE, "--spool %s: not a private directory of this user, and gpulab reads "
+			       "launches only from a spool it or its library made: %s", dir, why.msg);
 	return GL_OK;
 }
 
