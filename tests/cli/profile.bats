@@ -171,6 +171,10 @@ CUDA error at $SRC/oob.cu:21: cudaDeviceSynchronize(): an illegal memory access 
 @test "profile: --spool reads only a private spool directory, and rejects files that are not launches" {
 	mkdir -m 0777 "$BATS_TEST_TMPDIR/open"
 	bad_input 2 "not a private directory of this user" profile --spool "$BATS_TEST_TMPDIR/open" -- "$BIN/va"
+	assert_output --partial "writable by every user (mode 0777): another user could put files there; run 'chmod go-w $BATS_TEST_TMPDIR/open'"
+	ln -s "$BATS_TEST_TMPDIR/open" "$BATS_TEST_TMPDIR/link"
+	chmod 0700 "$BATS_TEST_TMPDIR/open"
+	bad_input 2 "is a symbolic link" profile --spool "$BATS_TEST_TMPDIR/link" -- "$BIN/va"
 	bad_input 2 "not a directory" profile --spool "$BATS_TEST_TMPDIR/none" -- "$BIN/va"
 	mkdir -m 0700 "$BATS_TEST_TMPDIR/spool"
 	printf 'GLSPOOL\0junk' >"$BATS_TEST_TMPDIR/spool/launch-000001"
