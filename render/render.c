@@ -108,7 +108,7 @@ static void table_counts(FILE *out, const struct gl_launch_record *l)
 void gl_render_table_row(FILE *out, const struct gl_launch_record *l, int variant_w)
 {
 	const char *paint = l->verified < 0 ? "" : gl_sgr(l->verified ? GL_GREEN : GL_RED);
-	fprintf(out, "%-*s %s%-8s%s", variant_w, l->variant, paint, l->verified < 0 ? "n/a" : l->verified ? "yes" : "NO",
+	fprintf(out, "%-*s %s%-8s%s", variant_w, l->variant, paint, gl_render_verdict(l->verified),
 		*paint ? gl_sgr(GL_RESET) : "");
 	table_counts(out, l);
 	if (l->nparts)
@@ -204,10 +204,7 @@ static void json_launch(struct gl_json *j, const struct gl_launch_record *l, con
 		gl_json_int(j, "part", l->part);
 	gl_json_string(j, "entry", l->entry);
 	gl_json_raw(j, "params", l->params_json && l->params_json[0] ? l->params_json : "{}");
-	if (l->verified < 0)
-		gl_json_null(j, "verified"); /* not checked: sampled CTAs */
-	else
-		gl_json_bool(j, "verified", l->verified);
+	gl_render_json_verdict(j, "verified", l->verified);
 	gl_json_number(j, "max_abs_err", l->max_abs_err);
 	gl_json_number(j, "max_rel_err", l->max_rel_err);
 	gl_json_begin_array(j, "grid");
@@ -292,7 +289,7 @@ static void csv_row(FILE *out, const struct gl_run_record *r, const struct gl_la
 {
 	fprintf(out, "%ld,%s,%s,%s,%d,%s,", r->id, r->info.backend, l->topic, l->variant, l->part, l->entry);
 	gl_csv_field(out, l->params_json);
-	fprintf(out, ",%s,", l->verified < 0 ? "" : l->verified ? "true" : "false");
+	fprintf(out, ",%s,", gl_render_csv_verdict(l->verified));
 	gl_csv_number(out, l->max_abs_err);
 	fputc(',', out);
 	if (!isnan(l->duration_ns))

@@ -2,8 +2,9 @@
  * table, JSON or CSV (render.c), whether printers paint (render_color.c), `run`'s table row by row as
  * variants finish (render_stream.c), guidance, occupancy and the estimate (render_insights.c), `report
  * --details` (render_details.c), variants and runs side by side (render_compare.c,
- * render_compare_runs.c), one simulated kernel with its compute-sanitizer-style findings (render_sim.c)
- * and `validate`'s rows and time line (render_validate.c, render_validate_time.c).  Printers only: they
+ * render_compare_runs.c), a launch's verdict in each format (render_verdict.c), one simulated kernel with
+ * its compute-sanitizer-style findings (render_sim.c) and `validate`'s rows and time line
+ * (render_validate.c, render_validate_time.c).  Printers only: they
  * read records and results; nothing here runs a kernel or writes the store. */
 #ifndef GL_RENDER_H
 #define GL_RENDER_H
@@ -52,6 +53,13 @@ int gl_render_variant_width(const char *const *names, size_t n);
 void gl_render_table_head(FILE *out, const char *title, int variant_w);
 void gl_render_table_row(FILE *out, const struct gl_launch_record *l, int variant_w);
 void gl_render_table_tail(FILE *out, const struct gl_run_record *r, int print_limit);
+
+/* ---- a launch's verdict (render_verdict.c), the one place every printer takes it from: verified 1 is
+ * "yes", 0 "NO", and < 0 (not checked: a sampled launch, a program's own launch) "n/a" in a table, null in
+ * JSON and an empty CSV field. */
+const char *gl_render_verdict(int verified);
+void gl_render_json_verdict(struct gl_json *j, const char *key, int verified);
+const char *gl_render_csv_verdict(int verified);
 
 /* ---- `run`'s table as the run goes (render_stream.c): the title and column header once the backend is
  * known, each variant's row as soon as it has run, and what needs every row once the run is stored. */

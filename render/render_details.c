@@ -135,7 +135,7 @@ void gl_render_details(FILE *out, const struct gl_run_record *r, const struct gl
 		struct gl_estimate e;
 		gl_estimate_launch(g, l, &e);
 		fprintf(out, "\n%s %s  %s  verified %s\n", l->topic, l->variant, l->params_json ? l->params_json : "{}",
-			l->verified < 0 ? "n/a" : l->verified ? "yes" : "NO");
+			gl_render_verdict(l->verified));
 		section_launch(out, l);
 		section_memory(out, l);
 		section_compute(out, l, &e);
