@@ -152,8 +152,8 @@ static void report(struct validate *v, const struct gl_launch_record *r[NSIDES])
 		gl_json_begin_object(&v->json, NULL);
 		gl_json_string(&v->json, "topic", r[SIM]->topic);
 		gl_json_string(&v->json, "variant", r[SIM]->variant);
-		gl_json_bool(&v->json, "verified_sim", r[SIM]->verified);
-		gl_json_bool(&v->json, "verified_cuda", r[GPU]->verified);
+		gl_render_json_verdict(&v->json, "verified_sim", r[SIM]->verified);
+		gl_render_json_verdict(&v->json, "verified_cuda", r[GPU]->verified);
 		gl_json_string(&v->json, "note", r[GPU]->note);
 		gl_validate_time_json(&v->json, r[SIM], r[GPU], v->side[GPU].info.name);
 		gl_json_begin_array(&v->json, "metrics");
@@ -164,7 +164,7 @@ static void report(struct validate *v, const struct gl_launch_record *r[NSIDES])
 		return;
 	}
 	printf("%s/%s: verified on sim %s, on cuda %s%s%s\n", r[SIM]->topic, r[SIM]->variant,
-	       r[SIM]->verified ? "yes" : "NO", r[GPU]->verified ? "yes" : "NO", r[GPU]->note[0] ? "; " : "",
+	       gl_render_verdict(r[SIM]->verified), gl_render_verdict(r[GPU]->verified), r[GPU]->note[0] ? "; " : "",
 	       r[GPU]->note);
 	gl_validate_time_line(stdout, r[SIM], r[GPU], v->side[GPU].info.name);
 	printf("  %-58s %14s %14s %8s\n", "metric", "sim", "cupti", "ratio");

@@ -104,7 +104,7 @@ static void render_table(FILE *out, const struct gl_run_record *r, const struct 
 		runs ? runs : run, r->info.backend, r->info.device);
 	heading(out, w, "verified");
 	for (size_t i = 0; i < r->nlaunches; i++) {
-		fprintf(out, "%-*s %-8s", w, r->launches[i].variant, r->launches[i].verified ? "yes" : "NO");
+		fprintf(out, "%-*s %-8s", w, r->launches[i].variant, gl_render_verdict(r->launches[i].verified));
 		for (int c = 0; c < GL_CMP_NCOLS; c++)
 			print_value(out, c, rows[i].v[c]);
 		fputc('\n', out);
@@ -156,7 +156,7 @@ static void json_row(struct gl_json *j, const struct gl_launch_record *l, const 
 {
 	gl_json_begin_object(j, NULL);
 	gl_json_string(j, "variant", l->variant);
-	gl_json_bool(j, "verified", l->verified);
+	gl_render_json_verdict(j, "verified", l->verified);
 	gl_json_int(j, "launches", l->nparts ? l->nparts : 1); /* a multi-launch variant: its total */
 	for (int c = 0; c < GL_CMP_NCOLS; c++)
 		json_value(j, cols[c].key, row->v[c]);
@@ -214,7 +214,7 @@ static void render_csv(FILE *out, const struct gl_run_record *r, const struct gl
 	fputc('\n', out);
 	for (size_t i = 0; i < r->nlaunches; i++) {
 		const struct gl_launch_record *l = &r->launches[i];
-		fprintf(out, "%ld,%s,%s,%s,%s", r->id, l->topic, l->variant, l->verified ? "true" : "false",
+		fprintf(out, "%ld,%s,%s,%s,%s", r->id, l->topic, l->variant, gl_render_csv_verdict(l->verified),
 			r->launches[base].variant);
 		for (int c = 0; c < GL_CMP_NCOLS; c++)
 			csv_value(out, rows[i].v[c]);

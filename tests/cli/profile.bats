@@ -168,6 +168,27 @@ CUDA error at $SRC/oob.cu:21: cudaDeviceSynchronize(): an illegal memory access 
 	[ -z "$stderr" ]
 }
 
+@test "profile: compare --runs of two program runs reads n/a, JSON null and an empty CSV field as the verdict" {
+	# a program's launches are not checked by gpulab (only the program knows its outputs): no verdict stored
+	"$GPULAB" profile --db "$DB" "$BIN/va" >/dev/null 2>&1
+	"$GPULAB" profile --db "$DB" "$BIN/va" >/dev/null 2>&1
+	run -0 "$GPULAB" query "SELECT count(*), count(verified) FROM launches" --db "$DB" --csv
+	assert_line --index 1 "8,0"
+	run -0 --separate-stderr "$GPULAB" compare --runs 1,2 --db "$DB"
+	assert_line --index 2 --regexp '^variant +verified +ld sectors'
+	assert_line --index 3 --regexp '^r1:reverse_block n/a +125 +125 +64 '
+	assert_line --index 7 --regexp '^r2:reverse_block n/a +125 '
+	[ "$(grep -cE '^r[12]:[a-z_]+ +n/a ' <<<"$output")" = 8 ]
+	refute_output --regexp '^r[12]:[a-z_]+ +(yes|NO) '
+	run -0 --separate-stderr "$GPULAB" compare --runs 1,2 --db "$DB" --json
+	[ "$(jq '.variants | length' <<<"$output")" = 8 ]
+	[ "$(jq -c '[.variants[].verified] | unique' <<<"$output")" = "[null]" ]
+	run -0 --separate-stderr "$GPULAB" compare --runs 1,2 --db "$DB" --csv
+	assert_line --index 0 --partial "run_id,topic,variant,verified,baseline,"
+	assert_line --index 1 --regexp '^1,program,r1:reverse_block,,r1:reverse_block,125,125,64,'
+	[ "$(grep -c '^1,program,r[12]:[a-z_]*,,r1:reverse_block,' <<<"$output")" = 8 ]
+}
+
 @test "profile: --spool reads only a private spool directory, and rejects files that are not launches" {
 	mkdir -m 0777 "$BATS_TEST_TMPDIR/open"
 	bad_input 2 "not a private directory of this user" profile --spool "$BATS_TEST_TMPDIR/open" -- "$BIN/va"
