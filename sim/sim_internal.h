@@ -130,9 +130,17 @@ struct sim_l1;
 void sim_l1_load(struct sim_cta *cta, const uint64_t addr[32], uint32_t mask, unsigned size, bool bypass);
 /* The same for a full warp's aligned 4-byte load, lane l at a0 + rel[l], that touches `sectors` sectors:
  * `lanes` holds the lanes whose sector is not the sector of the lane before them (lane 0 always), the
- * lanes whose sectors sim_l1_load looks up, in the same order (sim_mem_hot.c keeps them per shape). */
+ * lanes whose sectors sim_l1_load looks up, in the same order (sim_mem_hot.c keeps them per shape).
+ * `rel_hash` is sim_l1_rel_hash(rel) and `pattern` sim_l1_pattern(rel, a0's word in its sector), both
+ * kept per shape by the caller: they let loads of one shape skip lookups that must hit (sim_l1.c). */
 void sim_l1_load_words(struct sim_cta *cta, uint64_t a0, const int64_t rel[32], uint32_t lanes, unsigned sectors,
-		       bool bypass);
+		       bool bypass, uint64_t rel_hash, unsigned pattern);
+uint64_t sim_l1_rel_hash(const int64_t rel[32]);
+/* For a shape rel (whole words, rel[0] = 0) whose lane 0 is at word `word` (0-7) of its sector: the
+ * lowest word whose lanes' sectors lie the same way relative to lane 0's (a pattern for sim_l1_load_words). */
+unsigned sim_l1_pattern(const int64_t rel[32], unsigned word);
+/* Loads whose lookups the L1 model skipped because they had to hit (for tests and profiles). */
+uint64_t sim_l1_skipped(const struct sim_cta *cta);
 void sim_l1_free(struct sim_cta *cta);
 
 enum warp_state { W_READY, W_BARRIER, W_DONE };
@@ -226,6 +234,8 @@ struct sim_shape {
 	uint32_t l1_lanes[32]; /* for each start modulo a line: the lanes the L1 model looks up (sim_l1.h) */
 	bool columns;
 	uint64_t marked[32];
+	uint8_t l1_pattern[8]; /* for lane 0 at each word of its sector: sim_l1_pattern + 1; 0: not yet */
+	uint64_t l1_rel_hash;  /* sim_l1_rel_hash(rel) */
 };
 #define SIM_SHAPE_SLOTS 256
 

@@ -117,6 +117,8 @@ static bool install_global(struct sim_cta *cta, const struct ptx_insn *ins, stru
 	e->region = NULL;
 	memset(e->sectors, 0, sizeof e->sectors);
 	memset(e->marked, 0, sizeof e->marked);
+	memset(e->l1_pattern, 0, sizeof e->l1_pattern);
+	e->l1_rel_hash = sim_l1_rel_hash(e->rel);
 	e->columns = true;
 	for (int l = 0; l < 32; l++)
 		e->columns &= (e->rel[l] & 31) == 0;
@@ -327,6 +329,16 @@ static uint32_t l1_lanes(const struct sim_shape *e, uint64_t a0)
 	return lanes;
 }
 
+/* The pattern of the sectors the L1 model looks up for a start at a0 (sim_l1_pattern), worked out once per
+ * word of the sector. */
+static unsigned l1_pattern(struct sim_shape *e, uint64_t a0)
+{
+	unsigned word = (unsigned)(a0 % GL_SECTOR_BYTES) / 4;
+	if (!e->l1_pattern[word])
+		e->l1_pattern[word] = (uint8_t)(sim_l1_pattern(e->rel, word) + 1);
+	return e->l1_pattern[word] - 1u;
+}
+
 /* The counters of a global access: the PTX access, the SASS one (the same, or none), the wasted sectors
  * (sim_spots.c), the touched sectors, the L1 model's lookups of a load (sim_l1.c) and the trace. */
 static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
@@ -345,7 +357,8 @@ static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct p
 	sim_spots_add(cta, ins, e->is_store ? SIM_SPOT_GST : SIM_SPOT_GLD, units > ideal ? units - ideal : 0);
 	touch_hot(cta, e, addr);
 	if (!e->is_store)
-		sim_l1_load_words(cta, addr[0], e->rel, e->l1_lanes[start], units, ins->mods & (PM_CG | PM_VOLATILE));
+		sim_l1_load_words(cta, addr[0], e->rel, e->l1_lanes[start], units, ins->mods & (PM_CG | PM_VOLATILE),
+				  e->l1_rel_hash, l1_pattern(e, addr[0]));
 	if (e->sass == SASS_NONE || e->sass == SASS_SAME) {
 		*(e->is_store ? &c->gst_req : &c->gld_req) += 1;
 		*(e->is_store ? &c->gst_sect : &c->gld_sect) += units;
