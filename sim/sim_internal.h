@@ -113,6 +113,9 @@ void sim_touch_init(struct sim_touch *t, const struct sim_region *regions, int n
 void sim_touch_mark(struct sim_touch *t, bool is_store, const uint64_t addr[32], uint32_t mask, unsigned size);
 /* The same for one access of `size` bytes at addr (a broadcast: every lane at one address). */
 void sim_touch_mark_one(struct sim_touch *t, bool is_store, uint64_t addr, unsigned size);
+/* The sectors of a full warp's aligned 4-byte access, lane l at a0 + rel[l]: `lanes` holds lane 0 and
+ * each lane whose sector is not its predecessor's (the same bits as sim_touch_mark over the 32 words). */
+void sim_touch_mark_lanes(struct sim_touch *t, bool is_store, uint64_t a0, const int64_t rel[32], uint32_t lanes);
 void sim_touch_count(const struct sim_touch *t, uint64_t *ld, uint64_t *st);
 void sim_touch_free(struct sim_touch *t);
 void sim_spots_result(const struct sim_launch *L, struct gl_sim_result *res);
@@ -120,7 +123,13 @@ void sim_spots_result(const struct sim_launch *L, struct gl_sim_result *res);
 /* sim_spots.c: the waste of each instruction by kind (sim.h's gl_sim_spot) */
 enum sim_spot { SIM_SPOT_GLD, SIM_SPOT_GST, SIM_SPOT_SLD, SIM_SPOT_SST, SIM_SPOT_KINDS };
 struct sim_cta;
-void sim_spots_add(struct sim_cta *cta, const struct ptx_insn *ins, enum sim_spot kind, uint64_t waste);
+void sim_spots_add_waste(struct sim_cta *cta, const struct ptx_insn *ins, enum sim_spot kind, uint64_t waste);
+/* Inline: most accesses waste nothing, and the hot forms make one per access. */
+static inline void sim_spots_add(struct sim_cta *cta, const struct ptx_insn *ins, enum sim_spot kind, uint64_t waste)
+{
+	if (waste)
+		sim_spots_add_waste(cta, ins, kind, waste);
+}
 void sim_spots_flush(struct sim_cta *cta); /* the worker's sums into the launch's; frees them */
 
 /* sim_l1.c: the L1 model of global loads (docs/sim.md): look the sectors up in the CTA's L1, counting

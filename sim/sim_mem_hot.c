@@ -300,8 +300,8 @@ static bool region_holds(const struct sim_region *r, uint64_t a0, const struct s
 /* Mark the sectors a global access touched (sim_touch.c).  A shape whose lanes are whole sectors apart
  * touches the sectors of its first one moved by fixed amounts, so its sectors are the same set whenever
  * that first sector is: each slot remembers 32 first sectors it marked already (bits only ever get set,
- * so skipping them is exact). */
-static void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t addr[32])
+ * so skipping them is exact).  Other shapes mark the sectors of `lanes`, those starting a new sector. */
+static void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t addr[32], uint32_t lanes)
 {
 	struct sim_touch *t = &cta->L->touch;
 	if (!t->ld)
@@ -312,7 +312,7 @@ static void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t a
 	if (e->kind == SHAPE_SAME)
 		sim_touch_mark_one(t, e->is_store, addr[0], 4);
 	else
-		sim_touch_mark(t, e->is_store, addr, 0xffffffffu, 4);
+		sim_touch_mark_lanes(t, e->is_store, addr[0], e->rel, lanes);
 	if (e->columns)
 		*memo = first;
 }
@@ -355,7 +355,7 @@ static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct p
 	*(e->is_store ? &c->ptx_gst_req : &c->ptx_gld_req) += 1;
 	*(e->is_store ? &c->ptx_gst_sect : &c->ptx_gld_sect) += units;
 	sim_spots_add(cta, ins, e->is_store ? SIM_SPOT_GST : SIM_SPOT_GLD, units > ideal ? units - ideal : 0);
-	touch_hot(cta, e, addr);
+	touch_hot(cta, e, addr, e->l1_lanes[start]);
 	if (!e->is_store)
 		sim_l1_load_words(cta, addr[0], e->rel, e->l1_lanes[start], units, ins->mods & (PM_CG | PM_VOLATILE),
 				  e->l1_rel_hash, l1_pattern(e, addr[0]));
