@@ -9,6 +9,7 @@
  * touched (global).  An access compares its shape in one vectorised pass and checks its start; the
  * counts, checks and findings are the general path's. */
 #include "sim_exec.h"
+#include "sim_quiet.h"
 #include "sim_simd.h"
 #include "sim_trace.h"
 
