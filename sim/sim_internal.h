@@ -230,6 +230,7 @@ struct sim_shape {
 	int64_t rel[32];
 	int64_t min, max;
 	uint8_t kind, is_store, space, sass, span, parts;
+	uint8_t half_kind[2]; /* how each half-warp's lanes lie (sim_mem_hot.c), for a shape of neither kind */
 	/* shared */
 	uint32_t units, conflicts, nwin;
 	uint32_t part_units[4], part_conflicts[4];

@@ -126,6 +126,17 @@ static bool install_global(struct sim_cta *cta, const struct ptx_insn *ins, stru
 	return true;
 }
 
+/* How the 16 lanes of a half-warp lie relative to their first: all at one word, or lane l at 4 l. */
+static uint8_t half_kind(const int64_t rel[16])
+{
+	bool same = true, unit = true;
+	for (int l = 0; l < 16; l++) {
+		same &= rel[l] == rel[0];
+		unit &= rel[l] == rel[0] + 4 * l;
+	}
+	return same ? SHAPE_SAME : unit ? SHAPE_UNIT : SHAPE_ANY;
+}
+
 /* Work out the shape of `addr` (an access of a hot form) into the site's slot; false when its lanes are not
  * whole aligned words, or are far apart (the general path then runs). */
 static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struct sim_shape *e, const uint64_t addr[32])
@@ -151,6 +162,8 @@ static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struc
 	e->min = min;
 	e->max = max;
 	e->kind = same ? SHAPE_SAME : unit ? SHAPE_UNIT : SHAPE_ANY;
+	for (int h = 0; h < 2; h++) /* the halves of a shape that is neither (rows of a 16-wide block) */
+		e->half_kind[h] = half_kind(e->rel + 16 * h);
 	e->is_store = ins->op == OP_ST;
 	e->space = ins->space;
 	if (!(ins->space == PS_SHARED ? install_shared(cta, ins, e, addr) : install_global(cta, ins, e)))
@@ -240,16 +253,40 @@ SIM_SIMD_CLONES static void put_words(uint8_t *restrict dst, const uint64_t *res
 	}
 }
 
-/* Lane l's word at src + rel[l] into the destination register. */
+SIM_SIMD_CLONES static void fill_half(uint64_t *restrict d, uint64_t v)
+{
+	lanes4 x = {v, v, v, v};
+#pragma GCC unroll 4
+	for (int q = 0; q < 16; q += 4)
+		memcpy(d + q, &x, sizeof x);
+}
+
+SIM_SIMD_CLONES static void copy_half(uint64_t *restrict d, const uint8_t *restrict src)
+{
+	for (int l = 0; l < 16; l++)
+		d[l] = word_at(src + 4 * l);
+}
+
+/* Lane l's word at src + rel[l] into the destination register: the whole warp at once when it is all at one
+ * word or contiguous, else each half-warp that is, else lane by lane. */
 static void load_hot(struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e, const uint8_t *src)
 {
 	uint64_t *d = sim_reg(w, ins->ops[0].slot);
-	if (e->kind == SHAPE_SAME)
+	if (e->kind == SHAPE_SAME) {
 		fill_words(d, word_at(src));
-	else if (e->kind == SHAPE_UNIT)
+	} else if (e->kind == SHAPE_UNIT) {
 		copy_words(d, src);
-	else
+	} else if (e->half_kind[0] == SHAPE_ANY || e->half_kind[1] == SHAPE_ANY) {
 		gather_words(d, src, e->rel);
+	} else {
+		for (int h = 0; h < 2; h++) {
+			const uint8_t *p = src + e->rel[16 * h];
+			if (e->half_kind[h] == SHAPE_SAME)
+				fill_half(d + 16 * h, word_at(p));
+			else
+				copy_half(d + 16 * h, p);
+		}
+	}
 }
 
 /* The source register's lane l to dst + rel[l], in lane order: of lanes storing to one word, the last one's
