@@ -113,6 +113,9 @@ void sim_touch_init(struct sim_touch *t, const struct sim_region *regions, int n
 void sim_touch_mark(struct sim_touch *t, bool is_store, const uint64_t addr[32], uint32_t mask, unsigned size);
 /* The same for one access of `size` bytes at addr (a broadcast: every lane at one address). */
 void sim_touch_mark_one(struct sim_touch *t, bool is_store, uint64_t addr, unsigned size);
+/* The sectors of a full warp's aligned 4-byte access, lane l at a0 + rel[l]: `lanes` holds lane 0 and
+ * each lane whose sector is not its predecessor's (the same bits as sim_touch_mark over the 32 words). */
+void sim_touch_mark_lanes(struct sim_touch *t, bool is_store, uint64_t a0, const int64_t rel[32], uint32_t lanes);
 void sim_touch_count(const struct sim_touch *t, uint64_t *ld, uint64_t *st);
 void sim_touch_free(struct sim_touch *t);
 void sim_spots_result(const struct sim_launch *L, struct gl_sim_result *res);
@@ -120,7 +123,13 @@ void sim_spots_result(const struct sim_launch *L, struct gl_sim_result *res);
 /* sim_spots.c: the waste of each instruction by kind (sim.h's gl_sim_spot) */
 enum sim_spot { SIM_SPOT_GLD, SIM_SPOT_GST, SIM_SPOT_SLD, SIM_SPOT_SST, SIM_SPOT_KINDS };
 struct sim_cta;
-void sim_spots_add(struct sim_cta *cta, const struct ptx_insn *ins, enum sim_spot kind, uint64_t waste);
+void sim_spots_add_waste(struct sim_cta *cta, const struct ptx_insn *ins, enum sim_spot kind, uint64_t waste);
+/* Inline: most accesses waste nothing, and the hot forms make one per access. */
+static inline void sim_spots_add(struct sim_cta *cta, const struct ptx_insn *ins, enum sim_spot kind, uint64_t waste)
+{
+	if (waste)
+		sim_spots_add_waste(cta, ins, kind, waste);
+}
 void sim_spots_flush(struct sim_cta *cta); /* the worker's sums into the launch's; frees them */
 
 /* sim_l1.c: the L1 model of global loads (docs/sim.md): look the sectors up in the CTA's L1, counting
@@ -130,9 +139,17 @@ struct sim_l1;
 void sim_l1_load(struct sim_cta *cta, const uint64_t addr[32], uint32_t mask, unsigned size, bool bypass);
 /* The same for a full warp's aligned 4-byte load, lane l at a0 + rel[l], that touches `sectors` sectors:
  * `lanes` holds the lanes whose sector is not the sector of the lane before them (lane 0 always), the
- * lanes whose sectors sim_l1_load looks up, in the same order (sim_mem_hot.c keeps them per shape). */
+ * lanes whose sectors sim_l1_load looks up, in the same order (sim_mem_hot.c keeps them per shape).
+ * `rel_hash` is sim_l1_rel_hash(rel) and `pattern` sim_l1_pattern(rel, a0's word in its sector), both
+ * kept per shape by the caller: they let loads of one shape skip lookups that must hit (sim_l1.c). */
 void sim_l1_load_words(struct sim_cta *cta, uint64_t a0, const int64_t rel[32], uint32_t lanes, unsigned sectors,
-		       bool bypass);
+		       bool bypass, uint64_t rel_hash, unsigned pattern);
+uint64_t sim_l1_rel_hash(const int64_t rel[32]);
+/* For a shape rel (whole words, rel[0] = 0) whose lane 0 is at word `word` (0-7) of its sector: the
+ * lowest word whose lanes' sectors lie the same way relative to lane 0's (a pattern for sim_l1_load_words). */
+unsigned sim_l1_pattern(const int64_t rel[32], unsigned word);
+/* Loads whose lookups the L1 model skipped because they had to hit (for tests and profiles). */
+uint64_t sim_l1_skipped(const struct sim_cta *cta);
 void sim_l1_free(struct sim_cta *cta);
 
 enum warp_state { W_READY, W_BARRIER, W_DONE };
@@ -213,6 +230,7 @@ struct sim_shape {
 	int64_t rel[32];
 	int64_t min, max;
 	uint8_t kind, is_store, space, sass, span, parts;
+	uint8_t half_kind[2]; /* how each half-warp's lanes lie (sim_mem_hot.c), for a shape of neither kind */
 	/* shared */
 	uint32_t units, conflicts, nwin;
 	uint32_t part_units[4], part_conflicts[4];
@@ -226,6 +244,8 @@ struct sim_shape {
 	uint32_t l1_lanes[32]; /* for each start modulo a line: the lanes the L1 model looks up (sim_l1.h) */
 	bool columns;
 	uint64_t marked[32];
+	uint8_t l1_pattern[8]; /* for lane 0 at each word of its sector: sim_l1_pattern + 1; 0: not yet */
+	uint64_t l1_rel_hash;  /* sim_l1_rel_hash(rel) */
 };
 #define SIM_SHAPE_SLOTS 256
 

@@ -9,6 +9,7 @@
  * touched (global).  An access compares its shape in one vectorised pass and checks its start; the
  * counts, checks and findings are the general path's. */
 #include "sim_exec.h"
+#include "sim_quiet.h"
 #include "sim_simd.h"
 #include "sim_trace.h"
 
@@ -117,10 +118,23 @@ static bool install_global(struct sim_cta *cta, const struct ptx_insn *ins, stru
 	e->region = NULL;
 	memset(e->sectors, 0, sizeof e->sectors);
 	memset(e->marked, 0, sizeof e->marked);
+	memset(e->l1_pattern, 0, sizeof e->l1_pattern);
+	e->l1_rel_hash = sim_l1_rel_hash(e->rel);
 	e->columns = true;
 	for (int l = 0; l < 32; l++)
 		e->columns &= (e->rel[l] & 31) == 0;
 	return true;
+}
+
+/* How the 16 lanes of a half-warp lie relative to their first: all at one word, or lane l at 4 l. */
+static uint8_t half_kind(const int64_t rel[16])
+{
+	bool same = true, unit = true;
+	for (int l = 0; l < 16; l++) {
+		same &= rel[l] == rel[0];
+		unit &= rel[l] == rel[0] + 4 * l;
+	}
+	return same ? SHAPE_SAME : unit ? SHAPE_UNIT : SHAPE_ANY;
 }
 
 /* Work out the shape of `addr` (an access of a hot form) into the site's slot; false when its lanes are not
@@ -148,6 +162,8 @@ static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struc
 	e->min = min;
 	e->max = max;
 	e->kind = same ? SHAPE_SAME : unit ? SHAPE_UNIT : SHAPE_ANY;
+	for (int h = 0; h < 2; h++) /* the halves of a shape that is neither (rows of a 16-wide block) */
+		e->half_kind[h] = half_kind(e->rel + 16 * h);
 	e->is_store = ins->op == OP_ST;
 	e->space = ins->space;
 	if (!(ins->space == PS_SHARED ? install_shared(cta, ins, e, addr) : install_global(cta, ins, e)))
@@ -237,16 +253,40 @@ SIM_SIMD_CLONES static void put_words(uint8_t *restrict dst, const uint64_t *res
 	}
 }
 
-/* Lane l's word at src + rel[l] into the destination register. */
+SIM_SIMD_CLONES static void fill_half(uint64_t *restrict d, uint64_t v)
+{
+	lanes4 x = {v, v, v, v};
+#pragma GCC unroll 4
+	for (int q = 0; q < 16; q += 4)
+		memcpy(d + q, &x, sizeof x);
+}
+
+SIM_SIMD_CLONES static void copy_half(uint64_t *restrict d, const uint8_t *restrict src)
+{
+	for (int l = 0; l < 16; l++)
+		d[l] = word_at(src + 4 * l);
+}
+
+/* Lane l's word at src + rel[l] into the destination register: the whole warp at once when it is all at one
+ * word or contiguous, else each half-warp that is, else lane by lane. */
 static void load_hot(struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e, const uint8_t *src)
 {
 	uint64_t *d = sim_reg(w, ins->ops[0].slot);
-	if (e->kind == SHAPE_SAME)
+	if (e->kind == SHAPE_SAME) {
 		fill_words(d, word_at(src));
-	else if (e->kind == SHAPE_UNIT)
+	} else if (e->kind == SHAPE_UNIT) {
 		copy_words(d, src);
-	else
+	} else if (e->half_kind[0] == SHAPE_ANY || e->half_kind[1] == SHAPE_ANY) {
 		gather_words(d, src, e->rel);
+	} else {
+		for (int h = 0; h < 2; h++) {
+			const uint8_t *p = src + e->rel[16 * h];
+			if (e->half_kind[h] == SHAPE_SAME)
+				fill_half(d + 16 * h, word_at(p));
+			else
+				copy_half(d + 16 * h, p);
+		}
+	}
 }
 
 /* The source register's lane l to dst + rel[l], in lane order: of lanes storing to one word, the last one's
@@ -298,8 +338,8 @@ static bool region_holds(const struct sim_region *r, uint64_t a0, const struct s
 /* Mark the sectors a global access touched (sim_touch.c).  A shape whose lanes are whole sectors apart
  * touches the sectors of its first one moved by fixed amounts, so its sectors are the same set whenever
  * that first sector is: each slot remembers 32 first sectors it marked already (bits only ever get set,
- * so skipping them is exact). */
-static void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t addr[32])
+ * so skipping them is exact).  Other shapes mark the sectors of `lanes`, those starting a new sector. */
+static void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t addr[32], uint32_t lanes)
 {
 	struct sim_touch *t = &cta->L->touch;
 	if (!t->ld)
@@ -310,7 +350,7 @@ static void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t a
 	if (e->kind == SHAPE_SAME)
 		sim_touch_mark_one(t, e->is_store, addr[0], 4);
 	else
-		sim_touch_mark(t, e->is_store, addr, 0xffffffffu, 4);
+		sim_touch_mark_lanes(t, e->is_store, addr[0], e->rel, lanes);
 	if (e->columns)
 		*memo = first;
 }
@@ -325,6 +365,16 @@ static uint32_t l1_lanes(const struct sim_shape *e, uint64_t a0)
 				    (a0 + (uint64_t)e->rel[l - 1]) / GL_SECTOR_BYTES)
 			 << l;
 	return lanes;
+}
+
+/* The pattern of the sectors the L1 model looks up for a start at a0 (sim_l1_pattern), worked out once per
+ * word of the sector. */
+static unsigned l1_pattern(struct sim_shape *e, uint64_t a0)
+{
+	unsigned word = (unsigned)(a0 % GL_SECTOR_BYTES) / 4;
+	if (!e->l1_pattern[word])
+		e->l1_pattern[word] = (uint8_t)(sim_l1_pattern(e->rel, word) + 1);
+	return e->l1_pattern[word] - 1u;
 }
 
 /* The counters of a global access: the PTX access, the SASS one (the same, or none), the wasted sectors
@@ -343,9 +393,10 @@ static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct p
 	*(e->is_store ? &c->ptx_gst_req : &c->ptx_gld_req) += 1;
 	*(e->is_store ? &c->ptx_gst_sect : &c->ptx_gld_sect) += units;
 	sim_spots_add(cta, ins, e->is_store ? SIM_SPOT_GST : SIM_SPOT_GLD, units > ideal ? units - ideal : 0);
-	touch_hot(cta, e, addr);
+	touch_hot(cta, e, addr, e->l1_lanes[start]);
 	if (!e->is_store)
-		sim_l1_load_words(cta, addr[0], e->rel, e->l1_lanes[start], units, ins->mods & (PM_CG | PM_VOLATILE));
+		sim_l1_load_words(cta, addr[0], e->rel, e->l1_lanes[start], units, ins->mods & (PM_CG | PM_VOLATILE),
+				  e->l1_rel_hash, l1_pattern(e, addr[0]));
 	if (e->sass == SASS_NONE || e->sass == SASS_SAME) {
 		*(e->is_store ? &c->gst_req : &c->gld_req) += 1;
 		*(e->is_store ? &c->gst_sect : &c->gld_sect) += units;

@@ -7,7 +7,7 @@
 
 #include <stdlib.h>
 
-void sim_spots_add(struct sim_cta *cta, const struct ptx_insn *ins, enum sim_spot kind, uint64_t waste)
+void sim_spots_add_waste(struct sim_cta *cta, const struct ptx_insn *ins, enum sim_spot kind, uint64_t waste)
 {
 	const struct ptx_function *fn = cta->L->fn;
 	if (!waste || !cta->spots || ins < fn->code || ins >= fn->code + fn->ncode)

@@ -65,6 +65,18 @@ void sim_touch_mark_one(struct sim_touch *t, bool is_store, uint64_t addr, unsig
 			mark(map, s - t->first);
 }
 
+void sim_touch_mark_lanes(struct sim_touch *t, bool is_store, uint64_t a0, const int64_t rel[32], uint32_t lanes)
+{
+	if (!t->ld)
+		return;
+	_Atomic uint64_t *map = is_store ? t->st : t->ld;
+	for (uint32_t m = lanes; m; m &= m - 1) {
+		uint64_t s = (a0 + (uint64_t)rel[__builtin_ctz(m)]) / GL_SECTOR_BYTES;
+		if (s >= t->first && s - t->first < t->nsect)
+			mark(map, s - t->first);
+	}
+}
+
 void sim_touch_count(const struct sim_touch *t, uint64_t *ld, uint64_t *st)
 {
 	*ld = *st = 0;

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "sim_quiet.h"
 #include "sim_trace.h"
 
 /* The shadow entry of a 4-byte word, reset when it belongs to an older CTA or barrier interval. */
@@ -18,33 +19,15 @@ static struct sim_shadow *shadow_word(struct sim_cta *cta, uint64_t word)
 	return s;
 }
 
-/* ---- quiet reads
- * Tiled kernels read shared memory far more than they write it between two barriers.  While an
- * interval has seen no write at all (quiet_interval), a plain read of a whole, initialised word can
- * find nothing: no write to race with, no uninitialised byte.  All it could leave is its reader, for a
- * later write of the interval to race with; that goes into the reading warp's bitmap (a few hundred
- * bytes that stay in cache) instead of the word's entry (16 bytes in a table as large as shared memory
- * four times over).  Every read path follows this rule, so they all leave the same state. */
-
-/* Bit i of a bitmap of uint64_t words. */
-static inline bool bit_of(const uint64_t *map, uint64_t i)
+/* Empty the read bitmaps of an older interval (out of line: once per interval). */
+void sim_quiet_new_reads(struct sim_cta *cta)
 {
-	return map[i / 64] >> (i % 64) & 1;
-}
-
-static inline void bit_set(uint64_t *map, uint64_t i)
-{
-	map[i / 64] |= 1ull << (i % 64);
-}
-
-/* quiet.full, the words whose `init` is 0xf, for this CTA generation (cleared on its first use). */
-static inline uint64_t *full_bits(struct sim_cta *cta)
-{
-	if (cta->quiet.full_gen != cta->gen) {
-		memset(cta->quiet.full, 0, SIM_QUIET_ROWS(cta->L) * sizeof *cta->quiet.full);
-		cta->quiet.full_gen = cta->gen;
-	}
-	return cta->quiet.full;
+	struct sim_quiet *q = &cta->quiet;
+	size_t rows = SIM_QUIET_ROWS(cta->L);
+	FOR_LANES(q->readers, k) memset(q->reads + k * rows, 0, rows * sizeof *q->reads);
+	q->readers = 0;
+	q->reads_gen = cta->gen;
+	q->reads_epoch = cta->epoch;
 }
 
 static bool is_full(struct sim_cta *cta, uint64_t word)
@@ -65,38 +48,6 @@ static void note_write(struct sim_cta *cta)
 {
 	cta->quiet.wrote_gen = cta->gen;
 	cta->quiet.wrote_epoch = cta->epoch;
-}
-
-static inline bool quiet_interval(const struct sim_cta *cta)
-{
-	return cta->quiet.wrote_gen != cta->gen || cta->quiet.wrote_epoch != cta->epoch;
-}
-
-/* Are the read bitmaps those of the current interval? */
-static inline bool reads_current(const struct sim_cta *cta)
-{
-	return cta->quiet.reads_gen == cta->gen && cta->quiet.reads_epoch == cta->epoch;
-}
-
-/* Empty the read bitmaps of an older interval (out of line: once per interval). */
-static __attribute__((noinline)) void new_reads(struct sim_cta *cta)
-{
-	struct sim_quiet *q = &cta->quiet;
-	size_t rows = SIM_QUIET_ROWS(cta->L);
-	FOR_LANES(q->readers, k) memset(q->reads + k * rows, 0, rows * sizeof *q->reads);
-	q->readers = 0;
-	q->reads_gen = cta->gen;
-	q->reads_epoch = cta->epoch;
-}
-
-/* Warp me - 1's read bitmap for the current interval, emptying the bitmaps of an older one first. */
-static inline uint64_t *reads_row(struct sim_cta *cta, uint16_t me)
-{
-	struct sim_quiet *q = &cta->quiet;
-	if (!reads_current(cta))
-		new_reads(cta);
-	q->readers |= 1u << (me - 1);
-	return q->reads + (size_t)(me - 1) * SIM_QUIET_ROWS(cta->L);
 }
 
 /* A warp other than me that read `word` quietly in this interval (warp + 1), or 0. */
@@ -183,12 +134,6 @@ static bool async_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx
 		    !waited ? "has not waited for that group (cp.async.wait_group/wait_all)"
 			    : "no barrier follows its cp.async.wait_group/wait_all for that group yet");
 	return true;
-}
-
-/* Does this CTA have cp.async bookkeeping that racecheck must consult (tested before async_race's call)? */
-static inline bool async_active(const struct sim_cta *cta)
-{
-	return cta->async.gen == cta->gen && (cta->L->tools & GL_TOOL_RACECHECK);
 }
 
 /* Races are between different warps inside one barrier interval (lanes of one warp run in order). */
@@ -309,52 +254,6 @@ static inline bool quiet_read(const struct sim_cta *cta, const struct sim_shadow
 {
 	return s->gen == cta->gen && s->epoch == cta->epoch && s->init == 0xf &&
 	       (s->writer == 0 || s->writer == me || s->wbytes == 0);
-}
-
-/* Bits [lo, lo + 64) of a bitmap, and setting some of them (SIM_QUIET_ROWS leaves a spare word). */
-static inline uint64_t window_of(const uint64_t *map, uint64_t lo)
-{
-	unsigned s = lo % 64;
-	return s ? map[lo / 64] >> s | map[lo / 64 + 1] << (64 - s) : map[lo / 64];
-}
-
-static inline void window_set(uint64_t *map, uint64_t lo, uint64_t bits)
-{
-	unsigned s = lo % 64;
-	map[lo / 64] |= bits << s;
-	if (s)
-		map[lo / 64 + 1] |= bits >> (64 - s);
-}
-
-/* No per-access exception applies to a 4-byte access of `ins`: not strong, no cp.async bookkeeping to
- * consult, no reserved shared memory. */
-static inline bool plain_access(const struct sim_cta *cta, const struct ptx_insn *ins)
-{
-	return !(ins && (ins->mods & (PM_VOLATILE | PM_STRONG))) && !async_active(cta) && !cta->L->reserved_used;
-}
-
-bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
-			    unsigned nwin, const int32_t win[], const uint64_t words[])
-{
-	/* a CTA generation whose full bits were never used has no initialised word: not quiet */
-	if (!quiet_interval(cta) || cta->quiet.full_gen != cta->gen || !plain_access(cta, ins))
-		return false;
-	const uint64_t *full = cta->quiet.full;
-	for (unsigned k = 0; k < nwin; k++) {
-		uint64_t lo = base + (uint64_t)win[k];
-		if (words[k] == 1 ? !bit_of(full, lo) : (window_of(full, lo) & words[k]) != words[k])
-			return false;
-	}
-	uint64_t *row = reads_row(cta, (uint16_t)(w->id + 1));
-	cta->quiet.site[w->id] = ins;
-	for (unsigned k = 0; k < nwin; k++) {
-		uint64_t lo = base + (uint64_t)win[k];
-		if (words[k] == 1) /* one word (lanes far apart, as down a column): one bit */
-			bit_set(row, lo);
-		else
-			window_set(row, lo, words[k]);
-	}
-	return true;
 }
 
 /* Could a write by warp `me` to the word of entry s race with an access of this interval? */

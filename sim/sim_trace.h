@@ -22,12 +22,7 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 
 void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		     const uint64_t addr[32], unsigned n, bool is_store);
-/* A full warp's aligned 4-byte reads of `ins`, whose words are given as nwin 64-word windows (bit i of
- * words[k]: a lane read word base + win[k] + i; every lane's word in one of them), recorded as quiet
- * reads (sim_trace.c) when the rules allow it for every one: then true, and the reads are done with.
- * False changes nothing: they go through sim_shadow_warp. */
-bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
-			    unsigned nwin, const int32_t win[], const uint64_t words[]);
+/* sim_shadow_quiet_reads: sim_quiet.h */
 /* A full warp's plain stores of whole aligned words at base + rel[l] / 4 (rel in bytes; the words also given
  * as windows, as for quiet reads) by `ins`: the checks and updates of sim_shadow_write for each lane, in
  * one pass, when none of them can find a race (no other warp wrote or read any of the words in this

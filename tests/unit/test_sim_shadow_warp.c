@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "sim/sim_quiet.h"
 #include "sim/sim_trace.h"
 
 #define WORDS 64 /* 256 bytes of shared memory */

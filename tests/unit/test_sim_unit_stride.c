@@ -86,10 +86,51 @@ static void test_touch(void)
 	sim_touch_free(&slow);
 }
 
+/* sim_touch_mark_lanes (a hot access: whole words, lane 0 and each lane whose sector is not its
+ * predecessor's) against marking the 32 words one lane at a time: scattered, strided and clustered
+ * shapes over and around the buffers. */
+static void test_touch_lanes(void)
+{
+	struct sim_region regions[2] = {{.base = 0x10000, .size = 3000}, {.base = 0x11000, .size = 500}};
+	struct sim_touch fast, slow;
+	sim_touch_init(&fast, regions, 2);
+	sim_touch_init(&slow, regions, 2);
+	for (int i = 0; i < 400; i++) {
+		bool is_store = next(2);
+		uint64_t a0 = 0xf000 + 4 * next(0x1000), a[32];
+		int64_t rel[32];
+		unsigned kind = (unsigned)next(3), stride = 4 * (1 + (unsigned)next(40));
+		for (int l = 0; l < 32; l++)
+			rel[l] = kind == 0 ? (int64_t)stride * l : kind == 1 ? 4 * (int64_t)(l / 8) : 4 * ((int64_t)next(256) - 128);
+		for (int l = 31; l >= 0; l--)
+			rel[l] -= rel[0];
+		uint32_t lanes = 1;
+		for (int l = 0; l < 32; l++) {
+			a[l] = a0 + (uint64_t)rel[l];
+			if (l && a[l] / 32 != a[l - 1] / 32)
+				lanes |= 1u << l;
+		}
+		sim_touch_mark_lanes(&fast, is_store, a0, rel, lanes);
+		for (int l = 0; l < 32; l++)
+			sim_touch_mark(&slow, is_store, a, 1u << l, 4);
+	}
+	size_t words = (size_t)((fast.nsect + 63) / 64);
+	int same = 1;
+	for (size_t w = 0; w < words; w++)
+		same &= fast.ld[w] == slow.ld[w] && fast.st[w] == slow.st[w];
+	CHECK(same);
+	uint64_t ld, st;
+	sim_touch_count(&fast, &ld, &st);
+	CHECK(ld > 20 && st > 20);
+	sim_touch_free(&fast);
+	sim_touch_free(&slow);
+}
+
 int main(void)
 {
 	test_detect();
 	test_sectors();
 	test_touch();
+	test_touch_lanes();
 	CHECK_DONE();
 }

@@ -1,0 +1,119 @@
+/* sim_quiet.h — the quiet reads of shared memory (see below), inline: the hot forms of sim_mem_hot.c make
+ * one per warp-level shared load, and the bitmaps they test and set are also kept by sim_trace.c. */
+#ifndef GL_SIM_QUIET_H
+#define GL_SIM_QUIET_H
+
+#include <string.h>
+
+#include "sim_internal.h"
+
+/* ---- quiet reads
+ * Tiled kernels read shared memory far more than they write it between two barriers.  While an
+ * interval has seen no write at all (quiet_interval), a plain read of a whole, initialised word can
+ * find nothing: no write to race with, no uninitialised byte.  All it could leave is its reader, for a
+ * later write of the interval to race with; that goes into the reading warp's bitmap (a few hundred
+ * bytes that stay in cache) instead of the word's entry (16 bytes in a table as large as shared memory
+ * four times over).  Every read path follows this rule, so they all leave the same state. */
+
+/* Bit i of a bitmap of uint64_t words. */
+static inline bool bit_of(const uint64_t *map, uint64_t i)
+{
+	return map[i / 64] >> (i % 64) & 1;
+}
+
+static inline void bit_set(uint64_t *map, uint64_t i)
+{
+	map[i / 64] |= 1ull << (i % 64);
+}
+
+/* quiet.full, the words whose `init` is 0xf, for this CTA generation (cleared on its first use). */
+static inline uint64_t *full_bits(struct sim_cta *cta)
+{
+	if (cta->quiet.full_gen != cta->gen) {
+		memset(cta->quiet.full, 0, SIM_QUIET_ROWS(cta->L) * sizeof *cta->quiet.full);
+		cta->quiet.full_gen = cta->gen;
+	}
+	return cta->quiet.full;
+}
+
+/* A write (plain, strong or atomic) makes the interval no longer quiet (sim_trace.c's note_write). */
+static inline bool quiet_interval(const struct sim_cta *cta)
+{
+	return cta->quiet.wrote_gen != cta->gen || cta->quiet.wrote_epoch != cta->epoch;
+}
+
+/* Are the read bitmaps those of the current interval? */
+static inline bool reads_current(const struct sim_cta *cta)
+{
+	return cta->quiet.reads_gen == cta->gen && cta->quiet.reads_epoch == cta->epoch;
+}
+
+void sim_quiet_new_reads(struct sim_cta *cta);
+
+/* Warp me - 1's read bitmap for the current interval, emptying the bitmaps of an older one first. */
+static inline uint64_t *reads_row(struct sim_cta *cta, uint16_t me)
+{
+	struct sim_quiet *q = &cta->quiet;
+	if (!reads_current(cta))
+		sim_quiet_new_reads(cta);
+	q->readers |= 1u << (me - 1);
+	return q->reads + (size_t)(me - 1) * SIM_QUIET_ROWS(cta->L);
+}
+
+/* Does this CTA have cp.async bookkeeping that racecheck must consult (tested before async_race's call)? */
+static inline bool async_active(const struct sim_cta *cta)
+{
+	return cta->async.gen == cta->gen && (cta->L->tools & GL_TOOL_RACECHECK);
+}
+
+/* Bits [lo, lo + 64) of a bitmap, and setting some of them (SIM_QUIET_ROWS leaves a spare word). */
+static inline uint64_t window_of(const uint64_t *map, uint64_t lo)
+{
+	unsigned s = lo % 64;
+	return s ? map[lo / 64] >> s | map[lo / 64 + 1] << (64 - s) : map[lo / 64];
+}
+
+static inline void window_set(uint64_t *map, uint64_t lo, uint64_t bits)
+{
+	unsigned s = lo % 64;
+	map[lo / 64] |= bits << s;
+	if (s)
+		map[lo / 64 + 1] |= bits >> (64 - s);
+}
+
+/* No per-access exception applies to a 4-byte access of `ins`: not strong, no cp.async bookkeeping to
+ * consult, no reserved shared memory. */
+static inline bool plain_access(const struct sim_cta *cta, const struct ptx_insn *ins)
+{
+	return !(ins && (ins->mods & (PM_VOLATILE | PM_STRONG))) && !async_active(cta) && !cta->L->reserved_used;
+}
+
+/* A full warp's aligned 4-byte reads of `ins`, whose words are given as nwin 64-word windows (bit i of
+ * words[k]: a lane read word base + win[k] + i; every lane's word in one of them), recorded as quiet
+ * reads when the rules allow it for every one: then true, and the reads are done with.  False changes
+ * nothing: they go through sim_shadow_warp. */
+static inline bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
+			    unsigned nwin, const int32_t win[], const uint64_t words[])
+{
+	/* a CTA generation whose full bits were never used has no initialised word: not quiet */
+	if (!quiet_interval(cta) || cta->quiet.full_gen != cta->gen || !plain_access(cta, ins))
+		return false;
+	const uint64_t *full = cta->quiet.full;
+	for (unsigned k = 0; k < nwin; k++) {
+		uint64_t lo = base + (uint64_t)win[k];
+		if (words[k] == 1 ? !bit_of(full, lo) : (window_of(full, lo) & words[k]) != words[k])
+			return false;
+	}
+	uint64_t *row = reads_row(cta, (uint16_t)(w->id + 1));
+	cta->quiet.site[w->id] = ins;
+	for (unsigned k = 0; k < nwin; k++) {
+		uint64_t lo = base + (uint64_t)win[k];
+		if (words[k] == 1) /* one word (lanes far apart, as down a column): one bit */
+			bit_set(row, lo);
+		else
+			window_set(row, lo, words[k]);
+	}
+	return true;
+}
+
+#endif
