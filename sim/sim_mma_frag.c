@@ -287,57 +287,154 @@ static inline __attribute__((always_inline)) void mma_16x8_as(struct sim_cta *ct
 	}
 }
 
-/* float_elem of an f16, its common case (a normal number) inline. */
-static inline double f16_elem(uint64_t h)
+/* Four lanes' values in the vector extensions of GCC and Clang (AVX2 in the clones built for it). */
+typedef uint64_t u64x4 __attribute__((vector_size(32)));
+typedef double f64x4 __attribute__((vector_size(32)));
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+typedef float f32x4 __attribute__((vector_size(16)));
+
+/* float_elem of four f16s (the low 16 bits of each element) that are normal numbers or zeros, built as
+ * the doubles of the same values (exactly, as float_elem builds a normal one); *odd collects the
+ * elements that are neither (subnormals, infinities, NaNs) and *inf the infinities and NaNs. */
+static inline __attribute__((always_inline)) void f16x4_double(f64x4 *out, u64x4 h, u64x4 *odd, u64x4 *inf)
 {
-	uint64_t exp = (h >> 10) & 0x1f;
-	if (exp != 0 && exp != 0x1f)
-		return sim_f64((h >> 15 & 1) << 63 | (exp - 15 + 1023) << 52 | (h & 0x3ff) << 42);
-	return float_elem(h, PT_F16);
+	u64x4 exp = h >> 10 & 0x1f, sign = (h >> 15 & 1) << 63;
+	u64x4 zero = (u64x4)((h & 0x7fff) == 0), top = (u64x4)(exp == 0x1f), low = (u64x4)(exp == 0);
+	u64x4 bits = sign | (exp + (1023 - 15)) << 52 | (h & 0x3ff) << 42;
+	bits = (bits & ~zero) | (sign & zero);
+	*odd |= (low & ~zero) | top;
+	*inf |= top;
+	memcpy(out, &bits, sizeof *out);
 }
 
-/* mma_16x8_as for the usual case, f16 inputs with f32 accumulators (C and D), written out: each lane's
- * A register r holds row g + 8 (r % 2), columns 8 (r / 2) + 2t and one more; B register r column g,
- * rows 8r + 2t and one more; C and D element q row g + 8 (q / 2), column 2t + q % 2. */
-static void mma_16x8_f16_f32(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned K)
+static bool any4(u64x4 v)
 {
-	double af[16][SIM_MMA_MAX], bf[SIM_MMA_MAX][SIM_MMA_MAX], acc[16][8];
-	for (unsigned r = 0; r < K / 4; r++) {
-		const uint64_t *v = sim_src(cta, w, ins->ops[1].vec[r]);
-		for (unsigned lane = 0; lane < 32; lane++) {
-			double *row = af[(lane >> 2) + 8 * (r & 1)] + 8 * (r >> 1) + 2 * (lane & 3);
-			row[0] = f16_elem(v[lane] & 0xffff);
-			row[1] = f16_elem(v[lane] >> 16 & 0xffff);
+	return (v[0] | v[1] | v[2] | v[3]) != 0;
+}
+
+/* The two f16 elements (j = 0, 1) of lane l of a register, as doubles at out[2l + j]: in this order a
+ * register of an m16n8kK fragment holds an 8 x 8 block of A row-major (row g, columns 2t + j) and of B
+ * column-major (column g, rows 2t + j).  Vectors of four lanes; a register holding an element that is
+ * not a normal number or zero is converted again, element by element, by float_elem.  Returns false
+ * when an element is an infinity or a NaN. */
+SIM_SIMD_CLONES static bool f16_pairs(double *restrict out, const uint64_t *restrict v)
+{
+	u64x4 odd = {0, 0, 0, 0}, inf = {0, 0, 0, 0};
+	for (int l = 0; l < 32; l += 4) {
+		u64x4 x;
+		memcpy(&x, v + l, sizeof x);
+		f64x4 lo, hi;
+		f16x4_double(&lo, x & 0xffff, &odd, &inf);
+		f16x4_double(&hi, x >> 16 & 0xffff, &odd, &inf);
+		f64x4 p0 = __builtin_shufflevector(lo, hi, 0, 4, 1, 5), p1 = __builtin_shufflevector(lo, hi, 2, 6, 3, 7);
+		memcpy(out + 2 * l, &p0, sizeof p0);
+		memcpy(out + 2 * l + 4, &p1, sizeof p1);
+	}
+	if (any4(odd))
+		for (int e = 0; e < 64; e++)
+			out[e] = float_elem(v[e / 2] >> (16 * (e % 2)) & 0xffff, PT_F16);
+	return !any4(inf);
+}
+
+/* C registers c0 and c1 (f32, columns 2t and 2t + 1 of rows g) as the doubles of an 8 x 8 block,
+ * row-major: lane l's element j at out[2l + j].  Returns false when an element is an infinity or a NaN. */
+SIM_SIMD_CLONES static bool f32_pairs(double *restrict out, const uint64_t *restrict c0, const uint64_t *restrict c1)
+{
+	u64x4 inf = {0, 0, 0, 0};
+	for (int l = 0; l < 32; l += 4) {
+		u64x4 x0, x1;
+		memcpy(&x0, c0 + l, sizeof x0);
+		memcpy(&x1, c1 + l, sizeof x1);
+		inf |= (u64x4)((x0 & 0x7f800000u) == 0x7f800000u) | (u64x4)((x1 & 0x7f800000u) == 0x7f800000u);
+		f64x4 d0 = __builtin_convertvector((f32x4)__builtin_convertvector(x0, u32x4), f64x4);
+		f64x4 d1 = __builtin_convertvector((f32x4)__builtin_convertvector(x1, u32x4), f64x4);
+		f64x4 p0 = __builtin_shufflevector(d0, d1, 0, 4, 1, 5), p1 = __builtin_shufflevector(d0, d1, 2, 6, 3, 7);
+		memcpy(out + 2 * l, &p0, sizeof p0);
+		memcpy(out + 2 * l + 4, &p1, sizeof p1);
+	}
+	return !any4(inf);
+}
+
+/* The inverse for D: the block's doubles rounded to f32 (sim_f32_bits((float)x)) into d0 and d1. */
+SIM_SIMD_CLONES static void f32_pairs_out(uint64_t *d0, uint64_t *d1, const double *restrict in)
+{
+	for (int l = 0; l < 32; l += 4) {
+		f64x4 a0, a1;
+		memcpy(&a0, in + 2 * l, sizeof a0);
+		memcpy(&a1, in + 2 * l + 4, sizeof a1);
+		f64x4 even = __builtin_shufflevector(a0, a1, 0, 2, 4, 6), odd = __builtin_shufflevector(a0, a1, 1, 3, 5, 7);
+		u64x4 w0 = __builtin_convertvector((u32x4)__builtin_convertvector(even, f32x4), u64x4);
+		u64x4 w1 = __builtin_convertvector((u32x4)__builtin_convertvector(odd, f32x4), u64x4);
+		memcpy(d0 + l, &w0, sizeof w0);
+		memcpy(d1 + l, &w1, sizeof w1);
+	}
+}
+
+/* accumulate_row8 for the 16 rows of a tile, four rows at a time (their 8 outputs in registers, each
+ * row of b loaded once for the four): the same operations in the same order for every output. */
+SIM_SIMD_CLONES static void accumulate_16x8(double (*restrict acc)[8], const double (*restrict a)[16],
+					    const double (*restrict b)[8], unsigned K)
+{
+	for (unsigned i = 0; i < 16; i += 4) {
+		f64x4 o[4][2];
+		memcpy(o, acc[i], sizeof o);
+		for (unsigned k = 0; k < K; k++) {
+			f64x4 b0, b1;
+			memcpy(&b0, b[k], sizeof b0);
+			memcpy(&b1, b[k] + 4, sizeof b1);
+			for (unsigned r = 0; r < 4; r++) {
+				double x = a[i + r][k];
+				f64x4 xv = {x, x, x, x};
+				o[r][0] += xv * b0;
+				o[r][1] += xv * b1;
+			}
 		}
+		memcpy(acc[i], o, sizeof o);
+	}
+}
+
+/* mma_16x8_as for the usual case, f16 inputs with f32 accumulators (C and D), on whole registers: A
+ * register r holds the 8 x 8 block of rows 8 (r % 2).., columns 8 (r / 2).. row-major (f16_pairs), B
+ * register r the block of rows 8r.. column-major, and C and D registers 2h and 2h + 1 the even and odd
+ * columns of rows 8h.. (f32_pairs).  Products of f16s are exact in double, so the sums are those of
+ * sim_mma_compute, in the same order.  Only for finite inputs (false otherwise, having written
+ * nothing): then no sum is a NaN, whose payload would depend on which operand of an addition the
+ * compiler put first. */
+static bool mma_16x8_f16_f32(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned K)
+{
+	double af[16][16], bf[16][8], acc[16][8], blk[64];
+	bool finite = true;
+	for (unsigned r = 0; r < K / 4; r++) {
+		finite &= f16_pairs(blk, sim_src(cta, w, ins->ops[1].vec[r]));
+		for (unsigned g = 0; g < 8; g++)
+			memcpy(&af[g + 8 * (r & 1)][8 * (r >> 1)], blk + 8 * g, 8 * sizeof *blk);
 	}
 	for (unsigned r = 0; r < K / 8; r++) {
-		const uint64_t *v = sim_src(cta, w, ins->ops[2].vec[r]);
-		for (unsigned lane = 0; lane < 32; lane++) {
-			unsigned k = 8 * r + 2 * (lane & 3);
-			bf[k][lane >> 2] = f16_elem(v[lane] & 0xffff);
-			bf[k + 1][lane >> 2] = f16_elem(v[lane] >> 16 & 0xffff);
-		}
+		finite &= f16_pairs(blk, sim_src(cta, w, ins->ops[2].vec[r]));
+		for (unsigned g = 0; g < 8; g++)
+			for (unsigned c = 0; c < 8; c++)
+				bf[8 * r + c][g] = blk[8 * g + c];
 	}
-	for (unsigned q = 0; q < 4; q++) {
-		const uint64_t *v = sim_src(cta, w, ins->ops[3].vec[q]);
-		for (unsigned lane = 0; lane < 32; lane++)
-			acc[(lane >> 2) + 8 * (q >> 1)][2 * (lane & 3) + (q & 1)] = sim_f32(v[lane]);
+	for (unsigned h = 0; h < 2; h++)
+		finite &= f32_pairs(acc[8 * h], sim_src(cta, w, ins->ops[3].vec[2 * h]),
+				    sim_src(cta, w, ins->ops[3].vec[2 * h + 1]));
+	if (!finite)
+		return false;
+	accumulate_16x8(acc, (const double(*)[16])af, (const double(*)[8])bf, K);
+	uint64_t sink[32];
+	for (unsigned h = 0; h < 2; h++) {
+		int d0 = ins->ops[0].vec[2 * h], d1 = ins->ops[0].vec[2 * h + 1];
+		f32_pairs_out(d0 >= 0 ? sim_reg(w, d0) : sink, d1 >= 0 ? sim_reg(w, d1) : sink, acc[8 * h]);
 	}
-	for (unsigned i = 0; i < 16; i++)
-		accumulate_row8(acc[i], af[i], (const double(*)[SIM_MMA_MAX])bf, K);
-	for (unsigned q = 0; q < 4; q++) {
-		uint64_t *d = sim_reg(w, ins->ops[0].vec[q]);
-		for (unsigned lane = 0; lane < 32; lane++)
-			d[lane] = sim_f32_bits((float)acc[(lane >> 2) + 8 * (q >> 1)][2 * (lane & 3) + (q & 1)]);
-	}
+	return true;
 }
 
 static void mma_16x8(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned K,
 		     const struct sim_frag *fa, const struct sim_frag *fc, const struct sim_frag *fd)
 {
-	if (fa->type == PT_F16 && fc->type == PT_F32 && fd->type == PT_F32)
-		mma_16x8_f16_f32(cta, w, ins, K);
-	else if (fa->type == PT_F16)
+	if (fa->type == PT_F16 && fc->type == PT_F32 && fd->type == PT_F32 && mma_16x8_f16_f32(cta, w, ins, K))
+		return;
+	if (fa->type == PT_F16)
 		mma_16x8_as(cta, w, ins, K, fc, fd, PT_F16, 2, 16);
 	else if (fa->type == PT_BF16)
 		mma_16x8_as(cta, w, ins, K, fc, fd, PT_BF16, 2, 16);
