@@ -292,48 +292,48 @@ typedef uint64_t u64x4 __attribute__((vector_size(32)));
 typedef double f64x4 __attribute__((vector_size(32)));
 typedef uint32_t u32x4 __attribute__((vector_size(16)));
 typedef float f32x4 __attribute__((vector_size(16)));
+typedef uint32_t u32x8 __attribute__((vector_size(32)));
+typedef int32_t i32x8 __attribute__((vector_size(32)));
+typedef float f32x8 __attribute__((vector_size(32)));
 
-/* float_elem of four f16s (the low 16 bits of each element) that are normal numbers or zeros, built as
- * the doubles of the same values (exactly, as float_elem builds a normal one); *odd collects the
- * elements that are neither (subnormals, infinities, NaNs) and *inf the infinities and NaNs. */
-static inline __attribute__((always_inline)) void f16x4_double(f64x4 *out, u64x4 h, u64x4 *odd, u64x4 *inf)
+/* float_elem of eight f16s (the low 16 bits of each element) as f32s of the same values, exactly: a normal
+ * number by moving its fields, a zero or subnormal as its integer significand times 2^-24; *inf collects
+ * the infinities and NaNs. */
+static inline __attribute__((always_inline)) void f16x8_float(f32x8 *out, u32x8 h, u32x8 *inf)
 {
-	u64x4 exp = h >> 10 & 0x1f, sign = (h >> 15 & 1) << 63;
-	u64x4 zero = (u64x4)((h & 0x7fff) == 0), top = (u64x4)(exp == 0x1f), low = (u64x4)(exp == 0);
-	u64x4 bits = sign | (exp + (1023 - 15)) << 52 | (h & 0x3ff) << 42;
-	bits = (bits & ~zero) | (sign & zero);
-	*odd |= (low & ~zero) | top;
-	*inf |= top;
+	u32x8 exp = h >> 10 & 0x1f, sign = (h & 0x8000) << 16, mant = h & 0x3ff, low = (u32x8)(exp == 0);
+	u32x8 normal = sign | (exp + (127 - 15)) << 23 | mant << 13, tiny;
+	f32x8 sub = __builtin_convertvector((i32x8)mant, f32x8) * 0x1p-24f;
+	memcpy(&tiny, &sub, sizeof tiny);
+	u32x8 bits = (normal & ~low) | ((tiny | sign) & low);
+	*inf |= (u32x8)(exp == 0x1f);
 	memcpy(out, &bits, sizeof *out);
-}
-
-static bool any4(u64x4 v)
-{
-	return (v[0] | v[1] | v[2] | v[3]) != 0;
 }
 
 /* The two f16 elements (j = 0, 1) of lane l of a register, as doubles at out[2l + j]: in this order a
  * register of an m16n8kK fragment holds an 8 x 8 block of A row-major (row g, columns 2t + j) and of B
- * column-major (column g, rows 2t + j).  Vectors of four lanes; a register holding an element that is
- * not a normal number or zero is converted again, element by element, by float_elem.  Returns false
- * when an element is an infinity or a NaN. */
+ * column-major (column g, rows 2t + j).  Eight lanes at a time; returns false when an element is an
+ * infinity or a NaN. */
 SIM_SIMD_CLONES static bool f16_pairs(double *restrict out, const uint64_t *restrict v)
 {
-	u64x4 odd = {0, 0, 0, 0}, inf = {0, 0, 0, 0};
-	for (int l = 0; l < 32; l += 4) {
-		u64x4 x;
-		memcpy(&x, v + l, sizeof x);
-		f64x4 lo, hi;
-		f16x4_double(&lo, x & 0xffff, &odd, &inf);
-		f16x4_double(&hi, x >> 16 & 0xffff, &odd, &inf);
-		f64x4 p0 = __builtin_shufflevector(lo, hi, 0, 4, 1, 5), p1 = __builtin_shufflevector(lo, hi, 2, 6, 3, 7);
-		memcpy(out + 2 * l, &p0, sizeof p0);
-		memcpy(out + 2 * l + 4, &p1, sizeof p1);
+	u32x8 inf = {0};
+	for (int l = 0; l < 32; l += 8) {
+		u32x8 x0, x1;
+		memcpy(&x0, v + l, sizeof x0);
+		memcpy(&x1, v + l + 4, sizeof x1);
+		u32x8 x = __builtin_shufflevector(x0, x1, 0, 2, 4, 6, 8, 10, 12, 14); /* the low words (little-endian) */
+		f32x8 lo, hi;
+		f16x8_float(&lo, x & 0xffff, &inf);
+		f16x8_float(&hi, x >> 16, &inf);
+		f32x4 q[4] = {__builtin_shufflevector(lo, hi, 0, 8, 1, 9), __builtin_shufflevector(lo, hi, 2, 10, 3, 11),
+			      __builtin_shufflevector(lo, hi, 4, 12, 5, 13), __builtin_shufflevector(lo, hi, 6, 14, 7, 15)};
+		for (int i = 0; i < 4; i++) {
+			f64x4 d = __builtin_convertvector(q[i], f64x4);
+			memcpy(out + 2 * l + 4 * i, &d, sizeof d);
+		}
 	}
-	if (any4(odd))
-		for (int e = 0; e < 64; e++)
-			out[e] = float_elem(v[e / 2] >> (16 * (e % 2)) & 0xffff, PT_F16);
-	return !any4(inf);
+	u32x4 any = __builtin_shufflevector(inf, inf, 0, 1, 2, 3) | __builtin_shufflevector(inf, inf, 4, 5, 6, 7);
+	return !(any[0] | any[1] | any[2] | any[3]);
 }
 
 /* C registers c0 and c1 (f32, columns 2t and 2t + 1 of rows g) as the doubles of an 8 x 8 block,
@@ -352,7 +352,7 @@ SIM_SIMD_CLONES static bool f32_pairs(double *restrict out, const uint64_t *rest
 		memcpy(out + 2 * l, &p0, sizeof p0);
 		memcpy(out + 2 * l + 4, &p1, sizeof p1);
 	}
-	return !any4(inf);
+	return !(inf[0] | inf[1] | inf[2] | inf[3]);
 }
 
 /* The inverse for D: the block's doubles rounded to f32 (sim_f32_bits((float)x)) into d0 and d1. */
@@ -376,20 +376,22 @@ SIM_SIMD_CLONES static void accumulate_16x8(double (*restrict acc)[8], const dou
 					    const double (*restrict b)[8], unsigned K)
 {
 	for (unsigned i = 0; i < 16; i += 4) {
-		f64x4 o[4][2];
-		memcpy(o, acc[i], sizeof o);
+		f64x4 o0, o1, o2, o3, o4, o5, o6, o7;
+		memcpy(&o0, acc[i], 32), memcpy(&o1, acc[i] + 4, 32), memcpy(&o2, acc[i + 1], 32);
+		memcpy(&o3, acc[i + 1] + 4, 32), memcpy(&o4, acc[i + 2], 32), memcpy(&o5, acc[i + 2] + 4, 32);
+		memcpy(&o6, acc[i + 3], 32), memcpy(&o7, acc[i + 3] + 4, 32);
 		for (unsigned k = 0; k < K; k++) {
-			f64x4 b0, b1;
-			memcpy(&b0, b[k], sizeof b0);
-			memcpy(&b1, b[k] + 4, sizeof b1);
-			for (unsigned r = 0; r < 4; r++) {
-				double x = a[i + r][k];
-				f64x4 xv = {x, x, x, x};
-				o[r][0] += xv * b0;
-				o[r][1] += xv * b1;
-			}
+			f64x4 b0, b1, x0 = {a[i][k], a[i][k], a[i][k], a[i][k]};
+			f64x4 x1 = {a[i + 1][k], a[i + 1][k], a[i + 1][k], a[i + 1][k]};
+			f64x4 x2 = {a[i + 2][k], a[i + 2][k], a[i + 2][k], a[i + 2][k]};
+			f64x4 x3 = {a[i + 3][k], a[i + 3][k], a[i + 3][k], a[i + 3][k]};
+			memcpy(&b0, b[k], 32), memcpy(&b1, b[k] + 4, 32);
+			o0 += x0 * b0, o1 += x0 * b1, o2 += x1 * b0, o3 += x1 * b1;
+			o4 += x2 * b0, o5 += x2 * b1, o6 += x3 * b0, o7 += x3 * b1;
 		}
-		memcpy(acc[i], o, sizeof o);
+		memcpy(acc[i], &o0, 32), memcpy(acc[i] + 4, &o1, 32), memcpy(acc[i + 1], &o2, 32);
+		memcpy(acc[i + 1] + 4, &o3, 32), memcpy(acc[i + 2], &o4, 32), memcpy(acc[i + 2] + 4, &o5, 32);
+		memcpy(acc[i + 3], &o6, 32), memcpy(acc[i + 3] + 4, &o7, 32);
 	}
 }
 
