@@ -257,7 +257,79 @@ static int exec_redux(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	return 0;
 }
 
-/* ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16: lanes 8k..8k+7 give matrix k's row addresses. */
+/* The wavefronts of an ldmatrix (gl_mm_ldmatrix_wavefronts) depend only on its row addresses relative to
+ * lane 0's, up to a shift by whole 16-byte rows, which moves every row's bank group ((addr >> 4) & 7) by
+ * the same amount.  A kernel has a few ldmatrix sites whose shapes seldom change, so each site's last
+ * shape and count are kept (per worker thread: a pure memo, right for any site that asks). */
+struct ldsm_memo {
+	const struct ptx_insn *site;
+	unsigned nmat, wf;
+	uint32_t a0, rel[32];
+};
+
+static unsigned ldmatrix_wavefronts(const struct ptx_insn *ins, const uint32_t a32[32], unsigned nmat)
+{
+	static _Thread_local struct ldsm_memo memo[16];
+	struct ldsm_memo *m = &memo[((uintptr_t)ins / sizeof *ins) % 16];
+	uint32_t rel[32], diff = (a32[0] - m->a0) & 15;
+	for (int l = 0; l < 32; l++) {
+		rel[l] = l < (int)(8 * nmat) ? a32[l] - a32[0] : 0;
+		diff |= rel[l] ^ m->rel[l];
+	}
+	if (m->site == ins && m->nmat == nmat && !diff)
+		return m->wf;
+	*m = (struct ldsm_memo){ins, nmat, gl_mm_ldmatrix_wavefronts(a32, nmat), a32[0], {0}};
+	memcpy(m->rel, rel, sizeof rel);
+	return m->wf;
+}
+
+/* Matrix m's registers: thread t holds row t / 4, columns 2 (t % 4) and one more, or with .trans the same
+ * of the transposed matrix; row r of matrix m is at rows[8m + r]. */
+static void ldmatrix_deliver(struct sim_warp *w, const struct ptx_operand *dst, unsigned nmat, bool trans,
+			     const uint8_t *const rows[32])
+{
+	for (unsigned m = 0; m < nmat; m++) {
+		uint64_t *d = sim_reg(w, dst->vec[m]);
+		const uint8_t *const *r = rows + 8 * m;
+		for (unsigned t = 0; t < 32; t++) {
+			if (!trans) { /* the matrix's 32-bit words in order */
+				uint32_t v;
+				memcpy(&v, r[t / 4] + 4 * (t % 4), 4);
+				d[t] = v;
+				continue;
+			}
+			unsigned c = 2 * (t % 4), b = 2 * (t / 4);
+			uint16_t lo, hi;
+			memcpy(&lo, r[c] + b, 2);
+			memcpy(&hi, r[c + 1] + b, 2);
+			d[t] = (uint32_t)lo | (uint32_t)hi << 16;
+		}
+	}
+}
+
+/* The counters and trace of one ldmatrix. */
+static void ldmatrix_count(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const uint64_t addr[32],
+			   unsigned nmat)
+{
+	uint32_t a32[32];
+	for (int l = 0; l < 32; l++)
+		a32[l] = (uint32_t)addr[l];
+	unsigned wf = ldmatrix_wavefronts(ins, a32, nmat), conflicts = wf > nmat ? wf - nmat : 0;
+	cta->c.ldsm_inst++;
+	cta->c.ldsm_wf += wf;
+	cta->c.sld_wf += wf; /* LDSM wavefronts are in ..._shared_op_ld (docs/sim.md) */
+	cta->c.sld_conf += conflicts;
+	cta->c.ptx_sld_wf += wf; /* one PTX ldmatrix is one LDSM */
+	cta->c.ptx_sld_conf += conflicts;
+	sim_spots_add(cta, ins, SIM_SPOT_SLD, conflicts);
+	if (cta->trace)
+		sim_trace_record(cta, w, ins, PS_SHARED, addr, nmat == 4 ? 0xffffffffu : (1u << (8 * nmat)) - 1, 16,
+				 false, wf);
+}
+
+/* ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16: lanes 8k..8k+7 give matrix k's row addresses.
+ * Rows all in shared memory and aligned (sim_shared_span) have their shadow recorded a warp at a time
+ * (sim_shadow_read_rows) unless that would find something; anything else goes lane by lane. */
 static int exec_ldmatrix(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	unsigned nmat = ins->sub;
@@ -267,45 +339,27 @@ static int exec_ldmatrix(struct sim_cta *cta, struct sim_warp *w, const struct p
 	uint64_t addr[32] = {0};
 	sim_lane_addresses(cta, w, &ins->ops[1], 0xffffffffu, addr);
 	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, 0xffffffffu);
-	uint16_t rows[4][8][8];
 	uint32_t used = nmat == 4 ? 0xffffffffu : (1u << (8 * nmat)) - 1; /* the lanes giving row addresses */
 	uint8_t *shared = ins->space == PS_SHARED ? sim_shared_span(cta, w, addr, used, 16) : NULL;
-	for (unsigned m = 0; m < nmat; m++)
-		for (unsigned r = 0; r < 8; r++) {
-			unsigned lane = 8 * m + r;
+	uint8_t rows[32][16];
+	const uint8_t *at[32];
+	if (shared && sim_shadow_read_rows(cta, w, ins, used, addr, 16)) {
+		FOR_LANES(used, l) at[l] = shared + addr[l]; /* read in place: no lane writes */
+	} else {
+		FOR_LANES(used, l) {
 			enum ptx_space sp = ins->space ? (enum ptx_space)ins->space : PS_GENERIC;
-			uint8_t *p = shared ? shared + addr[lane]
-					    : sim_translate(cta, w, (int)lane, &sp, addr[lane], 16, false, ins);
+			uint8_t *p = shared ? shared + addr[l]
+					    : sim_translate(cta, w, (int)l, &sp, addr[l], 16, false, ins);
 			if (!p)
 				return 0;
-			memcpy(rows[m][r], p, 16);
+			memcpy(rows[l], p, 16);
+			at[l] = rows[l];
 			if (sp == PS_SHARED)
-				sim_shadow_read(cta, w, ins, (int)lane, (uint64_t)(p - cta->shared), 16);
-		}
-	uint32_t a32[32];
-	for (int l = 0; l < 32; l++)
-		a32[l] = (uint32_t)addr[l];
-	unsigned wf = gl_mm_ldmatrix_wavefronts(a32, nmat);
-	cta->c.ldsm_inst++;
-	cta->c.ldsm_wf += wf;
-	cta->c.sld_wf += wf; /* LDSM wavefronts are in ..._shared_op_ld (docs/sim.md) */
-	cta->c.sld_conf += wf > nmat ? wf - nmat : 0;
-	cta->c.ptx_sld_wf += wf; /* one PTX ldmatrix is one LDSM */
-	cta->c.ptx_sld_conf += wf > nmat ? wf - nmat : 0;
-	sim_spots_add(cta, ins, SIM_SPOT_SLD, wf > nmat ? wf - nmat : 0);
-	if (cta->trace)
-		sim_trace_record(cta, w, ins, PS_SHARED, addr, nmat == 4 ? 0xffffffffu : (1u << (8 * nmat)) - 1, 16,
-				 false, wf);
-	bool trans = ins->mods & PM_TRANS;
-	for (unsigned m = 0; m < nmat; m++) {
-		uint64_t *d = sim_reg(w, dst->vec[m]);
-		for (unsigned t = 0; t < 32; t++) {
-			unsigned r = t / 4, c = 2 * (t % 4);
-			uint16_t lo = trans ? rows[m][c][r] : rows[m][r][c];
-			uint16_t hi = trans ? rows[m][c + 1][r] : rows[m][r][c + 1];
-			d[t] = (uint32_t)lo | (uint32_t)hi << 16;
+				sim_shadow_read(cta, w, ins, (int)l, (uint64_t)(p - cta->shared), 16);
 		}
 	}
+	ldmatrix_count(cta, w, ins, addr, nmat);
+	ldmatrix_deliver(w, dst, nmat, ins->mods & PM_TRANS, at);
 	return 0;
 }
 

@@ -1,0 +1,103 @@
+/* sim_shadow_rows.c — the shared-memory shadow (sim_trace.c) of a warp's reads of whole aligned words,
+ * several per lane (ldmatrix's 16-byte rows), recorded a warp at a time.  sim_shadow_read takes each
+ * lane on its own: the cp.async check, then for each word the quiet-read rule, the entry's reset, the
+ * initcheck and racecheck tests and the reader's update.  Read this way, none of those steps finds
+ * anything in the common case, and what is left is the same update of every word.  So the checks run
+ * first, over every lane, without changing anything; when one would find something, the lanes go
+ * through sim_shadow_read after all, and report it as always. */
+#include "sim_trace.h"
+
+/* No write to shared memory yet in this barrier interval (sim_trace.c's quiet_interval): whole-word
+ * reads of initialised words are quiet reads, kept in bitmaps rather than in the entries. */
+static bool quiet_interval(const struct sim_cta *cta)
+{
+	return cta->quiet.wrote_gen != cta->gen || cta->quiet.wrote_epoch != cta->epoch;
+}
+
+/* The words read as 64-word windows relative to word `base`, as sim_shadow_quiet_reads takes them: a word
+ * that no window holds yet opens one.  False when more than `max` windows would be needed. */
+static bool row_windows(uint32_t lanes, const uint64_t off[32], unsigned n, uint64_t base, unsigned max,
+			unsigned *nwin, int32_t win[], uint64_t words[])
+{
+	*nwin = 0;
+	FOR_LANES(lanes, l)
+		for (uint64_t word = off[l] / 4; word < (off[l] + n) / 4; word++) {
+			int64_t rel = (int64_t)(word - base);
+			unsigned k = 0;
+			while (k < *nwin && (uint64_t)(rel - win[k]) >= 64)
+				k++;
+			if (k == *nwin) {
+				if (k == max)
+					return false;
+				win[k] = (int32_t)rel;
+				words[k] = 0;
+				(*nwin)++;
+			}
+			words[k] |= 1ull << (rel - win[k]);
+		}
+	return true;
+}
+
+/* Could a read of the word of entry s by warp `me` find something: an uninitialised byte (initcheck) or
+ * another warp's write in this interval?  Stale entries count as reset (shadow_word). */
+static bool entry_finds(const struct sim_cta *cta, const struct sim_shadow *s, uint16_t me, bool initcheck)
+{
+	if (s->gen != cta->gen)
+		return initcheck; /* nothing written since the CTA started */
+	if (initcheck && s->init != 0xf)
+		return true;
+	return s->epoch == cta->epoch && s->writer && s->writer != me && s->wbytes;
+}
+
+/* sim_shadow_read's update of a word it found nothing at: shadow_word's reset, then the reader. */
+static void entry_read(struct sim_cta *cta, uint64_t word, const struct ptx_insn *ins, uint16_t me)
+{
+	struct sim_shadow *s = &cta->shadow[word];
+	if (s->gen != cta->gen) {
+		*s = (struct sim_shadow){.gen = cta->gen, .epoch = cta->epoch};
+	} else if (s->epoch != cta->epoch) {
+		s->epoch = cta->epoch;
+		s->writer = s->reader = 0;
+		s->wbytes = s->rbytes = 0;
+	}
+	cta->shadow_site[2 * word + 1] = ins;
+	s->reader = me;
+	s->rbytes |= 0xf;
+}
+
+bool sim_shadow_read_rows(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t lanes,
+			  const uint64_t off[32], unsigned n)
+{
+	const struct sim_launch *L = cta->L;
+	if (!lanes || n % 4 || L->reserved_used || (ins->mods & (PM_VOLATILE | PM_STRONG)))
+		return false;
+	uint64_t bad = 0;
+	FOR_LANES(lanes, l) bad |= off[l] & 3;
+	if (bad)
+		return false;
+	if (cta->async.gen == cta->gen && (L->tools & GL_TOOL_RACECHECK) &&
+	    sim_async_warp_in_flight(cta, w, lanes, off, n))
+		return false;
+	if (quiet_interval(cta)) { /* whole words: quiet reads when every one is initialised */
+		if (cta->async.gen == cta->gen && (L->tools & GL_TOOL_RACECHECK))
+			return false; /* sim_shadow_quiet_reads leaves CTAs with cp.async bookkeeping to sim_shadow_read */
+		unsigned nwin;
+		int32_t win[32];
+		uint64_t words[32], base = off[__builtin_ctz(lanes)] / 4;
+		return row_windows(lanes, off, n, base, 32, &nwin, win, words) &&
+		       sim_shadow_quiet_reads(cta, w, ins, base, nwin, win, words);
+	}
+	uint16_t me = (uint16_t)(w->id + 1);
+	bool initcheck = L->tools & GL_TOOL_INITCHECK;
+	unsigned nw = n / 4;
+	FOR_LANES(lanes, l) {
+		const struct sim_shadow *s = &cta->shadow[off[l] / 4];
+		for (unsigned k = 0; k < nw; k++)
+			if (entry_finds(cta, s + k, me, initcheck))
+				return false;
+	}
+	FOR_LANES(lanes, l)
+		for (unsigned k = 0; k < nw; k++)
+			entry_read(cta, off[l] / 4 + k, ins, me);
+	return true;
+}
