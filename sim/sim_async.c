@@ -39,6 +39,18 @@ void sim_async_copy(struct sim_cta *cta, const struct sim_warp *w, int lane, uin
 		cta->async.words[word] = (struct sim_async_word){cta->gen, group, t + 1};
 }
 
+void sim_async_copy_warp(struct sim_cta *cta, const struct sim_warp *w, uint32_t lanes, const uint64_t dst[32],
+			 unsigned n)
+{
+	async_begin(cta);
+	FOR_LANES(lanes, l) {
+		unsigned t = w->id * 32 + l;
+		struct sim_async_word e = {cta->gen, cta->async.threads[t].committed, t + 1}; /* the open group */
+		for (uint64_t word = dst[l] / 4; word <= (dst[l] + n - 1) / 4; word++)
+			cta->async.words[word] = e;
+	}
+}
+
 void sim_async_commit(struct sim_cta *cta, const struct sim_warp *w, uint32_t mask)
 {
 	if (cta->async.gen != cta->gen)

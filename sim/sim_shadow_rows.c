@@ -1,10 +1,10 @@
-/* sim_shadow_rows.c — the shared-memory shadow (sim_trace.c) of a warp's reads of whole aligned words,
- * several per lane (ldmatrix's 16-byte rows), recorded a warp at a time.  sim_shadow_read takes each
- * lane on its own: the cp.async check, then for each word the quiet-read rule, the entry's reset, the
- * initcheck and racecheck tests and the reader's update.  Read this way, none of those steps finds
- * anything in the common case, and what is left is the same update of every word.  So the checks run
- * first, over every lane, without changing anything; when one would find something, the lanes go
- * through sim_shadow_read after all, and report it as always. */
+/* sim_shadow_rows.c — the shared-memory shadow (sim_trace.c) of a warp's accesses of whole aligned words,
+ * several per lane (ldmatrix's 16-byte rows, cp.async's copies), recorded a warp at a time.
+ * sim_shadow_read and sim_shadow_write take each lane on its own: the cp.async check, then for each
+ * word the quiet-read rule, the entry's reset, the initcheck and racecheck tests and the update.  None
+ * of those steps finds anything in the common case, and what is left is the same update of every word.
+ * So the checks run first, over every lane, without changing anything; when one would find something,
+ * the lanes go through sim_shadow_read / sim_shadow_write after all, and report it as always. */
 #include "sim_trace.h"
 
 /* No write to shared memory yet in this barrier interval (sim_trace.c's quiet_interval): whole-word
@@ -99,5 +99,74 @@ bool sim_shadow_read_rows(struct sim_cta *cta, struct sim_warp *w, const struct 
 	FOR_LANES(lanes, l)
 		for (unsigned k = 0; k < nw; k++)
 			entry_read(cta, off[l] / 4 + k, ins, me);
+	return true;
+}
+
+/* Another warp's access in this interval that a write by warp `me` to the word of entry s would race
+ * with (sim_shadow_write's tests), its quiet reads included. */
+static bool write_finds(const struct sim_cta *cta, uint64_t word, uint16_t me, bool reads_current)
+{
+	const struct sim_shadow *s = &cta->shadow[word];
+	if (s->gen == cta->gen && s->epoch == cta->epoch &&
+	    ((s->writer && s->writer != me && s->wbytes) || (s->reader && s->reader != me && s->rbytes)))
+		return true;
+	if (!reads_current)
+		return false;
+	size_t rows = SIM_QUIET_ROWS(cta->L);
+	FOR_LANES(cta->quiet.readers & ~(1u << (me - 1)), k)
+		if (cta->quiet.reads[k * rows + word / 64] >> (word % 64) & 1)
+			return true;
+	return false;
+}
+
+/* sim_shadow_write's update of a whole word it found nothing at: shadow_word's reset, the writer, and
+ * add_init's initialised bytes with their mirror in quiet.full (cleared for a new CTA generation first,
+ * as full_bits does). */
+static void entry_write(struct sim_cta *cta, uint64_t word, const struct ptx_insn *ins, uint16_t me)
+{
+	struct sim_shadow *s = &cta->shadow[word];
+	if (s->gen != cta->gen) {
+		*s = (struct sim_shadow){.gen = cta->gen, .epoch = cta->epoch};
+	} else if (s->epoch != cta->epoch) {
+		s->epoch = cta->epoch;
+		s->writer = s->reader = 0;
+		s->wbytes = s->rbytes = 0;
+	}
+	cta->shadow_site[2 * word] = ins;
+	s->writer = me;
+	s->wbytes |= 0xf;
+	s->init |= 0xf;
+	if (cta->quiet.full_gen != cta->gen) {
+		memset(cta->quiet.full, 0, SIM_QUIET_ROWS(cta->L) * sizeof *cta->quiet.full);
+		cta->quiet.full_gen = cta->gen;
+	}
+	cta->quiet.full[word / 64] |= 1ull << (word % 64);
+}
+
+bool sim_shadow_write_rows(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t lanes,
+			   const uint64_t off[32], unsigned n)
+{
+	const struct sim_launch *L = cta->L;
+	if (!lanes || n % 4 || L->reserved_used || (ins->mods & (PM_VOLATILE | PM_STRONG)))
+		return false;
+	uint64_t bad = 0;
+	FOR_LANES(lanes, l) bad |= off[l] & 3;
+	if (bad)
+		return false;
+	if (cta->async.gen == cta->gen && (L->tools & GL_TOOL_RACECHECK) &&
+	    sim_async_warp_in_flight(cta, w, lanes, off, n))
+		return false;
+	uint16_t me = (uint16_t)(w->id + 1);
+	bool reads_current = cta->quiet.reads_gen == cta->gen && cta->quiet.reads_epoch == cta->epoch;
+	unsigned nw = n / 4;
+	FOR_LANES(lanes, l)
+		for (unsigned k = 0; k < nw; k++)
+			if (write_finds(cta, off[l] / 4 + k, me, reads_current))
+				return false;
+	cta->quiet.wrote_gen = cta->gen; /* note_write: the interval is no longer quiet */
+	cta->quiet.wrote_epoch = cta->epoch;
+	FOR_LANES(lanes, l)
+		for (unsigned k = 0; k < nw; k++)
+			entry_write(cta, off[l] / 4 + k, ins, me);
 	return true;
 }

@@ -41,6 +41,9 @@ void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t a
 
 /* sim_async.c: cp.async groups per thread; a read of a word that a copy may still be writing. */
 void sim_async_copy(struct sim_cta *cta, const struct sim_warp *w, int lane, uint64_t dst, unsigned n);
+/* sim_async_copy for each lane in `lanes`, in lane order. */
+void sim_async_copy_warp(struct sim_cta *cta, const struct sim_warp *w, uint32_t lanes, const uint64_t dst[32],
+			 unsigned n);
 void sim_async_commit(struct sim_cta *cta, const struct sim_warp *w, uint32_t mask);
 void sim_async_wait(struct sim_cta *cta, const struct sim_warp *w, uint32_t mask, bool all, uint64_t n);
 /* Is any of [addr, addr+n) written by a cp.async that thread `lane` of `w` may not rely on yet?  Then
@@ -60,6 +63,11 @@ void sim_async_free(struct sim_cta *cta);
  * go through sim_shadow_read, which reports what they find. */
 bool sim_shadow_read_rows(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t lanes,
 			  const uint64_t off[32], unsigned n);
+/* The same for plain writes of whole aligned words (cp.async's copies, no two lanes writing one word):
+ * true when no lane's write can find anything (no race with another warp, no cp.async data in flight),
+ * the shadow then what sim_shadow_write for each lane would have left; false changes nothing. */
+bool sim_shadow_write_rows(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t lanes,
+			   const uint64_t off[32], unsigned n);
 
 void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
 		      const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, unsigned units);
