@@ -32,20 +32,55 @@ static bool inside(const struct sim_region *r, const uint64_t addr[32], unsigned
 	return r->size >= n && !bad;
 }
 
+/* The counts of a copy depend only on its shape: the sources' sectors (gl_mm_global_sectors) on their
+ * addresses relative to lane 0's and on where lane 0's lies in its sector, the destinations' wavefronts
+ * (gl_mm_shared_wavefronts) on theirs relative to lane 0's (a shift by whole words only rotates the banks,
+ * memmodel.h).  A site's shape stays the same for each warp from tile to tile, so the last counts of each
+ * (site, warp) are kept, per worker thread: a pure memo, right for whoever asks. */
+struct copy_memo {
+	const struct ptx_insn *site;
+	unsigned warp, size, start, sectors, wf;
+	uint64_t src_rel[32];
+	uint32_t dst_rel[32];
+};
+
+static void copy_counts(const struct sim_warp *w, const struct ptx_insn *ins, const uint64_t src[32],
+			const uint32_t d32[32], unsigned size, unsigned *sectors, unsigned *wf)
+{
+	static _Thread_local struct copy_memo memo[64];
+	struct copy_memo *m = &memo[((uintptr_t)ins / sizeof *ins * 8 + w->id) % 64];
+	uint64_t diff = 0, rel[32];
+	uint32_t drel[32];
+	for (int l = 0; l < 32; l++) {
+		rel[l] = src[l] - src[0];
+		drel[l] = d32[l] - d32[0];
+		diff |= (rel[l] ^ m->src_rel[l]) | (drel[l] ^ m->dst_rel[l]);
+	}
+	if (m->site != ins || m->warp != w->id || m->size != size || m->start != src[0] % GL_SECTOR_BYTES || diff) {
+		*m = (struct copy_memo){ins, w->id, size, (unsigned)(src[0] % GL_SECTOR_BYTES),
+					gl_mm_global_sectors(src, 0xffffffffu, size),
+					gl_mm_shared_wavefronts(d32, 0xffffffffu, size), {0}, {0}};
+		memcpy(m->src_rel, rel, sizeof rel);
+		memcpy(m->dst_rel, drel, sizeof drel);
+	}
+	*sectors = m->sectors;
+	*wf = m->wf;
+}
+
 /* exec_cp_async's counters and trace for a full warp, every lane reading its source. */
 static void count_copy(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const uint64_t src[32],
 		       const uint64_t dst[32], unsigned size)
 {
-	unsigned sectors = gl_mm_global_sectors(src, 0xffffffffu, size);
+	uint32_t d32[32];
+	for (int l = 0; l < 32; l++)
+		d32[l] = (uint32_t)dst[l];
+	unsigned sectors, wf;
+	copy_counts(w, ins, src, d32, size, &sectors, &wf);
 	cta->c.ldgsts_inst++;
 	cta->c.ldgsts_req++;
 	cta->c.ldgsts_sect += sectors;
 	sim_touch_mark(&cta->L->touch, false, src, 0xffffffffu, size); /* the source is part of the footprint */
 	sim_l1_load(cta, src, 0xffffffffu, size, ins->mods & PM_CG);
-	uint32_t d32[32];
-	for (int l = 0; l < 32; l++)
-		d32[l] = (uint32_t)dst[l];
-	unsigned wf = gl_mm_shared_wavefronts_memo(&cta->wf_memo, (uintptr_t)ins, d32, 0xffffffffu, size);
 	cta->c.ldgsts_sst_wf += wf;
 	if (cta->trace) {
 		sim_trace_record(cta, w, ins, PS_GLOBAL, src, 0xffffffffu, size, false, sectors);

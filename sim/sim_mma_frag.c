@@ -325,12 +325,14 @@ SIM_SIMD_CLONES static bool f16_pairs(double *restrict out, const uint64_t *rest
 		f32x8 lo, hi;
 		f16x8_float(&lo, x & 0xffff, &inf);
 		f16x8_float(&hi, x >> 16, &inf);
-		f32x4 q[4] = {__builtin_shufflevector(lo, hi, 0, 8, 1, 9), __builtin_shufflevector(lo, hi, 2, 10, 3, 11),
-			      __builtin_shufflevector(lo, hi, 4, 12, 5, 13), __builtin_shufflevector(lo, hi, 6, 14, 7, 15)};
-		for (int i = 0; i < 4; i++) {
-			f64x4 d = __builtin_convertvector(q[i], f64x4);
-			memcpy(out + 2 * l + 4 * i, &d, sizeof d);
-		}
+		f64x4 d0 = __builtin_convertvector(__builtin_shufflevector(lo, hi, 0, 8, 1, 9), f64x4);
+		f64x4 d1 = __builtin_convertvector(__builtin_shufflevector(lo, hi, 2, 10, 3, 11), f64x4);
+		f64x4 d2 = __builtin_convertvector(__builtin_shufflevector(lo, hi, 4, 12, 5, 13), f64x4);
+		f64x4 d3 = __builtin_convertvector(__builtin_shufflevector(lo, hi, 6, 14, 7, 15), f64x4);
+		memcpy(out + 2 * l, &d0, sizeof d0);
+		memcpy(out + 2 * l + 4, &d1, sizeof d1);
+		memcpy(out + 2 * l + 8, &d2, sizeof d2);
+		memcpy(out + 2 * l + 12, &d3, sizeof d3);
 	}
 	u32x4 any = __builtin_shufflevector(inf, inf, 0, 1, 2, 3) | __builtin_shufflevector(inf, inf, 4, 5, 6, 7);
 	return !(any[0] | any[1] | any[2] | any[3]);
