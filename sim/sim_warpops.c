@@ -283,28 +283,61 @@ static unsigned ldmatrix_wavefronts(const struct ptx_insn *ins, const uint32_t a
 	return m->wf;
 }
 
-/* Matrix m's registers: thread t holds row t / 4, columns 2 (t % 4) and one more, or with .trans the same
- * of the transposed matrix; row r of matrix m is at rows[8m + r]. */
+typedef uint16_t ldsm_u16x8 __attribute__((vector_size(16)));
+typedef uint16_t ldsm_u16x16 __attribute__((vector_size(32)));
+typedef uint32_t ldsm_u32x4 __attribute__((vector_size(16)));
+typedef uint32_t ldsm_u32x8 __attribute__((vector_size(32)));
+typedef uint64_t ldsm_u64x4 __attribute__((vector_size(32)));
+
+/* Four 32-bit values into d[0..3], zero-extended. */
+static inline __attribute__((always_inline)) void put4(uint64_t *d, ldsm_u32x4 v)
+{
+	ldsm_u64x4 x = __builtin_convertvector(v, ldsm_u64x4);
+	memcpy(d, &x, sizeof x);
+}
+
+/* One matrix's register: thread t holds row t / 4, columns 2 (t % 4) and one more (the matrix's 32-bit words
+ * in order), or with .trans the same of the transposed matrix: columns t / 4 of rows 2 (t % 4) and one more,
+ * which pairs row 2j's and row 2j + 1's halves (threads 4i + j, i = 0..7). */
+SIM_SIMD_CLONES static void ldmatrix_one(uint64_t *restrict d, const uint8_t *const r[8], bool trans)
+{
+	if (!trans) {
+		for (int i = 0; i < 8; i++) {
+			ldsm_u32x4 v;
+			memcpy(&v, r[i], sizeof v);
+			put4(d + 4 * i, v);
+		}
+		return;
+	}
+	ldsm_u16x8 row[8];
+	for (int i = 0; i < 8; i++)
+		memcpy(&row[i], r[i], sizeof row[i]);
+	ldsm_u32x8 p[4]; /* p[j][i]: row 2j's half i, then row 2j + 1's */
+	for (int j = 0; j < 4; j++) {
+		ldsm_u16x16 z = __builtin_shufflevector(row[2 * j], row[2 * j + 1], 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13,
+							6, 14, 7, 15);
+		memcpy(&p[j], &z, sizeof z);
+	}
+	ldsm_u32x8 a = __builtin_shufflevector(p[0], p[1], 0, 8, 1, 9, 2, 10, 3, 11);
+	ldsm_u32x8 ah = __builtin_shufflevector(p[0], p[1], 4, 12, 5, 13, 6, 14, 7, 15);
+	ldsm_u32x8 b = __builtin_shufflevector(p[2], p[3], 0, 8, 1, 9, 2, 10, 3, 11);
+	ldsm_u32x8 bh = __builtin_shufflevector(p[2], p[3], 4, 12, 5, 13, 6, 14, 7, 15);
+	put4(d + 0, __builtin_shufflevector(a, b, 0, 1, 8, 9));
+	put4(d + 4, __builtin_shufflevector(a, b, 2, 3, 10, 11));
+	put4(d + 8, __builtin_shufflevector(a, b, 4, 5, 12, 13));
+	put4(d + 12, __builtin_shufflevector(a, b, 6, 7, 14, 15));
+	put4(d + 16, __builtin_shufflevector(ah, bh, 0, 1, 8, 9));
+	put4(d + 20, __builtin_shufflevector(ah, bh, 2, 3, 10, 11));
+	put4(d + 24, __builtin_shufflevector(ah, bh, 4, 5, 12, 13));
+	put4(d + 28, __builtin_shufflevector(ah, bh, 6, 7, 14, 15));
+}
+
+/* Matrix m's register from rows[8m..8m+7]. */
 static void ldmatrix_deliver(struct sim_warp *w, const struct ptx_operand *dst, unsigned nmat, bool trans,
 			     const uint8_t *const rows[32])
 {
-	for (unsigned m = 0; m < nmat; m++) {
-		uint64_t *d = sim_reg(w, dst->vec[m]);
-		const uint8_t *const *r = rows + 8 * m;
-		for (unsigned t = 0; t < 32; t++) {
-			if (!trans) { /* the matrix's 32-bit words in order */
-				uint32_t v;
-				memcpy(&v, r[t / 4] + 4 * (t % 4), 4);
-				d[t] = v;
-				continue;
-			}
-			unsigned c = 2 * (t % 4), b = 2 * (t / 4);
-			uint16_t lo, hi;
-			memcpy(&lo, r[c] + b, 2);
-			memcpy(&hi, r[c + 1] + b, 2);
-			d[t] = (uint32_t)lo | (uint32_t)hi << 16;
-		}
-	}
+	for (unsigned m = 0; m < nmat; m++)
+		ldmatrix_one(sim_reg(w, dst->vec[m]), rows + 8 * m, trans);
 }
 
 /* The counters and trace of one ldmatrix. */
