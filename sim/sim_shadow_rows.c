@@ -40,29 +40,43 @@ static bool row_windows(uint32_t lanes, const uint64_t off[32], unsigned n, uint
 
 /* Could a read of the word of entry s by warp `me` find something: an uninitialised byte (initcheck) or
  * another warp's write in this interval?  Stale entries count as reset (shadow_word). */
-static bool entry_finds(const struct sim_cta *cta, const struct sim_shadow *s, uint16_t me, bool initcheck)
+static inline bool entry_finds(const struct sim_shadow *s, uint32_t gen, uint32_t epoch, uint16_t me, bool initcheck)
 {
-	if (s->gen != cta->gen)
+	if (s->gen != gen)
 		return initcheck; /* nothing written since the CTA started */
 	if (initcheck && s->init != 0xf)
 		return true;
-	return s->epoch == cta->epoch && s->writer && s->writer != me && s->wbytes;
+	return s->epoch == epoch && s->writer && s->writer != me && s->wbytes;
 }
 
-/* sim_shadow_read's update of a word it found nothing at: shadow_word's reset, then the reader. */
-static void entry_read(struct sim_cta *cta, uint64_t word, const struct ptx_insn *ins, uint16_t me)
+/* shadow_word's reset of a stale entry. */
+static inline void entry_reset(struct sim_shadow *s, uint32_t gen, uint32_t epoch)
 {
-	struct sim_shadow *s = &cta->shadow[word];
-	if (s->gen != cta->gen) {
-		*s = (struct sim_shadow){.gen = cta->gen, .epoch = cta->epoch};
-	} else if (s->epoch != cta->epoch) {
-		s->epoch = cta->epoch;
+	if (s->gen != gen) {
+		*s = (struct sim_shadow){.gen = gen, .epoch = epoch};
+	} else if (s->epoch != epoch) {
+		s->epoch = epoch;
 		s->writer = s->reader = 0;
 		s->wbytes = s->rbytes = 0;
 	}
-	cta->shadow_site[2 * word + 1] = ins;
-	s->reader = me;
-	s->rbytes |= 0xf;
+}
+
+/* sim_shadow_read's update of the nw words from off[l] / 4 of each lane, where it found nothing: the
+ * reset, then the reader.  (The CTA's fields are read once: the stores cannot change them.) */
+static void rows_read(struct sim_cta *cta, const struct ptx_insn *ins, uint32_t lanes, const uint64_t off[32],
+		      unsigned nw, uint16_t me)
+{
+	struct sim_shadow *restrict sh = cta->shadow;
+	const struct ptx_insn **restrict site = cta->shadow_site;
+	uint32_t gen = cta->gen, epoch = cta->epoch;
+	FOR_LANES(lanes, l)
+		for (uint64_t word = off[l] / 4, end = word + nw; word < end; word++) {
+			struct sim_shadow *s = &sh[word];
+			entry_reset(s, gen, epoch);
+			site[2 * word + 1] = ins;
+			s->reader = me;
+			s->rbytes |= 0xf;
+		}
 }
 
 bool sim_shadow_read_rows(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t lanes,
@@ -89,58 +103,59 @@ bool sim_shadow_read_rows(struct sim_cta *cta, struct sim_warp *w, const struct 
 	}
 	uint16_t me = (uint16_t)(w->id + 1);
 	bool initcheck = L->tools & GL_TOOL_INITCHECK;
+	const struct sim_shadow *sh = cta->shadow;
+	uint32_t gen = cta->gen, epoch = cta->epoch;
 	unsigned nw = n / 4;
-	FOR_LANES(lanes, l) {
-		const struct sim_shadow *s = &cta->shadow[off[l] / 4];
-		for (unsigned k = 0; k < nw; k++)
-			if (entry_finds(cta, s + k, me, initcheck))
-				return false;
-	}
 	FOR_LANES(lanes, l)
 		for (unsigned k = 0; k < nw; k++)
-			entry_read(cta, off[l] / 4 + k, ins, me);
+			if (entry_finds(&sh[off[l] / 4 + k], gen, epoch, me, initcheck))
+				return false;
+	rows_read(cta, ins, lanes, off, nw, me);
 	return true;
 }
 
-/* Another warp's access in this interval that a write by warp `me` to the word of entry s would race
- * with (sim_shadow_write's tests), its quiet reads included. */
-static bool write_finds(const struct sim_cta *cta, uint64_t word, uint16_t me, bool reads_current)
+/* Another warp's access in this interval that a write by warp `me` to the word would race with
+ * (sim_shadow_write's tests): in its entry, or a quiet read (`reads`: the bitmaps, NULL when they are
+ * not the current interval's). */
+static inline bool write_finds(const struct sim_cta *cta, const struct sim_shadow *s, uint64_t word, uint16_t me,
+			       const uint64_t *reads)
 {
-	const struct sim_shadow *s = &cta->shadow[word];
 	if (s->gen == cta->gen && s->epoch == cta->epoch &&
 	    ((s->writer && s->writer != me && s->wbytes) || (s->reader && s->reader != me && s->rbytes)))
 		return true;
-	if (!reads_current)
+	if (!reads)
 		return false;
 	size_t rows = SIM_QUIET_ROWS(cta->L);
 	FOR_LANES(cta->quiet.readers & ~(1u << (me - 1)), k)
-		if (cta->quiet.reads[k * rows + word / 64] >> (word % 64) & 1)
+		if (reads[k * rows + word / 64] >> (word % 64) & 1)
 			return true;
 	return false;
 }
 
-/* sim_shadow_write's update of a whole word it found nothing at: shadow_word's reset, the writer, and
- * add_init's initialised bytes with their mirror in quiet.full (cleared for a new CTA generation first,
- * as full_bits does). */
-static void entry_write(struct sim_cta *cta, uint64_t word, const struct ptx_insn *ins, uint16_t me)
+/* sim_shadow_write's update of the nw words from off[l] / 4 of each lane, where it found nothing: the
+ * reset, the writer, and add_init's initialised bytes with their mirror in quiet.full (cleared for a new
+ * CTA generation first, as full_bits does). */
+static void rows_written(struct sim_cta *cta, const struct ptx_insn *ins, uint32_t lanes, const uint64_t off[32],
+			 unsigned nw, uint16_t me)
 {
-	struct sim_shadow *s = &cta->shadow[word];
-	if (s->gen != cta->gen) {
-		*s = (struct sim_shadow){.gen = cta->gen, .epoch = cta->epoch};
-	} else if (s->epoch != cta->epoch) {
-		s->epoch = cta->epoch;
-		s->writer = s->reader = 0;
-		s->wbytes = s->rbytes = 0;
-	}
-	cta->shadow_site[2 * word] = ins;
-	s->writer = me;
-	s->wbytes |= 0xf;
-	s->init |= 0xf;
 	if (cta->quiet.full_gen != cta->gen) {
 		memset(cta->quiet.full, 0, SIM_QUIET_ROWS(cta->L) * sizeof *cta->quiet.full);
 		cta->quiet.full_gen = cta->gen;
 	}
-	cta->quiet.full[word / 64] |= 1ull << (word % 64);
+	struct sim_shadow *restrict sh = cta->shadow;
+	const struct ptx_insn **restrict site = cta->shadow_site;
+	uint64_t *restrict full = cta->quiet.full;
+	uint32_t gen = cta->gen, epoch = cta->epoch;
+	FOR_LANES(lanes, l)
+		for (uint64_t word = off[l] / 4, end = word + nw; word < end; word++) {
+			struct sim_shadow *s = &sh[word];
+			entry_reset(s, gen, epoch);
+			site[2 * word] = ins;
+			s->writer = me;
+			s->wbytes |= 0xf;
+			s->init |= 0xf;
+			full[word / 64] |= 1ull << (word % 64);
+		}
 }
 
 bool sim_shadow_write_rows(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t lanes,
@@ -158,15 +173,15 @@ bool sim_shadow_write_rows(struct sim_cta *cta, struct sim_warp *w, const struct
 		return false;
 	uint16_t me = (uint16_t)(w->id + 1);
 	bool reads_current = cta->quiet.reads_gen == cta->gen && cta->quiet.reads_epoch == cta->epoch;
+	const uint64_t *reads = reads_current ? cta->quiet.reads : NULL;
+	const struct sim_shadow *sh = cta->shadow;
 	unsigned nw = n / 4;
 	FOR_LANES(lanes, l)
-		for (unsigned k = 0; k < nw; k++)
-			if (write_finds(cta, off[l] / 4 + k, me, reads_current))
+		for (uint64_t word = off[l] / 4, end = word + nw; word < end; word++)
+			if (write_finds(cta, &sh[word], word, me, reads))
 				return false;
 	cta->quiet.wrote_gen = cta->gen; /* note_write: the interval is no longer quiet */
 	cta->quiet.wrote_epoch = cta->epoch;
-	FOR_LANES(lanes, l)
-		for (unsigned k = 0; k < nw; k++)
-			entry_write(cta, off[l] / 4 + k, ins, me);
+	rows_written(cta, ins, lanes, off, nw, me);
 	return true;
 }
