@@ -79,18 +79,25 @@ static void rows_read(struct sim_cta *cta, const struct ptx_insn *ins, uint32_t 
 		}
 }
 
-bool sim_shadow_read_rows(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t lanes,
-			  const uint64_t off[32], unsigned n)
+/* What makes sim_shadow_read/write take a lane on its own, for any lane: no lanes, partial words, reserved
+ * shared memory, a strong access, or (racecheck) bytes a cp.async may still be writing. */
+static bool rows_plain(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t lanes,
+		       const uint64_t off[32], unsigned n)
 {
 	const struct sim_launch *L = cta->L;
 	if (!lanes || n % 4 || L->reserved_used || (ins->mods & (PM_VOLATILE | PM_STRONG)))
 		return false;
 	uint64_t bad = 0;
 	FOR_LANES(lanes, l) bad |= off[l] & 3;
-	if (bad)
-		return false;
-	if (cta->async.gen == cta->gen && (L->tools & GL_TOOL_RACECHECK) &&
-	    sim_async_warp_in_flight(cta, w, lanes, off, n))
+	return !bad && !(cta->async.gen == cta->gen && (L->tools & GL_TOOL_RACECHECK) &&
+			 sim_async_warp_in_flight(cta, w, lanes, off, n));
+}
+
+bool sim_shadow_read_rows(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t lanes,
+			  const uint64_t off[32], unsigned n)
+{
+	const struct sim_launch *L = cta->L;
+	if (!rows_plain(cta, w, ins, lanes, off, n))
 		return false;
 	if (quiet_interval(cta)) { /* whole words: quiet reads when every one is initialised */
 		if (cta->async.gen == cta->gen && (L->tools & GL_TOOL_RACECHECK))
@@ -161,15 +168,7 @@ static void rows_written(struct sim_cta *cta, const struct ptx_insn *ins, uint32
 bool sim_shadow_write_rows(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t lanes,
 			   const uint64_t off[32], unsigned n)
 {
-	const struct sim_launch *L = cta->L;
-	if (!lanes || n % 4 || L->reserved_used || (ins->mods & (PM_VOLATILE | PM_STRONG)))
-		return false;
-	uint64_t bad = 0;
-	FOR_LANES(lanes, l) bad |= off[l] & 3;
-	if (bad)
-		return false;
-	if (cta->async.gen == cta->gen && (L->tools & GL_TOOL_RACECHECK) &&
-	    sim_async_warp_in_flight(cta, w, lanes, off, n))
+	if (!rows_plain(cta, w, ins, lanes, off, n))
 		return false;
 	uint16_t me = (uint16_t)(w->id + 1);
 	bool reads_current = cta->quiet.reads_gen == cta->gen && cta->quiet.reads_epoch == cta->epoch;

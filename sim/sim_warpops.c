@@ -259,26 +259,36 @@ static int exec_redux(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 
 /* The wavefronts of an ldmatrix (gl_mm_ldmatrix_wavefronts) depend only on its row addresses relative to
  * lane 0's, up to a shift by whole 16-byte rows, which moves every row's bank group ((addr >> 4) & 7) by
- * the same amount.  A kernel has a few ldmatrix sites whose shapes seldom change, so each site's last
- * shape and count are kept (per worker thread: a pure memo, right for any site that asks). */
+ * the same amount.  A kernel has a few ldmatrix sites, and at each a warp's shapes seldom change (a
+ * swizzled tile gives each warp its own, a loop over k may alternate two), so each (site, warp) keeps its
+ * last two shapes and counts (per worker thread: a pure memo, right for any site that asks). */
 struct ldsm_memo {
 	const struct ptx_insn *site;
-	unsigned nmat, wf;
+	unsigned warp, nmat, wf;
 	uint32_t a0, rel[32];
 };
 
-static unsigned ldmatrix_wavefronts(const struct ptx_insn *ins, const uint32_t a32[32], unsigned nmat)
+static unsigned ldmatrix_wavefronts(const struct ptx_insn *ins, unsigned warp, const uint32_t a32[32], unsigned nmat)
 {
-	static _Thread_local struct ldsm_memo memo[16];
-	struct ldsm_memo *m = &memo[((uintptr_t)ins / sizeof *ins) % 16];
-	uint32_t rel[32], diff = (a32[0] - m->a0) & 15;
-	for (int l = 0; l < 32; l++) {
+	static _Thread_local struct ldsm_memo memo[64][2];
+	static _Thread_local uint8_t older[64];
+	unsigned set = (unsigned)(((uintptr_t)ins / sizeof *ins * 8 + warp) % 64);
+	uint32_t rel[32];
+	for (int l = 0; l < 32; l++)
 		rel[l] = l < (int)(8 * nmat) ? a32[l] - a32[0] : 0;
-		diff |= rel[l] ^ m->rel[l];
+	for (unsigned way = 0; way < 2; way++) {
+		const struct ldsm_memo *m = &memo[set][way];
+		uint32_t diff = (a32[0] - m->a0) & 15;
+		for (int l = 0; l < 32; l++)
+			diff |= rel[l] ^ m->rel[l];
+		if (m->site == ins && m->warp == warp && m->nmat == nmat && !diff) {
+			older[set] = (uint8_t)(1 - way);
+			return m->wf;
+		}
 	}
-	if (m->site == ins && m->nmat == nmat && !diff)
-		return m->wf;
-	*m = (struct ldsm_memo){ins, nmat, gl_mm_ldmatrix_wavefronts(a32, nmat), a32[0], {0}};
+	struct ldsm_memo *m = &memo[set][older[set]];
+	older[set] = (uint8_t)(1 - older[set]);
+	*m = (struct ldsm_memo){ins, warp, nmat, gl_mm_ldmatrix_wavefronts(a32, nmat), a32[0], {0}};
 	memcpy(m->rel, rel, sizeof rel);
 	return m->wf;
 }
@@ -347,7 +357,7 @@ static void ldmatrix_count(struct sim_cta *cta, struct sim_warp *w, const struct
 	uint32_t a32[32];
 	for (int l = 0; l < 32; l++)
 		a32[l] = (uint32_t)addr[l];
-	unsigned wf = ldmatrix_wavefronts(ins, a32, nmat), conflicts = wf > nmat ? wf - nmat : 0;
+	unsigned wf = ldmatrix_wavefronts(ins, w->id, a32, nmat), conflicts = wf > nmat ? wf - nmat : 0;
 	cta->c.ldsm_inst++;
 	cta->c.ldsm_wf += wf;
 	cta->c.sld_wf += wf; /* LDSM wavefronts are in ..._shared_op_ld (docs/sim.md) */
