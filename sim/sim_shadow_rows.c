@@ -14,27 +14,33 @@ static bool quiet_interval(const struct sim_cta *cta)
 	return cta->quiet.wrote_gen != cta->gen || cta->quiet.wrote_epoch != cta->epoch;
 }
 
-/* The words read as 64-word windows relative to word `base`, as sim_shadow_quiet_reads takes them: a word
- * that no window holds yet opens one.  False when more than `max` windows would be needed. */
-static bool row_windows(uint32_t lanes, const uint64_t off[32], unsigned n, uint64_t base, unsigned max,
-			unsigned *nwin, int32_t win[], uint64_t words[])
+/* The quiet reads (sim_trace.c) of a warp whose every word is initialised (quiet.full): the reading warp's
+ * bitmap of this interval, emptied first when the bitmaps are an older interval's (new_reads), gets
+ * every word, and the warp's latest quiet read is this instruction, as quiet_word_read leaves them for
+ * each word.  False, changing nothing, when a word is not initialised: those reads go lane by lane. */
+static bool quiet_rows(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint32_t lanes,
+		       const uint64_t off[32], unsigned nw)
 {
-	*nwin = 0;
+	struct sim_quiet *q = &cta->quiet;
+	if (q->full_gen != cta->gen)
+		return false; /* no word initialised in this CTA yet */
 	FOR_LANES(lanes, l)
-		for (uint64_t word = off[l] / 4; word < (off[l] + n) / 4; word++) {
-			int64_t rel = (int64_t)(word - base);
-			unsigned k = 0;
-			while (k < *nwin && (uint64_t)(rel - win[k]) >= 64)
-				k++;
-			if (k == *nwin) {
-				if (k == max)
-					return false;
-				win[k] = (int32_t)rel;
-				words[k] = 0;
-				(*nwin)++;
-			}
-			words[k] |= 1ull << (rel - win[k]);
-		}
+		for (uint64_t word = off[l] / 4, end = word + nw; word < end; word++)
+			if (!(q->full[word / 64] >> (word % 64) & 1))
+				return false;
+	size_t rows = SIM_QUIET_ROWS(cta->L);
+	if (q->reads_gen != cta->gen || q->reads_epoch != cta->epoch) {
+		FOR_LANES(q->readers, k) memset(q->reads + k * rows, 0, rows * sizeof *q->reads);
+		q->readers = 0;
+		q->reads_gen = cta->gen;
+		q->reads_epoch = cta->epoch;
+	}
+	q->readers |= 1u << w->id;
+	uint64_t *row = q->reads + (size_t)w->id * rows;
+	FOR_LANES(lanes, l)
+		for (uint64_t word = off[l] / 4, end = word + nw; word < end; word++)
+			row[word / 64] |= 1ull << (word % 64);
+	q->site[w->id] = ins;
 	return true;
 }
 
@@ -99,15 +105,8 @@ bool sim_shadow_read_rows(struct sim_cta *cta, struct sim_warp *w, const struct 
 	const struct sim_launch *L = cta->L;
 	if (!rows_plain(cta, w, ins, lanes, off, n))
 		return false;
-	if (quiet_interval(cta)) { /* whole words: quiet reads when every one is initialised */
-		if (cta->async.gen == cta->gen && (L->tools & GL_TOOL_RACECHECK))
-			return false; /* sim_shadow_quiet_reads leaves CTAs with cp.async bookkeeping to sim_shadow_read */
-		unsigned nwin;
-		int32_t win[32];
-		uint64_t words[32], base = off[__builtin_ctz(lanes)] / 4;
-		return row_windows(lanes, off, n, base, 32, &nwin, win, words) &&
-		       sim_shadow_quiet_reads(cta, w, ins, base, nwin, win, words);
-	}
+	if (quiet_interval(cta)) /* whole words: quiet reads when every one is initialised */
+		return quiet_rows(cta, w, ins, lanes, off, n / 4);
 	uint16_t me = (uint16_t)(w->id + 1);
 	bool initcheck = L->tools & GL_TOOL_INITCHECK;
 	const struct sim_shadow *sh = cta->shadow;

@@ -90,7 +90,9 @@ static void same_state(const struct sim_cta *a, const struct sim_cta *b)
 	CHECK(memcmp(a->shadow, b->shadow, WORDS * sizeof *a->shadow) == 0);
 	CHECK(memcmp(a->shadow_site, b->shadow_site, 2 * WORDS * sizeof *a->shadow_site) == 0);
 	CHECK(a->quiet.full_gen == b->quiet.full_gen && a->quiet.wrote_gen == b->quiet.wrote_gen &&
-	      a->quiet.wrote_epoch == b->quiet.wrote_epoch && a->quiet.readers == b->quiet.readers);
+	      a->quiet.wrote_epoch == b->quiet.wrote_epoch && a->quiet.readers == b->quiet.readers &&
+	      a->quiet.reads_gen == b->quiet.reads_gen && a->quiet.reads_epoch == b->quiet.reads_epoch);
+	CHECK(memcmp(a->quiet.site, b->quiet.site, WARPS * sizeof *a->quiet.site) == 0);
 	CHECK(memcmp(a->quiet.full, b->quiet.full, rows * sizeof *a->quiet.full) == 0);
 	CHECK(memcmp(a->quiet.reads, b->quiet.reads, rows * WARPS * sizeof *a->quiet.reads) == 0);
 	CHECK_EQ(a->async.gen, b->async.gen);
@@ -131,7 +133,7 @@ static void run(int tools, bool reserved, int steps, long *races, long *uninit)
 	}
 	for (unsigned i = 0; i < WARPS; i++)
 		warps[i] = (struct sim_warp){.id = i};
-	struct ptx_insn ins[3] = {{.line = 20}, {.line = 21}, {.line = 22}};
+	struct ptx_insn ins[4] = {{.line = 20}, {.line = 21}, {.line = 22}, {.line = 23}};
 	for (int step = 0; step < steps; step++) {
 		unsigned what = next(24);
 		struct sim_warp *w = &warps[next(WARPS)];
@@ -170,8 +172,9 @@ static void run(int tools, bool reserved, int steps, long *races, long *uninit)
 			unsigned nmat = 1u << next(3);
 			uint32_t lanes = nmat == 4 ? 0xffffffffu : (1u << (8 * nmat)) - 1;
 			row_offsets(off);
-			read_rows(&c[0], w, &ins[0], lanes, off, true);
-			read_rows(&c[1], w, &ins[0], lanes, off, false);
+			const struct ptx_insn *in = &ins[next(2) ? 0 : 3]; /* two ldmatrix sites */
+			read_rows(&c[0], w, in, lanes, off, true);
+			read_rows(&c[1], w, in, lanes, off, false);
 		}
 		same_state(&c[0], &c[1]);
 		if (check_failures)
