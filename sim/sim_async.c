@@ -39,6 +39,18 @@ void sim_async_copy(struct sim_cta *cta, const struct sim_warp *w, int lane, uin
 		cta->async.words[word] = (struct sim_async_word){cta->gen, group, t + 1};
 }
 
+void sim_async_copy_warp(struct sim_cta *cta, const struct sim_warp *w, uint32_t lanes, const uint64_t dst[32],
+			 unsigned n)
+{
+	async_begin(cta);
+	FOR_LANES(lanes, l) {
+		unsigned t = w->id * 32 + l;
+		struct sim_async_word e = {cta->gen, cta->async.threads[t].committed, t + 1}; /* the open group */
+		for (uint64_t word = dst[l] / 4; word <= (dst[l] + n - 1) / 4; word++)
+			cta->async.words[word] = e;
+	}
+}
+
 void sim_async_commit(struct sim_cta *cta, const struct sim_warp *w, uint32_t mask)
 {
 	if (cta->async.gen != cta->gen)
@@ -77,6 +89,25 @@ static uint32_t visible_groups(const struct sim_cta *cta, const struct sim_async
 	return th->completed_before;
 }
 
+/* Is the copy that last wrote word entry e still in flight for thread `reader`?  Then *issuer is the copying
+ * thread and *issuer_waited whether its own wait covered the copy.  A copy that landed and is visible to
+ * every thread is forgotten (its entry's thread cleared), which changes no later answer. */
+static inline bool word_in_flight(struct sim_cta *cta, struct sim_async_word *e, unsigned reader, unsigned *issuer,
+				  bool *issuer_waited)
+{
+	if (e->gen != cta->gen || !e->thread)
+		return false;
+	const struct sim_async_thread *th = &cta->async.threads[e->thread - 1];
+	if (e->group >= visible_groups(cta, th, e->thread - 1 == reader)) {
+		*issuer = e->thread - 1;
+		*issuer_waited = e->group < th->completed;
+		return true;
+	}
+	if (e->group < visible_groups(cta, th, false))
+		e->thread = 0; /* landed and visible to every thread: forget it */
+	return false;
+}
+
 bool sim_async_in_flight(struct sim_cta *cta, const struct sim_warp *w, int lane, uint64_t addr, unsigned n,
                          unsigned *issuer, bool *issuer_waited)
 {
@@ -84,18 +115,26 @@ bool sim_async_in_flight(struct sim_cta *cta, const struct sim_warp *w, int lane
 	if (a->gen != cta->gen)
 		return false;
 	unsigned reader = w->id * 32 + (unsigned)lane;
-	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++) {
-		struct sim_async_word *e = &a->words[word];
-		if (e->gen != cta->gen || !e->thread)
-			continue;
-		const struct sim_async_thread *th = &a->threads[e->thread - 1];
-		if (e->group >= visible_groups(cta, th, e->thread - 1 == reader)) {
-			*issuer = e->thread - 1;
-			*issuer_waited = e->group < th->completed;
+	for (uint64_t word = addr / 4; word <= (addr + n - 1) / 4; word++)
+		if (word_in_flight(cta, &a->words[word], reader, issuer, issuer_waited))
 			return true;
-		}
-		if (e->group < visible_groups(cta, th, false))
-			e->thread = 0; /* landed and visible to every thread: forget it */
+	return false;
+}
+
+bool sim_async_warp_in_flight(struct sim_cta *cta, const struct sim_warp *w, uint32_t lanes, const uint64_t addr[32],
+			      unsigned n)
+{
+	struct sim_async *a = &cta->async;
+	if (a->gen != cta->gen)
+		return false;
+	unsigned issuer;
+	bool waited;
+	FOR_LANES(lanes, l) {
+		uint64_t first = addr[l] / 4, count = (addr[l] + n - 1) / 4 - first + 1;
+		struct sim_async_word *e = &a->words[first];
+		for (unsigned k = 0; k < count; k++) /* most words hold no copy, or one forgotten */
+			if (e[k].thread && word_in_flight(cta, &e[k], w->id * 32 + l, &issuer, &waited))
+				return true;
 	}
 	return false;
 }

@@ -660,7 +660,8 @@ int sim_exec(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins
 		FOR_LANES(mask, l) d[l] = w->executed;
 		return 0;
 	}
-	case OP_LD: case OP_ST: case OP_CP_ASYNC: return stop_on_fault(cta, sim_exec_mem(cta, w, ins, mask));
+	case OP_LD: case OP_ST: return stop_on_fault(cta, sim_exec_mem(cta, w, ins, mask));
+	case OP_CP_ASYNC: return stop_on_fault(cta, sim_exec_cp_async(cta, w, ins, mask));
 	case OP_ATOM: case OP_RED: return stop_on_fault(cta, sim_exec_atom(cta, w, ins, mask));
 	case OP_CP_ASYNC_COMMIT: case OP_CP_ASYNC_WAIT: case OP_CP_ASYNC_WAIT_ALL:
 		return exec_cp_async_group(cta, w, ins, mask);

@@ -42,6 +42,9 @@ void sim_check_global_races(struct sim_cta *cta, struct sim_warp *w, const struc
 uint8_t *sim_shared_span(struct sim_cta *cta, struct sim_warp *w, const uint64_t addr[32], uint32_t mask,
 			 unsigned size);
 
+/* sim_cp_async.c: cp.async, its hot form (a full warp's aligned copies inside one buffer) or sim_exec_mem. */
+int sim_exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);
+
 /* sim_mem_hot.c: the hot forms of a full warp's 4-byte ld/st of shared or global memory (counted, checked
  * and moved as the general path would); false when the access is of another form or leaves its memory,
  * for the general path. */

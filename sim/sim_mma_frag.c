@@ -287,57 +287,158 @@ static inline __attribute__((always_inline)) void mma_16x8_as(struct sim_cta *ct
 	}
 }
 
-/* float_elem of an f16, its common case (a normal number) inline. */
-static inline double f16_elem(uint64_t h)
+/* Four lanes' values in the vector extensions of GCC and Clang (AVX2 in the clones built for it). */
+typedef uint64_t u64x4 __attribute__((vector_size(32)));
+typedef double f64x4 __attribute__((vector_size(32)));
+typedef uint32_t u32x4 __attribute__((vector_size(16)));
+typedef float f32x4 __attribute__((vector_size(16)));
+typedef uint32_t u32x8 __attribute__((vector_size(32)));
+typedef int32_t i32x8 __attribute__((vector_size(32)));
+typedef float f32x8 __attribute__((vector_size(32)));
+
+/* float_elem of eight f16s (the low 16 bits of each element) as f32s of the same values, exactly: a normal
+ * number by moving its fields, a zero or subnormal as its integer significand times 2^-24; *inf collects
+ * the infinities and NaNs. */
+static inline __attribute__((always_inline)) void f16x8_float(f32x8 *out, u32x8 h, u32x8 *inf)
 {
-	uint64_t exp = (h >> 10) & 0x1f;
-	if (exp != 0 && exp != 0x1f)
-		return sim_f64((h >> 15 & 1) << 63 | (exp - 15 + 1023) << 52 | (h & 0x3ff) << 42);
-	return float_elem(h, PT_F16);
+	u32x8 exp = h >> 10 & 0x1f, sign = (h & 0x8000) << 16, mant = h & 0x3ff, low = (u32x8)(exp == 0);
+	u32x8 normal = sign | (exp + (127 - 15)) << 23 | mant << 13, tiny;
+	f32x8 sub = __builtin_convertvector((i32x8)mant, f32x8) * 0x1p-24f;
+	memcpy(&tiny, &sub, sizeof tiny);
+	u32x8 bits = (normal & ~low) | ((tiny | sign) & low);
+	*inf |= (u32x8)(exp == 0x1f);
+	memcpy(out, &bits, sizeof *out);
 }
 
-/* mma_16x8_as for the usual case, f16 inputs with f32 accumulators (C and D), written out: each lane's
- * A register r holds row g + 8 (r % 2), columns 8 (r / 2) + 2t and one more; B register r column g,
- * rows 8r + 2t and one more; C and D element q row g + 8 (q / 2), column 2t + q % 2. */
-static void mma_16x8_f16_f32(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned K)
+/* The two f16 elements (j = 0, 1) of lane l of a register, as doubles at out[2l + j]: in this order a
+ * register of an m16n8kK fragment holds an 8 x 8 block of A row-major (row g, columns 2t + j) and of B
+ * column-major (column g, rows 2t + j).  Eight lanes at a time; returns false when an element is an
+ * infinity or a NaN. */
+SIM_SIMD_CLONES static bool f16_pairs(double *restrict out, const uint64_t *restrict v)
 {
-	double af[16][SIM_MMA_MAX], bf[SIM_MMA_MAX][SIM_MMA_MAX], acc[16][8];
-	for (unsigned r = 0; r < K / 4; r++) {
-		const uint64_t *v = sim_src(cta, w, ins->ops[1].vec[r]);
-		for (unsigned lane = 0; lane < 32; lane++) {
-			double *row = af[(lane >> 2) + 8 * (r & 1)] + 8 * (r >> 1) + 2 * (lane & 3);
-			row[0] = f16_elem(v[lane] & 0xffff);
-			row[1] = f16_elem(v[lane] >> 16 & 0xffff);
+	u32x8 inf = {0};
+	for (int l = 0; l < 32; l += 8) {
+		u32x8 x0, x1;
+		memcpy(&x0, v + l, sizeof x0);
+		memcpy(&x1, v + l + 4, sizeof x1);
+		u32x8 x = __builtin_shufflevector(x0, x1, 0, 2, 4, 6, 8, 10, 12, 14); /* the low words (little-endian) */
+		f32x8 lo, hi;
+		f16x8_float(&lo, x & 0xffff, &inf);
+		f16x8_float(&hi, x >> 16, &inf);
+		f64x4 d0 = __builtin_convertvector(__builtin_shufflevector(lo, hi, 0, 8, 1, 9), f64x4);
+		f64x4 d1 = __builtin_convertvector(__builtin_shufflevector(lo, hi, 2, 10, 3, 11), f64x4);
+		f64x4 d2 = __builtin_convertvector(__builtin_shufflevector(lo, hi, 4, 12, 5, 13), f64x4);
+		f64x4 d3 = __builtin_convertvector(__builtin_shufflevector(lo, hi, 6, 14, 7, 15), f64x4);
+		memcpy(out + 2 * l, &d0, sizeof d0);
+		memcpy(out + 2 * l + 4, &d1, sizeof d1);
+		memcpy(out + 2 * l + 8, &d2, sizeof d2);
+		memcpy(out + 2 * l + 12, &d3, sizeof d3);
+	}
+	u32x4 any = __builtin_shufflevector(inf, inf, 0, 1, 2, 3) | __builtin_shufflevector(inf, inf, 4, 5, 6, 7);
+	return !(any[0] | any[1] | any[2] | any[3]);
+}
+
+/* C registers c0 and c1 (f32, columns 2t and 2t + 1 of rows g) as the doubles of an 8 x 8 block,
+ * row-major: lane l's element j at out[2l + j].  Returns false when an element is an infinity or a NaN. */
+SIM_SIMD_CLONES static bool f32_pairs(double *restrict out, const uint64_t *restrict c0, const uint64_t *restrict c1)
+{
+	u64x4 inf = {0, 0, 0, 0};
+	for (int l = 0; l < 32; l += 4) {
+		u64x4 x0, x1;
+		memcpy(&x0, c0 + l, sizeof x0);
+		memcpy(&x1, c1 + l, sizeof x1);
+		inf |= (u64x4)((x0 & 0x7f800000u) == 0x7f800000u) | (u64x4)((x1 & 0x7f800000u) == 0x7f800000u);
+		f64x4 d0 = __builtin_convertvector((f32x4)__builtin_convertvector(x0, u32x4), f64x4);
+		f64x4 d1 = __builtin_convertvector((f32x4)__builtin_convertvector(x1, u32x4), f64x4);
+		f64x4 p0 = __builtin_shufflevector(d0, d1, 0, 4, 1, 5), p1 = __builtin_shufflevector(d0, d1, 2, 6, 3, 7);
+		memcpy(out + 2 * l, &p0, sizeof p0);
+		memcpy(out + 2 * l + 4, &p1, sizeof p1);
+	}
+	return !(inf[0] | inf[1] | inf[2] | inf[3]);
+}
+
+/* The inverse for D: the block's doubles rounded to f32 (sim_f32_bits((float)x)) into d0 and d1. */
+SIM_SIMD_CLONES static void f32_pairs_out(uint64_t *d0, uint64_t *d1, const double *restrict in)
+{
+	for (int l = 0; l < 32; l += 4) {
+		f64x4 a0, a1;
+		memcpy(&a0, in + 2 * l, sizeof a0);
+		memcpy(&a1, in + 2 * l + 4, sizeof a1);
+		f64x4 even = __builtin_shufflevector(a0, a1, 0, 2, 4, 6), odd = __builtin_shufflevector(a0, a1, 1, 3, 5, 7);
+		u64x4 w0 = __builtin_convertvector((u32x4)__builtin_convertvector(even, f32x4), u64x4);
+		u64x4 w1 = __builtin_convertvector((u32x4)__builtin_convertvector(odd, f32x4), u64x4);
+		memcpy(d0 + l, &w0, sizeof w0);
+		memcpy(d1 + l, &w1, sizeof w1);
+	}
+}
+
+/* accumulate_row8 for the 16 rows of a tile, four rows at a time (their 8 outputs in registers, each
+ * row of b loaded once for the four): the same operations in the same order for every output. */
+SIM_SIMD_CLONES static void accumulate_16x8(double (*restrict acc)[8], const double (*restrict a)[16],
+					    const double (*restrict b)[8], unsigned K)
+{
+	for (unsigned i = 0; i < 16; i += 4) {
+		f64x4 o0, o1, o2, o3, o4, o5, o6, o7;
+		memcpy(&o0, acc[i], 32), memcpy(&o1, acc[i] + 4, 32), memcpy(&o2, acc[i + 1], 32);
+		memcpy(&o3, acc[i + 1] + 4, 32), memcpy(&o4, acc[i + 2], 32), memcpy(&o5, acc[i + 2] + 4, 32);
+		memcpy(&o6, acc[i + 3], 32), memcpy(&o7, acc[i + 3] + 4, 32);
+		for (unsigned k = 0; k < K; k++) {
+			f64x4 b0, b1, x0 = {a[i][k], a[i][k], a[i][k], a[i][k]};
+			f64x4 x1 = {a[i + 1][k], a[i + 1][k], a[i + 1][k], a[i + 1][k]};
+			f64x4 x2 = {a[i + 2][k], a[i + 2][k], a[i + 2][k], a[i + 2][k]};
+			f64x4 x3 = {a[i + 3][k], a[i + 3][k], a[i + 3][k], a[i + 3][k]};
+			memcpy(&b0, b[k], 32), memcpy(&b1, b[k] + 4, 32);
+			o0 += x0 * b0, o1 += x0 * b1, o2 += x1 * b0, o3 += x1 * b1;
+			o4 += x2 * b0, o5 += x2 * b1, o6 += x3 * b0, o7 += x3 * b1;
 		}
+		memcpy(acc[i], &o0, 32), memcpy(acc[i] + 4, &o1, 32), memcpy(acc[i + 1], &o2, 32);
+		memcpy(acc[i + 1] + 4, &o3, 32), memcpy(acc[i + 2], &o4, 32), memcpy(acc[i + 2] + 4, &o5, 32);
+		memcpy(acc[i + 3], &o6, 32), memcpy(acc[i + 3] + 4, &o7, 32);
+	}
+}
+
+/* mma_16x8_as for the usual case, f16 inputs with f32 accumulators (C and D), on whole registers: A
+ * register r holds the 8 x 8 block of rows 8 (r % 2).., columns 8 (r / 2).. row-major (f16_pairs), B
+ * register r the block of rows 8r.. column-major, and C and D registers 2h and 2h + 1 the even and odd
+ * columns of rows 8h.. (f32_pairs).  Products of f16s are exact in double, so the sums are those of
+ * sim_mma_compute, in the same order.  Only for finite inputs (false otherwise, having written
+ * nothing): then no sum is a NaN, whose payload would depend on which operand of an addition the
+ * compiler put first. */
+static bool mma_16x8_f16_f32(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned K)
+{
+	double af[16][16], bf[16][8], acc[16][8], blk[64];
+	bool finite = true;
+	for (unsigned r = 0; r < K / 4; r++) {
+		finite &= f16_pairs(blk, sim_src(cta, w, ins->ops[1].vec[r]));
+		for (unsigned g = 0; g < 8; g++)
+			memcpy(&af[g + 8 * (r & 1)][8 * (r >> 1)], blk + 8 * g, 8 * sizeof *blk);
 	}
 	for (unsigned r = 0; r < K / 8; r++) {
-		const uint64_t *v = sim_src(cta, w, ins->ops[2].vec[r]);
-		for (unsigned lane = 0; lane < 32; lane++) {
-			unsigned k = 8 * r + 2 * (lane & 3);
-			bf[k][lane >> 2] = f16_elem(v[lane] & 0xffff);
-			bf[k + 1][lane >> 2] = f16_elem(v[lane] >> 16 & 0xffff);
-		}
+		finite &= f16_pairs(blk, sim_src(cta, w, ins->ops[2].vec[r]));
+		for (unsigned g = 0; g < 8; g++)
+			for (unsigned c = 0; c < 8; c++)
+				bf[8 * r + c][g] = blk[8 * g + c];
 	}
-	for (unsigned q = 0; q < 4; q++) {
-		const uint64_t *v = sim_src(cta, w, ins->ops[3].vec[q]);
-		for (unsigned lane = 0; lane < 32; lane++)
-			acc[(lane >> 2) + 8 * (q >> 1)][2 * (lane & 3) + (q & 1)] = sim_f32(v[lane]);
+	for (unsigned h = 0; h < 2; h++)
+		finite &= f32_pairs(acc[8 * h], sim_src(cta, w, ins->ops[3].vec[2 * h]),
+				    sim_src(cta, w, ins->ops[3].vec[2 * h + 1]));
+	if (!finite)
+		return false;
+	accumulate_16x8(acc, (const double(*)[16])af, (const double(*)[8])bf, K);
+	uint64_t sink[32];
+	for (unsigned h = 0; h < 2; h++) {
+		int d0 = ins->ops[0].vec[2 * h], d1 = ins->ops[0].vec[2 * h + 1];
+		f32_pairs_out(d0 >= 0 ? sim_reg(w, d0) : sink, d1 >= 0 ? sim_reg(w, d1) : sink, acc[8 * h]);
 	}
-	for (unsigned i = 0; i < 16; i++)
-		accumulate_row8(acc[i], af[i], (const double(*)[SIM_MMA_MAX])bf, K);
-	for (unsigned q = 0; q < 4; q++) {
-		uint64_t *d = sim_reg(w, ins->ops[0].vec[q]);
-		for (unsigned lane = 0; lane < 32; lane++)
-			d[lane] = sim_f32_bits((float)acc[(lane >> 2) + 8 * (q >> 1)][2 * (lane & 3) + (q & 1)]);
-	}
+	return true;
 }
 
 static void mma_16x8(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned K,
 		     const struct sim_frag *fa, const struct sim_frag *fc, const struct sim_frag *fd)
 {
-	if (fa->type == PT_F16 && fc->type == PT_F32 && fd->type == PT_F32)
-		mma_16x8_f16_f32(cta, w, ins, K);
-	else if (fa->type == PT_F16)
+	if (fa->type == PT_F16 && fc->type == PT_F32 && fd->type == PT_F32 && mma_16x8_f16_f32(cta, w, ins, K))
+		return;
+	if (fa->type == PT_F16)
 		mma_16x8_as(cta, w, ins, K, fc, fd, PT_F16, 2, 16);
 	else if (fa->type == PT_BF16)
 		mma_16x8_as(cta, w, ins, K, fc, fd, PT_BF16, 2, 16);

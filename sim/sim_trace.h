@@ -36,13 +36,33 @@ void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t a
 
 /* sim_async.c: cp.async groups per thread; a read of a word that a copy may still be writing. */
 void sim_async_copy(struct sim_cta *cta, const struct sim_warp *w, int lane, uint64_t dst, unsigned n);
+/* sim_async_copy for each lane in `lanes`, in lane order. */
+void sim_async_copy_warp(struct sim_cta *cta, const struct sim_warp *w, uint32_t lanes, const uint64_t dst[32],
+			 unsigned n);
 void sim_async_commit(struct sim_cta *cta, const struct sim_warp *w, uint32_t mask);
 void sim_async_wait(struct sim_cta *cta, const struct sim_warp *w, uint32_t mask, bool all, uint64_t n);
 /* Is any of [addr, addr+n) written by a cp.async that thread `lane` of `w` may not rely on yet?  Then
  * *issuer is the copying thread and *issuer_waited whether its own wait covered the copy. */
 bool sim_async_in_flight(struct sim_cta *cta, const struct sim_warp *w, int lane, uint64_t addr, unsigned n,
 			 unsigned *issuer, bool *issuer_waited);
+/* sim_async_in_flight for the n bytes at addr[l] of each lane in `lanes`: is any of them in flight for
+ * its reading lane? */
+bool sim_async_warp_in_flight(struct sim_cta *cta, const struct sim_warp *w, uint32_t lanes, const uint64_t addr[32],
+			      unsigned n);
 void sim_async_free(struct sim_cta *cta);
+
+/* sim_shadow_rows.c: a warp's reads of whole aligned words in shared memory, n bytes (a multiple of 4) at
+ * offset off[l] for each lane in `lanes` (ldmatrix's 16-byte rows), recorded in one pass when none of
+ * them can find anything (no race, no uninitialised byte, no cp.async data in flight): then true, and
+ * the shadow is what sim_shadow_read for each lane would have left.  False changes nothing: the reads
+ * go through sim_shadow_read, which reports what they find. */
+bool sim_shadow_read_rows(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t lanes,
+			  const uint64_t off[32], unsigned n);
+/* The same for plain writes of whole aligned words (cp.async's copies, no two lanes writing one word):
+ * true when no lane's write can find anything (no race with another warp, no cp.async data in flight),
+ * the shadow then what sim_shadow_write for each lane would have left; false changes nothing. */
+bool sim_shadow_write_rows(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t lanes,
+			   const uint64_t off[32], unsigned n);
 
 void sim_trace_record(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, enum ptx_space sp,
 		      const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store, unsigned units);

@@ -257,7 +257,122 @@ static int exec_redux(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	return 0;
 }
 
-/* ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16: lanes 8k..8k+7 give matrix k's row addresses. */
+/* The wavefronts of an ldmatrix (gl_mm_ldmatrix_wavefronts) depend only on its row addresses relative to
+ * lane 0's, up to a shift by whole 16-byte rows, which moves every row's bank group ((addr >> 4) & 7) by
+ * the same amount.  A kernel has a few ldmatrix sites, and at each a warp's shapes seldom change (a
+ * swizzled tile gives each warp its own, a loop over k may alternate two), so each (site, warp) keeps its
+ * last two shapes and counts (per worker thread: a pure memo, right for any site that asks). */
+struct ldsm_memo {
+	const struct ptx_insn *site;
+	unsigned warp, nmat, wf;
+	uint32_t a0, rel[32];
+};
+
+static unsigned ldmatrix_wavefronts(const struct ptx_insn *ins, unsigned warp, const uint32_t a32[32], unsigned nmat)
+{
+	static _Thread_local struct ldsm_memo memo[64][2];
+	static _Thread_local uint8_t older[64];
+	unsigned set = (unsigned)(((uintptr_t)ins / sizeof *ins * 8 + warp) % 64);
+	uint32_t rel[32];
+	for (int l = 0; l < 32; l++)
+		rel[l] = l < (int)(8 * nmat) ? a32[l] - a32[0] : 0;
+	for (unsigned way = 0; way < 2; way++) {
+		const struct ldsm_memo *m = &memo[set][way];
+		uint32_t diff = (a32[0] - m->a0) & 15;
+		for (int l = 0; l < 32; l++)
+			diff |= rel[l] ^ m->rel[l];
+		if (m->site == ins && m->warp == warp && m->nmat == nmat && !diff) {
+			older[set] = (uint8_t)(1 - way);
+			return m->wf;
+		}
+	}
+	struct ldsm_memo *m = &memo[set][older[set]];
+	older[set] = (uint8_t)(1 - older[set]);
+	*m = (struct ldsm_memo){ins, warp, nmat, gl_mm_ldmatrix_wavefronts(a32, nmat), a32[0], {0}};
+	memcpy(m->rel, rel, sizeof rel);
+	return m->wf;
+}
+
+typedef uint16_t ldsm_u16x8 __attribute__((vector_size(16)));
+typedef uint16_t ldsm_u16x16 __attribute__((vector_size(32)));
+typedef uint32_t ldsm_u32x4 __attribute__((vector_size(16)));
+typedef uint32_t ldsm_u32x8 __attribute__((vector_size(32)));
+typedef uint64_t ldsm_u64x4 __attribute__((vector_size(32)));
+
+/* Four 32-bit values into d[0..3], zero-extended. */
+static inline __attribute__((always_inline)) void put4(uint64_t *d, ldsm_u32x4 v)
+{
+	ldsm_u64x4 x = __builtin_convertvector(v, ldsm_u64x4);
+	memcpy(d, &x, sizeof x);
+}
+
+/* One matrix's register: thread t holds row t / 4, columns 2 (t % 4) and one more (the matrix's 32-bit words
+ * in order), or with .trans the same of the transposed matrix: columns t / 4 of rows 2 (t % 4) and one more,
+ * which pairs row 2j's and row 2j + 1's halves (threads 4i + j, i = 0..7). */
+SIM_SIMD_CLONES static void ldmatrix_one(uint64_t *restrict d, const uint8_t *const r[8], bool trans)
+{
+	if (!trans) {
+		for (int i = 0; i < 8; i++) {
+			ldsm_u32x4 v;
+			memcpy(&v, r[i], sizeof v);
+			put4(d + 4 * i, v);
+		}
+		return;
+	}
+	ldsm_u16x8 row[8];
+	for (int i = 0; i < 8; i++)
+		memcpy(&row[i], r[i], sizeof row[i]);
+	ldsm_u32x8 p[4]; /* p[j][i]: row 2j's half i, then row 2j + 1's */
+	for (int j = 0; j < 4; j++) {
+		ldsm_u16x16 z = __builtin_shufflevector(row[2 * j], row[2 * j + 1], 0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13,
+							6, 14, 7, 15);
+		memcpy(&p[j], &z, sizeof z);
+	}
+	ldsm_u32x8 a = __builtin_shufflevector(p[0], p[1], 0, 8, 1, 9, 2, 10, 3, 11);
+	ldsm_u32x8 ah = __builtin_shufflevector(p[0], p[1], 4, 12, 5, 13, 6, 14, 7, 15);
+	ldsm_u32x8 b = __builtin_shufflevector(p[2], p[3], 0, 8, 1, 9, 2, 10, 3, 11);
+	ldsm_u32x8 bh = __builtin_shufflevector(p[2], p[3], 4, 12, 5, 13, 6, 14, 7, 15);
+	put4(d + 0, __builtin_shufflevector(a, b, 0, 1, 8, 9));
+	put4(d + 4, __builtin_shufflevector(a, b, 2, 3, 10, 11));
+	put4(d + 8, __builtin_shufflevector(a, b, 4, 5, 12, 13));
+	put4(d + 12, __builtin_shufflevector(a, b, 6, 7, 14, 15));
+	put4(d + 16, __builtin_shufflevector(ah, bh, 0, 1, 8, 9));
+	put4(d + 20, __builtin_shufflevector(ah, bh, 2, 3, 10, 11));
+	put4(d + 24, __builtin_shufflevector(ah, bh, 4, 5, 12, 13));
+	put4(d + 28, __builtin_shufflevector(ah, bh, 6, 7, 14, 15));
+}
+
+/* Matrix m's register from rows[8m..8m+7]. */
+static void ldmatrix_deliver(struct sim_warp *w, const struct ptx_operand *dst, unsigned nmat, bool trans,
+			     const uint8_t *const rows[32])
+{
+	for (unsigned m = 0; m < nmat; m++)
+		ldmatrix_one(sim_reg(w, dst->vec[m]), rows + 8 * m, trans);
+}
+
+/* The counters and trace of one ldmatrix. */
+static void ldmatrix_count(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const uint64_t addr[32],
+			   unsigned nmat)
+{
+	uint32_t a32[32];
+	for (int l = 0; l < 32; l++)
+		a32[l] = (uint32_t)addr[l];
+	unsigned wf = ldmatrix_wavefronts(ins, w->id, a32, nmat), conflicts = wf > nmat ? wf - nmat : 0;
+	cta->c.ldsm_inst++;
+	cta->c.ldsm_wf += wf;
+	cta->c.sld_wf += wf; /* LDSM wavefronts are in ..._shared_op_ld (docs/sim.md) */
+	cta->c.sld_conf += conflicts;
+	cta->c.ptx_sld_wf += wf; /* one PTX ldmatrix is one LDSM */
+	cta->c.ptx_sld_conf += conflicts;
+	sim_spots_add(cta, ins, SIM_SPOT_SLD, conflicts);
+	if (cta->trace)
+		sim_trace_record(cta, w, ins, PS_SHARED, addr, nmat == 4 ? 0xffffffffu : (1u << (8 * nmat)) - 1, 16,
+				 false, wf);
+}
+
+/* ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].shared.b16: lanes 8k..8k+7 give matrix k's row addresses.
+ * Rows all in shared memory and aligned (sim_shared_span) have their shadow recorded a warp at a time
+ * (sim_shadow_read_rows) unless that would find something; anything else goes lane by lane. */
 static int exec_ldmatrix(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)
 {
 	unsigned nmat = ins->sub;
@@ -267,45 +382,27 @@ static int exec_ldmatrix(struct sim_cta *cta, struct sim_warp *w, const struct p
 	uint64_t addr[32] = {0};
 	sim_lane_addresses(cta, w, &ins->ops[1], 0xffffffffu, addr);
 	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, 0xffffffffu);
-	uint16_t rows[4][8][8];
 	uint32_t used = nmat == 4 ? 0xffffffffu : (1u << (8 * nmat)) - 1; /* the lanes giving row addresses */
 	uint8_t *shared = ins->space == PS_SHARED ? sim_shared_span(cta, w, addr, used, 16) : NULL;
-	for (unsigned m = 0; m < nmat; m++)
-		for (unsigned r = 0; r < 8; r++) {
-			unsigned lane = 8 * m + r;
+	uint8_t rows[32][16];
+	const uint8_t *at[32];
+	if (shared && sim_shadow_read_rows(cta, w, ins, used, addr, 16)) {
+		FOR_LANES(used, l) at[l] = shared + addr[l]; /* read in place: no lane writes */
+	} else {
+		FOR_LANES(used, l) {
 			enum ptx_space sp = ins->space ? (enum ptx_space)ins->space : PS_GENERIC;
-			uint8_t *p = shared ? shared + addr[lane]
-					    : sim_translate(cta, w, (int)lane, &sp, addr[lane], 16, false, ins);
+			uint8_t *p = shared ? shared + addr[l]
+					    : sim_translate(cta, w, (int)l, &sp, addr[l], 16, false, ins);
 			if (!p)
 				return 0;
-			memcpy(rows[m][r], p, 16);
+			memcpy(rows[l], p, 16);
+			at[l] = rows[l];
 			if (sp == PS_SHARED)
-				sim_shadow_read(cta, w, ins, (int)lane, (uint64_t)(p - cta->shared), 16);
-		}
-	uint32_t a32[32];
-	for (int l = 0; l < 32; l++)
-		a32[l] = (uint32_t)addr[l];
-	unsigned wf = gl_mm_ldmatrix_wavefronts(a32, nmat);
-	cta->c.ldsm_inst++;
-	cta->c.ldsm_wf += wf;
-	cta->c.sld_wf += wf; /* LDSM wavefronts are in ..._shared_op_ld (docs/sim.md) */
-	cta->c.sld_conf += wf > nmat ? wf - nmat : 0;
-	cta->c.ptx_sld_wf += wf; /* one PTX ldmatrix is one LDSM */
-	cta->c.ptx_sld_conf += wf > nmat ? wf - nmat : 0;
-	sim_spots_add(cta, ins, SIM_SPOT_SLD, wf > nmat ? wf - nmat : 0);
-	if (cta->trace)
-		sim_trace_record(cta, w, ins, PS_SHARED, addr, nmat == 4 ? 0xffffffffu : (1u << (8 * nmat)) - 1, 16,
-				 false, wf);
-	bool trans = ins->mods & PM_TRANS;
-	for (unsigned m = 0; m < nmat; m++) {
-		uint64_t *d = sim_reg(w, dst->vec[m]);
-		for (unsigned t = 0; t < 32; t++) {
-			unsigned r = t / 4, c = 2 * (t % 4);
-			uint16_t lo = trans ? rows[m][c][r] : rows[m][r][c];
-			uint16_t hi = trans ? rows[m][c + 1][r] : rows[m][r][c + 1];
-			d[t] = (uint32_t)lo | (uint32_t)hi << 16;
+				sim_shadow_read(cta, w, ins, (int)l, (uint64_t)(p - cta->shared), 16);
 		}
 	}
+	ldmatrix_count(cta, w, ins, addr, nmat);
+	ldmatrix_deliver(w, dst, nmat, ins->mods & PM_TRANS, at);
 	return 0;
 }
 
