@@ -231,18 +231,30 @@ static void gather_words(uint64_t *restrict d, const uint8_t *restrict src, cons
 		d[l] = word_at(src + rel[l]);
 }
 
-SIM_SIMD_CLONES static void fill_words(uint64_t *restrict d, uint64_t v)
+/* n lanes (16 or 32) of one value, or of the n words from src: inlined into each SIMD clone below, so
+ * that every clone has its own fixed-length, vectorised loop. */
+static inline __attribute__((always_inline)) void fill_n(uint64_t *restrict d, uint64_t v, int n)
 {
 	lanes4 x = {v, v, v, v};
 #pragma GCC unroll 8
-	for (int q = 0; q < 32; q += 4)
+	for (int q = 0; q < n; q += 4)
 		memcpy(d + q, &x, sizeof x);
+}
+
+static inline __attribute__((always_inline)) void copy_n(uint64_t *restrict d, const uint8_t *restrict src, int n)
+{
+	for (int l = 0; l < n; l++)
+		d[l] = word_at(src + 4 * l);
+}
+
+SIM_SIMD_CLONES static void fill_words(uint64_t *restrict d, uint64_t v)
+{
+	fill_n(d, v, 32);
 }
 
 SIM_SIMD_CLONES static void copy_words(uint64_t *restrict d, const uint8_t *restrict src)
 {
-	for (int l = 0; l < 32; l++)
-		d[l] = word_at(src + 4 * l);
+	copy_n(d, src, 32);
 }
 
 SIM_SIMD_CLONES static void put_words(uint8_t *restrict dst, const uint64_t *restrict v)
@@ -255,16 +267,12 @@ SIM_SIMD_CLONES static void put_words(uint8_t *restrict dst, const uint64_t *res
 
 SIM_SIMD_CLONES static void fill_half(uint64_t *restrict d, uint64_t v)
 {
-	lanes4 x = {v, v, v, v};
-#pragma GCC unroll 4
-	for (int q = 0; q < 16; q += 4)
-		memcpy(d + q, &x, sizeof x);
+	fill_n(d, v, 16);
 }
 
 SIM_SIMD_CLONES static void copy_half(uint64_t *restrict d, const uint8_t *restrict src)
 {
-	for (int l = 0; l < 16; l++)
-		d[l] = word_at(src + 4 * l);
+	copy_n(d, src, 16);
 }
 
 /* Lane l's word at src + rel[l] into the destination register: the whole warp at once when it is all at one

@@ -51,6 +51,21 @@ static void test_sectors(void)
 	CHECK(fast > 10000);
 }
 
+/* Both touch maps hold the same bits, and more than `least` sectors of each kind were marked; frees both. */
+static void check_same_maps(struct sim_touch *fast, struct sim_touch *slow, uint64_t least)
+{
+	size_t words = (size_t)((fast->nsect + 63) / 64);
+	int same = 1;
+	for (size_t w = 0; w < words; w++)
+		same &= fast->ld[w] == slow->ld[w] && fast->st[w] == slow->st[w];
+	CHECK(same);
+	uint64_t ld, st;
+	sim_touch_count(fast, &ld, &st);
+	CHECK(ld > least && st > least);
+	sim_touch_free(fast);
+	sim_touch_free(slow);
+}
+
 static void test_touch(void)
 {
 	struct sim_region regions[2] = {{.base = 0x10000, .size = 3000}, {.base = 0x11000, .size = 500}};
@@ -74,16 +89,7 @@ static void test_touch(void)
 		CHECK_EQ(fl, sl);
 		CHECK_EQ(fs, ss);
 	}
-	size_t words = (size_t)((fast.nsect + 63) / 64);
-	int same = 1;
-	for (size_t w = 0; w < words; w++)
-		same &= fast.ld[w] == slow.ld[w] && fast.st[w] == slow.st[w];
-	CHECK(same);
-	uint64_t ld, st;
-	sim_touch_count(&fast, &ld, &st);
-	CHECK(ld > 50 && st > 50);
-	sim_touch_free(&fast);
-	sim_touch_free(&slow);
+	check_same_maps(&fast, &slow, 50);
 }
 
 /* sim_touch_mark_lanes (a hot access: whole words, lane 0 and each lane whose sector is not its
@@ -114,16 +120,7 @@ static void test_touch_lanes(void)
 		for (int l = 0; l < 32; l++)
 			sim_touch_mark(&slow, is_store, a, 1u << l, 4);
 	}
-	size_t words = (size_t)((fast.nsect + 63) / 64);
-	int same = 1;
-	for (size_t w = 0; w < words; w++)
-		same &= fast.ld[w] == slow.ld[w] && fast.st[w] == slow.st[w];
-	CHECK(same);
-	uint64_t ld, st;
-	sim_touch_count(&fast, &ld, &st);
-	CHECK(ld > 20 && st > 20);
-	sim_touch_free(&fast);
-	sim_touch_free(&slow);
+	check_same_maps(&fast, &slow, 20);
 }
 
 int main(void)
