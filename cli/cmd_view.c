@@ -195,19 +195,6 @@ static int store(struct gl_ctx *ctx, const char *path, const struct gl_device_in
 	return rc;
 }
 
-struct view_state {
-	enum gl_topic_view kind;
-	struct view_coalesce co;
-	struct view_banks ba;
-	struct view_gemm ge;
-	struct view_mma mm;
-	struct view_conv cn;
-	struct view_flash fl;
-	struct view_reduce re;
-	const struct view_ops *ops;
-	const void *state;
-};
-
 /* The view table's name of a kind of view. */
 static const char *view_kind_name(enum gl_topic_view kind)
 {
@@ -226,15 +213,13 @@ static int thread_for_gemm(struct gl_ctx *ctx, enum gl_topic_view kind, const st
 	                      view_kind_name(kind));
 }
 
-/* gemm's --thread: a thread of the CTA, selected before the view opens. */
-static int gemm_build(struct gl_ctx *ctx, const struct view_trace *tr, long block, long thread, struct view_gemm *g)
+/* gemm's --thread: a thread of the CTA, selected before the view opens; frees the view when there is none. */
+static int select_thread(struct gl_ctx *ctx, long thread, struct view_any *vs)
 {
-	int rc = view_gemm_build(tr, block, g, &ctx->err);
-	if (rc || thread < 0)
-		return rc;
+	struct view_gemm *g = &vs->u.ge;
 	if (thread >= g->nthreads) {
 		int n = g->nthreads;
-		view_gemm_free(g);
+		view_any_free(vs);
 		return gl_usage_error(ctx, self(), "no thread %ld in a CTA of %d threads (--thread 0 to %d)", thread, n,
 		                      n - 1);
 	}
@@ -245,58 +230,15 @@ static int gemm_build(struct gl_ctx *ctx, const struct view_trace *tr, long bloc
 /* Build the view's steps from the trace: this refuses a CTA outside the trace, a thread outside the CTA
  * and a variant without the accesses the view shows. */
 static int build(struct gl_ctx *ctx, enum gl_topic_view kind, const struct view_trace *tr, const struct view_opts *o,
-                 struct view_state *vs)
+                 struct view_any *vs)
 {
-	memset(vs, 0, sizeof *vs);
-	vs->kind = kind;
-	long block = o->block;
-	if (kind == GL_VIEW_GEMM) {
-		vs->ops = &view_gemm_ops, vs->state = &vs->ge;
-		return gemm_build(ctx, tr, block, o->thread, &vs->ge);
-	}
-	if (kind == GL_VIEW_MMA) {
-		vs->ops = &view_mma_ops, vs->state = &vs->mm;
-		return view_mma_build(tr, block, &vs->mm, &ctx->err);
-	}
-	if (kind == GL_VIEW_CONV) {
-		vs->ops = &view_conv_ops, vs->state = &vs->cn;
-		return view_conv_build(tr, block, &vs->cn, &ctx->err);
-	}
-	if (kind == GL_VIEW_FLASH) {
-		vs->ops = &view_flash_ops, vs->state = &vs->fl;
-		return view_flash_build(tr, block, &vs->fl, &ctx->err);
-	}
-	if (kind == GL_VIEW_REDUCE) {
-		vs->ops = &view_reduce_ops, vs->state = &vs->re;
-		return view_reduce_build(tr, block, &vs->re, &ctx->err);
-	}
-	if (kind == GL_VIEW_BANKS) {
-		vs->ops = &view_banks_ops, vs->state = &vs->ba;
-		return view_banks_build(tr, block, &vs->ba, &ctx->err);
-	}
-	vs->ops = &view_coalesce_ops, vs->state = &vs->co;
-	return view_coalesce_build(tr, block, &vs->co, &ctx->err);
+	int rc = view_any_build(vs, kind, tr, o->block, &ctx->err);
+	if (rc || kind != GL_VIEW_GEMM || o->thread < 0)
+		return rc;
+	return select_thread(ctx, o->thread, vs);
 }
 
-static void view_state_free(struct view_state *vs)
-{
-	if (vs->kind == GL_VIEW_GEMM)
-		view_gemm_free(&vs->ge);
-	else if (vs->kind == GL_VIEW_MMA)
-		view_mma_free(&vs->mm);
-	else if (vs->kind == GL_VIEW_CONV)
-		view_conv_free(&vs->cn);
-	else if (vs->kind == GL_VIEW_FLASH)
-		view_flash_free(&vs->fl);
-	else if (vs->kind == GL_VIEW_REDUCE)
-		view_reduce_free(&vs->re);
-	else if (vs->kind == GL_VIEW_BANKS)
-		view_banks_free(&vs->ba);
-	else
-		view_coalesce_free(&vs->co);
-}
-
-static int show(struct gl_ctx *ctx, const struct view_state *vs, const struct view_opts *o)
+static int show(struct gl_ctx *ctx, const struct view_any *vs, const struct view_opts *o)
 {
 	if (o->frames)
 		return view_print_frames_from(vs->ops, vs->state, (int)o->step - 1, (int)o->frames, stdout);
@@ -313,7 +255,7 @@ static int view_trace_run(struct gl_ctx *ctx, enum gl_topic_view kind, const str
 {
 	char path[PATH_MAX];
 	struct view_trace tr;
-	struct view_state vs;
+	struct view_any vs;
 	struct gl_device_info dev;
 	struct gl_launch_record rec;
 	bool found = false, built = false;
@@ -332,7 +274,7 @@ static int view_trace_run(struct gl_ctx *ctx, enum gl_topic_view kind, const str
 	if (rc == GL_OK)
 		rc = show(ctx, &vs, o);
 	if (built)
-		view_state_free(&vs);
+		view_any_free(&vs);
 	gl_launch_record_free(&rec);
 	view_trace_free(&tr);
 	return rc;
@@ -359,7 +301,7 @@ static int view_stored_launch(struct gl_ctx *ctx, const struct view_opts *o)
 		return ctx->err.status;
 	struct gl_store *store = NULL;
 	struct view_trace tr;
-	struct view_state vs;
+	struct view_any vs;
 	long id = o->launch;
 	memset(&tr, 0, sizeof tr);
 	rc = gl_store_open(ctx->db_path, 1, &store, &ctx->err);
@@ -370,7 +312,7 @@ static int view_stored_launch(struct gl_ctx *ctx, const struct view_opts *o)
 	gl_store_close(store);
 	if (rc == GL_OK && (rc = build(ctx, named->kind, &tr, o, &vs)) == GL_OK) {
 		rc = show(ctx, &vs, o);
-		view_state_free(&vs);
+		view_any_free(&vs);
 	}
 	view_trace_free(&tr);
 	return rc;

@@ -1,4 +1,6 @@
 /* view_ops.c — the views as engine tables over their states. */
+#include <string.h>
+
 #include "view.h"
 #include "view_states.h"
 
@@ -218,3 +220,36 @@ const struct view_ops view_reduce_ops = {.name = "reduce",
 					 .point = "step with idle warps or bank conflicts",
 					 .group = "barrier interval",
 					 .tall = true};
+
+int view_any_build(struct view_any *v, enum gl_topic_view kind, const struct view_trace *tr, long block,
+		   struct gl_err *err)
+{
+	memset(v, 0, sizeof *v);
+	v->kind = kind;
+	v->state = &v->u;
+	switch (kind) {
+	case GL_VIEW_GEMM: v->ops = &view_gemm_ops; return view_gemm_build(tr, block, &v->u.ge, err);
+	case GL_VIEW_MMA: v->ops = &view_mma_ops; return view_mma_build(tr, block, &v->u.mm, err);
+	case GL_VIEW_CONV: v->ops = &view_conv_ops; return view_conv_build(tr, block, &v->u.cn, err);
+	case GL_VIEW_FLASH: v->ops = &view_flash_ops; return view_flash_build(tr, block, &v->u.fl, err);
+	case GL_VIEW_REDUCE: v->ops = &view_reduce_ops; return view_reduce_build(tr, block, &v->u.re, err);
+	case GL_VIEW_BANKS: v->ops = &view_banks_ops; return view_banks_build(tr, block, &v->u.ba, err);
+	case GL_VIEW_COALESCE: break;
+	}
+	v->ops = &view_coalesce_ops;
+	return view_coalesce_build(tr, block, &v->u.co, err);
+}
+
+void view_any_free(struct view_any *v)
+{
+	switch (v->kind) {
+	case GL_VIEW_GEMM: view_gemm_free(&v->u.ge); return;
+	case GL_VIEW_MMA: view_mma_free(&v->u.mm); return;
+	case GL_VIEW_CONV: view_conv_free(&v->u.cn); return;
+	case GL_VIEW_FLASH: view_flash_free(&v->u.fl); return;
+	case GL_VIEW_REDUCE: view_reduce_free(&v->u.re); return;
+	case GL_VIEW_BANKS: view_banks_free(&v->u.ba); return;
+	case GL_VIEW_COALESCE: break;
+	}
+	view_coalesce_free(&v->u.co);
+}

@@ -5,6 +5,7 @@
 #define GL_VIEW_STATES_H
 
 #include "kernels/conv2d.h"
+#include "kernels/registry.h"
 #include "view_canvas.h"
 #include "view_trace.h"
 
@@ -382,6 +383,29 @@ void view_reduce_free(struct view_reduce *v);
 int view_reduce_idle_warps(const struct view_reduce *v, int step);
 void view_reduce_frame(const struct view_reduce *v, int step, struct view_reduce_frame *f);
 void view_reduce_draw(const struct view_reduce *v, int step, struct view_canvas *cv);
+
+/* ---- any view by its kind (the topic's gl_topic_view): its state, and the engine table over it */
+struct view_ops;
+struct view_any {
+	enum gl_topic_view kind;
+	union {
+		struct view_coalesce co;
+		struct view_banks ba;
+		struct view_gemm ge;
+		struct view_conv cn;
+		struct view_mma mm;
+		struct view_flash fl;
+		struct view_reduce re;
+	} u;
+	const struct view_ops *ops;
+	const void *state; /* the member of u that `kind` names */
+};
+
+/* Build view `kind` of CTA `block` (-1: every traced CTA), as its own build function does; free it with
+ * view_any_free (also after a failed build). */
+int view_any_build(struct view_any *v, enum gl_topic_view kind, const struct view_trace *tr, long block,
+		   struct gl_err *err);
+void view_any_free(struct view_any *v);
 
 /* Shared drawing helpers: the title rows every view starts with. */
 int view_draw_header(struct view_canvas *cv, const struct view_trace *tr, const char *view);

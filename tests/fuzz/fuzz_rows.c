@@ -282,47 +282,17 @@ static void report(struct gl_store *s, FILE *null)
 }
 
 /* Build view `kind` of the trace and draw every page of its first steps. */
-static void one_view(const struct view_trace *tr, int kind, FILE *null)
+static void one_view(const struct view_trace *tr, enum gl_topic_view kind, FILE *null)
 {
 	struct gl_err err = {0};
-	union {
-		struct view_coalesce co;
-		struct view_banks ba;
-		struct view_gemm ge;
-		struct view_mma mm;
-		struct view_conv cn;
-		struct view_flash fl;
-		struct view_reduce re;
-	} u;
-	static const struct view_ops *const ops[] = {&view_coalesce_ops, &view_banks_ops, &view_gemm_ops,
-						     &view_conv_ops, &view_mma_ops, &view_flash_ops, &view_reduce_ops};
-	int rc = kind == 0 ? view_coalesce_build(tr, -1, &u.co, &err)
-	       : kind == 1 ? view_banks_build(tr, -1, &u.ba, &err)
-	       : kind == 2 ? view_gemm_build(tr, -1, &u.ge, &err)
-	       : kind == 3 ? view_conv_build(tr, -1, &u.cn, &err)
-	       : kind == 4 ? view_mma_build(tr, -1, &u.mm, &err)
-	       : kind == 5 ? view_flash_build(tr, -1, &u.fl, &err)
-			   : view_reduce_build(tr, -1, &u.re, &err);
-	if (rc != GL_OK)
+	struct view_any v;
+	if (view_any_build(&v, kind, tr, -1, &err) != GL_OK)
 		return;
-	int steps = ops[kind]->nsteps(&u), pick[] = {view_first_point(ops[kind], &u), steps - 1};
+	int steps = v.ops->nsteps(v.state), pick[] = {view_first_point(v.ops, v.state), steps - 1};
 	for (size_t i = 0; i < sizeof pick / sizeof *pick; i++) /* drawing is what costs: a few steps */
 		if (pick[i] >= 0 && pick[i] < steps)
-			view_print_frames_from(ops[kind], &u, pick[i], 1, null);
-	if (kind == 0)
-		view_coalesce_free(&u.co);
-	else if (kind == 1)
-		view_banks_free(&u.ba);
-	else if (kind == 2)
-		view_gemm_free(&u.ge);
-	else if (kind == 3)
-		view_conv_free(&u.cn);
-	else if (kind == 4)
-		view_mma_free(&u.mm);
-	else if (kind == 5)
-		view_flash_free(&u.fl);
-	else
-		view_reduce_free(&u.re);
+			view_print_frames_from(v.ops, v.state, pick[i], 1, null);
+	view_any_free(&v);
 }
 
 static void views(struct gl_store *s, FILE *null)
@@ -334,8 +304,8 @@ static void views(struct gl_store *s, FILE *null)
 		struct gl_err err = {0};
 		if (view_load(s, launches[i], &tr, &err) != GL_OK)
 			continue;
-		for (int kind = 0; kind < 7; kind++)
-			one_view(&tr, kind, null);
+		for (int kind = GL_VIEW_COALESCE; kind <= GL_VIEW_REDUCE; kind++) /* every view */
+			one_view(&tr, (enum gl_topic_view)kind, null);
 		view_trace_free(&tr);
 	}
 }
