@@ -31,7 +31,7 @@ static bool quiet_rows(struct sim_cta *cta, const struct sim_warp *w, const stru
 }
 
 /* Could a read of the word of entry s by warp `me` find something: an uninitialised byte (initcheck) or
- * another warp's write in this interval?  Stale entries count as reset (shadow_word). */
+ * another warp's write in this interval?  Stale entries count as reset (sim_shadow_reset). */
 static inline bool entry_finds(const struct sim_shadow *s, uint32_t gen, uint32_t epoch, uint16_t me, bool initcheck)
 {
 	if (s->gen != gen)
@@ -39,18 +39,6 @@ static inline bool entry_finds(const struct sim_shadow *s, uint32_t gen, uint32_
 	if (initcheck && s->init != 0xf)
 		return true;
 	return s->epoch == epoch && s->writer && s->writer != me && s->wbytes;
-}
-
-/* shadow_word's reset of a stale entry. */
-static inline void entry_reset(struct sim_shadow *s, uint32_t gen, uint32_t epoch)
-{
-	if (s->gen != gen) {
-		*s = (struct sim_shadow){.gen = gen, .epoch = epoch};
-	} else if (s->epoch != epoch) {
-		s->epoch = epoch;
-		s->writer = s->reader = 0;
-		s->wbytes = s->rbytes = 0;
-	}
 }
 
 /* sim_shadow_read's update of the nw words from off[l] / 4 of each lane, where it found nothing: the
@@ -64,7 +52,7 @@ static void rows_read(struct sim_cta *cta, const struct ptx_insn *ins, uint32_t 
 	FOR_LANES(lanes, l)
 		for (uint64_t word = off[l] / 4, end = word + nw; word < end; word++) {
 			struct sim_shadow *s = &sh[word];
-			entry_reset(s, gen, epoch);
+			sim_shadow_reset(s, gen, epoch);
 			site[2 * word + 1] = ins;
 			s->reader = me;
 			s->rbytes |= 0xf;
@@ -137,7 +125,7 @@ static void rows_written(struct sim_cta *cta, const struct ptx_insn *ins, uint32
 	FOR_LANES(lanes, l)
 		for (uint64_t word = off[l] / 4, end = word + nw; word < end; word++) {
 			struct sim_shadow *s = &sh[word];
-			entry_reset(s, gen, epoch);
+			sim_shadow_reset(s, gen, epoch);
 			site[2 * word] = ins;
 			s->writer = me;
 			s->wbytes |= 0xf;

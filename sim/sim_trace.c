@@ -9,13 +9,7 @@
 static struct sim_shadow *shadow_word(struct sim_cta *cta, uint64_t word)
 {
 	struct sim_shadow *s = &cta->shadow[word];
-	if (s->gen != cta->gen)
-		*s = (struct sim_shadow){.gen = cta->gen, .epoch = cta->epoch};
-	if (s->epoch != cta->epoch) { /* a barrier since the last access: a clean interval */
-		s->epoch = cta->epoch;
-		s->writer = s->reader = 0;
-		s->wbytes = s->rbytes = 0;
-	}
+	sim_shadow_reset(s, cta->gen, cta->epoch);
 	return s;
 }
 
@@ -288,15 +282,9 @@ bool sim_shadow_store_words(struct sim_cta *cta, const struct sim_warp *w, const
 		if (entry_busy(cta, &cta->shadow[base + (uint64_t)(rel[l] / 4)], me))
 			return false;
 	note_write(cta);
-	for (int l = 0; l < 32; l++) { /* shadow_word's reset, then word_write's update and add_init's */
+	for (int l = 0; l < 32; l++) { /* the reset (sim_shadow_reset), then word_write's update and add_init's */
 		struct sim_shadow *s = &cta->shadow[base + (uint64_t)(rel[l] / 4)];
-		if (s->gen != cta->gen) {
-			*s = (struct sim_shadow){.gen = cta->gen, .epoch = cta->epoch};
-		} else if (s->epoch != cta->epoch) {
-			s->epoch = cta->epoch;
-			s->reader = 0;
-			s->rbytes = 0;
-		}
+		sim_shadow_reset(s, cta->gen, cta->epoch);
 		*writer_site(cta, base + (uint64_t)(rel[l] / 4)) = ins;
 		s->writer = me;
 		s->wbytes = 0xf;

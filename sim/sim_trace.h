@@ -15,6 +15,19 @@ struct sim_shadow {
 	uint8_t init;            /* bytes written since the CTA started */
 };
 
+/* An entry of an older CTA generation starts over; one of an older barrier interval forgets its writer and
+ * reader (a barrier since: a clean interval), keeping the bytes initialised. */
+static inline void sim_shadow_reset(struct sim_shadow *s, uint32_t gen, uint32_t epoch)
+{
+	if (s->gen != gen) {
+		*s = (struct sim_shadow){.gen = gen, .epoch = epoch};
+	} else if (s->epoch != epoch) {
+		s->epoch = epoch;
+		s->writer = s->reader = 0;
+		s->wbytes = s->rbytes = 0;
+	}
+}
+
 void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
 		      unsigned n);
 void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
