@@ -36,7 +36,13 @@ static inline uint64_t *full_bits(struct sim_cta *cta)
 	return cta->quiet.full;
 }
 
-/* A write (plain, strong or atomic) makes the interval no longer quiet (sim_trace.c's note_write). */
+/* A write (plain, strong or atomic): the interval is no longer quiet. */
+static inline void note_write(struct sim_cta *cta)
+{
+	cta->quiet.wrote_gen = cta->gen;
+	cta->quiet.wrote_epoch = cta->epoch;
+}
+
 static inline bool quiet_interval(const struct sim_cta *cta)
 {
 	return cta->quiet.wrote_gen != cta->gen || cta->quiet.wrote_epoch != cta->epoch;

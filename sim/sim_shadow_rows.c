@@ -147,8 +147,7 @@ bool sim_shadow_write_rows(struct sim_cta *cta, struct sim_warp *w, const struct
 		for (uint64_t word = off[l] / 4, end = word + nw; word < end; word++)
 			if (write_finds(cta, &sh[word], word, me, reads))
 				return false;
-	cta->quiet.wrote_gen = cta->gen; /* note_write: the interval is no longer quiet */
-	cta->quiet.wrote_epoch = cta->epoch;
+	note_write(cta);
 	rows_written(cta, ins, lanes, off, nw, me);
 	return true;
 }

@@ -37,13 +37,6 @@ static void add_init(struct sim_cta *cta, struct sim_shadow *s, uint64_t word, u
 		bit_set(full_bits(cta), word);
 }
 
-/* A write (plain, strong or atomic): the interval is no longer quiet. */
-static void note_write(struct sim_cta *cta)
-{
-	cta->quiet.wrote_gen = cta->gen;
-	cta->quiet.wrote_epoch = cta->epoch;
-}
-
 /* A warp other than me that read `word` quietly in this interval (warp + 1), or 0. */
 static uint16_t quiet_reader(const struct sim_cta *cta, uint64_t word, uint16_t me)
 {
