@@ -140,10 +140,14 @@ void sim_l1_load(struct sim_cta *cta, const uint64_t addr[32], uint32_t mask, un
 /* The same for a full warp's aligned 4-byte load, lane l at a0 + rel[l], that touches `sectors` sectors:
  * `lanes` holds the lanes whose sector is not the sector of the lane before them (lane 0 always), the
  * lanes whose sectors sim_l1_load looks up, in the same order (sim_mem_hot.c keeps them per shape).
- * `rel_hash` is sim_l1_rel_hash(rel) and `pattern` sim_l1_pattern(rel, a0's word in its sector), both
- * kept per shape by the caller: they let loads of one shape skip lookups that must hit (sim_l1.c). */
+ * `key` and `pattern` (sim_l1_pattern(rel, a0's word in its sector)) are kept per shape by the caller:
+ * they let loads of one shape skip lookups that must hit (sim_l1.c). */
+struct sim_l1_key {
+	uint64_t rel_hash; /* sim_l1_rel_hash(rel) */
+	uint64_t cls;      /* 0, and sim_l1_load_words's name for rel after that */
+};
 void sim_l1_load_words(struct sim_cta *cta, uint64_t a0, const int64_t rel[32], uint32_t lanes, unsigned sectors,
-		       bool bypass, uint64_t rel_hash, unsigned pattern);
+		       bool bypass, struct sim_l1_key *key, unsigned pattern);
 uint64_t sim_l1_rel_hash(const int64_t rel[32]);
 /* For a shape rel (whole words, rel[0] = 0) whose lane 0 is at word `word` (0-7) of its sector: the
  * lowest word whose lanes' sectors lie the same way relative to lane 0's (a pattern for sim_l1_load_words). */
@@ -245,7 +249,7 @@ struct sim_shape {
 	bool columns;
 	uint64_t marked[32];
 	uint8_t l1_pattern[8]; /* for lane 0 at each word of its sector: sim_l1_pattern + 1; 0: not yet */
-	uint64_t l1_rel_hash;  /* sim_l1_rel_hash(rel) */
+	struct sim_l1_key l1_key; /* rel's key for sim_l1_load_words */
 };
 #define SIM_SHAPE_SLOTS 256
 

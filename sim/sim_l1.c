@@ -13,7 +13,13 @@
  * into one of those sets, every lookup would hit, and they are skipped: the loop of a naive GEMM reads
  * each sector of a column of rows again at the next seven words, through the same shape at several
  * unrolled sites.  The misses counted, and the tags left, are those of looking every sector up
- * (test_sim_l1_words). */
+ * (test_sim_l1_words).
+ *
+ * A memo belongs to one shape, found by a hash of its offsets, and several sites of one shape share it.
+ * Comparing the 32 offsets at every load cost more than the lookups it saved, so each memo has a class
+ * number, new whenever the memo changes shape, and the caller keeps the class its shape last matched
+ * (struct sim_l1_key): while they agree the offsets are the memo's, and they are compared only when
+ * they do not. */
 #include "sim_internal.h"
 
 #include <stdlib.h>
@@ -37,6 +43,7 @@ struct l1_set {
  * says, are all present (see the file comment).  sector 0: none. */
 struct l1_memo {
 	int64_t rel[32];
+	uint64_t cls;                 /* rel's class number (see the file comment); 0: none yet */
 	uint64_t sector;
 	uint32_t gen, fills, pattern; /* the CTA generation, fills and pattern when taken */
 	uint64_t sets[SETS / 64];     /* the sets those sectors are in */
@@ -47,6 +54,7 @@ struct sim_l1 {
 	uint32_t fills;           /* misses so far (wraps) */
 	uint16_t log[FILL_LOG];   /* the set of fill i at log[i % FILL_LOG] */
 	uint64_t skipped;         /* loads whose lookups a memo skipped */
+	uint64_t classes;         /* class numbers given out (never wraps) */
 	struct l1_memo memo[MEMOS];
 };
 
@@ -101,12 +109,28 @@ static bool same_rel(const int64_t *a, const int64_t *b)
 	return d == 0;
 }
 
+/* The memo of shape `rel`: the one its hash picks, taken over (and emptied) for rel unless it is rel's
+ * already.  The caller's key remembers the memo's class, so the offsets are compared once per change of
+ * the memo's shape, not at every load. */
+static struct l1_memo *memo_of(struct sim_l1 *c, const int64_t rel[32], struct sim_l1_key *key)
+{
+	struct l1_memo *m = &c->memo[key->rel_hash % MEMOS];
+	if (key->cls && key->cls == m->cls)
+		return m;
+	if (!m->cls || !same_rel(m->rel, rel)) {
+		memcpy(m->rel, rel, sizeof m->rel);
+		m->cls = ++c->classes;
+		m->sector = 0;
+	}
+	key->cls = m->cls;
+	return m;
+}
+
 /* Does the memo prove that the sectors of this load are all still there (see the file comment)? */
 static bool memo_holds(const struct sim_l1 *c, const struct l1_memo *m, uint32_t gen, uint64_t sector,
-		       const int64_t rel[32], unsigned pattern)
+		       unsigned pattern)
 {
-	if (m->sector != sector + 1 || m->pattern != pattern || m->gen != gen || c->fills - m->fills > FILL_LOG ||
-	    !same_rel(m->rel, rel))
+	if (m->sector != sector + 1 || m->pattern != pattern || m->gen != gen || c->fills - m->fills > FILL_LOG)
 		return false;
 	for (uint32_t i = m->fills; i != c->fills; i++) {
 		unsigned si = c->log[i % FILL_LOG];
@@ -116,17 +140,19 @@ static bool memo_holds(const struct sim_l1 *c, const struct l1_memo *m, uint32_t
 	return true;
 }
 
-/* Has `bits` at least n bits set?  (Cheaper than a population count where the build may not assume the
- * instruction.) */
-static bool at_least(uint32_t bits, unsigned n)
+/* Has `bits` at least MEMO_MIN (4) bits set?  Clearing the lowest three leaves some: cheaper than a
+ * population count where the build may not assume the instruction. */
+static bool memo_worth(uint32_t bits)
 {
-	for (unsigned i = 1; i < n && bits; i++)
-		bits &= bits - 1;
+	bits &= bits - 1;
+	bits &= bits - 1;
+	bits &= bits - 1;
 	return bits != 0;
 }
+_Static_assert(MEMO_MIN == 4, "memo_worth clears MEMO_MIN - 1 bits");
 
 void sim_l1_load_words(struct sim_cta *cta, uint64_t a0, const int64_t rel[32], uint32_t lanes, unsigned sectors,
-		       bool bypass, uint64_t rel_hash, unsigned pattern)
+		       bool bypass, struct sim_l1_key *key, unsigned pattern)
 {
 	struct sim_l1 *c = bypass ? NULL : l1_of(cta);
 	if (!c) {
@@ -134,8 +160,8 @@ void sim_l1_load_words(struct sim_cta *cta, uint64_t a0, const int64_t rel[32], 
 		return;
 	}
 	uint64_t sector0 = a0 / GL_SECTOR_BYTES;
-	struct l1_memo *memo = at_least(lanes, MEMO_MIN) ? &c->memo[rel_hash % MEMOS] : NULL;
-	if (memo && memo_holds(c, memo, cta->gen, sector0, rel, pattern)) {
+	struct l1_memo *memo = memo_worth(lanes) ? memo_of(c, rel, key) : NULL;
+	if (memo && memo_holds(c, memo, cta->gen, sector0, pattern)) {
 		c->skipped++;
 		return;
 	}
@@ -161,7 +187,6 @@ void sim_l1_load_words(struct sim_cta *cta, uint64_t a0, const int64_t rel[32], 
 	memo->gen = cta->gen;
 	memo->fills = c->fills;
 	memo->pattern = pattern;
-	memcpy(memo->rel, rel, sizeof memo->rel);
 	memcpy(memo->sets, sets, sizeof sets);
 }
 

@@ -119,7 +119,7 @@ static bool install_global(struct sim_cta *cta, const struct ptx_insn *ins, stru
 	memset(e->sectors, 0, sizeof e->sectors);
 	memset(e->marked, 0, sizeof e->marked);
 	memset(e->l1_pattern, 0, sizeof e->l1_pattern);
-	e->l1_rel_hash = sim_l1_rel_hash(e->rel);
+	e->l1_key = (struct sim_l1_key){sim_l1_rel_hash(e->rel), 0};
 	e->columns = true;
 	for (int l = 0; l < 32; l++)
 		e->columns &= (e->rel[l] & 31) == 0;
@@ -404,7 +404,7 @@ static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct p
 	touch_hot(cta, e, addr, e->l1_lanes[start]);
 	if (!e->is_store)
 		sim_l1_load_words(cta, addr[0], e->rel, e->l1_lanes[start], units, ins->mods & (PM_CG | PM_VOLATILE),
-				  e->l1_rel_hash, l1_pattern(e, addr[0]));
+				  &e->l1_key, l1_pattern(e, addr[0]));
 	if (e->sass == SASS_NONE || e->sass == SASS_SAME) {
 		*(e->is_store ? &c->gst_req : &c->gld_req) += 1;
 		*(e->is_store ? &c->gst_sect : &c->gld_sect) += units;

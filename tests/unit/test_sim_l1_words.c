@@ -41,15 +41,23 @@ static uint32_t lookup_lanes(uint64_t a0, const int64_t rel[32])
 	return lanes;
 }
 
-static void both_words(struct sim_cta *general, struct sim_cta *words, uint64_t a0, const int64_t rel[32],
-		       bool bypass)
+/* A load of shape rel through `key` (the caller's, kept per shape), or through a new key when NULL. */
+static void both_keyed(struct sim_cta *general, struct sim_cta *words, uint64_t a0, const int64_t rel[32],
+		       bool bypass, struct sim_l1_key *key)
 {
 	uint64_t addr[32];
 	for (int l = 0; l < 32; l++)
 		addr[l] = a0 + (uint64_t)rel[l];
+	struct sim_l1_key fresh = {sim_l1_rel_hash(rel), 0};
 	sim_l1_load(general, addr, 0xffffffffu, 4, bypass);
 	sim_l1_load_words(words, a0, rel, lookup_lanes(a0, rel), gl_mm_global_sectors(addr, 0xffffffffu, 4), bypass,
-			  sim_l1_rel_hash(rel), sim_l1_pattern(rel, (unsigned)(a0 % 32) / 4));
+			  key ? key : &fresh, sim_l1_pattern(rel, (unsigned)(a0 % 32) / 4));
+}
+
+static void both_words(struct sim_cta *general, struct sim_cta *words, uint64_t a0, const int64_t rel[32],
+		       bool bypass)
+{
+	both_keyed(general, words, a0, rel, bypass, NULL);
 }
 
 static void both_other(struct sim_cta *general, struct sim_cta *words, uint64_t a0, const int64_t rel[32],
@@ -90,7 +98,9 @@ static void random_loads(struct sim_cta *general, struct sim_cta *words)
 }
 
 /* A few shapes (a column of rows, a row, a broadcast, a scattered one) walked along word by word, each at
- * several sites, with other loads and new CTAs between: the memos are taken, used and broken. */
+ * several sites, with other loads and new CTAs between: the memos are taken, used and broken.  Each site
+ * keeps its key, as sim_mem_hot.c does per shape; the keys of two shapes share a hash, so they take each
+ * other's memo over and must not trust the class they kept. */
 static void walked_loads(struct sim_cta *general, struct sim_cta *words)
 {
 	int64_t rel[4][32];
@@ -103,14 +113,19 @@ static void walked_loads(struct sim_cta *general, struct sim_cta *words)
 	for (int l = 31; l >= 0; l--)
 		rel[3][l] -= rel[3][0];
 	uint64_t base[4] = {1u << 22, 1u << 23, 1u << 24, 1u << 25};
+	struct sim_l1_key keys[4][2]; /* two sites of each shape; shapes 2k and 2k+1 share a hash */
+	for (int k = 0; k < 4; k++)
+		keys[k][0] = keys[k][1] = (struct sim_l1_key){(uint64_t)k / 2, 0};
 	for (int i = 0; i < 400000; i++) {
 		unsigned k = next(4);
 		if (next(20000) == 0)
 			general->gen = ++words->gen;
 		if (next(8) == 0) /* a load elsewhere: a fill that may break a memo */
 			both_other(general, words, (1u << 26) + 4 * (uint64_t)next(1 << 18), rel[next(4)], false);
-		both_words(general, words, base[k], rel[k], next(50) == 0);
+		both_keyed(general, words, base[k], rel[k], next(50) == 0, &keys[k][next(2)]);
 		base[k] += 4 * (next(3) == 0); /* the next word, or the same again */
+		if (next(500) == 0) /* where the shape that shares its hash is: its memo's sector */
+			base[k] = base[k ^ 1];
 		if (next(3000) == 0)
 			base[k] = (1u << 22) * (k + 1) + 4 * (uint64_t)next(1 << 12); /* somewhere else */
 		if (general->c.l1_miss != words->c.l1_miss) {
