@@ -202,7 +202,7 @@ static inline unsigned word_access(struct sim_race *t, uint64_t word, uint8_t by
 /* Whole aligned words, one per lane, and room for all of them: each word adds at most one entry, so
  * word_access would neither grow the table nor drop a word, and the room check is made once for the
  * warp instead of once per lane.  Same entries, same races, same lane order (test_sim_race). */
-static bool words_fit(const struct sim_race *t, const uint64_t addr[32], uint32_t mask, unsigned n,
+static inline bool words_fit(const struct sim_race *t, const uint64_t addr[32], uint32_t mask, unsigned n,
 		      const struct sim_race_key *key)
 {
 	if (n != 4 || !t->entries)
@@ -237,7 +237,7 @@ static unsigned lane_access(struct sim_race *t, unsigned me, uint64_t addr, unsi
 }
 
 /* The intact group of `key` in this interval, or NULL. */
-static struct race_group *group_of(const struct sim_race *t, const struct sim_race_key *key)
+static inline struct race_group *group_of(const struct sim_race *t, const struct sim_race_key *key)
 {
 	if (!t->gindex || !key->shape)
 		return NULL;
@@ -310,7 +310,7 @@ static uint32_t words_access(struct sim_race *t, unsigned me, const uint64_t add
 }
 
 /* Record a warp's access now (the lanes in order): sim_race_warp after the holding back. */
-static uint32_t warp_access(struct sim_race *t, unsigned warp, const uint64_t addr[32], uint32_t mask, unsigned n,
+static inline __attribute__((always_inline)) uint32_t warp_access(struct sim_race *t, unsigned warp, const uint64_t addr[32], uint32_t mask, unsigned n,
 			    bool is_store, const struct sim_race_key *key, uint8_t other[32])
 {
 	unsigned me = warp + 1;
