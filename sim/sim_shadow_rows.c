@@ -68,7 +68,11 @@ static bool rows_plain(struct sim_cta *cta, struct sim_warp *w, const struct ptx
 	if (!lanes || n % 4 || L->reserved_used || (ins->mods & (PM_VOLATILE | PM_STRONG)))
 		return false;
 	uint64_t bad = 0;
-	FOR_LANES(lanes, l) bad |= off[l] & 3;
+	if (lanes == 0xffffffffu) /* a loop the compiler vectorises */
+		for (int l = 0; l < 32; l++)
+			bad |= off[l] & 3;
+	else
+		FOR_LANES(lanes, l) bad |= off[l] & 3;
 	return !bad && !(cta->async.gen == cta->gen && (L->tools & GL_TOOL_RACECHECK) &&
 			 sim_async_warp_in_flight(cta, w, lanes, off, n));
 }

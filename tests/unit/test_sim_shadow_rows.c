@@ -115,6 +115,27 @@ static void same_findings(const struct gl_findings *a, const struct gl_findings 
 	}
 }
 
+static void cta_init(struct sim_cta *c, struct sim_launch *L)
+{
+	*c = (struct sim_cta){.L = L, .shadow = calloc(WORDS, sizeof(struct sim_shadow)), .gen = 1};
+	c->quiet.full = calloc(SIM_QUIET_ROWS(L), sizeof(uint64_t));
+	c->quiet.reads = calloc(SIM_QUIET_ROWS(L) * WARPS, sizeof(uint64_t));
+	c->quiet.site = calloc(WARPS, sizeof *c->quiet.site);
+	c->shadow_site = calloc(2 * WORDS, sizeof *c->shadow_site);
+	gl_findings_init(&c->findings, 64);
+}
+
+static void cta_free(struct sim_cta *c)
+{
+	gl_findings_free(&c->findings);
+	sim_async_free(c);
+	free(c->shadow);
+	free(c->quiet.full);
+	free(c->quiet.reads);
+	free(c->quiet.site);
+	free(c->shadow_site);
+}
+
 /* Random steps on two CTAs: c[0] takes the one-pass calls, c[1] the per-lane path. */
 static void run(int tools, bool reserved, int steps, long *races, long *uninit)
 {
@@ -123,14 +144,8 @@ static void run(int tools, bool reserved, int steps, long *races, long *uninit)
 			       .threads_per_cta = 32 * WARPS};
 	struct sim_cta c[2];
 	struct sim_warp warps[WARPS];
-	for (int k = 0; k < 2; k++) {
-		c[k] = (struct sim_cta){.L = &L, .shadow = calloc(WORDS, sizeof(struct sim_shadow)), .gen = 1};
-		c[k].quiet.full = calloc(SIM_QUIET_ROWS(&L), sizeof(uint64_t));
-		c[k].quiet.reads = calloc(SIM_QUIET_ROWS(&L) * WARPS, sizeof(uint64_t));
-		c[k].quiet.site = calloc(WARPS, sizeof *c[k].quiet.site);
-		c[k].shadow_site = calloc(2 * WORDS, sizeof *c[k].shadow_site);
-		gl_findings_init(&c[k].findings, 64);
-	}
+	for (int k = 0; k < 2; k++)
+		cta_init(&c[k], &L);
 	for (unsigned i = 0; i < WARPS; i++)
 		warps[i] = (struct sim_warp){.id = i};
 	struct ptx_insn ins[4] = {{.line = 20}, {.line = 21}, {.line = 22}, {.line = 23}};
@@ -157,8 +172,16 @@ static void run(int tools, bool reserved, int steps, long *races, long *uninit)
 					sim_async_wait(&c[1], &warps[i], 0xffffffffu, true, 0);
 				}
 			c[0].epoch += next(2), c[1].epoch = c[0].epoch;
+			static uint64_t last[32];
+			static unsigned last_n;
 			unsigned n = 4u << next(3);
 			copy_offsets(off, n);
+			if (n == last_n && next(3) == 0) /* each lane the block after its last one (another group,
+							    maybe): a row read then spans two copies of one thread */
+				for (unsigned l = 0; l < 32; l++)
+					off[l] = (last[l] + n) % (4 * WORDS);
+			memcpy(last, off, sizeof last);
+			last_n = n;
 			bool fast = distinct(off);
 			write_rows(&c[0], w, &ins[2], off, n, fast);
 			write_rows(&c[1], w, &ins[2], off, n, false);
@@ -186,20 +209,46 @@ static void run(int tools, bool reserved, int steps, long *races, long *uninit)
 		*races += strcmp(c[0].findings.items[i].kind, "race") == 0 ? c[0].findings.items[i].count : 0;
 		*uninit += strcmp(c[0].findings.items[i].kind, "uninitialized") == 0 ? c[0].findings.items[i].count : 0;
 	}
+	for (int k = 0; k < 2; k++)
+		cta_free(&c[k]);
+}
+
+/* One thread's copies into two neighbouring words of a row, in two groups of which only the first is
+ * complete (its wait, then a barrier): another warp's read of the row races with the second copy.  The
+ * one-pass read declines, and both paths leave the same state and findings. */
+static void two_groups_in_a_row(void)
+{
+	struct sim_launch L = {.block = {32 * WARPS, 1, 1}, .tools = GL_TOOL_RACECHECK, .shared_size = 4 * WORDS,
+			       .warps_per_cta = WARPS, .threads_per_cta = 32 * WARPS};
+	struct sim_cta c[2];
+	struct sim_warp w0 = {.id = 0}, w1 = {.id = 1};
+	struct ptx_insn copy = {.line = 30}, read = {.line = 31};
+	uint64_t first[32], second[32], rows[32];
+	for (unsigned l = 0; l < 32; l++)
+		first[l] = 16 * l, second[l] = 16 * l + 4, rows[l] = 16 * l;
 	for (int k = 0; k < 2; k++) {
-		gl_findings_free(&c[k].findings);
-		sim_async_free(&c[k]);
-		free(c[k].shadow);
-		free(c[k].quiet.full);
-		free(c[k].quiet.reads);
-		free(c[k].quiet.site);
-		free(c[k].shadow_site);
+		cta_init(&c[k], &L);
+		write_rows(&c[k], &w0, &copy, first, 4, k == 0);
+		sim_async_commit(&c[k], &w0, 0xffffffffu);
+		write_rows(&c[k], &w0, &copy, second, 4, k == 0);
+		sim_async_commit(&c[k], &w0, 0xffffffffu);
+		sim_async_wait(&c[k], &w0, 0xffffffffu, false, 1);
+		c[k].epoch++;
 	}
+	CHECK(!sim_shadow_read_rows(&c[0], &w1, &read, 0xffffffffu, rows, 16));
+	read_rows(&c[0], &w1, &read, 0xffffffffu, rows, false);
+	read_rows(&c[1], &w1, &read, 0xffffffffu, rows, false);
+	same_state(&c[0], &c[1]);
+	same_findings(&c[0].findings, &c[1].findings);
+	CHECK(c[0].findings.n > 0 && strcmp(c[0].findings.items[0].kind, "race") == 0);
+	for (int k = 0; k < 2; k++)
+		cta_free(&c[k]);
 }
 
 int main(void)
 {
 	long races, uninit;
+	two_groups_in_a_row();
 	run(GL_TOOL_ALL, false, 6000, &races, &uninit);
 	CHECK(races > 50); /* the sequences do race (cp.async in flight included) and read uninitialised rows */
 	CHECK(uninit > 10);
