@@ -2,7 +2,7 @@
  * (sim_shadow_read_rows for ldmatrix, sim_shadow_write_rows and sim_async_copy_warp for cp.async) against
  * the lane-by-lane path they stand in for (sim_shadow_read, or sim_shadow_write then sim_async_copy, for
  * each lane in order): random sequences of ldmatrix-like reads (x1, x2, x4 of 16-byte rows), cp.async-like
- * copies of 4, 8 or 16 bytes, plain stores, commits, waits, barriers and new CTAs by several warps, with
+ * copies of 4, 8 or 16 bytes, plain stores and loads, commits, waits, barriers and new CTAs by several warps, with
  * initcheck on and off and with reserved shared memory, must leave the same shadow, quiet-read state,
  * cp.async records and findings.  As the callers do, a one-pass call that declines leaves the lanes to the
  * per-lane path. */
@@ -191,6 +191,11 @@ static void run(int tools, bool reserved, int steps, long *races, long *uninit)
 				off[l] = (base + 4 * l) % (4 * WORDS);
 			sim_shadow_warp(&c[0], w, &ins[1], 0xffffffffu, off, 4, true);
 			sim_shadow_warp(&c[1], w, &ins[1], 0xffffffffu, off, 4, true);
+		} else if (what <= 13) { /* plain 4-byte loads of scattered words (quiet reads of single words) */
+			for (unsigned l = 0; l < 32; l++)
+				off[l] = 4 * (uint64_t)next(WORDS);
+			sim_shadow_warp(&c[0], w, &ins[1], 0xffffffffu, off, 4, false);
+			sim_shadow_warp(&c[1], w, &ins[1], 0xffffffffu, off, 4, false);
 		} else { /* an ldmatrix */
 			unsigned nmat = 1u << next(3);
 			uint32_t lanes = nmat == 4 ? 0xffffffffu : (1u << (8 * nmat)) - 1;
@@ -245,10 +250,41 @@ static void two_groups_in_a_row(void)
 		cta_free(&c[k]);
 }
 
+/* A quiet read of the last word of a 16-byte row by one warp, then another warp's copy onto the row
+ * (whose four entries are the same): the copy races with the read.  The one-pass write declines, and both
+ * paths leave the same state and findings. */
+static void quiet_read_then_copy(void)
+{
+	struct sim_launch L = {.block = {32 * WARPS, 1, 1}, .tools = GL_TOOL_RACECHECK, .shared_size = 4 * WORDS,
+			       .warps_per_cta = WARPS, .threads_per_cta = 32 * WARPS};
+	struct sim_cta c[2];
+	struct sim_warp w0 = {.id = 0}, w1 = {.id = 1};
+	struct ptx_insn store = {.line = 40}, load = {.line = 41}, copy = {.line = 42};
+	uint64_t words[32], last[32] = {12}, rows[32]; /* last: lane 0 reads word 3 */
+	for (unsigned l = 0; l < 32; l++)
+		words[l] = 4 * l, rows[l] = 16 * l;
+	for (int k = 0; k < 2; k++) {
+		cta_init(&c[k], &L);
+		sim_shadow_warp(&c[k], &w0, &store, 0xffffffffu, words, 4, true);
+		c[k].epoch++;
+		sim_shadow_warp(&c[k], &w1, &load, 1, last, 4, false);
+	}
+	CHECK(c[0].quiet.readers == 2); /* the load was a quiet read */
+	CHECK(!sim_shadow_write_rows(&c[0], &w0, &copy, 0xffffffffu, rows, 16));
+	write_rows(&c[0], &w0, &copy, rows, 16, false);
+	write_rows(&c[1], &w0, &copy, rows, 16, false);
+	same_state(&c[0], &c[1]);
+	same_findings(&c[0].findings, &c[1].findings);
+	CHECK(c[0].findings.n > 0 && strcmp(c[0].findings.items[0].kind, "race") == 0);
+	for (int k = 0; k < 2; k++)
+		cta_free(&c[k]);
+}
+
 int main(void)
 {
 	long races, uninit;
 	two_groups_in_a_row();
+	quiet_read_then_copy();
 	run(GL_TOOL_ALL, false, 6000, &races, &uninit);
 	CHECK(races > 50); /* the sequences do race (cp.async in flight included) and read uninitialised rows */
 	CHECK(uninit > 10);
