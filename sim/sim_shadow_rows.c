@@ -43,19 +43,32 @@ static inline bool entry_finds(const struct sim_shadow *s, uint32_t gen, uint32_
 
 /* Are the 4 entries from s the same, byte for byte?  A lane's 16 bytes usually are: one copy wrote them,
  * one ldmatrix row read them.  Then every check and update of the first is those of the others. */
+static inline uint64_t load64(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
 static inline bool same4(const struct sim_shadow *s)
 {
-	uint64_t q[8];
 	_Static_assert(sizeof *s == 16, "an entry is two 64-bit words");
-	memcpy(q, s, sizeof q);
-	return !((q[0] ^ q[2]) | (q[1] ^ q[3]) | (q[0] ^ q[4]) | (q[1] ^ q[5]) | (q[0] ^ q[6]) | (q[1] ^ q[7]));
+	const unsigned char *p = (const unsigned char *)s;
+	uint64_t a = load64(p), b = load64(p + 8);
+	return !((a ^ load64(p + 16)) | (b ^ load64(p + 24)) | (a ^ load64(p + 32)) | (b ^ load64(p + 40)) |
+		 (a ^ load64(p + 48)) | (b ^ load64(p + 56)));
 }
 
 /* The lanes in `lanes` whose nw words have the same4 entries (none unless nw is 4). */
 static uint32_t same_lanes(const struct sim_shadow *sh, uint32_t lanes, const uint64_t off[32], unsigned nw)
 {
 	uint32_t same = 0;
-	if (nw == 4)
+	if (nw != 4)
+		return 0;
+	if (lanes == 0xffffffffu) /* without FOR_LANES' work per lane */
+		for (unsigned l = 0; l < 32; l++)
+			same |= (uint32_t)same4(&sh[off[l] / 4]) << l;
+	else
 		FOR_LANES(lanes, l) same |= (uint32_t)same4(&sh[off[l] / 4]) << l;
 	return same;
 }
