@@ -115,6 +115,13 @@ static void same_findings(const struct gl_findings *a, const struct gl_findings 
 	}
 }
 
+static struct sim_launch launch_of(int tools, bool reserved)
+{
+	return (struct sim_launch){.block = {32 * WARPS, 1, 1}, .tools = tools, .reserved_used = reserved,
+				   .reserved_smem = 3 * WORDS, .shared_size = 4 * WORDS, .warps_per_cta = WARPS,
+				   .threads_per_cta = 32 * WARPS};
+}
+
 static void cta_init(struct sim_cta *c, struct sim_launch *L)
 {
 	*c = (struct sim_cta){.L = L, .shadow = calloc(WORDS, sizeof(struct sim_shadow)), .gen = 1};
@@ -139,9 +146,7 @@ static void cta_free(struct sim_cta *c)
 /* Random steps on two CTAs: c[0] takes the one-pass calls, c[1] the per-lane path. */
 static void run(int tools, bool reserved, int steps, long *races, long *uninit)
 {
-	struct sim_launch L = {.block = {32 * WARPS, 1, 1}, .tools = tools, .reserved_used = reserved,
-			       .reserved_smem = 3 * WORDS, .shared_size = 4 * WORDS, .warps_per_cta = WARPS,
-			       .threads_per_cta = 32 * WARPS};
+	struct sim_launch L = launch_of(tools, reserved);
 	struct sim_cta c[2];
 	struct sim_warp warps[WARPS];
 	for (int k = 0; k < 2; k++)
@@ -218,13 +223,22 @@ static void run(int tools, bool reserved, int steps, long *races, long *uninit)
 		cta_free(&c[k]);
 }
 
+/* The end of a fixed case: both CTAs in the same state with the same findings, a race among them. */
+static void same_race(struct sim_cta c[2])
+{
+	same_state(&c[0], &c[1]);
+	same_findings(&c[0].findings, &c[1].findings);
+	CHECK(c[0].findings.n > 0 && strcmp(c[0].findings.items[0].kind, "race") == 0);
+	for (int k = 0; k < 2; k++)
+		cta_free(&c[k]);
+}
+
 /* One thread's copies into two neighbouring words of a row, in two groups of which only the first is
  * complete (its wait, then a barrier): another warp's read of the row races with the second copy.  The
  * one-pass read declines, and both paths leave the same state and findings. */
 static void two_groups_in_a_row(void)
 {
-	struct sim_launch L = {.block = {32 * WARPS, 1, 1}, .tools = GL_TOOL_RACECHECK, .shared_size = 4 * WORDS,
-			       .warps_per_cta = WARPS, .threads_per_cta = 32 * WARPS};
+	struct sim_launch L = launch_of(GL_TOOL_RACECHECK, false);
 	struct sim_cta c[2];
 	struct sim_warp w0 = {.id = 0}, w1 = {.id = 1};
 	struct ptx_insn copy = {.line = 30}, read = {.line = 31};
@@ -243,11 +257,7 @@ static void two_groups_in_a_row(void)
 	CHECK(!sim_shadow_read_rows(&c[0], &w1, &read, 0xffffffffu, rows, 16));
 	read_rows(&c[0], &w1, &read, 0xffffffffu, rows, false);
 	read_rows(&c[1], &w1, &read, 0xffffffffu, rows, false);
-	same_state(&c[0], &c[1]);
-	same_findings(&c[0].findings, &c[1].findings);
-	CHECK(c[0].findings.n > 0 && strcmp(c[0].findings.items[0].kind, "race") == 0);
-	for (int k = 0; k < 2; k++)
-		cta_free(&c[k]);
+	same_race(c);
 }
 
 /* A quiet read of the last word of a 16-byte row by one warp, then another warp's copy onto the row
@@ -255,8 +265,7 @@ static void two_groups_in_a_row(void)
  * paths leave the same state and findings. */
 static void quiet_read_then_copy(void)
 {
-	struct sim_launch L = {.block = {32 * WARPS, 1, 1}, .tools = GL_TOOL_RACECHECK, .shared_size = 4 * WORDS,
-			       .warps_per_cta = WARPS, .threads_per_cta = 32 * WARPS};
+	struct sim_launch L = launch_of(GL_TOOL_RACECHECK, false);
 	struct sim_cta c[2];
 	struct sim_warp w0 = {.id = 0}, w1 = {.id = 1};
 	struct ptx_insn store = {.line = 40}, load = {.line = 41}, copy = {.line = 42};
@@ -273,11 +282,7 @@ static void quiet_read_then_copy(void)
 	CHECK(!sim_shadow_write_rows(&c[0], &w0, &copy, 0xffffffffu, rows, 16));
 	write_rows(&c[0], &w0, &copy, rows, 16, false);
 	write_rows(&c[1], &w0, &copy, rows, 16, false);
-	same_state(&c[0], &c[1]);
-	same_findings(&c[0].findings, &c[1].findings);
-	CHECK(c[0].findings.n > 0 && strcmp(c[0].findings.items[0].kind, "race") == 0);
-	for (int k = 0; k < 2; k++)
-		cta_free(&c[k]);
+	same_race(c);
 }
 
 int main(void)
