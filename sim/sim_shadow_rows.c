@@ -41,8 +41,6 @@ static inline bool entry_finds(const struct sim_shadow *s, uint32_t gen, uint32_
 	return s->epoch == epoch && s->writer && s->writer != me && s->wbytes;
 }
 
-/* Are the 4 entries from s the same, byte for byte?  A lane's 16 bytes usually are: one copy wrote them,
- * one ldmatrix row read them.  Then every check and update of the first is those of the others. */
 static inline uint64_t load64(const unsigned char *p)
 {
 	uint64_t v;
@@ -50,6 +48,9 @@ static inline uint64_t load64(const unsigned char *p)
 	return v;
 }
 
+/* Are the 4 entries from s the same, byte for byte?  A lane's 16 bytes usually are: one copy wrote them,
+ * one ldmatrix row read them.  Then every check and update of the first is those of the others (each
+ * update is idempotent, so lanes whose words overlap leave what word by word leaves, in any order). */
 static inline bool same4(const struct sim_shadow *s)
 {
 	_Static_assert(sizeof *s == 16, "an entry is two 64-bit words");
