@@ -121,20 +121,41 @@ bool sim_async_in_flight(struct sim_cta *cta, const struct sim_warp *w, int lane
 	return false;
 }
 
+/* sim_async_in_flight for words first..last of one lane.  A lane's words are mostly one copy's (one
+ * entry, repeated): an entry equal to the word before's gets that word's answer, and is forgotten with
+ * it, without the groups being looked at again. */
+static inline bool lane_in_flight(struct sim_cta *cta, uint64_t first, uint64_t last, unsigned reader)
+{
+	struct sim_async_word *e = &cta->async.words[first], prev = {0};
+	bool prev_forgotten = false;
+	unsigned issuer;
+	bool waited;
+	if (last - first == 3 && !(e[0].thread | e[1].thread | e[2].thread | e[3].thread))
+		return false; /* a 16-byte row without a copy to look at, the usual case, without the loop */
+	for (uint64_t k = 0; k <= last - first; k++) {
+		if (!e[k].thread) /* most words hold no copy, or one forgotten */
+			continue;
+		if (k && e[k].gen == prev.gen && e[k].group == prev.group && e[k].thread == prev.thread) {
+			if (prev_forgotten)
+				e[k].thread = 0;
+			continue;
+		}
+		prev = e[k];
+		if (word_in_flight(cta, &e[k], reader, &issuer, &waited))
+			return true;
+		prev_forgotten = prev.gen == cta->gen && !e[k].thread;
+	}
+	return false;
+}
+
 bool sim_async_warp_in_flight(struct sim_cta *cta, const struct sim_warp *w, uint32_t lanes, const uint64_t addr[32],
 			      unsigned n)
 {
 	struct sim_async *a = &cta->async;
 	if (a->gen != cta->gen)
 		return false;
-	unsigned issuer;
-	bool waited;
-	FOR_LANES(lanes, l) {
-		uint64_t first = addr[l] / 4, count = (addr[l] + n - 1) / 4 - first + 1;
-		struct sim_async_word *e = &a->words[first];
-		for (unsigned k = 0; k < count; k++) /* most words hold no copy, or one forgotten */
-			if (e[k].thread && word_in_flight(cta, &e[k], w->id * 32 + l, &issuer, &waited))
-				return true;
-	}
+	FOR_LANES(lanes, l)
+		if (lane_in_flight(cta, addr[l] / 4, (addr[l] + n - 1) / 4, w->id * 32 + l))
+			return true;
 	return false;
 }

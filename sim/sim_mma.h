@@ -36,6 +36,11 @@ void sim_frag_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn
 		  unsigned K, const struct sim_frag *fa, const struct sim_frag *fb, const struct sim_frag *fc,
 		  const struct sim_frag *fd);
 
+/* mma.sync m16n8kK (K 8 or 16) with f16 A and B and f32 C and D (ins->ops[0..3]) with AVX2, FMA and F16C
+ * (sim_mma_hw.c): true when done, false, having written nothing, when the CPU lacks them or an input is
+ * an infinity or a NaN; the results are sim_frag_mma's, bit for bit. */
+bool sim_mma_hw_16x8(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned K);
+
 /* Count tensor-pipe instructions: `units` m16n8kK (or m8n8k4 f64) operations of input type `at`. */
 void sim_mma_count(struct sim_cta *cta, enum ptx_type at, unsigned units);
 /* Count the tensor path's math ops of an M x N x K product with inputs `at` and results `dt`: two (a

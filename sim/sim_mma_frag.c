@@ -436,7 +436,8 @@ static bool mma_16x8_f16_f32(struct sim_cta *cta, struct sim_warp *w, const stru
 static void mma_16x8(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned K,
 		     const struct sim_frag *fa, const struct sim_frag *fc, const struct sim_frag *fd)
 {
-	if (fa->type == PT_F16 && fc->type == PT_F32 && fd->type == PT_F32 && mma_16x8_f16_f32(cta, w, ins, K))
+	if (fa->type == PT_F16 && fc->type == PT_F32 && fd->type == PT_F32 &&
+	    (sim_mma_hw_16x8(cta, w, ins, K) || mma_16x8_f16_f32(cta, w, ins, K)))
 		return;
 	if (fa->type == PT_F16)
 		mma_16x8_as(cta, w, ins, K, fc, fd, PT_F16, 2, 16);

@@ -41,15 +41,67 @@ static inline bool entry_finds(const struct sim_shadow *s, uint32_t gen, uint32_
 	return s->epoch == epoch && s->writer && s->writer != me && s->wbytes;
 }
 
+static inline uint64_t load64(const unsigned char *p)
+{
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	return v;
+}
+
+/* Are the 4 entries from s the same, byte for byte?  A lane's 16 bytes usually are: one copy wrote them,
+ * one ldmatrix row read them.  Then every check and update of the first is those of the others (each
+ * update is idempotent, so lanes whose words overlap leave what word by word leaves, in any order). */
+static inline bool same4(const struct sim_shadow *s)
+{
+	_Static_assert(sizeof *s == 16, "an entry is two 64-bit words");
+	const unsigned char *p = (const unsigned char *)s;
+	uint64_t a = load64(p), b = load64(p + 8);
+	return !((a ^ load64(p + 16)) | (b ^ load64(p + 24)) | (a ^ load64(p + 32)) | (b ^ load64(p + 40)) |
+		 (a ^ load64(p + 48)) | (b ^ load64(p + 56)));
+}
+
+/* The lanes in `lanes` whose nw words have the same4 entries (none unless nw is 4). */
+static uint32_t same_lanes(const struct sim_shadow *sh, uint32_t lanes, const uint64_t off[32], unsigned nw)
+{
+	uint32_t same = 0;
+	if (nw != 4)
+		return 0;
+	if (lanes == 0xffffffffu) /* without FOR_LANES' work per lane */
+		for (unsigned l = 0; l < 32; l++)
+			same |= (uint32_t)same4(&sh[off[l] / 4]) << l;
+	else
+		FOR_LANES(lanes, l) same |= (uint32_t)same4(&sh[off[l] / 4]) << l;
+	return same;
+}
+
+/* The 4 words from `word`, whose entries were the same: entry e (the first's, updated) in each. */
+static inline void set4(struct sim_shadow *sh, const struct ptx_insn **site, uint64_t word, const struct sim_shadow *e,
+			unsigned which, const struct ptx_insn *ins)
+{
+	for (unsigned k = 0; k < 4; k++) {
+		memcpy(&sh[word + k], e, sizeof *e);
+		site[2 * (word + k) + which] = ins;
+	}
+}
+
 /* sim_shadow_read's update of the nw words from off[l] / 4 of each lane, where it found nothing: the
- * reset, then the reader.  (The CTA's fields are read once: the stores cannot change them.) */
+ * reset, then the reader (for the lanes in `same` once, copied to the 4 words).  (The CTA's fields are
+ * read once: the stores cannot change them.) */
 static void rows_read(struct sim_cta *cta, const struct ptx_insn *ins, uint32_t lanes, const uint64_t off[32],
-		      unsigned nw, uint16_t me)
+		      unsigned nw, uint16_t me, uint32_t same)
 {
 	struct sim_shadow *restrict sh = cta->shadow;
 	const struct ptx_insn **restrict site = cta->shadow_site;
 	uint32_t gen = cta->gen, epoch = cta->epoch;
-	FOR_LANES(lanes, l)
+	FOR_LANES(same, l) {
+		struct sim_shadow e;
+		memcpy(&e, &sh[off[l] / 4], sizeof e);
+		sim_shadow_reset(&e, gen, epoch);
+		e.reader = me;
+		e.rbytes |= 0xf;
+		set4(sh, site, off[l] / 4, &e, 1, ins);
+	}
+	FOR_LANES(lanes & ~same, l)
 		for (uint64_t word = off[l] / 4, end = word + nw; word < end; word++) {
 			struct sim_shadow *s = &sh[word];
 			sim_shadow_reset(s, gen, epoch);
@@ -68,7 +120,11 @@ static bool rows_plain(struct sim_cta *cta, struct sim_warp *w, const struct ptx
 	if (!lanes || n % 4 || L->reserved_used || (ins->mods & (PM_VOLATILE | PM_STRONG)))
 		return false;
 	uint64_t bad = 0;
-	FOR_LANES(lanes, l) bad |= off[l] & 3;
+	if (lanes == 0xffffffffu) /* a loop the compiler vectorises */
+		for (int l = 0; l < 32; l++)
+			bad |= off[l] & 3;
+	else
+		FOR_LANES(lanes, l) bad |= off[l] & 3;
 	return !bad && !(cta->async.gen == cta->gen && (L->tools & GL_TOOL_RACECHECK) &&
 			 sim_async_warp_in_flight(cta, w, lanes, off, n));
 }
@@ -86,11 +142,12 @@ bool sim_shadow_read_rows(struct sim_cta *cta, struct sim_warp *w, const struct 
 	const struct sim_shadow *sh = cta->shadow;
 	uint32_t gen = cta->gen, epoch = cta->epoch;
 	unsigned nw = n / 4;
-	FOR_LANES(lanes, l)
-		for (unsigned k = 0; k < nw; k++)
+	uint32_t same = same_lanes(sh, lanes, off, nw);
+	FOR_LANES(lanes, l) /* equal entries: one answer */
+		for (unsigned k = 0, distinct = same >> l & 1 ? 1 : nw; k < distinct; k++)
 			if (entry_finds(&sh[off[l] / 4 + k], gen, epoch, me, initcheck))
 				return false;
-	rows_read(cta, ins, lanes, off, nw, me);
+	rows_read(cta, ins, lanes, off, nw, me, same);
 	return true;
 }
 
@@ -112,17 +169,43 @@ static inline bool write_finds(const struct sim_cta *cta, const struct sim_shado
 	return false;
 }
 
+/* write_finds for the 4 words from `word`, whose entries are the same: the entry's test once, the quiet
+ * reads' bits of the 4 words together. */
+static inline bool write_finds4(const struct sim_cta *cta, const struct sim_shadow *s, uint64_t word, uint16_t me,
+				const uint64_t *reads)
+{
+	if (write_finds(cta, s, word, me, NULL))
+		return true;
+	if (!reads)
+		return false;
+	size_t rows = SIM_QUIET_ROWS(cta->L);
+	FOR_LANES(cta->quiet.readers & ~(1u << (me - 1)), k)
+		if (window_of(reads + k * rows, word) & 0xf)
+			return true;
+	return false;
+}
+
 /* sim_shadow_write's update of the nw words from off[l] / 4 of each lane, where it found nothing: the
  * reset, the writer, and add_init's initialised bytes with their mirror in quiet.full (full_bits: cleared
  * for a new CTA generation first). */
 static void rows_written(struct sim_cta *cta, const struct ptx_insn *ins, uint32_t lanes, const uint64_t off[32],
-			 unsigned nw, uint16_t me)
+			 unsigned nw, uint16_t me, uint32_t same)
 {
 	uint64_t *restrict full = full_bits(cta);
 	struct sim_shadow *restrict sh = cta->shadow;
 	const struct ptx_insn **restrict site = cta->shadow_site;
 	uint32_t gen = cta->gen, epoch = cta->epoch;
-	FOR_LANES(lanes, l)
+	FOR_LANES(same, l) { /* the lanes whose 4 entries are the same: updated once, copied */
+		struct sim_shadow e;
+		memcpy(&e, &sh[off[l] / 4], sizeof e);
+		sim_shadow_reset(&e, gen, epoch);
+		e.writer = me;
+		e.wbytes |= 0xf;
+		e.init |= 0xf;
+		set4(sh, site, off[l] / 4, &e, 0, ins);
+		window_set(full, off[l] / 4, 0xf);
+	}
+	FOR_LANES(lanes & ~same, l)
 		for (uint64_t word = off[l] / 4, end = word + nw; word < end; word++) {
 			struct sim_shadow *s = &sh[word];
 			sim_shadow_reset(s, gen, epoch);
@@ -143,11 +226,15 @@ bool sim_shadow_write_rows(struct sim_cta *cta, struct sim_warp *w, const struct
 	const uint64_t *reads = reads_current(cta) ? cta->quiet.reads : NULL;
 	const struct sim_shadow *sh = cta->shadow;
 	unsigned nw = n / 4;
-	FOR_LANES(lanes, l)
+	uint32_t same = same_lanes(sh, lanes, off, nw);
+	FOR_LANES(same, l)
+		if (write_finds4(cta, &sh[off[l] / 4], off[l] / 4, me, reads))
+			return false;
+	FOR_LANES(lanes & ~same, l)
 		for (uint64_t word = off[l] / 4, end = word + nw; word < end; word++)
 			if (write_finds(cta, &sh[word], word, me, reads))
 				return false;
 	note_write(cta);
-	rows_written(cta, ins, lanes, off, nw, me);
+	rows_written(cta, ins, lanes, off, nw, me, same);
 	return true;
 }

@@ -2,8 +2,9 @@
  * against the general one (sim_frag_gather, sim_mma_compute, sim_frag_scatter, which every other shape
  * takes): f16 inputs with f32 and f16 accumulators at k16 and k8, bf16 at k16, tf32 at k8 and k4, on
  * random register bits (NaNs, infinities, subnormals and signed zeros among them), on tiles with only
- * finite special values (the vectorised f16/f32 path), and on registers the result overwrites (D the
- * same as C).  Every result bit must agree. */
+ * finite special values (the vectorised f16/f32 paths: sim_mma_hw_16x8's AVX2/FMA/F16C form, which
+ * sim_frag_mma takes first where the CPU has them and which is also called on its own, and the portable
+ * one), and on registers the result overwrites (D the same as C).  Every result bit must agree. */
 #include <stdlib.h>
 
 #include "check.h"
@@ -23,6 +24,7 @@ static uint64_t next(void)
  * vectorised f16/f32 path (sim_mma_frag.c) takes them, where an infinity or NaN sends the whole tile to
  * the element-by-element one. */
 static bool finite_only;
+static unsigned hw_tiles; /* tiles sim_mma_hw_16x8 computed */
 
 /* Random bits for a register of 16-bit or 32-bit elements; one element in eight is a special value. */
 static uint64_t reg_bits(enum ptx_type t)
@@ -55,7 +57,7 @@ static void tile(enum ptx_type at, enum ptx_type ct, enum ptx_type dt, unsigned 
 {
 	struct sim_frag fa = sim_frag_make(FRAG_A, 16, K, at), fb = sim_frag_make(FRAG_B, K, 8, at);
 	struct sim_frag fc = sim_frag_make(FRAG_C, 16, 8, ct), fd = sim_frag_make(FRAG_C, 16, 8, dt);
-	static uint64_t regs[2][64 * 32];
+	static uint64_t regs[3][64 * 32];
 	struct ptx_insn ins = {0};
 	int slot = 0;
 	ins.ops[1].nvec = (uint8_t)fa.unique;
@@ -74,7 +76,7 @@ static void tile(enum ptx_type at, enum ptx_type ct, enum ptx_type dt, unsigned 
 	for (int s = 0; s < slot; s++) {
 		enum ptx_type t = s < c0 ? at : ct;
 		for (int l = 0; l < 32; l++)
-			regs[0][s * 32 + l] = regs[1][s * 32 + l] = reg_bits(t);
+			regs[0][s * 32 + l] = regs[1][s * 32 + l] = regs[2][s * 32 + l] = reg_bits(t);
 	}
 	struct sim_cta cta = {0};
 	struct sim_warp fast = {.r = regs[0], .nslots = 64}, general = {.r = regs[1], .nslots = 64};
@@ -86,6 +88,16 @@ static void tile(enum ptx_type at, enum ptx_type ct, enum ptx_type dt, unsigned 
 	sim_mma_compute(16, 8, K, at, at, ct, dt, false, a, b, c, d);
 	sim_frag_scatter(&general, &fd, ins.ops[0].vec, fd.unique, d);
 	CHECK(memcmp(regs[0], regs[1], sizeof regs[0]) == 0);
+	if (at != PT_F16 || ct != PT_F32 || dt != PT_F32)
+		return;
+	/* sim_mma_hw_16x8 on its own (sim_frag_mma takes it first where the CPU allows): the general path's
+	 * bits, or nothing written */
+	uint64_t before[64 * 32];
+	memcpy(before, regs[2], sizeof before);
+	struct sim_warp hw = {.r = regs[2], .nslots = 64};
+	bool done = sim_mma_hw_16x8(&cta, &hw, &ins, K);
+	hw_tiles += done;
+	CHECK(memcmp(regs[2], done ? regs[1] : before, sizeof before) == 0);
 }
 
 int main(void)
@@ -104,5 +116,9 @@ int main(void)
 		tile(PT_F16, PT_F32, PT_F32, 16, i & 1);
 		tile(PT_F16, PT_F32, PT_F32, 8, i & 1);
 	}
+#if defined(__x86_64__) && defined(__GNUC__)
+	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
+		CHECK(hw_tiles > 300); /* most finite-only tiles (a few hold an infinity or NaN in C) */
+#endif
 	CHECK_DONE();
 }
