@@ -40,6 +40,9 @@ void sim_frag_mma(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn
  * (sim_mma_hw.c): true when done, false, having written nothing, when the CPU lacks them or an input is
  * an infinity or a NaN; the results are sim_frag_mma's, bit for bit. */
 bool sim_mma_hw_16x8(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned K);
+/* Whether sim_mma_hw_16x8 may use the instructions (default: yes).  Tests turn it off to run the portable
+ * form on a CPU that has them; the simulator never does. */
+void sim_mma_hw_allow(bool on);
 
 /* Count tensor-pipe instructions: `units` m16n8kK (or m8n8k4 f64) operations of input type `at`. */
 void sim_mma_count(struct sim_cta *cta, enum ptx_type at, unsigned units);

@@ -180,9 +180,16 @@ MMA_HW static bool mma_hw_k8(struct sim_cta *cta, struct sim_warp *w, const stru
 	return mma_hw(cta, w, ins, 8);
 }
 
+static bool hw_allowed = true;
+
+void sim_mma_hw_allow(bool on)
+{
+	hw_allowed = on;
+}
+
 bool sim_mma_hw_16x8(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned K)
 {
-	if (!__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") || !__builtin_cpu_supports("f16c"))
+	if (!hw_allowed || !__builtin_cpu_supports("avx2") || !__builtin_cpu_supports("fma") || !__builtin_cpu_supports("f16c"))
 		return false;
 	return K == 16 ? mma_hw_k16(cta, w, ins) : K == 8 && mma_hw_k8(cta, w, ins);
 }
@@ -191,5 +198,10 @@ bool sim_mma_hw_16x8(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 {
 	(void)cta, (void)w, (void)ins, (void)K;
 	return false;
+}
+
+void sim_mma_hw_allow(bool on)
+{
+	(void)on;
 }
 #endif

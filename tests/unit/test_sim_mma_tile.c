@@ -120,5 +120,13 @@ int main(void)
 	if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") && __builtin_cpu_supports("f16c"))
 		CHECK(hw_tiles > 300); /* most finite-only tiles (a few hold an infinity or NaN in C) */
 #endif
+	/* the portable vector form, which CPUs without those instructions take */
+	unsigned hw_before = hw_tiles;
+	sim_mma_hw_allow(false);
+	for (int i = 0; i < 200; i++) {
+		tile(PT_F16, PT_F32, PT_F32, 16, i & 1);
+		tile(PT_F16, PT_F32, PT_F32, 8, i & 1);
+	}
+	CHECK_EQ(hw_tiles, hw_before);
 	CHECK_DONE();
 }
