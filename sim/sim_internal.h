@@ -209,10 +209,14 @@ struct sim_bar_red {
  * SIM_QUIET_ROWS(L) uint64_t long.  `full`: the words whose 4 bytes are initialised, in CTA generation
  * full_gen.  `reads`: one bitmap per warp, the words it read in interval reads_gen/reads_epoch without
  * touching their entries; `readers` has a bit for each warp whose bitmap is not empty.  wrote_gen and
- * wrote_epoch: the interval of the last write to shared memory. */
+ * wrote_epoch: the interval of the last write to shared memory.  ready_gen/ready_epoch: an interval
+ * in which every per-interval condition of a quiet read held and the read bitmaps were current at a quiet
+ * read (sim_quiet.h; 0: none), and rows, SIM_QUIET_ROWS of its launch. */
 struct sim_quiet {
 	uint64_t *full, *reads;
 	uint32_t full_gen, reads_gen, reads_epoch, readers, wrote_gen, wrote_epoch;
+	uint32_t ready_gen, ready_epoch;
+	size_t rows;
 	const struct ptx_insn **site; /* per warp: its latest quiet read of the interval (racecheck's other side) */
 };
 /* one spare word: a 64-bit window (sim_trace.c) may straddle the last */

@@ -24,6 +24,25 @@ void sim_quiet_new_reads(struct sim_cta *cta)
 	q->reads_epoch = cta->epoch;
 }
 
+/* sim_shadow_quiet_reads (sim_quiet.h) with every condition checked; a quiet read taken keeps its interval
+ * as the one in which they hold. */
+bool sim_shadow_quiet_reads_checked(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins,
+				    uint64_t base, unsigned nwin, const int32_t win[], const uint64_t words[])
+{
+	struct sim_quiet *q = &cta->quiet;
+	/* a CTA generation whose full bits were never used has no initialised word: not quiet */
+	if (!quiet_interval(cta) || q->full_gen != cta->gen || !plain_access(cta, ins) ||
+	    !quiet_words_full(q->full, base, nwin, win, words))
+		return false;
+	uint64_t *row = reads_row(cta, (uint16_t)(w->id + 1));
+	q->site[w->id] = ins;
+	quiet_words_mark(row, base, nwin, win, words);
+	q->rows = SIM_QUIET_ROWS(cta->L);
+	q->ready_gen = cta->gen;
+	q->ready_epoch = cta->epoch;
+	return true;
+}
+
 static bool is_full(struct sim_cta *cta, uint64_t word)
 {
 	return bit_of(full_bits(cta), word);
