@@ -33,6 +33,20 @@ SIM_SIMD_CLONES static uint64_t shape_diff(const uint64_t *restrict addr, const 
 	return diff[0] | diff[1] | diff[2] | diff[3];
 }
 
+/* Does any lane's address differ from lane 0's (the check of a shape of kind SHAPE_SAME, which needs no
+ * offsets)? */
+SIM_SIMD_CLONES static uint64_t lanes_differ(const uint64_t *restrict addr)
+{
+	lanes4 a0 = {addr[0], addr[0], addr[0], addr[0]}, diff = {0, 0, 0, 0};
+#pragma GCC unroll 8
+	for (int q = 0; q < 32; q += 4) {
+		lanes4 a;
+		memcpy(&a, addr + q, sizeof a);
+		diff |= a ^ a0;
+	}
+	return diff[0] | diff[1] | diff[2] | diff[3];
+}
+
 /* The words a shape reads as 64-word windows relative to lane 0's word: in lane order, a lane whose word
  * no window holds yet opens one at that word.  A tile row or a broadcast per half-warp takes one or two;
  * a column of a 32-word-wide tile, sixteen. */
@@ -178,7 +192,7 @@ static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struc
 static struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32])
 {
 	struct sim_shape *e = &cta->shapes[((uintptr_t)ins * 0x9E3779B97F4A7C15ull >> 40) % SIM_SHAPE_SLOTS];
-	if (e->site == (uintptr_t)ins && shape_diff(addr, e->rel) == 0)
+	if (e->site == (uintptr_t)ins && (e->kind == SHAPE_SAME ? lanes_differ(addr) : shape_diff(addr, e->rel)) == 0)
 		return e;
 	if (!hot_form(ins)) /* another form leaves the slot to the site that has it */
 		return NULL;

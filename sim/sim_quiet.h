@@ -96,28 +96,40 @@ static inline bool plain_access(const struct sim_cta *cta, const struct ptx_insn
 }
 
 /* Are all the words of nwin 64-word windows (bit i of words[k]: word base + win[k] + i) set in `full`? */
+static inline bool window_full(const uint64_t *full, uint64_t lo, uint64_t words)
+{
+	return words == 1 ? bit_of(full, lo) : (window_of(full, lo) & words) == words;
+}
+
 static inline bool quiet_words_full(const uint64_t *full, uint64_t base, unsigned nwin, const int32_t win[],
 				    const uint64_t words[])
 {
-	for (unsigned k = 0; k < nwin; k++) {
-		uint64_t lo = base + (uint64_t)win[k];
-		if (words[k] == 1 ? !bit_of(full, lo) : (window_of(full, lo) & words[k]) != words[k])
+	if (nwin == 1) /* a broadcast, a row: no loop */
+		return window_full(full, base + (uint64_t)win[0], words[0]);
+	for (unsigned k = 0; k < nwin; k++)
+		if (!window_full(full, base + (uint64_t)win[k], words[k]))
 			return false;
-	}
 	return true;
 }
 
 /* Set the words of the windows in a read bitmap. */
+static inline void window_mark(uint64_t *row, uint64_t lo, uint64_t words)
+{
+	if (words == 1) /* one word (a broadcast, or lanes far apart, as down a column): one bit */
+		bit_set(row, lo);
+	else
+		window_set(row, lo, words);
+}
+
 static inline void quiet_words_mark(uint64_t *row, uint64_t base, unsigned nwin, const int32_t win[],
 				    const uint64_t words[])
 {
-	for (unsigned k = 0; k < nwin; k++) {
-		uint64_t lo = base + (uint64_t)win[k];
-		if (words[k] == 1) /* one word (lanes far apart, as down a column): one bit */
-			bit_set(row, lo);
-		else
-			window_set(row, lo, words[k]);
+	if (nwin == 1) {
+		window_mark(row, base + (uint64_t)win[0], words[0]);
+		return;
 	}
+	for (unsigned k = 0; k < nwin; k++)
+		window_mark(row, base + (uint64_t)win[k], words[k]);
 }
 
 bool sim_shadow_quiet_reads_checked(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins,
