@@ -8,7 +8,5 @@
 int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr)
 {
 	struct sim_cta *c = cta;
-	const struct ptx_insn *ins = &c->L->fn->code[pc];
-	int rc = sim_mem_hot(c, w, ins, mask, addr) ? 0 : sim_ld_st_general(c, w, ins, mask, addr); /* hot form first */
-	return c->fault.kind != GL_SIM_FAULT_NONE ? -1 : rc; /* an access faulted: the CTA stops (sim_fault.c) */
+	return sim_mem_hot_or_general(c, w, &c->L->fn->code[pc], mask, addr); /* hot form first; -1: a fault */
 }

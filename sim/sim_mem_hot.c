@@ -189,7 +189,7 @@ static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struc
 
 /* The facts of the shape of `addr` from the site's slot (worked out on a change); NULL when the access
  * is not of a hot form. */
-static struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32])
+static inline __attribute__((always_inline)) struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32])
 {
 	struct sim_shape *e = &cta->shapes[((uintptr_t)ins * 0x9E3779B97F4A7C15ull >> 40) % SIM_SHAPE_SLOTS];
 	if (e->site == (uintptr_t)ins && (e->kind == SHAPE_SAME ? lanes_differ(addr) : shape_diff(addr, e->rel)) == 0)
@@ -202,7 +202,7 @@ static struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *in
 
 /* The counters of one hot access: the PTX access, then the SASS access(es) it stands for (as the general
  * path's add_sass_access counts them), then the trace. */
-static void count_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+static inline __attribute__((always_inline)) void count_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
 		      const struct sim_shape *e, const uint64_t addr[32])
 {
 	struct gl_sim_counters *c = &cta->c;
@@ -312,7 +312,7 @@ SIM_SIMD_CLONES static void copy_half(uint64_t *restrict d, const uint8_t *restr
 
 /* Lane l's word at src + rel[l] into the destination register: the whole warp at once when it is all at one
  * word or contiguous, else each half-warp that is, else lane by lane. */
-static void load_hot(struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e, const uint8_t *src)
+static inline __attribute__((always_inline)) void load_hot(struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e, const uint8_t *src)
 {
 	uint64_t *d = sim_reg(w, ins->ops[0].slot);
 	if (e->kind == SHAPE_SAME) {
@@ -351,7 +351,7 @@ static void store_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	}
 }
 
-static bool shared_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e,
+static inline __attribute__((always_inline)) bool shared_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e,
 		       const uint64_t addr[32])
 {
 	int64_t base = (int64_t)addr[0];
@@ -474,8 +474,9 @@ static bool global_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx
 	return true;
 }
 
-bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
-		 const uint64_t addr[32])
+static inline __attribute__((always_inline)) bool hot_access(struct sim_cta *cta, struct sim_warp *w,
+							     const struct ptx_insn *ins, uint32_t mask,
+							     const uint64_t addr[32])
 {
 	if (mask != 0xffffffffu)
 		return false;
@@ -483,4 +484,22 @@ bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn 
 	if (!e)
 		return false;
 	return e->space == PS_SHARED ? shared_hot(cta, w, ins, e, addr) : global_hot(cta, w, ins, e, addr);
+}
+
+bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+		 const uint64_t addr[32])
+{
+	return hot_access(cta, w, ins, mask, addr);
+}
+
+/* A hot access translates no address, so it cannot fault (sim_fault.c), and a CTA with a fault has stopped
+ * before its next instruction: only the general path's result needs the fault check.  The compiled
+ * engine's call (sim_jit_mem) ends in this one, so it keeps no frame of its own. */
+int sim_mem_hot_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			   uint64_t addr[32])
+{
+	if (hot_access(cta, w, ins, mask, addr))
+		return 0;
+	int rc = sim_ld_st_general(cta, w, ins, mask, addr);
+	return cta->fault.kind != GL_SIM_FAULT_NONE ? -1 : rc; /* an access faulted: the CTA stops (sim_fault.c) */
 }

@@ -96,12 +96,12 @@ static inline bool plain_access(const struct sim_cta *cta, const struct ptx_insn
 }
 
 /* Are all the words of nwin 64-word windows (bit i of words[k]: word base + win[k] + i) set in `full`? */
-static inline bool window_full(const uint64_t *full, uint64_t lo, uint64_t words)
+static inline __attribute__((always_inline)) bool window_full(const uint64_t *full, uint64_t lo, uint64_t words)
 {
 	return words == 1 ? bit_of(full, lo) : (window_of(full, lo) & words) == words;
 }
 
-static inline bool quiet_words_full(const uint64_t *full, uint64_t base, unsigned nwin, const int32_t win[],
+static inline __attribute__((always_inline)) bool quiet_words_full(const uint64_t *full, uint64_t base, unsigned nwin, const int32_t win[],
 				    const uint64_t words[])
 {
 	if (nwin == 1) /* a broadcast, a row: no loop */
@@ -113,7 +113,7 @@ static inline bool quiet_words_full(const uint64_t *full, uint64_t base, unsigne
 }
 
 /* Set the words of the windows in a read bitmap. */
-static inline void window_mark(uint64_t *row, uint64_t lo, uint64_t words)
+static inline __attribute__((always_inline)) void window_mark(uint64_t *row, uint64_t lo, uint64_t words)
 {
 	if (words == 1) /* one word (a broadcast, or lanes far apart, as down a column): one bit */
 		bit_set(row, lo);
@@ -121,7 +121,7 @@ static inline void window_mark(uint64_t *row, uint64_t lo, uint64_t words)
 		window_set(row, lo, words);
 }
 
-static inline void quiet_words_mark(uint64_t *row, uint64_t base, unsigned nwin, const int32_t win[],
+static inline __attribute__((always_inline)) void quiet_words_mark(uint64_t *row, uint64_t base, unsigned nwin, const int32_t win[],
 				    const uint64_t words[])
 {
 	if (nwin == 1) {
@@ -145,7 +145,7 @@ bool sim_shadow_quiet_reads_checked(struct sim_cta *cta, const struct sim_warp *
  * that one keeps the interval (quiet.ready_gen/ready_epoch).  Only a write (note_write), a new interval or
  * generation, or a first cp.async can end them, so the reads after it in the interval compare two
  * numbers and the cp.async one, then test their own words. */
-static inline bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
+static inline __attribute__((always_inline)) bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
 			    unsigned nwin, const int32_t win[], const uint64_t words[])
 {
 	struct sim_quiet *q = &cta->quiet;
