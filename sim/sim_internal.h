@@ -336,6 +336,8 @@ int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, uns
 		 const struct ptx_insn **last);
 /* sim_jit_mem.c: a compiled kernel's ld/st (sim_jit_warp.mem) */
 int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr);
+/* ... and one whose addresses are a register's lanes plus off (sim_jit_warp.memr) */
+int sim_jit_mem_reg(void *cta, void *w, int pc, uint32_t mask, const uint64_t *reg, uint64_t off);
 
 /* sim_tex_exec.c: the launch's texture and surface objects by handle (the table passed
  * gl_tex_check_table first); freed with the launch */

@@ -189,10 +189,22 @@ static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struc
 
 /* The facts of the shape of `addr` from the site's slot (worked out on a change); NULL when the access
  * is not of a hot form. */
+static inline struct sim_shape *slot_of(struct sim_cta *cta, const struct ptx_insn *ins)
+{
+	return &cta->shapes[((uintptr_t)ins * 0x9E3779B97F4A7C15ull >> 40) % SIM_SHAPE_SLOTS];
+}
+
+/* Are the lanes of `addr` of shape e?  Only their differences count, so a register whose lanes plus an
+ * offset are the addresses has the addresses' shape. */
+static inline bool same_shape(const struct sim_shape *e, const uint64_t addr[32])
+{
+	return (e->kind == SHAPE_SAME ? lanes_differ(addr) : shape_diff(addr, e->rel)) == 0;
+}
+
 static inline __attribute__((always_inline)) struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32])
 {
-	struct sim_shape *e = &cta->shapes[((uintptr_t)ins * 0x9E3779B97F4A7C15ull >> 40) % SIM_SHAPE_SLOTS];
-	if (e->site == (uintptr_t)ins && (e->kind == SHAPE_SAME ? lanes_differ(addr) : shape_diff(addr, e->rel)) == 0)
+	struct sim_shape *e = slot_of(cta, ins);
+	if (e->site == (uintptr_t)ins && same_shape(e, addr))
 		return e;
 	if (!hot_form(ins)) /* another form leaves the slot to the site that has it */
 		return NULL;
@@ -201,9 +213,9 @@ static inline __attribute__((always_inline)) struct sim_shape *shape_of(struct s
 }
 
 /* The counters of one hot access: the PTX access, then the SASS access(es) it stands for (as the general
- * path's add_sass_access counts them), then the trace. */
+ * path's add_sass_access counts them). */
 static inline __attribute__((always_inline)) void count_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
-		      const struct sim_shape *e, const uint64_t addr[32])
+		      const struct sim_shape *e)
 {
 	struct gl_sim_counters *c = &cta->c;
 	uint64_t *inst = e->is_store ? &c->sst_inst : &c->sld_inst, *wf = e->is_store ? &c->sst_wf : &c->sld_wf;
@@ -227,8 +239,6 @@ static inline __attribute__((always_inline)) void count_hot(struct sim_cta *cta,
 		for (unsigned k = 0; issue && k < e->parts; k++)
 			*inst += 1, *wf += e->part_units[k], *conf += e->part_conflicts[k];
 	}
-	if (cta->trace)
-		sim_trace_record(cta, w, ins, PS_SHARED, addr, 0xffffffffu, 4, e->is_store, e->units);
 }
 
 static uint32_t word_at(const uint8_t *p)
@@ -351,23 +361,40 @@ static void store_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	}
 }
 
-static inline __attribute__((always_inline)) bool shared_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e,
-		       const uint64_t addr[32])
+/* The lanes' addresses of a shape starting at a0: `addr` when the caller has them, else worked out in buf
+ * (only the accesses that go past the quiet reads and one-pass stores, or are traced, need them). */
+static const uint64_t *lanes_at(const struct sim_shape *e, uint64_t a0, const uint64_t *addr, uint64_t buf[32])
 {
-	int64_t base = (int64_t)addr[0];
+	if (addr)
+		return addr;
+	for (int l = 0; l < 32; l++)
+		buf[l] = a0 + (uint64_t)e->rel[l];
+	return buf;
+}
+
+/* A shared access of shape e starting at a0, its lanes' addresses `addr` or NULL (lanes_at). */
+static inline __attribute__((always_inline)) bool shared_hot(struct sim_cta *cta, struct sim_warp *w,
+							     const struct ptx_insn *ins, const struct sim_shape *e,
+							     uint64_t a0, const uint64_t *addr)
+{
+	int64_t base = (int64_t)a0;
+	uint64_t buf[32];
 	/* every lane a whole word inside shared memory: the shape's lanes are words apart, so lane 0 decides */
-	if ((addr[0] & 3) || addr[0] >> 32 || base + e->min < 0 || base + e->max > (int64_t)cta->L->shared_size - 4)
+	if ((a0 & 3) || a0 >> 32 || base + e->min < 0 || base + e->max > (int64_t)cta->L->shared_size - 4)
 		return false;
-	count_hot(cta, w, ins, e, addr);
+	count_hot(cta, w, ins, e);
+	if (cta->trace)
+		sim_trace_record(cta, w, ins, PS_SHARED, lanes_at(e, a0, addr, buf), 0xffffffffu, 4, e->is_store,
+				 e->units);
 	if (e->is_store) {
 		store_hot(cta, w, ins, e, cta->shared + base);
 		if (!sim_shadow_store_words(cta, w, ins, (uint64_t)base / 4, e->rel, e->nwin, e->win, e->words))
-			sim_shadow_warp(cta, w, ins, 0xffffffffu, addr, 4, true);
+			sim_shadow_warp(cta, w, ins, 0xffffffffu, lanes_at(e, a0, addr, buf), 4, true);
 		return true;
 	}
 	load_hot(w, ins, e, cta->shared + base);
 	if (!sim_shadow_quiet_reads(cta, w, ins, (uint64_t)base / 4, e->nwin, e->win, e->words))
-		sim_shadow_warp(cta, w, ins, 0xffffffffu, addr, 4, false);
+		sim_shadow_warp(cta, w, ins, 0xffffffffu, lanes_at(e, a0, addr, buf), 4, false);
 	return true;
 }
 
@@ -483,7 +510,7 @@ static inline __attribute__((always_inline)) bool hot_access(struct sim_cta *cta
 	struct sim_shape *e = shape_of(cta, ins, addr);
 	if (!e)
 		return false;
-	return e->space == PS_SHARED ? shared_hot(cta, w, ins, e, addr) : global_hot(cta, w, ins, e, addr);
+	return e->space == PS_SHARED ? shared_hot(cta, w, ins, e, addr[0], addr) : global_hot(cta, w, ins, e, addr);
 }
 
 bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
@@ -502,4 +529,17 @@ int sim_mem_hot_or_general(struct sim_cta *cta, struct sim_warp *w, const struct
 		return 0;
 	int rc = sim_ld_st_general(cta, w, ins, mask, addr);
 	return cta->fault.kind != GL_SIM_FAULT_NONE ? -1 : rc; /* an access faulted: the CTA stops (sim_fault.c) */
+}
+
+int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			       const uint64_t reg[32], uint64_t off)
+{
+	struct sim_shape *e = slot_of(cta, ins);
+	if (mask == 0xffffffffu && e->site == (uintptr_t)ins && e->space == PS_SHARED && same_shape(e, reg) &&
+	    shared_hot(cta, w, ins, e, reg[0] + off, NULL))
+		return 0;
+	uint64_t addr[32];
+	for (int l = 0; l < 32; l++)
+		addr[l] = reg[l] + off;
+	return sim_mem_hot_or_general(cta, w, ins, mask, addr);
 }
