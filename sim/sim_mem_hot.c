@@ -20,7 +20,7 @@ typedef uint64_t lanes4 __attribute__((vector_size(32)));
 
 /* How each lane's address differs from lane 0's against the shape `rel` (0: the same shape), in one
  * straight pass of 8 vectors (sim_simd.h). */
-SIM_SIMD_CLONES static uint64_t shape_diff(const uint64_t *restrict addr, const int64_t *restrict rel)
+static inline __attribute__((always_inline)) uint64_t shape_diff(const uint64_t *restrict addr, const int64_t *restrict rel)
 {
 	lanes4 a0 = {addr[0], addr[0], addr[0], addr[0]}, diff = {0, 0, 0, 0};
 #pragma GCC unroll 8
@@ -35,7 +35,7 @@ SIM_SIMD_CLONES static uint64_t shape_diff(const uint64_t *restrict addr, const 
 
 /* Does any lane's address differ from lane 0's (the check of a shape of kind SHAPE_SAME, which needs no
  * offsets)? */
-SIM_SIMD_CLONES static uint64_t lanes_differ(const uint64_t *restrict addr)
+static inline __attribute__((always_inline)) uint64_t lanes_differ(const uint64_t *restrict addr)
 {
 	lanes4 a0 = {addr[0], addr[0], addr[0], addr[0]}, diff = {0, 0, 0, 0};
 #pragma GCC unroll 8
@@ -292,17 +292,17 @@ static inline __attribute__((always_inline)) void copy_n(uint64_t *restrict d, c
 #endif
 }
 
-SIM_SIMD_CLONES static void fill_words(uint64_t *restrict d, uint64_t v)
+static inline __attribute__((always_inline)) void fill_words(uint64_t *restrict d, uint64_t v)
 {
 	fill_n(d, v, 32);
 }
 
-SIM_SIMD_CLONES static void copy_words(uint64_t *restrict d, const uint8_t *restrict src)
+static inline __attribute__((always_inline)) void copy_words(uint64_t *restrict d, const uint8_t *restrict src)
 {
 	copy_n(d, src, 32);
 }
 
-SIM_SIMD_CLONES static void put_words(uint8_t *restrict dst, const uint64_t *restrict v)
+static inline __attribute__((always_inline)) void put_words(uint8_t *restrict dst, const uint64_t *restrict v)
 {
 	for (int l = 0; l < 32; l++) {
 		uint32_t x = (uint32_t)v[l];
@@ -310,12 +310,12 @@ SIM_SIMD_CLONES static void put_words(uint8_t *restrict dst, const uint64_t *res
 	}
 }
 
-SIM_SIMD_CLONES static void fill_half(uint64_t *restrict d, uint64_t v)
+static inline __attribute__((always_inline)) void fill_half(uint64_t *restrict d, uint64_t v)
 {
 	fill_n(d, v, 16);
 }
 
-SIM_SIMD_CLONES static void copy_half(uint64_t *restrict d, const uint8_t *restrict src)
+static inline __attribute__((always_inline)) void copy_half(uint64_t *restrict d, const uint8_t *restrict src)
 {
 	copy_n(d, src, 16);
 }
@@ -513,7 +513,7 @@ static inline __attribute__((always_inline)) bool hot_access(struct sim_cta *cta
 	return e->space == PS_SHARED ? shared_hot(cta, w, ins, e, addr[0], addr) : global_hot(cta, w, ins, e, addr);
 }
 
-bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+SIM_SIMD_CLONES bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		 const uint64_t addr[32])
 {
 	return hot_access(cta, w, ins, mask, addr);
@@ -522,7 +522,7 @@ bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn 
 /* A hot access translates no address, so it cannot fault (sim_fault.c), and a CTA with a fault has stopped
  * before its next instruction: only the general path's result needs the fault check.  The compiled
  * engine's call (sim_jit_mem) ends in this one, so it keeps no frame of its own. */
-int sim_mem_hot_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+SIM_SIMD_CLONES int sim_mem_hot_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 			   uint64_t addr[32])
 {
 	if (hot_access(cta, w, ins, mask, addr))
@@ -531,7 +531,7 @@ int sim_mem_hot_or_general(struct sim_cta *cta, struct sim_warp *w, const struct
 	return cta->fault.kind != GL_SIM_FAULT_NONE ? -1 : rc; /* an access faulted: the CTA stops (sim_fault.c) */
 }
 
-int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+SIM_SIMD_CLONES int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 			       const uint64_t reg[32], uint64_t off)
 {
 	struct sim_shape *e = slot_of(cta, ins);
