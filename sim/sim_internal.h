@@ -236,6 +236,7 @@ struct sim_shape {
 	uint8_t kind, is_store, space, sass, span, parts;
 	uint8_t half_kind[2]; /* how each half-warp's lanes lie (sim_mem_hot.c), for a shape of neither kind */
 	/* shared */
+	int64_t first, last; /* the starts (lane 0's address) at which every lane lies inside shared memory */
 	uint32_t units, conflicts, nwin;
 	uint32_t part_units[4], part_conflicts[4];
 	int32_t win[32];

@@ -113,6 +113,10 @@ static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, stru
 		if (addr[l] >> 32)
 			return false;
 	sim_access_cost(cta, (uintptr_t)ins, PS_SHARED, addr, 0xffffffffu, 4, &e->units, &e->conflicts);
+	/* the starts that keep every lane inside shared memory (none when last < first); the slots live as long
+	 * as the launch, whose shared memory keeps its size */
+	e->first = -e->min;
+	e->last = (int64_t)cta->L->shared_size - 4 - e->max;
 	shape_sass(cta, ins, e, addr);
 	shape_windows(e);
 	return true;
@@ -380,7 +384,7 @@ static inline __attribute__((always_inline)) bool shared_hot(struct sim_cta *cta
 	int64_t base = (int64_t)a0;
 	uint64_t buf[32];
 	/* every lane a whole word inside shared memory: the shape's lanes are words apart, so lane 0 decides */
-	if ((a0 & 3) || a0 >> 32 || base + e->min < 0 || base + e->max > (int64_t)cta->L->shared_size - 4)
+	if ((a0 & 3) || a0 >> 32 || base < e->first || base > e->last)
 		return false;
 	count_hot(cta, w, ins, e);
 	if (cta->trace)
