@@ -365,8 +365,9 @@ static void store_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	}
 }
 
-/* The lanes' addresses of a shape starting at a0: `addr` when the caller has them, else worked out in buf
- * (only the accesses that go past the quiet reads and one-pass stores, or are traced, need them). */
+/* The lanes' addresses of a shape starting at a0: `addr` when the caller has them, else worked out in buf.
+ * Only the accesses that are traced or go past the quiet reads and one-pass stores need them, so these
+ * are out of line, and the hot path keeps no room for 32 addresses. */
 static const uint64_t *lanes_at(const struct sim_shape *e, uint64_t a0, const uint64_t *addr, uint64_t buf[32])
 {
 	if (addr)
@@ -376,29 +377,41 @@ static const uint64_t *lanes_at(const struct sim_shape *e, uint64_t a0, const ui
 	return buf;
 }
 
+static __attribute__((noinline)) void shadow_lanes(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+						   const struct sim_shape *e, uint64_t a0, const uint64_t *addr)
+{
+	uint64_t buf[32];
+	sim_shadow_warp(cta, w, ins, 0xffffffffu, lanes_at(e, a0, addr, buf), 4, e->is_store);
+}
+
+static __attribute__((noinline)) void trace_lanes(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+						  const struct sim_shape *e, uint64_t a0, const uint64_t *addr)
+{
+	uint64_t buf[32];
+	sim_trace_record(cta, w, ins, PS_SHARED, lanes_at(e, a0, addr, buf), 0xffffffffu, 4, e->is_store, e->units);
+}
+
 /* A shared access of shape e starting at a0, its lanes' addresses `addr` or NULL (lanes_at). */
 static inline __attribute__((always_inline)) bool shared_hot(struct sim_cta *cta, struct sim_warp *w,
 							     const struct ptx_insn *ins, const struct sim_shape *e,
 							     uint64_t a0, const uint64_t *addr)
 {
 	int64_t base = (int64_t)a0;
-	uint64_t buf[32];
 	/* every lane a whole word inside shared memory: the shape's lanes are words apart, so lane 0 decides */
 	if ((a0 & 3) || a0 >> 32 || base < e->first || base > e->last)
 		return false;
 	count_hot(cta, w, ins, e);
 	if (cta->trace)
-		sim_trace_record(cta, w, ins, PS_SHARED, lanes_at(e, a0, addr, buf), 0xffffffffu, 4, e->is_store,
-				 e->units);
+		trace_lanes(cta, w, ins, e, a0, addr);
 	if (e->is_store) {
 		store_hot(cta, w, ins, e, cta->shared + base);
 		if (!sim_shadow_store_words(cta, w, ins, (uint64_t)base / 4, e->rel, e->nwin, e->win, e->words))
-			sim_shadow_warp(cta, w, ins, 0xffffffffu, lanes_at(e, a0, addr, buf), 4, true);
+			shadow_lanes(cta, w, ins, e, a0, addr);
 		return true;
 	}
 	load_hot(w, ins, e, cta->shared + base);
 	if (!sim_shadow_quiet_reads(cta, w, ins, (uint64_t)base / 4, e->nwin, e->win, e->words))
-		sim_shadow_warp(cta, w, ins, 0xffffffffu, lanes_at(e, a0, addr, buf), 4, false);
+		shadow_lanes(cta, w, ins, e, a0, addr);
 	return true;
 }
 
@@ -535,6 +548,17 @@ SIM_SIMD_CLONES int sim_mem_hot_or_general(struct sim_cta *cta, struct sim_warp 
 	return cta->fault.kind != GL_SIM_FAULT_NONE ? -1 : rc; /* an access faulted: the CTA stops (sim_fault.c) */
 }
 
+/* Any other access of a register's lanes plus off: the addresses written out (out of line: the hot path
+ * keeps no room for them). */
+static __attribute__((noinline)) int reg_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+						 uint32_t mask, const uint64_t reg[32], uint64_t off)
+{
+	uint64_t addr[32];
+	for (int l = 0; l < 32; l++)
+		addr[l] = reg[l] + off;
+	return sim_mem_hot_or_general(cta, w, ins, mask, addr);
+}
+
 SIM_SIMD_CLONES int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 			       const uint64_t reg[32], uint64_t off)
 {
@@ -542,8 +566,5 @@ SIM_SIMD_CLONES int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_w
 	if (mask == 0xffffffffu && e->site == (uintptr_t)ins && e->space == PS_SHARED && same_shape(e, reg) &&
 	    shared_hot(cta, w, ins, e, reg[0] + off, NULL))
 		return 0;
-	uint64_t addr[32];
-	for (int l = 0; l < 32; l++)
-		addr[l] = reg[l] + off;
-	return sim_mem_hot_or_general(cta, w, ins, mask, addr);
+	return reg_general(cta, w, ins, mask, reg, off);
 }
