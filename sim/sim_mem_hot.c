@@ -405,7 +405,7 @@ static inline __attribute__((always_inline)) bool shared_hot(struct sim_cta *cta
 		trace_lanes(cta, w, ins, e, a0, addr);
 	if (e->is_store) {
 		store_hot(cta, w, ins, e, cta->shared + base);
-		if (!sim_shadow_store_words(cta, w, ins, (uint64_t)base / 4, e->rel, e->nwin, e->win, e->words))
+		if (!sim_shadow_store_words(cta, w, ins, (uint64_t)base / 4, e->nwin, e->win, e->words))
 			shadow_lanes(cta, w, ins, e, a0, addr);
 		return true;
 	}

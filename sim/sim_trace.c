@@ -284,23 +284,36 @@ static bool quiet_readers_of(const struct sim_cta *cta, uint64_t base, unsigned 
 	return false;
 }
 
+/* For each word of the windows (bit i of words[k]: word base + win[k] + i), once. */
+#define FOR_WINDOW_WORDS(base, nwin, win, words, word)                                                      \
+	for (unsigned k_ = 0; k_ < (nwin); k_++)                                                            \
+		for (uint64_t b_ = (words)[k_], word; b_ && ((word = (base) + (uint64_t)(win)[k_] +        \
+							     (uint64_t)__builtin_ctzll(b_)), 1);   \
+		     b_ &= b_ - 1)
+
 bool sim_shadow_store_words(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
-			    const int64_t rel[32], unsigned nwin, const int32_t win[], const uint64_t words[])
+			    unsigned nwin, const int32_t win[], const uint64_t words[])
 {
 	uint16_t me = (uint16_t)(w->id + 1);
 	if (!plain_access(cta, ins) || quiet_readers_of(cta, base, nwin, win, words, me))
 		return false;
-	for (int l = 0; l < 32; l++)
-		if (entry_busy(cta, &cta->shadow[base + (uint64_t)(rel[l] / 4)], me))
+	FOR_WINDOW_WORDS(base, nwin, win, words, word)
+		if (entry_busy(cta, &cta->shadow[word], me))
 			return false;
 	note_write(cta);
-	for (int l = 0; l < 32; l++) { /* the reset (sim_shadow_reset), then word_write's update and add_init's */
-		struct sim_shadow *s = &cta->shadow[base + (uint64_t)(rel[l] / 4)];
-		sim_shadow_reset(s, cta->gen, cta->epoch);
-		*writer_site(cta, base + (uint64_t)(rel[l] / 4)) = ins;
-		s->writer = me;
-		s->wbytes = 0xf;
-		s->init = 0xf;
+	/* each word once: lanes storing to one word leave what one of them leaves.  An entry of this interval
+	 * gets word_write's update and add_init's; an older one, reset (sim_shadow_reset) and then those, is
+	 * written whole */
+	FOR_WINDOW_WORDS(base, nwin, win, words, word) {
+		struct sim_shadow *s = &cta->shadow[word];
+		*writer_site(cta, word) = ins;
+		if (s->gen == cta->gen && s->epoch == cta->epoch) {
+			s->writer = me;
+			s->wbytes = 0xf;
+			s->init = 0xf;
+		} else {
+			*s = (struct sim_shadow){.gen = cta->gen, .epoch = cta->epoch, .writer = me, .wbytes = 0xf, .init = 0xf};
+		}
 	}
 	uint64_t *full = full_bits(cta);
 	for (unsigned j = 0; j < nwin; j++)
