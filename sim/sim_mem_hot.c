@@ -466,7 +466,7 @@ static unsigned l1_pattern(struct sim_shape *e, uint64_t a0)
 
 /* The counters of a global access: the PTX access, the SASS one (the same, or none), the wasted sectors
  * (sim_spots.c), the touched sectors, the L1 model's lookups of a load (sim_l1.c) and the trace. */
-static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
+static inline __attribute__((always_inline)) void count_global(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
 			 const uint64_t addr[32])
 {
 	struct gl_sim_counters *c = &cta->c;
@@ -494,7 +494,7 @@ static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct p
 		sim_trace_record(cta, w, ins, PS_GLOBAL, addr, 0xffffffffu, 4, e->is_store, units);
 }
 
-static bool global_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
+static inline __attribute__((always_inline)) bool global_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
 		       const uint64_t addr[32])
 {
 	uint64_t a0 = addr[0];
@@ -550,7 +550,7 @@ SIM_SIMD_CLONES int sim_mem_hot_or_general(struct sim_cta *cta, struct sim_warp 
 
 /* Any other access of a register's lanes plus off: the addresses written out (out of line: the hot path
  * keeps no room for them). */
-static __attribute__((noinline)) int reg_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+SIM_SIMD_CLONES static __attribute__((noinline)) int reg_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
 						 uint32_t mask, const uint64_t reg[32], uint64_t off)
 {
 	uint64_t addr[32];
