@@ -15,12 +15,16 @@
 
 enum { SHAPE_ANY, SHAPE_SAME, SHAPE_UNIT }; /* lanes anywhere; all at one address; lane l at 4 l */
 
+/* Inlined whole into the entries at the end, which are the SIMD clones (sim_simd.h): each clone gets its
+ * own vector code, and the hot path makes no call. */
+#define HOT_INLINE static inline __attribute__((always_inline))
+
 /* Four lanes' 64-bit values (GCC/Clang vector extensions: AVX2 in the clones built for it). */
 typedef uint64_t lanes4 __attribute__((vector_size(32)));
 
 /* How each lane's address differs from lane 0's against the shape `rel` (0: the same shape), in one
  * straight pass of 8 vectors (sim_simd.h). */
-static inline __attribute__((always_inline)) uint64_t shape_diff(const uint64_t *restrict addr, const int64_t *restrict rel)
+HOT_INLINE uint64_t shape_diff(const uint64_t *restrict addr, const int64_t *restrict rel)
 {
 	lanes4 a0 = {addr[0], addr[0], addr[0], addr[0]}, diff = {0, 0, 0, 0};
 #pragma GCC unroll 8
@@ -35,7 +39,7 @@ static inline __attribute__((always_inline)) uint64_t shape_diff(const uint64_t 
 
 /* Does any lane's address differ from lane 0's (the check of a shape of kind SHAPE_SAME, which needs no
  * offsets)? */
-static inline __attribute__((always_inline)) uint64_t lanes_differ(const uint64_t *restrict addr)
+HOT_INLINE uint64_t lanes_differ(const uint64_t *restrict addr)
 {
 	lanes4 a0 = {addr[0], addr[0], addr[0], addr[0]}, diff = {0, 0, 0, 0};
 #pragma GCC unroll 8
@@ -205,7 +209,7 @@ static inline bool same_shape(const struct sim_shape *e, const uint64_t addr[32]
 	return (e->kind == SHAPE_SAME ? lanes_differ(addr) : shape_diff(addr, e->rel)) == 0;
 }
 
-static inline __attribute__((always_inline)) struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32])
+HOT_INLINE struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32])
 {
 	struct sim_shape *e = slot_of(cta, ins);
 	if (e->site == (uintptr_t)ins && same_shape(e, addr))
@@ -218,8 +222,8 @@ static inline __attribute__((always_inline)) struct sim_shape *shape_of(struct s
 
 /* The counters of one hot access: the PTX access, then the SASS access(es) it stands for (as the general
  * path's add_sass_access counts them). */
-static inline __attribute__((always_inline)) void count_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
-		      const struct sim_shape *e)
+HOT_INLINE void count_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+			  const struct sim_shape *e)
 {
 	struct gl_sim_counters *c = &cta->c;
 	uint64_t *inst = e->is_store ? &c->sst_inst : &c->sld_inst, *wf = e->is_store ? &c->sst_wf : &c->sld_wf;
@@ -261,7 +265,7 @@ static void gather_words(uint64_t *restrict d, const uint8_t *restrict src, cons
 
 /* n lanes (16 or 32) of one value, or of the n words from src: inlined into each SIMD clone below, so
  * that every clone has its own fixed-length, vectorised loop. */
-static inline __attribute__((always_inline)) void fill_n(uint64_t *restrict d, uint64_t v, int n)
+HOT_INLINE void fill_n(uint64_t *restrict d, uint64_t v, int n)
 {
 	lanes4 x = {v, v, v, v};
 #pragma GCC unroll 8
@@ -280,7 +284,7 @@ static inline __attribute__((always_inline)) void fill_n(uint64_t *restrict d, u
 typedef uint32_t words4 __attribute__((vector_size(16)));
 typedef uint32_t words8 __attribute__((vector_size(32)));
 
-static inline __attribute__((always_inline)) void copy_n(uint64_t *restrict d, const uint8_t *restrict src, int n)
+HOT_INLINE void copy_n(uint64_t *restrict d, const uint8_t *restrict src, int n)
 {
 #ifdef SIM_HOT_WIDEN
 #pragma GCC unroll 8
@@ -296,17 +300,17 @@ static inline __attribute__((always_inline)) void copy_n(uint64_t *restrict d, c
 #endif
 }
 
-static inline __attribute__((always_inline)) void fill_words(uint64_t *restrict d, uint64_t v)
+HOT_INLINE void fill_words(uint64_t *restrict d, uint64_t v)
 {
 	fill_n(d, v, 32);
 }
 
-static inline __attribute__((always_inline)) void copy_words(uint64_t *restrict d, const uint8_t *restrict src)
+HOT_INLINE void copy_words(uint64_t *restrict d, const uint8_t *restrict src)
 {
 	copy_n(d, src, 32);
 }
 
-static inline __attribute__((always_inline)) void put_words(uint8_t *restrict dst, const uint64_t *restrict v)
+HOT_INLINE void put_words(uint8_t *restrict dst, const uint64_t *restrict v)
 {
 	for (int l = 0; l < 32; l++) {
 		uint32_t x = (uint32_t)v[l];
@@ -314,19 +318,19 @@ static inline __attribute__((always_inline)) void put_words(uint8_t *restrict ds
 	}
 }
 
-static inline __attribute__((always_inline)) void fill_half(uint64_t *restrict d, uint64_t v)
+HOT_INLINE void fill_half(uint64_t *restrict d, uint64_t v)
 {
 	fill_n(d, v, 16);
 }
 
-static inline __attribute__((always_inline)) void copy_half(uint64_t *restrict d, const uint8_t *restrict src)
+HOT_INLINE void copy_half(uint64_t *restrict d, const uint8_t *restrict src)
 {
 	copy_n(d, src, 16);
 }
 
 /* Lane l's word at src + rel[l] into the destination register: the whole warp at once when it is all at one
  * word or contiguous, else each half-warp that is, else lane by lane. */
-static inline __attribute__((always_inline)) void load_hot(struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e, const uint8_t *src)
+HOT_INLINE void load_hot(struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e, const uint8_t *src)
 {
 	uint64_t *d = sim_reg(w, ins->ops[0].slot);
 	if (e->kind == SHAPE_SAME) {
@@ -392,9 +396,8 @@ static __attribute__((noinline)) void trace_lanes(struct sim_cta *cta, struct si
 }
 
 /* A shared access of shape e starting at a0, its lanes' addresses `addr` or NULL (lanes_at). */
-static inline __attribute__((always_inline)) bool shared_hot(struct sim_cta *cta, struct sim_warp *w,
-							     const struct ptx_insn *ins, const struct sim_shape *e,
-							     uint64_t a0, const uint64_t *addr)
+HOT_INLINE bool shared_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+			   const struct sim_shape *e, uint64_t a0, const uint64_t *addr)
 {
 	int64_t base = (int64_t)a0;
 	/* every lane a whole word inside shared memory: the shape's lanes are words apart, so lane 0 decides */
@@ -466,7 +469,7 @@ static unsigned l1_pattern(struct sim_shape *e, uint64_t a0)
 
 /* The counters of a global access: the PTX access, the SASS one (the same, or none), the wasted sectors
  * (sim_spots.c), the touched sectors, the L1 model's lookups of a load (sim_l1.c) and the trace. */
-static inline __attribute__((always_inline)) void count_global(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
+HOT_INLINE void count_global(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
 			 const uint64_t addr[32])
 {
 	struct gl_sim_counters *c = &cta->c;
@@ -494,7 +497,7 @@ static inline __attribute__((always_inline)) void count_global(struct sim_cta *c
 		sim_trace_record(cta, w, ins, PS_GLOBAL, addr, 0xffffffffu, 4, e->is_store, units);
 }
 
-static inline __attribute__((always_inline)) bool global_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
+HOT_INLINE bool global_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
 		       const uint64_t addr[32])
 {
 	uint64_t a0 = addr[0];
@@ -518,9 +521,8 @@ static inline __attribute__((always_inline)) bool global_hot(struct sim_cta *cta
 	return true;
 }
 
-static inline __attribute__((always_inline)) bool hot_access(struct sim_cta *cta, struct sim_warp *w,
-							     const struct ptx_insn *ins, uint32_t mask,
-							     const uint64_t addr[32])
+HOT_INLINE bool hot_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			   const uint64_t addr[32])
 {
 	if (mask != 0xffffffffu)
 		return false;
@@ -539,8 +541,8 @@ SIM_SIMD_CLONES bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const 
 /* A hot access translates no address, so it cannot fault (sim_fault.c), and a CTA with a fault has stopped
  * before its next instruction: only the general path's result needs the fault check.  The compiled
  * engine's call (sim_jit_mem) ends in this one, so it keeps no frame of its own. */
-SIM_SIMD_CLONES int sim_mem_hot_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
-			   uint64_t addr[32])
+SIM_SIMD_CLONES int sim_mem_hot_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+					   uint32_t mask, uint64_t addr[32])
 {
 	if (hot_access(cta, w, ins, mask, addr))
 		return 0;
@@ -550,8 +552,9 @@ SIM_SIMD_CLONES int sim_mem_hot_or_general(struct sim_cta *cta, struct sim_warp 
 
 /* Any other access of a register's lanes plus off: the addresses written out (out of line: the hot path
  * keeps no room for them). */
-SIM_SIMD_CLONES static __attribute__((noinline)) int reg_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
-						 uint32_t mask, const uint64_t reg[32], uint64_t off)
+SIM_SIMD_CLONES static __attribute__((noinline)) int reg_general(struct sim_cta *cta, struct sim_warp *w,
+								 const struct ptx_insn *ins, uint32_t mask,
+								 const uint64_t reg[32], uint64_t off)
 {
 	uint64_t addr[32];
 	for (int l = 0; l < 32; l++)
@@ -559,8 +562,8 @@ SIM_SIMD_CLONES static __attribute__((noinline)) int reg_general(struct sim_cta 
 	return sim_mem_hot_or_general(cta, w, ins, mask, addr);
 }
 
-SIM_SIMD_CLONES int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
-			       const uint64_t reg[32], uint64_t off)
+SIM_SIMD_CLONES int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+					       uint32_t mask, const uint64_t reg[32], uint64_t off)
 {
 	struct sim_shape *e = slot_of(cta, ins);
 	if (mask == 0xffffffffu && e->site == (uintptr_t)ins && e->space == PS_SHARED && same_shape(e, reg) &&

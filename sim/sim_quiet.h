@@ -101,8 +101,8 @@ static inline __attribute__((always_inline)) bool window_full(const uint64_t *fu
 	return words == 1 ? bit_of(full, lo) : (window_of(full, lo) & words) == words;
 }
 
-static inline __attribute__((always_inline)) bool quiet_words_full(const uint64_t *full, uint64_t base, unsigned nwin, const int32_t win[],
-				    const uint64_t words[])
+static inline __attribute__((always_inline)) bool quiet_words_full(const uint64_t *full, uint64_t base, unsigned nwin,
+								   const int32_t win[], const uint64_t words[])
 {
 	if (nwin == 1) /* a broadcast, a row: no loop */
 		return window_full(full, base + (uint64_t)win[0], words[0]);
@@ -121,8 +121,8 @@ static inline __attribute__((always_inline)) void window_mark(uint64_t *row, uin
 		window_set(row, lo, words);
 }
 
-static inline __attribute__((always_inline)) void quiet_words_mark(uint64_t *row, uint64_t base, unsigned nwin, const int32_t win[],
-				    const uint64_t words[])
+static inline __attribute__((always_inline)) void quiet_words_mark(uint64_t *row, uint64_t base, unsigned nwin,
+								   const int32_t win[], const uint64_t words[])
 {
 	if (nwin == 1) {
 		window_mark(row, base + (uint64_t)win[0], words[0]);
@@ -145,8 +145,10 @@ bool sim_shadow_quiet_reads_checked(struct sim_cta *cta, const struct sim_warp *
  * that one keeps the interval (quiet.ready_gen/ready_epoch).  Only a write (note_write), a new interval or
  * generation, or a first cp.async can end them, so the reads after it in the interval compare two
  * numbers and the cp.async one, then test their own words. */
-static inline __attribute__((always_inline)) bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
-			    unsigned nwin, const int32_t win[], const uint64_t words[])
+static inline __attribute__((always_inline)) bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w,
+									 const struct ptx_insn *ins, uint64_t base,
+									 unsigned nwin, const int32_t win[],
+									 const uint64_t words[])
 {
 	struct sim_quiet *q = &cta->quiet;
 	if (q->ready_gen != cta->gen || q->ready_epoch != cta->epoch || async_active(cta))

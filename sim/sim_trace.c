@@ -312,7 +312,8 @@ bool sim_shadow_store_words(struct sim_cta *cta, const struct sim_warp *w, const
 			s->wbytes = 0xf;
 			s->init = 0xf;
 		} else {
-			*s = (struct sim_shadow){.gen = cta->gen, .epoch = cta->epoch, .writer = me, .wbytes = 0xf, .init = 0xf};
+			*s = (struct sim_shadow){
+				.gen = cta->gen, .epoch = cta->epoch, .writer = me, .wbytes = 0xf, .init = 0xf};
 		}
 	}
 	uint64_t *full = full_bits(cta);

@@ -1,7 +1,8 @@
 /* test_sim_jit_gen.c — what the compiled engine's generator (sim/sim_jit_gen.c) translates inline and what
  * it leaves to the interpreter: every ld/st of tests/fixtures/sim/jit.ptx becomes one memory call (W->memr
- * with the register and offset of [register + offset], else lane addresses and W->mem), the f32 compare/min/max/div/ex2 and integer min/max/cvt forms become lane loops, and the
- * forms whose interpreter code does more (.ftz, .sat, ex2 of a constant) still call the interpreter.
+ * with the register and offset of a shared [register + offset], else lane addresses and W->mem), the f32
+ * compare/min/max/div/ex2 and integer min/max/cvt forms become lane loops, and the forms whose
+ * interpreter code does more (.ftz, .sat, ex2 of a constant) still call the interpreter.
  * Then jit_oob runs on the compiled engine and must report the interpreter's findings (the differential
  * test, test_profiler_engines.c, compares every counter and buffer). */
 #include <unistd.h>
