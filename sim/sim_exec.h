@@ -50,6 +50,14 @@ int sim_exec_cp_async(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
  * for the general path. */
 bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		    const uint64_t addr[32]);
+/* sim_mem_hot, else sim_ld_st_general: 0, or -1 when an access faulted (the CTA stops), for the compiled
+ * engine (sim_jit_mem.c). */
+int sim_mem_hot_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			   uint64_t addr[32]);
+/* The same for the addresses reg[l] + off, which a hot shared access of a shape seen before never writes
+ * out. */
+int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			       const uint64_t reg[32], uint64_t off);
 
 /* sim_exec_packed.c: dp4a / dp2a, vabsdiff2 / vabsdiff4, fns */
 int sim_exec_packed(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask);

@@ -213,10 +213,14 @@ struct sim_bar_red {
  * SIM_QUIET_ROWS(L) uint64_t long.  `full`: the words whose 4 bytes are initialised, in CTA generation
  * full_gen.  `reads`: one bitmap per warp, the words it read in interval reads_gen/reads_epoch without
  * touching their entries; `readers` has a bit for each warp whose bitmap is not empty.  wrote_gen and
- * wrote_epoch: the interval of the last write to shared memory. */
+ * wrote_epoch: the interval of the last write to shared memory.  ready_gen/ready_epoch: an interval
+ * in which every per-interval condition of a quiet read held and the read bitmaps were current at a quiet
+ * read (sim_quiet.h; 0: none), and rows, SIM_QUIET_ROWS of its launch. */
 struct sim_quiet {
 	uint64_t *full, *reads;
 	uint32_t full_gen, reads_gen, reads_epoch, readers, wrote_gen, wrote_epoch;
+	uint32_t ready_gen, ready_epoch;
+	size_t rows;
 	const struct ptx_insn **site; /* per warp: its latest quiet read of the interval (racecheck's other side) */
 };
 /* one spare word: a 64-bit window (sim_trace.c) may straddle the last */
@@ -236,6 +240,7 @@ struct sim_shape {
 	uint8_t kind, is_store, space, sass, span, parts;
 	uint8_t half_kind[2]; /* how each half-warp's lanes lie (sim_mem_hot.c), for a shape of neither kind */
 	/* shared */
+	int64_t first, last; /* the starts (lane 0's address) at which every lane lies inside shared memory */
 	uint32_t units, conflicts, nwin;
 	uint32_t part_units[4], part_conflicts[4];
 	int32_t win[32];
@@ -336,6 +341,8 @@ int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, uns
 		 const struct ptx_insn **last);
 /* sim_jit_mem.c: a compiled kernel's ld/st (sim_jit_warp.mem) */
 int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr);
+/* ... and one whose addresses are a register's lanes plus off (sim_jit_warp.memr) */
+int sim_jit_mem_reg(void *cta, void *w, int pc, uint32_t mask, const uint64_t *reg, uint64_t off);
 
 /* sim_tex_exec.c: the launch's texture and surface objects by handle (the table passed
  * gl_tex_check_table first); freed with the launch */

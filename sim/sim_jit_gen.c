@@ -229,6 +229,14 @@ static void emit_mem(const struct gen *g, const struct ptx_insn *ins, int i)
 	const struct ptx_function *fn = g->fn;
 	const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
 	char base[48];
+	if (ins->space == PS_SHARED && mo->slot >= 0 && mo->slot < fn->nslots) {
+		/* shared memory at a register: its lanes and the offset, added only when needed (sim_mem_hot.c) */
+		fprintf(f, "\tif (mask && W->memr(W->cta, W->w, %d, mask, r + %d, 0x%llxull) < 0) { ", i, mo->slot * 32,
+			(unsigned long long)mo->offset);
+		emit_uncount(g, i + 1);
+		fprintf(f, "*W->pc = %d; W->last = %d; goto out_abort; }\n", i, i);
+		return;
+	}
 	fprintf(f, "\tif (mask) {\n\t\tuint64_t a_[32];\n");
 	if (mo->slot >= 0 && mo->slot < fn->nslots) { /* a register: 8 vectors (-O1 vectorises no loop itself) */
 		fprintf(f, "\t\tfor (int q = 0; q < 32; q += 4) VW(a_ + q, VR(%d) + VK(0x%llxull));\n",

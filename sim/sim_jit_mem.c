@@ -1,14 +1,18 @@
 /* sim_jit_mem.c — the memory side of the compiled engine (sim_jit.h): a compiled kernel computes the
- * lanes' addresses of a ld/st inline and makes one call per warp-instruction here, into the same code
- * the interpreter runs after its own address step (sim_ld_st_at), so counts, checks and findings are
- * the interpreter's. */
+ * lanes' addresses of a ld/st inline, or passes the register and offset of a [register + offset] operand,
+ * and makes one call per warp-instruction here, into the same code the interpreter runs after its own
+ * address step (sim_ld_st_at), so counts, checks and findings are the interpreter's. */
 #include "sim_exec.h"
 #include "sim_jit.h"
 
 int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr)
 {
 	struct sim_cta *c = cta;
-	const struct ptx_insn *ins = &c->L->fn->code[pc];
-	int rc = sim_mem_hot(c, w, ins, mask, addr) ? 0 : sim_ld_st_general(c, w, ins, mask, addr); /* hot form first */
-	return c->fault.kind != GL_SIM_FAULT_NONE ? -1 : rc; /* an access faulted: the CTA stops (sim_fault.c) */
+	return sim_mem_hot_or_general(c, w, &c->L->fn->code[pc], mask, addr); /* hot form first; -1: a fault */
+}
+
+int sim_jit_mem_reg(void *cta, void *w, int pc, uint32_t mask, const uint64_t *reg, uint64_t off)
+{
+	struct sim_cta *c = cta;
+	return sim_mem_hot_reg_or_general(c, w, &c->L->fn->code[pc], mask, reg, off);
 }

@@ -15,12 +15,16 @@
 
 enum { SHAPE_ANY, SHAPE_SAME, SHAPE_UNIT }; /* lanes anywhere; all at one address; lane l at 4 l */
 
+/* Inlined whole into the entries at the end, which are the SIMD clones (sim_simd.h): each clone gets its
+ * own vector code, and the hot path makes no call. */
+#define HOT_INLINE static inline __attribute__((always_inline))
+
 /* Four lanes' 64-bit values (GCC/Clang vector extensions: AVX2 in the clones built for it). */
 typedef uint64_t lanes4 __attribute__((vector_size(32)));
 
 /* How each lane's address differs from lane 0's against the shape `rel` (0: the same shape), in one
  * straight pass of 8 vectors (sim_simd.h). */
-SIM_SIMD_CLONES static uint64_t shape_diff(const uint64_t *restrict addr, const int64_t *restrict rel)
+HOT_INLINE uint64_t shape_diff(const uint64_t *restrict addr, const int64_t *restrict rel)
 {
 	lanes4 a0 = {addr[0], addr[0], addr[0], addr[0]}, diff = {0, 0, 0, 0};
 #pragma GCC unroll 8
@@ -29,6 +33,20 @@ SIM_SIMD_CLONES static uint64_t shape_diff(const uint64_t *restrict addr, const 
 		memcpy(&a, addr + q, sizeof a);
 		memcpy(&r, rel + q, sizeof r);
 		diff |= (a - a0) ^ r;
+	}
+	return diff[0] | diff[1] | diff[2] | diff[3];
+}
+
+/* Does any lane's address differ from lane 0's (the check of a shape of kind SHAPE_SAME, which needs no
+ * offsets)? */
+HOT_INLINE uint64_t lanes_differ(const uint64_t *restrict addr)
+{
+	lanes4 a0 = {addr[0], addr[0], addr[0], addr[0]}, diff = {0, 0, 0, 0};
+#pragma GCC unroll 8
+	for (int q = 0; q < 32; q += 4) {
+		lanes4 a;
+		memcpy(&a, addr + q, sizeof a);
+		diff |= a ^ a0;
 	}
 	return diff[0] | diff[1] | diff[2] | diff[3];
 }
@@ -99,6 +117,10 @@ static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, stru
 		if (addr[l] >> 32)
 			return false;
 	sim_access_cost(cta, (uintptr_t)ins, PS_SHARED, addr, 0xffffffffu, 4, &e->units, &e->conflicts);
+	/* the starts that keep every lane inside shared memory (none when last < first); the slots live as long
+	 * as the launch, whose shared memory keeps its size */
+	e->first = -e->min;
+	e->last = (int64_t)cta->L->shared_size - 4 - e->max;
 	shape_sass(cta, ins, e, addr);
 	shape_windows(e);
 	return true;
@@ -175,10 +197,22 @@ static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struc
 
 /* The facts of the shape of `addr` from the site's slot (worked out on a change); NULL when the access
  * is not of a hot form. */
-static struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32])
+static inline struct sim_shape *slot_of(struct sim_cta *cta, const struct ptx_insn *ins)
 {
-	struct sim_shape *e = &cta->shapes[((uintptr_t)ins * 0x9E3779B97F4A7C15ull >> 40) % SIM_SHAPE_SLOTS];
-	if (e->site == (uintptr_t)ins && shape_diff(addr, e->rel) == 0)
+	return &cta->shapes[((uintptr_t)ins * 0x9E3779B97F4A7C15ull >> 40) % SIM_SHAPE_SLOTS];
+}
+
+/* Are the lanes of `addr` of shape e?  Only their differences count, so a register whose lanes plus an
+ * offset are the addresses has the addresses' shape. */
+static inline bool same_shape(const struct sim_shape *e, const uint64_t addr[32])
+{
+	return (e->kind == SHAPE_SAME ? lanes_differ(addr) : shape_diff(addr, e->rel)) == 0;
+}
+
+HOT_INLINE struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32])
+{
+	struct sim_shape *e = slot_of(cta, ins);
+	if (e->site == (uintptr_t)ins && same_shape(e, addr))
 		return e;
 	if (!hot_form(ins)) /* another form leaves the slot to the site that has it */
 		return NULL;
@@ -187,9 +221,9 @@ static struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *in
 }
 
 /* The counters of one hot access: the PTX access, then the SASS access(es) it stands for (as the general
- * path's add_sass_access counts them), then the trace. */
-static void count_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
-		      const struct sim_shape *e, const uint64_t addr[32])
+ * path's add_sass_access counts them). */
+HOT_INLINE void count_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+			  const struct sim_shape *e)
 {
 	struct gl_sim_counters *c = &cta->c;
 	uint64_t *inst = e->is_store ? &c->sst_inst : &c->sld_inst, *wf = e->is_store ? &c->sst_wf : &c->sld_wf;
@@ -213,8 +247,6 @@ static void count_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 		for (unsigned k = 0; issue && k < e->parts; k++)
 			*inst += 1, *wf += e->part_units[k], *conf += e->part_conflicts[k];
 	}
-	if (cta->trace)
-		sim_trace_record(cta, w, ins, PS_SHARED, addr, 0xffffffffu, 4, e->is_store, e->units);
 }
 
 static uint32_t word_at(const uint8_t *p)
@@ -233,7 +265,7 @@ static void gather_words(uint64_t *restrict d, const uint8_t *restrict src, cons
 
 /* n lanes (16 or 32) of one value, or of the n words from src: inlined into each SIMD clone below, so
  * that every clone has its own fixed-length, vectorised loop. */
-static inline __attribute__((always_inline)) void fill_n(uint64_t *restrict d, uint64_t v, int n)
+HOT_INLINE void fill_n(uint64_t *restrict d, uint64_t v, int n)
 {
 	lanes4 x = {v, v, v, v};
 #pragma GCC unroll 8
@@ -241,23 +273,44 @@ static inline __attribute__((always_inline)) void fill_n(uint64_t *restrict d, u
 		memcpy(d + q, &x, sizeof x);
 }
 
-static inline __attribute__((always_inline)) void copy_n(uint64_t *restrict d, const uint8_t *restrict src, int n)
+/* n words from src, each zero-extended to its lane: where the compiler has __builtin_shufflevector and the
+ * machine is little-endian, four words interleaved with zeros are four lanes (one widening load each,
+ * vpmovzxdq, in the AVX2 clones); elsewhere a word at a time. */
+#if defined(__has_builtin) && defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#if __has_builtin(__builtin_shufflevector)
+#define SIM_HOT_WIDEN 1
+#endif
+#endif
+typedef uint32_t words4 __attribute__((vector_size(16)));
+typedef uint32_t words8 __attribute__((vector_size(32)));
+
+HOT_INLINE void copy_n(uint64_t *restrict d, const uint8_t *restrict src, int n)
 {
+#ifdef SIM_HOT_WIDEN
+#pragma GCC unroll 8
+	for (int q = 0; q < n; q += 4) {
+		words4 x, zero = {0, 0, 0, 0};
+		memcpy(&x, src + 4 * q, sizeof x);
+		words8 y = __builtin_shufflevector(x, zero, 0, 4, 1, 4, 2, 4, 3, 4);
+		memcpy(d + q, &y, sizeof y);
+	}
+#else
 	for (int l = 0; l < n; l++)
 		d[l] = word_at(src + 4 * l);
+#endif
 }
 
-SIM_SIMD_CLONES static void fill_words(uint64_t *restrict d, uint64_t v)
+HOT_INLINE void fill_words(uint64_t *restrict d, uint64_t v)
 {
 	fill_n(d, v, 32);
 }
 
-SIM_SIMD_CLONES static void copy_words(uint64_t *restrict d, const uint8_t *restrict src)
+HOT_INLINE void copy_words(uint64_t *restrict d, const uint8_t *restrict src)
 {
 	copy_n(d, src, 32);
 }
 
-SIM_SIMD_CLONES static void put_words(uint8_t *restrict dst, const uint64_t *restrict v)
+HOT_INLINE void put_words(uint8_t *restrict dst, const uint64_t *restrict v)
 {
 	for (int l = 0; l < 32; l++) {
 		uint32_t x = (uint32_t)v[l];
@@ -265,19 +318,19 @@ SIM_SIMD_CLONES static void put_words(uint8_t *restrict dst, const uint64_t *res
 	}
 }
 
-SIM_SIMD_CLONES static void fill_half(uint64_t *restrict d, uint64_t v)
+HOT_INLINE void fill_half(uint64_t *restrict d, uint64_t v)
 {
 	fill_n(d, v, 16);
 }
 
-SIM_SIMD_CLONES static void copy_half(uint64_t *restrict d, const uint8_t *restrict src)
+HOT_INLINE void copy_half(uint64_t *restrict d, const uint8_t *restrict src)
 {
 	copy_n(d, src, 16);
 }
 
 /* Lane l's word at src + rel[l] into the destination register: the whole warp at once when it is all at one
  * word or contiguous, else each half-warp that is, else lane by lane. */
-static void load_hot(struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e, const uint8_t *src)
+HOT_INLINE void load_hot(struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e, const uint8_t *src)
 {
 	uint64_t *d = sim_reg(w, ins->ops[0].slot);
 	if (e->kind == SHAPE_SAME) {
@@ -316,23 +369,52 @@ static void store_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	}
 }
 
-static bool shared_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e,
-		       const uint64_t addr[32])
+/* The lanes' addresses of a shape starting at a0: `addr` when the caller has them, else worked out in buf.
+ * Only the accesses that are traced or go past the quiet reads and one-pass stores need them, so these
+ * are out of line, and the hot path keeps no room for 32 addresses. */
+static const uint64_t *lanes_at(const struct sim_shape *e, uint64_t a0, const uint64_t *addr, uint64_t buf[32])
 {
-	int64_t base = (int64_t)addr[0];
+	if (addr)
+		return addr;
+	for (int l = 0; l < 32; l++)
+		buf[l] = a0 + (uint64_t)e->rel[l];
+	return buf;
+}
+
+static __attribute__((noinline)) void shadow_lanes(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+						   const struct sim_shape *e, uint64_t a0, const uint64_t *addr)
+{
+	uint64_t buf[32];
+	sim_shadow_warp(cta, w, ins, 0xffffffffu, lanes_at(e, a0, addr, buf), 4, e->is_store);
+}
+
+static __attribute__((noinline)) void trace_lanes(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+						  const struct sim_shape *e, uint64_t a0, const uint64_t *addr)
+{
+	uint64_t buf[32];
+	sim_trace_record(cta, w, ins, PS_SHARED, lanes_at(e, a0, addr, buf), 0xffffffffu, 4, e->is_store, e->units);
+}
+
+/* A shared access of shape e starting at a0, its lanes' addresses `addr` or NULL (lanes_at). */
+HOT_INLINE bool shared_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+			   const struct sim_shape *e, uint64_t a0, const uint64_t *addr)
+{
+	int64_t base = (int64_t)a0;
 	/* every lane a whole word inside shared memory: the shape's lanes are words apart, so lane 0 decides */
-	if ((addr[0] & 3) || addr[0] >> 32 || base + e->min < 0 || base + e->max > (int64_t)cta->L->shared_size - 4)
+	if ((a0 & 3) || a0 >> 32 || base < e->first || base > e->last)
 		return false;
-	count_hot(cta, w, ins, e, addr);
+	count_hot(cta, w, ins, e);
+	if (cta->trace)
+		trace_lanes(cta, w, ins, e, a0, addr);
 	if (e->is_store) {
 		store_hot(cta, w, ins, e, cta->shared + base);
-		if (!sim_shadow_store_words(cta, w, ins, (uint64_t)base / 4, e->rel, e->nwin, e->win, e->words))
-			sim_shadow_warp(cta, w, ins, 0xffffffffu, addr, 4, true);
+		if (!sim_shadow_store_words(cta, w, ins, (uint64_t)base / 4, e->nwin, e->win, e->words))
+			shadow_lanes(cta, w, ins, e, a0, addr);
 		return true;
 	}
 	load_hot(w, ins, e, cta->shared + base);
 	if (!sim_shadow_quiet_reads(cta, w, ins, (uint64_t)base / 4, e->nwin, e->win, e->words))
-		sim_shadow_warp(cta, w, ins, 0xffffffffu, addr, 4, false);
+		shadow_lanes(cta, w, ins, e, a0, addr);
 	return true;
 }
 
@@ -387,7 +469,7 @@ static unsigned l1_pattern(struct sim_shape *e, uint64_t a0)
 
 /* The counters of a global access: the PTX access, the SASS one (the same, or none), the wasted sectors
  * (sim_spots.c), the touched sectors, the L1 model's lookups of a load (sim_l1.c) and the trace. */
-static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
+HOT_INLINE void count_global(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
 			 const uint64_t addr[32])
 {
 	struct gl_sim_counters *c = &cta->c;
@@ -415,7 +497,7 @@ static void count_global(struct sim_cta *cta, struct sim_warp *w, const struct p
 		sim_trace_record(cta, w, ins, PS_GLOBAL, addr, 0xffffffffu, 4, e->is_store, units);
 }
 
-static bool global_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
+HOT_INLINE bool global_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, struct sim_shape *e,
 		       const uint64_t addr[32])
 {
 	uint64_t a0 = addr[0];
@@ -439,13 +521,53 @@ static bool global_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx
 	return true;
 }
 
-bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
-		 const uint64_t addr[32])
+HOT_INLINE bool hot_access(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			   const uint64_t addr[32])
 {
 	if (mask != 0xffffffffu)
 		return false;
 	struct sim_shape *e = shape_of(cta, ins, addr);
 	if (!e)
 		return false;
-	return e->space == PS_SHARED ? shared_hot(cta, w, ins, e, addr) : global_hot(cta, w, ins, e, addr);
+	return e->space == PS_SHARED ? shared_hot(cta, w, ins, e, addr[0], addr) : global_hot(cta, w, ins, e, addr);
+}
+
+SIM_SIMD_CLONES bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+		 const uint64_t addr[32])
+{
+	return hot_access(cta, w, ins, mask, addr);
+}
+
+/* A hot access translates no address, so it cannot fault (sim_fault.c), and a CTA with a fault has stopped
+ * before its next instruction: only the general path's result needs the fault check.  The compiled
+ * engine's call (sim_jit_mem) ends in this one, so it keeps no frame of its own. */
+SIM_SIMD_CLONES int sim_mem_hot_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+					   uint32_t mask, uint64_t addr[32])
+{
+	if (hot_access(cta, w, ins, mask, addr))
+		return 0;
+	int rc = sim_ld_st_general(cta, w, ins, mask, addr);
+	return cta->fault.kind != GL_SIM_FAULT_NONE ? -1 : rc; /* an access faulted: the CTA stops (sim_fault.c) */
+}
+
+/* Any other access of a register's lanes plus off: the addresses written out (out of line: the hot path
+ * keeps no room for them). */
+SIM_SIMD_CLONES static __attribute__((noinline)) int reg_general(struct sim_cta *cta, struct sim_warp *w,
+								 const struct ptx_insn *ins, uint32_t mask,
+								 const uint64_t reg[32], uint64_t off)
+{
+	uint64_t addr[32];
+	for (int l = 0; l < 32; l++)
+		addr[l] = reg[l] + off;
+	return sim_mem_hot_or_general(cta, w, ins, mask, addr);
+}
+
+SIM_SIMD_CLONES int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+					       uint32_t mask, const uint64_t reg[32], uint64_t off)
+{
+	struct sim_shape *e = slot_of(cta, ins);
+	if (mask == 0xffffffffu && e->site == (uintptr_t)ins && e->space == PS_SHARED && same_shape(e, reg) &&
+	    shared_hot(cta, w, ins, e, reg[0] + off, NULL))
+		return 0;
+	return reg_general(cta, w, ins, mask, reg, off);
 }

@@ -36,11 +36,12 @@ static inline uint64_t *full_bits(struct sim_cta *cta)
 	return cta->quiet.full;
 }
 
-/* A write (plain, strong or atomic): the interval is no longer quiet. */
+/* A write (plain, strong or atomic): the interval is no longer quiet (nor ready, below). */
 static inline void note_write(struct sim_cta *cta)
 {
 	cta->quiet.wrote_gen = cta->gen;
 	cta->quiet.wrote_epoch = cta->epoch;
+	cta->quiet.ready_gen = 0;
 }
 
 static inline bool quiet_interval(const struct sim_cta *cta)
@@ -94,31 +95,69 @@ static inline bool plain_access(const struct sim_cta *cta, const struct ptx_insn
 	return !(ins && (ins->mods & (PM_VOLATILE | PM_STRONG))) && !async_active(cta) && !cta->L->reserved_used;
 }
 
+/* Are all the words of nwin 64-word windows (bit i of words[k]: word base + win[k] + i) set in `full`? */
+static inline __attribute__((always_inline)) bool window_full(const uint64_t *full, uint64_t lo, uint64_t words)
+{
+	return words == 1 ? bit_of(full, lo) : (window_of(full, lo) & words) == words;
+}
+
+static inline __attribute__((always_inline)) bool quiet_words_full(const uint64_t *full, uint64_t base, unsigned nwin,
+								   const int32_t win[], const uint64_t words[])
+{
+	if (nwin == 1) /* a broadcast, a row: no loop */
+		return window_full(full, base + (uint64_t)win[0], words[0]);
+	for (unsigned k = 0; k < nwin; k++)
+		if (!window_full(full, base + (uint64_t)win[k], words[k]))
+			return false;
+	return true;
+}
+
+/* Set the words of the windows in a read bitmap. */
+static inline __attribute__((always_inline)) void window_mark(uint64_t *row, uint64_t lo, uint64_t words)
+{
+	if (words == 1) /* one word (a broadcast, or lanes far apart, as down a column): one bit */
+		bit_set(row, lo);
+	else
+		window_set(row, lo, words);
+}
+
+static inline __attribute__((always_inline)) void quiet_words_mark(uint64_t *row, uint64_t base, unsigned nwin,
+								   const int32_t win[], const uint64_t words[])
+{
+	if (nwin == 1) {
+		window_mark(row, base + (uint64_t)win[0], words[0]);
+		return;
+	}
+	for (unsigned k = 0; k < nwin; k++)
+		window_mark(row, base + (uint64_t)win[k], words[k]);
+}
+
+bool sim_shadow_quiet_reads_checked(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins,
+				    uint64_t base, unsigned nwin, const int32_t win[], const uint64_t words[]);
+
 /* A full warp's aligned 4-byte reads of `ins`, whose words are given as nwin 64-word windows (bit i of
  * words[k]: a lane read word base + win[k] + i; every lane's word in one of them), recorded as quiet
  * reads when the rules allow it for every one: then true, and the reads are done with.  False changes
- * nothing: they go through sim_shadow_warp. */
-static inline bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
-			    unsigned nwin, const int32_t win[], const uint64_t words[])
+ * nothing: they go through sim_shadow_warp.
+ * The conditions that hold for a whole interval (no write in it yet, initialised words of this CTA
+ * generation, no reserved shared memory, no cp.async bookkeeping to consult) and the read bitmaps being
+ * this interval's are checked one by one (sim_shadow_quiet_reads_checked) until a quiet read is taken;
+ * that one keeps the interval (quiet.ready_gen/ready_epoch).  Only a write (note_write), a new interval or
+ * generation, or a first cp.async can end them, so the reads after it in the interval compare two
+ * numbers and the cp.async one, then test their own words. */
+static inline __attribute__((always_inline)) bool sim_shadow_quiet_reads(struct sim_cta *cta, const struct sim_warp *w,
+									 const struct ptx_insn *ins, uint64_t base,
+									 unsigned nwin, const int32_t win[],
+									 const uint64_t words[])
 {
-	/* a CTA generation whose full bits were never used has no initialised word: not quiet */
-	if (!quiet_interval(cta) || cta->quiet.full_gen != cta->gen || !plain_access(cta, ins))
+	struct sim_quiet *q = &cta->quiet;
+	if (q->ready_gen != cta->gen || q->ready_epoch != cta->epoch || async_active(cta))
+		return sim_shadow_quiet_reads_checked(cta, w, ins, base, nwin, win, words);
+	if ((ins->mods & (PM_VOLATILE | PM_STRONG)) || !quiet_words_full(q->full, base, nwin, win, words))
 		return false;
-	const uint64_t *full = cta->quiet.full;
-	for (unsigned k = 0; k < nwin; k++) {
-		uint64_t lo = base + (uint64_t)win[k];
-		if (words[k] == 1 ? !bit_of(full, lo) : (window_of(full, lo) & words[k]) != words[k])
-			return false;
-	}
-	uint64_t *row = reads_row(cta, (uint16_t)(w->id + 1));
-	cta->quiet.site[w->id] = ins;
-	for (unsigned k = 0; k < nwin; k++) {
-		uint64_t lo = base + (uint64_t)win[k];
-		if (words[k] == 1) /* one word (lanes far apart, as down a column): one bit */
-			bit_set(row, lo);
-		else
-			window_set(row, lo, words[k]);
-	}
+	q->readers |= 1u << w->id; /* reads_row's, the bitmaps being this interval's */
+	q->site[w->id] = ins;
+	quiet_words_mark(q->reads + (size_t)w->id * q->rows, base, nwin, win, words);
 	return true;
 }
 

@@ -24,6 +24,25 @@ void sim_quiet_new_reads(struct sim_cta *cta)
 	q->reads_epoch = cta->epoch;
 }
 
+/* sim_shadow_quiet_reads (sim_quiet.h) with every condition checked; a quiet read taken keeps its interval
+ * as the one in which they hold. */
+bool sim_shadow_quiet_reads_checked(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins,
+				    uint64_t base, unsigned nwin, const int32_t win[], const uint64_t words[])
+{
+	struct sim_quiet *q = &cta->quiet;
+	/* a CTA generation whose full bits were never used has no initialised word: not quiet */
+	if (!quiet_interval(cta) || q->full_gen != cta->gen || !plain_access(cta, ins) ||
+	    !quiet_words_full(q->full, base, nwin, win, words))
+		return false;
+	uint64_t *row = reads_row(cta, (uint16_t)(w->id + 1));
+	q->site[w->id] = ins;
+	quiet_words_mark(row, base, nwin, win, words);
+	q->rows = SIM_QUIET_ROWS(cta->L);
+	q->ready_gen = cta->gen;
+	q->ready_epoch = cta->epoch;
+	return true;
+}
+
 static bool is_full(struct sim_cta *cta, uint64_t word)
 {
 	return bit_of(full_bits(cta), word);
@@ -265,23 +284,37 @@ static bool quiet_readers_of(const struct sim_cta *cta, uint64_t base, unsigned 
 	return false;
 }
 
+/* For each word of the windows (bit i of words[k]: word base + win[k] + i), once. */
+#define FOR_WINDOW_WORDS(base, nwin, win, words, word)                                                      \
+	for (unsigned k_ = 0; k_ < (nwin); k_++)                                                            \
+		for (uint64_t b_ = (words)[k_], word; b_ && ((word = (base) + (uint64_t)(win)[k_] +        \
+							     (uint64_t)__builtin_ctzll(b_)), 1);   \
+		     b_ &= b_ - 1)
+
 bool sim_shadow_store_words(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
-			    const int64_t rel[32], unsigned nwin, const int32_t win[], const uint64_t words[])
+			    unsigned nwin, const int32_t win[], const uint64_t words[])
 {
 	uint16_t me = (uint16_t)(w->id + 1);
 	if (!plain_access(cta, ins) || quiet_readers_of(cta, base, nwin, win, words, me))
 		return false;
-	for (int l = 0; l < 32; l++)
-		if (entry_busy(cta, &cta->shadow[base + (uint64_t)(rel[l] / 4)], me))
+	FOR_WINDOW_WORDS(base, nwin, win, words, word)
+		if (entry_busy(cta, &cta->shadow[word], me))
 			return false;
 	note_write(cta);
-	for (int l = 0; l < 32; l++) { /* the reset (sim_shadow_reset), then word_write's update and add_init's */
-		struct sim_shadow *s = &cta->shadow[base + (uint64_t)(rel[l] / 4)];
-		sim_shadow_reset(s, cta->gen, cta->epoch);
-		*writer_site(cta, base + (uint64_t)(rel[l] / 4)) = ins;
-		s->writer = me;
-		s->wbytes = 0xf;
-		s->init = 0xf;
+	/* each word once: lanes storing to one word leave what one of them leaves.  An entry of this interval
+	 * gets word_write's update and add_init's; an older one, reset (sim_shadow_reset) and then those, is
+	 * written whole */
+	FOR_WINDOW_WORDS(base, nwin, win, words, word) {
+		struct sim_shadow *s = &cta->shadow[word];
+		*writer_site(cta, word) = ins;
+		if (s->gen == cta->gen && s->epoch == cta->epoch) {
+			s->writer = me;
+			s->wbytes = 0xf;
+			s->init = 0xf;
+		} else {
+			*s = (struct sim_shadow){
+				.gen = cta->gen, .epoch = cta->epoch, .writer = me, .wbytes = 0xf, .init = 0xf};
+		}
 	}
 	uint64_t *full = full_bits(cta);
 	for (unsigned j = 0; j < nwin; j++)

@@ -36,13 +36,12 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		     const uint64_t addr[32], unsigned n, bool is_store);
 /* sim_shadow_quiet_reads: sim_quiet.h */
-/* A full warp's plain stores of whole aligned words at base + rel[l] / 4 (rel in bytes; the words also given
- * as windows, as for quiet reads) by `ins`: the checks and updates of sim_shadow_write for each lane, in
- * one pass, when none of them can find a race (no other warp wrote or read any of the words in this
- * interval, quietly or not); then true.  False changes nothing: the stores go through sim_shadow_warp,
- * which reports the races. */
+/* A full warp's plain stores of whole aligned words by `ins`, the words given as windows as for quiet reads:
+ * the checks and updates of sim_shadow_write for each lane, a word at a time, when none of them can find
+ * a race (no other warp wrote or read any of the words in this interval, quietly or not); then true.
+ * False changes nothing: the stores go through sim_shadow_warp, which reports the races. */
 bool sim_shadow_store_words(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
-			    const int64_t rel[32], unsigned nwin, const int32_t win[], const uint64_t words[]);
+			    unsigned nwin, const int32_t win[], const uint64_t words[]);
 /* Bytes an instruction other than a store gave a value (mbarrier.init): initialized for initcheck. */
 void sim_shadow_init(struct sim_cta *cta, uint64_t addr, unsigned n);
 void sim_shadow_atomic(struct sim_cta *cta, const struct sim_warp *w, uint64_t addr, unsigned n);

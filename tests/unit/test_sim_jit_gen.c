@@ -1,7 +1,8 @@
 /* test_sim_jit_gen.c — what the compiled engine's generator (sim/sim_jit_gen.c) translates inline and what
- * it leaves to the interpreter: every ld/st of tests/fixtures/sim/jit.ptx becomes lane addresses plus one
- * W->mem call, the f32 compare/min/max/div/ex2 and integer min/max/cvt forms become lane loops, and the
- * forms whose interpreter code does more (.ftz, .sat, ex2 of a constant) still call the interpreter.
+ * it leaves to the interpreter: every ld/st of tests/fixtures/sim/jit.ptx becomes one memory call (W->memr
+ * with the register and offset of a shared [register + offset], else lane addresses and W->mem), the f32
+ * compare/min/max/div/ex2 and integer min/max/cvt forms become lane loops, and the forms whose
+ * interpreter code does more (.ftz, .sat, ex2 of a constant) still call the interpreter.
  * Then jit_oob runs on the compiled engine and must report the interpreter's findings (the differential
  * test, test_profiler_engines.c, compares every counter and buffer). */
 #include <unistd.h>
@@ -17,6 +18,13 @@ static bool calls(const char *src, const char *what, int pc)
 	char needle[96];
 	snprintf(needle, sizeof needle, "%s(W->cta, W->w, %d,", what, pc);
 	return strstr(src, needle) != NULL;
+}
+
+/* Does it make the ld/st at pc one memory call (W->mem with the lanes' addresses, or W->memr with a
+ * register and offset)? */
+static bool calls_mem(const char *src, int pc)
+{
+	return calls(src, "W->mem", pc) || calls(src, "W->memr", pc);
 }
 
 static bool inline_form(const struct ptx_insn *ins)
@@ -65,7 +73,7 @@ static void fixture_forms(void)
 		for (int i = 0; i < fn->ncode; i++) {
 			const struct ptx_insn *ins = &fn->code[i];
 			if (ins->op == OP_LD || ins->op == OP_ST) {
-				CHECK(calls(src, "W->mem", i));
+				CHECK(calls_mem(src, i));
 				CHECK(!calls(src, "W->exec", i));
 				mem++;
 			} else if (inline_form(ins)) {
@@ -119,7 +127,7 @@ static void interpreter_forms(void)
 		for (size_t i = 0; i < sizeof inl / sizeof *inl; i++)
 			CHECK(!calls(src, "W->exec", inl[i]));
 		for (size_t i = 0; i < sizeof mem / sizeof *mem; i++)
-			CHECK(calls(src, "W->mem", mem[i]) && !calls(src, "W->exec", mem[i]));
+			CHECK(calls_mem(src, mem[i]) && !calls(src, "W->exec", mem[i]));
 		CHECK_EQ(native, 17 - 7);
 		free(src);
 	}

@@ -2,7 +2,8 @@
  * access's shape implies per instruction: an instruction whose shape stays the same while its start
  * moves must still be checked at every start.  A loop reads shared and global memory at base + 4 tid +
  * i * shift: with shift 2 every odd iteration is misaligned, with a large shift the later iterations
- * leave the allocation, and the loaded values, findings and counts must be the general path's. */
+ * leave the allocation, and the loaded values, findings and counts must be the general path's.  Another
+ * reads shared memory as a broadcast and a word per lane in turn at one instruction. */
 #include "sim_fixture.h"
 
 static const char ptx[] =
@@ -102,6 +103,44 @@ static void outside(const struct ptx_module *m, int engine)
 	gl_sim_result_free(&res);
 }
 
+/* One ld.shared whose lanes alternate between one word (a broadcast, checked without offsets) and a word
+ * each: every change of shape must be seen, the loaded values being the general path's.  out[256 i + t]
+ * = tile word t * (i & 1) = t for odd i, 0 for even. */
+static const char switch_ptx[] =
+	".version 8.0\n.target sm_80\n.address_size 64\n"
+	".visible .entry flip(.param .u64 pout)\n{\n"
+	"\t.reg .b32 %r<24>;\n\t.reg .b64 %rd<12>;\n\t.reg .pred %p<4>;\n"
+	"\t.shared .align 4 .b8 tile[1024];\n"
+	"\tld.param.u64 %rd1, [pout];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r2, %r1, 2;\n\tmov.u32 %r3, tile;\n\tadd.u32 %r4, %r3, %r2;\n"
+	"\tst.shared.u32 [%r4], %r1;\n\tbar.sync 0;\n"
+	"\tcvt.u64.u32 %rd3, %r2;\n\tadd.u64 %rd5, %rd1, %rd3;\n\tmov.u32 %r10, 0;\n"
+	"$L_loop:\n"
+	"\tand.b32 %r11, %r10, 1;\n\tmul.lo.u32 %r12, %r2, %r11;\n\tadd.u32 %r13, %r3, %r12;\n"
+	"\tld.shared.u32 %r14, [%r13];\n"
+	"\tmul.wide.u32 %rd8, %r10, 1024;\n\tadd.u64 %rd9, %rd5, %rd8;\n\tst.global.u32 [%rd9], %r14;\n"
+	"\tadd.u32 %r10, %r10, 1;\n\tsetp.lt.u32 %p1, %r10, 4;\n\t@%p1 bra $L_loop;\n"
+	"\tret;\n}\n";
+
+static void shape_switch(const struct ptx_module *m, int engine)
+{
+	struct gl_launch l = {0};
+	fx_geometry(&l, "flip", 1, 1, 256, 1);
+	uint32_t *o = fx_buffer(&l, "out", GL_U32, 1024);
+	struct gl_sim_opts opts = {.threads = 1, .engine = engine};
+	struct gl_sim_result res;
+	CHECK_EQ(fx_run_opts(m, &l, &res, &opts), GL_OK);
+	CHECK_EQ(res.findings_total, 0);
+	for (unsigned i = 0; i < 4; i++)
+		for (unsigned t = 0; t < 256; t++)
+			CHECK_EQ(o[256 * i + t], (i & 1 ? t : 0u));
+	/* 8 warps x 4 loads, one wavefront each (a broadcast or 32 banks) */
+	CHECK_EQ(fx_metric(&res, "smsp__inst_executed_op_shared_ld.sum"), 32);
+	CHECK_EQ(fx_metric(&res, "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"), 32);
+	gl_sim_result_free(&res);
+	gl_launch_free(&l);
+}
+
 int main(void)
 {
 	struct ptx_module *m = fx_parse(ptx, "hot.ptx");
@@ -114,6 +153,11 @@ int main(void)
 		aligned(m, engine);
 		misaligned(m, engine);
 		outside(m, engine);
+		struct ptx_module *flip = fx_parse(switch_ptx, "flip.ptx");
+		CHECK(flip != NULL);
+		if (flip)
+			shape_switch(flip, engine);
+		ptx_module_free(flip);
 	}
 	ptx_module_free(m);
 	CHECK_DONE();

@@ -78,13 +78,10 @@ static bool warp_store_words(struct sim_cta *cta, struct sim_warp *w, const stru
 	}
 	if (max - min >= 256)
 		return false;
-	int64_t rel[32];
-	for (int l = 0; l < 32; l++) {
-		rel[l] = (int64_t)(addr[l] - min);
+	for (int l = 0; l < 32; l++)
 		bits |= 1ull << (addr[l] - min) / 4;
-	}
 	const int32_t win[1] = {0};
-	bool took = sim_shadow_store_words(cta, w, ins, min / 4, rel, 1, win, &bits);
+	bool took = sim_shadow_store_words(cta, w, ins, min / 4, 1, win, &bits);
 	taken += took;
 	return took;
 }
