@@ -291,31 +291,54 @@ static bool quiet_readers_of(const struct sim_cta *cta, uint64_t base, unsigned 
 							     (uint64_t)__builtin_ctzll(b_)), 1);   \
 		     b_ &= b_ - 1)
 
-bool sim_shadow_store_words(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
-			    unsigned nwin, const int32_t win[], const uint64_t words[])
+/* A plain store of a whole word by warp me: word_write's update and add_init's.  An entry of this interval
+ * keeps its reader; an older one, reset (sim_shadow_reset) and then updated, is written whole. */
+static inline void store_entry(struct sim_cta *cta, uint64_t word, const struct ptx_insn *ins, uint16_t me)
 {
-	uint16_t me = (uint16_t)(w->id + 1);
-	if (!plain_access(cta, ins) || quiet_readers_of(cta, base, nwin, win, words, me))
-		return false;
+	struct sim_shadow *s = &cta->shadow[word];
+	*writer_site(cta, word) = ins;
+	if (s->gen == cta->gen && s->epoch == cta->epoch) {
+		s->writer = me;
+		s->wbytes = 0xf;
+		s->init = 0xf;
+	} else {
+		*s = (struct sim_shadow){.gen = cta->gen, .epoch = cta->epoch, .writer = me, .wbytes = 0xf, .init = 0xf};
+	}
+}
+
+/* The words' entries, each once (lanes storing to one word leave what one of them leaves): false when one
+ * may find a race, else all updated.  A tile row, 32 words in a row, takes plain loops. */
+static bool store_entries(struct sim_cta *cta, const struct ptx_insn *ins, uint64_t base, unsigned nwin,
+			  const int32_t win[], const uint64_t words[], uint16_t me)
+{
+	if (nwin == 1 && words[0] == 0xffffffffu) {
+		uint64_t first = base + (uint64_t)win[0];
+		bool busy = false;
+		for (uint64_t k = 0; k < 32; k++)
+			busy |= entry_busy(cta, &cta->shadow[first + k], me);
+		if (busy)
+			return false;
+		note_write(cta);
+		for (uint64_t k = 0; k < 32; k++)
+			store_entry(cta, first + k, ins, me);
+		return true;
+	}
 	FOR_WINDOW_WORDS(base, nwin, win, words, word)
 		if (entry_busy(cta, &cta->shadow[word], me))
 			return false;
 	note_write(cta);
-	/* each word once: lanes storing to one word leave what one of them leaves.  An entry of this interval
-	 * gets word_write's update and add_init's; an older one, reset (sim_shadow_reset) and then those, is
-	 * written whole */
-	FOR_WINDOW_WORDS(base, nwin, win, words, word) {
-		struct sim_shadow *s = &cta->shadow[word];
-		*writer_site(cta, word) = ins;
-		if (s->gen == cta->gen && s->epoch == cta->epoch) {
-			s->writer = me;
-			s->wbytes = 0xf;
-			s->init = 0xf;
-		} else {
-			*s = (struct sim_shadow){
-				.gen = cta->gen, .epoch = cta->epoch, .writer = me, .wbytes = 0xf, .init = 0xf};
-		}
-	}
+	FOR_WINDOW_WORDS(base, nwin, win, words, word)
+		store_entry(cta, word, ins, me);
+	return true;
+}
+
+bool sim_shadow_store_words(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, uint64_t base,
+			    unsigned nwin, const int32_t win[], const uint64_t words[])
+{
+	uint16_t me = (uint16_t)(w->id + 1);
+	if (!plain_access(cta, ins) || quiet_readers_of(cta, base, nwin, win, words, me) ||
+	    !store_entries(cta, ins, base, nwin, win, words, me))
+		return false;
 	uint64_t *full = full_bits(cta);
 	for (unsigned j = 0; j < nwin; j++)
 		window_set(full, base + (uint64_t)win[j], words[j]);
