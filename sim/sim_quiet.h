@@ -88,6 +88,20 @@ static inline void window_set(uint64_t *map, uint64_t lo, uint64_t bits)
 		map[lo / 64 + 1] |= bits >> (64 - s);
 }
 
+/* Does a warp other than me hold one of the words `bits` of the 64-word window at lo in its quiet-read bitmap
+ * (`reads`: the bitmaps, the current interval's)?  A write to such a word races with that read. */
+static inline bool others_read(const struct sim_cta *cta, const uint64_t *reads, uint64_t lo, uint64_t bits,
+			       uint16_t me)
+{
+	size_t rows = SIM_QUIET_ROWS(cta->L);
+	FOR_LANES(cta->quiet.readers & ~(1u << (me - 1)), k) {
+		const uint64_t *row = reads + k * rows;
+		if (bits == 1 ? bit_of(row, lo) : (window_of(row, lo) & bits) != 0)
+			return true;
+	}
+	return false;
+}
+
 /* No per-access exception applies to a 4-byte access of `ins`: not strong, no cp.async bookkeeping to
  * consult, no reserved shared memory. */
 static inline bool plain_access(const struct sim_cta *cta, const struct ptx_insn *ins)

@@ -151,38 +151,13 @@ bool sim_shadow_read_rows(struct sim_cta *cta, struct sim_warp *w, const struct 
 	return true;
 }
 
-/* Another warp's access in this interval that a write by warp `me` to the word would race with
- * (sim_shadow_write's tests): in its entry, or a quiet read (`reads`: the bitmaps, NULL when they are
- * not the current interval's). */
-static inline bool write_finds(const struct sim_cta *cta, const struct sim_shadow *s, uint64_t word, uint16_t me,
-			       const uint64_t *reads)
+/* Another warp's access in this interval that a write by warp `me` to the words `bits` from `word` would race
+ * with (sim_shadow_write's tests): in the entry s (the words' entries being the same when there are several),
+ * or a quiet read (`reads`: the bitmaps, NULL when they are not the current interval's). */
+static inline bool write_finds(const struct sim_cta *cta, const struct sim_shadow *s, uint64_t word, uint64_t bits,
+			       uint16_t me, const uint64_t *reads)
 {
-	if (s->gen == cta->gen && s->epoch == cta->epoch &&
-	    ((s->writer && s->writer != me && s->wbytes) || (s->reader && s->reader != me && s->rbytes)))
-		return true;
-	if (!reads)
-		return false;
-	size_t rows = SIM_QUIET_ROWS(cta->L);
-	FOR_LANES(cta->quiet.readers & ~(1u << (me - 1)), k)
-		if (reads[k * rows + word / 64] >> (word % 64) & 1)
-			return true;
-	return false;
-}
-
-/* write_finds for the 4 words from `word`, whose entries are the same: the entry's test once, the quiet
- * reads' bits of the 4 words together. */
-static inline bool write_finds4(const struct sim_cta *cta, const struct sim_shadow *s, uint64_t word, uint16_t me,
-				const uint64_t *reads)
-{
-	if (write_finds(cta, s, word, me, NULL))
-		return true;
-	if (!reads)
-		return false;
-	size_t rows = SIM_QUIET_ROWS(cta->L);
-	FOR_LANES(cta->quiet.readers & ~(1u << (me - 1)), k)
-		if (window_of(reads + k * rows, word) & 0xf)
-			return true;
-	return false;
+	return sim_shadow_busy(s, cta->gen, cta->epoch, me) || (reads && others_read(cta, reads, word, bits, me));
 }
 
 /* sim_shadow_write's update of the nw words from off[l] / 4 of each lane, where it found nothing: the
@@ -228,11 +203,11 @@ bool sim_shadow_write_rows(struct sim_cta *cta, struct sim_warp *w, const struct
 	unsigned nw = n / 4;
 	uint32_t same = same_lanes(sh, lanes, off, nw);
 	FOR_LANES(same, l)
-		if (write_finds4(cta, &sh[off[l] / 4], off[l] / 4, me, reads))
+		if (write_finds(cta, &sh[off[l] / 4], off[l] / 4, 0xf, me, reads)) /* 4 equal entries */
 			return false;
 	FOR_LANES(lanes & ~same, l)
 		for (uint64_t word = off[l] / 4, end = word + nw; word < end; word++)
-			if (write_finds(cta, &sh[word], word, me, reads))
+			if (write_finds(cta, &sh[word], word, 1, me, reads))
 				return false;
 	note_write(cta);
 	rows_written(cta, ins, lanes, off, nw, me, same);

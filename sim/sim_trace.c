@@ -262,25 +262,15 @@ static inline bool quiet_read(const struct sim_cta *cta, const struct sim_shadow
 	       (s->writer == 0 || s->writer == me || s->wbytes == 0);
 }
 
-/* Could a write by warp `me` to the word of entry s race with an access of this interval? */
-static inline bool entry_busy(const struct sim_cta *cta, const struct sim_shadow *s, uint16_t me)
-{
-	if (s->gen != cta->gen || s->epoch != cta->epoch)
-		return false; /* stale: nothing in this interval */
-	return (s->writer && s->writer != me && s->wbytes) || (s->reader && s->reader != me && s->rbytes);
-}
-
 /* Does a warp other than me hold one of the words in its quiet-read bitmap? */
 static bool quiet_readers_of(const struct sim_cta *cta, uint64_t base, unsigned nwin, const int32_t win[],
 			     const uint64_t words[], uint16_t me)
 {
 	if (!reads_current(cta))
 		return false;
-	size_t rows = SIM_QUIET_ROWS(cta->L);
-	FOR_LANES(cta->quiet.readers & ~(1u << (me - 1)), k)
-		for (unsigned j = 0; j < nwin; j++)
-			if (window_of(cta->quiet.reads + k * rows, base + (uint64_t)win[j]) & words[j])
-				return true;
+	for (unsigned j = 0; j < nwin; j++)
+		if (others_read(cta, cta->quiet.reads, base + (uint64_t)win[j], words[j], me))
+			return true;
 	return false;
 }
 
@@ -315,7 +305,7 @@ static bool store_entries(struct sim_cta *cta, const struct ptx_insn *ins, uint6
 		uint64_t first = base + (uint64_t)win[0];
 		bool busy = false;
 		for (uint64_t k = 0; k < 32; k++)
-			busy |= entry_busy(cta, &cta->shadow[first + k], me);
+			busy |= sim_shadow_busy(&cta->shadow[first + k], cta->gen, cta->epoch, me);
 		if (busy)
 			return false;
 		note_write(cta);
@@ -324,7 +314,7 @@ static bool store_entries(struct sim_cta *cta, const struct ptx_insn *ins, uint6
 		return true;
 	}
 	FOR_WINDOW_WORDS(base, nwin, win, words, word)
-		if (entry_busy(cta, &cta->shadow[word], me))
+		if (sim_shadow_busy(&cta->shadow[word], cta->gen, cta->epoch, me))
 			return false;
 	note_write(cta);
 	FOR_WINDOW_WORDS(base, nwin, win, words, word)
@@ -339,9 +329,7 @@ bool sim_shadow_store_words(struct sim_cta *cta, const struct sim_warp *w, const
 	if (!plain_access(cta, ins) || quiet_readers_of(cta, base, nwin, win, words, me) ||
 	    !store_entries(cta, ins, base, nwin, win, words, me))
 		return false;
-	uint64_t *full = full_bits(cta);
-	for (unsigned j = 0; j < nwin; j++)
-		window_set(full, base + (uint64_t)win[j], words[j]);
+	quiet_words_mark(full_bits(cta), base, nwin, win, words); /* the words' initialised bits */
 	return true;
 }
 

@@ -28,6 +28,15 @@ static inline void sim_shadow_reset(struct sim_shadow *s, uint32_t gen, uint32_t
 	}
 }
 
+/* Could a write by warp `me` to the word of entry s race with an access of this interval (generation gen,
+ * interval epoch)? */
+static inline bool sim_shadow_busy(const struct sim_shadow *s, uint32_t gen, uint32_t epoch, uint16_t me)
+{
+	if (s->gen != gen || s->epoch != epoch)
+		return false; /* stale: nothing in this interval */
+	return (s->writer && s->writer != me && s->wbytes) || (s->reader && s->reader != me && s->rbytes);
+}
+
 void sim_shadow_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
 		      unsigned n);
 void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane, uint64_t addr,
