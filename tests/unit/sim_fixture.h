@@ -120,6 +120,13 @@ static inline const struct gl_finding *fx_finding(const struct gl_sim_result *re
 	return NULL;
 }
 
+/* Is there a C compiler for the compiled engine (cc, or the one GPULAB_CC names)?  Without one its runs are
+ * skipped, and the tests say so. */
+static inline bool fx_have_cc(void)
+{
+	return system("cc --version > /dev/null 2>&1") == 0 || getenv("GPULAB_CC");
+}
+
 /* Deterministic test data: splitmix64. */
 static inline uint64_t fx_rand(uint64_t *s)
 {

@@ -289,7 +289,7 @@ int main(void)
 		CHECK_DONE();
 	engine = GL_ENGINE_INTERP;
 	test_all();
-	if (system("cc --version > /dev/null 2>&1") == 0 || getenv("GPULAB_CC")) {
+	if (fx_have_cc()) {
 		char cache[512];
 		snprintf(cache, sizeof cache, "%s/gpulab-test-jit-%ld", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",
 			 (long)getuid());

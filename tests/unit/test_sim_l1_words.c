@@ -8,16 +8,14 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "xorshift.h"
 #include "sim/sim_internal.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
 static unsigned next(unsigned n)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (unsigned)((rng * 0x2545F4914F6CDD1Dull) >> 33) % n;
+	return xs_below(&rng, n);
 }
 
 /* A shape's offsets from lane 0, whole words: lane l at 4 l, one word, sectors apart, or scattered over

@@ -69,8 +69,8 @@ int main(void)
 	struct ptx_module *m = fx_parse(ptx, "halves.ptx");
 	if (!m)
 		CHECK_DONE();
+	bool cc = fx_have_cc();
 	for (int engine = GL_ENGINE_INTERP; engine <= GL_ENGINE_COMPILED; engine++) {
-		bool cc = system("cc --version > /dev/null 2>&1") == 0 || getenv("GPULAB_CC");
 		if (engine == GL_ENGINE_COMPILED && !cc)
 			continue;
 		for (size_t i = 0; i < GL_ARRAY_LEN(shapes); i++)

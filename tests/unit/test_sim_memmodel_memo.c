@@ -4,6 +4,7 @@
  * partial masks, several call sites sharing slots), answers an access shifted by a multiple of 4
  * bytes from its entry, and recounts one shifted by anything else or with addresses of 2^31 and up. */
 #include "check.h"
+#include "xorshift.h"
 #include "sim/memmodel.h"
 #include "sector_ref.h"
 
@@ -11,10 +12,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
 static uint32_t next(uint32_t n)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (uint32_t)((rng * 0x2545F4914F6CDD1Dull) >> 32) % n;
+	return (uint32_t)(xs_next64(&rng) >> 32) % n;
 }
 
 static void shape(uint32_t a[GL_WARP], unsigned size)

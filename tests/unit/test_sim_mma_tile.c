@@ -8,16 +8,14 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "xorshift.h"
 #include "sim/sim_mma.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
 static uint64_t next(void)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545F4914F6CDD1Dull;
+	return xs_next64(&rng);
 }
 
 /* Tiles whose special values are only finite ones (zeros, subnormals, the largest subnormal): the

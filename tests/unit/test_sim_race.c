@@ -3,16 +3,14 @@
  * beyond go unchecked) so one CTA touching a huge buffer cannot exhaust host memory.  The table holds one
  * barrier interval's words: a CTA whose intervals each touch a few thousand words keeps a small table. */
 #include "check.h"
+#include "xorshift.h"
 #include "sim/sim_race.h"
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
 static unsigned next(unsigned n)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (unsigned)((rng * 0x2545F4914F6CDD1Dull) >> 33) % n;
+	return xs_below(&rng, n);
 }
 
 /* sim_race_warp against sim_race_access lane by lane: random warp accesses (aligned words, broadcasts,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "xorshift.h"
 #include "sim/sim_trace.h"
 
 #define WORDS 256 /* 1 KiB of shared memory */
@@ -18,10 +19,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
 static unsigned next(unsigned n)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (unsigned)((rng * 0x2545F4914F6CDD1Dull) >> 33) % n;
+	return xs_below(&rng, n);
 }
 
 static long fast_reads, fast_writes;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "check.h"
+#include "xorshift.h"
 #include "sim/sim_quiet.h"
 #include "sim/sim_trace.h"
 
@@ -17,10 +18,7 @@ static uint64_t rng = 0x2545F4914F6CDD1Dull;
 
 static unsigned next(unsigned n)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return (unsigned)((rng * 0x2545F4914F6CDD1Dull) >> 33) % n;
+	return xs_below(&rng, n);
 }
 
 static void reference_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,

@@ -5,6 +5,7 @@
  * aligned and misaligned bases, spans crossing a buffer's ends, and near-unit-stride warps that must not
  * take the fast path. */
 #include "check.h"
+#include "xorshift.h"
 #include "sim/sim_internal.h"
 #include "sector_ref.h"
 
@@ -12,10 +13,7 @@ static uint64_t rng = 0x9E3779B97F4A7C15ull;
 
 static uint64_t next(uint64_t n)
 {
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return ((rng * 0x2545F4914F6CDD1Dull) >> 16) % n;
+	return (xs_next64(&rng) >> 16) % n;
 }
 
 static void test_detect(void)

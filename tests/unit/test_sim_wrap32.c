@@ -247,7 +247,7 @@ int main(void)
 	if (!m)
 		CHECK_DONE();
 	test_all(m, GL_ENGINE_INTERP);
-	bool have_cc = system("cc --version > /dev/null 2>&1") == 0 || getenv("GPULAB_CC");
+	bool have_cc = fx_have_cc();
 	if (have_cc) {
 		char cache[512];
 		snprintf(cache, sizeof cache, "%s/gpulab-test-jit-%ld", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp",

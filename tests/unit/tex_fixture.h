@@ -127,7 +127,7 @@ static inline void tx_setup(char *cache, size_t n)
 {
 	tx_module = fx_fixture("tex");
 	cache[0] = '\0';
-	tx_have_cc = system("cc --version > /dev/null 2>&1") == 0 || getenv("GPULAB_CC");
+	tx_have_cc = fx_have_cc();
 	if (!tx_have_cc) {
 		fprintf(stderr, "no C compiler: the compiled engine's runs are skipped\n");
 		return;
