@@ -120,6 +120,23 @@ static inline const struct gl_finding *fx_finding(const struct gl_sim_result *re
 	return NULL;
 }
 
+/* Two paths that must agree found the same things: counts, and each finding's kind, line, count, address,
+ * thread and message, in order. */
+static inline void fx_same_findings(const struct gl_findings *a, const struct gl_findings *b)
+{
+	CHECK_EQ(a->n, b->n);
+	CHECK_EQ(a->occurrences, b->occurrences);
+	CHECK_EQ(a->errors, b->errors);
+	for (int i = 0; i < a->n && i < b->n; i++) {
+		CHECK(strcmp(a->items[i].kind, b->items[i].kind) == 0);
+		CHECK_EQ(a->items[i].line, b->items[i].line);
+		CHECK_EQ(a->items[i].count, b->items[i].count);
+		CHECK_EQ(a->items[i].address, b->items[i].address);
+		CHECK(memcmp(a->items[i].thread, b->items[i].thread, sizeof a->items[i].thread) == 0);
+		CHECK(strcmp(a->items[i].message, b->items[i].message) == 0);
+	}
+}
+
 /* Is there a C compiler for the compiled engine (cc, or the one GPULAB_CC names)?  Without one its runs are
  * skipped, and the tests say so. */
 static inline bool fx_have_cc(void)

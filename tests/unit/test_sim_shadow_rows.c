@@ -11,6 +11,7 @@
 #include "check.h"
 #include "xorshift.h"
 #include "sim/sim_trace.h"
+#include "tests/unit/sim_fixture.h"
 
 #define WORDS 256 /* 1 KiB of shared memory */
 #define WARPS 4
@@ -97,19 +98,6 @@ static void same_state(const struct sim_cta *a, const struct sim_cta *b)
 	if (a->async.words && b->async.words) {
 		CHECK(memcmp(a->async.words, b->async.words, (WORDS + 1) * sizeof *a->async.words) == 0);
 		CHECK(memcmp(a->async.threads, b->async.threads, 32 * WARPS * sizeof *a->async.threads) == 0);
-	}
-}
-
-static void same_findings(const struct gl_findings *a, const struct gl_findings *b)
-{
-	CHECK_EQ(a->n, b->n);
-	CHECK_EQ(a->occurrences, b->occurrences);
-	for (int i = 0; i < a->n && i < b->n; i++) {
-		CHECK(strcmp(a->items[i].kind, b->items[i].kind) == 0);
-		CHECK_EQ(a->items[i].line, b->items[i].line);
-		CHECK_EQ(a->items[i].count, b->items[i].count);
-		CHECK_EQ(a->items[i].address, b->items[i].address);
-		CHECK(strcmp(a->items[i].message, b->items[i].message) == 0);
 	}
 }
 
@@ -211,7 +199,7 @@ static void run(int tools, bool reserved, int steps, long *races, long *uninit)
 		if (check_failures)
 			break;
 	}
-	same_findings(&c[0].findings, &c[1].findings);
+	fx_same_findings(&c[0].findings, &c[1].findings);
 	*races = *uninit = 0;
 	for (int i = 0; i < c[0].findings.n; i++) {
 		*races += strcmp(c[0].findings.items[i].kind, "race") == 0 ? c[0].findings.items[i].count : 0;
@@ -225,7 +213,7 @@ static void run(int tools, bool reserved, int steps, long *races, long *uninit)
 static void same_race(struct sim_cta c[2])
 {
 	same_state(&c[0], &c[1]);
-	same_findings(&c[0].findings, &c[1].findings);
+	fx_same_findings(&c[0].findings, &c[1].findings);
 	CHECK(c[0].findings.n > 0 && strcmp(c[0].findings.items[0].kind, "race") == 0);
 	for (int k = 0; k < 2; k++)
 		cta_free(&c[k]);

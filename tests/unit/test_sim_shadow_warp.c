@@ -11,6 +11,7 @@
 #include "xorshift.h"
 #include "sim/sim_quiet.h"
 #include "sim/sim_trace.h"
+#include "tests/unit/sim_fixture.h"
 
 #define WORDS 64 /* 256 bytes of shared memory */
 
@@ -115,21 +116,6 @@ static bool same_quiet(const struct sim_cta *a, const struct sim_cta *b)
 	       memcmp(p->reads, q->reads, rows * 8 * sizeof *p->reads) == 0;
 }
 
-static void same_findings(const struct gl_findings *a, const struct gl_findings *b)
-{
-	CHECK_EQ(a->n, b->n);
-	CHECK_EQ(a->occurrences, b->occurrences);
-	CHECK_EQ(a->errors, b->errors);
-	for (int i = 0; i < a->n && i < b->n; i++) {
-		CHECK(strcmp(a->items[i].kind, b->items[i].kind) == 0);
-		CHECK_EQ(a->items[i].line, b->items[i].line);
-		CHECK_EQ(a->items[i].count, b->items[i].count);
-		CHECK_EQ(a->items[i].address, b->items[i].address);
-		CHECK(memcmp(a->items[i].thread, b->items[i].thread, sizeof a->items[i].thread) == 0);
-		CHECK(strcmp(a->items[i].message, b->items[i].message) == 0);
-	}
-}
-
 /* read_heavy: stores only in the first steps after each barrier, as in tiled kernels, so that most
  * reads fall in intervals without a write (sim_trace.c's quiet reads). */
 static void run(int tools, bool reserved, bool read_heavy, int steps, long *races, long *uninit)
@@ -191,7 +177,7 @@ static void run(int tools, bool reserved, bool read_heavy, int steps, long *race
 			break;
 		}
 	}
-	same_findings(&c[0].findings, &c[1].findings);
+	fx_same_findings(&c[0].findings, &c[1].findings);
 	*races = *uninit = 0;
 	for (int i = 0; i < c[0].findings.n; i++) {
 		*races += strcmp(c[0].findings.items[i].kind, "race") == 0 ? c[0].findings.items[i].count : 0;
