@@ -30,8 +30,8 @@ static const struct {
 
 static int special_of(const struct ptx_token *t)
 {
-	for (size_t i = 0; i < GL_ARRAY_LEN(specials); i++)
-		if (ptx_tok_is(t, specials[i].name))
+	for (size_t i = 0; i < GL_ARRAY_LEN(specials); i++) /* the letter after '%' rules out most at once */
+		if (t->len > 1 && specials[i].name[1] == t->start[1] && ptx_tok_is(t, specials[i].name))
 			return (int)specials[i].sr;
 	return -1;
 }

@@ -146,7 +146,8 @@ struct decoded_mods {
 static int classify(const char *m, size_t len, struct ptx_insn *ins, struct decoded_mods *d)
 {
 	for (size_t i = 0; i < GL_ARRAY_LEN(mods); i++) {
-		if (strlen(mods[i].name) != len || memcmp(mods[i].name, m, len) != 0)
+		/* the first letter first: it rules out almost every entry without a strlen */
+		if (!len || mods[i].name[0] != m[0] || strlen(mods[i].name) != len || memcmp(mods[i].name, m, len) != 0)
 			continue;
 		unsigned v = mods[i].value;
 		switch (mods[i].cls) {
@@ -326,7 +327,8 @@ int ptx_decode_opcode(const char *text, int len, struct ptx_insn *ins, char *msg
 	ins->op = OP_INVALID;
 	ins->vec = 1;
 	for (size_t i = 0; i < GL_ARRAY_LEN(base_ops); i++)
-		if (strlen(base_ops[i].name) == base_len && memcmp(base_ops[i].name, buf, base_len) == 0)
+		if (base_ops[i].name[0] == buf[0] && strlen(base_ops[i].name) == base_len &&
+		    memcmp(base_ops[i].name, buf, base_len) == 0)
 			ins->op = (uint16_t)base_ops[i].op;
 	if (ins->op == OP_INVALID) {
 		snprintf(msg, msgn, "unsupported instruction '%s'", buf);

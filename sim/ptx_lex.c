@@ -2,7 +2,7 @@
  * because PTX spells opcodes, directives and special registers that way. */
 #include "ptx_lex.h"
 
-#include <ctype.h>
+#include <stdbool.h>
 #include <string.h>
 
 void ptx_lex_init(struct ptx_lexer *lx, const char *src)
@@ -45,9 +45,21 @@ static void skip_blank(struct ptx_lexer *lx)
 	}
 }
 
-static int ident_char(char c)
+/* PTX is ASCII: these test the byte itself, not the locale's classes (isalnum looks the locale up on
+ * every call, and the lexer asks once per character of the module). */
+static inline bool ascii_digit(char c)
 {
-	return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '.' || c == '%';
+	return (unsigned char)(c - '0') < 10u;
+}
+
+static inline bool ascii_alnum(char c)
+{
+	return ascii_digit(c) || (unsigned char)((c | 0x20) - 'a') < 26u;
+}
+
+static inline bool ident_char(char c)
+{
+	return ascii_alnum(c) || c == '_' || c == '$' || c == '.' || c == '%';
 }
 
 struct ptx_token ptx_lex_next(struct ptx_lexer *lx)
@@ -69,9 +81,9 @@ struct ptx_token ptx_lex_next(struct ptx_lexer *lx)
 		if (*lx->p == '"')
 			lx->p++;
 		t.kind = TK_STRING;
-	} else if (isdigit((unsigned char)c)) {
+	} else if (ascii_digit(c)) {
 		/* 123, 0x1F, 0f3F800000, 0d3FF0..., 1.5, 1e-3 */
-		while (isalnum((unsigned char)*lx->p) || *lx->p == '.' ||
+		while (ascii_alnum(*lx->p) || *lx->p == '.' ||
 		       ((*lx->p == '-' || *lx->p == '+') && (lx->p[-1] == 'e' || lx->p[-1] == 'E') &&
 			!(t.start[0] == '0' && (t.start[1] == 'x' || t.start[1] == 'X' || t.start[1] == 'f' ||
 						t.start[1] == 'F' || t.start[1] == 'd' || t.start[1] == 'D'))))
@@ -88,10 +100,4 @@ struct ptx_token ptx_lex_next(struct ptx_lexer *lx)
 	}
 	t.len = (int)(lx->p - t.start);
 	return t;
-}
-
-int ptx_tok_is(const struct ptx_token *t, const char *text)
-{
-	size_t n = strlen(text);
-	return (size_t)t->len == n && memcmp(t->start, text, n) == 0;
 }

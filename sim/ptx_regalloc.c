@@ -243,21 +243,21 @@ static int colour_regs(const struct ptx_function *fn, int nregs, const struct in
 			colour[order[k]] = ncol++;
 	int first_shared = ncol;
 	*npinned = ncol;
-	uint8_t *used = gl_xcalloc((size_t)nregs + 1, 1);
+	/* used[c] == k + 1: colour c is taken by a neighbour of the k-th register (no clearing per register) */
+	int *used = gl_xcalloc((size_t)nregs + 1, sizeof *used);
 	for (int k = 0; k < n; k++) {
 		int r = order[k];
 		if (pinned[r])
 			continue;
-		memset(used, 0, (size_t)nregs + 1);
 		const uint64_t *ar = row(adj, r);
-		for (int k = 0; k < adj->words; k++) /* the set bits of r's row: its neighbours */
-			for (uint64_t m = ar[k]; m; m &= m - 1) {
-				int b = k * 64 + __builtin_ctzll(m);
+		for (int w = 0; w < adj->words; w++) /* the set bits of r's row: its neighbours */
+			for (uint64_t m = ar[w]; m; m &= m - 1) {
+				int b = w * 64 + __builtin_ctzll(m);
 				if (colour[b] >= first_shared)
-					used[colour[b]] = 1;
+					used[colour[b]] = k + 1;
 			}
 		int c = first_shared;
-		while (used[c])
+		while (used[c] == k + 1)
 			c++;
 		colour[r] = c;
 		ncol = c + 1 > ncol ? c + 1 : ncol;
