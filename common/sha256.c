@@ -2,12 +2,15 @@
 #include "sha256.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-static const uint32_t K[64] = {
+#include "sha256_internal.h"
+
+const uint32_t gl_sha256_k[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
 	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
 	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
@@ -35,12 +38,36 @@ static void block(struct gl_sha256 *s, const uint8_t *p)
 	}
 	uint32_t a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3], e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
 	for (int i = 0; i < 64; i++) {
-		uint32_t t1 = h + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + K[i] + w[i];
+		uint32_t t1 = h + (ror(e, 6) ^ ror(e, 11) ^ ror(e, 25)) + ((e & f) ^ (~e & g)) + gl_sha256_k[i] + w[i];
 		uint32_t t2 = (ror(a, 2) ^ ror(a, 13) ^ ror(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
 		h = g, g = f, f = e, e = d + t1, d = c, c = b, b = a, a = t1 + t2;
 	}
 	s->h[0] += a, s->h[1] += b, s->h[2] += c, s->h[3] += d;
 	s->h[4] += e, s->h[5] += f, s->h[6] += g, s->h[7] += h;
+}
+
+/* Whether the SHA extensions are used: -1 not yet asked, 0 no, 1 yes (the CPU is asked once). */
+static _Atomic int use_ni = -1;
+
+void gl_sha256_ni_allow(bool allow)
+{
+	atomic_store(&use_ni, allow && gl_sha256_ni_available());
+}
+
+/* n whole blocks at p, on the SHA extensions where the CPU has them. */
+static void blocks(struct gl_sha256 *s, const uint8_t *p, size_t n)
+{
+	int ni = atomic_load_explicit(&use_ni, memory_order_relaxed);
+	if (ni < 0) {
+		ni = gl_sha256_ni_available();
+		atomic_store_explicit(&use_ni, ni, memory_order_relaxed);
+	}
+	if (ni) {
+		gl_sha256_ni_blocks(s->h, p, n);
+		return;
+	}
+	for (; n > 0; n--, p += 64)
+		block(s, p);
 }
 
 void gl_sha256_init(struct gl_sha256 *s)
@@ -57,13 +84,20 @@ void gl_sha256_add(struct gl_sha256 *s, const void *data, size_t n)
 	const uint8_t *p = data;
 	s->len += n;
 	while (n > 0) {
+		if (s->nbuf == 0 && n >= 64) { /* whole blocks straight from the input */
+			size_t whole = n / 64;
+			blocks(s, p, whole);
+			p += 64 * whole;
+			n -= 64 * whole;
+			continue;
+		}
 		size_t k = 64 - s->nbuf < n ? 64 - s->nbuf : n;
 		memcpy(s->buf + s->nbuf, p, k);
 		s->nbuf += k;
 		p += k;
 		n -= k;
 		if (s->nbuf == 64) {
-			block(s, s->buf);
+			blocks(s, s->buf, 1);
 			s->nbuf = 0;
 		}
 	}

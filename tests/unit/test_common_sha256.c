@@ -1,12 +1,16 @@
 /* test_common_sha256.c — SHA-256 against the FIPS 180-2 / NIST example digests, split at awkward
  * places (the padding's 55/56/64-byte edges), and against python3's hashlib for a long input; a file's
- * digest read through its descriptor (longer than one read buffer) and the errors of a missing file. */
+ * digest read through its descriptor (longer than one read buffer) and the errors of a missing file.
+ * Each on the portable rounds and, where the CPU has them, on the SHA extensions (sha256_ni.c), which
+ * must also agree with the portable rounds on random inputs of every length up to a few blocks. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "common/sha256.h"
+#include "common/sha256_internal.h"
+#include "tests/unit/xorshift.h"
 #include "tests/unit/check.h"
 
 static void digest(const char *s, size_t n, size_t chunk, char out[65])
@@ -45,7 +49,27 @@ static void file_digest(const char *a, size_t n)
 	CHECK_EQ(gl_sha256_fd(-1, got), -1);
 }
 
-int main(void)
+/* Random inputs of 0..300 bytes, added in random pieces: the SHA extensions' digest is the portable one. */
+static void same_digests(void)
+{
+	uint64_t x = 0x5eed5eedull;
+	static char buf[300];
+	for (int n = 0; n <= (int)sizeof buf; n++) {
+		for (int i = 0; i < n; i++)
+			buf[i] = (char)xs_next64(&x);
+		size_t chunk = 1 + xs_below(&x, 130);
+		char want[65], got[65];
+		gl_sha256_ni_allow(false);
+		digest(buf, (size_t)n, chunk, want);
+		gl_sha256_ni_allow(true);
+		digest(buf, (size_t)n, chunk, got);
+		if (strcmp(got, want) != 0)
+			fprintf(stderr, "sha256 of %d random bytes: %s with the SHA extensions, %s without\n", n, got, want);
+		CHECK(strcmp(got, want) == 0);
+	}
+}
+
+static void known_digests(void)
 {
 	check("", 0, "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
 	check("abc", 3, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
@@ -57,5 +81,18 @@ int main(void)
 	check(a, 55, "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318");
 	check(a, 64, "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb");
 	file_digest(a, sizeof a);
+}
+
+int main(void)
+{
+	gl_sha256_ni_allow(false);
+	known_digests();
+	if (gl_sha256_ni_available()) {
+		gl_sha256_ni_allow(true);
+		known_digests();
+		same_digests();
+	} else {
+		fprintf(stderr, "note: this CPU has no SHA extensions; only the portable rounds were tested\n");
+	}
 	CHECK_DONE();
 }
