@@ -167,6 +167,10 @@ struct ptx_function {
 			      * some path, or a collective's (ptx_regalloc puts them first); every other register is
 			      * written before it is read, so its starting value is never seen */
 	int declared_regs;   /* registers the body declares (before ptx_regalloc made them share slots) */
+	/* Its registers share slots already (ptx_regalloc).  A lazily parsed module leaves a kernel's to its
+	 * first launch (ptx_share_slots): of a module's many kernels a run usually launches one, and the
+	 * sharing costs more than the rest of the parse.  Read and set under ptx_share_slots' lock. */
+	bool slots_shared;
 	uint64_t *consts;    /* constant slot values: slot s >= nslots holds consts[s - nslots] */
 	int nconsts;
 	struct ptx_var *vars; /* function-scope shared/local variables */
@@ -259,6 +263,11 @@ int ptx_parse(const char *text, const char *name, struct ptx_module **out, struc
  * directive, a bad operand) does not stop the module: the function keeps its header, no code, and
  * the message in ->error, and the rest of the file loads.  Only module-level problems fail. */
 int ptx_parse_lazy(const char *text, const char *name, struct ptx_module **out, struct gl_err *err);
+/* Let the registers of `fn` share slots (ptx_regalloc) if its module was parsed lazily and this has not
+ * been done yet: gl_sim_run does it before a launch.  Until then every register has a slot of its own,
+ * which runs the same, only with a larger register file.  Thread-safe: only the first call changes the
+ * function, and a kernel is read by nothing but its own launches, which all come through here first. */
+void ptx_share_slots(const struct ptx_function *fn);
 /* GL_OK when `fn` and every function it calls, directly or through other functions, decoded; else the
  * first problem found, naming the function that has it (GL_EUSAGE). */
 int ptx_check_function(const struct ptx_module *m, const struct ptx_function *fn, struct gl_err *err);

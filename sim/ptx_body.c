@@ -805,6 +805,7 @@ int ptx_parse_body(struct parser *ps, struct ptx_function *fn)
 		return ptx_error_loc(ps, fn->ptx_line, 1, 0, 0, "function '%s' needs %llu bytes of local memory per "
 				     "thread; the limit is %llu", fn->name, (unsigned long long)fn->local_size,
 				     (unsigned long long)PTX_MAX_LOCAL);
-	ptx_regalloc(fn);
+	if (!ps->lazy || !fn->is_entry) /* a .func may be called from any kernel: its slots are shared now */
+		ptx_regalloc(fn);
 	return 0;
 }

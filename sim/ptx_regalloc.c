@@ -13,6 +13,7 @@
  * An instruction's registers never share a slot with each other, so no instruction sees its source
  * overwritten by its own result half-way through the lanes.  docs/sim.md: "Registers and the rest of
  * a CTA". */
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -303,6 +304,7 @@ void ptx_regalloc(struct ptx_function *fn)
 {
 	int nregs = fn->first_special;
 	fn->declared_regs = nregs;
+	fn->slots_shared = true; /* or left one per register, for good */
 	const char *off = getenv("GPULAB_SIM_REGALLOC");
 	if ((off && strcmp(off, "0") == 0) || nregs <= 0 || nregs > REGALLOC_MAX_REGS || fn->ncode <= 0)
 		return;
@@ -332,4 +334,17 @@ done:
 	free(out.w);
 	free(in.w);
 	free(irs);
+}
+
+/* One lock for every module: the sharing happens once per kernel, at its first launch. */
+static pthread_mutex_t share_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void ptx_share_slots(const struct ptx_function *fn)
+{
+	if (!fn || !fn->code)
+		return;
+	pthread_mutex_lock(&share_lock);
+	if (!fn->slots_shared)
+		ptx_regalloc((struct ptx_function *)fn); /* the module's own copy, changed once (ptx.h) */
+	pthread_mutex_unlock(&share_lock);
 }

@@ -87,6 +87,11 @@ static int callee_of(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	}
 	int def = L->definition[k];
 	const struct ptx_function *f = def >= 0 ? &L->m->funcs[def] : NULL;
+	if (f && f->is_entry) { /* PTX calls .func bodies only; a kernel's frame is not a call's (max_slots) */
+		sim_finding(cta, ins, (int)l, "invalid-call", PS_NONE, 0, 0, false,
+			    "a call to %s, which is a kernel (.entry): only a .func can be called", f->name);
+		return -1;
+	}
 	if (!f || !f->code) {
 		char what[512];
 		if (f && f->error)

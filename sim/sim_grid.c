@@ -236,7 +236,8 @@ static void setup_calls(struct sim_launch *L)
 	for (int i = 0; i < m->nfuncs; i++) {
 		const struct ptx_function *d = ptx_find_function(m, m->funcs[i].name);
 		L->definition[i] = d ? (int)(d - m->funcs) : -1;
-		if (m->funcs[i].code && m->funcs[i].nslots > L->max_slots)
+		/* the frames hold the .funcs a call runs: never a kernel, whose slots another launch may be sharing */
+		if (!m->funcs[i].is_entry && m->funcs[i].code && m->funcs[i].nslots > L->max_slots)
 			L->max_slots = m->funcs[i].nslots;
 	}
 	bool *seen = gl_xcalloc((size_t)m->nfuncs + 1, sizeof *seen);
@@ -772,6 +773,7 @@ int gl_sim_run(const struct ptx_module *m, struct gl_launch *l, const struct gl_
 {
 	memset(res, 0, sizeof *res);
 	const struct ptx_function *fn = ptx_find_function(m, l->entry);
+	ptx_share_slots(fn); /* a lazily parsed kernel's first launch (ptx.h); before anything reads its code */
 	if (fn && ptx_check_function(m, fn, err)) /* a lazily parsed module: this kernel or a callee failed */
 		return err->status;
 	if (!fn || !fn->code)

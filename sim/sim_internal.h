@@ -98,7 +98,7 @@ struct sim_launch {
 	uint64_t local_per_thread; /* the kernel's frame, then (with calls) the call stacks' frames */
 	uint64_t stack_base;       /* where the first callee's frame starts: the kernel's frame rounded to 16 */
 	uint64_t stack_size;       /* bytes of call stack per thread */
-	int max_slots;             /* the most register slots of any function of the module */
+	int max_slots;             /* the most register slots of any .func of the module (a call's frame) */
 	int *definition;           /* per function index: the index of its definition (a body), or -1 */
 	uint32_t *frame_size;      /* per function: bytes of local memory its frame takes (all its .local
 				    * and .param storage, rounded to 16) */

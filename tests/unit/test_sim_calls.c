@@ -2,8 +2,8 @@
  * recursive function whose depth differs per lane, returns the right values and the warp reconverges
  * after it (one store request for all 32 lanes); the fixture's recursion and function-pointer kernels
  * (tests/fixtures/sim/calls.cu) match host references with counts that do not depend on the worker
- * count; a bad function pointer, a call with the wrong argument count and unbounded recursion are
- * findings, never a host crash. */
+ * count; a bad function pointer, a call with the wrong argument count, a call through a kernel's
+ * address and unbounded recursion are findings, never a host crash. */
 #include "tests/unit/sim_fixture.h"
 
 static const char *ptx =
@@ -56,6 +56,18 @@ static const char *ptx =
 	"	}\n"
 	"	ret;\n"
 	"}\n"
+	".visible .entry calls_kernel()\n"
+	"{\n"
+	"	.reg .b64 %rd<2>;\n	.reg .b32 %r<2>;\n"
+	"	mov.u64 %rd1, divergent;\n"
+	"	mov.u32 %r1, 3;\n"
+	"	{\n	.param .b32 a0;\n	.param .b32 r0;\n"
+	"	st.param.b32 [a0], %r1;\n"
+	"	proto2: .callprototype (.param .b32 _) _ (.param .b32 _);\n"
+	"	call (r0), %rd1, (a0), proto2;\n"
+	"	}\n"
+	"	ret;\n"
+	"}\n"
 	".visible .entry wrong_count()\n"
 	"{\n"
 	"	.reg .b32 %r<2>;\n"
@@ -104,6 +116,15 @@ static void test_bad_calls(struct ptx_module *m)
 	CHECK(res.aborted);
 	f = fx_finding(&res, "invalid-call");
 	CHECK(f && strstr(f->message, "the call to tri passes 2 arguments and 1 return value; it takes 1 and 1"));
+	gl_sim_result_free(&res);
+	gl_launch_free(&l);
+
+	l = (struct gl_launch){0}; /* through a kernel's address: PTX calls only .func bodies */
+	fx_geometry(&l, "calls_kernel", 1, 1, 32, 1);
+	CHECK_EQ(fx_run(m, &l, &res), GL_OK);
+	CHECK(res.aborted);
+	f = fx_finding(&res, "invalid-call");
+	CHECK(f && strstr(f->message, "a call to divergent, which is a kernel (.entry): only a .func can be called"));
 	gl_sim_result_free(&res);
 	gl_launch_free(&l);
 }

@@ -1,7 +1,8 @@
 /* test_sim_regalloc.c — registers share slots only where their live ranges are disjoint (ptx_regalloc.c):
  * a straight line, a loop with a loop-carried register and one live across it, if/else, vector
  * operands, a .func call, a register read before it is written, a load from memory, a guarded write
- * and the operands of a collective. */
+ * and the operands of a collective.  A lazily parsed module shares its .funcs' slots at once and a
+ * kernel's at its first launch (ptx_share_slots), with the slots the strict parse gives. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -155,22 +156,26 @@ static void test_load_from_memory(void)
 	ptx_module_free(m);
 }
 
+/* A kernel calling a .func, with a register live across the call. */
+static const char *const call_text =
+	HEADER ".func (.param .b32 ret) inc(.param .b32 a)\n{\n.reg .b32 %r<3>;\n"
+	"ld.param.b32 %r1, [a];\nadd.s32 %r2, %r1, 1;\nst.param.b32 [ret], %r2;\nret;\n}\n"
+	".entry k(.param .u64 p)\n{\n.reg .b32 %r<5>;\n.reg .b64 %rd<2>;\n"
+	"ld.param.u64 %rd1, [p];\n"                 /* 0 */
+	"mov.u32 %r1, 5;\n"                         /* 1 */
+	"{\n.param .b32 a0;\n.param .b32 r0;\n"
+	"st.param.b32 [a0], %r1;\n"                 /* 2 */
+	"call (r0), inc, (a0);\n"                   /* 3 */
+	"ld.param.b32 %r2, [r0];\n}\n"              /* 4 */
+	"add.s32 %r3, %r2, %r1;\n"                  /* 5: %r1 is live across the call */
+	"mov.u32 %r4, 1;\n"                         /* 6 */
+	"add.s32 %r3, %r3, %r4;\n"                  /* 7 */
+	"st.global.u32 [%rd1], %r3;\n"              /* 8 */
+	"ret;\n}\n";
+
 static void test_call(void)
 {
-	struct ptx_module *m = parse_ok(HEADER ".func (.param .b32 ret) inc(.param .b32 a)\n{\n.reg .b32 %r<3>;\n"
-					"ld.param.b32 %r1, [a];\nadd.s32 %r2, %r1, 1;\nst.param.b32 [ret], %r2;\nret;\n}\n"
-					".entry k(.param .u64 p)\n{\n.reg .b32 %r<5>;\n.reg .b64 %rd<2>;\n"
-					"ld.param.u64 %rd1, [p];\n"                 /* 0 */
-					"mov.u32 %r1, 5;\n"                         /* 1 */
-					"{\n.param .b32 a0;\n.param .b32 r0;\n"
-					"st.param.b32 [a0], %r1;\n"                 /* 2 */
-					"call (r0), inc, (a0);\n"                   /* 3 */
-					"ld.param.b32 %r2, [r0];\n}\n"              /* 4 */
-					"add.s32 %r3, %r2, %r1;\n"                  /* 5: %r1 is live across the call */
-					"mov.u32 %r4, 1;\n"                         /* 6 */
-					"add.s32 %r3, %r3, %r4;\n"                  /* 7 */
-					"st.global.u32 [%rd1], %r3;\n"              /* 8 */
-					"ret;\n}\n");
+	struct ptx_module *m = parse_ok(call_text);
 	if (!m)
 		return;
 	const struct ptx_function *callee = &m->funcs[0], *f = &m->funcs[1];
@@ -263,6 +268,61 @@ static void test_off(void)
 	ptx_module_free(m);
 }
 
+/* Every operand's slot, the guard's and the slot counts of f equal g's. */
+static void same_slots(const struct ptx_function *f, const struct ptx_function *g)
+{
+	CHECK_EQ(f->ncode, g->ncode);
+	CHECK_EQ(f->nslots, g->nslots);
+	CHECK_EQ(f->first_special, g->first_special);
+	CHECK_EQ(f->zero_slots, g->zero_slots);
+	for (int i = 0; i < f->ncode && i < g->ncode; i++) {
+		CHECK_EQ(f->code[i].guard, g->code[i].guard);
+		for (int k = 0; k < f->code[i].nops; k++) {
+			CHECK_EQ(f->code[i].ops[k].slot, g->code[i].ops[k].slot);
+			for (int e = 0; e < f->code[i].ops[k].nvec; e++)
+				CHECK_EQ(f->code[i].ops[k].vec[e], g->code[i].ops[k].vec[e]);
+		}
+	}
+}
+
+static void test_lazy_sharing(void)
+{
+	struct ptx_module *strict = parse_ok(call_text), *lazy = NULL;
+	struct gl_err err = {0};
+	CHECK_EQ(ptx_parse_lazy(call_text, "t.ptx", &lazy, &err), GL_OK);
+	if (!strict || !lazy)
+		return;
+	const struct ptx_function *callee = &lazy->funcs[0], *k = &lazy->funcs[1];
+	CHECK(callee->slots_shared); /* any kernel may call it: shared at once */
+	same_slots(callee, &strict->funcs[0]);
+	CHECK(!k->slots_shared); /* one slot per declared register until its first launch */
+	CHECK_EQ(k->first_special, 7);
+	CHECK_EQ(k->declared_regs, 7);
+	ptx_share_slots(k);
+	CHECK(k->slots_shared);
+	same_slots(k, &strict->funcs[1]);
+	ptx_share_slots(k); /* once only */
+	same_slots(k, &strict->funcs[1]);
+	ptx_module_free(lazy);
+
+	lazy = NULL; /* a launch shares them */
+	CHECK_EQ(ptx_parse_lazy(call_text, "t.ptx", &lazy, &err), GL_OK);
+	if (lazy) {
+		struct gl_launch l = {0};
+		fx_geometry(&l, "k", 1, 1, 32, 1);
+		int32_t *out = fx_buffer(&l, "out", GL_I32, 1);
+		struct gl_sim_result res;
+		fx_run_clean(lazy, &l, &res);
+		CHECK_EQ(out[0], 5 + 6 + 1); /* inc(5) + 5 + 1 */
+		CHECK(lazy->funcs[1].slots_shared);
+		same_slots(&lazy->funcs[1], &strict->funcs[1]);
+		gl_sim_result_free(&res);
+		gl_launch_free(&l);
+		ptx_module_free(lazy);
+	}
+	ptx_module_free(strict);
+}
+
 int main(void)
 {
 	test_straight_line();
@@ -275,5 +335,6 @@ int main(void)
 	test_guarded_write();
 	test_collective();
 	test_off();
+	test_lazy_sharing();
 	CHECK_DONE();
 }
