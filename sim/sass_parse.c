@@ -15,6 +15,16 @@ const char *sass_space_name(enum sass_space s)
 	return s < SASS_NSPACES ? names[s] : "?";
 }
 
+/* src[0..n) as a string in dst (size bytes), cut to fit and ending at a NUL as "%.*s" would: without
+ * snprintf's format machinery, which glibc runs on its slow positional path for a '*' precision, once
+ * or more per line of a listing. */
+static void copy_text(char *dst, size_t size, const char *src, size_t n)
+{
+	n = strnlen(src, n < size - 1 ? n : size - 1);
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
 bool sass_classify(const char *opcode, struct sass_access *out)
 {
 	static const struct {
@@ -39,7 +49,7 @@ bool sass_classify(const char *opcode, struct sass_access *out)
 	for (const char *m = opcode + base; *m == '.'; m += 1 + strcspn(m + 1, ".")) {
 		size_t len = strcspn(m + 1, ".");
 		char mod[16];
-		snprintf(mod, sizeof mod, "%.*s", (int)(len < 15 ? len : 15), m + 1);
+		copy_text(mod, sizeof mod, m + 1, len);
 		if (!strcmp(mod, "U8") || !strcmp(mod, "S8"))
 			out->width = 1;
 		else if (!strcmp(mod, "U16") || !strcmp(mod, "S16"))
@@ -100,7 +110,7 @@ static void instruction(struct parse_state *p, const char *t)
 		q++;
 	char op[48];
 	size_t n = strcspn(q, " \t;");
-	snprintf(op, sizeof op, "%.*s", (int)(n < 47 ? n : 47), q);
+	copy_text(op, sizeof op, q, n);
 	bool self_branch = false;
 	if (p->label[0] && strcmp(op, "BRA") == 0) { /* the "L: BRA L" that ends every function */
 		char target[80];
@@ -125,7 +135,7 @@ static void header(struct sass_text *s, const char *t)
 {
 	const char *v = t + strlen(SASS_HEADER);
 	size_t n = strcspn(v, ",\n");
-	snprintf(s->tool, sizeof s->tool, "%.*s", (int)(n < sizeof s->tool - 1 ? n : sizeof s->tool - 1), v);
+	copy_text(s->tool, sizeof s->tool, v, n);
 }
 
 static void one_line(struct parse_state *p, const char *t, size_t len)
@@ -135,7 +145,7 @@ static void one_line(struct parse_state *p, const char *t, size_t len)
 	while (len && isspace((unsigned char)t[len - 1]))
 		len--;
 	char buf[512];
-	snprintf(buf, sizeof buf, "%.*s", (int)(len < sizeof buf - 1 ? len : sizeof buf - 1), t);
+	copy_text(buf, sizeof buf, t, len);
 	if (strncmp(buf, SASS_HEADER, strlen(SASS_HEADER)) == 0) {
 		header(p->s, buf);
 	} else if (strncmp(buf, ".sectioninfo", 12) == 0 && strstr(buf, "SHI_REGISTERS=")) {
@@ -149,7 +159,7 @@ static void one_line(struct parse_state *p, const char *t, size_t len)
 	} else if (strncmp(buf, "//## File \"", 11) == 0) {
 		line_info(p, buf);
 	} else if (buf[0] == '.' && len > 1 && buf[len - 1] == ':' && len < sizeof p->label) {
-		snprintf(p->label, sizeof p->label, "%.*s", (int)len - 1, buf);
+		copy_text(p->label, sizeof p->label, buf, len - 1);
 	} else if (strncmp(buf, "/*", 2) == 0 && isxdigit((unsigned char)buf[2])) {
 		instruction(p, buf);
 	}
