@@ -35,6 +35,9 @@ const struct sim_region *sim_global_region(struct sim_cta *cta, struct sim_warp 
 					   bool is_store);
 void sim_check_global_races(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 			    const uint64_t addr[32], unsigned n, bool is_store, const struct sim_race_key *key);
+/* The same for a full warp's access of whole aligned words named by `key` (sim_race_words). */
+void sim_check_global_words(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+			    const uint64_t addr[32], bool is_store, const struct sim_race_key *key);
 
 /* sim_mem.c: when every lane in `mask` reads `size` aligned bytes inside shared memory at its address,
  * the host address of shared offset 0 (lane l's bytes are at it + addr[l]), else NULL: those lanes then

@@ -256,9 +256,11 @@ static uint32_t word_at(const uint8_t *p)
 	return v;
 }
 
-/* Lane l's word at src + rel[l], zero-extended (a load with a register destination). */
-static void gather_words(uint64_t *restrict d, const uint8_t *restrict src, const int64_t *restrict rel)
+/* Lane l's word at src + rel[l], zero-extended (a load with a register destination): unrolled whole, three
+ * host instructions a lane (a strided load's 32 rows take this path at every step). */
+HOT_INLINE void gather_words(uint64_t *restrict d, const uint8_t *restrict src, const int64_t *restrict rel)
 {
+#pragma GCC unroll 32
 	for (int l = 0; l < 32; l++)
 		d[l] = word_at(src + rel[l]);
 }
@@ -429,7 +431,7 @@ static bool region_holds(const struct sim_region *r, uint64_t a0, const struct s
  * touches the sectors of its first one moved by fixed amounts, so its sectors are the same set whenever
  * that first sector is: each slot remembers 32 first sectors it marked already (bits only ever get set,
  * so skipping them is exact).  Other shapes mark the sectors of `lanes`, those starting a new sector. */
-static void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t addr[32], uint32_t lanes)
+HOT_INLINE void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t addr[32], uint32_t lanes)
 {
 	struct sim_touch *t = &cta->L->touch;
 	if (!t->ld)
@@ -437,9 +439,12 @@ static void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t a
 	uint64_t first = addr[0] / GL_SECTOR_BYTES + 1, *memo = &e->marked[first % 32];
 	if (e->columns && *memo == first)
 		return;
-	if (e->kind == SHAPE_SAME)
-		sim_touch_mark_one(t, e->is_store, addr[0], 4);
-	else
+	if (e->kind == SHAPE_SAME) { /* one word, one sector: its bit is tested here, and set only when clear */
+		uint64_t s = first - 1 - t->first; /* below the buffers, it wraps past nsect */
+		const _Atomic uint64_t *map = e->is_store ? t->st : t->ld;
+		if (s < t->nsect && !(atomic_load_explicit(&map[s / 64], memory_order_relaxed) >> (s % 64) & 1))
+			sim_touch_mark_one(t, e->is_store, addr[0], 4);
+	} else
 		sim_touch_mark_lanes(t, e->is_store, addr[0], e->rel, lanes);
 	if (e->columns)
 		*memo = first;
@@ -517,7 +522,7 @@ HOT_INLINE bool global_hot(struct sim_cta *cta, struct sim_warp *w, const struct
 	else
 		load_hot(w, ins, e, host);
 	struct sim_race_key key = {e->id, a0, e->kind == SHAPE_SAME}; /* the address set: this shape, from a0 */
-	sim_check_global_races(cta, w, ins, 0xffffffffu, addr, 4, e->is_store, &key);
+	sim_check_global_words(cta, w, ins, addr, e->is_store, &key);
 	return true;
 }
 

@@ -382,6 +382,31 @@ unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsig
 	return lane_access(t, warp + 1, addr, n, is_store);
 }
 
+/* A keyed read of a full warp's whole words (the hot loads of sim_mem_hot.c) once nothing is held back and
+ * the table has room for it: a broadcast is one word's entry, the address set of an intact group changes
+ * the group's reader; false for anything else, which words_access records.  What warp_access does for
+ * it, without the general path's checks. */
+static inline bool keyed_read(struct sim_race *t, unsigned me, uint64_t a0, const struct sim_race_key *key,
+			      uint32_t *racing, uint8_t other[32])
+{
+	if (key->same) {
+		bool fresh;
+		struct race_entry *e = find(t, a0 / 4, &fresh);
+		unsigned r = record(t, e, fresh, a0 / 4, 0xf, me, false);
+		memset(other, (int)r, 32);
+		*racing = r ? 0xffffffffu : 0;
+		return true;
+	}
+	struct race_group *g = group_of(t, key);
+	if (!g)
+		return false;
+	g->reader = (uint8_t)me;
+	t->grouped++;
+	memset(other, 0, 32);
+	*racing = 0;
+	return true;
+}
+
 uint32_t sim_race_warp_keyed(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
 			     uint32_t mask, unsigned n, bool is_store, const struct sim_race_key *key,
 			     uint8_t other[32])
@@ -393,6 +418,17 @@ uint32_t sim_race_warp_keyed(struct sim_race *t, uint32_t gen, uint32_t epoch, u
 	}
 	record_now(t, is_store);
 	return warp_access(t, warp, addr, mask, n, is_store, key, other);
+}
+
+uint32_t sim_race_words(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
+			bool is_store, const struct sim_race_key *key, uint8_t other[32])
+{
+	enter_interval(t, gen, epoch);
+	uint32_t racing;
+	if (!is_store && t->wrote && t->entries && 4 * ((uint64_t)t->used + 32) <= 3 * (uint64_t)t->cap &&
+	    keyed_read(t, warp + 1, addr[0], key, &racing, other))
+		return racing;
+	return sim_race_warp_keyed(t, gen, epoch, warp, addr, 0xffffffffu, 4, is_store, key, other);
 }
 
 uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],

@@ -50,6 +50,11 @@ void sim_race_settle(struct sim_race *t);
 uint32_t sim_race_warp_keyed(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
 			     uint32_t mask, unsigned n, bool is_store, const struct sim_race_key *key,
 			     uint8_t other[32]);
+/* sim_race_warp_keyed for a full warp's access of whole aligned words (n 4) whose address set `key` names
+ * (key->shape not 0): the hot loads' entry (sim_mem_hot.c), with a short way for a broadcast read and for
+ * a read of an intact group once reads are no longer held back.  The same results and entries. */
+uint32_t sim_race_words(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
+			bool is_store, const struct sim_race_key *key, uint8_t other[32]);
 void sim_race_free(struct sim_race *t);
 
 #endif
