@@ -49,7 +49,8 @@ struct race_group {
 	bool intact;
 };
 #define RACE_GROUPS_MAX 16384 /* per interval; later reads are recorded word by word */
-#define RACE_GINDEX 4096      /* groups found by key through a direct-mapped index */
+#define RACE_GINDEX 16384     /* groups found by key through an index of this many slots */
+#define RACE_GPROBE 4         /* slots an index lookup tries from the key's own */
 
 /* One warp-level read held back. */
 struct race_read {
@@ -236,14 +237,50 @@ static unsigned lane_access(struct sim_race *t, unsigned me, uint64_t addr, unsi
 	return other;
 }
 
+/* The index slot of `key` (RACE_GINDEX is 2^14).  The index is never cleared: a slot names a group of this
+ * interval only while its number is at most ngroups, and then only the group's own key says whose it is.
+ * A key's group sits in one of RACE_GPROBE slots from this one, or in none (when they were all taken,
+ * or it was written over): a group not found only costs a read word by word, which breaks and makes
+ * the group again, so the index need not hold every group.  Linear probing, not one slot per key: the
+ * 256 address sets of a naive GEMM's CTA collide in a direct-mapped index, and every warp made the
+ * colliding groups again. */
+static inline unsigned gslot(const struct sim_race_key *key)
+{
+	return (unsigned)((key->shape * 0x9E3779B97F4A7C15ull ^ key->base * 0xC2B2AE3D27D4EB4Full) >> 50);
+}
+
+static inline bool same_key(const struct race_group *g, const struct sim_race_key *key)
+{
+	return g->key.shape == key->shape && g->key.base == key->base;
+}
+
 /* The intact group of `key` in this interval, or NULL. */
 static inline struct race_group *group_of(const struct sim_race *t, const struct sim_race_key *key)
 {
 	if (!t->gindex || !key->shape)
 		return NULL;
-	unsigned id = t->gindex[(key->shape * 0x9E3779B97F4A7C15ull ^ key->base * 0xC2B2AE3D27D4EB4Full) >> 52];
-	struct race_group *g = id && id <= t->ngroups ? &t->groups[id] : NULL;
-	return g && g->intact && g->key.shape == key->shape && g->key.base == key->base ? g : NULL;
+	unsigned home = gslot(key);
+	for (unsigned i = 0; i < RACE_GPROBE; i++) {
+		unsigned id = t->gindex[(home + i) & (RACE_GINDEX - 1)];
+		if (!id || id > t->ngroups) /* a free slot ends the probe */
+			return NULL;
+		if (same_key(&t->groups[id], key))
+			return t->groups[id].intact ? &t->groups[id] : NULL;
+	}
+	return NULL;
+}
+
+/* The slot a new group of `key` takes: the first of its probe that is free or holds an older group of the
+ * same key, else its own slot (the group there can no longer be found: see gslot). */
+static unsigned gslot_free(const struct sim_race *t, const struct sim_race_key *key)
+{
+	unsigned home = gslot(key);
+	for (unsigned i = 0; i < RACE_GPROBE; i++) {
+		unsigned s = (home + i) & (RACE_GINDEX - 1), id = t->gindex[s];
+		if (!id || id > t->ngroups || same_key(&t->groups[id], key))
+			return s;
+	}
+	return home;
 }
 
 /* Make the n entries a read of `key` by warp me just recorded (none written in this interval) a group. */
@@ -258,9 +295,9 @@ static void group_make(struct sim_race *t, const struct sim_race_key *key, unsig
 	}
 	if (!t->gindex)
 		t->gindex = gl_xcalloc(RACE_GINDEX, sizeof *t->gindex);
-	unsigned id = ++t->ngroups;
+	unsigned slot = gslot_free(t, key), id = ++t->ngroups;
 	t->groups[id] = (struct race_group){.key = *key, .reader = (uint8_t)me, .intact = true};
-	t->gindex[(key->shape * 0x9E3779B97F4A7C15ull ^ key->base * 0xC2B2AE3D27D4EB4Full) >> 52] = (uint16_t)id;
+	t->gindex[slot] = (uint16_t)id;
 	for (unsigned i = 0; i < n; i++) {
 		ents[i]->reader = RACE_GROUP;
 		ents[i]->group = (uint16_t)id;
