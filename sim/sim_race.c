@@ -419,31 +419,18 @@ unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsig
 	return lane_access(t, warp + 1, addr, n, is_store);
 }
 
-/* A keyed read of a full warp's whole words (the hot loads of sim_mem_hot.c) once nothing is held back and
- * the table has room for it: a broadcast is one word's entry, the address set of an intact group changes
- * the group's reader; false for anything else, which words_access records.  What warp_access does for
- * it, without the general path's checks. */
-static inline bool keyed_read(struct sim_race *t, unsigned me, uint64_t a0, const struct sim_race_key *key,
-			      uint32_t *racing, uint8_t other[32])
+/* A broadcast read of `word` by warp me: a fresh word's entry is written whole (nothing to race with). */
+static inline unsigned broadcast_read(struct sim_race *t, uint64_t word, unsigned me)
 {
-	if (key->same) {
-		bool fresh;
-		struct race_entry *e = find(t, a0 / 4, &fresh);
-		unsigned r = record(t, e, fresh, a0 / 4, 0xf, me, false);
-		memset(other, (int)r, 32);
-		*racing = r ? 0xffffffffu : 0;
-		return true;
+	bool fresh;
+	struct race_entry *e = find(t, word, &fresh);
+	if (fresh) {
+		*e = (struct race_entry){.word = word, .stamp = t->stamp, .reader = (uint8_t)me, .rbytes = 0xf};
+		t->used++;
+		return 0;
 	}
-	struct race_group *g = group_of(t, key);
-	if (!g)
-		return false;
-	g->reader = (uint8_t)me;
-	t->grouped++;
-	memset(other, 0, 32);
-	*racing = 0;
-	return true;
+	return record(t, e, false, word, 0xf, me, false);
 }
-
 uint32_t sim_race_warp_keyed(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
 			     uint32_t mask, unsigned n, bool is_store, const struct sim_race_key *key,
 			     uint8_t other[32])
@@ -457,15 +444,37 @@ uint32_t sim_race_warp_keyed(struct sim_race *t, uint32_t gen, uint32_t epoch, u
 	return warp_access(t, warp, addr, mask, n, is_store, key, other);
 }
 
+/* sim_race_words when its short ways do not apply: sim_race_warp_keyed (out of line, so that the short ways
+ * keep a small frame). */
+static __attribute__((noinline)) uint32_t words_general(struct sim_race *t, uint32_t gen, uint32_t epoch,
+							unsigned warp, const uint64_t addr[32], bool is_store,
+							const struct sim_race_key *key, uint8_t other[32])
+{
+	return sim_race_warp_keyed(t, gen, epoch, warp, addr, 0xffffffffu, 4, is_store, key, other);
+}
+
+/* The short ways apply to a read in this interval (so enter_interval has nothing to do), once reads are no
+ * longer held back (a store came: hold_read would refuse it, and nothing is held), with room for all 32
+ * words (words_fit): a broadcast is one word's entry, the address set of an intact group only changes the
+ * group's reader.  The same entries and results as warp_access. */
 uint32_t sim_race_words(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
 			bool is_store, const struct sim_race_key *key, uint8_t other[32])
 {
-	enter_interval(t, gen, epoch);
-	uint32_t racing;
-	if (!is_store && t->wrote && t->entries && 4 * ((uint64_t)t->used + 32) <= 3 * (uint64_t)t->cap &&
-	    keyed_read(t, warp + 1, addr[0], key, &racing, other))
-		return racing;
-	return sim_race_warp_keyed(t, gen, epoch, warp, addr, 0xffffffffu, 4, is_store, key, other);
+	if (is_store || !t->wrote || gen != t->gen || epoch != t->epoch || !t->stamp || !t->entries ||
+	    4 * ((uint64_t)t->used + 32) > 3 * (uint64_t)t->cap)
+		return words_general(t, gen, epoch, warp, addr, is_store, key, other);
+	if (key->same) {
+		unsigned r = broadcast_read(t, addr[0] / 4, warp + 1);
+		memset(other, (int)r, 32);
+		return r ? 0xffffffffu : 0;
+	}
+	struct race_group *g = group_of(t, key);
+	if (!g)
+		return words_general(t, gen, epoch, warp, addr, is_store, key, other);
+	g->reader = (uint8_t)(warp + 1);
+	t->grouped++;
+	memset(other, 0, 32);
+	return 0;
 }
 
 uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
