@@ -508,7 +508,11 @@ static bool uniform_param_load(struct sim_cta *cta, struct sim_warp *w, const st
 		return false;
 	uint64_t a = addr[__builtin_ctz(mask)];
 	uint64_t diff = 0;
-	FOR_LANES(mask, l) diff |= addr[l] ^ a;
+	if (mask == 0xffffffffu) /* a full warp (the usual case): plain loops, which the compiler vectorises */
+		for (int l = 0; l < 32; l++)
+			diff |= addr[l] ^ a;
+	else
+		FOR_LANES(mask, l) diff |= addr[l] ^ a;
 	if (diff)
 		return false;
 	struct sim_memmap m = lane_memmap(cta, w, 0);
@@ -522,7 +526,11 @@ static bool uniform_param_load(struct sim_cta *cta, struct sim_warp *w, const st
 		if (slot < 0)
 			continue;
 		uint64_t v = load_element(x.host + k * esz, esz, sign), *d = sim_reg(w, slot);
-		FOR_LANES(mask, l) d[l] = v;
+		if (mask == 0xffffffffu)
+			for (int l = 0; l < 32; l++)
+				d[l] = v;
+		else
+			FOR_LANES(mask, l) d[l] = v;
 	}
 	return true;
 }
