@@ -402,8 +402,8 @@ static uint64_t load_element(const uint8_t *p, unsigned esz, bool sign)
 static void check_global_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned l,
 			      uint64_t addr, unsigned n, bool is_store)
 {
-	if (cta->L->warps_per_cta < 2 || !(cta->L->tools & GL_TOOL_RACECHECK) || (ins->mods & (PM_VOLATILE | PM_STRONG)))
-		return; /* strong accesses (volatile, relaxed, acquire, release) never form a data race (PTX ISA) */
+	if (!sim_races_checked(cta, ins))
+		return;
 	unsigned other = sim_race_access(&cta->race, cta->gen, cta->epoch, w->id, addr, n, is_store);
 	if (other)
 		sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr, n, false,
@@ -411,18 +411,8 @@ static void check_global_race(struct sim_cta *cta, struct sim_warp *w, const str
 			    "at least one writing", (unsigned long long)addr, other - 1, w->id);
 }
 
-/* Does the race check look at this global access?  Not in a single-warp CTA or without the racecheck tool,
- * and strong accesses (volatile, relaxed, acquire, release) never form a data race (PTX ISA). */
-static bool races_checked(const struct sim_cta *cta, const struct ptx_insn *ins)
-{
-	return cta->L->warps_per_cta >= 2 && (cta->L->tools & GL_TOOL_RACECHECK) &&
-	       !(ins->mods & (PM_VOLATILE | PM_STRONG));
-}
-
-/* The findings of the lanes of `racing` (out of line: most accesses race with nothing). */
-static __attribute__((noinline)) void global_race_findings(struct sim_cta *cta, struct sim_warp *w,
-							   const struct ptx_insn *ins, uint32_t racing,
-							   const uint64_t addr[32], unsigned n, const uint8_t other[32])
+void sim_global_race_findings(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t racing,
+			      const uint64_t addr[32], unsigned n, const uint8_t other[32])
 {
 	FOR_LANES(racing, l)
 		sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr[l], n, false,
@@ -434,24 +424,13 @@ static __attribute__((noinline)) void global_race_findings(struct sim_cta *cta, 
 void sim_check_global_races(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 			    const uint64_t addr[32], unsigned n, bool is_store, const struct sim_race_key *key)
 {
-	if (!races_checked(cta, ins))
+	if (!sim_races_checked(cta, ins))
 		return;
 	uint8_t other[32];
 	uint32_t racing =
 		sim_race_warp_keyed(&cta->race, cta->gen, cta->epoch, w->id, addr, mask, n, is_store, key, other);
 	if (racing)
-		global_race_findings(cta, w, ins, racing, addr, n, other);
-}
-
-void sim_check_global_words(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
-			    const uint64_t addr[32], bool is_store, const struct sim_race_key *key)
-{
-	if (!races_checked(cta, ins))
-		return;
-	uint8_t other[32];
-	uint32_t racing = sim_race_words(&cta->race, cta->gen, cta->epoch, w->id, addr, is_store, key, other);
-	if (racing)
-		global_race_findings(cta, w, ins, racing, addr, 4, other);
+		sim_global_race_findings(cta, w, ins, racing, addr, n, other);
 }
 
 static void move_lane(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct ptx_operand *ro,

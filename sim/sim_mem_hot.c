@@ -521,8 +521,13 @@ HOT_INLINE bool global_hot(struct sim_cta *cta, struct sim_warp *w, const struct
 		store_hot(cta, w, ins, e, host);
 	else
 		load_hot(w, ins, e, host);
-	struct sim_race_key key = {e->id, a0, e->kind == SHAPE_SAME}; /* the address set: this shape, from a0 */
-	sim_check_global_words(cta, w, ins, addr, e->is_store, &key);
+	if (sim_races_checked(cta, ins)) { /* sim_check_global_races, by the short ways of sim_race_words */
+		struct sim_race_key key = {e->id, a0, e->kind == SHAPE_SAME}; /* the address set: this shape, from a0 */
+		uint8_t other[32];
+		uint32_t racing = sim_race_words(&cta->race, cta->gen, cta->epoch, w->id, addr, e->is_store, &key, other);
+		if (racing)
+			sim_global_race_findings(cta, w, ins, racing, addr, 4, other);
+	}
 	return true;
 }
 
