@@ -485,19 +485,21 @@ HOT_INLINE void count_global(struct sim_cta *cta, struct sim_warp *w, const stru
 		e->l1_lanes[start] = l1_lanes(e, addr[0]);
 	}
 	unsigned units = e->sectors[start], ideal = 32 * 4 / GL_SECTOR_BYTES;
-	*(e->is_store ? &c->ptx_gst_req : &c->ptx_gld_req) += 1;
-	*(e->is_store ? &c->ptx_gst_sect : &c->ptx_gld_sect) += units;
+	bool sass = e->sass == SASS_NONE || e->sass == SASS_SAME; /* SASS makes the access as PTX does */
+	if (e->is_store) { /* one branch for the counters, not a choice at each */
+		c->ptx_gst_req += 1, c->ptx_gst_sect += units;
+		if (sass)
+			c->gst_req += 1, c->gst_sect += units, c->gst_ideal += ideal, c->gst_lines += e->lines[start];
+	} else {
+		c->ptx_gld_req += 1, c->ptx_gld_sect += units;
+		if (sass)
+			c->gld_req += 1, c->gld_sect += units, c->gld_ideal += ideal, c->gld_lines += e->lines[start];
+	}
 	sim_spots_add(cta, ins, e->is_store ? SIM_SPOT_GST : SIM_SPOT_GLD, units > ideal ? units - ideal : 0);
 	touch_hot(cta, e, addr, e->l1_lanes[start]);
 	if (!e->is_store)
 		sim_l1_load_words(cta, addr[0], e->rel, e->l1_lanes[start], units, ins->mods & (PM_CG | PM_VOLATILE),
 				  &e->l1_key, l1_pattern(e, addr[0]));
-	if (e->sass == SASS_NONE || e->sass == SASS_SAME) {
-		*(e->is_store ? &c->gst_req : &c->gld_req) += 1;
-		*(e->is_store ? &c->gst_sect : &c->gld_sect) += units;
-		*(e->is_store ? &c->gst_ideal : &c->gld_ideal) += ideal;
-		*(e->is_store ? &c->gst_lines : &c->gld_lines) += e->lines[start];
-	}
 	if (cta->trace)
 		sim_trace_record(cta, w, ins, PS_GLOBAL, addr, 0xffffffffu, 4, e->is_store, units);
 }
