@@ -11,8 +11,11 @@
  *
  * Reads are held back: until an interval records its first store, a read can race with nothing (reads
  * race only with writes), so a warp's read goes into a list instead of the table, and the list is put
- * into the table, in order, when the first store comes (or when it fills).  An interval that only reads,
- * as a tiled kernel's loads of its next tile do, ends with the list dropped and the table untouched.
+ * into the table, in order, when the first store comes.  An interval that only reads, as a tiled kernel's
+ * loads of its next tile do, ends with the list dropped and the table untouched.  When the list fills,
+ * it goes into the table and the rest of the interval records its reads at once: an interval that
+ * reads that much (a naive GEMM's CTA, which has no barrier, at every k) is seldom one that ends
+ * without a store, and holding back would only delay the same work.
  * Results, entries and findings are those of recording every access at once (test_sim_race).
  *
  * Read groups: the warps of a CTA often read the same words (the rows of A in a naive GEMM: all 32
@@ -125,7 +128,7 @@ void sim_race_new_cta(struct sim_race *t)
 {
 	t->used = 0;
 	t->gen = t->epoch = 0;
-	t->wrote = false;
+	t->wrote = t->direct = false;
 	t->nreads = 0;
 	next_interval(t);
 }
@@ -135,7 +138,7 @@ static inline void enter_interval(struct sim_race *t, uint32_t gen, uint32_t epo
 	if (gen != t->gen || epoch != t->epoch || !t->stamp) { /* a new interval: every entry is free */
 		t->gen = gen;
 		t->epoch = epoch;
-		t->wrote = false;
+		t->wrote = t->direct = false;
 		t->nreads = 0; /* the last interval's reads held back: it had no store they could race with */
 		next_interval(t);
 	}
@@ -387,12 +390,15 @@ void sim_race_settle(struct sim_race *t)
 static bool hold_read(struct sim_race *t, unsigned warp, const uint64_t addr[32], uint32_t mask, unsigned n,
 		      const struct sim_race_key *key)
 {
-	if (t->wrote || n > UINT8_MAX)
+	if (t->wrote || t->direct || n > UINT8_MAX)
 		return false;
 	if (!t->reads)
 		t->reads = gl_xcalloc(RACE_READS_MAX, sizeof *t->reads);
-	if (t->nreads == RACE_READS_MAX)
+	if (t->nreads == RACE_READS_MAX) { /* an interval that reads this much: holding back does not pay */
 		sim_race_settle(t);
+		t->direct = true;
+		return false;
+	}
 	struct race_read *r = &t->reads[t->nreads++];
 	memcpy(r->addr, addr, sizeof r->addr);
 	r->key = key ? *key : (struct sim_race_key){0, 0, false};
@@ -454,13 +460,14 @@ static __attribute__((noinline)) uint32_t words_general(struct sim_race *t, uint
 }
 
 /* The short ways apply to a read in this interval (so enter_interval has nothing to do), once reads are no
- * longer held back (a store came: hold_read would refuse it, and nothing is held), with room for all 32
+ * longer held back (a store came, or the list filled once: hold_read refuses it, and nothing is held),
+ * with room for all 32
  * words (words_fit): a broadcast is one word's entry, the address set of an intact group only changes the
  * group's reader.  The same entries and results as warp_access. */
 uint32_t sim_race_words(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
 			bool is_store, const struct sim_race_key *key, uint8_t other[32])
 {
-	if (is_store || !t->wrote || gen != t->gen || epoch != t->epoch || !t->stamp || !t->entries ||
+	if (is_store || !(t->wrote || t->direct) || gen != t->gen || epoch != t->epoch || !t->stamp || !t->entries ||
 	    4 * ((uint64_t)t->used + 32) > 3 * (uint64_t)t->cap)
 		return words_general(t, gen, epoch, warp, addr, is_store, key, other);
 	if (key->same) {

@@ -22,6 +22,7 @@ struct sim_race {
 	uint32_t gen, epoch;   /* the CTA generation and barrier interval the live entries belong to */
 	uint16_t stamp;        /* their interval number, stamped on each entry (sim_race.c) */
 	bool wrote;            /* a store was recorded in this interval */
+	bool direct;           /* the held-back reads filled their list once in this interval (sim_race.c) */
 	struct race_read *reads; /* warp-level reads of this interval not in the table yet (sim_race.c) */
 	unsigned nreads;
 	struct race_group *groups; /* read groups of this interval, 1..ngroups (sim_race.c) */
