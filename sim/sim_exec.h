@@ -35,6 +35,17 @@ const struct sim_region *sim_global_region(struct sim_cta *cta, struct sim_warp 
 					   bool is_store);
 void sim_check_global_races(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 			    const uint64_t addr[32], unsigned n, bool is_store, const struct sim_race_key *key);
+/* Does the race check look at this global access?  Not in a single-warp CTA or without the racecheck tool,
+ * and strong accesses (volatile, relaxed, acquire, release) never form a data race (PTX ISA). */
+static inline bool sim_races_checked(const struct sim_cta *cta, const struct ptx_insn *ins)
+{
+	return cta->L->warps_per_cta >= 2 && (cta->L->tools & GL_TOOL_RACECHECK) &&
+	       !(ins->mods & (PM_VOLATILE | PM_STRONG));
+}
+/* The findings of the lanes of `racing` of a warp-level global access: other[l] is the warp (+1) lane l
+ * races with (sim_race.h). */
+void sim_global_race_findings(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t racing,
+			      const uint64_t addr[32], unsigned n, const uint8_t other[32]);
 
 /* sim_mem.c: when every lane in `mask` reads `size` aligned bytes inside shared memory at its address,
  * the host address of shared offset 0 (lane l's bytes are at it + addr[l]), else NULL: those lanes then

@@ -160,6 +160,10 @@ void sim_l1_load_words(struct sim_cta *cta, uint64_t a0, const int64_t rel[32], 
 		return;
 	}
 	uint64_t sector0 = a0 / GL_SECTOR_BYTES;
+	if (lanes == 1) { /* every lane in lane 0's sector (a broadcast): one lookup */
+		cta->c.l1_miss += !lookup(c, cta->gen, sector0);
+		return;
+	}
 	struct l1_memo *memo = memo_worth(lanes) ? memo_of(c, rel, key) : NULL;
 	if (memo && memo_holds(c, memo, cta->gen, sector0, pattern)) {
 		c->skipped++;

@@ -402,8 +402,8 @@ static uint64_t load_element(const uint8_t *p, unsigned esz, bool sign)
 static void check_global_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned l,
 			      uint64_t addr, unsigned n, bool is_store)
 {
-	if (cta->L->warps_per_cta < 2 || !(cta->L->tools & GL_TOOL_RACECHECK) || (ins->mods & (PM_VOLATILE | PM_STRONG)))
-		return; /* strong accesses (volatile, relaxed, acquire, release) never form a data race (PTX ISA) */
+	if (!sim_races_checked(cta, ins))
+		return;
 	unsigned other = sim_race_access(&cta->race, cta->gen, cta->epoch, w->id, addr, n, is_store);
 	if (other)
 		sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr, n, false,
@@ -411,19 +411,26 @@ static void check_global_race(struct sim_cta *cta, struct sim_warp *w, const str
 			    "at least one writing", (unsigned long long)addr, other - 1, w->id);
 }
 
-/* check_global_race for the lanes of a warp-level access, in lane order. */
-void sim_check_global_races(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
-			    const uint64_t addr[32], unsigned n, bool is_store, const struct sim_race_key *key)
+void sim_global_race_findings(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t racing,
+			      const uint64_t addr[32], unsigned n, const uint8_t other[32])
 {
-	if (cta->L->warps_per_cta < 2 || !(cta->L->tools & GL_TOOL_RACECHECK) || (ins->mods & (PM_VOLATILE | PM_STRONG)))
-		return;
-	uint8_t other[32];
-	uint32_t racing =
-		sim_race_warp_keyed(&cta->race, cta->gen, cta->epoch, w->id, addr, mask, n, is_store, key, other);
 	FOR_LANES(racing, l)
 		sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr[l], n, false,
 			    "global-memory race at 0x%llx: warps %u and %u of one CTA access it between two barriers, "
 			    "at least one writing", (unsigned long long)addr[l], (unsigned)other[l] - 1, w->id);
+}
+
+/* check_global_race for the lanes of a warp-level access, in lane order. */
+void sim_check_global_races(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+			    const uint64_t addr[32], unsigned n, bool is_store, const struct sim_race_key *key)
+{
+	if (!sim_races_checked(cta, ins))
+		return;
+	uint8_t other[32];
+	uint32_t racing =
+		sim_race_warp_keyed(&cta->race, cta->gen, cta->epoch, w->id, addr, mask, n, is_store, key, other);
+	if (racing)
+		sim_global_race_findings(cta, w, ins, racing, addr, n, other);
 }
 
 static void move_lane(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct ptx_operand *ro,
@@ -480,7 +487,11 @@ static bool uniform_param_load(struct sim_cta *cta, struct sim_warp *w, const st
 		return false;
 	uint64_t a = addr[__builtin_ctz(mask)];
 	uint64_t diff = 0;
-	FOR_LANES(mask, l) diff |= addr[l] ^ a;
+	if (mask == 0xffffffffu) /* a full warp (the usual case): plain loops, which the compiler vectorises */
+		for (int l = 0; l < 32; l++)
+			diff |= addr[l] ^ a;
+	else
+		FOR_LANES(mask, l) diff |= addr[l] ^ a;
 	if (diff)
 		return false;
 	struct sim_memmap m = lane_memmap(cta, w, 0);
@@ -494,7 +505,11 @@ static bool uniform_param_load(struct sim_cta *cta, struct sim_warp *w, const st
 		if (slot < 0)
 			continue;
 		uint64_t v = load_element(x.host + k * esz, esz, sign), *d = sim_reg(w, slot);
-		FOR_LANES(mask, l) d[l] = v;
+		if (mask == 0xffffffffu)
+			for (int l = 0; l < 32; l++)
+				d[l] = v;
+		else
+			FOR_LANES(mask, l) d[l] = v;
 	}
 	return true;
 }

@@ -256,9 +256,11 @@ static uint32_t word_at(const uint8_t *p)
 	return v;
 }
 
-/* Lane l's word at src + rel[l], zero-extended (a load with a register destination). */
-static void gather_words(uint64_t *restrict d, const uint8_t *restrict src, const int64_t *restrict rel)
+/* Lane l's word at src + rel[l], zero-extended (a load with a register destination): unrolled whole, three
+ * host instructions a lane (a strided load's 32 rows take this path at every step). */
+HOT_INLINE void gather_words(uint64_t *restrict d, const uint8_t *restrict src, const int64_t *restrict rel)
 {
+#pragma GCC unroll 32
 	for (int l = 0; l < 32; l++)
 		d[l] = word_at(src + rel[l]);
 }
@@ -429,7 +431,7 @@ static bool region_holds(const struct sim_region *r, uint64_t a0, const struct s
  * touches the sectors of its first one moved by fixed amounts, so its sectors are the same set whenever
  * that first sector is: each slot remembers 32 first sectors it marked already (bits only ever get set,
  * so skipping them is exact).  Other shapes mark the sectors of `lanes`, those starting a new sector. */
-static void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t addr[32], uint32_t lanes)
+HOT_INLINE void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t addr[32], uint32_t lanes)
 {
 	struct sim_touch *t = &cta->L->touch;
 	if (!t->ld)
@@ -437,9 +439,12 @@ static void touch_hot(struct sim_cta *cta, struct sim_shape *e, const uint64_t a
 	uint64_t first = addr[0] / GL_SECTOR_BYTES + 1, *memo = &e->marked[first % 32];
 	if (e->columns && *memo == first)
 		return;
-	if (e->kind == SHAPE_SAME)
-		sim_touch_mark_one(t, e->is_store, addr[0], 4);
-	else
+	if (e->kind == SHAPE_SAME) { /* one word, one sector: its bit is tested here, and set only when clear */
+		uint64_t s = first - 1 - t->first; /* below the buffers, it wraps past nsect */
+		const _Atomic uint64_t *map = e->is_store ? t->st : t->ld;
+		if (s < t->nsect && !(atomic_load_explicit(&map[s / 64], memory_order_relaxed) >> (s % 64) & 1))
+			sim_touch_mark_one(t, e->is_store, addr[0], 4);
+	} else
 		sim_touch_mark_lanes(t, e->is_store, addr[0], e->rel, lanes);
 	if (e->columns)
 		*memo = first;
@@ -480,19 +485,21 @@ HOT_INLINE void count_global(struct sim_cta *cta, struct sim_warp *w, const stru
 		e->l1_lanes[start] = l1_lanes(e, addr[0]);
 	}
 	unsigned units = e->sectors[start], ideal = 32 * 4 / GL_SECTOR_BYTES;
-	*(e->is_store ? &c->ptx_gst_req : &c->ptx_gld_req) += 1;
-	*(e->is_store ? &c->ptx_gst_sect : &c->ptx_gld_sect) += units;
+	bool sass = e->sass == SASS_NONE || e->sass == SASS_SAME; /* SASS makes the access as PTX does */
+	if (e->is_store) { /* one branch for the counters, not a choice at each */
+		c->ptx_gst_req += 1, c->ptx_gst_sect += units;
+		if (sass)
+			c->gst_req += 1, c->gst_sect += units, c->gst_ideal += ideal, c->gst_lines += e->lines[start];
+	} else {
+		c->ptx_gld_req += 1, c->ptx_gld_sect += units;
+		if (sass)
+			c->gld_req += 1, c->gld_sect += units, c->gld_ideal += ideal, c->gld_lines += e->lines[start];
+	}
 	sim_spots_add(cta, ins, e->is_store ? SIM_SPOT_GST : SIM_SPOT_GLD, units > ideal ? units - ideal : 0);
 	touch_hot(cta, e, addr, e->l1_lanes[start]);
 	if (!e->is_store)
 		sim_l1_load_words(cta, addr[0], e->rel, e->l1_lanes[start], units, ins->mods & (PM_CG | PM_VOLATILE),
 				  &e->l1_key, l1_pattern(e, addr[0]));
-	if (e->sass == SASS_NONE || e->sass == SASS_SAME) {
-		*(e->is_store ? &c->gst_req : &c->gld_req) += 1;
-		*(e->is_store ? &c->gst_sect : &c->gld_sect) += units;
-		*(e->is_store ? &c->gst_ideal : &c->gld_ideal) += ideal;
-		*(e->is_store ? &c->gst_lines : &c->gld_lines) += e->lines[start];
-	}
 	if (cta->trace)
 		sim_trace_record(cta, w, ins, PS_GLOBAL, addr, 0xffffffffu, 4, e->is_store, units);
 }
@@ -516,8 +523,13 @@ HOT_INLINE bool global_hot(struct sim_cta *cta, struct sim_warp *w, const struct
 		store_hot(cta, w, ins, e, host);
 	else
 		load_hot(w, ins, e, host);
-	struct sim_race_key key = {e->id, a0, e->kind == SHAPE_SAME}; /* the address set: this shape, from a0 */
-	sim_check_global_races(cta, w, ins, 0xffffffffu, addr, 4, e->is_store, &key);
+	if (sim_races_checked(cta, ins)) { /* sim_check_global_races, by the short ways of sim_race_words */
+		struct sim_race_key key = {e->id, a0, e->kind == SHAPE_SAME}; /* the address set: this shape, from a0 */
+		uint8_t other[32];
+		uint32_t racing = sim_race_words(&cta->race, cta->gen, cta->epoch, w->id, addr, e->is_store, &key, other);
+		if (racing)
+			sim_global_race_findings(cta, w, ins, racing, addr, 4, other);
+	}
 	return true;
 }
 

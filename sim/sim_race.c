@@ -11,8 +11,11 @@
  *
  * Reads are held back: until an interval records its first store, a read can race with nothing (reads
  * race only with writes), so a warp's read goes into a list instead of the table, and the list is put
- * into the table, in order, when the first store comes (or when it fills).  An interval that only reads,
- * as a tiled kernel's loads of its next tile do, ends with the list dropped and the table untouched.
+ * into the table, in order, when the first store comes.  An interval that only reads, as a tiled kernel's
+ * loads of its next tile do, ends with the list dropped and the table untouched.  When the list fills,
+ * it goes into the table and the rest of the interval records its reads at once: an interval that
+ * reads that much (a naive GEMM's CTA, which has no barrier, at every k) is seldom one that ends
+ * without a store, and holding back would only delay the same work.
  * Results, entries and findings are those of recording every access at once (test_sim_race).
  *
  * Read groups: the warps of a CTA often read the same words (the rows of A in a naive GEMM: all 32
@@ -49,7 +52,8 @@ struct race_group {
 	bool intact;
 };
 #define RACE_GROUPS_MAX 16384 /* per interval; later reads are recorded word by word */
-#define RACE_GINDEX 4096      /* groups found by key through a direct-mapped index */
+#define RACE_GINDEX 16384     /* groups found by key through an index of this many slots */
+#define RACE_GPROBE 4         /* slots an index lookup tries from the key's own */
 
 /* One warp-level read held back. */
 struct race_read {
@@ -124,7 +128,7 @@ void sim_race_new_cta(struct sim_race *t)
 {
 	t->used = 0;
 	t->gen = t->epoch = 0;
-	t->wrote = false;
+	t->wrote = t->direct = false;
 	t->nreads = 0;
 	next_interval(t);
 }
@@ -134,7 +138,7 @@ static inline void enter_interval(struct sim_race *t, uint32_t gen, uint32_t epo
 	if (gen != t->gen || epoch != t->epoch || !t->stamp) { /* a new interval: every entry is free */
 		t->gen = gen;
 		t->epoch = epoch;
-		t->wrote = false;
+		t->wrote = t->direct = false;
 		t->nreads = 0; /* the last interval's reads held back: it had no store they could race with */
 		next_interval(t);
 	}
@@ -236,14 +240,50 @@ static unsigned lane_access(struct sim_race *t, unsigned me, uint64_t addr, unsi
 	return other;
 }
 
+/* The index slot of `key` (RACE_GINDEX is 2^14).  The index is never cleared: a slot names a group of this
+ * interval only while its number is at most ngroups, and then only the group's own key says whose it is.
+ * A key's group sits in one of RACE_GPROBE slots from this one, or in none (when they were all taken,
+ * or it was written over): a group not found only costs a read word by word, which breaks and makes
+ * the group again, so the index need not hold every group.  Linear probing, not one slot per key: the
+ * 256 address sets of a naive GEMM's CTA collide in a direct-mapped index, and every warp made the
+ * colliding groups again. */
+static inline unsigned gslot(const struct sim_race_key *key)
+{
+	return (unsigned)((key->shape * 0x9E3779B97F4A7C15ull ^ key->base * 0xC2B2AE3D27D4EB4Full) >> 50);
+}
+
+static inline bool same_key(const struct race_group *g, const struct sim_race_key *key)
+{
+	return g->key.shape == key->shape && g->key.base == key->base;
+}
+
 /* The intact group of `key` in this interval, or NULL. */
 static inline struct race_group *group_of(const struct sim_race *t, const struct sim_race_key *key)
 {
 	if (!t->gindex || !key->shape)
 		return NULL;
-	unsigned id = t->gindex[(key->shape * 0x9E3779B97F4A7C15ull ^ key->base * 0xC2B2AE3D27D4EB4Full) >> 52];
-	struct race_group *g = id && id <= t->ngroups ? &t->groups[id] : NULL;
-	return g && g->intact && g->key.shape == key->shape && g->key.base == key->base ? g : NULL;
+	unsigned home = gslot(key);
+	for (unsigned i = 0; i < RACE_GPROBE; i++) {
+		unsigned id = t->gindex[(home + i) & (RACE_GINDEX - 1)];
+		if (!id || id > t->ngroups) /* a free slot ends the probe */
+			return NULL;
+		if (same_key(&t->groups[id], key))
+			return t->groups[id].intact ? &t->groups[id] : NULL;
+	}
+	return NULL;
+}
+
+/* The slot a new group of `key` takes: the first of its probe that is free or holds an older group of the
+ * same key, else its own slot (the group there can no longer be found: see gslot). */
+static unsigned gslot_free(const struct sim_race *t, const struct sim_race_key *key)
+{
+	unsigned home = gslot(key);
+	for (unsigned i = 0; i < RACE_GPROBE; i++) {
+		unsigned s = (home + i) & (RACE_GINDEX - 1), id = t->gindex[s];
+		if (!id || id > t->ngroups || same_key(&t->groups[id], key))
+			return s;
+	}
+	return home;
 }
 
 /* Make the n entries a read of `key` by warp me just recorded (none written in this interval) a group. */
@@ -258,9 +298,9 @@ static void group_make(struct sim_race *t, const struct sim_race_key *key, unsig
 	}
 	if (!t->gindex)
 		t->gindex = gl_xcalloc(RACE_GINDEX, sizeof *t->gindex);
-	unsigned id = ++t->ngroups;
+	unsigned slot = gslot_free(t, key), id = ++t->ngroups;
 	t->groups[id] = (struct race_group){.key = *key, .reader = (uint8_t)me, .intact = true};
-	t->gindex[(key->shape * 0x9E3779B97F4A7C15ull ^ key->base * 0xC2B2AE3D27D4EB4Full) >> 52] = (uint16_t)id;
+	t->gindex[slot] = (uint16_t)id;
 	for (unsigned i = 0; i < n; i++) {
 		ents[i]->reader = RACE_GROUP;
 		ents[i]->group = (uint16_t)id;
@@ -350,12 +390,15 @@ void sim_race_settle(struct sim_race *t)
 static bool hold_read(struct sim_race *t, unsigned warp, const uint64_t addr[32], uint32_t mask, unsigned n,
 		      const struct sim_race_key *key)
 {
-	if (t->wrote || n > UINT8_MAX)
+	if (t->wrote || t->direct || n > UINT8_MAX)
 		return false;
 	if (!t->reads)
 		t->reads = gl_xcalloc(RACE_READS_MAX, sizeof *t->reads);
-	if (t->nreads == RACE_READS_MAX)
+	if (t->nreads == RACE_READS_MAX) { /* an interval that reads this much: holding back does not pay */
 		sim_race_settle(t);
+		t->direct = true;
+		return false;
+	}
 	struct race_read *r = &t->reads[t->nreads++];
 	memcpy(r->addr, addr, sizeof r->addr);
 	r->key = key ? *key : (struct sim_race_key){0, 0, false};
@@ -382,6 +425,18 @@ unsigned sim_race_access(struct sim_race *t, uint32_t gen, uint32_t epoch, unsig
 	return lane_access(t, warp + 1, addr, n, is_store);
 }
 
+/* A broadcast read of `word` by warp me: a fresh word's entry is written whole (nothing to race with). */
+static inline unsigned broadcast_read(struct sim_race *t, uint64_t word, unsigned me)
+{
+	bool fresh;
+	struct race_entry *e = find(t, word, &fresh);
+	if (fresh) {
+		*e = (struct race_entry){.word = word, .stamp = t->stamp, .reader = (uint8_t)me, .rbytes = 0xf};
+		t->used++;
+		return 0;
+	}
+	return record(t, e, false, word, 0xf, me, false);
+}
 uint32_t sim_race_warp_keyed(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
 			     uint32_t mask, unsigned n, bool is_store, const struct sim_race_key *key,
 			     uint8_t other[32])
@@ -393,6 +448,40 @@ uint32_t sim_race_warp_keyed(struct sim_race *t, uint32_t gen, uint32_t epoch, u
 	}
 	record_now(t, is_store);
 	return warp_access(t, warp, addr, mask, n, is_store, key, other);
+}
+
+/* sim_race_words when its short ways do not apply: sim_race_warp_keyed (out of line, so that the short ways
+ * keep a small frame). */
+static __attribute__((noinline)) uint32_t words_general(struct sim_race *t, uint32_t gen, uint32_t epoch,
+							unsigned warp, const uint64_t addr[32], bool is_store,
+							const struct sim_race_key *key, uint8_t other[32])
+{
+	return sim_race_warp_keyed(t, gen, epoch, warp, addr, 0xffffffffu, 4, is_store, key, other);
+}
+
+/* The short ways apply to a read in this interval (so enter_interval has nothing to do), once reads are no
+ * longer held back (a store came, or the list filled once: hold_read refuses it, and nothing is held),
+ * with room for all 32
+ * words (words_fit): a broadcast is one word's entry, the address set of an intact group only changes the
+ * group's reader.  The same entries and results as warp_access. */
+uint32_t sim_race_words(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
+			bool is_store, const struct sim_race_key *key, uint8_t other[32])
+{
+	if (is_store || !(t->wrote || t->direct) || gen != t->gen || epoch != t->epoch || !t->stamp || !t->entries ||
+	    4 * ((uint64_t)t->used + 32) > 3 * (uint64_t)t->cap)
+		return words_general(t, gen, epoch, warp, addr, is_store, key, other);
+	if (key->same) {
+		unsigned r = broadcast_read(t, addr[0] / 4, warp + 1);
+		memset(other, (int)r, 32);
+		return r ? 0xffffffffu : 0;
+	}
+	struct race_group *g = group_of(t, key);
+	if (!g)
+		return words_general(t, gen, epoch, warp, addr, is_store, key, other);
+	g->reader = (uint8_t)(warp + 1);
+	t->grouped++;
+	memset(other, 0, 32);
+	return 0;
 }
 
 uint32_t sim_race_warp(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],

@@ -22,6 +22,7 @@ struct sim_race {
 	uint32_t gen, epoch;   /* the CTA generation and barrier interval the live entries belong to */
 	uint16_t stamp;        /* their interval number, stamped on each entry (sim_race.c) */
 	bool wrote;            /* a store was recorded in this interval */
+	bool direct;           /* the held-back reads filled their list once in this interval (sim_race.c) */
 	struct race_read *reads; /* warp-level reads of this interval not in the table yet (sim_race.c) */
 	unsigned nreads;
 	struct race_group *groups; /* read groups of this interval, 1..ngroups (sim_race.c) */
@@ -50,6 +51,11 @@ void sim_race_settle(struct sim_race *t);
 uint32_t sim_race_warp_keyed(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
 			     uint32_t mask, unsigned n, bool is_store, const struct sim_race_key *key,
 			     uint8_t other[32]);
+/* sim_race_warp_keyed for a full warp's access of whole aligned words (n 4) whose address set `key` names
+ * (key->shape not 0): the hot loads' entry (sim_mem_hot.c), with a short way for a broadcast read and for
+ * a read of an intact group once reads are no longer held back.  The same results and entries. */
+uint32_t sim_race_words(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
+			bool is_store, const struct sim_race_key *key, uint8_t other[32]);
 void sim_race_free(struct sim_race *t);
 
 #endif

@@ -141,6 +141,55 @@ static void shape_switch(const struct ptx_module *m, int engine)
 	gl_launch_free(&l);
 }
 
+/* Global broadcasts (every lane at one word, the B operand of a naive GEMM): 8 warps x 4 loads of word
+ * 5 j (j = 8 i + warp), whose touched sectors sim_mem_hot.c tests and marks itself; the footprint must
+ * be the distinct sectors of those words, and out[t] the sum the general path would load. */
+static const char bcast_ptx[] =
+	".version 8.0\n.target sm_80\n.address_size 64\n"
+	".visible .entry bcast(.param .u64 pin, .param .u64 pout)\n{\n"
+	"\t.reg .b32 %r<24>;\n\t.reg .b64 %rd<12>;\n\t.reg .pred %p<4>;\n"
+	"\tld.param.u64 %rd1, [pin];\n\tld.param.u64 %rd2, [pout];\n"
+	"\tmov.u32 %r1, %tid.x;\n\tshr.u32 %r2, %r1, 5;\n\tmov.u32 %r10, 0;\n\tmov.u32 %r20, 0;\n"
+	"$L_loop:\n"
+	"\tshl.b32 %r11, %r10, 3;\n\tadd.u32 %r12, %r11, %r2;\n\tmul.lo.u32 %r13, %r12, 20;\n"
+	"\tcvt.u64.u32 %rd3, %r13;\n\tadd.u64 %rd4, %rd1, %rd3;\n\tld.global.u32 %r14, [%rd4];\n"
+	"\tadd.u32 %r20, %r20, %r14;\n"
+	"\tadd.u32 %r10, %r10, 1;\n\tsetp.lt.u32 %p1, %r10, 4;\n\t@%p1 bra $L_loop;\n"
+	"\tshl.b32 %r15, %r1, 2;\n\tcvt.u64.u32 %rd5, %r15;\n\tadd.u64 %rd6, %rd2, %rd5;\n"
+	"\tst.global.u32 [%rd6], %r20;\n"
+	"\tret;\n}\n";
+
+static void broadcasts(const struct ptx_module *m, int engine)
+{
+	struct gl_launch l = {0};
+	fx_geometry(&l, "bcast", 1, 1, 256, 1);
+	uint32_t *in = fx_buffer(&l, "in", GL_U32, 1024);
+	for (int k = 0; k < 1024; k++)
+		in[k] = 3u * (uint32_t)k + 1;
+	uint32_t *o = fx_buffer(&l, "out", GL_U32, 256);
+	struct gl_sim_opts opts = {.threads = 1, .engine = engine};
+	struct gl_sim_result res;
+	CHECK_EQ(fx_run_opts(m, &l, &res, &opts), GL_OK);
+	CHECK_EQ(res.findings_total, 0);
+	for (unsigned t = 0; t < 256; t++) {
+		uint32_t want = 0;
+		for (unsigned i = 0; i < 4; i++)
+			want += in[5 * (8 * i + t / 32)];
+		CHECK_EQ(o[t], want);
+	}
+	long sectors = 0, last = -1; /* word 5 j is in sector 20 j / 32, which never decreases with j */
+	for (long j = 0; j < 32; j++) {
+		sectors += 20 * j / 32 != last;
+		last = 20 * j / 32;
+	}
+	CHECK_EQ(sectors, 20);
+	CHECK_EQ(fx_metric(&res, GL_M_UNIQ_LD_SECT), sectors);
+	CHECK_EQ(fx_metric(&res, GL_M_UNIQ_ST_SECT), 256 * 4 / 32);
+	CHECK_EQ(fx_metric(&res, "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"), 32);
+	gl_sim_result_free(&res);
+	gl_launch_free(&l);
+}
+
 int main(void)
 {
 	struct ptx_module *m = fx_parse(ptx, "hot.ptx");
@@ -158,6 +207,11 @@ int main(void)
 		if (flip)
 			shape_switch(flip, engine);
 		ptx_module_free(flip);
+		struct ptx_module *bc = fx_parse(bcast_ptx, "bcast.ptx");
+		CHECK(bc != NULL);
+		if (bc)
+			broadcasts(bc, engine);
+		ptx_module_free(bc);
 	}
 	ptx_module_free(m);
 	CHECK_DONE();

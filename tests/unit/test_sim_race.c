@@ -54,8 +54,12 @@ static void warp_matches_lanes(void)
 
 /* Read groups (sim_race.c): full warps reading a few address sets again and again, each named by its key
  * (shape and start, as sim_mem_hot.c names them), among writes, other reads and barriers by 8 warps;
- * every result and the table's size must be the lane-by-lane path's, with the group path taken often. */
-static void groups_match_lanes(void)
+ * every result and the table's size must be the lane-by-lane path's, with the group path taken often.
+ * `hot`: through sim_race_words, the hot loads' entry (full warps, always keyed, broadcasts at more
+ * words), with the reads held back put in only now and then, so that its short ways (a broadcast
+ * read, a read of an intact group) meet held-back reads, fresh intervals and groups broken by writes;
+ * else through sim_race_warp_keyed, some warps partial or unkeyed, the held-back reads put in at once. */
+static void groups_match_lanes(bool hot)
 {
 	struct sim_race a = {0}, b = {0};
 	sim_race_new_cta(&a);
@@ -63,24 +67,25 @@ static void groups_match_lanes(void)
 	uint32_t epoch = 0;
 	long races = 0;
 	for (int step = 0; step < 20000; step++) {
-		if (next(200) == 0) {
+		if (next(hot ? 300 : 200) == 0) {
 			epoch++;
 			continue;
 		}
 		/* 3 shapes (32 rows 512 bytes apart, a broadcast, a row), 4 starts each: 12 address sets */
 		unsigned shape = next(3), start = next(4), warp = next(8);
 		uint64_t base = shape == 0   ? 0x8000 + start * 4
-				: shape == 1 ? 0x20000 + start * 4
+				: shape == 1 ? 0x20000 + start * 4 * (hot ? next(2) : 1)
 					     : 0x30000 + start * 128;
 		uint64_t addr[32];
 		for (unsigned l = 0; l < 32; l++)
 			addr[l] = base + (shape == 0 ? l * 512 : shape == 1 ? 0 : l * 4);
-		bool is_store = next(40) == 0, keyed = next(4) != 0;
-		uint32_t mask = next(10) ? 0xffffffffu : (uint32_t)rng | 1u;
+		bool is_store = next(hot ? 30 : 40) == 0, keyed = hot || next(4) != 0;
+		uint32_t mask = hot || next(10) ? 0xffffffffu : (uint32_t)rng | 1u;
 		struct sim_race_key key = {shape + 1, base, shape == 1};
 		uint8_t other[32];
-		uint32_t racing =
-			sim_race_warp_keyed(&a, 5, epoch, warp, addr, mask, 4, is_store, keyed ? &key : NULL, other);
+		uint32_t racing = hot ? sim_race_words(&a, 5, epoch, warp, addr, is_store, &key, other)
+				      : sim_race_warp_keyed(&a, 5, epoch, warp, addr, mask, 4, is_store,
+							    keyed ? &key : NULL, other);
 		for (unsigned l = 0; l < 32; l++) {
 			if (!(mask >> l & 1))
 				continue;
@@ -89,10 +94,45 @@ static void groups_match_lanes(void)
 			CHECK_EQ(racing >> l & 1, want != 0);
 			races += want != 0;
 		}
-		sim_race_settle(&a); /* reads held back go in now, so that groups form as the steps go */
+		if (!hot || next(3) == 0)
+			sim_race_settle(&a); /* reads held back go in now, so that groups form as the steps go */
 	}
 	CHECK(races > 100);
 	CHECK(a.grouped > 2000);
+	sim_race_settle(&a);
+	CHECK_EQ(a.used, b.used);
+	sim_race_free(&a);
+	sim_race_free(&b);
+}
+
+/* Many address sets in one interval (3000, each 32 rows 64 KiB apart, none sharing a word), read by 8 warps
+ * in turn, then written by one: the groups must be found again by key however their index slots collide
+ * (a miss only costs a read word by word), and every result must be the lane-by-lane path's. */
+static void many_groups(void)
+{
+	struct sim_race a = {0}, b = {0};
+	sim_race_new_cta(&a);
+	sim_race_new_cta(&b);
+	enum { SETS = 3000 };
+	uint8_t other[32];
+	uint64_t addr[32];
+	long races = 0;
+	for (unsigned round = 0; round <= 8; round++)
+		for (uint64_t k = 0; k < SETS; k++) {
+			bool is_store = round == 8;
+			for (unsigned l = 0; l < 32; l++)
+				addr[l] = 0x1000000 + k * 4 + (uint64_t)l * 65536;
+			struct sim_race_key key = {1, addr[0], false};
+			uint32_t racing = sim_race_words(&a, 1, 0, round % 8, addr, is_store, &key, other);
+			for (unsigned l = 0; l < 32; l++) {
+				unsigned want = sim_race_access(&b, 1, 0, round % 8, addr[l], 4, is_store);
+				CHECK_EQ(other[l], want);
+				CHECK_EQ(racing >> l & 1, want != 0);
+				races += want != 0;
+			}
+		}
+	CHECK_EQ(races, SETS * 32); /* warp 0 writes what warp 7 read last */
+	CHECK(a.grouped >= 7 * SETS - 70); /* rounds 1..7 found (nearly) every group again */
 	CHECK_EQ(a.used, b.used);
 	sim_race_free(&a);
 	sim_race_free(&b);
@@ -148,7 +188,9 @@ int main(void)
 {
 	warp_matches_lanes();
 	warp_matches_lanes_at_growth();
-	groups_match_lanes();
+	groups_match_lanes(false);
+	groups_match_lanes(true);
+	many_groups();
 	struct sim_race t = {0};
 	sim_race_new_cta(&t);
 	CHECK_EQ(sim_race_access(&t, 1, 0, 0, 0x1000, 4, true), 0);
