@@ -174,6 +174,7 @@ struct gen {
 	int lo, hi;
 	int seg_end;  /* the end of the segment being written (see emit_segment) */
 	int native;   /* instructions translated inline so far */
+	bool *token;  /* per register slot: the part has a shape token for it (emit_tokens) */
 };
 
 /* A jump to instruction t: a goto inside the part, JUMP to another. */
@@ -223,19 +224,54 @@ static void emit_segment(struct gen *g, int i)
 		end - i, SIM_JIT_BUDGET_STEP, i, end - i, end - i, w);
 }
 
-static void emit_mem(const struct gen *g, const struct ptx_insn *ins, int i)
+/* A shared access at [register + offset] passes the register's token (t<slot>, a local of the part): the
+ * simulator leaves in it the class of the shape the register's lanes were found to have, or 0
+ * (sim_mem_hot.c), and trusts it at the next access of the register.  The token starts at 0 when the
+ * part is entered and is set to 0 after every instruction that may write the register (note_writes), so
+ * wherever control comes from, it is 0 or the class of the register's lanes as they are. */
+static void emit_mem_reg(struct gen *g, int i, const struct ptx_operand *mo)
+{
+	FILE *f = g->f;
+	fprintf(f, "\tif (mask == 0xffffffffu && W->memr(W->cta, W->w, %d, r + %d, 0x%llxull, &t%d) < 0) { ", i,
+		mo->slot * 32, (unsigned long long)mo->offset, mo->slot);
+	emit_uncount(g, i + 1);
+	fprintf(f, "*W->pc = %d; W->last = %d; goto out_abort; }\n", i, i);
+}
+
+/* After instruction i (when the warp goes on in the part): the tokens of the registers it may have
+ * written go back to 0.  Inline forms write their destination only (emit_insn writes ops[0]'s lanes, a
+ * load's data goes to ops[0]); a vector destination or a call into the interpreter clears them all.  Stores,
+ * branches, nop and membar write no register. */
+static void note_writes(struct gen *g, const struct ptx_insn *ins, bool inline_form)
+{
+	const struct ptx_operand *d = &ins->ops[0];
+	if (ins->op == OP_ST || ins->op == OP_NOP || ins->op == OP_MEMBAR || ins->op == OP_BRA)
+		return;
+	if (inline_form && ins->nops > 0 && d->kind == PO_SLOT && ins->vec <= 1 && d->slot >= 0 &&
+	    d->slot < g->fn->nslots) {
+		if (g->token[d->slot])
+			fprintf(g->f, "\tt%d = 0;\n", d->slot);
+		return;
+	}
+	for (int s = 0; s < g->fn->nslots; s++)
+		if (g->token[s])
+			fprintf(g->f, "\tt%d = 0;\n", s);
+}
+
+static void emit_mem(struct gen *g, const struct ptx_insn *ins, int i)
 {
 	FILE *f = g->f;
 	const struct ptx_function *fn = g->fn;
 	const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
 	char base[48];
-	if (ins->space == PS_SHARED && mo->slot >= 0 && mo->slot < fn->nslots) {
-		/* shared memory at a register: its lanes and the offset, added only when needed (sim_mem_hot.c) */
-		fprintf(f, "\tif (mask && W->memr(W->cta, W->w, %d, mask, r + %d, 0x%llxull) < 0) { ", i, mo->slot * 32,
-			(unsigned long long)mo->offset);
-		emit_uncount(g, i + 1);
-		fprintf(f, "*W->pc = %d; W->last = %d; goto out_abort; }\n", i, i);
-		return;
+	bool at_reg = ins->space == PS_SHARED && mo->slot >= 0 && mo->slot < fn->nslots;
+	if (at_reg) {
+		/* shared memory at a register, a full warp: its lanes and the offset, added only when needed
+		 * (sim_mem_hot.c); a guard that leaves some lanes off takes the addresses' way below */
+		emit_mem_reg(g, i, mo);
+		if (ins->guard < 0 || ins->guard >= fn->nslots)
+			return;
+		fprintf(f, "\telse ");
 	}
 	fprintf(f, "\tif (mask) {\n\t\tuint64_t a_[32];\n");
 	if (mo->slot >= 0 && mo->slot < fn->nslots) { /* a register: 8 vectors (-O1 vectorises no loop itself) */
@@ -363,6 +399,7 @@ static void emit_insn(struct gen *g, int i)
 		return;
 	}
 	emit_head(g, ins, i);
+	bool inline_form = true;
 	if (ins->op == OP_NOP || ins->op == OP_MEMBAR) {
 		g->native++;
 	} else if (sim_jit_inline_mem(fn, ins)) {
@@ -385,6 +422,23 @@ static void emit_insn(struct gen *g, int i)
 		g->native++;
 	} else {
 		emit_call(f, i);
+		inline_form = false;
+	}
+	note_writes(g, ins, inline_form);
+}
+
+/* The tokens of the part's shared accesses at registers (emit_mem_reg), one per register. */
+static void emit_tokens(const struct gen *g)
+{
+	memset(g->token, 0, (size_t)g->fn->nslots);
+	for (int i = g->lo; i < g->hi; i++) {
+		const struct ptx_insn *ins = &g->fn->code[i];
+		const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
+		if (!sim_jit_inline_mem(g->fn, ins) || ins->space != PS_SHARED || mo->slot < 0 ||
+		    mo->slot >= g->fn->nslots || g->token[mo->slot])
+			continue;
+		g->token[mo->slot] = true;
+		fprintf(g->f, "\tuint64_t t%d = 0;\n", mo->slot);
 	}
 }
 
@@ -396,7 +450,9 @@ static void emit_part(struct gen *g, int k)
 	fprintf(f, "static int P%d(struct sim_jit_warp *W, int pc)\n{\n"
 		   "\tuint64_t *r = W->r;\n\tuint64_t ni = 0, ns = 0, pending = W->pending;\n"
 		   "\tuint32_t mask;\n\tint rc;\n"
-		   "\t(void)rc; (void)mask; (void)r;\n\tswitch (pc) {\n", k);
+		   "\t(void)rc; (void)mask; (void)r;\n", k);
+	emit_tokens(g);
+	fprintf(f, "\tswitch (pc) {\n");
 	for (int i = g->lo; i < g->hi; i++)
 		if (g->entry[i])
 			fprintf(f, "\tcase %d: goto L%d;\n", i, i);
@@ -459,20 +515,22 @@ char *sim_jit_source(const struct ptx_module *m, const struct ptx_function *fn, 
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	bool *entry = calloc((size_t)fn->ncode + 1, 1);
-	if (!f || !entry) {
+	bool *entry = calloc((size_t)fn->ncode + 1, 1), *token = calloc((size_t)fn->nslots + 1, 1);
+	if (!f || !entry || !token) {
 		if (f)
 			fclose(f);
 		free(buf);
 		free(entry);
+		free(token);
 		snprintf(why, whyn, "out of memory writing the generated C");
 		return NULL;
 	}
 	mark_entries(fn, entry);
 	fprintf(f, "/* gpulab compiled kernel %s: %d PTX instructions */\n%s\n", fn->name, fn->ncode, prelude);
-	struct gen g = {.f = f, .fn = fn, .entry = entry};
+	struct gen g = {.f = f, .fn = fn, .entry = entry, .token = token};
 	emit_function(&g);
 	free(entry);
+	free(token);
 	*native = g.native;
 	if (fclose(f) != 0) {
 		free(buf);
