@@ -240,7 +240,11 @@ struct sim_shape {
 	uint8_t kind, is_store, space, sass, span, parts;
 	uint8_t half_kind[2]; /* how each half-warp's lanes lie (sim_mem_hot.c), for a shape of neither kind */
 	uint64_t cls;         /* shared: equal for shapes with equal rel (sim_mem_hot.c, shape_class); else 0 */
-	bool lean;            /* a shared load whose accesses may be counted as hits (sim_mem_hot.c) */
+	/* shared loads whose accesses may be counted as hits (sim_mem_hot.c): how the data moves (0: not such a
+	 * load), the starts past `first` that stay inside shared memory, and whether the words are one
+	 * window of a plain access (quiet reads taken inline) */
+	uint8_t lean, quiet1;
+	uint64_t range;
 	uint64_t hits;        /* accesses of this shape not yet in the counters (sim_mem_hot.c, flush_hits) */
 	/* shared */
 	int64_t first, last; /* the starts (lane 0's address) at which every lane lies inside shared memory */
@@ -356,7 +360,7 @@ int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, uns
 /* sim_jit_mem.c: a compiled kernel's ld/st (sim_jit_warp.mem) */
 int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr);
 /* ... and one whose addresses are a register's lanes plus off (sim_jit_warp.memr) */
-int sim_jit_mem_reg(void *cta, void *w, int pc, const uint64_t *reg, uint64_t off, uint64_t *tok);
+int sim_jit_mem_reg(void *cta, void *w, const void *ins, const uint64_t *reg, uint64_t off, uint64_t *tok);
 
 /* sim_tex_exec.c: the launch's texture and surface objects by handle (the table passed
  * gl_tex_check_table first); freed with the launch */

@@ -69,11 +69,15 @@ static const char prelude[] =
 	"#define MULEPI32(a, b) ((VQ)__builtin_ia32_pmuldq256((VI)(a), (VI)(b)))\n"
 	"#define FMADDPS(a, b, c) ((VQ)__builtin_ia32_vfmaddps256((VF)(a), (VF)(b), (VF)(c)))\n"
 	"#define UNORDMASK(v) __builtin_ia32_movmskps256(__builtin_ia32_cmpps256((VF)(v), (VF)(v), 3))\n"
+	"#define UNORDBITS(v) ((VQ)__builtin_ia32_cmpps256((VF)(v), (VF)(v), 3))\n"
+	"#define ANYBITS(m) (__builtin_ia32_movmskps256((VF)(m)) != 0)\n"
 	"#elif defined(__AVX__)\n#include <immintrin.h>\n"
 	"#define MULEPU32(a, b) ((VQ)_mm256_mul_epu32((__m256i)(a), (__m256i)(b)))\n"
 	"#define MULEPI32(a, b) ((VQ)_mm256_mul_epi32((__m256i)(a), (__m256i)(b)))\n"
 	"#define FMADDPS(a, b, c) ((VQ)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))\n"
 	"#define UNORDMASK(v) _mm256_movemask_ps(_mm256_cmp_ps((__m256)(v), (__m256)(v), _CMP_UNORD_Q))\n"
+	"#define UNORDBITS(v) ((VQ)_mm256_cmp_ps((__m256)(v), (__m256)(v), _CMP_UNORD_Q))\n"
+	"#define ANYBITS(m) (_mm256_movemask_ps((__m256)(m)) != 0)\n"
 	"#endif\n"
 	/* forced: -O1 leaves some of them out of line, and 32-byte vectors passed by value go through memory */
 	"#define VINLINE static inline __attribute__((always_inline))\n"
@@ -129,13 +133,14 @@ static const char prelude[] =
 	"#define VW(p, v) do { VQ w_ = (v); memcpy((p), &w_, sizeof w_); } while (0)\n"
 	/* A full warp's add/sub/mul/fma.f32 on registers only (a tiled GEMM's inner loop), out of line: one
 	 * small function per kernel that -O1 compiles into straight code, where a loop per instruction keeps
-	 * reloading its pointers.  The 8 vectors stay in registers and one NaN test covers them; with a NaN
+	 * reloading its pointers.  The 8 vectors stay in registers and one NaN test covers them (their
+	 * unordered-compare masks ORed as vectors: one mask move, no register per vector); with a NaN
 	 * anywhere, every lane takes the scalar form, from operands not yet overwritten (a lane reads only
 	 * its own lane, so a destination that is also a source is safe). */
 	"#if defined(__AVX__)\n"
-	"#define WOPS(name, decl, vraw, sexpr) static __attribute__((noinline, unused)) void name decl { VQ t[8]; int nan = 0; "
-	"_Pragma(\"GCC unroll 8\") for (int q = 0; q < 8; q++) { t[q] = (vraw) & LO; nan |= VNAN(t[q]); } "
-	"if (nan) { for (int l = 0; l < 32; l++) d[l] = (sexpr); return; } "
+	"#define WOPS(name, decl, vraw, sexpr) static __attribute__((noinline, unused)) void name decl { VQ t[8], nan = VK(0); "
+	"_Pragma(\"GCC unroll 8\") for (int q = 0; q < 8; q++) { t[q] = (vraw) & LO; nan |= UNORDBITS(t[q]); } "
+	"if (ANYBITS(nan)) { for (int l = 0; l < 32; l++) d[l] = (sexpr); return; } "
 	"_Pragma(\"GCC unroll 8\") for (int q = 0; q < 8; q++) VW(d + 4 * q, t[q]); }\n"
 	"#else\n"
 	"#define WOPS(name, decl, vraw, sexpr) static __attribute__((noinline, unused)) void name decl { "
@@ -224,7 +229,8 @@ static void emit_segment(struct gen *g, int i)
 		end - i, SIM_JIT_BUDGET_STEP, i, end - i, end - i, w);
 }
 
-/* A shared access at [register + offset] passes the register's token (t<slot>, a local of the part): the
+/* A shared access at [register + offset] passes its instruction (its offset in the decoded code is a
+ * constant here: a change of the layout changes the source, so the cache key) and the register's token (t<slot>, a local of the part): the
  * simulator leaves in it the class of the shape the register's lanes were found to have, or 0
  * (sim_mem_hot.c), and trusts it at the next access of the register.  The token starts at 0 when the
  * part is entered and is set to 0 after every instruction that may write the register (note_writes), so
@@ -232,8 +238,8 @@ static void emit_segment(struct gen *g, int i)
 static void emit_mem_reg(struct gen *g, int i, const struct ptx_operand *mo)
 {
 	FILE *f = g->f;
-	fprintf(f, "\tif (mask == 0xffffffffu && W->memr(W->cta, W->w, %d, r + %d, 0x%llxull, &t%d) < 0) { ", i,
-		mo->slot * 32, (unsigned long long)mo->offset, mo->slot);
+	fprintf(f, "\tif (mask == 0xffffffffu && W->memr(W->cta, W->w, W->code + %d * %zu, r + %d, 0x%llxull, &t%d) < 0) { ",
+		i, sizeof *g->fn->code, mo->slot * 32, (unsigned long long)mo->offset, mo->slot);
 	emit_uncount(g, i + 1);
 	fprintf(f, "*W->pc = %d; W->last = %d; goto out_abort; }\n", i, i);
 }

@@ -108,6 +108,19 @@ static bool hot_form(const struct ptx_insn *ins)
 	       ro->slot >= 0 && !(ins->mods & PM_CALLPARAM);
 }
 
+/* How a lean load (sim_mem_hot_reg_or_general) moves its data, as load_hot would: the whole warp at one
+ * word or contiguous, each half-warp so, or lane by lane. */
+enum { LEAN_NONE, LEAN_SAME, LEAN_UNIT, LEAN_HALVES, LEAN_GATHER = LEAN_HALVES + 4 };
+
+static uint8_t lean_move(const struct sim_shape *e)
+{
+	if (e->kind != SHAPE_ANY)
+		return e->kind == SHAPE_SAME ? LEAN_SAME : LEAN_UNIT;
+	if (e->half_kind[0] == SHAPE_ANY || e->half_kind[1] == SHAPE_ANY)
+		return LEAN_GATHER;
+	return (uint8_t)(LEAN_HALVES + 2 * (e->half_kind[0] == SHAPE_UNIT) + (e->half_kind[1] == SHAPE_UNIT));
+}
+
 /* The class of a shared shape of lanes rel: one number for every shape with this rel, so that a register
  * found to have one shape is known to have every shape of the same class (sim_mem_hot_reg_or_general).
  * The latest classes are kept by a hash of rel; a class that is not kept any more is never given again,
@@ -142,7 +155,9 @@ static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, stru
 	shape_windows(e);
 	e->cls = shape_class(cta, e->rel);
 	/* counted as hits: every access issues its SASS one(s) (no span) */
-	e->lean = !e->is_store && e->span <= 1 && e->last >= e->first;
+	e->lean = !e->is_store && e->span <= 1 && e->last >= e->first ? lean_move(e) : LEAN_NONE;
+	e->range = (uint64_t)(e->last - e->first);
+	e->quiet1 = e->nwin == 1 && !(ins->mods & (PM_VOLATILE | PM_STRONG));
 	return true;
 }
 
@@ -209,7 +224,7 @@ static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struc
 	e->is_store = ins->op == OP_ST;
 	e->space = ins->space;
 	e->cls = 0;
-	e->lean = false;
+	e->lean = LEAN_NONE;
 	if (!(ins->space == PS_SHARED ? install_shared(cta, ins, e, addr) : install_global(cta, ins, e)))
 		return false;
 	e->site = (uintptr_t)ins;
@@ -641,10 +656,10 @@ SIM_SIMD_CLONES static __attribute__((noinline)) int reg_check(struct sim_cta *c
 /* A shared access whose token answered but that the lean form does not take (a store, a traced CTA, a
  * vector's SASS span, a start outside shared memory). */
 SIM_SIMD_CLONES static __attribute__((noinline)) int reg_hot(struct sim_cta *cta, struct sim_warp *w,
-							     const struct ptx_insn *ins, struct sim_shape *e,
-							     const uint64_t reg[32], uint64_t off, uint64_t *tok)
+							     const struct ptx_insn *ins, const uint64_t reg[32],
+							     uint64_t off, uint64_t *tok)
 {
-	if (shared_hot(cta, w, ins, e, reg[0] + off, NULL))
+	if (shared_hot(cta, w, ins, slot_of(cta, ins), reg[0] + off, NULL))
 		return 0;
 	return reg_general(cta, w, ins, reg, off, tok);
 }
@@ -670,13 +685,23 @@ SIM_SIMD_CLONES int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_w
 	struct sim_shape *e = slot_of(cta, ins);
 	if (!*tok || e->site != (uintptr_t)ins || e->cls != *tok)
 		return reg_check(cta, w, ins, reg, off, tok);
-	uint64_t a0 = reg[0] + off;
-	if (!e->lean || cta->trace || (a0 & 3) || a0 - (uint64_t)e->first > (uint64_t)(e->last - e->first))
-		return reg_hot(cta, w, ins, e, reg, off, tok);
+	uint64_t a0 = reg[0] + off, from = a0 - (uint64_t)e->first;
+	/* from a whole number of words (first is one) and at most range: rotated, the low bits go on top */
+	if (!e->lean || cta->trace || (from >> 2 | from << 62) > e->range >> 2)
+		return reg_hot(cta, w, ins, reg, off, tok);
 	e->hits++;
-	load_hot(w, ins, e, cta->shared + a0);
-	/* one window inline (a row, a broadcast, two rows of a 16-wide tile), more out of line */
-	if (e->nwin == 1 && sim_quiet_ready(cta) && sim_quiet_take(cta, w, ins, a0 / 4, 1, e->win, e->words))
+	uint64_t *d = sim_reg(w, ins->ops[0].slot);
+	const uint8_t *src = cta->shared + a0, *hi = src + e->rel[16];
+	switch (e->lean) {
+	case LEAN_SAME: fill_words(d, word_at(src)); break;
+	case LEAN_UNIT: copy_words(d, src); break;
+	case LEAN_HALVES: fill_half(d, word_at(src)), fill_half(d + 16, word_at(hi)); break;
+	case LEAN_HALVES + 1: fill_half(d, word_at(src)), copy_half(d + 16, hi); break;
+	case LEAN_HALVES + 2: copy_half(d, src), fill_half(d + 16, word_at(hi)); break;
+	case LEAN_HALVES + 3: copy_half(d, src), copy_half(d + 16, hi); break;
+	default: gather_words(d, src, e->rel); break;
+	}
+	if (e->quiet1 && sim_quiet_ready(cta) && sim_quiet_take1(cta, w, ins, a0 / 4 + (uint64_t)e->win[0], e->words[0]))
 		return 0;
 	return lean_shadow(cta, w, ins, e, a0);
 }

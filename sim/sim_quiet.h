@@ -173,6 +173,20 @@ static inline __attribute__((always_inline)) bool sim_quiet_take(struct sim_cta 
 	return true;
 }
 
+/* sim_quiet_take of a plain access (not strong) whose words are one 64-word window at lo. */
+static inline __attribute__((always_inline)) bool sim_quiet_take1(struct sim_cta *cta, const struct sim_warp *w,
+								  const struct ptx_insn *ins, uint64_t lo,
+								  uint64_t words)
+{
+	struct sim_quiet *q = &cta->quiet;
+	if (!window_full(q->full, lo, words))
+		return false;
+	q->readers |= 1u << w->id;
+	q->site[w->id] = ins;
+	window_mark(q->reads + (size_t)w->id * q->rows, lo, words);
+	return true;
+}
+
 /* A full warp's aligned 4-byte reads of `ins`, whose words are given as nwin 64-word windows (bit i of
  * words[k]: a lane read word base + win[k] + i; every lane's word in one of them), recorded as quiet
  * reads when the rules allow it for every one: then true, and the reads are done with.  False changes
