@@ -240,10 +240,9 @@ struct sim_shape {
 	uint8_t kind, is_store, space, sass, span, parts;
 	uint8_t half_kind[2]; /* how each half-warp's lanes lie (sim_mem_hot.c), for a shape of neither kind */
 	uint64_t cls;         /* shared: equal for shapes with equal rel (sim_mem_hot.c, shape_class); else 0 */
-	/* shared loads whose accesses may be counted as hits (sim_mem_hot.c): how the data moves (0: not such a
-	 * load), the starts past `first` that stay inside shared memory, and whether the words are one
-	 * window of a plain access (quiet reads taken inline) */
-	uint8_t lean, quiet1;
+	/* a shared load whose accesses may be counted as hits (sim_mem_hot.c), the starts past `first` that stay
+	 * inside shared memory, and whether its words are one window of a plain access (quiet reads inline) */
+	bool lean, quiet1;
 	uint64_t range;
 	uint64_t hits;        /* accesses of this shape not yet in the counters (sim_mem_hot.c, flush_hits) */
 	/* shared */

@@ -108,19 +108,6 @@ static bool hot_form(const struct ptx_insn *ins)
 	       ro->slot >= 0 && !(ins->mods & PM_CALLPARAM);
 }
 
-/* How a lean load (sim_mem_hot_reg_or_general) moves its data, as load_hot would: the whole warp at one
- * word or contiguous, each half-warp so, or lane by lane. */
-enum { LEAN_NONE, LEAN_SAME, LEAN_UNIT, LEAN_HALVES, LEAN_GATHER = LEAN_HALVES + 4 };
-
-static uint8_t lean_move(const struct sim_shape *e)
-{
-	if (e->kind != SHAPE_ANY)
-		return e->kind == SHAPE_SAME ? LEAN_SAME : LEAN_UNIT;
-	if (e->half_kind[0] == SHAPE_ANY || e->half_kind[1] == SHAPE_ANY)
-		return LEAN_GATHER;
-	return (uint8_t)(LEAN_HALVES + 2 * (e->half_kind[0] == SHAPE_UNIT) + (e->half_kind[1] == SHAPE_UNIT));
-}
-
 /* The class of a shared shape of lanes rel: one number for every shape with this rel, so that a register
  * found to have one shape is known to have every shape of the same class (sim_mem_hot_reg_or_general).
  * The latest classes are kept by a hash of rel; a class that is not kept any more is never given again,
@@ -155,7 +142,7 @@ static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, stru
 	shape_windows(e);
 	e->cls = shape_class(cta, e->rel);
 	/* counted as hits: every access issues its SASS one(s) (no span) */
-	e->lean = !e->is_store && e->span <= 1 && e->last >= e->first ? lean_move(e) : LEAN_NONE;
+	e->lean = !e->is_store && e->span <= 1 && e->last >= e->first;
 	e->range = (uint64_t)(e->last - e->first);
 	e->quiet1 = e->nwin == 1 && !(ins->mods & (PM_VOLATILE | PM_STRONG));
 	return true;
@@ -224,7 +211,7 @@ static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struc
 	e->is_store = ins->op == OP_ST;
 	e->space = ins->space;
 	e->cls = 0;
-	e->lean = LEAN_NONE;
+	e->lean = false;
 	if (!(ins->space == PS_SHARED ? install_shared(cta, ins, e, addr) : install_global(cta, ins, e)))
 		return false;
 	e->site = (uintptr_t)ins;
@@ -690,17 +677,7 @@ SIM_SIMD_CLONES int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_w
 	if (!e->lean || cta->trace || (from >> 2 | from << 62) > e->range >> 2)
 		return reg_hot(cta, w, ins, reg, off, tok);
 	e->hits++;
-	uint64_t *d = sim_reg(w, ins->ops[0].slot);
-	const uint8_t *src = cta->shared + a0, *hi = src + e->rel[16];
-	switch (e->lean) {
-	case LEAN_SAME: fill_words(d, word_at(src)); break;
-	case LEAN_UNIT: copy_words(d, src); break;
-	case LEAN_HALVES: fill_half(d, word_at(src)), fill_half(d + 16, word_at(hi)); break;
-	case LEAN_HALVES + 1: fill_half(d, word_at(src)), copy_half(d + 16, hi); break;
-	case LEAN_HALVES + 2: copy_half(d, src), fill_half(d + 16, word_at(hi)); break;
-	case LEAN_HALVES + 3: copy_half(d, src), copy_half(d + 16, hi); break;
-	default: gather_words(d, src, e->rel); break;
-	}
+	load_hot(w, ins, e, cta->shared + a0);
 	if (e->quiet1 && sim_quiet_ready(cta) && sim_quiet_take1(cta, w, ins, a0 / 4 + (uint64_t)e->win[0], e->words[0]))
 		return 0;
 	return lean_shadow(cta, w, ins, e, a0);
