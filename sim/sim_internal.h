@@ -241,7 +241,8 @@ struct sim_shape {
 	uint8_t half_kind[2]; /* how each half-warp's lanes lie (sim_mem_hot.c), for a shape of neither kind */
 	uint64_t cls;         /* shared: equal for shapes with equal rel (sim_mem_hot.c, shape_class); else 0 */
 	/* a shared load whose accesses may be counted as hits (sim_mem_hot.c), the starts past `first` that stay
-	 * inside shared memory, and whether its words are one window of a plain access (quiet reads inline) */
+	 * inside shared memory, and whether its words are one window of a plain access that sim_quiet_take1
+	 * reads in one go (quiet reads inline) */
 	bool lean, quiet1;
 	uint64_t range;
 	uint64_t hits;        /* accesses of this shape not yet in the counters (sim_mem_hot.c, flush_hits) */

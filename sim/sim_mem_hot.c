@@ -144,7 +144,7 @@ static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, stru
 	/* counted as hits: every access issues its SASS one(s) (no span) */
 	e->lean = !e->is_store && e->span <= 1 && e->last >= e->first;
 	e->range = (uint64_t)(e->last - e->first);
-	e->quiet1 = e->nwin == 1 && !(ins->mods & (PM_VOLATILE | PM_STRONG));
+	e->quiet1 = e->nwin == 1 && e->words[0] >> SIM_QUIET_NEAR_BITS == 0 && !(ins->mods & (PM_VOLATILE | PM_STRONG));
 	return true;
 }
 

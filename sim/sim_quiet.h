@@ -173,17 +173,50 @@ static inline __attribute__((always_inline)) bool sim_quiet_take(struct sim_cta 
 	return true;
 }
 
-/* sim_quiet_take of a plain access (not strong) whose words are one 64-word window at lo. */
+/* Bits [lo, lo + 57) of a bitmap, and setting some of them: on a little-endian machine the 8 bytes from
+ * byte lo / 8 on hold bits [lo - lo % 8, lo - lo % 8 + 64), so one load and a shift by less than 8 (no
+ * branch, no second word) reach them; the spare word of SIM_QUIET_ROWS keeps the 8 bytes inside. */
+#define SIM_QUIET_NEAR_BITS 57
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline uint64_t near_bits(const uint64_t *map, uint64_t lo)
+{
+	uint64_t v;
+	memcpy(&v, (const unsigned char *)map + lo / 8, sizeof v);
+	return v >> (lo % 8);
+}
+
+static inline void near_set(uint64_t *map, uint64_t lo, uint64_t bits)
+{
+	unsigned char *p = (unsigned char *)map + lo / 8;
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	v |= bits << (lo % 8);
+	memcpy(p, &v, sizeof v);
+}
+#else
+static inline uint64_t near_bits(const uint64_t *map, uint64_t lo)
+{
+	return window_of(map, lo);
+}
+
+static inline void near_set(uint64_t *map, uint64_t lo, uint64_t bits)
+{
+	window_set(map, lo, bits);
+}
+#endif
+
+/* sim_quiet_take of a plain access (not strong) whose words are one window at lo, all below bit
+ * SIM_QUIET_NEAR_BITS of it. */
 static inline __attribute__((always_inline)) bool sim_quiet_take1(struct sim_cta *cta, const struct sim_warp *w,
 								  const struct ptx_insn *ins, uint64_t lo,
 								  uint64_t words)
 {
 	struct sim_quiet *q = &cta->quiet;
-	if (!window_full(q->full, lo, words))
+	if ((near_bits(q->full, lo) & words) != words)
 		return false;
 	q->readers |= 1u << w->id;
 	q->site[w->id] = ins;
-	window_mark(q->reads + (size_t)w->id * q->rows, lo, words);
+	near_set(q->reads + (size_t)w->id * q->rows, lo, words);
 	return true;
 }
 
