@@ -361,6 +361,7 @@ static void finish_one(struct pool *p, struct sim_cta *cta, long k, struct cta_o
 		while (k < cur && !atomic_compare_exchange_weak(&L->stop_at, &cur, k))
 			;
 	}
+	sim_mem_hot_flush(cta);
 	o->c = cta->c;
 	o->aborted = cta->aborted;
 	o->executed = cta->executed;

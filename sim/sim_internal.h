@@ -239,6 +239,13 @@ struct sim_shape {
 	int64_t min, max;
 	uint8_t kind, is_store, space, sass, span, parts;
 	uint8_t half_kind[2]; /* how each half-warp's lanes lie (sim_mem_hot.c), for a shape of neither kind */
+	uint64_t cls;         /* shared: equal for shapes with equal rel (sim_mem_hot.c, shape_class); else 0 */
+	/* a shared load whose accesses may be counted as hits (sim_mem_hot.c), the starts past `first` that stay
+	 * inside shared memory, and whether its words are one window of a plain access that sim_quiet_take1
+	 * reads in one go (quiet reads inline) */
+	bool lean, quiet1;
+	uint64_t range;
+	uint64_t hits;        /* accesses of this shape not yet in the counters (sim_mem_hot.c, flush_hits) */
 	/* shared */
 	int64_t first, last; /* the starts (lane 0's address) at which every lane lies inside shared memory */
 	uint32_t units, conflicts, nwin;
@@ -257,6 +264,16 @@ struct sim_shape {
 	struct sim_l1_key l1_key; /* rel's key for sim_l1_load_words */
 };
 #define SIM_SHAPE_SLOTS 256
+
+/* A shared shape's class: the rel it was given to (sim_mem_hot.c, shape_class). */
+struct sim_shape_class {
+	int64_t rel[32];
+	uint64_t cls;
+};
+#define SIM_SHAPE_CLASSES 16
+
+/* sim_mem_hot.c: add the accesses the shapes hold as hits to the CTA's counters (before they are read). */
+void sim_mem_hot_flush(struct sim_cta *cta);
 
 struct sim_cta {
 	struct sim_launch *L;
@@ -294,7 +311,8 @@ struct sim_cta {
 	const uint64_t **frame_konst; /* per (function, frame start): constant slots (sim_frame.c) */
 	struct gl_mm_memo wf_memo;     /* shared-memory wavefront counts by call site and shape (memmodel.h) */
 	struct sim_shape *shapes;      /* SIM_SHAPE_SLOTS, by call site (sim_mem_hot.c) */
-	uint64_t shape_serial;         /* the last shape id given */
+	uint64_t shape_serial;         /* the last shape id or class given */
+	struct sim_shape_class shape_classes[SIM_SHAPE_CLASSES]; /* the latest classes, by a hash of rel */
 	struct gl_trace_event *trace;  /* per worker buffer, appended in CTA order by the grid */
 	uint32_t ntrace, trace_cap;
 	uint64_t trace_dropped;
@@ -342,7 +360,7 @@ int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, uns
 /* sim_jit_mem.c: a compiled kernel's ld/st (sim_jit_warp.mem) */
 int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr);
 /* ... and one whose addresses are a register's lanes plus off (sim_jit_warp.memr) */
-int sim_jit_mem_reg(void *cta, void *w, int pc, uint32_t mask, const uint64_t *reg, uint64_t off);
+int sim_jit_mem_reg(void *cta, void *w, const void *ins, const uint64_t *reg, uint64_t off, uint64_t *tok);
 
 /* sim_tex_exec.c: the launch's texture and surface objects by handle (the table passed
  * gl_tex_check_table first); freed with the launch */

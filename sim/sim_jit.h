@@ -35,8 +35,12 @@ struct sim_warp;
 		int (*exec)(void *cta, void *w, int pc, uint32_t mask); /* the interpreter, one insn */     \
 		/* ld/st at pc with the lanes' addresses computed inline: counted, checked and moved */     \
 		int (*mem)(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr);                     \
-		/* the same for shared [register + off]: lane l's address reg[l] + off, written out as needed */ \
-		int (*memr)(void *cta, void *w, int pc, uint32_t mask, const uint64_t *reg, uint64_t off);  \
+		/* the same for a full warp's shared [register + off] of instruction ins (code + its offset, \
+		 * which the generated code holds): lane l's address reg[l] + off, written out as needed;    \
+		 * *tok: the register's shape token (sim_jit_gen.c, emit_mem_reg) */                         \
+		int (*memr)(void *cta, void *w, const void *ins, const uint64_t *reg, uint64_t off,          \
+			    uint64_t *tok);                                                                 \
+		const char *code; /* the function's decoded instructions */                                 \
 	};
 #define SIM_JIT_STR_(...) #__VA_ARGS__
 #define SIM_JIT_STR(...) SIM_JIT_STR_(__VA_ARGS__)

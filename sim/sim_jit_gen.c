@@ -69,11 +69,15 @@ static const char prelude[] =
 	"#define MULEPI32(a, b) ((VQ)__builtin_ia32_pmuldq256((VI)(a), (VI)(b)))\n"
 	"#define FMADDPS(a, b, c) ((VQ)__builtin_ia32_vfmaddps256((VF)(a), (VF)(b), (VF)(c)))\n"
 	"#define UNORDMASK(v) __builtin_ia32_movmskps256(__builtin_ia32_cmpps256((VF)(v), (VF)(v), 3))\n"
+	"#define UNORDBITS(v) ((VQ)__builtin_ia32_cmpps256((VF)(v), (VF)(v), 3))\n"
+	"#define ANYBITS(m) (__builtin_ia32_movmskps256((VF)(m)) != 0)\n"
 	"#elif defined(__AVX__)\n#include <immintrin.h>\n"
 	"#define MULEPU32(a, b) ((VQ)_mm256_mul_epu32((__m256i)(a), (__m256i)(b)))\n"
 	"#define MULEPI32(a, b) ((VQ)_mm256_mul_epi32((__m256i)(a), (__m256i)(b)))\n"
 	"#define FMADDPS(a, b, c) ((VQ)_mm256_fmadd_ps((__m256)(a), (__m256)(b), (__m256)(c)))\n"
 	"#define UNORDMASK(v) _mm256_movemask_ps(_mm256_cmp_ps((__m256)(v), (__m256)(v), _CMP_UNORD_Q))\n"
+	"#define UNORDBITS(v) ((VQ)_mm256_cmp_ps((__m256)(v), (__m256)(v), _CMP_UNORD_Q))\n"
+	"#define ANYBITS(m) (_mm256_movemask_ps((__m256)(m)) != 0)\n"
 	"#endif\n"
 	/* forced: -O1 leaves some of them out of line, and 32-byte vectors passed by value go through memory */
 	"#define VINLINE static inline __attribute__((always_inline))\n"
@@ -129,13 +133,14 @@ static const char prelude[] =
 	"#define VW(p, v) do { VQ w_ = (v); memcpy((p), &w_, sizeof w_); } while (0)\n"
 	/* A full warp's add/sub/mul/fma.f32 on registers only (a tiled GEMM's inner loop), out of line: one
 	 * small function per kernel that -O1 compiles into straight code, where a loop per instruction keeps
-	 * reloading its pointers.  The 8 vectors stay in registers and one NaN test covers them; with a NaN
+	 * reloading its pointers.  The 8 vectors stay in registers and one NaN test covers them (their
+	 * unordered-compare masks ORed as vectors: one mask move, no register per vector); with a NaN
 	 * anywhere, every lane takes the scalar form, from operands not yet overwritten (a lane reads only
 	 * its own lane, so a destination that is also a source is safe). */
 	"#if defined(__AVX__)\n"
-	"#define WOPS(name, decl, vraw, sexpr) static __attribute__((noinline, unused)) void name decl { VQ t[8]; int nan = 0; "
-	"_Pragma(\"GCC unroll 8\") for (int q = 0; q < 8; q++) { t[q] = (vraw) & LO; nan |= VNAN(t[q]); } "
-	"if (nan) { for (int l = 0; l < 32; l++) d[l] = (sexpr); return; } "
+	"#define WOPS(name, decl, vraw, sexpr) static __attribute__((noinline, unused)) void name decl { VQ t[8], nan = VK(0); "
+	"_Pragma(\"GCC unroll 8\") for (int q = 0; q < 8; q++) { t[q] = (vraw) & LO; nan |= UNORDBITS(t[q]); } "
+	"if (ANYBITS(nan)) { for (int l = 0; l < 32; l++) d[l] = (sexpr); return; } "
 	"_Pragma(\"GCC unroll 8\") for (int q = 0; q < 8; q++) VW(d + 4 * q, t[q]); }\n"
 	"#else\n"
 	"#define WOPS(name, decl, vraw, sexpr) static __attribute__((noinline, unused)) void name decl { "
@@ -174,6 +179,7 @@ struct gen {
 	int lo, hi;
 	int seg_end;  /* the end of the segment being written (see emit_segment) */
 	int native;   /* instructions translated inline so far */
+	bool *token;  /* per register slot: the part has a shape token for it (emit_tokens) */
 };
 
 /* A jump to instruction t: a goto inside the part, JUMP to another. */
@@ -223,19 +229,55 @@ static void emit_segment(struct gen *g, int i)
 		end - i, SIM_JIT_BUDGET_STEP, i, end - i, end - i, w);
 }
 
-static void emit_mem(const struct gen *g, const struct ptx_insn *ins, int i)
+/* A shared access at [register + offset] passes its instruction (its offset in the decoded code is a
+ * constant here: a change of the layout changes the source, so the cache key) and the register's token (t<slot>, a local of the part): the
+ * simulator leaves in it the class of the shape the register's lanes were found to have, or 0
+ * (sim_mem_hot.c), and trusts it at the next access of the register.  The token starts at 0 when the
+ * part is entered and is set to 0 after every instruction that may write the register (note_writes), so
+ * wherever control comes from, it is 0 or the class of the register's lanes as they are. */
+static void emit_mem_reg(struct gen *g, int i, const struct ptx_operand *mo)
+{
+	FILE *f = g->f;
+	fprintf(f, "\tif (mask == 0xffffffffu && W->memr(W->cta, W->w, W->code + %d * %zu, r + %d, 0x%llxull, &t%d) < 0) { ",
+		i, sizeof *g->fn->code, mo->slot * 32, (unsigned long long)mo->offset, mo->slot);
+	emit_uncount(g, i + 1);
+	fprintf(f, "*W->pc = %d; W->last = %d; goto out_abort; }\n", i, i);
+}
+
+/* After instruction i (when the warp goes on in the part): the tokens of the registers it may have
+ * written go back to 0.  Inline forms write their destination only (emit_insn writes ops[0]'s lanes, a
+ * load's data goes to ops[0]); a vector destination or a call into the interpreter clears them all.  Stores,
+ * branches, nop and membar write no register. */
+static void note_writes(struct gen *g, const struct ptx_insn *ins, bool inline_form)
+{
+	const struct ptx_operand *d = &ins->ops[0];
+	if (ins->op == OP_ST || ins->op == OP_NOP || ins->op == OP_MEMBAR || ins->op == OP_BRA)
+		return;
+	if (inline_form && ins->nops > 0 && d->kind == PO_SLOT && ins->vec <= 1 && d->slot >= 0 &&
+	    d->slot < g->fn->nslots) {
+		if (g->token[d->slot])
+			fprintf(g->f, "\tt%d = 0;\n", d->slot);
+		return;
+	}
+	for (int s = 0; s < g->fn->nslots; s++)
+		if (g->token[s])
+			fprintf(g->f, "\tt%d = 0;\n", s);
+}
+
+static void emit_mem(struct gen *g, const struct ptx_insn *ins, int i)
 {
 	FILE *f = g->f;
 	const struct ptx_function *fn = g->fn;
 	const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
 	char base[48];
-	if (ins->space == PS_SHARED && mo->slot >= 0 && mo->slot < fn->nslots) {
-		/* shared memory at a register: its lanes and the offset, added only when needed (sim_mem_hot.c) */
-		fprintf(f, "\tif (mask && W->memr(W->cta, W->w, %d, mask, r + %d, 0x%llxull) < 0) { ", i, mo->slot * 32,
-			(unsigned long long)mo->offset);
-		emit_uncount(g, i + 1);
-		fprintf(f, "*W->pc = %d; W->last = %d; goto out_abort; }\n", i, i);
-		return;
+	bool at_reg = ins->space == PS_SHARED && mo->slot >= 0 && mo->slot < fn->nslots;
+	if (at_reg) {
+		/* shared memory at a register, a full warp: its lanes and the offset, added only when needed
+		 * (sim_mem_hot.c); a guard that leaves some lanes off takes the addresses' way below */
+		emit_mem_reg(g, i, mo);
+		if (ins->guard < 0 || ins->guard >= fn->nslots)
+			return;
+		fprintf(f, "\telse ");
 	}
 	fprintf(f, "\tif (mask) {\n\t\tuint64_t a_[32];\n");
 	if (mo->slot >= 0 && mo->slot < fn->nslots) { /* a register: 8 vectors (-O1 vectorises no loop itself) */
@@ -363,6 +405,7 @@ static void emit_insn(struct gen *g, int i)
 		return;
 	}
 	emit_head(g, ins, i);
+	bool inline_form = true;
 	if (ins->op == OP_NOP || ins->op == OP_MEMBAR) {
 		g->native++;
 	} else if (sim_jit_inline_mem(fn, ins)) {
@@ -385,6 +428,23 @@ static void emit_insn(struct gen *g, int i)
 		g->native++;
 	} else {
 		emit_call(f, i);
+		inline_form = false;
+	}
+	note_writes(g, ins, inline_form);
+}
+
+/* The tokens of the part's shared accesses at registers (emit_mem_reg), one per register. */
+static void emit_tokens(const struct gen *g)
+{
+	memset(g->token, 0, (size_t)g->fn->nslots);
+	for (int i = g->lo; i < g->hi; i++) {
+		const struct ptx_insn *ins = &g->fn->code[i];
+		const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
+		if (!sim_jit_inline_mem(g->fn, ins) || ins->space != PS_SHARED || mo->slot < 0 ||
+		    mo->slot >= g->fn->nslots || g->token[mo->slot])
+			continue;
+		g->token[mo->slot] = true;
+		fprintf(g->f, "\tuint64_t t%d = 0;\n", mo->slot);
 	}
 }
 
@@ -396,7 +456,9 @@ static void emit_part(struct gen *g, int k)
 	fprintf(f, "static int P%d(struct sim_jit_warp *W, int pc)\n{\n"
 		   "\tuint64_t *r = W->r;\n\tuint64_t ni = 0, ns = 0, pending = W->pending;\n"
 		   "\tuint32_t mask;\n\tint rc;\n"
-		   "\t(void)rc; (void)mask; (void)r;\n\tswitch (pc) {\n", k);
+		   "\t(void)rc; (void)mask; (void)r;\n", k);
+	emit_tokens(g);
+	fprintf(f, "\tswitch (pc) {\n");
 	for (int i = g->lo; i < g->hi; i++)
 		if (g->entry[i])
 			fprintf(f, "\tcase %d: goto L%d;\n", i, i);
@@ -459,20 +521,22 @@ char *sim_jit_source(const struct ptx_module *m, const struct ptx_function *fn, 
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	bool *entry = calloc((size_t)fn->ncode + 1, 1);
-	if (!f || !entry) {
+	bool *entry = calloc((size_t)fn->ncode + 1, 1), *token = calloc((size_t)fn->nslots + 1, 1);
+	if (!f || !entry || !token) {
 		if (f)
 			fclose(f);
 		free(buf);
 		free(entry);
+		free(token);
 		snprintf(why, whyn, "out of memory writing the generated C");
 		return NULL;
 	}
 	mark_entries(fn, entry);
 	fprintf(f, "/* gpulab compiled kernel %s: %d PTX instructions */\n%s\n", fn->name, fn->ncode, prelude);
-	struct gen g = {.f = f, .fn = fn, .entry = entry};
+	struct gen g = {.f = f, .fn = fn, .entry = entry, .token = token};
 	emit_function(&g);
 	free(entry);
+	free(token);
 	*native = g.native;
 	if (fclose(f) != 0) {
 		free(buf);

@@ -11,8 +11,7 @@ int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr)
 	return sim_mem_hot_or_general(c, w, &c->L->fn->code[pc], mask, addr); /* hot form first; -1: a fault */
 }
 
-int sim_jit_mem_reg(void *cta, void *w, int pc, uint32_t mask, const uint64_t *reg, uint64_t off)
+int sim_jit_mem_reg(void *cta, void *w, const void *ins, const uint64_t *reg, uint64_t off, uint64_t *tok)
 {
-	struct sim_cta *c = cta;
-	return sim_mem_hot_reg_or_general(c, w, &c->L->fn->code[pc], mask, reg, off);
+	return sim_mem_hot_reg_or_general(cta, w, ins, reg, off, tok); /* a jump: the arguments are in place */
 }

@@ -108,6 +108,23 @@ static bool hot_form(const struct ptx_insn *ins)
 	       ro->slot >= 0 && !(ins->mods & PM_CALLPARAM);
 }
 
+/* The class of a shared shape of lanes rel: one number for every shape with this rel, so that a register
+ * found to have one shape is known to have every shape of the same class (sim_mem_hot_reg_or_general).
+ * The latest classes are kept by a hash of rel; a class that is not kept any more is never given again,
+ * so equal classes always mean equal rel (a rel may come to have several). */
+static uint64_t shape_class(struct sim_cta *cta, const int64_t rel[32])
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	for (int l = 0; l < 32; l++)
+		h = (h ^ (uint64_t)rel[l]) * 0x100000001b3ull;
+	struct sim_shape_class *c = &cta->shape_classes[(h >> 32) % SIM_SHAPE_CLASSES];
+	if (!c->cls || memcmp(c->rel, rel, sizeof c->rel) != 0) {
+		memcpy(c->rel, rel, sizeof c->rel);
+		c->cls = ++cta->shape_serial;
+	}
+	return c->cls;
+}
+
 /* The shared-memory facts of a shape: its wavefronts and conflicts, its SASS parts', and its windows;
  * false when its lanes are not all below 2^32. */
 static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, struct sim_shape *e,
@@ -123,6 +140,11 @@ static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, stru
 	e->last = (int64_t)cta->L->shared_size - 4 - e->max;
 	shape_sass(cta, ins, e, addr);
 	shape_windows(e);
+	e->cls = shape_class(cta, e->rel);
+	/* counted as hits: every access issues its SASS one(s) (no span) */
+	e->lean = !e->is_store && e->span <= 1 && e->last >= e->first;
+	e->range = (uint64_t)(e->last - e->first);
+	e->quiet1 = e->nwin == 1 && e->words[0] >> SIM_QUIET_NEAR_BITS == 0 && !(ins->mods & (PM_VOLATILE | PM_STRONG));
 	return true;
 }
 
@@ -188,6 +210,8 @@ static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struc
 		e->half_kind[h] = half_kind(e->rel + 16 * h);
 	e->is_store = ins->op == OP_ST;
 	e->space = ins->space;
+	e->cls = 0;
+	e->lean = false;
 	if (!(ins->space == PS_SHARED ? install_shared(cta, ins, e, addr) : install_global(cta, ins, e)))
 		return false;
 	e->site = (uintptr_t)ins;
@@ -209,6 +233,8 @@ static inline bool same_shape(const struct sim_shape *e, const uint64_t addr[32]
 	return (e->kind == SHAPE_SAME ? lanes_differ(addr) : shape_diff(addr, e->rel)) == 0;
 }
 
+static void flush_hits(struct sim_cta *cta, struct sim_shape *e);
+
 HOT_INLINE struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn *ins, const uint64_t addr[32])
 {
 	struct sim_shape *e = slot_of(cta, ins);
@@ -216,37 +242,62 @@ HOT_INLINE struct sim_shape *shape_of(struct sim_cta *cta, const struct ptx_insn
 		return e;
 	if (!hot_form(ins)) /* another form leaves the slot to the site that has it */
 		return NULL;
+	flush_hits(cta, e);
 	e->site = 0;
 	return shape_install(cta, ins, e, addr) ? e : NULL;
 }
 
-/* The counters of one hot access: the PTX access, then the SASS access(es) it stands for (as the general
- * path's add_sass_access counts them). */
-HOT_INLINE void count_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
-			  const struct sim_shape *e)
+/* The counters of n hot accesses of shape e at ins, each issuing its SASS access(es) or none: the PTX
+ * access, then the SASS one(s) it stands for (as the general path's add_sass_access counts them).  Every
+ * count is n times one access's, so counting n at once is exact. */
+HOT_INLINE void count_n(struct sim_cta *cta, const struct ptx_insn *ins, const struct sim_shape *e, uint64_t n,
+			bool issue)
 {
 	struct gl_sim_counters *c = &cta->c;
 	uint64_t *inst = e->is_store ? &c->sst_inst : &c->sld_inst, *wf = e->is_store ? &c->sst_wf : &c->sld_wf;
 	uint64_t *conf = e->is_store ? &c->sst_conf : &c->sld_conf;
 	if (e->is_store) {
-		c->ptx_sst_inst++, c->ptx_sst_wf += e->units, c->ptx_sst_conf += e->conflicts;
+		c->ptx_sst_inst += n, c->ptx_sst_wf += n * e->units, c->ptx_sst_conf += n * e->conflicts;
 	} else {
-		c->ptx_sld_inst++, c->ptx_sld_wf += e->units, c->ptx_sld_conf += e->conflicts;
+		c->ptx_sld_inst += n, c->ptx_sld_wf += n * e->units, c->ptx_sld_conf += n * e->conflicts;
 	}
-	sim_spots_add(cta, ins, e->is_store ? SIM_SPOT_SST : SIM_SPOT_SLD, e->conflicts);
+	sim_spots_add(cta, ins, e->is_store ? SIM_SPOT_SST : SIM_SPOT_SLD, n * e->conflicts);
 	if (e->sass == SASS_NONE || e->sass == SASS_SAME) {
-		*inst += 1, *wf += e->units, *conf += e->conflicts;
+		*inst += n, *wf += n * e->units, *conf += n * e->conflicts;
 	} else if (e->parts) {
-		bool issue = true;
-		if (e->span > 1 && cta->sass_phase) { /* one SASS access every span-th execution, from the first */
-			const struct ptx_function *fn = cta->L->fn;
-			uint8_t *phase = &cta->sass_phase[(size_t)w->id * fn->ncode + (size_t)(ins - fn->code)];
-			issue = *phase == 0;
-			*phase = (uint8_t)((*phase + 1) % e->span);
-		}
 		for (unsigned k = 0; issue && k < e->parts; k++)
-			*inst += 1, *wf += e->part_units[k], *conf += e->part_conflicts[k];
+			*inst += n, *wf += n * e->part_units[k], *conf += n * e->part_conflicts[k];
 	}
+}
+
+/* The counters of one hot access (a vector's SASS access issues every span-th execution, from the first). */
+HOT_INLINE void count_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+			  const struct sim_shape *e)
+{
+	bool issue = true;
+	if (e->parts && e->sass != SASS_NONE && e->sass != SASS_SAME && e->span > 1 && cta->sass_phase) {
+		const struct ptx_function *fn = cta->L->fn;
+		uint8_t *phase = &cta->sass_phase[(size_t)w->id * fn->ncode + (size_t)(ins - fn->code)];
+		issue = *phase == 0;
+		*phase = (uint8_t)((*phase + 1) % e->span);
+	}
+	count_n(cta, ins, e, 1, issue);
+}
+
+/* The accesses a lean shape counted in e->hits (sim_mem_hot_reg_or_general) go into the counters: before
+ * its slot takes another shape, and before the counters are read (sim_mem_hot_flush). */
+static void flush_hits(struct sim_cta *cta, struct sim_shape *e)
+{
+	if (!e->hits)
+		return;
+	count_n(cta, (const struct ptx_insn *)e->site, e, e->hits, true);
+	e->hits = 0;
+}
+
+void sim_mem_hot_flush(struct sim_cta *cta)
+{
+	for (unsigned k = 0; cta->shapes && k < SIM_SHAPE_SLOTS; k++)
+		flush_hits(cta, &cta->shapes[k]);
 }
 
 static uint32_t word_at(const uint8_t *p)
@@ -553,33 +604,93 @@ SIM_SIMD_CLONES bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const 
 /* A hot access translates no address, so it cannot fault (sim_fault.c), and a CTA with a fault has stopped
  * before its next instruction: only the general path's result needs the fault check.  The compiled
  * engine's call (sim_jit_mem) ends in this one, so it keeps no frame of its own. */
+static int general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+		   uint64_t addr[32])
+{
+	int rc = sim_ld_st_general(cta, w, ins, mask, addr);
+	return cta->fault.kind != GL_SIM_FAULT_NONE ? -1 : rc; /* an access faulted: the CTA stops (sim_fault.c) */
+}
+
 SIM_SIMD_CLONES int sim_mem_hot_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
 					   uint32_t mask, uint64_t addr[32])
 {
 	if (hot_access(cta, w, ins, mask, addr))
 		return 0;
-	int rc = sim_ld_st_general(cta, w, ins, mask, addr);
-	return cta->fault.kind != GL_SIM_FAULT_NONE ? -1 : rc; /* an access faulted: the CTA stops (sim_fault.c) */
+	return general(cta, w, ins, mask, addr);
 }
 
-/* Any other access of a register's lanes plus off: the addresses written out (out of line: the hot path
- * keeps no room for them). */
+/* An access of a register's lanes plus off that is not hot at the site's shape: the shape_of the addresses
+ * (written out here, out of line: the hot path keeps no room for them), else the general path; the token
+ * left is the class of the shape the lanes were found to have, or 0. */
 SIM_SIMD_CLONES static __attribute__((noinline)) int reg_general(struct sim_cta *cta, struct sim_warp *w,
-								 const struct ptx_insn *ins, uint32_t mask,
-								 const uint64_t reg[32], uint64_t off)
+								 const struct ptx_insn *ins,
+								 const uint64_t reg[32], uint64_t off, uint64_t *tok)
 {
 	uint64_t addr[32];
 	for (int l = 0; l < 32; l++)
 		addr[l] = reg[l] + off;
-	return sim_mem_hot_or_general(cta, w, ins, mask, addr);
+	*tok = 0;
+	struct sim_shape *e = shape_of(cta, ins, addr);
+	if (e && e->space == PS_SHARED)
+		*tok = e->cls; /* the addresses' differences are the register's */
+	if (e && (e->space == PS_SHARED ? shared_hot(cta, w, ins, e, addr[0], addr) : global_hot(cta, w, ins, e, addr)))
+		return 0;
+	return general(cta, w, ins, 0xffffffffu, addr);
 }
 
+/* An access whose token did not answer: when the register's lanes have the site's shape, its class is the
+ * token and the access goes the token's way; else reg_general. */
+SIM_SIMD_CLONES static __attribute__((noinline)) int reg_check(struct sim_cta *cta, struct sim_warp *w,
+							       const struct ptx_insn *ins,
+							       const uint64_t reg[32], uint64_t off, uint64_t *tok)
+{
+	const struct sim_shape *e = slot_of(cta, ins);
+	if (e->site == (uintptr_t)ins && e->cls && same_shape(e, reg)) {
+		*tok = e->cls;
+		return sim_mem_hot_reg_or_general(cta, w, ins, reg, off, tok);
+	}
+	return reg_general(cta, w, ins, reg, off, tok);
+}
+
+/* A shared access whose token answered but that the lean form does not take (a store, a traced CTA, a
+ * vector's SASS span, a start outside shared memory). */
+SIM_SIMD_CLONES static __attribute__((noinline)) int reg_hot(struct sim_cta *cta, struct sim_warp *w,
+							     const struct ptx_insn *ins, const uint64_t reg[32],
+							     uint64_t off, uint64_t *tok)
+{
+	if (shared_hot(cta, w, ins, slot_of(cta, ins), reg[0] + off, NULL))
+		return 0;
+	return reg_general(cta, w, ins, reg, off, tok);
+}
+
+/* The shadow side of a lean load whose words were not taken as quiet reads at once (sim_quiet.h). */
+SIM_SIMD_CLONES static __attribute__((noinline)) int lean_shadow(struct sim_cta *cta, struct sim_warp *w,
+								 const struct ptx_insn *ins, const struct sim_shape *e,
+								 uint64_t a0)
+{
+	if (!sim_shadow_quiet_reads(cta, w, ins, a0 / 4, e->nwin, e->win, e->words))
+		shadow_lanes(cta, w, ins, e, a0, NULL);
+	return 0;
+}
+
+/* The compiled engine's shared access at a register.  The common case keeps its own short path: the token
+ * answers, the shape is lean (a load that counts as hits, flush_hits) and starts inside shared memory
+ * (lane 0 decides, as in shared_hot), no trace: count it, move the data and take the quiet reads, with
+ * everything else out of line, so the path saves few registers.  It does what shared_hot does, in the
+ * same order. */
 SIM_SIMD_CLONES int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
-					       uint32_t mask, const uint64_t reg[32], uint64_t off)
+					       const uint64_t reg[32], uint64_t off, uint64_t *tok)
 {
 	struct sim_shape *e = slot_of(cta, ins);
-	if (mask == 0xffffffffu && e->site == (uintptr_t)ins && e->space == PS_SHARED && same_shape(e, reg) &&
-	    shared_hot(cta, w, ins, e, reg[0] + off, NULL))
+	if (!*tok || e->site != (uintptr_t)ins || e->cls != *tok)
+		return reg_check(cta, w, ins, reg, off, tok);
+	uint64_t a0 = reg[0] + off, from = a0 - (uint64_t)e->first;
+	/* from a whole number of words (first is one) and at most range: rotated, the low bits go on top */
+	if (!e->lean || cta->trace || (from >> 2 | from << 62) > e->range >> 2)
+		return reg_hot(cta, w, ins, reg, off, tok);
+	e->hits++;
+	load_hot(w, ins, e, cta->shared + a0);
+	if (e->quiet1 && sim_quiet_ready(cta) && sim_quiet_take1(cta, w, ins, a0 / 4 + (uint64_t)e->win[0], e->words[0]))
 		return 0;
-	return reg_general(cta, w, ins, mask, reg, off);
+	return lean_shadow(cta, w, ins, e, a0);
 }

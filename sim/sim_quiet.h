@@ -149,6 +149,77 @@ static inline __attribute__((always_inline)) void quiet_words_mark(uint64_t *row
 bool sim_shadow_quiet_reads_checked(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins,
 				    uint64_t base, unsigned nwin, const int32_t win[], const uint64_t words[]);
 
+/* Is the current interval one in which a quiet read was taken already, with no cp.async bookkeeping to
+ * consult (sim_shadow_quiet_reads)? */
+static inline __attribute__((always_inline)) bool sim_quiet_ready(const struct sim_cta *cta)
+{
+	const struct sim_quiet *q = &cta->quiet;
+	return q->ready_gen == cta->gen && q->ready_epoch == cta->epoch && !async_active(cta);
+}
+
+/* The reads in an interval that sim_quiet_ready keeps: quiet when the access is plain and its words are
+ * initialised (true, and they are recorded); false changes nothing. */
+static inline __attribute__((always_inline)) bool sim_quiet_take(struct sim_cta *cta, const struct sim_warp *w,
+								 const struct ptx_insn *ins, uint64_t base,
+								 unsigned nwin, const int32_t win[],
+								 const uint64_t words[])
+{
+	struct sim_quiet *q = &cta->quiet;
+	if ((ins->mods & (PM_VOLATILE | PM_STRONG)) || !quiet_words_full(q->full, base, nwin, win, words))
+		return false;
+	q->readers |= 1u << w->id; /* reads_row's, the bitmaps being this interval's */
+	q->site[w->id] = ins;
+	quiet_words_mark(q->reads + (size_t)w->id * q->rows, base, nwin, win, words);
+	return true;
+}
+
+/* Bits [lo, lo + 57) of a bitmap, and setting some of them: on a little-endian machine the 8 bytes from
+ * byte lo / 8 on hold bits [lo - lo % 8, lo - lo % 8 + 64), so one load and a shift by less than 8 (no
+ * branch, no second word) reach them; the spare word of SIM_QUIET_ROWS keeps the 8 bytes inside. */
+#define SIM_QUIET_NEAR_BITS 57
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+static inline uint64_t near_bits(const uint64_t *map, uint64_t lo)
+{
+	uint64_t v;
+	memcpy(&v, (const unsigned char *)map + lo / 8, sizeof v);
+	return v >> (lo % 8);
+}
+
+static inline void near_set(uint64_t *map, uint64_t lo, uint64_t bits)
+{
+	unsigned char *p = (unsigned char *)map + lo / 8;
+	uint64_t v;
+	memcpy(&v, p, sizeof v);
+	v |= bits << (lo % 8);
+	memcpy(p, &v, sizeof v);
+}
+#else
+static inline uint64_t near_bits(const uint64_t *map, uint64_t lo)
+{
+	return window_of(map, lo);
+}
+
+static inline void near_set(uint64_t *map, uint64_t lo, uint64_t bits)
+{
+	window_set(map, lo, bits);
+}
+#endif
+
+/* sim_quiet_take of a plain access (not strong) whose words are one window at lo, all below bit
+ * SIM_QUIET_NEAR_BITS of it. */
+static inline __attribute__((always_inline)) bool sim_quiet_take1(struct sim_cta *cta, const struct sim_warp *w,
+								  const struct ptx_insn *ins, uint64_t lo,
+								  uint64_t words)
+{
+	struct sim_quiet *q = &cta->quiet;
+	if ((near_bits(q->full, lo) & words) != words)
+		return false;
+	q->readers |= 1u << w->id;
+	q->site[w->id] = ins;
+	near_set(q->reads + (size_t)w->id * q->rows, lo, words);
+	return true;
+}
+
 /* A full warp's aligned 4-byte reads of `ins`, whose words are given as nwin 64-word windows (bit i of
  * words[k]: a lane read word base + win[k] + i; every lane's word in one of them), recorded as quiet
  * reads when the rules allow it for every one: then true, and the reads are done with.  False changes
@@ -164,15 +235,9 @@ static inline __attribute__((always_inline)) bool sim_shadow_quiet_reads(struct 
 									 unsigned nwin, const int32_t win[],
 									 const uint64_t words[])
 {
-	struct sim_quiet *q = &cta->quiet;
-	if (q->ready_gen != cta->gen || q->ready_epoch != cta->epoch || async_active(cta))
+	if (!sim_quiet_ready(cta))
 		return sim_shadow_quiet_reads_checked(cta, w, ins, base, nwin, win, words);
-	if ((ins->mods & (PM_VOLATILE | PM_STRONG)) || !quiet_words_full(q->full, base, nwin, win, words))
-		return false;
-	q->readers |= 1u << w->id; /* reads_row's, the bitmaps being this interval's */
-	q->site[w->id] = ins;
-	quiet_words_mark(q->reads + (size_t)w->id * q->rows, base, nwin, win, words);
-	return true;
+	return sim_quiet_take(cta, w, ins, base, nwin, win, words);
 }
 
 #endif

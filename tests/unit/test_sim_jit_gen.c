@@ -20,11 +20,13 @@ static bool calls(const char *src, const char *what, int pc)
 	return strstr(src, needle) != NULL;
 }
 
-/* Does it make the ld/st at pc one memory call (W->mem with the lanes' addresses, or W->memr with a
- * register and offset)? */
+/* Does it make the ld/st at pc one memory call (W->mem with the lanes' addresses, or W->memr with its
+ * instruction, code + pc times an instruction's size, and a register and offset)? */
 static bool calls_mem(const char *src, int pc)
 {
-	return calls(src, "W->mem", pc) || calls(src, "W->memr", pc);
+	char needle[96];
+	snprintf(needle, sizeof needle, "W->memr(W->cta, W->w, W->code + %d * %zu,", pc, sizeof(struct ptx_insn));
+	return calls(src, "W->mem", pc) || strstr(src, needle) != NULL;
 }
 
 static bool inline_form(const struct ptx_insn *ins)
