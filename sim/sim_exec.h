@@ -66,10 +66,10 @@ bool sim_mem_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn 
 int sim_mem_hot_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 			   uint64_t addr[32]);
 /* The same for a full warp (mask 0xffffffff) and the addresses reg[l] + off, which a hot shared access of
- * a shape seen before never writes out.  *tok is the register's shape token (0: none): the class (sim_shape.cls) of the shape its lanes were
- * last found to have, which the caller keeps while nothing writes the register (sim_jit_gen.c); an
- * access whose site's shape has that class needs no comparison of the lanes.  Every call leaves in it the
- * class found for the register's lanes, or 0. */
+ * a shape seen before never writes out.  *tok is the register's shape token (0: none): the class
+ * (sim_shape.cls) of the shape its lanes were last found to have, which the caller keeps while nothing
+ * writes the register (sim_jit_gen.c); an access whose site's shape has that class needs no comparison of
+ * the lanes.  Every call leaves in it the class found for the register's lanes, or 0. */
 int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
 			       const uint64_t reg[32], uint64_t off, uint64_t *tok);
 

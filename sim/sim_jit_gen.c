@@ -230,9 +230,9 @@ static void emit_segment(struct gen *g, int i)
 }
 
 /* A shared access at [register + offset] passes its instruction (its offset in the decoded code is a
- * constant here: a change of the layout changes the source, so the cache key) and the register's token (t<slot>, a local of the part): the
- * simulator leaves in it the class of the shape the register's lanes were found to have, or 0
- * (sim_mem_hot.c), and trusts it at the next access of the register.  The token starts at 0 when the
+ * constant here: a change of the layout changes the source, so the cache key) and the register's token
+ * (t<slot>, a local of the part): the simulator leaves in it the class of the shape the register's lanes
+ * were found to have, or 0 (sim_mem_hot.c), and trusts it at the next access of the register.  The token starts at 0 when the
  * part is entered and is set to 0 after every instruction that may write the register (note_writes), so
  * wherever control comes from, it is 0 or the class of the register's lanes as they are. */
 static void emit_mem_reg(struct gen *g, int i, const struct ptx_operand *mo)
