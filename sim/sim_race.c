@@ -437,6 +437,7 @@ static inline unsigned broadcast_read(struct sim_race *t, uint64_t word, unsigne
 	}
 	return record(t, e, false, word, 0xf, me, false);
 }
+
 uint32_t sim_race_warp_keyed(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
 			     uint32_t mask, unsigned n, bool is_store, const struct sim_race_key *key,
 			     uint8_t other[32])
@@ -461,9 +462,8 @@ static __attribute__((noinline)) uint32_t words_general(struct sim_race *t, uint
 
 /* The short ways apply to a read in this interval (so enter_interval has nothing to do), once reads are no
  * longer held back (a store came, or the list filled once: hold_read refuses it, and nothing is held),
- * with room for all 32
- * words (words_fit): a broadcast is one word's entry, the address set of an intact group only changes the
- * group's reader.  The same entries and results as warp_access. */
+ * with room for all 32 words (words_fit): a broadcast is one word's entry, the address set of an intact
+ * group only changes the group's reader.  The same entries and results as warp_access. */
 uint32_t sim_race_words(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
 			bool is_store, const struct sim_race_key *key, uint8_t other[32])
 {
