@@ -399,6 +399,15 @@ static uint64_t load_element(const uint8_t *p, unsigned esz, bool sign)
 }
 
 /* Global races inside a CTA: only between warps, so single-warp CTAs skip the bookkeeping. */
+/* Lane l's access of n bytes at addr races with warp other - 1 (the race table's answer). */
+static void race_finding(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins, unsigned l,
+			 uint64_t addr, unsigned n, unsigned other)
+{
+	sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr, n, false,
+		    "global-memory race at 0x%llx: warps %u and %u of one CTA access it between two barriers, "
+		    "at least one writing", (unsigned long long)addr, other - 1, w->id);
+}
+
 static void check_global_race(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, unsigned l,
 			      uint64_t addr, unsigned n, bool is_store)
 {
@@ -406,18 +415,14 @@ static void check_global_race(struct sim_cta *cta, struct sim_warp *w, const str
 		return;
 	unsigned other = sim_race_access(&cta->race, cta->gen, cta->epoch, w->id, addr, n, is_store);
 	if (other)
-		sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr, n, false,
-			    "global-memory race at 0x%llx: warps %u and %u of one CTA access it between two barriers, "
-			    "at least one writing", (unsigned long long)addr, other - 1, w->id);
+		race_finding(cta, w, ins, l, addr, n, other);
 }
 
 void sim_global_race_findings(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t racing,
 			      const uint64_t addr[32], unsigned n, const uint8_t other[32])
 {
 	FOR_LANES(racing, l)
-		sim_finding(cta, ins, (int)l, "race", PS_GLOBAL, addr[l], n, false,
-			    "global-memory race at 0x%llx: warps %u and %u of one CTA access it between two barriers, "
-			    "at least one writing", (unsigned long long)addr[l], (unsigned)other[l] - 1, w->id);
+		race_finding(cta, w, ins, l, addr[l], n, other[l]);
 }
 
 /* check_global_race for the lanes of a warp-level access, in lane order. */
