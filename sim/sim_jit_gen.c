@@ -229,12 +229,22 @@ static void emit_segment(struct gen *g, int i)
 		end - i, SIM_JIT_BUDGET_STEP, i, end - i, end - i, w);
 }
 
+/* The address operand of an inline ld/st (sim_jit_inline_mem) of shared memory at [register + offset],
+ * else NULL: emit_mem passes such an access its register (emit_mem_reg), and the part keeps a token for
+ * that register (emit_tokens). */
+static const struct ptx_operand *shared_at_reg(const struct ptx_function *fn, const struct ptx_insn *ins)
+{
+	const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
+	return ins->space == PS_SHARED && mo->slot >= 0 && mo->slot < fn->nslots ? mo : NULL;
+}
+
 /* A shared access at [register + offset] passes its instruction (its offset in the decoded code is a
  * constant here: a change of the layout changes the source, so the cache key) and the register's token
  * (t<slot>, a local of the part): the simulator leaves in it the class of the shape the register's lanes
- * were found to have, or 0 (sim_mem_hot.c), and trusts it at the next access of the register.  The token starts at 0 when the
- * part is entered and is set to 0 after every instruction that may write the register (note_writes), so
- * wherever control comes from, it is 0 or the class of the register's lanes as they are. */
+ * were found to have, or 0 (sim_mem_hot.c), and trusts it at the next access of the register.  The
+ * token starts at 0 when the part is entered and is set to 0 after every instruction that may write the
+ * register (note_writes), so wherever control comes from, it is 0 or the class of the register's lanes
+ * as they are. */
 static void emit_mem_reg(struct gen *g, int i, const struct ptx_operand *mo)
 {
 	FILE *f = g->f;
@@ -270,8 +280,7 @@ static void emit_mem(struct gen *g, const struct ptx_insn *ins, int i)
 	const struct ptx_function *fn = g->fn;
 	const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
 	char base[48];
-	bool at_reg = ins->space == PS_SHARED && mo->slot >= 0 && mo->slot < fn->nslots;
-	if (at_reg) {
+	if (shared_at_reg(fn, ins)) {
 		/* shared memory at a register, a full warp: its lanes and the offset, added only when needed
 		 * (sim_mem_hot.c); a guard that leaves some lanes off takes the addresses' way below */
 		emit_mem_reg(g, i, mo);
@@ -439,9 +448,8 @@ static void emit_tokens(const struct gen *g)
 	memset(g->token, 0, (size_t)g->fn->nslots);
 	for (int i = g->lo; i < g->hi; i++) {
 		const struct ptx_insn *ins = &g->fn->code[i];
-		const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
-		if (!sim_jit_inline_mem(g->fn, ins) || ins->space != PS_SHARED || mo->slot < 0 ||
-		    mo->slot >= g->fn->nslots || g->token[mo->slot])
+		const struct ptx_operand *mo = sim_jit_inline_mem(g->fn, ins) ? shared_at_reg(g->fn, ins) : NULL;
+		if (!mo || g->token[mo->slot])
 			continue;
 		g->token[mo->slot] = true;
 		fprintf(g->f, "\tuint64_t t%d = 0;\n", mo->slot);
