@@ -519,6 +519,19 @@ static bool uniform_param_load(struct sim_cta *cta, struct sim_warp *w, const st
 	return true;
 }
 
+/* The data of a scalar 64-bit access whose lanes all lie in one span (fast_span). */
+static void move_words64(struct sim_cta *cta, struct sim_warp *w, int slot, const struct fast_span *f,
+			 const uint64_t addr[32], uint32_t mask, bool is_store)
+{
+	if (is_store) {
+		const uint64_t *v = sim_src(cta, w, slot);
+		FOR_LANES(mask, l) memcpy(f->host + (addr[l] - f->first), &v[l], 8);
+	} else {
+		uint64_t *d = sim_reg(w, slot);
+		FOR_LANES(mask, l) memcpy(&d[l], f->host + (addr[l] - f->first), 8);
+	}
+}
+
 int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32])
 {
 	if (sim_mem_hot(cta, w, ins, mask, addr)) /* sim_mem_hot.c: shared addresses below 2^32, none to cut */
@@ -539,6 +552,14 @@ int sim_ld_st_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	enum ptx_space space = (enum ptx_space)ins->space;
 	struct fast_span f;
 	bool fast = fast_span(cta, w, space, addr, mask, size, is_store, &f);
+	if (fast && ro->kind == PO_SLOT && ro->slot >= 0 && size == 8) { /* scalar 64-bit: a plain loop */
+		move_words64(cta, w, ro->slot, &f, addr, mask, is_store);
+		if (space == PS_SHARED)
+			sim_shadow_warp(cta, w, ins, mask, addr, 8, is_store);
+		else
+			sim_check_global_races(cta, w, ins, mask, addr, 8, is_store, NULL);
+		return 0;
+	}
 	if (fast && ro->kind == PO_SLOT && ro->slot >= 0 && size == 4) { /* scalar 32-bit: the hot form */
 		if (is_store) {
 			const uint64_t *v = sim_src(cta, w, ro->slot);

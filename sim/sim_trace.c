@@ -57,9 +57,9 @@ static void add_init(struct sim_cta *cta, struct sim_shadow *s, uint64_t word, u
 }
 
 /* A warp other than me that read `word` quietly in this interval (warp + 1), or 0. */
-static uint16_t quiet_reader(const struct sim_cta *cta, uint64_t word, uint16_t me)
+static inline __attribute__((always_inline)) uint16_t quiet_reader(const struct sim_cta *cta, uint64_t word, uint16_t me)
 {
-	if (!reads_current(cta))
+	if (!reads_current(cta) || !(cta->quiet.readers & ~(1u << (me - 1))))
 		return 0;
 	size_t rows = SIM_QUIET_ROWS(cta->L);
 	FOR_LANES(cta->quiet.readers & ~(1u << (me - 1)), k)
@@ -69,7 +69,7 @@ static uint16_t quiet_reader(const struct sim_cta *cta, uint64_t word, uint16_t 
 }
 
 /* A plain whole-word read by warp me taken as a quiet read, when the rule allows it. */
-static bool quiet_word_read(struct sim_cta *cta, const struct ptx_insn *ins, uint64_t word, uint16_t me)
+static inline __attribute__((always_inline)) bool quiet_word_read(struct sim_cta *cta, const struct ptx_insn *ins, uint64_t word, uint16_t me)
 {
 	if (!quiet_interval(cta) || !is_full(cta, word))
 		return false;
@@ -215,51 +215,91 @@ void sim_shadow_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	}
 }
 
-/* sim_shadow_write / sim_shadow_read for one aligned 4-byte word, when no per-access exception applies
- * (not reserved, not strong, no cp.async in flight): the same checks and updates, inlined. */
-static inline void word_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane,
-			      uint64_t addr, uint16_t me)
+/* sim_shadow_write / sim_shadow_read for the whole word `word` of a plain access of n bytes at addr (an
+ * aligned 4-byte access is one such word, an aligned 8-byte access two), when no per-access exception
+ * applies (not reserved, not strong, no cp.async in flight): the same checks and updates, inlined.  As
+ * there, an access reports one finding at most: `reported` says that an earlier word of it did, and the
+ * result whether it has now. */
+static inline bool word_write(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane,
+			      uint64_t addr, unsigned n, uint64_t word, uint16_t me, bool reported)
 {
-	struct sim_shadow *s = shadow_word(cta, addr / 4);
-	uint16_t other;
+	struct sim_shadow *s = shadow_word(cta, word);
+	uint16_t other = 0;
+	const struct ptx_insn *first = NULL;
+	const char *what = NULL;
 	note_write(cta);
-	if (s->writer && s->writer != me && s->wbytes)
-		report_race(cta, w, ins, lane, addr, 4, "write after write", s->writer, *writer_site(cta, addr / 4));
-	else if (s->reader && s->reader != me && s->rbytes)
-		report_race(cta, w, ins, lane, addr, 4, "write after read", s->reader, *reader_site(cta, addr / 4));
-	else if ((other = quiet_reader(cta, addr / 4, me)))
-		report_race(cta, w, ins, lane, addr, 4, "write after read", other, cta->quiet.site[other - 1]);
-	*writer_site(cta, addr / 4) = ins;
+	if (reported) {
+	} else if (s->writer && s->writer != me && s->wbytes) {
+		what = "write after write", other = s->writer, first = *writer_site(cta, word);
+	} else if (s->reader && s->reader != me && s->rbytes) {
+		what = "write after read", other = s->reader, first = *reader_site(cta, word);
+	} else if ((other = quiet_reader(cta, word, me))) {
+		what = "write after read", first = cta->quiet.site[other - 1];
+	}
+	if (what) {
+		report_race(cta, w, ins, lane, addr, n, what, other, first);
+		reported = true;
+	}
+	*writer_site(cta, word) = ins;
 	s->writer = me;
 	s->wbytes = 0xf;
-	add_init(cta, s, addr / 4, 0xf);
+	add_init(cta, s, word, 0xf);
+	return reported;
 }
 
-static inline void word_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane,
-			     uint64_t addr, uint16_t me, bool initcheck)
+static inline bool word_read(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane,
+			     uint64_t addr, unsigned n, uint64_t word, uint16_t me, bool initcheck, bool reported)
 {
-	if (quiet_word_read(cta, ins, addr / 4, me))
-		return;
-	struct sim_shadow *s = shadow_word(cta, addr / 4);
-	if (initcheck && s->init != 0xf) {
-		sim_finding(cta, ins, lane, "uninitialized", PS_SHARED, addr, 4, true,
+	if (quiet_word_read(cta, ins, word, me))
+		return reported;
+	struct sim_shadow *s = shadow_word(cta, word);
+	if (reported) {
+	} else if (initcheck && s->init != 0xf) {
+		sim_finding(cta, ins, lane, "uninitialized", PS_SHARED, addr, n, true,
 			    "read of uninitialized shared memory at 0x%llx (nothing was stored there since the "
 			    "CTA started)", (unsigned long long)addr);
-		add_init(cta, s, addr / 4, 0xf); /* report each location once */
+		add_init(cta, s, word, 0xf); /* report each location once */
+		reported = true;
 	} else if (s->writer && s->writer != me && s->wbytes) {
-		report_race(cta, w, ins, lane, addr, 4, "read after write", s->writer, *writer_site(cta, addr / 4));
+		report_race(cta, w, ins, lane, addr, n, "read after write", s->writer, *writer_site(cta, word));
+		reported = true;
 	}
-	*reader_site(cta, addr / 4) = ins;
+	*reader_site(cta, word) = ins;
 	s->reader = me;
 	s->rbytes = 0xf;
+	return reported;
 }
 
-/* A shadow entry already in this CTA's current interval, whole-word initialised, and written in it by
- * no other warp: a read by warp `me` can find nothing, and only makes `me` its reader. */
-static inline bool quiet_read(const struct sim_cta *cta, const struct sim_shadow *s, uint16_t me)
+/* A plain aligned access of n = 4 or 8 bytes: its words in order, as sim_shadow_write/read take them. */
+static inline void plain_words(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int lane,
+			       uint64_t addr, unsigned n, uint16_t me, bool initcheck, bool is_store)
 {
-	return s->gen == cta->gen && s->epoch == cta->epoch && s->init == 0xf &&
-	       (s->writer == 0 || s->writer == me || s->wbytes == 0);
+	bool reported = false;
+	for (uint64_t word = addr / 4; word < (addr + n) / 4; word++)
+		reported = is_store ? word_write(cta, w, ins, lane, addr, n, word, me, reported)
+				    : word_read(cta, w, ins, lane, addr, n, word, me, initcheck, reported);
+}
+
+/* A read by warp me of the word of entry s that can find nothing: the entry is this CTA's, whole-word
+ * initialised, and written in this interval by no other warp (an entry of an older interval was written in
+ * none).  Then the read only makes me its reader: done here, after the reset sim_shadow_reset would make,
+ * and true; false, and nothing changed, otherwise. */
+static inline bool quiet_read(struct sim_cta *cta, struct sim_shadow *s, uint64_t word, const struct ptx_insn *ins,
+			      uint16_t me)
+{
+	if (s->gen != cta->gen || s->init != 0xf)
+		return false;
+	if (s->epoch != cta->epoch) {
+		s->epoch = cta->epoch;
+		s->writer = 0;
+		s->wbytes = 0;
+	} else if (s->writer && s->writer != me && s->wbytes) {
+		return false;
+	}
+	*reader_site(cta, word) = ins;
+	s->reader = me;
+	s->rbytes = 0xf;
+	return true;
 }
 
 /* Does a warp other than me hold one of the words in its quiet-read bitmap? */
@@ -333,10 +373,10 @@ bool sim_shadow_store_words(struct sim_cta *cta, const struct sim_warp *w, const
 	return true;
 }
 
-/* The 4-byte reads of a full warp (the inner loops of tiled kernels): word_read for each new aligned
- * address, with the cases that change only the reader taken first. */
+/* The aligned 4- or 8-byte reads of a full warp (the inner loops of tiled kernels, a tree's 64-bit keys):
+ * word_read for each word of each new address, with the cases that change only the reader taken first. */
 static void full_warp_reads(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
-			    const uint64_t addr[32], uint16_t me, bool initcheck)
+			    const uint64_t addr[32], unsigned n, uint16_t me, bool initcheck)
 {
 	uint64_t prev = UINT64_MAX;
 	for (int l = 0; l < 32; l++) {
@@ -344,46 +384,63 @@ static void full_warp_reads(struct sim_cta *cta, struct sim_warp *w, const struc
 		if (a == prev)
 			continue;
 		prev = a;
-		struct sim_shadow *s = &cta->shadow[a / 4];
-		if (a & 3) {
-			sim_shadow_read(cta, w, ins, l, a, 4);
-		} else if (quiet_word_read(cta, ins, a / 4, me)) {
+		if (a & (n - 1)) {
+			sim_shadow_read(cta, w, ins, l, a, n);
 			continue;
-		} else if (quiet_read(cta, s, me)) {
-			*reader_site(cta, a / 4) = ins;
-			s->reader = me;
-			s->rbytes = 0xf;
-		} else {
-			word_read(cta, w, ins, l, a, me, initcheck);
+		}
+		bool reported = false;
+		for (uint64_t word = a / 4; word < (a + n) / 4; word++) {
+			if (!quiet_word_read(cta, ins, word, me) && !quiet_read(cta, &cta->shadow[word], word, ins, me))
+				reported = word_read(cta, w, ins, l, a, n, word, me, initcheck, reported);
 		}
 	}
 }
 
+/* A full warp's aligned 8-byte stores within 64 words, as one window for sim_shadow_store_words (which
+ * takes them when no lane can find a race): true when it took them. */
+static bool full_warp_store_pairs(struct sim_cta *cta, const struct sim_warp *w, const struct ptx_insn *ins,
+				  const uint64_t addr[32])
+{
+	uint64_t min = addr[0], odd = 0;
+	for (int l = 0; l < 32; l++) {
+		min = addr[l] < min ? addr[l] : min;
+		odd |= addr[l];
+	}
+	uint64_t bits = 0;
+	for (int l = 0; l < 32; l++) {
+		if (addr[l] - min > 248)
+			return false;
+		bits |= 3ull << (addr[l] - min) / 4;
+	}
+	static const int32_t win[1] = {0};
+	return !(odd & 7) && sim_shadow_store_words(cta, w, ins, min / 4, 1, win, &bits);
+}
+
 /* One warp-level access: lanes reading or writing the same address as the lane before them add
- * nothing to the shadow (same warp, same bytes), so broadcasts cost one update, not 32.  Aligned
- * 4-byte accesses of a CTA without cp.async bookkeeping or reserved shared memory, the common case,
- * take the inlined word_read/word_write (a full warp's reads a loop of their own); anything else goes
+ * nothing to the shadow (same warp, same bytes), so broadcasts cost one update, not 32.  Aligned 4- and
+ * 8-byte accesses of a CTA without cp.async bookkeeping or reserved shared memory, the common case,
+ * take the inlined word_read/word_write (a full warp's reads a loop of their own, its 8-byte stores one
+ * pass when they find nothing); anything else goes
  * through sim_shadow_read/write, and all give the same findings and shadow (test_sim_shadow_warp). */
 void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		     const uint64_t addr[32], unsigned n, bool is_store)
 {
-	bool plain = n == 4 && plain_access(cta, ins);
+	bool plain = (n == 4 || n == 8) && plain_access(cta, ins);
 	uint16_t me = (uint16_t)(w->id + 1);
 	bool initcheck = cta->L->tools & GL_TOOL_INITCHECK;
 	if (plain && !is_store && mask == 0xffffffffu) {
-		full_warp_reads(cta, w, ins, addr, me, initcheck);
+		full_warp_reads(cta, w, ins, addr, n, me, initcheck);
 		return;
 	}
+	if (plain && n == 8 && is_store && mask == 0xffffffffu && full_warp_store_pairs(cta, w, ins, addr))
+		return;
 	uint64_t prev = UINT64_MAX;
 	FOR_LANES(mask, l) {
 		if (addr[l] == prev)
 			continue;
 		prev = addr[l];
-		if (plain && !(addr[l] & 3)) {
-			if (is_store)
-				word_write(cta, w, ins, (int)l, addr[l], me);
-			else
-				word_read(cta, w, ins, (int)l, addr[l], me, initcheck);
+		if (plain && !(addr[l] & (n - 1))) {
+			plain_words(cta, w, ins, (int)l, addr[l], n, me, initcheck, is_store);
 		} else if (is_store) {
 			sim_shadow_write(cta, w, ins, (int)l, addr[l], n);
 		} else {

@@ -1,7 +1,7 @@
 /* test_sim_shadow_warp.c — the warp-level shared-memory shadow (sim_shadow_warp's inlined path for
- * aligned 4-byte accesses) against the per-lane reference it replaces (sim_shadow_read/write for each
+ * aligned 4- and 8-byte accesses) against the per-lane reference it replaces (sim_shadow_read/write for each
  * lane, skipping a lane whose address repeats the previous lane's): random sequences of accesses by
- * several warps, with broadcasts, strides, misaligned and partial-word (2-byte) accesses, strong
+ * several warps, with broadcasts, strides, misaligned, partial-word (2-byte) and 8-byte accesses, strong
  * accesses, atomics, barriers, new CTAs, initcheck on and off and reserved shared memory, must leave the
  * same shadow and the same findings (kinds, lines, counts, first messages) in both.  Full warps' stores of
  * whole words try sim_shadow_store_words first, as sim_mem_hot.c does. */
@@ -85,13 +85,15 @@ static bool warp_store_words(struct sim_cta *cta, struct sim_warp *w, const stru
 	return took;
 }
 
-/* Lane addresses: a broadcast, a word stride, random words, or random bytes (misaligned). */
+/* Lane addresses: a broadcast, a word stride, random words, or random bytes (misaligned); for 8-byte
+ * accesses, half the time rounded down to 8 bytes (aligned: the inlined path's two words). */
 static void addresses(uint64_t addr[32], unsigned n)
 {
 	unsigned kind = next(4), base = next(WORDS) * 4, stride = (1 + next(3)) * 4;
+	uint64_t round = n == 8 && next(2) ? ~7ull : ~0ull;
 	for (unsigned l = 0; l < 32; l++) {
 		uint64_t a = kind == 0 ? base : kind == 1 ? base + l * stride : kind == 2 ? next(WORDS) * 4u : next(4 * WORDS);
-		addr[l] = a % (4 * WORDS - n + 1);
+		addr[l] = a % (4 * WORDS - n + 1) & round;
 	}
 }
 
@@ -161,7 +163,8 @@ static void run(int tools, bool reserved, bool read_heavy, int steps, long *race
 			sim_shadow_atomic(&c[1], w, a, 4);
 			continue;
 		}
-		unsigned n = next(6) == 0 ? 2 : 4;
+		static const unsigned sizes[] = {2, 4, 4, 4, 8, 8};
+		unsigned n = sizes[next(6)];
 		addresses(addr, n);
 		uint32_t mask = next(3) == 0 ? 0xffffffffu : (uint32_t)rng | 1u;
 		bool is_store = next(2) && (!read_heavy || since_barrier < 3);
