@@ -427,6 +427,58 @@ bool sim_jit_warp_call(const struct ptx_function *fn, const struct ptx_insn *ins
 	return true;
 }
 
+/* The SIMD twin of minmax_expr for 32- and 64-bit integers: the comparison's lanes of all ones pick a, the
+ * others b.  A 32-bit form compares the low halves only (the odd 32-bit elements' masks are cut off with
+ * LO, as the result's high half is); an unsigned 64-bit one compares with the sign bits flipped, since
+ * AVX2 compares 64-bit lanes as signed only. */
+static bool vec_minmax(const struct ptx_insn *ins, const char *a, const char *b, char *v, size_t n)
+{
+	enum ptx_type t = (enum ptx_type)ins->type;
+	unsigned bytes = ptx_type_bytes(t);
+	if (ptx_type_is_float(t) || t == PT_PRED || ins->mods || (bytes != 4 && bytes != 8))
+		return false;
+	char op = ins->op == OP_MIN ? '<' : '>';
+	const char *f = bytes == 4 ? (ptx_type_is_signed(t) ? "VPICK32S" : "VPICK32U")
+				  : (ptx_type_is_signed(t) ? "VPICK64S" : "VPICK64U");
+	snprintf(v, n, "%s(%s, %s, %c)", f, a, b, op);
+	return true;
+}
+
+/* The SIMD twin of selp: the predicate's lanes of 1 (0 with a negated predicate) pick a, the others b. */
+static bool vec_selp(const struct ptx_insn *ins, const char *a, const char *b, const char *c, char *v, size_t n)
+{
+	unsigned bytes = ptx_type_bytes((enum ptx_type)ins->type);
+	if (bytes != 4 && bytes != 8)
+		return false;
+	bool neg = ins->ops[3].neg;
+	snprintf(v, n, "(VSEL(%s, %s, %s)%s)", c, neg ? b : a, neg ? a : b, bytes == 4 ? " & LO" : "");
+	return true;
+}
+
+/* The SIMD twin of bfi when pos and len are constants (the usual form: nvcc's packing of two halves): the
+ * mask BFI would compute, worked out here. */
+static bool vec_bfi(const struct ptx_function *fn, const struct ptx_insn *ins, char *v, size_t n)
+{
+	unsigned bytes = ptx_type_bytes((enum ptx_type)ins->type), bits = 8 * bytes;
+	int ps = ins->ops[3].slot, ls = ins->ops[4].slot;
+	if (ins->nops != 5 || (bytes != 4 && bytes != 8) || ps < fn->nslots || ls < fn->nslots)
+		return false;
+	unsigned pos = (unsigned)(fn->consts[ps - fn->nslots] & 0xff), len = (unsigned)(fn->consts[ls - fn->nslots] & 0xff);
+	char a[40], b[40];
+	vopnd(fn, ins, 1, a, sizeof a);
+	vopnd(fn, ins, 2, b, sizeof b);
+	const char *lo = bytes == 4 ? " & LO" : "";
+	if (pos >= bits || len == 0) {
+		snprintf(v, n, "(%s%s)", b, lo);
+		return true;
+	}
+	unsigned top = pos + len < bits ? pos + len : bits;
+	uint64_t m = (top - pos == 64 ? ~0ull : (1ull << (top - pos)) - 1) << pos;
+	snprintf(v, n, "(((%s & VK(0x%llxull)) | ((%s << %u) & VK(0x%llxull)))%s)", b, (unsigned long long)~m, a, pos,
+		 (unsigned long long)m, lo);
+	return true;
+}
+
 /* A full-warp SIMD expression for an instruction native_expr translated (the same operands, results
  * bit-identical to its lane expression), or false when it has none. */
 bool sim_jit_vec_expr(const struct ptx_function *fn, const struct ptx_insn *ins, char *v, size_t n)
@@ -434,6 +486,8 @@ bool sim_jit_vec_expr(const struct ptx_function *fn, const struct ptx_insn *ins,
 	char a[40], b[40], c[40];
 	int nsrc = ins->nops - 1;
 	unsigned bytes = ptx_type_bytes((enum ptx_type)ins->type);
+	if (ins->op == OP_BFI)
+		return vec_bfi(fn, ins, v, n);
 	if (nsrc < 1 || nsrc > 3)
 		return false;
 	vopnd(fn, ins, 1, a, sizeof a);
@@ -457,6 +511,8 @@ bool sim_jit_vec_expr(const struct ptx_function *fn, const struct ptx_insn *ins,
 	case OP_NOT: return vec_bits(ins, a, a, v, n);
 	case OP_SETP: return vec_setp(ins, a, b, v, n);
 	case OP_CVT: return vec_cvt(ins, a, v, n);
+	case OP_MIN: case OP_MAX: return vec_minmax(ins, a, b, v, n);
+	case OP_SELP: return vec_selp(ins, a, b, c, v, n);
 	case OP_MOV:
 		if (ins->type == PT_PRED || bytes == 4)
 			snprintf(v, n, "(%s & %s)", a, ins->type == PT_PRED ? "VK(1)" : "LO");

@@ -101,6 +101,13 @@ static const char prelude[] =
 	"VINLINE VQ VSX32(VQ a) { return (a & LO) | (VQ)((VI)a >> 31) << 32; }\n"
 	/* setp: a comparison's all-ones/zero halves become 0/1 slots (bit 0 of the even half) */
 	"VINLINE VQ VSETP(VI m) { return (VQ)m & VK(1); }\n"
+	/* selp, min and max: lanes of all ones in m take a, the others b */
+	"VINLINE VQ VBLEND(VQ m, VQ a, VQ b) { return (a & m) | (b & ~m); }\n"
+	"VINLINE VQ VSEL(VQ p, VQ a, VQ b) { return VBLEND(VK(0) - (p & VK(1)), a, b); }\n"
+	"#define VPICK32S(a, b, op) (VBLEND((VQ)((VI)(a) op (VI)(b)) & LO, a, b) & LO)\n"
+	"#define VPICK32U(a, b, op) (VBLEND((VQ)((VD)(a) op (VD)(b)) & LO, a, b) & LO)\n"
+	"#define VPICK64S(a, b, op) VBLEND((VQ)((VSQ)(a) op (VSQ)(b)), a, b)\n"
+	"#define VPICK64U(a, b, op) VBLEND((VQ)((VSQ)((a) ^ VK(1ull << 63)) op (VSQ)((b) ^ VK(1ull << 63))), a, b)\n"
 	/* mul.wide.{u32,s32}: the low halves' 64-bit product (vpmuludq/vpmuldq compute exactly that) */
 	"#if defined(__AVX2__)\n"
 	"VINLINE VQ VMULWU(VQ a, VQ b) { return MULEPU32(a, b); }\n"

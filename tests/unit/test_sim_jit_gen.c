@@ -137,8 +137,8 @@ static void interpreter_forms(void)
 
 /* The compiled function runs full warps only (a partial one goes back to the interpreter at once), so its
  * unguarded ALU instructions are SIMD alone (VALL with the vector helper, no lane expression beside it);
- * a guarded one keeps the scalar LANES loop, and a form without a vector twin (shr.s64) the scalar ALL
- * loop. */
+ * a guarded one keeps the scalar LANES loop, and a form without a vector twin (shr.s64, bfi with a
+ * register position) the scalar ALL loop. */
 static void simd_forms(void)
 {
 	static const char text[] =
@@ -155,6 +155,11 @@ static void simd_forms(void)
 		"\tmul.wide.s32 %rd2, %r3, 4;\n"
 		"\tcvt.s64.s32 %rd3, %r2;\n"
 		"\tsetp.ge.s32 %p1, %r2, %r3;\n"
+		"\tselp.b32 %r4, %r2, %r3, !%p1;\n"
+		"\tmin.s32 %r5, %r2, %r4;\n"
+		"\tmax.u64 %rd2, %rd2, %rd3;\n"
+		"\tbfi.b32 %r6, %r4, %r5, 8, 4;\n"
+		"\tbfi.b32 %r7, %r4, %r5, %r1, 4;\n"
 		"\t@%p1 add.f32 %f4, %f3, %f2;\n"
 		"\tshr.s64 %rd3, %rd3, 3;\n"
 		"\tret;\n}\n";
@@ -165,7 +170,8 @@ static void simd_forms(void)
 			"if (*W->active != 0xffffffffu || *W->live != 0xffffffffu) return",
 			"VALL(VFADD(VR(", "), VK(0x3f800000ull)), ", "\tWFMA(r + ",
 			"VALL(VADD32(", "VALL(VSHR32S(", "VALL(VMULWS(", "VALL(VSX32(", "VALL(VSETP((VI)", "LANES(FADD(",
-			"\tALL((uint64_t)(uint64_t)((int64_t)"};
+			"\tALL((uint64_t)(uint64_t)((int64_t)", "VALL((VSEL(VR(", "VALL(VPICK32S(VR(", "VALL(VPICK64U(VR(",
+			" & VK(0xfffffffffffff0ffull)) | ((VR(", "\tALL((uint32_t)(BFI("};
 		for (size_t i = 0; i < sizeof want / sizeof *want; i++)
 			if (!strstr(src, want[i])) {
 				fprintf(stderr, "generated C lacks %s\n", want[i]);
