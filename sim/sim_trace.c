@@ -336,23 +336,31 @@ static inline void store_entry(struct sim_cta *cta, uint64_t word, const struct 
 	}
 }
 
+/* store_entries for `count` words from `first`. */
+static inline __attribute__((always_inline)) bool store_run(struct sim_cta *cta, const struct ptx_insn *ins,
+							      uint64_t first, uint64_t count, uint16_t me)
+{
+	bool busy = false;
+	for (uint64_t k = 0; k < count; k++)
+		busy |= sim_shadow_busy(&cta->shadow[first + k], cta->gen, cta->epoch, me);
+	if (busy)
+		return false;
+	note_write(cta);
+	for (uint64_t k = 0; k < count; k++)
+		store_entry(cta, first + k, ins, me);
+	return true;
+}
+
 /* The words' entries, each once (lanes storing to one word leave what one of them leaves): false when one
- * may find a race, else all updated.  A tile row, 32 words in a row, takes plain loops. */
+ * may find a race, else all updated.  A run of words from the window's first (a tile row: 32 of them; a
+ * warp's 64-bit keys: 64) takes plain loops. */
 static bool store_entries(struct sim_cta *cta, const struct ptx_insn *ins, uint64_t base, unsigned nwin,
 			  const int32_t win[], const uint64_t words[], uint16_t me)
 {
-	if (nwin == 1 && words[0] == 0xffffffffu) {
-		uint64_t first = base + (uint64_t)win[0];
-		bool busy = false;
-		for (uint64_t k = 0; k < 32; k++)
-			busy |= sim_shadow_busy(&cta->shadow[first + k], cta->gen, cta->epoch, me);
-		if (busy)
-			return false;
-		note_write(cta);
-		for (uint64_t k = 0; k < 32; k++)
-			store_entry(cta, first + k, ins, me);
-		return true;
-	}
+	if (nwin == 1 && words[0] == 0xffffffffu) /* the count a constant: the loops unrolled */
+		return store_run(cta, ins, base + (uint64_t)win[0], 32, me);
+	if (nwin == 1 && words[0] && !(words[0] & (words[0] + 1)))
+		return store_run(cta, ins, base + (uint64_t)win[0], (uint64_t)__builtin_popcountll(words[0]), me);
 	FOR_WINDOW_WORDS(base, nwin, win, words, word)
 		if (sim_shadow_busy(&cta->shadow[word], cta->gen, cta->epoch, me))
 			return false;
@@ -373,25 +381,29 @@ bool sim_shadow_store_words(struct sim_cta *cta, const struct sim_warp *w, const
 	return true;
 }
 
-/* The aligned 4- or 8-byte reads of a full warp (the inner loops of tiled kernels, a tree's 64-bit keys):
- * word_read for each word of each new address, with the cases that change only the reader taken first. */
-static void full_warp_reads(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
-			    const uint64_t addr[32], unsigned n, uint16_t me, bool initcheck)
+/* The plain 4- or 8-byte reads of a warp (the inner loops of tiled kernels, a tree's 64-bit keys): word_read
+ * for each word of each new aligned address, with the cases that change only the reader taken first.
+ * Whether the interval is quiet is asked once: reads do not change it. */
+static void warp_reads(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
+		       const uint64_t addr[32], unsigned n, uint16_t me, bool initcheck)
 {
+	bool quiet = quiet_interval(cta);
 	uint64_t prev = UINT64_MAX;
-	for (int l = 0; l < 32; l++) {
+	FOR_LANES(mask, l) {
 		uint64_t a = addr[l];
 		if (a == prev)
 			continue;
 		prev = a;
 		if (a & (n - 1)) {
-			sim_shadow_read(cta, w, ins, l, a, n);
+			sim_shadow_read(cta, w, ins, (int)l, a, n);
 			continue;
 		}
 		bool reported = false;
 		for (uint64_t word = a / 4; word < (a + n) / 4; word++) {
-			if (!quiet_word_read(cta, ins, word, me) && !quiet_read(cta, &cta->shadow[word], word, ins, me))
-				reported = word_read(cta, w, ins, l, a, n, word, me, initcheck, reported);
+			if (quiet && quiet_word_read(cta, ins, word, me))
+				continue;
+			if (!quiet_read(cta, &cta->shadow[word], word, ins, me))
+				reported = word_read(cta, w, ins, (int)l, a, n, word, me, initcheck, reported);
 		}
 	}
 }
@@ -419,8 +431,8 @@ static bool full_warp_store_pairs(struct sim_cta *cta, const struct sim_warp *w,
 /* One warp-level access: lanes reading or writing the same address as the lane before them add
  * nothing to the shadow (same warp, same bytes), so broadcasts cost one update, not 32.  Aligned 4- and
  * 8-byte accesses of a CTA without cp.async bookkeeping or reserved shared memory, the common case,
- * take the inlined word_read/word_write (a full warp's reads a loop of their own, its 8-byte stores one
- * pass when they find nothing); anything else goes
+ * take the inlined word_read/word_write (reads a loop of their own, a full warp's 8-byte stores one pass
+ * when they find nothing); anything else goes
  * through sim_shadow_read/write, and all give the same findings and shadow (test_sim_shadow_warp). */
 void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		     const uint64_t addr[32], unsigned n, bool is_store)
@@ -428,8 +440,8 @@ void sim_shadow_warp(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
 	bool plain = (n == 4 || n == 8) && plain_access(cta, ins);
 	uint16_t me = (uint16_t)(w->id + 1);
 	bool initcheck = cta->L->tools & GL_TOOL_INITCHECK;
-	if (plain && !is_store && mask == 0xffffffffu) {
-		full_warp_reads(cta, w, ins, addr, n, me, initcheck);
+	if (plain && !is_store) {
+		warp_reads(cta, w, ins, mask, addr, n, me, initcheck);
 		return;
 	}
 	if (plain && n == 8 && is_store && mask == 0xffffffffu && full_warp_store_pairs(cta, w, ins, addr))
