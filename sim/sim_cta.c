@@ -1,6 +1,7 @@
 /* sim_cta.c — one CTA: warps with their special registers, shared memory poisoned at start, and the
  * scheduler.  A warp runs until it blocks (barrier) or exits; inside a warp the lanes at the minimum PC
  * execute together (min-PC scheduling reconverges structured control flow). */
+#include <limits.h>
 #include <string.h>
 
 #include "sim_internal.h"
@@ -106,19 +107,25 @@ static void reconverge(struct sim_warp *w, uint32_t moved, int next_pc)
 		w->lane_pc[l] = next_pc;
 	if (w->calls) { /* lanes may be in different functions and call depths */
 		sim_frame_pick(w);
+		w->wait_pc = 0; /* not known: sim_step_diverged comes back here */
 		return;
 	}
-	int min = next_pc;
+	int min = next_pc, rest = INT_MAX;
 	uint32_t all = w->live;
 	FOR_LANES(waiting, l)
 		if (w->lane_pc[l] < min)
 			min = w->lane_pc[l];
 	uint32_t at = 0;
-	FOR_LANES(all, l)
-		if ((w->active >> l & 1 ? next_pc : w->lane_pc[l]) == min)
+	FOR_LANES(all, l) {
+		int pc = w->active >> l & 1 ? next_pc : w->lane_pc[l];
+		if (pc == min)
 			at |= 1u << l;
+		else if (pc < rest)
+			rest = pc;
+	}
 	w->pc = min;
 	w->active = at;
+	w->wait_pc = rest;
 }
 
 void sim_reschedule(struct sim_warp *w, int next_pc)
@@ -286,9 +293,16 @@ void sim_exit_lanes(struct sim_warp *w, uint32_t gone)
 	reconverge(w, 0, 1 << 30);
 }
 
-/* Advance the straight-line case when some lanes are waiting elsewhere (diverged warp). */
+/* Advance the straight-line case when some lanes are waiting elsewhere (diverged warp).  The waiting lanes
+ * are all past pc (min-PC scheduling picked the lowest), so the active ones step alone until they reach
+ * wait_pc, the lowest PC among the waiting lanes, which reconverge left: a diverged warp's instruction
+ * does not rescan its 32 lanes. */
 void sim_step_diverged(struct sim_warp *w)
 {
+	if (w->pc + 1 < w->wait_pc) {
+		w->pc++;
+		return;
+	}
 	reconverge(w, w->active, w->pc + 1);
 }
 

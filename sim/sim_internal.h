@@ -192,6 +192,7 @@ struct sim_warp {
 	uint32_t active;      /* lanes at pc */
 	int pc;
 	int lane_pc[32];      /* for live lanes not in `active` */
+	int wait_pc;          /* the lowest of those lane_pc as reconverge left them (INT_MAX: none; 0: not known) */
 	enum warp_state state;
 	int bar_id;
 	unsigned bar_count;   /* threads expected by bar.sync id, count; 0 = every thread of the CTA */
