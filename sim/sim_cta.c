@@ -48,13 +48,22 @@ void sim_specials_template(const struct sim_launch *L, uint64_t *out)
 				out[((size_t)w * SR_COUNT + (size_t)sr) * 32 + l] = special_value(L, w, l, sr);
 }
 
+_Static_assert(SR_COUNT <= 32, "specials_read has a bit per special register");
+
+/* Only the special registers the code reads: the others' slots are never read (a kernel's 32 of them
+ * would be 8 KB per warp to copy for every CTA). */
 static void fill_specials(struct sim_cta *cta, struct sim_warp *w)
 {
 	const struct sim_launch *L = cta->L;
 	uint64_t *base = sim_reg(w, L->fn->first_special);
-	memcpy(base, L->specials + (size_t)w->id * SR_COUNT * 32, SR_COUNT * 32 * sizeof *base);
+	const uint64_t *tmpl = L->specials + (size_t)w->id * SR_COUNT * 32;
 	static const int per_cta[] = {SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_SMID};
+	uint32_t copy = L->specials_read & ~(1u << SR_CTAID_X | 1u << SR_CTAID_Y | 1u << SR_CTAID_Z | 1u << SR_SMID);
+	FOR_LANES(copy, sr)
+		memcpy(base + (size_t)sr * 32, tmpl + (size_t)sr * 32, 32 * sizeof *base);
 	for (size_t k = 0; k < 4; k++) {
+		if (!(L->specials_read >> per_cta[k] & 1))
+			continue;
 		uint64_t v = k < 3 ? cta->ctaid[k] : cta->linear % 132;
 		uint64_t *d = base + (size_t)per_cta[k] * 32;
 		for (unsigned l = 0; l < 32; l++)

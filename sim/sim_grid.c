@@ -214,19 +214,24 @@ static bool reaches_calls(const struct sim_launch *L, int fi, bool *seen)
 	return calls;
 }
 
-/* Whether f reads one of the special registers first..last: %envreg1/%envreg2, where the driver puts a
- * cooperative launch's grid workspace (what cooperative_groups::this_grid() compiles to), or
- * %reserved_smem_offset_*. */
-static bool reads_special(const struct ptx_function *f, int first, int last)
+/* The special registers f reads (bit sr for enum ptx_special sr), in any operand that names a slot. */
+static uint32_t specials_read(const struct ptx_function *f)
 {
+	uint32_t read = 0;
 	for (int i = 0; i < f->ncode; i++)
 		for (int k = 0; k < f->code[i].nops; k++) {
 			const struct ptx_operand *o = &f->code[i].ops[k];
-			if (o->kind == PO_SLOT && o->slot >= f->first_special + first && o->slot <= f->first_special + last)
-				return true;
+			int n = o->kind == PO_VEC ? o->nvec : o->kind == PO_SLOT || o->kind == PO_MEM ? 1 : 0;
+			for (int e = 0; e < n; e++) {
+				int sr = (o->kind == PO_VEC ? o->vec[e] : o->slot) - f->first_special;
+				if (sr >= 0 && sr < SR_COUNT)
+					read |= 1u << sr;
+			}
 		}
-	return false;
+	return read;
 }
+
+#define SPECIAL_BITS(first, last) ((uint32_t)((2ull << (last)) - (1ull << (first))))
 
 /* Calls to .func bodies (sim_frame.c): each function's definition, the call stack and its size. */
 static void setup_calls(struct sim_launch *L)
@@ -243,10 +248,12 @@ static void setup_calls(struct sim_launch *L)
 	bool *seen = gl_xcalloc((size_t)m->nfuncs + 1, sizeof *seen);
 	L->calls = reaches_calls(L, (int)(L->fn - m->funcs), seen);
 	for (int i = 0; i < m->nfuncs; i++)
-		if (seen[i]) {
-			L->cooperative |= reads_special(&m->funcs[i], SR_ENVREG1, SR_ENVREG2);
-			L->reserved_used |= reads_special(&m->funcs[i], SR_RSMEM_BEGIN, SR_RSMEM_1);
-		}
+		if (seen[i])
+			L->specials_read |= specials_read(&m->funcs[i]);
+	/* %envreg1/%envreg2 hold a cooperative launch's grid workspace (what cooperative_groups::this_grid()
+	 * compiles to) */
+	L->cooperative |= (L->specials_read & SPECIAL_BITS(SR_ENVREG1, SR_ENVREG2)) != 0;
+	L->reserved_used |= (L->specials_read & SPECIAL_BITS(SR_RSMEM_BEGIN, SR_RSMEM_1)) != 0;
 	free(seen);
 	L->stack_size = L->opts->stack_size ? L->opts->stack_size : GL_SIM_STACK_SIZE;
 	L->stack_base = (L->fn->local_size + 15) & ~(uint64_t)15;

@@ -75,6 +75,7 @@ struct sim_launch {
 	unsigned dyn_smem;
 	uint64_t *konst;           /* constant slots broadcast to 32 lanes */
 	uint64_t *specials;        /* per warp: the special-register slots that do not depend on the CTA */
+	uint32_t specials_read;    /* bit sr: the kernel or a function it calls reads special register sr */
 	const struct gl_sim_opts *opts;
 	uint64_t budget;           /* warp instructions of the whole launch, all CTAs together */
 	uint64_t cta_budget;       /* and of one CTA: the launch's, or GL_SIM_CTA_BUDGET without --max-instructions */
