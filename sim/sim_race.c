@@ -18,6 +18,14 @@
  * without a store, and holding back would only delay the same work.
  * Results, entries and findings are those of recording every access at once (test_sim_race).
  *
+ * Stores are held back too, in one case: a full warp's store of 32 consecutive words (a row of a tile)
+ * into an interval that has recorded nothing else.  Such a run can race only with another warp's access
+ * of its words, so while every access of the interval is a run and no two runs share a word, none races
+ * and none needs an entry: the runs are kept as their first words in a short list, and an interval of
+ * runs alone (a transpose's stores of its tile) ends with the list dropped.  Anything else (a read, a
+ * store of another shape, a run that shares a word with one held, a full list) first puts the runs into
+ * the table in order, as if each had been recorded when made, so what it finds is what it would have.
+ *
  * Read groups: the warps of a CTA often read the same words (the rows of A in a naive GEMM: all 32
  * warps, at every k).  After a read, a word's entry holds the last warp that read it; a later read of the
  * same words by another warp, with no write to any of them in between, only makes that warp their last
@@ -103,6 +111,7 @@ static void next_interval(struct sim_race *t)
 {
 	t->used = 0;
 	t->ngroups = 0;
+	t->nruns = 0; /* the runs held back: they raced with nothing */
 	if (++t->stamp == 0) {
 		if (t->entries)
 			memset(t->entries, 0, (size_t)t->cap * sizeof *t->entries);
@@ -375,8 +384,44 @@ static inline __attribute__((always_inline)) uint32_t warp_access(struct sim_rac
 	return racing;
 }
 
+/* Put the runs held back into the table, in order: the entries their stores would have made then. */
+static void settle_runs(struct sim_race *t)
+{
+	unsigned n = t->nruns;
+	t->nruns = 0;
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t addr[32];
+		uint8_t other[32];
+		for (unsigned l = 0; l < 32; l++)
+			addr[l] = (t->run_first[i] + l) * 4;
+		warp_access(t, t->run_warp[i], addr, 0xffffffffu, 4, true, NULL, other);
+	}
+}
+
+/* Hold a warp's store back as a run (see the file comment); false when it must be recorded now. */
+static bool hold_run(struct sim_race *t, unsigned warp, const uint64_t addr[32], uint32_t mask, unsigned n)
+{
+	if (n != 4 || mask != 0xffffffffu || t->used || t->nreads || t->nruns == SIM_RACE_RUNS || (addr[0] & 3))
+		return false;
+	uint64_t off = 0;
+	for (unsigned l = 0; l < 32; l++)
+		off |= addr[l] - addr[0] - 4 * (uint64_t)l;
+	if (off)
+		return false;
+	uint64_t first = addr[0] / 4;
+	for (unsigned i = 0; i < t->nruns; i++)
+		if (first - t->run_first[i] + 31 < 63) /* within 31 words of a run held: they share one */
+			return false;
+	t->run_first[t->nruns] = first;
+	t->run_warp[t->nruns++] = (uint8_t)warp;
+	t->wrote = true;
+	t->held_runs++;
+	return true;
+}
+
 void sim_race_settle(struct sim_race *t)
 {
+	settle_runs(t);
 	unsigned n = t->nreads;
 	t->nreads = 0;
 	for (unsigned i = 0; i < n; i++) {
@@ -408,10 +453,11 @@ static bool hold_read(struct sim_race *t, unsigned warp, const uint64_t addr[32]
 	return true;
 }
 
-/* Before recording an access now: the reads held back go first, and a store ends the holding back. */
+/* Before recording an access now: the runs and reads held back go first, and a store ends the holding
+ * back of reads. */
 static void record_now(struct sim_race *t, bool is_store)
 {
-	if (t->nreads)
+	if (t->nreads || t->nruns)
 		sim_race_settle(t);
 	t->wrote |= is_store;
 }
@@ -443,7 +489,7 @@ uint32_t sim_race_warp_keyed(struct sim_race *t, uint32_t gen, uint32_t epoch, u
 			     uint8_t other[32])
 {
 	enter_interval(t, gen, epoch);
-	if (!is_store && hold_read(t, warp, addr, mask, n, key)) {
+	if (is_store ? hold_run(t, warp, addr, mask, n) : hold_read(t, warp, addr, mask, n, key)) {
 		memset(other, 0, 32);
 		return 0;
 	}
@@ -467,7 +513,7 @@ static __attribute__((noinline)) uint32_t words_general(struct sim_race *t, uint
 uint32_t sim_race_words(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
 			bool is_store, const struct sim_race_key *key, uint8_t other[32])
 {
-	if (is_store || !(t->wrote || t->direct) || gen != t->gen || epoch != t->epoch || !t->stamp || !t->entries ||
+	if (is_store || !(t->wrote || t->direct) || t->nruns || gen != t->gen || epoch != t->epoch || !t->stamp || !t->entries ||
 	    4 * ((uint64_t)t->used + 32) > 3 * (uint64_t)t->cap)
 		return words_general(t, gen, epoch, warp, addr, is_store, key, other);
 	if (key->same) {

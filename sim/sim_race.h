@@ -16,6 +16,8 @@ struct sim_race_key {
 	bool same;
 };
 
+#define SIM_RACE_RUNS 64 /* stores held back as runs at most (sim_race.c) */
+
 struct sim_race {
 	struct race_entry *entries;
 	unsigned cap, used;    /* slots, and entries live in the interval gen/epoch */
@@ -29,6 +31,11 @@ struct sim_race {
 	unsigned ngroups, gcap;
 	uint16_t *gindex;      /* groups by key */
 	uint64_t grouped;      /* reads that only changed a group's reader (for tests) */
+	/* full warps' stores of 32 consecutive words held back (sim_race.c): the first word of each, its warp */
+	uint64_t run_first[SIM_RACE_RUNS];
+	uint8_t run_warp[SIM_RACE_RUNS];
+	unsigned nruns;
+	uint64_t held_runs;    /* stores held back as runs (for tests) */
 };
 
 /* The table holds the words of one barrier interval and stops growing at SIM_RACE_MAX_ENTRIES slots
