@@ -13,6 +13,25 @@ static unsigned next(unsigned n)
 	return xs_below(&rng, n);
 }
 
+/* One warp-level access through sim_race_warp on a and lane by lane through sim_race_access on b (generation
+ * 5): the same result for every lane.  Returns how many lanes race. */
+static long same_as_lanes(struct sim_race *a, struct sim_race *b, uint32_t epoch, unsigned warp,
+			  const uint64_t addr[32], uint32_t mask, unsigned n, bool is_store)
+{
+	uint8_t other[32];
+	uint32_t racing = sim_race_warp(a, 5, epoch, warp, addr, mask, n, is_store, other);
+	long races = 0;
+	for (unsigned l = 0; l < 32; l++) {
+		if (!(mask >> l & 1))
+			continue;
+		unsigned want = sim_race_access(b, 5, epoch, warp, addr[l], n, is_store);
+		CHECK_EQ(other[l], want);
+		CHECK_EQ(racing >> l & 1, want != 0);
+		races += want != 0;
+	}
+	return races;
+}
+
 /* sim_race_warp against sim_race_access lane by lane: random warp accesses (aligned words, broadcasts,
  * misaligned and partial-word lanes, 8- and 16-byte vectors) by 6 warps over 64 words, with barriers. */
 static void warp_matches_lanes(void)
@@ -34,16 +53,7 @@ static void warp_matches_lanes(void)
 		for (unsigned l = 0; l < 32; l++)
 			addr[l] = kind == 0 ? base : kind == 1 ? 0x4000 + (base + l * n) % 256 : 0x4000 + next(256 - 16);
 		uint32_t mask = next(2) ? 0xffffffffu : (uint32_t)rng | 1u;
-		uint8_t other[32];
-		uint32_t racing = sim_race_warp(&a, 5, epoch, warp, addr, mask, n, is_store, other);
-		for (unsigned l = 0; l < 32; l++) {
-			if (!(mask >> l & 1))
-				continue;
-			unsigned want = sim_race_access(&b, 5, epoch, warp, addr[l], n, is_store);
-			CHECK_EQ(other[l], want);
-			CHECK_EQ(racing >> l & 1, want != 0);
-			races += want != 0;
-		}
+		races += same_as_lanes(&a, &b, epoch, warp, addr, mask, n, is_store);
 	}
 	CHECK(races > 1000);
 	sim_race_settle(&a);
@@ -215,16 +225,7 @@ static void runs_match_lanes(void)
 				addr[l] = 0x4000 + next(128) * 4;
 			mask = next(2) ? mask : (uint32_t)rng | 1u;
 		}
-		uint8_t other[32];
-		uint32_t racing = sim_race_warp(&a, 5, epoch, warp, addr, mask, n, is_store, other);
-		for (unsigned l = 0; l < 32; l++) {
-			if (!(mask >> l & 1))
-				continue;
-			unsigned want = sim_race_access(&b, 5, epoch, warp, addr[l], n, is_store);
-			CHECK_EQ(other[l], want);
-			CHECK_EQ(racing >> l & 1, want != 0);
-			races += want != 0;
-		}
+		races += same_as_lanes(&a, &b, epoch, warp, addr, mask, n, is_store);
 	}
 	CHECK(races > 1000);
 	CHECK(a.held_runs > 300);
