@@ -1,7 +1,9 @@
 /* bench_sim.c — simulator throughput, measured side by side in one run: simulated thread-instructions
  * per second on one core and on all cores, and the native CPU reference's time for the same problem.
- * The machine is shared and noisy, so one-core and all-core runs alternate REPEATS times and the
- * fastest of each counts (noise only ever slows a run down).
+ * The machine is shared and noisy, so one-core and all-core runs alternate REPEATS times (SHORT_REPEATS
+ * for a row whose one-core run takes under SHORT_SECONDS: more tries cost little there, and a short run
+ * is the one a neighbour's burst slows most) and the fastest of each counts (noise only ever slows a run
+ * down).
  * The simulator runs the compiled engine (the engine column says which ran: the interpreter when the
  * kernel could not be compiled), and `--engine interp` (first argument) measures the interpreter instead.
  * Every simulation runs in a forked child (bench_rss.c), which also gives each row its peak resident
@@ -19,6 +21,8 @@
 #include "sim/sim.h"
 
 #define REPEATS 3
+#define SHORT_REPEATS 5
+#define SHORT_SECONDS 2.0
 
 struct measure {
 	double seconds;
@@ -204,7 +208,8 @@ static int bench_one(const char *spec, int cores, int *failures)
 	double compile = 0;
 	struct bench_rss peak = {0};
 	int rc = GL_OK;
-	for (int r = 0; r < REPEATS && rc == GL_OK; r++) {
+	int repeats = REPEATS;
+	for (int r = 0; r < repeats && rc == GL_OK; r++) {
 		struct measure a, b;
 		rc = simulate_forked(t, v, &p, m, 1, &a);
 		if (rc == GL_OK)
@@ -216,6 +221,8 @@ static int bench_one(const char *spec, int cores, int *failures)
 			all = b;
 		if (rc == GL_OK && b.rss.peak > peak.peak) /* memory: the worst all-core run */
 			peak = b.rss;
+		if (r == 0 && rc == GL_OK && a.seconds < SHORT_SECONDS)
+			repeats = SHORT_REPEATS;
 	}
 	ptx_module_free(m);
 	if (rc != GL_OK)
@@ -253,8 +260,8 @@ int main(int argc, char **argv)
 	int cores = (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (cores < 1)
 		cores = 1;
-	printf("gpulab simulator benchmark: %d core%s, best of %d alternating runs\n", cores, cores == 1 ? "" : "s",
-	       REPEATS);
+	printf("gpulab simulator benchmark: %d core%s, best of %d alternating runs (%d for a row under %.0f s on one "
+	       "core)\n", cores, cores == 1 ? "" : "s", REPEATS, SHORT_REPEATS, SHORT_SECONDS);
 	printf("%-28s %-8s %14s %11s %11s %11s %11s %8s %12s %9s\n", "problem", "engine", "thread-inst", "1 core", "rate",
 	       "all cores", "rate", "speedup", "CPU ref", "sim/ref");
 	setvbuf(stdout, NULL, _IOLBF, 0); /* rows appear as they are measured */
