@@ -542,13 +542,14 @@ int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn 
 int sim_ld_st_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		      uint64_t addr[32])
 {
-	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, mask); /* both engines' addresses, once */
 	bool is_store = ins->op == OP_ST;
 	const struct ptx_operand *ro = &ins->ops[is_store ? 1 : 0];
 	unsigned size = ptx_type_bytes((enum ptx_type)ins->type) * (ins->vec ? ins->vec : 1);
-	count_by_space(cta, w, ins, addr, mask, size, is_store);
+	/* a kernel parameter: .param addresses are not wrapped, and access_cost counts nothing for them */
 	if (uniform_param_load(cta, w, ins, ro, mask, addr, size))
 		return 0;
+	sim_addr_wrap_warp((enum ptx_space)ins->space, addr, mask); /* both engines' addresses, once */
+	count_by_space(cta, w, ins, addr, mask, size, is_store);
 	enum ptx_space space = (enum ptx_space)ins->space;
 	struct fast_span f;
 	bool fast = fast_span(cta, w, space, addr, mask, size, is_store, &f);
