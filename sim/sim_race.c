@@ -507,14 +507,15 @@ static __attribute__((noinline)) uint32_t words_general(struct sim_race *t, uint
 }
 
 /* The short ways apply to a read in this interval (so enter_interval has nothing to do), once reads are no
- * longer held back (a store came, or the list filled once: hold_read refuses it, and nothing is held),
- * with room for all 32 words (words_fit): a broadcast is one word's entry, the address set of an intact
- * group only changes the group's reader.  The same entries and results as warp_access. */
+ * longer held back (a store came, or the list filled once: hold_read refuses it, and nothing is held), with
+ * no store runs held back (they would have to go in first), and with room for all 32 words (words_fit): a
+ * broadcast is one word's entry, the address set of an intact group only changes the group's reader.  The
+ * same entries and results as warp_access. */
 uint32_t sim_race_words(struct sim_race *t, uint32_t gen, uint32_t epoch, unsigned warp, const uint64_t addr[32],
 			bool is_store, const struct sim_race_key *key, uint8_t other[32])
 {
-	if (is_store || !(t->wrote || t->direct) || t->nruns || gen != t->gen || epoch != t->epoch || !t->stamp || !t->entries ||
-	    4 * ((uint64_t)t->used + 32) > 3 * (uint64_t)t->cap)
+	if (is_store || !(t->wrote || t->direct) || t->nruns || gen != t->gen || epoch != t->epoch || !t->stamp ||
+	    !t->entries || 4 * ((uint64_t)t->used + 32) > 3 * (uint64_t)t->cap)
 		return words_general(t, gen, epoch, warp, addr, is_store, key, other);
 	if (key->same) {
 		unsigned r = broadcast_read(t, addr[0] / 4, warp + 1);

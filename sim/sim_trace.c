@@ -57,7 +57,8 @@ static void add_init(struct sim_cta *cta, struct sim_shadow *s, uint64_t word, u
 }
 
 /* A warp other than me that read `word` quietly in this interval (warp + 1), or 0. */
-static inline __attribute__((always_inline)) uint16_t quiet_reader(const struct sim_cta *cta, uint64_t word, uint16_t me)
+static inline __attribute__((always_inline)) uint16_t quiet_reader(const struct sim_cta *cta, uint64_t word,
+								     uint16_t me)
 {
 	if (!reads_current(cta) || !(cta->quiet.readers & ~(1u << (me - 1))))
 		return 0;
@@ -69,7 +70,8 @@ static inline __attribute__((always_inline)) uint16_t quiet_reader(const struct 
 }
 
 /* A plain whole-word read by warp me taken as a quiet read, when the rule allows it. */
-static inline __attribute__((always_inline)) bool quiet_word_read(struct sim_cta *cta, const struct ptx_insn *ins, uint64_t word, uint16_t me)
+static inline __attribute__((always_inline)) bool quiet_word_read(struct sim_cta *cta, const struct ptx_insn *ins,
+								   uint64_t word, uint16_t me)
 {
 	if (!quiet_interval(cta) || !is_full(cta, word))
 		return false;
