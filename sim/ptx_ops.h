@@ -89,6 +89,15 @@ static inline bool ptx_op_is_texture(enum ptx_op op)
 {
 	return op >= OP_TEX && op <= OP_SURED;
 }
+/* The bits of bfi's result taken from a (`bfi d, a, b, pos, len` on `bits`-bit operands): len bits from
+ * pos, cut at the width; 0 (d is b) when pos is past the width or len is 0 (PTX ISA, bfi). */
+static inline uint64_t ptx_bfi_mask(unsigned pos, unsigned len, unsigned bits)
+{
+	if (pos >= bits || len == 0)
+		return 0;
+	unsigned top = pos + len < bits ? pos + len : bits;
+	return (top - pos == 64 ? ~0ull : (1ull << (top - pos)) - 1) << pos;
+}
 /* Decode the modifiers of a texture or surface opcode (`mods` is what follows its first word, e.g.
  * ".2d.v4.f32.f32"; `text` the whole opcode for messages). */
 int ptx_decode_texop(const char *text, const char *mods, struct ptx_insn *ins, char *msg, size_t msgn);

@@ -228,11 +228,8 @@ static int exec_bits(struct sim_cta *cta, struct sim_warp *w, const struct ptx_i
  * type's width are not inserted, and a pos past it leaves b (the compiled engine's BFI is the same). */
 static uint64_t bfi(uint64_t a, uint64_t b, unsigned pos, unsigned len, unsigned bits)
 {
-	if (pos >= bits || len == 0)
-		return b;
-	unsigned top = pos + len < bits ? pos + len : bits;
-	uint64_t m = (top - pos == 64 ? ~0ull : (1ull << (top - pos)) - 1) << pos;
-	return (b & ~m) | ((a << pos) & m);
+	uint64_t m = ptx_bfi_mask(pos, len, bits);
+	return m ? (b & ~m) | ((a << pos) & m) : b;
 }
 
 static int exec_bfi(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask)

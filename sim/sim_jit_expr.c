@@ -456,24 +456,23 @@ static bool vec_selp(const struct ptx_insn *ins, const char *a, const char *b, c
 }
 
 /* The SIMD twin of bfi when pos and len are constants (the usual form: nvcc's packing of two halves): the
- * mask BFI would compute, worked out here. */
+ * mask (ptx_bfi_mask, the interpreter's) worked out here. */
 static bool vec_bfi(const struct ptx_function *fn, const struct ptx_insn *ins, char *v, size_t n)
 {
-	unsigned bytes = ptx_type_bytes((enum ptx_type)ins->type), bits = 8 * bytes;
+	unsigned bytes = ptx_type_bytes((enum ptx_type)ins->type);
 	int ps = ins->ops[3].slot, ls = ins->ops[4].slot;
 	if (ins->nops != 5 || (bytes != 4 && bytes != 8) || ps < fn->nslots || ls < fn->nslots)
 		return false;
 	unsigned pos = (unsigned)(fn->consts[ps - fn->nslots] & 0xff), len = (unsigned)(fn->consts[ls - fn->nslots] & 0xff);
+	uint64_t m = ptx_bfi_mask(pos, len, 8 * bytes);
 	char a[40], b[40];
 	vopnd(fn, ins, 1, a, sizeof a);
 	vopnd(fn, ins, 2, b, sizeof b);
 	const char *lo = bytes == 4 ? " & LO" : "";
-	if (pos >= bits || len == 0) {
+	if (!m) {
 		snprintf(v, n, "(%s%s)", b, lo);
 		return true;
 	}
-	unsigned top = pos + len < bits ? pos + len : bits;
-	uint64_t m = (top - pos == 64 ? ~0ull : (1ull << (top - pos)) - 1) << pos;
 	snprintf(v, n, "(((%s & VK(0x%llxull)) | ((%s << %u) & VK(0x%llxull)))%s)", b, (unsigned long long)~m, a, pos,
 		 (unsigned long long)m, lo);
 	return true;
