@@ -519,17 +519,34 @@ static bool uniform_param_load(struct sim_cta *cta, struct sim_warp *w, const st
 	return true;
 }
 
-/* The data of a scalar 64-bit access whose lanes all lie in one span (fast_span). */
-static void move_words64(struct sim_cta *cta, struct sim_warp *w, int slot, const struct fast_span *f,
-			 const uint64_t addr[32], uint32_t mask, bool is_store)
+/* The data of a scalar 32- or 64-bit access whose lanes all lie in one span (fast_span).  Inlined twice
+ * below, so that each size's element moves are plain loads and stores, not a switch per lane. */
+static inline __attribute__((always_inline)) void move_n(struct sim_cta *cta, struct sim_warp *w,
+							 const struct ptx_insn *ins, int slot, const struct fast_span *f,
+							 const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store)
 {
 	if (is_store) {
 		const uint64_t *v = sim_src(cta, w, slot);
-		FOR_LANES(mask, l) memcpy(f->host + (addr[l] - f->first), &v[l], 8);
-	} else {
-		uint64_t *d = sim_reg(w, slot);
-		FOR_LANES(mask, l) memcpy(&d[l], f->host + (addr[l] - f->first), 8);
+		FOR_LANES(mask, l) store_element(f->host + (addr[l] - f->first), v[l], size);
+		return;
 	}
+	uint64_t *d = sim_reg(w, slot);
+	bool sign = size == 4 && ptx_type_is_signed((enum ptx_type)ins->type);
+	if (size == 4 && !sign && mask == 0xffffffffu) { /* a full warp's unsigned words: no lane iteration */
+		for (int l = 0; l < 32; l++)
+			d[l] = load_element(f->host + (addr[l] - f->first), 4, false);
+		return;
+	}
+	FOR_LANES(mask, l) d[l] = load_element(f->host + (addr[l] - f->first), size, sign);
+}
+
+static void move_scalars(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, int slot,
+			 const struct fast_span *f, const uint64_t addr[32], uint32_t mask, unsigned size, bool is_store)
+{
+	if (size == 8)
+		move_n(cta, w, ins, slot, f, addr, mask, 8, is_store);
+	else
+		move_n(cta, w, ins, slot, f, addr, mask, 4, is_store);
 }
 
 int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t addr[32])
@@ -553,33 +570,12 @@ int sim_ld_st_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	enum ptx_space space = (enum ptx_space)ins->space;
 	struct fast_span f;
 	bool fast = fast_span(cta, w, space, addr, mask, size, is_store, &f);
-	if (fast && ro->kind == PO_SLOT && ro->slot >= 0 && size == 8) { /* scalar 64-bit: a plain loop */
-		move_words64(cta, w, ro->slot, &f, addr, mask, is_store);
+	if (fast && ro->kind == PO_SLOT && ro->slot >= 0 && (size == 4 || size == 8)) { /* a scalar: the hot forms */
+		move_scalars(cta, w, ins, ro->slot, &f, addr, mask, size, is_store);
 		if (space == PS_SHARED)
-			sim_shadow_warp(cta, w, ins, mask, addr, 8, is_store);
+			sim_shadow_warp(cta, w, ins, mask, addr, size, is_store);
 		else
-			sim_check_global_races(cta, w, ins, mask, addr, 8, is_store, NULL);
-		return 0;
-	}
-	if (fast && ro->kind == PO_SLOT && ro->slot >= 0 && size == 4) { /* scalar 32-bit: the hot form */
-		if (is_store) {
-			const uint64_t *v = sim_src(cta, w, ro->slot);
-			FOR_LANES(mask, l) store_element(f.host + (addr[l] - f.first), v[l], 4);
-		} else if (ptx_type_is_signed((enum ptx_type)ins->type)) {
-			uint64_t *d = sim_reg(w, ro->slot);
-			FOR_LANES(mask, l) d[l] = load_element(f.host + (addr[l] - f.first), 4, true);
-		} else if (mask == 0xffffffffu) { /* a full warp: no lane iteration */
-			uint64_t *d = sim_reg(w, ro->slot);
-			for (int l = 0; l < 32; l++)
-				d[l] = load_element(f.host + (addr[l] - f.first), 4, false);
-		} else {
-			uint64_t *d = sim_reg(w, ro->slot);
-			FOR_LANES(mask, l) d[l] = load_element(f.host + (addr[l] - f.first), 4, false);
-		}
-		if (space == PS_SHARED)
-			sim_shadow_warp(cta, w, ins, mask, addr, 4, is_store);
-		else
-			sim_check_global_races(cta, w, ins, mask, addr, 4, is_store, NULL);
+			sim_check_global_races(cta, w, ins, mask, addr, size, is_store, NULL);
 		return 0;
 	}
 	if (fast) {
