@@ -42,6 +42,7 @@
 #include <string.h>
 
 #include "common/util.h"
+#include "memmodel.h"
 
 struct race_entry {
 	uint64_t word;     /* address / 4 */
@@ -401,12 +402,8 @@ static void settle_runs(struct sim_race *t)
 /* Hold a warp's store back as a run (see the file comment); false when it must be recorded now. */
 static bool hold_run(struct sim_race *t, unsigned warp, const uint64_t addr[32], uint32_t mask, unsigned n)
 {
-	if (n != 4 || mask != 0xffffffffu || t->used || t->nreads || t->nruns == SIM_RACE_RUNS || (addr[0] & 3))
-		return false;
-	uint64_t off = 0;
-	for (unsigned l = 0; l < 32; l++)
-		off |= addr[l] - addr[0] - 4 * (uint64_t)l;
-	if (off)
+	if (n != 4 || t->used || t->nreads || t->nruns == SIM_RACE_RUNS || (addr[0] & 3) ||
+	    !gl_mm_unit_stride(addr, mask, 4))
 		return false;
 	uint64_t first = addr[0] / 4;
 	for (unsigned i = 0; i < t->nruns; i++)
