@@ -226,21 +226,18 @@ static inline bool word_write(struct sim_cta *cta, struct sim_warp *w, const str
 			      uint64_t addr, unsigned n, uint64_t word, uint16_t me, bool reported)
 {
 	struct sim_shadow *s = shadow_word(cta, word);
-	uint16_t other = 0;
-	const struct ptx_insn *first = NULL;
-	const char *what = NULL;
+	uint16_t other;
 	note_write(cta);
-	if (reported) {
-	} else if (s->writer && s->writer != me && s->wbytes) {
-		what = "write after write", other = s->writer, first = *writer_site(cta, word);
-	} else if (s->reader && s->reader != me && s->rbytes) {
-		what = "write after read", other = s->reader, first = *reader_site(cta, word);
-	} else if ((other = quiet_reader(cta, word, me))) {
-		what = "write after read", first = cta->quiet.site[other - 1];
-	}
-	if (what) {
-		report_race(cta, w, ins, lane, addr, n, what, other, first);
+	if (!reported) {
 		reported = true;
+		if (s->writer && s->writer != me && s->wbytes)
+			report_race(cta, w, ins, lane, addr, n, "write after write", s->writer, *writer_site(cta, word));
+		else if (s->reader && s->reader != me && s->rbytes)
+			report_race(cta, w, ins, lane, addr, n, "write after read", s->reader, *reader_site(cta, word));
+		else if ((other = quiet_reader(cta, word, me)))
+			report_race(cta, w, ins, lane, addr, n, "write after read", other, cta->quiet.site[other - 1]);
+		else
+			reported = false;
 	}
 	*writer_site(cta, word) = ins;
 	s->writer = me;
@@ -255,14 +252,13 @@ static inline bool word_read(struct sim_cta *cta, struct sim_warp *w, const stru
 	if (quiet_word_read(cta, ins, word, me))
 		return reported;
 	struct sim_shadow *s = shadow_word(cta, word);
-	if (reported) {
-	} else if (initcheck && s->init != 0xf) {
+	if (!reported && initcheck && s->init != 0xf) {
 		sim_finding(cta, ins, lane, "uninitialized", PS_SHARED, addr, n, true,
 			    "read of uninitialized shared memory at 0x%llx (nothing was stored there since the "
 			    "CTA started)", (unsigned long long)addr);
 		add_init(cta, s, word, 0xf); /* report each location once */
 		reported = true;
-	} else if (s->writer && s->writer != me && s->wbytes) {
+	} else if (!reported && s->writer && s->writer != me && s->wbytes) {
 		report_race(cta, w, ins, lane, addr, n, "read after write", s->writer, *writer_site(cta, word));
 		reported = true;
 	}
