@@ -57,10 +57,9 @@ static void fill_specials(struct sim_cta *cta, struct sim_warp *w)
 	const struct sim_launch *L = cta->L;
 	uint64_t *base = sim_reg(w, L->fn->first_special);
 	const uint64_t *tmpl = L->specials + (size_t)w->id * SR_COUNT * 32;
-	static const int per_cta[] = {SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_SMID};
-	uint32_t copy = L->specials_read & ~(1u << SR_CTAID_X | 1u << SR_CTAID_Y | 1u << SR_CTAID_Z | 1u << SR_SMID);
-	FOR_LANES(copy, sr)
+	FOR_LANES(L->specials_read, sr) /* the per-CTA ones too: set below */
 		memcpy(base + (size_t)sr * 32, tmpl + (size_t)sr * 32, 32 * sizeof *base);
+	static const int per_cta[] = {SR_CTAID_X, SR_CTAID_Y, SR_CTAID_Z, SR_SMID};
 	for (size_t k = 0; k < 4; k++) {
 		if (!(L->specials_read >> per_cta[k] & 1))
 			continue;
