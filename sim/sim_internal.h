@@ -363,6 +363,8 @@ int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, uns
 int sim_jit_mem(void *cta, void *w, int pc, uint32_t mask, uint64_t *addr);
 /* ... and one whose addresses are a register's lanes plus off (sim_jit_warp.memr) */
 int sim_jit_mem_reg(void *cta, void *w, const void *ins, const uint64_t *reg, uint64_t off, uint64_t *tok);
+/* ... and a kernel-parameter load from a constant address (sim_jit_warp.param) */
+int sim_jit_param(void *cta, void *w, int pc, uint32_t mask, uint64_t a);
 
 /* sim_tex_exec.c: the launch's texture and surface objects by handle (the table passed
  * gl_tex_check_table first); freed with the launch */

@@ -40,6 +40,8 @@ struct sim_warp;
 		 * *tok: the register's shape token (sim_jit_gen.c, emit_mem_reg) */                         \
 		int (*memr)(void *cta, void *w, const void *ins, const uint64_t *reg, uint64_t off,          \
 			    uint64_t *tok);                                                                 \
+		/* ld.param at pc from the constant address a, every lane in mask (sim_ld_param_at) */      \
+		int (*param)(void *cta, void *w, int pc, uint32_t mask, uint64_t a);                        \
 		const char *code; /* the function's decoded instructions */                                 \
 	};
 #define SIM_JIT_STR_(...) #__VA_ARGS__

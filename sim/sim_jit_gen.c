@@ -287,6 +287,14 @@ static void emit_mem(struct gen *g, const struct ptx_insn *ins, int i)
 	const struct ptx_function *fn = g->fn;
 	const struct ptx_operand *mo = &ins->ops[ins->op == OP_ST ? 0 : 1];
 	char base[48];
+	if (ins->op == OP_LD && ins->space == PS_PARAM && mo->slot < 0) {
+		/* a kernel parameter at a constant address: one translation for every lane (sim_ld_param_at) */
+		fprintf(f, "\tif (mask && W->param(W->cta, W->w, %d, mask, 0x%llxull) < 0) { ", i,
+			(unsigned long long)mo->offset);
+		emit_uncount(g, i + 1);
+		fprintf(f, "*W->pc = %d; W->last = %d; goto out_abort; }\n", i, i);
+		return;
+	}
 	if (shared_at_reg(fn, ins)) {
 		/* shared memory at a register, a full warp: its lanes and the offset, added only when needed
 		 * (sim_mem_hot.c); a guard that leaves some lanes off takes the addresses' way below */

@@ -15,3 +15,9 @@ int sim_jit_mem_reg(void *cta, void *w, const void *ins, const uint64_t *reg, ui
 {
 	return sim_mem_hot_reg_or_general(cta, w, ins, reg, off, tok); /* a jump: the arguments are in place */
 }
+
+int sim_jit_param(void *cta, void *w, int pc, uint32_t mask, uint64_t a)
+{
+	struct sim_cta *c = cta;
+	return sim_ld_param_at(c, w, &c->L->fn->code[pc], mask, a);
+}

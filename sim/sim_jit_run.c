@@ -136,6 +136,7 @@ int sim_jit_turn(struct sim_cta *cta, struct sim_warp *w, uint64_t *pending, uns
 		.ffma = &c->ffma, .fadd = &c->fadd, .fmul = &c->fmul,
 		.pending = *pending, .loops = *loops, .multiwarp = cta->L->warps_per_cta > 1, .last = -1,
 		.cta = cta, .w = w, .exec = exec_one, .mem = sim_jit_mem, .memr = sim_jit_mem_reg,
+		.param = sim_jit_param,
 		.code = (const char *)cta->L->fn->code,
 	};
 	int rc = cta->jit->run(&W);

@@ -482,22 +482,13 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	return sim_ld_st_at(cta, w, ins, mask, addr);
 }
 
-/* A kernel-parameter load whose active lanes all read one address (the usual ld.param): translate it
- * once and give every lane the same values.  Parameters are neither counted, raced nor shadowed, so this
- * is move_lane for each lane; a miss (or a store) returns false for the per-lane path and its findings. */
-static bool uniform_param_load(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
-			       const struct ptx_operand *ro, uint32_t mask, const uint64_t addr[32], unsigned size)
+/* A kernel-parameter load of the lanes in `mask` from the one address a: translated once, every lane
+ * given the same values.  Parameters are neither counted, raced nor shadowed, so this is move_lane for
+ * each lane; a miss (or a store) returns false for the per-lane path and its findings. */
+static bool param_load_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+			  const struct ptx_operand *ro, uint32_t mask, uint64_t a, unsigned size)
 {
 	if (ins->space != PS_PARAM || ins->op != OP_LD || !mask)
-		return false;
-	uint64_t a = addr[__builtin_ctz(mask)];
-	uint64_t diff = 0;
-	if (mask == 0xffffffffu) /* a full warp (the usual case): plain loops, which the compiler vectorises */
-		for (int l = 0; l < 32; l++)
-			diff |= addr[l] ^ a;
-	else
-		FOR_LANES(mask, l) diff |= addr[l] ^ a;
-	if (diff)
 		return false;
 	struct sim_memmap m = lane_memmap(cta, w, 0);
 	struct sim_xlat x = sim_addr_translate(&m, PS_PARAM, a, size, false);
@@ -517,6 +508,34 @@ static bool uniform_param_load(struct sim_cta *cta, struct sim_warp *w, const st
 			FOR_LANES(mask, l) d[l] = v;
 	}
 	return true;
+}
+
+/* param_load_at for a kernel-parameter load whose active lanes all read one address (the usual ld.param). */
+static bool uniform_param_load(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
+			       const struct ptx_operand *ro, uint32_t mask, const uint64_t addr[32], unsigned size)
+{
+	if (ins->space != PS_PARAM || ins->op != OP_LD || !mask)
+		return false;
+	uint64_t a = addr[__builtin_ctz(mask)];
+	uint64_t diff = 0;
+	if (mask == 0xffffffffu) /* a full warp (the usual case): plain loops, which the compiler vectorises */
+		for (int l = 0; l < 32; l++)
+			diff |= addr[l] ^ a;
+	else
+		FOR_LANES(mask, l) diff |= addr[l] ^ a;
+	return !diff && param_load_at(cta, w, ins, ro, mask, a, size);
+}
+
+int sim_ld_param_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t a)
+{
+	const struct ptx_operand *ro = &ins->ops[0];
+	unsigned size = ptx_type_bytes((enum ptx_type)ins->type) * (ins->vec ? ins->vec : 1);
+	if (param_load_at(cta, w, ins, ro, mask, a, size))
+		return 0;
+	uint64_t addr[32];
+	for (int l = 0; l < 32; l++)
+		addr[l] = a;
+	return sim_mem_hot_or_general(cta, w, ins, mask, addr); /* the lanes' own way, with its findings */
 }
 
 /* The data of a scalar 32- or 64-bit access whose lanes all lie in one span (fast_span).  Inlined twice

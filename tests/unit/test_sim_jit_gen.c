@@ -20,13 +20,14 @@ static bool calls(const char *src, const char *what, int pc)
 	return strstr(src, needle) != NULL;
 }
 
-/* Does it make the ld/st at pc one memory call (W->mem with the lanes' addresses, or W->memr with its
- * instruction, code + pc times an instruction's size, and a register and offset)? */
+/* Does it make the ld/st at pc one memory call (W->mem with the lanes' addresses, W->memr with its
+ * instruction, code + pc times an instruction's size, and a register and offset, or W->param with a
+ * kernel parameter's address)? */
 static bool calls_mem(const char *src, int pc)
 {
 	char needle[96];
 	snprintf(needle, sizeof needle, "W->memr(W->cta, W->w, W->code + %d * %zu,", pc, sizeof(struct ptx_insn));
-	return calls(src, "W->mem", pc) || strstr(src, needle) != NULL;
+	return calls(src, "W->mem", pc) || calls(src, "W->param", pc) || strstr(src, needle) != NULL;
 }
 
 static bool inline_form(const struct ptx_insn *ins)
@@ -101,7 +102,7 @@ static void interpreter_forms(void)
 		".version 8.0\n.target sm_80\n.address_size 64\n"
 		".visible .entry k(.param .u64 p)\n{\n"
 		"\t.reg .f32 %f<8>;\n\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<4>;\n"
-		"\tld.param.u64 %rd1, [p];\n"              /* 0: inline (W->mem) */
+		"\tld.param.u64 %rd1, [p];\n"              /* 0: inline (W->param) */
 		"\tld.global.f32 %f1, [%rd1];\n"           /* 1: inline */
 		"\tld.global.f32 %f2, [%rd1+4];\n"         /* 2: inline */
 		"\tmin.f32 %f3, %f1, %f2;\n"               /* 3: inline */
@@ -130,6 +131,8 @@ static void interpreter_forms(void)
 			CHECK(!calls(src, "W->exec", inl[i]));
 		for (size_t i = 0; i < sizeof mem / sizeof *mem; i++)
 			CHECK(calls_mem(src, mem[i]) && !calls(src, "W->exec", mem[i]));
+		CHECK(calls(src, "W->param", 0)); /* a parameter at a constant address: one translation */
+		CHECK(!calls(src, "W->param", 1));
 		CHECK_EQ(native, 17 - 7);
 		free(src);
 	}
@@ -222,6 +225,62 @@ static void oob_findings(void)
 	ptx_module_free(m);
 }
 
+/* ld.param at a constant address on the compiled engine (W->param): lanes of a partial guard take the
+ * parameter's value, the others keep theirs; a read past the parameters reports, for every lane, the
+ * finding the interpreter reports (the lanes' own way). */
+static void param_loads(void)
+{
+	static const char text[] =
+		".version 8.0\n.target sm_80\n.address_size 64\n"
+		".visible .entry k(.param .u64 p, .param .u32 v, .param .u32 far)\n{\n"
+		"\t.reg .b32 %r<8>;\n\t.reg .b64 %rd<4>;\n\t.reg .pred %p<2>;\n"
+		"\tld.param.u64 %rd1, [p];\n"
+		"\tmov.u32 %r1, %tid.x;\n"
+		"\tmov.u32 %r2, 7;\n"
+		"\tsetp.lt.u32 %p1, %r1, 12;\n"
+		"\t@%p1 ld.param.u32 %r2, [v];\n"
+		"\tld.param.u32 %r3, [far];\n"
+		"\tsetp.ne.u32 %p1, %r3, 0;\n"
+		"\t@%p1 ld.param.u32 %r2, [v+70000];\n"
+		"\tmul.wide.u32 %rd2, %r1, 4;\n"
+		"\tadd.s64 %rd3, %rd1, %rd2;\n"
+		"\tst.global.u32 [%rd3], %r2;\n"
+		"\tret;\n}\n";
+	struct ptx_module *m = fx_parse(text, "param.ptx");
+	if (!m)
+		return;
+	for (unsigned far = 0; far < 2; far++) {
+		struct gl_sim_result res[2];
+		uint32_t out[2][32];
+		for (int e = 0; e < 2; e++) {
+			struct gl_launch l = {0};
+			fx_geometry(&l, "k", 1, 1, 32, 1);
+			uint32_t *o = fx_buffer(&l, "out", GL_U32, 32);
+			gl_launch_arg_scalar(&l, 41, 4);
+			gl_launch_arg_scalar(&l, far, 4);
+			struct gl_sim_opts opts = {.threads = 1, .engine = e ? GL_ENGINE_COMPILED : GL_ENGINE_INTERP};
+			CHECK_EQ(fx_run_opts(m, &l, &res[e], &opts), GL_OK);
+			memcpy(out[e], o, sizeof out[e]);
+			gl_launch_free(&l);
+		}
+		CHECK(strcmp(res[1].engine, "compiled") == 0);
+		for (int t = 0; t < 32; t++)
+			CHECK_EQ(out[1][t], far ? 0u : t < 12 ? 41u : 7u); /* a refused read leaves 0 */
+		CHECK_EQ(memcmp(out[0], out[1], sizeof out[0]), 0);
+		CHECK_EQ(res[0].nfindings, res[1].nfindings);
+		CHECK_EQ(res[0].nerrors, res[1].nerrors);
+		for (int i = 0; i < res[0].nfindings && i < res[1].nfindings; i++) {
+			CHECK(strcmp(res[0].findings[i].kind, res[1].findings[i].kind) == 0);
+			CHECK(strcmp(res[0].findings[i].message, res[1].findings[i].message) == 0);
+			CHECK_EQ(res[0].findings[i].count, res[1].findings[i].count);
+		}
+		CHECK_EQ(res[1].nerrors, far ? 32 : 0);
+		gl_sim_result_free(&res[0]);
+		gl_sim_result_free(&res[1]);
+	}
+	ptx_module_free(m);
+}
+
 int main(void)
 {
 	fixture_forms();
@@ -237,5 +296,6 @@ int main(void)
 	setenv("XDG_CACHE_HOME", cache, 1);
 	setenv("GPULAB_JIT_CFLAGS", "-O0", 1);
 	oob_findings();
+	param_loads();
 	CHECK_DONE();
 }
