@@ -240,6 +240,7 @@ struct sim_shape {
 	int64_t rel[32];
 	int64_t min, max;
 	uint8_t kind, is_store, space, sass, span, parts;
+	uint8_t size;          /* the bytes each lane moves: 4, or 8 (shared only) */
 	uint8_t half_kind[2]; /* how each half-warp's lanes lie (sim_mem_hot.c), for a shape of neither kind */
 	uint64_t cls;         /* shared: equal for shapes with equal rel (sim_mem_hot.c, shape_class); else 0 */
 	/* a shared load whose accesses may be counted as hits (sim_mem_hot.c), the starts past `first` that stay

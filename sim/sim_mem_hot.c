@@ -1,5 +1,6 @@
 /* sim_mem_hot.c — the hot forms of ld/st: a full warp's 4-byte ld.shared or ld.global into a register
- * (or st from one), the inner loops of tiled and streaming kernels.  Everything the general path
+ * (or st from one), or 8-byte ld.shared (a tree's 64-bit keys), the inner loops of tiled and streaming
+ * kernels.  Everything the general path
  * (sim_mem.c) works out from the 32 addresses, except where they start, depends only on their shape:
  * each lane's address minus lane 0's.  At one instruction the shape seldom changes (every warp and every
  * tile row of a tiled loop gives the same one), so what it implies is kept per call site (struct
@@ -51,24 +52,28 @@ HOT_INLINE uint64_t lanes_differ(const uint64_t *restrict addr)
 	return diff[0] | diff[1] | diff[2] | diff[3];
 }
 
-/* The words a shape reads as 64-word windows relative to lane 0's word: in lane order, a lane whose word
- * no window holds yet opens one at that word.  A tile row or a broadcast per half-warp takes one or two;
- * a column of a 32-word-wide tile, sixteen. */
-static void shape_windows(struct sim_shape *e)
+/* The words a shape reads as 64-word windows relative to lane 0's word: in lane order, a word (of the
+ * one or two of a lane) that no window holds yet opens one there.  A tile row or a broadcast per half-warp
+ * takes one or two; a column of a 32-word-wide tile, sixteen.  False when they need more windows than a
+ * shape keeps (8-byte lanes far apart): the general path then runs. */
+static bool shape_windows(struct sim_shape *e)
 {
 	e->nwin = 0;
-	for (int l = 0; l < 32; l++) {
-		int64_t word = e->rel[l] / 4;
-		unsigned k = 0;
-		while (k < e->nwin && (uint64_t)(word - e->win[k]) >= 64)
-			k++;
-		if (k == e->nwin) {
-			e->win[k] = (int32_t)word;
-			e->words[k] = 0;
-			e->nwin++;
+	for (int l = 0; l < 32; l++)
+		for (int64_t word = e->rel[l] / 4; word < (e->rel[l] + e->size) / 4; word++) {
+			unsigned k = 0;
+			while (k < e->nwin && (uint64_t)(word - e->win[k]) >= 64)
+				k++;
+			if (k == GL_ARRAY_LEN(e->win))
+				return false;
+			if (k == e->nwin) {
+				e->win[k] = (int32_t)word;
+				e->words[k] = 0;
+				e->nwin++;
+			}
+			e->words[k] |= 1ull << (word - e->win[k]);
 		}
-		e->words[k] |= 1ull << (word - e->win[k]);
-	}
+	return true;
 }
 
 /* What SASS makes of the access (sass_map.h), and the wavefronts and conflicts of each SASS part at this
@@ -97,15 +102,16 @@ static void shape_sass(struct sim_cta *cta, const struct ptx_insn *ins, struct s
 }
 
 /* Is `ins` of a hot form (a full warp's 4-byte ld.shared or ld.global into a register that is not
- * sign-extended, or st from one)? */
+ * sign-extended, or st from one; or the same of 8 bytes, shared only: a whole register, no extension)? */
 static bool hot_form(const struct ptx_insn *ins)
 {
 	bool is_store = ins->op == OP_ST;
 	const struct ptx_operand *ro = &ins->ops[is_store ? 1 : 0];
 	enum ptx_type t = (enum ptx_type)ins->type;
+	unsigned bytes = ptx_type_bytes(t);
+	bool sized = bytes == 4 ? is_store || !ptx_type_is_signed(t) : bytes == 8 && ins->space == PS_SHARED;
 	return (ins->op == OP_LD || is_store) && (ins->space == PS_SHARED || ins->space == PS_GLOBAL) &&
-	       ins->vec <= 1 && ptx_type_bytes(t) == 4 && (is_store || !ptx_type_is_signed(t)) && ro->kind == PO_SLOT &&
-	       ro->slot >= 0 && !(ins->mods & PM_CALLPARAM);
+	       ins->vec <= 1 && sized && ro->kind == PO_SLOT && ro->slot >= 0 && !(ins->mods & PM_CALLPARAM);
 }
 
 /* The class of a shared shape of lanes rel: one number for every shape with this rel, so that a register
@@ -133,13 +139,14 @@ static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, stru
 	for (int l = 0; l < 32; l++)
 		if (addr[l] >> 32)
 			return false;
-	sim_access_cost(cta, (uintptr_t)ins, PS_SHARED, addr, 0xffffffffu, 4, &e->units, &e->conflicts);
+	if (!shape_windows(e))
+		return false;
+	sim_access_cost(cta, (uintptr_t)ins, PS_SHARED, addr, 0xffffffffu, e->size, &e->units, &e->conflicts);
 	/* the starts that keep every lane inside shared memory (none when last < first); the slots live as long
 	 * as the launch, whose shared memory keeps its size */
 	e->first = -e->min;
-	e->last = (int64_t)cta->L->shared_size - 4 - e->max;
+	e->last = (int64_t)cta->L->shared_size - e->size - e->max;
 	shape_sass(cta, ins, e, addr);
-	shape_windows(e);
 	e->cls = shape_class(cta, e->rel);
 	/* counted as hits: every access issues its SASS one(s) (no span) */
 	e->lean = !e->is_store && e->span <= 1 && e->last >= e->first;
@@ -182,9 +189,10 @@ static uint8_t half_kind(const int64_t rel[16])
 }
 
 /* Work out the shape of `addr` (an access of a hot form) into the site's slot; false when its lanes are not
- * whole aligned words, or are far apart (the general path then runs). */
+ * aligned to their size, or are far apart (the general path then runs). */
 static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struct sim_shape *e, const uint64_t addr[32])
 {
+	unsigned size = ptx_type_bytes((enum ptx_type)ins->type);
 	uint64_t rel_or = 0;
 	int64_t min = 0, max = 0;
 	bool same = true, unit = true;
@@ -199,7 +207,7 @@ static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struc
 		same &= d == 0;
 		unit &= d == 4u * (unsigned)l;
 	}
-	if ((addr[0] | rel_or) & 3) /* the counts below assume words: misaligned shapes go the general way */
+	if ((addr[0] | rel_or) & (size - 1)) /* the counts below assume aligned lanes: else the general way */
 		return false;
 	for (int l = 0; l < 32; l++)
 		e->rel[l] = (int64_t)(addr[l] - addr[0]);
@@ -210,6 +218,7 @@ static bool shape_install(struct sim_cta *cta, const struct ptx_insn *ins, struc
 		e->half_kind[h] = half_kind(e->rel + 16 * h);
 	e->is_store = ins->op == OP_ST;
 	e->space = ins->space;
+	e->size = (uint8_t)size;
 	e->cls = 0;
 	e->lean = false;
 	if (!(ins->space == PS_SHARED ? install_shared(cta, ins, e, addr) : install_global(cta, ins, e)))
@@ -381,12 +390,32 @@ HOT_INLINE void copy_half(uint64_t *restrict d, const uint8_t *restrict src)
 	copy_n(d, src, 16);
 }
 
-/* Lane l's word at src + rel[l] into the destination register: the whole warp at once when it is all at one
- * word or contiguous, else each half-warp that is, else lane by lane. */
+static uint64_t pair_at(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
+/* Lane l's 8 bytes at src + rel[l]: one value for a warp all at one address, else lane by lane. */
+static void load_pairs(uint64_t *restrict d, const struct sim_shape *e, const uint8_t *restrict src)
+{
+	if (e->kind == SHAPE_SAME) {
+		fill_words(d, pair_at(src));
+		return;
+	}
+	for (int l = 0; l < 32; l++)
+		d[l] = pair_at(src + e->rel[l]);
+}
+
+/* Lane l's word (or 8 bytes) at src + rel[l] into the destination register: the whole warp at once when it
+ * is all at one word or contiguous, else each half-warp that is, else lane by lane. */
 HOT_INLINE void load_hot(struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e, const uint8_t *src)
 {
 	uint64_t *d = sim_reg(w, ins->ops[0].slot);
-	if (e->kind == SHAPE_SAME) {
+	if (e->size == 8) {
+		load_pairs(d, e, src);
+	} else if (e->kind == SHAPE_SAME) {
 		fill_words(d, word_at(src));
 	} else if (e->kind == SHAPE_UNIT) {
 		copy_words(d, src);
@@ -403,13 +432,16 @@ HOT_INLINE void load_hot(struct sim_warp *w, const struct ptx_insn *ins, const s
 	}
 }
 
-/* The source register's lane l to dst + rel[l], in lane order: of lanes storing to one word, the last one's
- * value stays. */
+/* The source register's lane l to dst + rel[l], in lane order: of lanes storing to one address, the last
+ * one's value stays. */
 static void store_hot(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e,
 		      uint8_t *dst)
 {
 	const uint64_t *v = sim_src(cta, w, ins->ops[1].slot);
-	if (e->kind == SHAPE_SAME) {
+	if (e->size == 8) {
+		for (int l = e->kind == SHAPE_SAME ? 31 : 0; l < 32; l++)
+			memcpy(dst + e->rel[l], &v[l], 8);
+	} else if (e->kind == SHAPE_SAME) {
 		uint32_t x = (uint32_t)v[31];
 		memcpy(dst, &x, 4);
 	} else if (e->kind == SHAPE_UNIT) {
@@ -438,14 +470,15 @@ static __attribute__((noinline)) void shadow_lanes(struct sim_cta *cta, struct s
 						   const struct sim_shape *e, uint64_t a0, const uint64_t *addr)
 {
 	uint64_t buf[32];
-	sim_shadow_warp(cta, w, ins, 0xffffffffu, lanes_at(e, a0, addr, buf), 4, e->is_store);
+	sim_shadow_warp(cta, w, ins, 0xffffffffu, lanes_at(e, a0, addr, buf), e->size, e->is_store);
 }
 
 static __attribute__((noinline)) void trace_lanes(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
 						  const struct sim_shape *e, uint64_t a0, const uint64_t *addr)
 {
 	uint64_t buf[32];
-	sim_trace_record(cta, w, ins, PS_SHARED, lanes_at(e, a0, addr, buf), 0xffffffffu, 4, e->is_store, e->units);
+	sim_trace_record(cta, w, ins, PS_SHARED, lanes_at(e, a0, addr, buf), 0xffffffffu, e->size, e->is_store,
+			 e->units);
 }
 
 /* A shared access of shape e starting at a0, its lanes' addresses `addr` or NULL (lanes_at). */
@@ -453,8 +486,8 @@ HOT_INLINE bool shared_hot(struct sim_cta *cta, struct sim_warp *w, const struct
 			   const struct sim_shape *e, uint64_t a0, const uint64_t *addr)
 {
 	int64_t base = (int64_t)a0;
-	/* every lane a whole word inside shared memory: the shape's lanes are words apart, so lane 0 decides */
-	if ((a0 & 3) || a0 >> 32 || base < e->first || base > e->last)
+	/* every lane aligned and inside shared memory: the shape's lanes are whole sizes apart, so lane 0 decides */
+	if ((a0 & (e->size - 1u)) || a0 >> 32 || base < e->first || base > e->last)
 		return false;
 	count_hot(cta, w, ins, e);
 	if (cta->trace)
@@ -685,8 +718,9 @@ SIM_SIMD_CLONES int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_w
 	if (!*tok || e->site != (uintptr_t)ins || e->cls != *tok)
 		return reg_check(cta, w, ins, reg, off, tok);
 	uint64_t a0 = reg[0] + off, from = a0 - (uint64_t)e->first;
-	/* from a whole number of words (first is one) and at most range: rotated, the low bits go on top */
-	if (!e->lean || cta->trace || (from >> 2 | from << 62) > e->range >> 2)
+	/* from a whole number of sizes (first is one) and at most range: rotated, the low bits go on top */
+	unsigned lg = (unsigned)__builtin_ctz(e->size);
+	if (!e->lean || cta->trace || (from >> lg | from << (64 - lg)) > e->range >> lg)
 		return reg_hot(cta, w, ins, reg, off, tok);
 	e->hits++;
 	load_hot(w, ins, e, cta->shared + a0);

@@ -3,7 +3,9 @@
  * moves must still be checked at every start.  A loop reads shared and global memory at base + 4 tid +
  * i * shift: with shift 2 every odd iteration is misaligned, with a large shift the later iterations
  * leave the allocation, and the loaded values, findings and counts must be the general path's.  Another
- * reads shared memory as a broadcast and a word per lane in turn at one instruction. */
+ * reads shared memory as a broadcast and a word per lane in turn at one instruction.  The 8-byte shared
+ * form (a tree's 64-bit keys) runs the same loop, a broadcast, a stride and a racing store against its
+ * twin of ld/st.v2.u32, which the general path takes: the same values, findings and counts. */
 #include "sim_fixture.h"
 
 static const char ptx[] =
@@ -190,6 +192,110 @@ static void broadcasts(const struct ptx_module *m, int engine)
 	gl_launch_free(&l);
 }
 
+/* 8-byte shared accesses: pair j of the tile holds key(j) = j * 0x100000001 + 7; lane t of the loop reads
+ * pair t + i * shift / 8 into out[256 i + t]; then a broadcast (pair t / 32 into out[1024 + t]), a stride of
+ * two pairs (pair 2 t into out[1280 + t]), and a store racing with the next warp's reads (key(t + 32) to
+ * pair t + 32 of the 256, the value it holds: warps run in turn, and the values stay those above).  LD/ST are the scalar u64 forms or their v2.u32 twins, on one line each, so that findings
+ * name the same lines. */
+#define PAIRS_PTX(LD, ST)                                                                                      \
+	".version 8.0\n.target sm_80\n.address_size 64\n"                                                      \
+	".visible .entry pairs(.param .u64 pout, .param .u32 shift)\n{\n"                                      \
+	"\t.reg .b32 %r<40>;\n\t.reg .b64 %rd<20>;\n\t.reg .pred %p<4>;\n"                                      \
+	"\t.shared .align 8 .b8 tile[4096];\n"                                                                 \
+	"\tld.param.u64 %rd1, [pout];\n\tld.param.u32 %r9, [shift];\n"                                          \
+	"\tmov.u32 %r1, %tid.x;\n\tshl.b32 %r2, %r1, 3;\n\tmov.u32 %r3, tile;\n\tadd.u32 %r4, %r3, %r2;\n"       \
+	"\tcvt.u64.u32 %rd2, %r1;\n\tmul.lo.u64 %rd3, %rd2, 4294967297;\n\tadd.u64 %rd3, %rd3, 7;\n"             \
+	"\t" ST("[%r4]", "%rd3") "\n"                                                                          \
+	"\tadd.u64 %rd4, %rd3, 1099511628032;\n"                                                               \
+	"\t" ST("[%r4+2048]", "%rd4") "\n"                                                                     \
+	"\tbar.sync 0;\n"                                                                                      \
+	"\tcvt.u64.u32 %rd5, %r2;\n\tadd.u64 %rd6, %rd1, %rd5;\n\tmov.u32 %r10, 0;\n"                           \
+	"$L_loop:\n"                                                                                           \
+	"\tmul.lo.u32 %r11, %r10, %r9;\n\tadd.u32 %r12, %r4, %r11;\n"                                          \
+	"\t" LD("%rd7", "[%r12]") "\n"                                                                         \
+	"\tmul.wide.u32 %rd8, %r10, 2048;\n\tadd.u64 %rd9, %rd6, %rd8;\n\tst.global.u64 [%rd9], %rd7;\n"        \
+	"\tadd.u32 %r10, %r10, 1;\n\tsetp.lt.u32 %p1, %r10, 4;\n\t@%p1 bra $L_loop;\n"                         \
+	"\tshr.u32 %r13, %r1, 5;\n\tshl.b32 %r14, %r13, 3;\n\tadd.u32 %r15, %r3, %r14;\n"                       \
+	"\t" LD("%rd10", "[%r15]") "\n"                                                                        \
+	"\tst.global.u64 [%rd6+8192], %rd10;\n"                                                                \
+	"\tshl.b32 %r16, %r1, 4;\n\tadd.u32 %r17, %r3, %r16;\n"                                                \
+	"\t" LD("%rd11", "[%r17]") "\n"                                                                        \
+	"\tst.global.u64 [%rd6+10240], %rd11;\n"                                                               \
+	"\tadd.u32 %r18, %r1, 32;\n\tand.b32 %r18, %r18, 255;\n\tshl.b32 %r19, %r18, 3;\n\tadd.u32 %r20, %r3, %r19;\n" \
+	"\tcvt.u64.u32 %rd12, %r18;\n\tmul.lo.u64 %rd12, %rd12, 4294967297;\n\tadd.u64 %rd12, %rd12, 7;\n"       \
+	"\t" ST("[%r20]", "%rd12") "\n"                                                                        \
+	"\tret;\n}\n"
+#define LD_U64(d, a) "ld.shared.u64 " d ", " a ";"
+#define ST_U64(a, v) "st.shared.u64 " a ", " v ";"
+#define LD_V2(d, a) "ld.shared.v2.u32 {%r30, %r31}, " a "; mov.b64 " d ", {%r30, %r31};"
+#define ST_V2(a, v) "mov.b64 {%r32, %r33}, " v "; st.shared.v2.u32 " a ", {%r32, %r33};"
+
+static uint64_t key(unsigned j)
+{
+	return j * 0x100000001ull + 7;
+}
+
+static void run_pairs(const struct ptx_module *m, unsigned shift, int engine, struct gl_sim_result *res,
+		      uint64_t *out)
+{
+	struct gl_launch l = {0};
+	fx_geometry(&l, "pairs", 1, 1, 256, 1);
+	uint64_t *o = fx_buffer(&l, "out", GL_U64, 1536);
+	gl_launch_arg_scalar(&l, shift, 4);
+	struct gl_sim_opts opts = {.threads = 1, .engine = engine};
+	CHECK_EQ(fx_run_opts(m, &l, res, &opts), GL_OK);
+	memcpy(out, o, 1536 * sizeof *out);
+	gl_launch_free(&l);
+}
+
+static void pairs(int engine)
+{
+	static const char scalar_ptx[] = PAIRS_PTX(LD_U64, ST_U64), twin_ptx[] = PAIRS_PTX(LD_V2, ST_V2);
+	struct ptx_module *m = fx_parse(scalar_ptx, "pairs.ptx"), *twin = fx_parse(twin_ptx, "pairs_v2.ptx");
+	static const unsigned shifts[] = {8, 4, 1024}; /* aligned; every odd iteration 4 bytes off; past the tile */
+	for (size_t k = 0; m && twin && k < GL_ARRAY_LEN(shifts); k++) {
+		static uint64_t out[1536], want[1536];
+		struct gl_sim_result res, ref;
+		run_pairs(m, shifts[k], engine, &res, out);
+		run_pairs(twin, shifts[k], engine, &ref, want);
+		CHECK_EQ(memcmp(out, want, sizeof out), 0);
+		CHECK_EQ(res.nfindings, ref.nfindings);
+		for (int i = 0; i < res.nfindings && i < ref.nfindings; i++) {
+			CHECK(strcmp(res.findings[i].kind, ref.findings[i].kind) == 0);
+			CHECK(strcmp(res.findings[i].space, ref.findings[i].space) == 0);
+			CHECK_EQ(res.findings[i].count, ref.findings[i].count);
+			CHECK_EQ(res.findings[i].line, ref.findings[i].line);
+		}
+		static const char *const counts[] = {GL_M_SLD_INST, GL_M_SST_INST, GL_M_SLD_WF, GL_M_SST_WF,
+						     GL_M_SLD_CONF, GL_M_SST_CONF};
+		for (size_t c = 0; c < GL_ARRAY_LEN(counts); c++)
+			CHECK_EQ(fx_metric(&res, counts[c]), fx_metric(&ref, counts[c]));
+		CHECK_EQ(fx_metric(&res, GL_M_SLD_INST), 8 * 6);
+		CHECK_EQ(fx_metric(&res, GL_M_SST_INST), 8 * 3);
+		CHECK_EQ(count_of(&res, "race", "shared") > 0, true); /* the last store and the next warp's reads */
+		if (shifts[k] == 8) {
+			for (unsigned t = 0; t < 256; t++) {
+				for (unsigned i = 0; i < 4; i++)
+					CHECK_EQ(out[256 * i + t], key(t + i));
+				CHECK_EQ(out[1024 + t], key(t / 32));
+				CHECK_EQ(out[1280 + t], key(2 * t));
+			}
+			CHECK_EQ(count_of(&res, "misaligned", "shared"), 0);
+		}
+		if (shifts[k] == 4) /* iterations 1 and 3, every lane; the refused loads give 0 */
+			CHECK_EQ(count_of(&res, "misaligned", "shared"), 2 * 256);
+		if (shifts[k] == 1024) { /* iteration 3 reaches past 4096 bytes from t = 128 on */
+			CHECK_EQ(count_of(&res, "out-of-bounds", "shared"), 128);
+			CHECK_EQ(out[768 + 127], key(127 + 384));
+			CHECK_EQ(out[768 + 128], 0u);
+		}
+		gl_sim_result_free(&res);
+		gl_sim_result_free(&ref);
+	}
+	ptx_module_free(m);
+	ptx_module_free(twin);
+}
+
 int main(void)
 {
 	struct ptx_module *m = fx_parse(ptx, "hot.ptx");
@@ -212,6 +318,7 @@ int main(void)
 		if (bc)
 			broadcasts(bc, engine);
 		ptx_module_free(bc);
+		pairs(engine);
 	}
 	ptx_module_free(m);
 	CHECK_DONE();
