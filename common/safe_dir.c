@@ -93,9 +93,12 @@ void gl_safe_dir_close(struct gl_safe_dir *d)
 	d->fd = -1;
 }
 
-/* A fresh temporary name: the prefix, this process and 64 random bits. */
-static void temp_name(char *name, size_t n)
+/* A fresh temporary name: the prefix, this process and 64 random bits; false (name untouched) when the
+ * buffer cannot hold one whole (a cut name would lose its random part). */
+static bool temp_name(char *name, size_t n)
 {
+	if (!name || n < GL_SAFE_DIR_TEMP_NAME)
+		return false;
 	unsigned long long r = 0;
 	if (getrandom(&r, sizeof r, GRND_NONBLOCK) != (ssize_t)sizeof r) {
 		static unsigned long long counter;
@@ -104,12 +107,20 @@ static void temp_name(char *name, size_t n)
 		r = ((unsigned long long)ts.tv_nsec << 20) ^ (unsigned long long)ts.tv_sec ^ ++counter;
 	}
 	snprintf(name, n, "%s%ld-%016llx", GL_SAFE_DIR_TEMP_PREFIX, (long)getpid(), r);
+	return true;
+}
+
+static int short_name_buffer(size_t n, struct gl_err *err)
+{
+	return gl_errf(err, GL_EUSAGE, "internal error: a temporary name needs a buffer of %d bytes, got %zu",
+		       GL_SAFE_DIR_TEMP_NAME, n);
 }
 
 int gl_safe_dir_create_temp(const struct gl_safe_dir *d, char *name, size_t n, int *fd, struct gl_err *err)
 {
 	for (int tries = 0; tries < 100; tries++) {
-		temp_name(name, n);
+		if (!temp_name(name, n))
+			return short_name_buffer(n, err);
 		*fd = openat(d->fd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
 		if (*fd >= 0)
 			return GL_OK;
@@ -235,7 +246,8 @@ int gl_safe_dir_make_temp_dir(const struct gl_safe_dir *d, char *name, size_t n,
 {
 	tmp->fd = -1;
 	for (int tries = 0; tries < 100; tries++) {
-		temp_name(name, n);
+		if (!temp_name(name, n))
+			return short_name_buffer(n, err);
 		if (mkdirat(d->fd, name, 0700) == 0)
 			break;
 		if (errno != EEXIST || tries == 99)

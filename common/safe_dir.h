@@ -29,6 +29,7 @@
 #include "err.h"
 
 #define GL_SAFE_DIR_TEMP_PREFIX ".gl-tmp-" /* the names of temporary entries, for gl_safe_dir_clean_stale */
+#define GL_SAFE_DIR_TEMP_NAME 48 /* bytes a temporary name needs: the prefix, a pid, "-", 16 hex digits */
 
 struct gl_safe_dir {
 	int fd;              /* the checked directory, open; -1 when closed */

@@ -346,7 +346,7 @@ SIM_SIMD_CLONES static void ldmatrix_one(uint64_t *restrict d, const uint8_t *co
 static void ldmatrix_deliver(struct sim_warp *w, const struct ptx_operand *dst, unsigned nmat, bool trans,
 			     const uint8_t *const rows[32])
 {
-	for (unsigned m = 0; m < nmat; m++)
+	for (unsigned m = 0; m < nmat && m < 4; m++) /* .x1, .x2 or .x4: rows holds four matrices */
 		ldmatrix_one(sim_reg(w, dst->vec[m]), rows + 8 * m, trans);
 }
 

@@ -200,6 +200,11 @@ static void test_temporaries(void)
 	CHECK(fstatat(d.fd, sub, &st, 0) != 0);
 	CHECK(fstatat(d.fd, name, &st, 0) == 0);
 	CHECK(fstatat(d.fd, "done", &st, 0) == 0);
+	/* a buffer too small for a whole name is refused, not cut (the cut name would lose its random part) */
+	char small[16];
+	CHECK_EQ(gl_safe_dir_create_temp(&d, small, sizeof small, &fd, &err), GL_EUSAGE);
+	CHECK(strstr(err.msg, "needs a buffer of 48 bytes, got 16") != NULL);
+	CHECK_EQ(gl_safe_dir_make_temp_dir(&d, small, sizeof small, &tmp, &err), GL_EUSAGE);
 	gl_safe_dir_close(&d);
 	/* a private directory in $TMPDIR, removed with what is in it */
 	setenv("TMPDIR", tmp_path("temps"), 1);

@@ -193,7 +193,8 @@ static const char *path_in(const char *dir, const char *name)
 	static char buf[4][512];
 	static int k;
 	char *p = buf[k++ % 4];
-	snprintf(p, 512, "%s/%s", dir, name);
+	int len = snprintf(p, 512, "%s/%s", dir, name);
+	CHECK(len > 0 && len < 512); /* a cut path would name another file */
 	return p;
 }
 

@@ -51,7 +51,8 @@ static const char *entry(const struct sim_jit *j, const char *ext)
 	static char path[8][800];
 	static int k;
 	char *p = path[k++ % 8];
-	snprintf(p, 800, "%s/%s%s", jitdir, j->key, ext);
+	int len = snprintf(p, 800, "%s/%s%s", jitdir, j->key, ext);
+	CHECK(len > 0 && len < 800); /* a cut path would name another file */
 	return p;
 }
 
