@@ -178,6 +178,19 @@ SIM_SIMD_CLONES static void accumulate_row8(double *restrict acc, const double *
 	memcpy(acc, o, sizeof o);
 }
 
+/* An accumulated element as D's bits (f32, f16 or f64).  A NaN result is CUDA's canonical NaN of the type
+ * (CUDART_NAN_F 0x7fffffff, CUDART_NAN 0xfff8000000000000 in the toolkit's math_constants.h; f16's 0x7fff
+ * comes from sim_from_double): the payload a NaN picks up in the host's additions depends on which
+ * operand the C compiler puts first, which differs between builds (-O2 and -O3) and paths. */
+static uint64_t mma_result(double x, enum ptx_type dt)
+{
+	if (dt == PT_F16)
+		return sim_from_double(x, PT_F16, PR_RN) & 0xffff;
+	if (x != x)
+		return dt == PT_F64 ? 0xfff8000000000000ull : 0x7fffffffu;
+	return dt == PT_F64 ? sim_f64_bits(x) : sim_f32_bits((float)x);
+}
+
 /* A's and B's elements are converted once each, not once per product: the values and the order of the
  * operations are those of the definition. */
 void sim_mma_compute(unsigned M, unsigned N, unsigned K, enum ptx_type at, enum ptx_type bt, enum ptx_type ct,
@@ -215,13 +228,13 @@ void sim_mma_compute(unsigned M, unsigned N, unsigned K, enum ptx_type at, enum 
 			for (unsigned n = 0; n < N; n++) {
 				for (unsigned k = 0; k < K; k++)
 					acc[n] = fma(af[i][k], bf[k][n], acc[n]);
-				d[i][n] = sim_f64_bits(acc[n]);
+				d[i][n] = mma_result(acc[n], PT_F64);
 			}
 			continue;
 		}
 		accumulate_row(acc, af[i], bf, N, K);
 		for (unsigned n = 0; n < N; n++)
-			d[i][n] = dt == PT_F32 ? sim_f32_bits((float)acc[n]) : sim_from_double(acc[n], PT_F16, PR_RN) & 0xffff;
+			d[i][n] = mma_result(acc[n], dt);
 	}
 }
 
@@ -278,8 +291,7 @@ static inline __attribute__((always_inline)) void mma_16x8_as(struct sim_cta *ct
 			for (unsigned j = 0; j < ed; j++) {
 				unsigned q = r * ed + j;
 				double x = acc[(lane >> 2) + 8 * (q >> 1)][2 * (lane & 3) + (q & 1)];
-				uint64_t bits = fd->type == PT_F32 ? sim_f32_bits((float)x)
-								   : sim_from_double(x, PT_F16, PR_RN) & 0xffff;
+				uint64_t bits = mma_result(x, fd->type);
 				v |= bits << (16 * j); /* two f16 results per register, or one f32 */
 			}
 			d[lane] = v;

@@ -197,7 +197,8 @@ static void refused(const char *body, unsigned threads, const char *want)
 
 /* sim_mma_compute converts a normal f16 element to double by its bits (a fast path of sim_mma_frag.c):
  * for every f16 bit pattern h, D = h * 1.0 + 0 must be what the general conversion gives, for all 8
- * outputs of a row (the vectorised accumulation) and in the row's second k step. */
+ * outputs of a row (the vectorised accumulation) and in the row's second k step; a NaN h gives the
+ * canonical NaN 0x7fffffff. */
 static void f16_elements(void)
 {
 	static sim_mat a, b, c, d;
@@ -210,14 +211,41 @@ static void f16_elements(void)
 		double want = 0.0;
 		want += 0.0 * 0.0;
 		want += (double)sim_f16_to_f32((uint16_t)h) * 1.0;
+		uint64_t bits = want != want ? 0x7fffffffu : sim_f32_bits((float)want); /* NaN: CUDA's canonical one */
 		for (unsigned n = 0; n < 8; n++)
-			bad += d[0][n] != sim_f32_bits((float)want);
+			bad += d[0][n] != bits;
 	}
 	CHECK_EQ(bad, 0);
 }
 
+/* A NaN anywhere in a product gives CUDA's canonical NaN of D's type, whatever the payload of the input
+ * NaN: 0x7fffffff for f32, 0xfff8000000000000 for f64, 0x7fff for f16 (math_constants.h). */
+static void nan_results(void)
+{
+	static sim_mat a, b, c, d;
+	for (unsigned n = 0; n < 8; n++)
+		b[0][n] = 0x3ff0000000000000ull; /* 1.0 */
+	a[0][0] = 0x7ff0000000000123ull;         /* a signalling NaN with a payload */
+	sim_mma_compute(1, 8, 1, PT_F64, PT_F64, PT_F64, PT_F64, false, a, b, c, d);
+	CHECK_EQ(d[0][3], 0xfff8000000000000ull);
+	for (unsigned n = 0; n < 8; n++)
+		b[0][n] = 0x3f800000u;           /* 1.0f */
+	a[0][0] = 0xffa01234u;                   /* a negative signalling f32 NaN as tf32 */
+	c[0][5] = 0x7fc00abcu;                   /* and a quiet one in C */
+	sim_mma_compute(1, 8, 1, PT_TF32, PT_TF32, PT_F32, PT_F32, false, a, b, c, d);
+	CHECK_EQ(d[0][0], 0x7fffffffu);
+	CHECK_EQ(d[0][5], 0x7fffffffu);
+	a[0][0] = 0x7e01;                        /* an f16 NaN */
+	for (unsigned n = 0; n < 8; n++)
+		b[0][n] = 0x3c00;
+	c[0][5] = 0;
+	sim_mma_compute(1, 8, 1, PT_F16, PT_F16, PT_F16, PT_F16, false, a, b, c, d);
+	CHECK_EQ(d[0][2], 0x7fffu);
+}
+
 int main(void)
 {
+	nan_results();
 	f16_elements();
 	refused("mma.sync.aligned.m16n8k8.row.col.satfinite.f32.tf32.tf32.f32 {%f0,%f1,%f2,%f3}, {%r0,%r1,%r2,%r3}, "
 		"{%r4,%r5}, {%f4,%f5,%f6,%f7};", 32, ".satfinite other than with integer inputs");
