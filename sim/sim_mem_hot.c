@@ -148,8 +148,9 @@ static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, stru
 	e->last = (int64_t)cta->L->shared_size - e->size - e->max;
 	shape_sass(cta, ins, e, addr);
 	e->cls = shape_class(cta, e->rel);
-	/* counted as hits: every access issues its SASS one(s) (no span) */
-	e->lean = !e->is_store && e->span <= 1 && e->last >= e->first;
+	/* counted as hits: every access issues its SASS one(s) (no span); 4-byte loads only, so that the lean
+	 * path's tests and moves stay those of words */
+	e->lean = e->size == 4 && !e->is_store && e->span <= 1 && e->last >= e->first;
 	e->range = (uint64_t)(e->last - e->first);
 	e->quiet1 = e->nwin == 1 && e->words[0] >> SIM_QUIET_NEAR_BITS == 0 && !(ins->mods & (PM_VOLATILE | PM_STRONG));
 	return true;
@@ -408,14 +409,12 @@ static void load_pairs(uint64_t *restrict d, const struct sim_shape *e, const ui
 		d[l] = pair_at(src + e->rel[l]);
 }
 
-/* Lane l's word (or 8 bytes) at src + rel[l] into the destination register: the whole warp at once when it
- * is all at one word or contiguous, else each half-warp that is, else lane by lane. */
+/* Lane l's word at src + rel[l] into the destination register: the whole warp at once when it is all at one
+ * word or contiguous, else each half-warp that is, else lane by lane. */
 HOT_INLINE void load_hot(struct sim_warp *w, const struct ptx_insn *ins, const struct sim_shape *e, const uint8_t *src)
 {
 	uint64_t *d = sim_reg(w, ins->ops[0].slot);
-	if (e->size == 8) {
-		load_pairs(d, e, src);
-	} else if (e->kind == SHAPE_SAME) {
+	if (e->kind == SHAPE_SAME) {
 		fill_words(d, word_at(src));
 	} else if (e->kind == SHAPE_UNIT) {
 		copy_words(d, src);
@@ -498,7 +497,10 @@ HOT_INLINE bool shared_hot(struct sim_cta *cta, struct sim_warp *w, const struct
 			shadow_lanes(cta, w, ins, e, a0, addr);
 		return true;
 	}
-	load_hot(w, ins, e, cta->shared + base);
+	if (e->size == 8)
+		load_pairs(sim_reg(w, ins->ops[0].slot), e, cta->shared + base);
+	else
+		load_hot(w, ins, e, cta->shared + base);
 	if (!sim_shadow_quiet_reads(cta, w, ins, (uint64_t)base / 4, e->nwin, e->win, e->words))
 		shadow_lanes(cta, w, ins, e, a0, addr);
 	return true;
@@ -718,9 +720,8 @@ SIM_SIMD_CLONES int sim_mem_hot_reg_or_general(struct sim_cta *cta, struct sim_w
 	if (!*tok || e->site != (uintptr_t)ins || e->cls != *tok)
 		return reg_check(cta, w, ins, reg, off, tok);
 	uint64_t a0 = reg[0] + off, from = a0 - (uint64_t)e->first;
-	/* from a whole number of sizes (first is one) and at most range: rotated, the low bits go on top */
-	unsigned lg = (unsigned)__builtin_ctz(e->size);
-	if (!e->lean || cta->trace || (from >> lg | from << (64 - lg)) > e->range >> lg)
+	/* from a whole number of words (first is one) and at most range: rotated, the low bits go on top */
+	if (!e->lean || cta->trace || (from >> 2 | from << 62) > e->range >> 2)
 		return reg_hot(cta, w, ins, reg, off, tok);
 	e->hits++;
 	load_hot(w, ins, e, cta->shared + a0);
