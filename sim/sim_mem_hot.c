@@ -52,28 +52,37 @@ HOT_INLINE uint64_t lanes_differ(const uint64_t *restrict addr)
 	return diff[0] | diff[1] | diff[2] | diff[3];
 }
 
-/* The words a shape reads as 64-word windows relative to lane 0's word: in lane order, a word (of the
- * one or two of a lane) that no window holds yet opens one there.  A tile row or a broadcast per half-warp
- * takes one or two; a column of a 32-word-wide tile, sixteen.  False when they need more windows than a
- * shape keeps (8-byte lanes far apart): the general path then runs. */
-static bool shape_windows(struct sim_shape *e)
+/* Add word (relative to lane 0's) to a shape's windows: to the first window holding it, else to a new one
+ * opened at it. */
+static inline __attribute__((always_inline)) void window_add(struct sim_shape *e, int64_t word)
+{
+	unsigned k = 0;
+	while (k < e->nwin && (uint64_t)(word - e->win[k]) >= 64)
+		k++;
+	if (k == e->nwin) {
+		e->win[k] = (int32_t)word;
+		e->words[k] = 0;
+		e->nwin++;
+	}
+	e->words[k] |= 1ull << (word - e->win[k]);
+}
+
+/* The words a shape reads as 64-word windows relative to lane 0's word: in lane order, a word that no
+ * window holds yet opens one there.  A tile row or a broadcast per half-warp takes one or two; a column
+ * of a 32-word-wide tile, sixteen.  An 8-byte lane's two words (an even one and the next) share a window:
+ * windows open at even words then, so 32 lanes open at most 32. */
+static void shape_windows(struct sim_shape *e)
 {
 	e->nwin = 0;
-	for (int l = 0; l < 32; l++)
-		for (int64_t word = e->rel[l] / 4; word < (e->rel[l] + e->size) / 4; word++) {
-			unsigned k = 0;
-			while (k < e->nwin && (uint64_t)(word - e->win[k]) >= 64)
-				k++;
-			if (k == GL_ARRAY_LEN(e->win))
-				return false;
-			if (k == e->nwin) {
-				e->win[k] = (int32_t)word;
-				e->words[k] = 0;
-				e->nwin++;
-			}
-			e->words[k] |= 1ull << (word - e->win[k]);
+	if (e->size == 8) {
+		for (int l = 0; l < 32; l++) {
+			window_add(e, e->rel[l] / 4);
+			window_add(e, e->rel[l] / 4 + 1);
 		}
-	return true;
+		return;
+	}
+	for (int l = 0; l < 32; l++)
+		window_add(e, e->rel[l] / 4);
 }
 
 /* What SASS makes of the access (sass_map.h), and the wavefronts and conflicts of each SASS part at this
@@ -139,8 +148,7 @@ static bool install_shared(struct sim_cta *cta, const struct ptx_insn *ins, stru
 	for (int l = 0; l < 32; l++)
 		if (addr[l] >> 32)
 			return false;
-	if (!shape_windows(e))
-		return false;
+	shape_windows(e);
 	sim_access_cost(cta, (uintptr_t)ins, PS_SHARED, addr, 0xffffffffu, e->size, &e->units, &e->conflicts);
 	/* the starts that keep every lane inside shared memory (none when last < first); the slots live as long
 	 * as the launch, whose shared memory keeps its size */
