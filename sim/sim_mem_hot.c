@@ -1,6 +1,6 @@
 /* sim_mem_hot.c — the hot forms of ld/st: a full warp's 4-byte ld.shared or ld.global into a register
- * (or st from one), or 8-byte ld.shared (a tree's 64-bit keys), the inner loops of tiled and streaming
- * kernels.  Everything the general path
+ * (or st from one), or the same of 8 bytes in shared memory (a tree's 64-bit keys), the inner loops of
+ * tiled and streaming kernels.  Everything the general path
  * (sim_mem.c) works out from the 32 addresses, except where they start, depends only on their shape:
  * each lane's address minus lane 0's.  At one instruction the shape seldom changes (every warp and every
  * tile row of a tiled loop gives the same one), so what it implies is kept per call site (struct
