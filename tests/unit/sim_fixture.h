@@ -137,6 +137,21 @@ static inline void fx_same_findings(const struct gl_findings *a, const struct gl
 	}
 }
 
+/* fx_same_findings for two runs' results: the distinct findings' kind, space, line, count and message, in
+ * order, and the error occurrences. */
+static inline void fx_same_result_findings(const struct gl_sim_result *a, const struct gl_sim_result *b)
+{
+	CHECK_EQ(a->nfindings, b->nfindings);
+	CHECK_EQ(a->nerrors, b->nerrors);
+	for (int i = 0; i < a->nfindings && i < b->nfindings; i++) {
+		CHECK(strcmp(a->findings[i].kind, b->findings[i].kind) == 0);
+		CHECK(strcmp(a->findings[i].space, b->findings[i].space) == 0);
+		CHECK_EQ(a->findings[i].line, b->findings[i].line);
+		CHECK_EQ(a->findings[i].count, b->findings[i].count);
+		CHECK(strcmp(a->findings[i].message, b->findings[i].message) == 0);
+	}
+}
+
 /* Is there a C compiler for the compiled engine (cc, or the one GPULAB_CC names)?  Without one its runs are
  * skipped, and the tests say so. */
 static inline bool fx_have_cc(void)

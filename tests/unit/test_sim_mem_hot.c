@@ -259,13 +259,7 @@ static void pairs(int engine)
 		run_pairs(m, shifts[k], engine, &res, out);
 		run_pairs(twin, shifts[k], engine, &ref, want);
 		CHECK_EQ(memcmp(out, want, sizeof out), 0);
-		CHECK_EQ(res.nfindings, ref.nfindings);
-		for (int i = 0; i < res.nfindings && i < ref.nfindings; i++) {
-			CHECK(strcmp(res.findings[i].kind, ref.findings[i].kind) == 0);
-			CHECK(strcmp(res.findings[i].space, ref.findings[i].space) == 0);
-			CHECK_EQ(res.findings[i].count, ref.findings[i].count);
-			CHECK_EQ(res.findings[i].line, ref.findings[i].line);
-		}
+		fx_same_result_findings(&res, &ref);
 		static const char *const counts[] = {GL_M_SLD_INST, GL_M_SST_INST, GL_M_SLD_WF, GL_M_SST_WF,
 						     GL_M_SLD_CONF, GL_M_SST_CONF};
 		for (size_t c = 0; c < GL_ARRAY_LEN(counts); c++)
