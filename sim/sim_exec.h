@@ -23,8 +23,9 @@ int sim_ld_st_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn 
 int sim_ld_st_general(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask,
 		      uint64_t addr[32]);
 
-/* sim_mem.c: ld.param of the lanes in `mask` all at address a (a constant address, for the compiled engine):
- * translated once; any other case goes the lanes' way (sim_mem_hot_or_general).  0, or -1 on a fault. */
+/* sim_mem.c: an ld.param (ins must be one) of the lanes in `mask` (not empty) all at address a, a constant
+ * address, for the compiled engine: translated once; a miss goes the lanes' way (sim_mem_hot_or_general).
+ * 0, or -1 on a fault. */
 int sim_ld_param_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins, uint32_t mask, uint64_t a);
 
 /* sim_mem.c: the wavefronts (*units) and bank conflicts of a shared access, or the sectors of a global or

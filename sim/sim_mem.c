@@ -482,14 +482,12 @@ static int exec_ld_st(struct sim_cta *cta, struct sim_warp *w, const struct ptx_
 	return sim_ld_st_at(cta, w, ins, mask, addr);
 }
 
-/* A kernel-parameter load of the lanes in `mask` from the one address a: translated once, every lane
+/* An ld.param of the lanes in `mask` (not empty) from the one address a: translated once, every lane
  * given the same values.  Parameters are neither counted, raced nor shadowed, so this is move_lane for
- * each lane; a miss (or a store) returns false for the per-lane path and its findings. */
+ * each lane; a miss returns false for the per-lane path and its findings. */
 static bool param_load_at(struct sim_cta *cta, struct sim_warp *w, const struct ptx_insn *ins,
 			  const struct ptx_operand *ro, uint32_t mask, uint64_t a, unsigned size)
 {
-	if (ins->space != PS_PARAM || ins->op != OP_LD || !mask)
-		return false;
 	struct sim_memmap m = lane_memmap(cta, w, 0);
 	struct sim_xlat x = sim_addr_translate(&m, PS_PARAM, a, size, false);
 	if (x.miss != SIM_HIT)

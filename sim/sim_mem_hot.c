@@ -70,7 +70,8 @@ static inline __attribute__((always_inline)) void window_add(struct sim_shape *e
 /* The words a shape reads as 64-word windows relative to lane 0's word: in lane order, a word that no
  * window holds yet opens one there.  A tile row or a broadcast per half-warp takes one or two; a column
  * of a 32-word-wide tile, sixteen.  An 8-byte lane's two words (an even one and the next) share a window:
- * windows open at even words then, so 32 lanes open at most 32. */
+ * windows open at even words then, so 32 lanes open at most 32.  One loop per size, so that installing a
+ * 4-byte shape (which flash attention does thousands of times) tests no size per word. */
 static void shape_windows(struct sim_shape *e)
 {
 	e->nwin = 0;
